@@ -1,0 +1,81 @@
+//! Command-line definitions (clap derive). Parsing only; `main.rs` runs them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "nlorder",
+    version,
+    about = "Why did this node pick that IP address? Replays netlink (nlmon) captures.",
+    long_about = "nlorder reads netlink captures (tcpdump -i nlmon0 -w x.pcap, pcap or pcapng, \
+                  optionally gzip-compressed), decodes the rtnetlink traffic, rebuilds the kernel's \
+                  interface, address and route tables in the kernel's own order, and replays what \
+                  node-IP detection methods and resolvers would choose.\n\n\
+                  Exit status: 0 on success, 1 when an expectation fails, 2 on unreadable input."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Decode every rtnetlink message, one line (or JSON object) per message.
+    Decode(DecodeArgs),
+    /// Print a shell completion script.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout.
+    Man,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Endian {
+    Little,
+    Big,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Options shared by every command that reads a capture.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// The capture: a pcap or pcapng file (gzip is detected), or - for stdin.
+    pub capture: PathBuf,
+    /// Byte order of the netlink data (default: detected from the capture).
+    #[arg(long, value_enum)]
+    pub netlink_endian: Option<Endian>,
+    /// No progress bar, no colour, no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Colour the output (auto: only on a terminal, and never with NO_COLOR set).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format: text lines like `ip monitor`, or JSON Lines.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+    /// Also list every attribute, as netlink-packet-route decodes it (raw where it cannot).
+    #[arg(long)]
+    pub attrs: bool,
+}

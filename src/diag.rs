@@ -1,0 +1,115 @@
+//! Diagnostics: what was skipped or doubtful, and where.
+//!
+//! Contract: every layer reports problems it recovered from as a
+//! [`Diagnostic`] naming the packet (1-based record number, as `decode`
+//! prints it) and the byte offset in the input stream, then keeps going.
+//! [`Diagnostics`] keeps the first [`Diagnostics::KEEP`] of them and counts
+//! the rest, so memory stays bounded on a hostile file.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    /// 1-based packet (record) number, when the problem belongs to one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packet: Option<u64>,
+    /// Byte offset in the (decompressed) input stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn record(packet: u64, offset: u64, message: impl Into<String>) -> Self {
+        Self {
+            packet: Some(packet),
+            offset: Some(offset),
+            message: message.into(),
+        }
+    }
+
+    pub fn at(offset: u64, message: impl Into<String>) -> Self {
+        Self {
+            packet: None,
+            offset: Some(offset),
+            message: message.into(),
+        }
+    }
+
+    pub fn general(message: impl Into<String>) -> Self {
+        Self {
+            packet: None,
+            offset: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.packet, self.offset) {
+            (Some(p), Some(o)) => write!(f, "packet {p} (byte offset {o}): {}", self.message),
+            (Some(p), None) => write!(f, "packet {p}: {}", self.message),
+            (None, Some(o)) => write!(f, "byte offset {o}: {}", self.message),
+            (None, None) => f.write_str(&self.message),
+        }
+    }
+}
+
+/// A bounded collection of diagnostics.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics {
+    kept: Vec<Diagnostic>,
+    dropped: u64,
+}
+
+impl Diagnostics {
+    pub const KEEP: usize = 1000;
+
+    pub fn push(&mut self, d: Diagnostic) {
+        if self.kept.len() < Self::KEEP {
+            self.kept.push(d);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.kept.iter()
+    }
+
+    pub fn len(&self) -> u64 {
+        self.kept.len() as u64 + self.dropped
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    /// How many were counted but not kept.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded() {
+        let mut d = Diagnostics::default();
+        for i in 0..(Diagnostics::KEEP as u64 + 5) {
+            d.push(Diagnostic::record(i, i, "x"));
+        }
+        assert_eq!(d.iter().count(), Diagnostics::KEEP);
+        assert_eq!(d.dropped(), 5);
+        assert_eq!(d.len(), Diagnostics::KEEP as u64 + 5);
+    }
+
+    #[test]
+    fn display_names_packet_and_offset() {
+        let d = Diagnostic::record(7, 1234, "nlmsg_len 0 is below 16");
+        assert_eq!(d.to_string(), "packet 7 (byte offset 1234): nlmsg_len 0 is below 16");
+    }
+}

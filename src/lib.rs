@@ -1,0 +1,19 @@
+//! nlorder: rebuild a Linux host's interface, address and route tables from
+//! netlink (nlmon) captures, in the kernel's own order, and explain which
+//! address a node-IP detection method or resolver would pick.
+//!
+//! Layers, each depending only on the ones above it:
+//! - [`capture`]: pcap/pcapng records and their link-layer headers;
+//! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
+//! - [`trace`]: a capture as a stream of decoded messages;
+//! - [`report`]: printers (text, JSON Lines, summaries) fed those results;
+//! - the `nlorder` binary: a thin command line over all of it.
+
+pub mod capture;
+pub mod diag;
+pub mod netlink;
+pub mod report;
+pub mod trace;
+
+#[cfg(test)]
+pub(crate) mod testutil;

@@ -1,0 +1,598 @@
+//! Compact decoding of NETLINK_ROUTE messages: what every later layer sees.
+//!
+//! Contract: [`decode`] turns one framed [`Message`] into a [`Decoded`] value
+//! that borrows names and labels from the record and never allocates. It is
+//! lenient the way the kernel is: a short request body, a malformed or
+//! unknown attribute, or a non-UTF-8 name never loses the message; the first
+//! such problem is recorded in [`Decoded::problem`] and the rest of the
+//! message is still used. Works in either byte order.
+//!
+//! This is the decoder on the hot path (`table`, `detect`, ...). The full,
+//! strict decoding through netlink-packet-route lives in `netlink::strict`;
+//! the test suite checks that both agree on every message of every fixture.
+
+use std::net::IpAddr;
+
+use super::names::*;
+use super::wire::{Attr, AttrError, Attrs, ByteOrder, Header, Message};
+
+/// One decoded message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded<'a> {
+    pub header: Header,
+    pub body: Body<'a>,
+    /// The first thing that was wrong with the message, if anything.
+    pub problem: Option<Problem>,
+}
+
+impl Decoded<'_> {
+    /// Sent by user space to the kernel (`NLM_F_REQUEST`).
+    pub fn is_request(&self) -> bool {
+        self.header.flags & NLM_F_REQUEST != 0
+    }
+
+    pub fn is_multi(&self) -> bool {
+        self.header.flags & NLM_F_MULTI != 0
+    }
+
+    pub fn is_dump_interrupted(&self) -> bool {
+        self.header.flags & NLM_F_DUMP_INTR != 0
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body<'a> {
+    /// RTM_NEWLINK / RTM_DELLINK / RTM_SETLINK (and GETLINK replies).
+    Link(Link<'a>),
+    /// RTM_NEWADDR / RTM_DELADDR.
+    Addr(Addr<'a>),
+    /// RTM_NEWROUTE / RTM_DELROUTE.
+    Route(Route),
+    /// RTM_GETLINK / RTM_GETADDR / RTM_GETROUTE requests.
+    Request(Request<'a>),
+    Done {
+        error: i32,
+    },
+    Error(ErrorMsg<'a>),
+    Noop,
+    /// A NETLINK_ROUTE message type nlorder does not model (neighbours, rules, ...).
+    Other,
+    /// The fixed header of a known type did not fit; see `problem`.
+    Truncated,
+}
+
+/// What was wrong with a message that was nevertheless kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    /// The fixed family header (`ifinfomsg`, `ifaddrmsg`, `rtmsg`, errno) is short.
+    ShortBody { needed: usize, got: usize },
+    /// An attribute length is impossible; attributes after it are lost.
+    Attr(AttrError),
+    /// A known attribute has the wrong size for its type; it was ignored.
+    AttrSize { kind: u16, len: usize },
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::ShortBody { needed, got } => {
+                write!(f, "body of {got} bytes is shorter than its {needed}-byte header")
+            }
+            Problem::Attr(e) => write!(f, "{e}; later attributes lost"),
+            Problem::AttrSize { kind, len } => {
+                write!(f, "attribute type {kind} has unexpected size {len}: ignored")
+            }
+        }
+    }
+}
+
+/// `ifinfomsg` + the link attributes nlorder uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Link<'a> {
+    pub family: u8,
+    /// ARPHRD_* device type.
+    pub dev_type: u16,
+    pub index: u32,
+    pub flags: u32,
+    pub change: u32,
+    pub name: Option<&'a [u8]>,
+    pub kind: Option<&'a [u8]>,
+    pub port_kind: Option<&'a [u8]>,
+    pub master: Option<u32>,
+    pub link: Option<u32>,
+    pub operstate: Option<u8>,
+    pub mtu: Option<u32>,
+    pub hwaddr: Option<&'a [u8]>,
+}
+
+/// `struct ifa_cacheinfo`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CacheInfo {
+    pub preferred: u32,
+    pub valid: u32,
+    pub cstamp: u32,
+    pub tstamp: u32,
+}
+
+/// `ifaddrmsg` + the address attributes nlorder uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Addr<'a> {
+    pub family: u8,
+    pub prefix_len: u8,
+    /// IFA_FLAGS when present (32 bits), else the 8-bit header field.
+    pub flags: u32,
+    /// The 8-bit `ifa_flags` of the header (what glibc reads).
+    pub header_flags: u8,
+    pub scope: u8,
+    pub index: u32,
+    pub address: Option<IpAddr>,
+    pub local: Option<IpAddr>,
+    pub label: Option<&'a [u8]>,
+    pub broadcast: Option<IpAddr>,
+    pub cacheinfo: Option<CacheInfo>,
+    pub proto: Option<u8>,
+    pub rt_priority: Option<u32>,
+    /// Type of the first of IFA_ADDRESS/IFA_LOCAL in the message (Go's
+    /// `newAddr` and glibc's `check_pf` pick by attribute order).
+    pub first_addr_attr: Option<u16>,
+}
+
+impl Addr<'_> {
+    /// The interface's own address: IFA_LOCAL if present, else IFA_ADDRESS
+    /// (they differ only on point-to-point links, where IFA_ADDRESS is the peer).
+    pub fn ip(&self) -> Option<IpAddr> {
+        self.local.or(self.address)
+    }
+
+    /// The peer of a point-to-point address, when IFA_ADDRESS differs from IFA_LOCAL.
+    pub fn peer(&self) -> Option<IpAddr> {
+        match (self.local, self.address) {
+            (Some(l), Some(a)) if l != a => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// `rtmsg` + the route attributes nlorder uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Route {
+    pub family: u8,
+    pub dst_len: u8,
+    pub src_len: u8,
+    pub tos: u8,
+    /// RTA_TABLE when present, else the 8-bit header field.
+    pub table: u32,
+    pub protocol: u8,
+    pub scope: u8,
+    pub kind: u8,
+    pub flags: u32,
+    pub dst: Option<IpAddr>,
+    pub src: Option<IpAddr>,
+    pub gateway: Option<IpAddr>,
+    pub prefsrc: Option<IpAddr>,
+    pub oif: Option<u32>,
+    pub iif: Option<u32>,
+    pub priority: Option<u32>,
+    pub multipath: bool,
+    pub pref: Option<u8>,
+}
+
+/// A GET request. The body may be the short `rtgenmsg` form (1 byte, or 4
+/// with padding) that glibc, Go, iproute2 and pyroute2 send.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Request<'a> {
+    pub family: u8,
+    /// Interface index of a full `ifinfomsg`/`ifaddrmsg` body (0 = all).
+    pub index: Option<u32>,
+    /// IFLA_IFNAME of a GETLINK-by-name request.
+    pub name: Option<&'a [u8]>,
+    /// Body shorter than the full family header (legacy `rtgenmsg`).
+    pub short_form: bool,
+    pub body_len: usize,
+}
+
+/// NLMSG_ERROR: an errno (0 = ACK) and the request it answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorMsg<'a> {
+    pub error: i32,
+    pub quoted: Option<Header>,
+    /// NLMSGERR_ATTR_MSG of the extended ACK, if any.
+    pub ext_message: Option<&'a [u8]>,
+}
+
+/// Decodes one message of the NETLINK_ROUTE family.
+pub fn decode<'a>(msg: &Message<'a>) -> Decoded<'a> {
+    let header = msg.header;
+    let payload = msg.payload();
+    let order = msg.order;
+    let mut problem = None;
+    let body = match header.kind {
+        NLMSG_NOOP => Body::Noop,
+        NLMSG_DONE => match order.read_u32(payload, 0) {
+            Some(e) => Body::Done { error: e as i32 },
+            None if payload.is_empty() => Body::Done { error: 0 },
+            None => {
+                problem = Some(Problem::ShortBody {
+                    needed: 4,
+                    got: payload.len(),
+                });
+                Body::Truncated
+            }
+        },
+        NLMSG_ERROR => error_body(payload, order, header.flags, &mut problem),
+        _ if header.flags & NLM_F_REQUEST != 0 && matches!(header.kind, RTM_GETLINK | RTM_GETADDR | RTM_GETROUTE) => {
+            Body::Request(request(header.kind, payload, order, &mut problem))
+        }
+        RTM_NEWLINK | RTM_DELLINK | RTM_SETLINK | RTM_GETLINK => link(payload, order, &mut problem),
+        RTM_NEWADDR | RTM_DELADDR | RTM_GETADDR => addr(payload, order, &mut problem),
+        RTM_NEWROUTE | RTM_DELROUTE | RTM_GETROUTE => route(payload, order, &mut problem),
+        _ => Body::Other,
+    };
+    Decoded { header, body, problem }
+}
+
+fn note(problem: &mut Option<Problem>, p: Problem) {
+    problem.get_or_insert(p);
+}
+
+/// Walks attributes, recording an overrun as the message's problem.
+fn each_attr<'a>(area: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>, mut f: impl FnMut(Attr<'a>) -> bool) {
+    for a in Attrs::new(area, order) {
+        match a {
+            Ok(a) => {
+                if !f(a) {
+                    note(
+                        problem,
+                        Problem::AttrSize {
+                            kind: a.kind,
+                            len: a.value.len(),
+                        },
+                    );
+                }
+            }
+            Err(e) => note(problem, Problem::Attr(e)),
+        }
+    }
+}
+
+fn short(payload: &[u8], needed: usize, problem: &mut Option<Problem>) -> bool {
+    if payload.len() < needed {
+        note(
+            problem,
+            Problem::ShortBody {
+                needed,
+                got: payload.len(),
+            },
+        );
+        true
+    } else {
+        false
+    }
+}
+
+fn u32_attr(a: &Attr<'_>, order: ByteOrder, slot: &mut Option<u32>) -> bool {
+    match a.u32(order) {
+        Some(v) => {
+            *slot = Some(v);
+            true
+        }
+        None => false,
+    }
+}
+
+fn ip_attr(a: &Attr<'_>, family: u8, slot: &mut Option<IpAddr>) -> bool {
+    match a.ip(family) {
+        Some(ip) => {
+            *slot = Some(ip);
+            true
+        }
+        // Other families (MPLS, AF_MCTP, ...) carry other address sizes: not an error.
+        None => !matches!(family, AF_INET | AF_INET6),
+    }
+}
+
+fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
+    if short(payload, 16, problem) {
+        return Body::Truncated;
+    }
+    let (Some(dev_type), Some(index), Some(flags), Some(change)) = (
+        order.read_u16(payload, 2),
+        order.read_u32(payload, 4),
+        order.read_u32(payload, 8),
+        order.read_u32(payload, 12),
+    ) else {
+        return Body::Truncated;
+    };
+    let mut l = Link {
+        family: payload[0],
+        dev_type,
+        index,
+        flags,
+        change,
+        ..Link::default()
+    };
+    each_attr(&payload[16..], order, problem, |a| match a.kind {
+        IFLA_IFNAME => {
+            l.name = Some(a.cstr());
+            true
+        }
+        IFLA_ADDRESS => {
+            l.hwaddr = Some(a.value);
+            true
+        }
+        IFLA_MTU => u32_attr(&a, order, &mut l.mtu),
+        IFLA_LINK => u32_attr(&a, order, &mut l.link),
+        IFLA_MASTER => u32_attr(&a, order, &mut l.master),
+        IFLA_OPERSTATE => match a.u8() {
+            Some(s) => {
+                l.operstate = Some(s);
+                true
+            }
+            None => false,
+        },
+        IFLA_LINKINFO => {
+            let mut inner = None;
+            each_attr(a.value, order, &mut inner, |i| {
+                match i.kind {
+                    IFLA_INFO_KIND => l.kind = Some(i.cstr()),
+                    IFLA_INFO_SLAVE_KIND => l.port_kind = Some(i.cstr()),
+                    _ => {}
+                }
+                true
+            });
+            inner.is_none()
+        }
+        _ => true,
+    });
+    Body::Link(l)
+}
+
+fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
+    if short(payload, 8, problem) {
+        return Body::Truncated;
+    }
+    let Some(index) = order.read_u32(payload, 4) else {
+        return Body::Truncated;
+    };
+    let family = payload[0];
+    let mut a = Addr {
+        family,
+        prefix_len: payload[1],
+        flags: u32::from(payload[2]),
+        header_flags: payload[2],
+        scope: payload[3],
+        index,
+        ..Addr::default()
+    };
+    each_attr(&payload[8..], order, problem, |at| match at.kind {
+        IFA_ADDRESS | IFA_LOCAL => {
+            let slot = if at.kind == IFA_ADDRESS {
+                &mut a.address
+            } else {
+                &mut a.local
+            };
+            let ok = ip_attr(&at, family, slot);
+            if ok && a.first_addr_attr.is_none() {
+                a.first_addr_attr = Some(at.kind);
+            }
+            ok
+        }
+        IFA_BROADCAST => ip_attr(&at, family, &mut a.broadcast),
+        IFA_LABEL => {
+            a.label = Some(at.cstr());
+            true
+        }
+        IFA_FLAGS => {
+            let mut f = None;
+            let ok = u32_attr(&at, order, &mut f);
+            if let Some(f) = f {
+                a.flags = f;
+            }
+            ok
+        }
+        IFA_CACHEINFO => match at.value.len() {
+            16 => {
+                let r = |i| order.read_u32(at.value, i).unwrap_or_default();
+                a.cacheinfo = Some(CacheInfo {
+                    preferred: r(0),
+                    valid: r(4),
+                    cstamp: r(8),
+                    tstamp: r(12),
+                });
+                true
+            }
+            _ => false,
+        },
+        IFA_RT_PRIORITY => u32_attr(&at, order, &mut a.rt_priority),
+        IFA_PROTO => match at.u8() {
+            Some(p) => {
+                a.proto = Some(p);
+                true
+            }
+            None => false,
+        },
+        _ => true,
+    });
+    Body::Addr(a)
+}
+
+fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
+    if short(payload, 12, problem) {
+        return Body::Truncated;
+    }
+    let Some(flags) = order.read_u32(payload, 8) else {
+        return Body::Truncated;
+    };
+    let family = payload[0];
+    let mut r = Route {
+        family,
+        dst_len: payload[1],
+        src_len: payload[2],
+        tos: payload[3],
+        table: u32::from(payload[4]),
+        protocol: payload[5],
+        scope: payload[6],
+        kind: payload[7],
+        flags,
+        ..Route::default()
+    };
+    each_attr(&payload[12..], order, problem, |a| match a.kind {
+        RTA_DST => ip_attr(&a, family, &mut r.dst),
+        RTA_SRC => ip_attr(&a, family, &mut r.src),
+        RTA_GATEWAY => ip_attr(&a, family, &mut r.gateway),
+        RTA_PREFSRC => ip_attr(&a, family, &mut r.prefsrc),
+        RTA_OIF => u32_attr(&a, order, &mut r.oif),
+        RTA_IIF => u32_attr(&a, order, &mut r.iif),
+        RTA_PRIORITY => u32_attr(&a, order, &mut r.priority),
+        RTA_TABLE => {
+            let mut t = None;
+            let ok = u32_attr(&a, order, &mut t);
+            if let Some(t) = t {
+                r.table = t;
+            }
+            ok
+        }
+        RTA_MULTIPATH => {
+            r.multipath = true;
+            true
+        }
+        RTA_PREF => match a.u8() {
+            Some(p) => {
+                r.pref = Some(p);
+                true
+            }
+            None => false,
+        },
+        _ => true,
+    });
+    Body::Route(r)
+}
+
+fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Request<'a> {
+    let full = match kind {
+        RTM_GETLINK => 16,
+        RTM_GETADDR => 8,
+        _ => 12,
+    };
+    let mut req = Request {
+        family: payload.first().copied().unwrap_or(AF_UNSPEC),
+        body_len: payload.len(),
+        short_form: payload.len() < full,
+        ..Request::default()
+    };
+    if req.short_form {
+        return req;
+    }
+    match kind {
+        RTM_GETLINK => req.index = order.read_u32(payload, 4),
+        RTM_GETADDR => req.index = order.read_u32(payload, 4),
+        _ => {}
+    }
+    if kind == RTM_GETLINK {
+        each_attr(&payload[full..], order, problem, |a| {
+            if a.kind == IFLA_IFNAME {
+                req.name = Some(a.cstr());
+            }
+            true
+        });
+    }
+    req
+}
+
+fn error_body<'a>(payload: &'a [u8], order: ByteOrder, flags: u16, problem: &mut Option<Problem>) -> Body<'a> {
+    let Some(error) = order.read_u32(payload, 0).map(|e| e as i32) else {
+        note(
+            problem,
+            Problem::ShortBody {
+                needed: 4,
+                got: payload.len(),
+            },
+        );
+        return Body::Truncated;
+    };
+    let quoted = payload.get(4..).and_then(|q| Header::parse(q, order));
+    let mut ext_message = None;
+    if flags & NLM_F_ACK_TLVS != 0
+        && let Some(q) = quoted
+    {
+        // Capped: only the quoted header; otherwise the whole quoted request.
+        let quoted_len = if flags & NLM_F_CAPPED != 0 {
+            16
+        } else {
+            super::wire::nlmsg_align(q.len as usize)
+        };
+        if let Some(tlvs) = payload.get(4usize.saturating_add(quoted_len)..) {
+            each_attr(tlvs, order, problem, |a| {
+                if a.kind == 1 {
+                    ext_message = Some(a.cstr());
+                }
+                true
+            });
+        }
+    }
+    Body::Error(ErrorMsg {
+        error,
+        quoted,
+        ext_message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::wire::Messages;
+    use super::*;
+
+    /// nl0.pcap packet 10, first message: lo 127.0.0.1/8 (real kernel bytes).
+    fn nl0_lo() -> [u8; 76] {
+        let p = crate::testutil::netlink_payload("third-party/pyroute2__nl0.pcap", 10);
+        p[..76].try_into().expect("76-byte message")
+    }
+
+    #[test]
+    fn address_in_both_byte_orders() {
+        let lo = nl0_lo();
+        let m = Messages::new(&lo, ByteOrder::Little).next().expect("one").expect("ok");
+        let d = decode(&m);
+        assert_eq!(d.problem, None);
+        let Body::Addr(a) = &d.body else { panic!("{d:?}") };
+        assert_eq!(a.ip(), Some("127.0.0.1".parse().expect("ip")));
+        assert_eq!((a.prefix_len, a.scope, a.index, a.flags), (8, 254, 1, 0x80));
+        assert_eq!(a.label, Some(&b"lo"[..]));
+        assert_eq!(a.cacheinfo.map(|c| c.valid), Some(u32::MAX));
+
+        // The same message as a big-endian host would have written it.
+        let mut be = lo;
+        for (at, w) in [(0, 4), (4, 2), (6, 2), (8, 4), (12, 4), (20, 4)] {
+            be[at..at + w].reverse();
+        }
+        for at in [24, 32, 40, 48, 56] {
+            be[at..at + 2].reverse();
+            be[at + 2..at + 4].reverse();
+        }
+        be[52..56].reverse();
+        for at in [60, 64, 68, 72] {
+            be[at..at + 4].reverse();
+        }
+        let m = Messages::new(&be, ByteOrder::Big).next().expect("one").expect("ok");
+        assert_eq!(decode(&m).body, d.body);
+    }
+
+    #[test]
+    fn non_utf8_label_and_odd_attribute_keep_the_message() {
+        let mut buf = nl0_lo();
+        buf[44] = 0xff; // label "\xffo"
+        buf[48] = 6; // IFA_FLAGS of 2 bytes
+        let m = Messages::new(&buf, ByteOrder::Little).next().expect("one").expect("ok");
+        let d = decode(&m);
+        let Body::Addr(a) = &d.body else { panic!("{d:?}") };
+        assert_eq!(a.label, Some(&[0xff, b'o'][..]));
+        assert_eq!(a.flags, 0x80, "falls back to the header flags");
+        assert_eq!(
+            d.problem,
+            Some(Problem::AttrSize {
+                kind: IFA_FLAGS,
+                len: 2
+            })
+        );
+    }
+}

@@ -1,0 +1,632 @@
+//! Printers for `nlorder decode`: one line (text) or one JSON object per
+//! message.
+//!
+//! Contract: both printers are fed the same [`TraceMessage`]s in capture
+//! order and only format them. They remember interface names seen in link
+//! messages so that address and route lines can name the interface, the way
+//! `ip monitor` does. With `attrs` on, every attribute is also shown as
+//! netlink-packet-route decodes it (or raw, where that crate cannot).
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::net::IpAddr;
+
+use serde::Serialize;
+
+use crate::capture::Timestamp;
+use crate::netlink::names::{self, *};
+use crate::netlink::rtnl::{Addr, Body, CacheInfo, ErrorMsg, Link, Request, Route};
+use crate::netlink::strict;
+use crate::netlink::wire::{Attrs, Header};
+use crate::report::style::Style;
+use crate::trace::TraceMessage;
+
+/// Something that prints decoded messages.
+pub trait MessagePrinter {
+    fn message(&mut self, m: &TraceMessage<'_>) -> io::Result<()>;
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+/// Interface names learnt from link messages, by ifindex.
+#[derive(Debug, Default)]
+pub struct LinkNames(HashMap<u32, String>);
+
+impl LinkNames {
+    pub fn learn(&mut self, body: &Body<'_>, kind: u16) {
+        if let Body::Link(l) = body {
+            if l.family == AF_BRIDGE {
+                return; // bridge-port events, not link updates
+            }
+            if let Some(n) = l.name {
+                if kind == RTM_DELLINK {
+                    self.0.remove(&l.index);
+                } else {
+                    self.0.insert(l.index, escape_bytes(n));
+                }
+            }
+        }
+    }
+
+    pub fn get(&self, index: u32) -> Option<&str> {
+        self.0.get(&index).map(String::as_str)
+    }
+}
+
+/// Text with invalid UTF-8 bytes written as `\xNN` (Linux allows such names).
+pub fn escape_bytes(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            s.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    s
+}
+
+/// `2024-03-13T21:53:37.678556Z`.
+pub fn format_ts(ts: Option<Timestamp>) -> String {
+    match ts {
+        Some(t) if t.secs >= 0 => {
+            let st = std::time::UNIX_EPOCH + std::time::Duration::new(t.secs as u64, t.nanos);
+            humantime::format_rfc3339_micros(st).to_string()
+        }
+        Some(t) => format!("{}.{:09}", t.secs, t.nanos),
+        None => "-".into(),
+    }
+}
+
+fn direction(h: &Header) -> &'static str {
+    if h.flags & NLM_F_REQUEST != 0 { "U>K" } else { "K>U" }
+}
+
+/// `ip monitor`-like lines.
+pub struct TextPrinter<W: Write> {
+    out: W,
+    style: Style,
+    names: LinkNames,
+    attrs: bool,
+}
+
+impl<W: Write> TextPrinter<W> {
+    pub fn new(out: W, style: Style, attrs: bool) -> Self {
+        Self {
+            out,
+            style,
+            names: LinkNames::default(),
+            attrs,
+        }
+    }
+
+    fn ifname(&self, index: u32) -> String {
+        self.names
+            .get(index)
+            .map_or_else(|| format!("if{index}"), str::to_owned)
+    }
+
+    fn describe(&self, body: &Body<'_>, kind: u16) -> String {
+        let s = &self.style;
+        match body {
+            Body::Link(l) => describe_link(l, s),
+            Body::Addr(a) => {
+                let name = self.ifname(a.index);
+                describe_addr(a, &name, s)
+            }
+            Body::Route(r) => describe_route(r, &|i| self.ifname(i), s),
+            Body::Request(q) => describe_request(q, kind, &|i| self.ifname(i)),
+            Body::Done { error } => {
+                if *error == 0 {
+                    "end of dump".into()
+                } else {
+                    s.bad(format!("dump failed: {} ({})", error, names::errno(*error)))
+                }
+            }
+            Body::Error(e) => describe_error(e, s),
+            Body::Noop => String::new(),
+            Body::Other => "(not decoded)".into(),
+            Body::Truncated => s.bad("(body too short to decode)"),
+        }
+    }
+}
+
+impl<W: Write> MessagePrinter for TextPrinter<W> {
+    fn message(&mut self, m: &TraceMessage<'_>) -> io::Result<()> {
+        let h = &m.decoded.header;
+        self.names.learn(&m.decoded.body, h.kind);
+        let s = self.style;
+        let mut flags = String::new();
+        if h.flags & NLM_F_MULTI != 0 {
+            flags.push_str(" multi");
+        }
+        if h.flags & NLM_F_DUMP_INTR != 0 {
+            flags.push_str(&s.bad(" DUMP_INTR(inconsistent dump)"));
+        }
+        if h.flags & NLM_F_REQUEST != 0 && h.flags & NLM_F_DUMP == NLM_F_DUMP {
+            flags.push_str(" dump");
+        }
+        write!(
+            self.out,
+            "{} {} {} {}{} {} {}",
+            s.dim(format!("{:>6}", m.packet)),
+            format_ts(m.ts),
+            direction(h),
+            s.kind(names::message_type(h.kind)),
+            flags,
+            s.dim(format!("seq={} pid={}", h.seq, h.pid)),
+            self.describe(&m.decoded.body, h.kind),
+        )?;
+        if let Some(p) = &m.decoded.problem {
+            write!(self.out, " {}", s.bad(format!("[{p}]")))?;
+        }
+        writeln!(self.out)?;
+        if self.attrs {
+            for a in attr_texts(m).attrs {
+                writeln!(self.out, "         attr {:>3} {}", a.kind, a.value)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+fn describe_link(l: &Link<'_>, s: &Style) -> String {
+    let name = l.name.map(escape_bytes).unwrap_or_else(|| "?".into());
+    let mut out = format!("{}: {}", l.index, s.value(&name));
+    if l.family == AF_BRIDGE {
+        out.push_str(" (bridge port event)");
+    }
+    out.push_str(&format!(" <{}>", names::link_flags(l.flags).join(",")));
+    if let Some(mtu) = l.mtu {
+        out.push_str(&format!(" mtu {mtu}"));
+    }
+    if let Some(k) = l.kind {
+        out.push_str(&format!(" type {}", escape_bytes(k)));
+    }
+    if let Some(m) = l.master {
+        out.push_str(&format!(" master {m}"));
+    }
+    if let Some(o) = l.operstate {
+        out.push_str(&format!(" state {}", names::operstate(o)));
+    }
+    out
+}
+
+fn describe_addr(a: &Addr<'_>, ifname: &str, s: &Style) -> String {
+    let fam = if a.family == AF_INET6 { "inet6" } else { "inet" };
+    let ip = a.ip().map_or_else(|| "?".into(), |ip| ip.to_string());
+    let mut out = format!(
+        "{}: {ifname} {fam} {}",
+        a.index,
+        s.value(format!("{ip}/{}", a.prefix_len))
+    );
+    if let Some(p) = a.peer() {
+        out.push_str(&format!(" peer {p}"));
+    }
+    if let Some(b) = a.broadcast {
+        out.push_str(&format!(" brd {b}"));
+    }
+    out.push_str(&format!(" scope {}", names::scope(a.scope)));
+    for f in names::address_flags(a.family, a.flags) {
+        out.push(' ');
+        out.push_str(f);
+    }
+    if let Some(l) = a.label {
+        out.push(' ');
+        out.push_str(&escape_bytes(l));
+    }
+    if let Some(c) = a.cacheinfo {
+        let life = |v: u32| {
+            if v == u32::MAX {
+                "forever".to_string()
+            } else {
+                format!("{v}sec")
+            }
+        };
+        out.push_str(&format!(
+            " valid_lft {} preferred_lft {}",
+            life(c.valid),
+            life(c.preferred)
+        ));
+    }
+    out
+}
+
+fn prefix(ip: Option<IpAddr>, len: u8, family: u8) -> String {
+    match ip {
+        Some(ip) if len as u32 == if ip.is_ipv4() { 32 } else { 128 } => ip.to_string(),
+        Some(ip) => format!("{ip}/{len}"),
+        None if len == 0 => "default".into(),
+        None => format!("{}/{len}", if family == AF_INET6 { "::" } else { "0.0.0.0" }),
+    }
+}
+
+fn describe_route(r: &Route, ifname: &dyn Fn(u32) -> String, s: &Style) -> String {
+    let mut out = String::new();
+    if r.kind != RTN_UNICAST {
+        out.push_str(&names::route_type(r.kind));
+        out.push(' ');
+    }
+    out.push_str(&s.value(prefix(r.dst, r.dst_len, r.family)));
+    if let Some(g) = r.gateway {
+        out.push_str(&format!(" via {g}"));
+    }
+    if let Some(o) = r.oif {
+        out.push_str(&format!(" dev {}", ifname(o)));
+    }
+    if r.multipath {
+        out.push_str(" multipath");
+    }
+    out.push_str(&format!(" table {}", names::route_table(r.table)));
+    out.push_str(&format!(" proto {}", names::route_protocol(r.protocol)));
+    if r.scope != RT_SCOPE_UNIVERSE {
+        out.push_str(&format!(" scope {}", names::scope(r.scope)));
+    }
+    if let Some(p) = r.prefsrc {
+        out.push_str(&format!(" src {p}"));
+    }
+    if let Some(m) = r.priority {
+        out.push_str(&format!(" metric {m}"));
+    }
+    out
+}
+
+fn describe_request(q: &Request<'_>, kind: u16, ifname: &dyn Fn(u32) -> String) -> String {
+    let what = match kind {
+        RTM_GETLINK => "links",
+        RTM_GETADDR => "addresses",
+        _ => "routes",
+    };
+    let mut out = format!("{what} family {}", names::address_family(q.family));
+    match (q.index, q.name) {
+        (_, Some(n)) => out.push_str(&format!(" name {}", escape_bytes(n))),
+        (Some(i), None) if i != 0 => out.push_str(&format!(" dev {}", ifname(i))),
+        _ => {}
+    }
+    if q.short_form {
+        out.push_str(&format!(" (rtgenmsg, {}-byte body)", q.body_len));
+    }
+    out
+}
+
+fn describe_error(e: &ErrorMsg<'_>, s: &Style) -> String {
+    let mut out = if e.error == 0 {
+        "ACK".to_string()
+    } else {
+        s.bad(format!("error {} {}", e.error, names::errno(e.error)))
+    };
+    if let Some(q) = e.quoted {
+        out.push_str(&format!(" for {} seq={}", names::message_type(q.kind), q.seq));
+    }
+    if let Some(m) = e.ext_message {
+        out.push_str(&format!(": {}", escape_bytes(m)));
+    }
+    out
+}
+
+// ---------------------------------------------------------------- JSON ----
+
+#[derive(Serialize)]
+struct JsonMessage<'a> {
+    packet: u64,
+    ts: Option<f64>,
+    ts_ns: Option<i128>,
+    offset: u64,
+    netlink_family: u16,
+    #[serde(rename = "type")]
+    kind: std::borrow::Cow<'static, str>,
+    type_id: u16,
+    len: u32,
+    flags: u16,
+    flag_names: Vec<&'static str>,
+    seq: u32,
+    pid: u32,
+    request: bool,
+    dump_interrupted: bool,
+    /// Address family of the body, when it has one.
+    family: Option<std::borrow::Cow<'static, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link: Option<JsonLink>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    addr: Option<JsonAddr>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    route: Option<JsonRoute<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dump_request: Option<JsonRequest>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    done: Option<JsonDone>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<JsonError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attrs: Option<Vec<strict::AttrText>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attrs_error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonLink {
+    index: u32,
+    name: Option<String>,
+    kind: Option<String>,
+    port_kind: Option<String>,
+    master: Option<u32>,
+    link: Option<u32>,
+    operstate: Option<std::borrow::Cow<'static, str>>,
+    mtu: Option<u32>,
+    flags: Vec<&'static str>,
+    flags_raw: u32,
+    dev_type: u16,
+    hwaddr: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonAddr {
+    index: u32,
+    ifname: Option<String>,
+    address: Option<IpAddr>,
+    local: Option<IpAddr>,
+    prefix_len: u8,
+    label: Option<String>,
+    broadcast: Option<IpAddr>,
+    scope: std::borrow::Cow<'static, str>,
+    flags: Vec<&'static str>,
+    flags_raw: u32,
+    cacheinfo: Option<CacheInfo>,
+    proto: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct JsonRoute<'a> {
+    table: std::borrow::Cow<'static, str>,
+    table_id: u32,
+    dst: String,
+    dst_len: u8,
+    gateway: Option<IpAddr>,
+    oif: Option<u32>,
+    oif_name: Option<&'a str>,
+    prefsrc: Option<IpAddr>,
+    priority: Option<u32>,
+    protocol: std::borrow::Cow<'static, str>,
+    scope: std::borrow::Cow<'static, str>,
+    #[serde(rename = "type")]
+    kind: std::borrow::Cow<'static, str>,
+    flags: u32,
+    multipath: bool,
+}
+
+#[derive(Serialize)]
+struct JsonRequest {
+    index: Option<u32>,
+    name: Option<String>,
+    short_form: bool,
+    body_len: usize,
+}
+
+#[derive(Serialize)]
+struct JsonDone {
+    error: i32,
+}
+
+#[derive(Serialize)]
+struct JsonError {
+    error: i32,
+    errno: std::borrow::Cow<'static, str>,
+    ack: bool,
+    quoted: Option<JsonQuoted>,
+    ext_message: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonQuoted {
+    len: u32,
+    #[serde(rename = "type")]
+    kind: std::borrow::Cow<'static, str>,
+    flags: u16,
+    seq: u32,
+    pid: u32,
+}
+
+/// The attribute list of a message: the crate's decoding, or raw bytes.
+pub struct AttrList {
+    pub attrs: Vec<strict::AttrText>,
+    pub error: Option<String>,
+}
+
+/// Every attribute of a link/address/route message.
+pub fn attr_texts(m: &TraceMessage<'_>) -> AttrList {
+    match strict::decode_full(&m.message) {
+        Ok(Some(msg)) => AttrList {
+            attrs: strict::attributes(&msg),
+            error: None,
+        },
+        Ok(None) => AttrList {
+            attrs: Vec::new(),
+            error: None,
+        },
+        Err(e) => {
+            let skip = match m.message.header.kind {
+                RTM_NEWLINK..=RTM_SETLINK => 16,
+                RTM_NEWADDR..=RTM_GETADDR => 8,
+                _ => 12,
+            };
+            let raw = m
+                .message
+                .payload()
+                .get(skip..)
+                .map(|area| {
+                    Attrs::new(area, m.message.order)
+                        .filter_map(Result::ok)
+                        .map(|a| strict::AttrText {
+                            kind: a.kind,
+                            value: format!("raw {}", hex(a.value)),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            AttrList {
+                attrs: raw,
+                error: Some(e),
+            }
+        }
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn family_of(body: &Body<'_>) -> Option<u8> {
+    match body {
+        Body::Link(l) => Some(l.family),
+        Body::Addr(a) => Some(a.family),
+        Body::Route(r) => Some(r.family),
+        Body::Request(q) => Some(q.family),
+        _ => None,
+    }
+}
+
+/// NDJSON: one object per message.
+pub struct JsonLinesPrinter<W: Write> {
+    out: W,
+    names: LinkNames,
+    attrs: bool,
+}
+
+impl<W: Write> JsonLinesPrinter<W> {
+    pub fn new(out: W, attrs: bool) -> Self {
+        Self {
+            out,
+            names: LinkNames::default(),
+            attrs,
+        }
+    }
+}
+
+impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
+    fn message(&mut self, m: &TraceMessage<'_>) -> io::Result<()> {
+        let h = &m.decoded.header;
+        self.names.learn(&m.decoded.body, h.kind);
+        let body = &m.decoded.body;
+        let (attrs, attrs_error) = if self.attrs {
+            let l = attr_texts(m);
+            (Some(l.attrs), l.error)
+        } else {
+            (None, None)
+        };
+        let names_ref = &self.names;
+        let obj = JsonMessage {
+            packet: m.packet,
+            ts: m.ts.map(|t| t.as_secs_f64()),
+            ts_ns: m.ts.map(|t| t.as_nanos()),
+            offset: m.offset,
+            netlink_family: NETLINK_ROUTE,
+            kind: names::message_type(h.kind),
+            type_id: h.kind,
+            len: h.len,
+            flags: h.flags,
+            flag_names: names::message_flags(h.kind, h.flags),
+            seq: h.seq,
+            pid: h.pid,
+            request: h.flags & NLM_F_REQUEST != 0,
+            dump_interrupted: h.flags & NLM_F_DUMP_INTR != 0,
+            family: family_of(body).map(names::address_family),
+            link: match body {
+                Body::Link(l) => Some(JsonLink {
+                    index: l.index,
+                    name: l.name.map(escape_bytes),
+                    kind: l.kind.map(escape_bytes),
+                    port_kind: l.port_kind.map(escape_bytes),
+                    master: l.master,
+                    link: l.link,
+                    operstate: l.operstate.map(names::operstate),
+                    mtu: l.mtu,
+                    flags: names::link_flags(l.flags),
+                    flags_raw: l.flags,
+                    dev_type: l.dev_type,
+                    hwaddr: l
+                        .hwaddr
+                        .map(|b| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(":")),
+                }),
+                _ => None,
+            },
+            addr: match body {
+                Body::Addr(a) => Some(JsonAddr {
+                    index: a.index,
+                    ifname: names_ref.get(a.index).map(str::to_owned),
+                    address: a.address,
+                    local: a.local,
+                    prefix_len: a.prefix_len,
+                    label: a.label.map(escape_bytes),
+                    broadcast: a.broadcast,
+                    scope: names::scope(a.scope),
+                    flags: names::address_flags(a.family, a.flags),
+                    flags_raw: a.flags,
+                    cacheinfo: a.cacheinfo,
+                    proto: a.proto,
+                }),
+                _ => None,
+            },
+            route: match body {
+                Body::Route(r) => Some(JsonRoute {
+                    table: names::route_table(r.table),
+                    table_id: r.table,
+                    dst: prefix(r.dst, r.dst_len, r.family),
+                    dst_len: r.dst_len,
+                    gateway: r.gateway,
+                    oif: r.oif,
+                    oif_name: r.oif.and_then(|i| names_ref.get(i)),
+                    prefsrc: r.prefsrc,
+                    priority: r.priority,
+                    protocol: names::route_protocol(r.protocol),
+                    scope: names::scope(r.scope),
+                    kind: names::route_type(r.kind),
+                    flags: r.flags,
+                    multipath: r.multipath,
+                }),
+                _ => None,
+            },
+            dump_request: match body {
+                Body::Request(q) => Some(JsonRequest {
+                    index: q.index,
+                    name: q.name.map(escape_bytes),
+                    short_form: q.short_form,
+                    body_len: q.body_len,
+                }),
+                _ => None,
+            },
+            done: match body {
+                Body::Done { error } => Some(JsonDone { error: *error }),
+                _ => None,
+            },
+            error: match body {
+                Body::Error(e) => Some(JsonError {
+                    error: e.error,
+                    errno: names::errno(e.error),
+                    ack: e.error == 0,
+                    quoted: e.quoted.map(|q| JsonQuoted {
+                        len: q.len,
+                        kind: names::message_type(q.kind),
+                        flags: q.flags,
+                        seq: q.seq,
+                        pid: q.pid,
+                    }),
+                    ext_message: e.ext_message.map(escape_bytes),
+                }),
+                _ => None,
+            },
+            problem: m.decoded.problem.map(|p| p.to_string()),
+            attrs,
+            attrs_error,
+        };
+        serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::other)?;
+        self.out.write_all(b"\n")
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}

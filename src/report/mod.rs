@@ -1,0 +1,6 @@
+//! Reports: printers that turn results into text for people or JSON for
+//! machines. Printers only format; they decide nothing.
+
+pub mod decode;
+pub mod style;
+pub mod summary;

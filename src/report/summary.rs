@@ -1,0 +1,90 @@
+//! The summary every command prints on stderr: what was read, what was
+//! skipped and why, and the diagnostics with packet numbers and offsets.
+//!
+//! Contract: formatting only; fed the reader's [`FileInfo`], the trace's
+//! [`TraceStats`] and the collected [`Diagnostics`].
+
+use std::io::{self, Write};
+
+use crate::capture::{FileInfo, Format};
+use crate::diag::Diagnostics;
+use crate::report::style::Style;
+use crate::trace::{OrderSource, TraceStats};
+
+fn family_name(f: u16) -> &'static str {
+    match f {
+        0 => "route",
+        4 => "sock_diag",
+        5 => "nflog",
+        6 => "xfrm",
+        12 => "netfilter",
+        16 => "generic",
+        _ => "other",
+    }
+}
+
+pub fn write_summary(
+    w: &mut dyn Write,
+    info: &FileInfo,
+    stats: &TraceStats,
+    diags: &Diagnostics,
+    style: Style,
+) -> io::Result<()> {
+    let format = match info.format {
+        Some(Format::Pcap) => "pcap",
+        Some(Format::Pcapng) => "pcapng",
+        None => "capture",
+    };
+    let order = match (stats.byte_order, stats.byte_order_source) {
+        (Some(o), Some(OrderSource::Forced)) => format!("{o:?} (forced)").to_lowercase(),
+        (Some(o), _) => format!("{o:?} (detected)").to_lowercase(),
+        (None, _) => "unknown (no netlink data)".into(),
+    };
+    writeln!(
+        w,
+        "nlorder: {} records read ({format}{}), {} NETLINK_ROUTE records, {} messages decoded; netlink byte order {order}",
+        stats.records,
+        if info.gzip { ", gzip" } else { "" },
+        stats.route_records,
+        stats.messages,
+    )?;
+    let mut skipped = Vec::new();
+    for (t, n) in &stats.skipped_link_type {
+        skipped.push(format!("{n} of link type {t}"));
+    }
+    for (f, n) in &stats.skipped_family {
+        skipped.push(format!("{n} of netlink family {f} ({})", family_name(*f)));
+    }
+    if stats.skipped_not_netlink_hatype > 0 {
+        skipped.push(format!(
+            "{} cooked records not from a netlink device",
+            stats.skipped_not_netlink_hatype
+        ));
+    }
+    if stats.skipped_short > 0 {
+        skipped.push(format!("{} shorter than their link header", stats.skipped_short));
+    }
+    if !skipped.is_empty() {
+        writeln!(w, "skipped records: {}", skipped.join(", "))?;
+    }
+    let mut doubtful = Vec::new();
+    if stats.truncated_records > 0 {
+        doubtful.push(format!("{} truncated records", stats.truncated_records));
+    }
+    if stats.framing_errors > 0 {
+        doubtful.push(format!("{} records with a broken nlmsg_len", stats.framing_errors));
+    }
+    if stats.messages_with_problems > 0 {
+        doubtful.push(format!("{} messages partly decoded", stats.messages_with_problems));
+    }
+    if !doubtful.is_empty() {
+        writeln!(w, "{}", style.bad(format!("warnings: {}", doubtful.join(", "))))?;
+    }
+    for d in diags.iter() {
+        writeln!(w, "  {}", d)?;
+    }
+    if diags.dropped() > 0 {
+        writeln!(w, "  ... and {} more", diags.dropped())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! Test helpers: real fixture bytes for unit tests (never hand-typed data).
+
+use crate::capture::{CaptureReader, netlink_frame};
+use crate::diag::Diagnostics;
+
+/// The netlink bytes (link-layer header stripped) of record `packet` of
+/// `fixtures/NAME`.
+pub fn netlink_payload(name: &str, packet: u64) -> Vec<u8> {
+    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut reader = CaptureReader::new(file).expect("capture");
+    let mut out = None;
+    let mut diags = Diagnostics::default();
+    reader
+        .for_each_record(&mut diags, |rec, _| {
+            if rec.number == packet {
+                let frame = netlink_frame(rec.linktype, rec.data).expect("netlink record");
+                out = Some(frame.payload.to_vec());
+                return false;
+            }
+            true
+        })
+        .expect("readable");
+    out.unwrap_or_else(|| panic!("{name} has no packet {packet}"))
+}

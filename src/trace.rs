@@ -1,0 +1,232 @@
+//! A capture as a stream of decoded NETLINK_ROUTE messages.
+//!
+//! Contract: [`read_trace`] joins the capture reader, the link-layer header,
+//! byte-order detection, message framing and the compact decoder, and hands
+//! each message to a visitor in capture order with its packet number and
+//! byte offset. Memory is bounded by one record; everything skipped is
+//! counted in [`TraceStats`] and explained in the diagnostics.
+//!
+//! Byte order is decided once per capture (a capture comes from one host),
+//! from the first netlink record, with Wireshark's rule; it can be forced.
+
+use std::collections::BTreeMap;
+
+use crate::capture::{self, CaptureReader, NotNetlink, Record, Timestamp, netlink_frame};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::netlink::names::NETLINK_ROUTE;
+use crate::netlink::{ByteOrder, Decoded, Message, Messages, decode};
+
+/// How the netlink byte order was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderSource {
+    Detected,
+    Forced,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TraceOptions {
+    /// Force the netlink byte order instead of detecting it.
+    pub byte_order: Option<ByteOrder>,
+}
+
+/// Counts of what was read and what was skipped.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct TraceStats {
+    pub records: u64,
+    pub netlink_records: u64,
+    pub route_records: u64,
+    pub messages: u64,
+    /// Messages kept although something in them was wrong.
+    pub messages_with_problems: u64,
+    /// Records whose message framing broke (bad nlmsg_len) before their end.
+    pub framing_errors: u64,
+    pub truncated_records: u64,
+    /// Records skipped, by reason.
+    pub skipped_link_type: BTreeMap<u32, u64>,
+    pub skipped_family: BTreeMap<u16, u64>,
+    pub skipped_not_netlink_hatype: u64,
+    pub skipped_short: u64,
+    pub byte_order: Option<ByteOrder>,
+    pub byte_order_source: Option<OrderSource>,
+}
+
+impl TraceStats {
+    pub fn skipped_records(&self) -> u64 {
+        self.skipped_link_type.values().sum::<u64>()
+            + self.skipped_family.values().sum::<u64>()
+            + self.skipped_not_netlink_hatype
+            + self.skipped_short
+    }
+}
+
+/// One NETLINK_ROUTE message of the capture.
+#[derive(Debug, Clone)]
+pub struct TraceMessage<'a> {
+    /// 1-based record number.
+    pub packet: u64,
+    pub ts: Option<Timestamp>,
+    /// Byte offset of the message in the (decompressed) input stream.
+    pub offset: u64,
+    /// Index of the message within its record (0-based).
+    pub index_in_record: u32,
+    pub message: Message<'a>,
+    pub decoded: Decoded<'a>,
+}
+
+/// Streams every NETLINK_ROUTE message of a capture to `visit`, which may
+/// stop the walk by returning `false`.
+pub fn read_trace<F>(
+    reader: &mut CaptureReader<'_>,
+    options: TraceOptions,
+    diags: &mut Diagnostics,
+    mut visit: F,
+) -> Result<TraceStats, capture::Error>
+where
+    F: FnMut(&TraceMessage<'_>) -> bool,
+{
+    let mut stats = TraceStats {
+        byte_order: options.byte_order,
+        byte_order_source: options.byte_order.map(|_| OrderSource::Forced),
+        ..TraceStats::default()
+    };
+    let mut warned_order = false;
+    reader.for_each_record(diags, |rec, diags| {
+        stats.records += 1;
+        let frame = match netlink_frame(rec.linktype, rec.data) {
+            Ok(f) => f,
+            Err(why) => {
+                match why {
+                    NotNetlink::LinkType(t) => *stats.skipped_link_type.entry(t).or_default() += 1,
+                    NotNetlink::HaType(_) => stats.skipped_not_netlink_hatype += 1,
+                    NotNetlink::Short { .. } => {
+                        stats.skipped_short += 1;
+                        diags.push(Diagnostic::record(rec.number, rec.offset, why.to_string()));
+                    }
+                }
+                return true;
+            }
+        };
+        stats.netlink_records += 1;
+        let reported = u64::from(rec.origlen).saturating_sub(frame.header_len as u64);
+        let order = match stats.byte_order {
+            Some(o) => o,
+            None => match ByteOrder::guess(frame.payload, reported) {
+                Some(o) => {
+                    stats.byte_order = Some(o);
+                    stats.byte_order_source = Some(OrderSource::Detected);
+                    o
+                }
+                None => ByteOrder::native(),
+            },
+        };
+        if frame.family != NETLINK_ROUTE {
+            *stats.skipped_family.entry(frame.family).or_default() += 1;
+            return true;
+        }
+        stats.route_records += 1;
+        if !warned_order && !order.plausible(frame.payload, reported) {
+            let other = match order {
+                ByteOrder::Little => ByteOrder::Big,
+                ByteOrder::Big => ByteOrder::Little,
+            };
+            if other.plausible(frame.payload, reported) {
+                warned_order = true;
+                diags.push(Diagnostic::record(
+                    rec.number,
+                    rec.offset,
+                    format!(
+                        "netlink data looks {other:?}-endian, unlike the capture's first record; \
+                         decoding as {order:?} (use --netlink-endian to override)"
+                    )
+                    .to_lowercase(),
+                ));
+            }
+        }
+        visit_record(
+            rec,
+            frame.payload,
+            frame.header_len,
+            order,
+            &mut stats,
+            diags,
+            &mut visit,
+        )
+    })?;
+    Ok(stats)
+}
+
+fn visit_record<F>(
+    rec: &Record<'_>,
+    payload: &[u8],
+    header_len: usize,
+    order: ByteOrder,
+    stats: &mut TraceStats,
+    diags: &mut Diagnostics,
+    visit: &mut F,
+) -> bool
+where
+    F: FnMut(&TraceMessage<'_>) -> bool,
+{
+    let truncated = rec.is_truncated();
+    if truncated {
+        stats.truncated_records += 1;
+    }
+    let base = rec.data_offset + header_len as u64;
+    let mut index = 0u32;
+    let mut truncation_reported = false;
+    for item in Messages::new(payload, order) {
+        match item {
+            Ok(message) => {
+                let decoded = decode(&message);
+                stats.messages += 1;
+                if let Some(p) = &decoded.problem {
+                    stats.messages_with_problems += 1;
+                    diags.push(Diagnostic::record(
+                        rec.number,
+                        base + message.offset as u64,
+                        format!("{}: {p}", crate::netlink::names::message_type(message.header.kind)),
+                    ));
+                }
+                let tm = TraceMessage {
+                    packet: rec.number,
+                    ts: rec.ts,
+                    offset: base + message.offset as u64,
+                    index_in_record: index,
+                    message,
+                    decoded,
+                };
+                index += 1;
+                if !visit(&tm) {
+                    return false;
+                }
+            }
+            Err(e) if truncated => {
+                truncation_reported = true;
+                diags.push(truncation(rec, base + e.offset() as u64, index));
+            }
+            Err(e) => {
+                stats.framing_errors += 1;
+                diags.push(Diagnostic::record(rec.number, base + e.offset() as u64, e.to_string()));
+            }
+        }
+    }
+    if truncated && !truncation_reported {
+        diags.push(truncation(rec, base + payload.len() as u64, index));
+    }
+    true
+}
+
+fn truncation(rec: &Record<'_>, at: u64, decoded: u32) -> Diagnostic {
+    let missing = u64::from(rec.origlen).saturating_sub(rec.data.len() as u64);
+    Diagnostic::record(
+        rec.number,
+        at,
+        format!(
+            "record truncated (captured {} of {} bytes, {missing} missing): \
+             {decoded} complete messages decoded, the rest skipped",
+            rec.data.len(),
+            rec.origlen
+        ),
+    )
+}
