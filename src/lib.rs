@@ -11,6 +11,8 @@
 
 pub mod capture;
 pub mod diag;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod netlink;
 pub mod report;
 pub mod trace;
