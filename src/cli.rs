@@ -24,6 +24,10 @@ pub struct Cli {
 pub enum Command {
     /// Decode every rtnetlink message, one line (or JSON object) per message.
     Decode(DecodeArgs),
+    /// Rebuild the kernel's links, addresses and routes, in the kernel's order.
+    Table(TableArgs),
+    /// List every change to the tables, in capture order.
+    Timeline(TimelineArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -78,4 +82,66 @@ pub struct DecodeArgs {
     /// Also list every attribute, as netlink-packet-route decodes it (raw where it cannot).
     #[arg(long)]
     pub attrs: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KernelOrder {
+    Ascending,
+    Buckets,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Family {
+    #[value(name = "4")]
+    V4,
+    #[value(name = "6")]
+    V6,
+}
+
+/// Options of the kernel model.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// net.ipv4.conf.*.promote_secondaries on the captured host: whether deleting
+    /// a primary address promotes a secondary (on) or removes them (off).
+    #[arg(long, value_enum, default_value = "on")]
+    pub promote_secondaries: OnOff,
+    /// Device walk order of the captured kernel: ascending ifindex (Linux 6.9+) or
+    /// hash buckets (ifindex & 255, newest first; older kernels). Default: inferred
+    /// from a link dump, else ascending.
+    #[arg(long, value_enum)]
+    pub kernel_order: Option<KernelOrder>,
+}
+
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// The tables as they stood once this record (a packet number, as `decode`
+    /// numbers them) or the last record at or before this time (epoch seconds
+    /// or RFC 3339) had been applied. Default: the end of the capture.
+    #[arg(long)]
+    pub at: Option<nlorder::rebuild::At>,
+    /// Only this address family.
+    #[arg(long, value_enum)]
+    pub family: Option<Family>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
 }

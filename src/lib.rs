@@ -6,6 +6,7 @@
 //! - [`capture`]: pcap/pcapng records and their link-layer headers;
 //! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
 //! - [`trace`]: a capture as a stream of decoded messages;
+//! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;
 //! - [`report`]: printers (text, JSON Lines, summaries) fed those results;
 //! - the `nlorder` binary: a thin command line over all of it.
 
@@ -13,7 +14,9 @@ pub mod capture;
 pub mod diag;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod model;
 pub mod netlink;
+pub mod rebuild;
 pub mod report;
 pub mod trace;
 

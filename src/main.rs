@@ -10,13 +10,20 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use cli::{Cli, ColorChoice, Command, DecodeArgs, Endian, InputArgs, OutputFormat};
+use cli::{
+    Cli, ColorChoice, Command, DecodeArgs, Endian, Family, InputArgs, KernelOrder, ModelArgs, OnOff, OutputFormat,
+    TableArgs, TimelineArgs,
+};
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
+use nlorder::model::{ChangeSink, Event, LinkOrder, ModelOptions};
 use nlorder::netlink::ByteOrder;
+use nlorder::rebuild::{Rebuilt, rebuild};
 use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
 use nlorder::report::style::Style;
 use nlorder::report::summary::write_summary;
+use nlorder::report::table::{FamilyFilter, table_json, write_table_json, write_table_text};
+use nlorder::report::timeline::{write_event_json, write_event_text};
 use nlorder::trace::{TraceOptions, read_trace};
 
 /// Exit status for input that cannot be read.
@@ -26,6 +33,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Decode(args) => decode(&args),
+        Command::Table(args) => table(&args),
+        Command::Timeline(args) => timeline(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -152,6 +161,123 @@ fn decode(args: &DecodeArgs) -> Result<ExitCode, Failure> {
         let mut err = stderr.lock();
         write_summary(&mut err, &opened.reader.info, &stats, &diags, style_for(&args.input))?;
         err.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn model_options(m: &ModelArgs) -> ModelOptions {
+    ModelOptions {
+        promote_secondaries: m.promote_secondaries == OnOff::On,
+        link_order: m.kernel_order.map(|o| match o {
+            KernelOrder::Ascending => LinkOrder::Ascending,
+            KernelOrder::Buckets => LinkOrder::Buckets,
+        }),
+    }
+}
+
+/// Reads the whole capture (up to `at`) into the model; prints the summary.
+fn run_model<S: ChangeSink>(
+    input: &InputArgs,
+    model: &ModelArgs,
+    at: Option<nlorder::rebuild::At>,
+    sink: &mut S,
+) -> Result<(Rebuilt, Diagnostics), Failure> {
+    let mut opened = open(input)?;
+    let mut diags = Diagnostics::default();
+    let rebuilt = rebuild(
+        &mut opened.reader,
+        trace_options(input),
+        model_options(model),
+        at,
+        &mut diags,
+        sink,
+    );
+    if let Some(bar) = &opened.progress {
+        bar.finish_and_clear();
+    }
+    let rebuilt = rebuilt.map_err(|e| Failure::Input(format!("{}: {e}", opened.name)))?;
+    if !input.quiet {
+        let stderr = io::stderr();
+        let mut err = stderr.lock();
+        write_summary(&mut err, &opened.reader.info, &rebuilt.stats, &diags, style_for(input))?;
+        err.flush()?;
+    }
+    Ok((rebuilt, diags))
+}
+
+fn table(args: &TableArgs) -> Result<ExitCode, Failure> {
+    let (rebuilt, diags) = run_model(&args.input, &args.model, args.at, &mut ())?;
+    let filter = match args.family {
+        None => FamilyFilter::All,
+        Some(Family::V4) => FamilyFilter::V4,
+        Some(Family::V6) => FamilyFilter::V6,
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match args.format {
+        OutputFormat::Json => {
+            let t = table_json(&rebuilt.model, rebuilt.last_packet, filter, &diags);
+            write_table_json(&mut out, &t)?;
+        }
+        OutputFormat::Text => {
+            let style = style_for(&args.input);
+            write_table_text(&mut out, &rebuilt.model, rebuilt.last_packet, filter, &style)?;
+            if !args.input.quiet {
+                let stderr = io::stderr();
+                let mut err = stderr.lock();
+                for w in rebuilt.model.warnings().iter() {
+                    writeln!(err, "  {w}")?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints each change as it happens.
+struct TimelinePrinter<W: Write> {
+    out: W,
+    json: bool,
+    style: Style,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> ChangeSink for TimelinePrinter<W> {
+    fn change(&mut self, e: Event) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = if self.json {
+            write_event_json(&mut self.out, &e)
+        } else {
+            write_event_text(&mut self.out, &e, &self.style)
+        };
+        if let Err(err) = r {
+            self.error = Some(err);
+        }
+    }
+}
+
+fn timeline(args: &TimelineArgs) -> Result<ExitCode, Failure> {
+    let stdout = io::stdout();
+    let mut printer = TimelinePrinter {
+        out: BufWriter::new(stdout.lock()),
+        json: args.format == OutputFormat::Json,
+        style: style_for(&args.input),
+        error: None,
+    };
+    let (rebuilt, _) = run_model(&args.input, &args.model, None, &mut printer)?;
+    if let Some(e) = printer.error.take() {
+        return Err(Failure::Output(e));
+    }
+    printer.out.flush()?;
+    if !args.input.quiet {
+        let stderr = io::stderr();
+        let mut err = stderr.lock();
+        for w in rebuilt.model.warnings().iter() {
+            writeln!(err, "  {w}")?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

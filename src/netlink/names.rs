@@ -1,4 +1,5 @@
-//! Numeric constants of the netlink and rtnetlink UAPI, and their names.
+//! Numeric constants of the netlink and rtnetlink UAPI, their names, and
+//! kernel byte strings (interface names, labels) as text.
 //!
 //! Contract: pure lookup tables (Linux `include/uapi/linux/{netlink,rtnetlink,
 //! if_addr,if_link,if}.h`); unknown numbers get a numeric name, never a panic.
@@ -383,6 +384,18 @@ pub fn errno(code: i32) -> std::borrow::Cow<'static, str> {
         _ => return format!("errno {}", code.unsigned_abs()).into(),
     };
     name.into()
+}
+
+/// Text with invalid UTF-8 bytes written as `\xNN` (Linux allows such names).
+pub fn escape_bytes(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            s.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    s
 }
 
 #[cfg(test)]

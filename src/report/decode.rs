@@ -14,6 +14,7 @@ use std::net::IpAddr;
 use serde::Serialize;
 
 use crate::capture::Timestamp;
+pub use crate::netlink::names::escape_bytes;
 use crate::netlink::names::{self, *};
 use crate::netlink::rtnl::{Addr, Body, CacheInfo, ErrorMsg, Link, Request, Route};
 use crate::netlink::strict;
@@ -50,18 +51,6 @@ impl LinkNames {
     pub fn get(&self, index: u32) -> Option<&str> {
         self.0.get(&index).map(String::as_str)
     }
-}
-
-/// Text with invalid UTF-8 bytes written as `\xNN` (Linux allows such names).
-pub fn escape_bytes(b: &[u8]) -> String {
-    let mut s = String::with_capacity(b.len());
-    for chunk in b.utf8_chunks() {
-        s.push_str(chunk.valid());
-        for byte in chunk.invalid() {
-            s.push_str(&format!("\\x{byte:02x}"));
-        }
-    }
-    s
 }
 
 /// `2024-03-13T21:53:37.678556Z`.

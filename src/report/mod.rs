@@ -4,3 +4,5 @@
 pub mod decode;
 pub mod style;
 pub mod summary;
+pub mod table;
+pub mod timeline;

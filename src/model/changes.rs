@@ -1,0 +1,98 @@
+//! What changed in the kernel's tables, message by message: the timeline.
+//!
+//! Contract: the model reports each change to a [`ChangeSink`]; a sink that
+//! ignores them (`()`) costs nothing, so `table` pays only for the tables.
+
+use super::entries::{AddrEntry, LinkEntry, RouteEntry};
+
+/// The kind of object a dump lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ObjectKind {
+    Links,
+    Addresses,
+    Routes,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    LinkAdded(LinkEntry),
+    LinkRemoved(LinkEntry),
+    LinkRenamed {
+        link: LinkEntry,
+        from: String,
+    },
+    /// Administrative (IFF_UP) or operational state changed.
+    LinkState {
+        link: LinkEntry,
+        was_up: bool,
+        was_operstate: Option<u8>,
+    },
+    /// A link's master (bridge, bond) changed.
+    LinkMaster {
+        link: LinkEntry,
+        was: Option<u32>,
+    },
+    AddrAdded {
+        addr: AddrEntry,
+        ifname: String,
+        /// Position among the device's addresses of that family, 0-based.
+        position: usize,
+        /// The link was created during the capture and this is its first address.
+        new_link: Option<u32>,
+    },
+    AddrRemoved {
+        addr: AddrEntry,
+        ifname: String,
+        /// The secondary the kernel promoted in its place.
+        promoted: Option<AddrEntry>,
+        /// Secondaries removed with it (promote_secondaries off).
+        removed_secondaries: Vec<AddrEntry>,
+    },
+    /// Flags (tentative, deprecated, secondary...) or lifetimes changed.
+    AddrChanged {
+        addr: AddrEntry,
+        ifname: String,
+        old_flags: u32,
+    },
+    RouteAdded(RouteEntry),
+    RouteRemoved(RouteEntry),
+    /// A dump replaced the model's view of an object kind.
+    DumpApplied {
+        kind: ObjectKind,
+        family: u8,
+        entries: usize,
+        /// Where the dump disagreed with the order predicted from notifications.
+        disagreements: Vec<String>,
+    },
+}
+
+/// A change and the record that caused it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub packet: u64,
+    pub ts: Option<crate::capture::Timestamp>,
+    pub change: Change,
+}
+
+pub trait ChangeSink {
+    /// Whether changes are wanted at all (lets the model skip building them).
+    fn wants_changes(&self) -> bool {
+        true
+    }
+    fn change(&mut self, event: Event);
+}
+
+/// Ignores every change.
+impl ChangeSink for () {
+    fn wants_changes(&self) -> bool {
+        false
+    }
+    fn change(&mut self, _event: Event) {}
+}
+
+impl ChangeSink for Vec<Event> {
+    fn change(&mut self, event: Event) {
+        self.push(event);
+    }
+}

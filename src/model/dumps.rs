@@ -1,0 +1,398 @@
+//! Dumps: a GET request matched with its multipart replies, applied as the
+//! kernel's authoritative view of what it lists.
+//!
+//! Contract: replies are matched to their request by sequence number (the
+//! request's port id is 0; the replies carry the socket's, which is locked
+//! on the first reply). On NLMSG_DONE the dump replaces the model's view of
+//! that object kind and family, after comparing it with what the model had
+//! predicted from notifications.
+
+use std::collections::HashMap;
+
+use super::changes::{Change, ChangeSink, ObjectKind};
+use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
+use super::kernel_order::{self, OrderEvidence};
+use super::{Ctx, DeviceAddrs, LinkOrderSource, Model};
+use crate::diag::Diagnostic;
+use crate::netlink::Body;
+use crate::netlink::names::*;
+
+pub(super) fn kind_of(msg_type: u16) -> Option<ObjectKind> {
+    match msg_type {
+        RTM_NEWLINK..=RTM_SETLINK => Some(ObjectKind::Links),
+        RTM_NEWADDR..=RTM_GETADDR => Some(ObjectKind::Addresses),
+        RTM_NEWROUTE..=RTM_GETROUTE => Some(ObjectKind::Routes),
+        _ => None,
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct OpenDump {
+    pub kind: ObjectKind,
+    /// Family of the request (AF_UNSPEC: every family).
+    pub family: u8,
+    pub seq: u32,
+    pub pid: Option<u32>,
+    pub request_packet: Option<u64>,
+    pub first_packet: Option<u64>,
+    pub links: Vec<LinkEntry>,
+    pub addrs: Vec<AddrEntry>,
+    pub routes: Vec<RouteEntry>,
+    pub interrupted: bool,
+    pub filtered: bool,
+}
+
+impl OpenDump {
+    fn new(kind: ObjectKind, family: u8, seq: u32, request_packet: Option<u64>) -> Self {
+        OpenDump {
+            kind,
+            family,
+            seq,
+            pid: None,
+            request_packet,
+            first_packet: None,
+            links: Vec::new(),
+            addrs: Vec::new(),
+            routes: Vec::new(),
+            interrupted: false,
+            filtered: false,
+        }
+    }
+
+    pub fn push(&mut self, body: &Body<'_>, packet: u64) {
+        self.first_packet.get_or_insert(packet);
+        let origin = Origin::Dump(packet);
+        match body {
+            Body::Link(l) if l.family != AF_BRIDGE => self.links.push(LinkEntry::from_message(l, origin)),
+            Body::Addr(a) => self.addrs.extend(AddrEntry::from_message(a, origin)),
+            Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
+                let seq = self.routes.len() as u64;
+                self.routes.push(RouteEntry::from_message(r, origin, seq));
+            }
+            _ => {}
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.links.is_empty() && self.addrs.is_empty() && self.routes.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.links.len() + self.addrs.len() + self.routes.len()
+    }
+
+    /// Families this dump speaks for.
+    fn covers(&self, family: u8) -> bool {
+        self.family == AF_UNSPEC || self.family == family
+    }
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Dumps {
+    open: Vec<OpenDump>,
+}
+
+impl Dumps {
+    pub fn open(&mut self, kind: ObjectKind, family: u8, seq: u32, packet: u64) {
+        // A new request with a reused sequence number supersedes the old one.
+        self.open.retain(|d| d.seq != seq || d.pid.is_some());
+        self.open.push(OpenDump::new(kind, family, seq, Some(packet)));
+    }
+
+    fn position(&self, seq: u32, pid: u32) -> Option<usize> {
+        self.open
+            .iter()
+            .position(|d| d.seq == seq && d.pid == Some(pid))
+            .or_else(|| self.open.iter().position(|d| d.seq == seq && d.pid.is_none()))
+    }
+
+    /// The dump a multipart reply belongs to; `true` when it had to be
+    /// opened without a request.
+    pub fn reply(&mut self, msg_type: u16, seq: u32, pid: u32, _packet: u64) -> (&mut OpenDump, bool) {
+        let (i, fresh) = match self.position(seq, pid) {
+            Some(i) => (i, false),
+            None => {
+                let kind = kind_of(msg_type).unwrap_or(ObjectKind::Links);
+                self.open.push(OpenDump::new(kind, AF_UNSPEC, seq, None));
+                (self.open.len() - 1, true)
+            }
+        };
+        let d = &mut self.open[i];
+        d.pid = Some(pid);
+        (d, fresh)
+    }
+
+    pub fn take(&mut self, seq: u32, pid: u32) -> Option<OpenDump> {
+        let i = self.position(seq, pid)?;
+        Some(self.open.swap_remove(i))
+    }
+
+    pub fn drain(&mut self) -> Vec<OpenDump> {
+        std::mem::take(&mut self.open)
+    }
+}
+
+fn fam_name(f: u8) -> &'static str {
+    if f == AF_INET6 { "inet6" } else { "inet" }
+}
+
+impl Model {
+    /// NLMSG_DONE: the dump becomes the model's view (or is merged, when it
+    /// had no request or was filtered).
+    pub(super) fn apply_dump<S: ChangeSink>(&mut self, dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+        if dump.request_packet.is_none() || dump.filtered {
+            self.merge_dump(dump, ctx, sink);
+            return;
+        }
+        self.stats.dumps_applied += 1;
+        let packet = dump.first_packet.unwrap_or(ctx.packet);
+        let (kind, family, entries) = (dump.kind, dump.family, dump.len());
+        let mut disagreements = Vec::new();
+        match dump.kind {
+            ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
+            ObjectKind::Addresses => {
+                let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
+                self.replace_addresses(dump.addrs, &fams, &mut disagreements);
+            }
+            ObjectKind::Routes => {
+                let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
+                self.replace_routes(dump.routes, &fams, &mut disagreements);
+            }
+        }
+        for d in &disagreements {
+            self.warnings.push(Diagnostic::record(
+                packet,
+                ctx.offset,
+                format!("dump disagrees with the order predicted from notifications: {d}"),
+            ));
+        }
+        if sink.wants_changes() {
+            sink.change(ctx.event(Change::DumpApplied {
+                kind,
+                family,
+                entries,
+                disagreements,
+            }));
+        }
+    }
+
+    fn replace_links(&mut self, links: Vec<LinkEntry>, packet: u64, disagreements: &mut Vec<String>) {
+        // What the model predicted, for the links both know.
+        if self
+            .links
+            .iter()
+            .any(|l| matches!(l.origin, Origin::Inferred(_)) && !l.placeholder)
+        {
+            let seen: Vec<u32> = links.iter().map(|l| l.index).collect();
+            let predicted: Vec<u32> = self
+                .links
+                .iter()
+                .map(|l| l.index)
+                .filter(|i| seen.contains(i))
+                .collect();
+            let seen_common: Vec<u32> = seen.iter().copied().filter(|i| predicted.contains(i)).collect();
+            if predicted != seen_common {
+                let names = |v: &[u32]| {
+                    v.iter()
+                        .map(|i| {
+                            links
+                                .iter()
+                                .find(|l| l.index == *i)
+                                .map(|l| l.display_name())
+                                .unwrap_or_default()
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                disagreements.push(format!(
+                    "links: expected [{}], seen [{}]",
+                    names(&predicted),
+                    names(&seen_common)
+                ));
+            }
+        }
+        if !matches!(self.link_order_source, LinkOrderSource::Forced) {
+            let indices: Vec<u32> = links.iter().map(|l| l.index).collect();
+            match kernel_order::infer_link_order(&indices) {
+                OrderEvidence::Decided(order, evidence) => {
+                    self.link_order = order;
+                    self.link_order_source = LinkOrderSource::Dump { packet, evidence };
+                }
+                OrderEvidence::Ambiguous => {}
+                OrderEvidence::Neither(why) => self.warnings.push(Diagnostic::record(
+                    packet,
+                    0,
+                    format!("link dump fits neither ascending nor hash-bucket order: {why}"),
+                )),
+            }
+        }
+        // Addresses and routes of devices that no longer exist go with them.
+        let gone: Vec<u32> = self
+            .links
+            .iter()
+            .map(|l| l.index)
+            .filter(|i| !links.iter().any(|l| l.index == *i))
+            .collect();
+        for i in gone {
+            self.addrs.remove(&i);
+            self.routes.retain(|_, r| r.oif != Some(i));
+        }
+        self.links = links;
+        self.seen_link_dump = true;
+        // Devices with addresses but no link entry keep a placeholder.
+        let missing: Vec<u32> = self
+            .addrs
+            .keys()
+            .copied()
+            .filter(|i| !self.links.iter().any(|l| l.index == *i))
+            .collect();
+        for i in missing {
+            let pos = kernel_order::link_insert_position(&self.links, i, self.link_order);
+            self.links
+                .insert(pos, LinkEntry::placeholder(i, Origin::Inferred(packet)));
+        }
+    }
+
+    fn replace_addresses(&mut self, addrs: Vec<AddrEntry>, families: &[u8], disagreements: &mut Vec<String>) {
+        let mut fresh: HashMap<u32, DeviceAddrs> = HashMap::new();
+        let mut device_order: Vec<u32> = Vec::new();
+        for a in addrs {
+            if !families.contains(&a.family) {
+                continue;
+            }
+            if !device_order.contains(&a.index) && a.family == families[0] {
+                device_order.push(a.index);
+            }
+            fresh.entry(a.index).or_default().list_mut(a.family).push(a);
+        }
+        for &fam in families {
+            // Compare with the prediction, device by device.
+            let mut devices: Vec<u32> = self.addrs.keys().chain(fresh.keys()).copied().collect();
+            devices.sort_unstable();
+            devices.dedup();
+            for i in devices {
+                let old = self.device_addresses(i, fam);
+                if !old.iter().any(|a| matches!(a.origin, Origin::Inferred(_))) {
+                    continue;
+                }
+                let new = fresh.get(&i).map(|d| d.list(fam).as_slice()).unwrap_or_default();
+                let same = old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.same_key(b));
+                if !same {
+                    let show = |v: &[AddrEntry]| v.iter().map(AddrEntry::cidr).collect::<Vec<_>>().join(", ");
+                    disagreements.push(format!(
+                        "{} {}: expected [{}], seen [{}]",
+                        self.ifname(i),
+                        fam_name(fam),
+                        show(old),
+                        show(new)
+                    ));
+                }
+            }
+            for d in self.addrs.values_mut() {
+                d.list_mut(fam).clear();
+            }
+            self.seen_addr_dump[usize::from(fam == AF_INET6)] = true;
+        }
+        // The dump walks devices in the kernel's link order.
+        let link_positions: Vec<usize> = device_order
+            .iter()
+            .filter_map(|i| self.links.iter().position(|l| l.index == *i))
+            .collect();
+        if self.seen_link_dump && link_positions.windows(2).any(|w| w[0] > w[1]) {
+            disagreements.push(format!(
+                "the address dump walks devices in the order {:?}, unlike the link dump",
+                device_order
+            ));
+        }
+        for (i, mut d) in fresh {
+            let slot = self.addrs.entry(i).or_default();
+            for &fam in families {
+                *slot.list_mut(fam) = std::mem::take(d.list_mut(fam));
+            }
+        }
+        self.addrs.retain(|_, d| !d.v4.is_empty() || !d.v6.is_empty());
+        let indices: Vec<u32> = self.addrs.keys().copied().collect();
+        for i in indices {
+            if !self.links.iter().any(|l| l.index == i) {
+                let pos = kernel_order::link_insert_position(&self.links, i, self.link_order);
+                let packet = self
+                    .device_addresses(i, families[0])
+                    .first()
+                    .map(|a| a.origin.packet())
+                    .unwrap_or(0);
+                self.links.insert(pos, LinkEntry::placeholder(i, Origin::Dump(packet)));
+            }
+        }
+    }
+
+    fn replace_routes(&mut self, routes: Vec<RouteEntry>, families: &[u8], disagreements: &mut Vec<String>) {
+        let inferred: Vec<RouteEntry> = self
+            .routes
+            .values()
+            .filter(|r| families.contains(&r.family) && matches!(r.origin, Origin::Inferred(_)))
+            .cloned()
+            .collect();
+        for r in inferred {
+            if !routes.iter().any(|n| n.key() == r.key()) {
+                disagreements.push(format!(
+                    "route {} (table {}) predicted from notifications is not in the dump",
+                    route_text(&r),
+                    route_table(r.table)
+                ));
+            }
+        }
+        self.routes.retain(|_, r| !families.contains(&r.family));
+        let base = self.next_route_seq;
+        for mut r in routes {
+            if !families.contains(&r.family) {
+                continue;
+            }
+            r.seq += base;
+            self.next_route_seq = self.next_route_seq.max(r.seq + 1);
+            self.routes.insert(r.key(), r);
+        }
+    }
+
+    /// A dump that cannot replace the table (no request seen, filtered, or
+    /// unfinished): its entries are upserted like notifications, keeping
+    /// the dump as their origin.
+    pub(super) fn merge_dump<S: ChangeSink>(&mut self, dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+        for l in dump.links {
+            let c = Ctx {
+                packet: l.origin.packet(),
+                ..*ctx
+            };
+            self.upsert_link(l, &c, sink);
+        }
+        for a in dump.addrs {
+            let c = Ctx {
+                packet: a.origin.packet(),
+                ..*ctx
+            };
+            self.upsert_addr(a, &c, sink);
+        }
+        for r in dump.routes {
+            let c = Ctx {
+                packet: r.origin.packet(),
+                ..*ctx
+            };
+            self.upsert_route(r, &c, sink);
+        }
+    }
+}
+
+/// `10.0.0.0/8 via 10.9.0.1 dev 3`.
+pub(super) fn route_text(r: &RouteEntry) -> String {
+    let dst = match r.dst {
+        Some(d) => format!("{d}/{}", r.dst_len),
+        None => "default".into(),
+    };
+    let mut s = dst;
+    if let Some(g) = r.gateway {
+        s.push_str(&format!(" via {g}"));
+    }
+    if let Some(o) = r.oif {
+        s.push_str(&format!(" oif {o}"));
+    }
+    s
+}

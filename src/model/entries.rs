@@ -1,0 +1,262 @@
+//! The entries of the kernel's tables, as the model keeps them.
+//!
+//! Contract: plain owned values built from decoded messages; names and
+//! labels are stored inline (the kernel bounds them by IFNAMSIZ), so
+//! replaying a capture allocates per table entry, never per message.
+
+use std::net::IpAddr;
+
+use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY};
+use crate::netlink::rtnl::{Addr, CacheInfo, Link, Route};
+
+/// A short byte string stored inline: interface names, labels and link
+/// kinds (the kernel limits names and labels to 15 bytes plus NUL). Longer
+/// input is cut at 31 bytes and marked.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct ShortName {
+    len: u8,
+    bytes: [u8; 31],
+}
+
+impl ShortName {
+    pub fn new(b: &[u8]) -> Self {
+        let mut s = ShortName::default();
+        let n = b.len().min(31);
+        s.bytes[..n].copy_from_slice(&b[..n]);
+        s.len = n as u8;
+        s
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// Text, with invalid UTF-8 bytes written as `\xNN`.
+    pub fn display(&self) -> String {
+        crate::netlink::names::escape_bytes(self.as_bytes())
+    }
+}
+
+impl std::fmt::Debug for ShortName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.display())
+    }
+}
+
+/// Where an entry's position in the table came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "origin", content = "origin_packet", rename_all = "lowercase")]
+pub enum Origin {
+    /// Seen in a dump, in record `packet`.
+    Dump(u64),
+    /// Placed by the kernel's ordering rules after a notification in record `packet`.
+    Inferred(u64),
+}
+
+impl Origin {
+    pub fn packet(&self) -> u64 {
+        match *self {
+            Origin::Dump(p) | Origin::Inferred(p) => p,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkEntry {
+    pub index: u32,
+    pub name: ShortName,
+    pub kind: Option<ShortName>,
+    pub master: Option<u32>,
+    pub link: Option<u32>,
+    /// IFF_* flags.
+    pub flags: u32,
+    pub operstate: Option<u8>,
+    pub mtu: Option<u32>,
+    /// ARPHRD_* type.
+    pub dev_type: u16,
+    pub origin: Origin,
+    /// Only known from addresses or routes: no link message seen yet.
+    pub placeholder: bool,
+}
+
+impl LinkEntry {
+    pub fn from_message(l: &Link<'_>, origin: Origin) -> Self {
+        LinkEntry {
+            index: l.index,
+            name: ShortName::new(l.name.unwrap_or_default()),
+            kind: l.kind.map(ShortName::new),
+            master: l.master,
+            link: l.link,
+            flags: l.flags,
+            operstate: l.operstate,
+            mtu: l.mtu,
+            dev_type: l.dev_type,
+            origin,
+            placeholder: false,
+        }
+    }
+
+    pub fn placeholder(index: u32, origin: Origin) -> Self {
+        LinkEntry {
+            index,
+            name: ShortName::default(),
+            kind: None,
+            master: None,
+            link: None,
+            flags: 0,
+            operstate: None,
+            mtu: None,
+            dev_type: 0,
+            origin,
+            placeholder: true,
+        }
+    }
+
+    /// The interface name, or `ifN` when no link message named it.
+    pub fn display_name(&self) -> String {
+        if self.placeholder || self.name.as_bytes().is_empty() {
+            format!("if{}", self.index)
+        } else {
+            self.name.display()
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddrEntry {
+    pub index: u32,
+    /// AF_INET or AF_INET6.
+    pub family: u8,
+    /// The interface's own address (IFA_LOCAL, else IFA_ADDRESS).
+    pub address: IpAddr,
+    /// The peer of a point-to-point address.
+    pub peer: Option<IpAddr>,
+    pub prefix_len: u8,
+    pub label: Option<ShortName>,
+    pub scope: u8,
+    /// IFA_F_* (32-bit IFA_FLAGS when present).
+    pub flags: u32,
+    /// The 8-bit `ifa_flags` of the message header.
+    pub header_flags: u8,
+    pub broadcast: Option<IpAddr>,
+    pub cacheinfo: Option<CacheInfo>,
+    /// Which of IFA_ADDRESS/IFA_LOCAL came first in the message.
+    pub first_addr_attr: Option<u16>,
+    pub origin: Origin,
+}
+
+impl AddrEntry {
+    /// `None` for messages without an IPv4/IPv6 address.
+    pub fn from_message(a: &Addr<'_>, origin: Origin) -> Option<Self> {
+        if a.family != AF_INET && a.family != AF_INET6 {
+            return None;
+        }
+        Some(AddrEntry {
+            index: a.index,
+            family: a.family,
+            address: a.ip()?,
+            peer: a.peer(),
+            prefix_len: a.prefix_len,
+            label: a.label.map(ShortName::new),
+            scope: a.scope,
+            flags: a.flags,
+            header_flags: a.header_flags,
+            broadcast: a.broadcast,
+            cacheinfo: a.cacheinfo,
+            first_addr_attr: a.first_addr_attr,
+            origin,
+        })
+    }
+
+    pub fn is_secondary(&self) -> bool {
+        self.family == AF_INET && self.flags & IFA_F_SECONDARY != 0
+    }
+
+    /// The identity the kernel uses: one address per (device, family,
+    /// local address, prefix length) for IPv4, per (device, address) for IPv6.
+    pub fn same_key(&self, other: &AddrEntry) -> bool {
+        self.index == other.index
+            && self.family == other.family
+            && self.address == other.address
+            && (self.family == AF_INET6 || self.prefix_len == other.prefix_len)
+    }
+
+    /// `10.9.0.2/24`.
+    pub fn cidr(&self) -> String {
+        format!("{}/{}", self.address, self.prefix_len)
+    }
+}
+
+/// Identity of a route (what the kernel matches on to replace or delete it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RouteKey {
+    pub family: u8,
+    pub table: u32,
+    pub dst: Option<IpAddr>,
+    pub dst_len: u8,
+    pub tos: u8,
+    pub priority: u32,
+    pub kind: u8,
+    /// IPv6 keeps separate routes per next hop; IPv4 replaces them.
+    pub gateway: Option<IpAddr>,
+    pub oif: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteEntry {
+    pub family: u8,
+    pub table: u32,
+    pub dst: Option<IpAddr>,
+    pub dst_len: u8,
+    pub tos: u8,
+    pub gateway: Option<IpAddr>,
+    pub oif: Option<u32>,
+    pub prefsrc: Option<IpAddr>,
+    pub priority: Option<u32>,
+    pub protocol: u8,
+    pub scope: u8,
+    pub kind: u8,
+    pub flags: u32,
+    pub multipath: bool,
+    pub origin: Origin,
+    /// Position in the dump it came from, or after it for inferred routes.
+    pub seq: u64,
+}
+
+impl RouteEntry {
+    pub fn from_message(r: &Route, origin: Origin, seq: u64) -> Self {
+        RouteEntry {
+            family: r.family,
+            table: r.table,
+            dst: r.dst,
+            dst_len: r.dst_len,
+            tos: r.tos,
+            gateway: r.gateway,
+            oif: r.oif,
+            prefsrc: r.prefsrc,
+            priority: r.priority,
+            protocol: r.protocol,
+            scope: r.scope,
+            kind: r.kind,
+            flags: r.flags,
+            multipath: r.multipath,
+            origin,
+            seq,
+        }
+    }
+
+    pub fn key(&self) -> RouteKey {
+        let v6 = self.family == AF_INET6;
+        RouteKey {
+            family: self.family,
+            table: self.table,
+            dst: self.dst,
+            dst_len: self.dst_len,
+            tos: self.tos,
+            priority: self.priority.unwrap_or(0),
+            kind: self.kind,
+            gateway: if v6 { self.gateway } else { None },
+            oif: if v6 { self.oif } else { None },
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! Where the Linux kernel puts a new link or address in its lists, which is
+//! the order every dump (and so every program) sees.
+//!
+//! Contract: pure functions over ordered slices; no state. Restated from
+//! net/ipv4/devinet.c (`__inet_insert_ifa`, `__inet_del_ifa`),
+//! net/ipv6/addrconf.c (`ipv6_link_dev_addr`) and net/core/dev.c /
+//! rtnetlink.c (device walk order before and after the 6.9 xarray change);
+//! see `shared/specs/nlmon-format-and-peers.md` §2.
+
+use std::net::{IpAddr, Ipv6Addr};
+
+use super::entries::{AddrEntry, LinkEntry};
+
+/// The order a link dump walks devices in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkOrder {
+    /// Ascending ifindex (kernels ≥ 6.9, xarray walk).
+    Ascending,
+    /// Hash buckets `ifindex & 255` in order, newest device first within a
+    /// bucket (kernels ≤ 6.8).
+    Buckets,
+}
+
+fn bucket(index: u32) -> u32 {
+    index & 255
+}
+
+/// Where a link that is not in `links` goes.
+pub fn link_insert_position(links: &[LinkEntry], index: u32, order: LinkOrder) -> usize {
+    match order {
+        LinkOrder::Ascending => links.iter().position(|l| l.index > index).unwrap_or(links.len()),
+        // First entry of the same or a later bucket: the newest device heads its bucket.
+        LinkOrder::Buckets => links
+            .iter()
+            .position(|l| bucket(l.index) >= bucket(index))
+            .unwrap_or(links.len()),
+    }
+}
+
+/// What a link dump's ifindex sequence says about the kernel's walk order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderEvidence {
+    /// Only one of the two orders fits; the text says why.
+    Decided(LinkOrder, String),
+    /// Both fit (every ifindex below 256 and ascending).
+    Ambiguous,
+    /// Neither fits (a filtered or inconsistent dump).
+    Neither(String),
+}
+
+pub fn infer_link_order(indices: &[u32]) -> OrderEvidence {
+    let ascending = indices.windows(2).all(|w| w[0] < w[1]);
+    let buckets = indices.windows(2).all(|w| bucket(w[0]) <= bucket(w[1]));
+    match (ascending, buckets) {
+        (true, true) => OrderEvidence::Ambiguous,
+        (true, false) => {
+            let w = indices
+                .windows(2)
+                .find(|w| bucket(w[0]) > bucket(w[1]))
+                .map(|w| (w[0], w[1]))
+                .unwrap_or_default();
+            OrderEvidence::Decided(
+                LinkOrder::Ascending,
+                format!(
+                    "ifindex {} listed before {} (buckets {} and {})",
+                    w.0,
+                    w.1,
+                    bucket(w.0),
+                    bucket(w.1)
+                ),
+            )
+        }
+        (false, true) => {
+            let w = indices
+                .windows(2)
+                .find(|w| w[0] > w[1])
+                .map(|w| (w[0], w[1]))
+                .unwrap_or_default();
+            OrderEvidence::Decided(
+                LinkOrder::Buckets,
+                format!(
+                    "ifindex {} listed before {} ({} & 255 = {})",
+                    w.0,
+                    w.1,
+                    w.0,
+                    bucket(w.0)
+                ),
+            )
+        }
+        (false, false) => {
+            let w = indices
+                .windows(2)
+                .find(|w| w[0] > w[1])
+                .map(|w| (w[0], w[1]))
+                .unwrap_or_default();
+            OrderEvidence::Neither(format!("ifindex {} listed before {}", w.0, w.1))
+        }
+    }
+}
+
+fn v4_bits(ip: IpAddr) -> u32 {
+    match ip {
+        IpAddr::V4(v4) => u32::from(v4),
+        IpAddr::V6(_) => 0,
+    }
+}
+
+fn v4_mask(prefix_len: u8) -> u32 {
+    if prefix_len == 0 {
+        0
+    } else {
+        u32::MAX << (32 - u32::from(prefix_len.min(32)))
+    }
+}
+
+/// `ifa_address` in the kernel's sense: the peer on point-to-point links.
+fn ifa_address(a: &AddrEntry) -> IpAddr {
+    a.peer.unwrap_or(a.address)
+}
+
+/// `inet_ifa_match` with equal masks: `other` lies in `a`'s subnet.
+pub fn same_ipv4_subnet(a: &AddrEntry, other: &AddrEntry) -> bool {
+    a.prefix_len == other.prefix_len && {
+        let m = v4_mask(a.prefix_len);
+        (v4_bits(ifa_address(a)) ^ v4_bits(ifa_address(other))) & m == 0
+    }
+}
+
+/// Where `__inet_insert_ifa` links a new IPv4 address into the device's
+/// list: a secondary at the tail; a primary right after the last primary
+/// whose scope is numerically ≥ its own (host 254, link 253, universe 0),
+/// or at the head. All primaries thus precede all secondaries.
+pub fn ipv4_insert_position(list: &[AddrEntry], new: &AddrEntry) -> usize {
+    if new.is_secondary() {
+        return list.len();
+    }
+    let mut pos = 0;
+    for (i, e) in list.iter().enumerate() {
+        if !e.is_secondary() && new.scope <= e.scope {
+            pos = i + 1;
+        }
+    }
+    pos
+}
+
+/// Whether the kernel would make `new` a secondary of an address in `list`.
+pub fn ipv4_would_be_secondary(list: &[AddrEntry], new: &AddrEntry) -> bool {
+    list.iter()
+        .any(|e| same_ipv4_subnet(e, new) && e.address != new.address)
+}
+
+/// When primary `list[deleted]` goes and `promote_secondaries` is on: the
+/// secondary that is promoted (the first of its subnet after the deleted
+/// one) as `(from, to)`: remove the entry at `from` from the list that no
+/// longer holds the deleted address, and insert it back at `to`.
+///
+/// The promoted address goes just after the last primary between the
+/// deleted one and itself whose scope is ≥ the deleted one's, or into the
+/// deleted address's slot when there is none (kernels since the 2023 fix
+/// "net: ipv4: fix one memleak in __inet_del_ifa()"; older kernels could
+/// lose the promoted address from the list in that case).
+pub fn ipv4_promotion(list: &[AddrEntry], deleted: usize) -> Option<(usize, usize)> {
+    let gone = list.get(deleted)?;
+    if gone.is_secondary() {
+        return None;
+    }
+    let mut slot = deleted;
+    for (i, e) in list.iter().enumerate().skip(deleted + 1) {
+        if !e.is_secondary() && gone.scope <= e.scope {
+            // just after e, whose index drops by one once `deleted` is gone
+            slot = i;
+        }
+        if e.is_secondary() && same_ipv4_subnet(gone, e) {
+            return Some((i - 1, slot));
+        }
+    }
+    None
+}
+
+/// `ipv6_addr_src_scope`: node 1, link 2, site 5, global 14.
+pub fn ipv6_src_scope(ip: &Ipv6Addr) -> u8 {
+    let s = ip.segments();
+    if ip.is_loopback() || (s[0] & 0xffc0) == 0xfe80 {
+        2
+    } else if (s[0] & 0xffc0) == 0xfec0 {
+        5
+    } else if ip.is_multicast() {
+        (s[0] & 0x000f) as u8
+    } else {
+        14
+    }
+}
+
+fn v6_scope(a: &AddrEntry) -> u8 {
+    match a.address {
+        IpAddr::V6(v6) => ipv6_src_scope(&v6),
+        IpAddr::V4(_) => 14,
+    }
+}
+
+/// Where `ipv6_link_dev_addr` links a new IPv6 address: before the first
+/// entry whose scope is ≤ its own, so the list runs widest scope first and
+/// newest first within a scope.
+pub fn ipv6_insert_position(list: &[AddrEntry], new: &AddrEntry) -> usize {
+    let scope = v6_scope(new);
+    list.iter().position(|e| v6_scope(e) <= scope).unwrap_or(list.len())
+}
+
+#[cfg(test)]
+#[path = "kernel_order_tests.rs"]
+mod tests;

@@ -1,0 +1,131 @@
+//! Unit tests of `kernel_order`, on the examples the kernel sources and the
+//! spec describe (the fixtures check the same rules against a real kernel).
+
+use super::*;
+use crate::model::entries::{Origin, ShortName};
+use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY, RT_SCOPE_HOST, RT_SCOPE_LINK};
+
+fn v4(a: &str, plen: u8, scope: u8, secondary: bool) -> AddrEntry {
+    AddrEntry {
+        index: 2,
+        family: AF_INET,
+        address: a.parse().expect("ip"),
+        peer: None,
+        prefix_len: plen,
+        label: None,
+        scope,
+        flags: if secondary { IFA_F_SECONDARY } else { 0 },
+        header_flags: 0,
+        broadcast: None,
+        cacheinfo: None,
+        first_addr_attr: None,
+        origin: Origin::Inferred(1),
+    }
+}
+
+fn v6(a: &str) -> AddrEntry {
+    AddrEntry {
+        family: AF_INET6,
+        ..v4("0.0.0.0", 64, 0, false)
+    }
+    .with_address(a)
+}
+
+impl AddrEntry {
+    fn with_address(mut self, a: &str) -> Self {
+        self.address = a.parse().expect("ip");
+        self
+    }
+}
+
+fn link(index: u32) -> LinkEntry {
+    let mut l = LinkEntry::placeholder(index, Origin::Dump(1));
+    l.name = ShortName::new(format!("if{index}").as_bytes());
+    l
+}
+
+#[test]
+fn later_primary_goes_before_earlier_secondaries() {
+    // add 10.0.0.1/24, 10.0.0.2/24 (secondary), then 192.168.0.1/24
+    let list = vec![v4("10.0.0.1", 24, 0, false), v4("10.0.0.2", 24, 0, true)];
+    let new = v4("192.168.0.1", 24, 0, false);
+    assert!(!ipv4_would_be_secondary(&list, &new));
+    assert_eq!(ipv4_insert_position(&list, &new), 1);
+    let sec = v4("10.0.0.3", 24, 0, true);
+    assert!(ipv4_would_be_secondary(&list, &sec));
+    assert_eq!(ipv4_insert_position(&list, &sec), 2);
+}
+
+#[test]
+fn narrower_scopes_go_first() {
+    let list = vec![v4("10.0.0.1", 24, 0, false), v4("10.0.0.2", 24, 0, true)];
+    assert_eq!(
+        ipv4_insert_position(&list, &v4("10.77.0.1", 32, RT_SCOPE_HOST, false)),
+        0
+    );
+    let list = vec![v4("10.77.0.1", 32, RT_SCOPE_HOST, false), v4("10.0.0.1", 24, 0, false)];
+    assert_eq!(
+        ipv4_insert_position(&list, &v4("169.254.9.9", 16, RT_SCOPE_LINK, false)),
+        1
+    );
+}
+
+#[test]
+fn promotion_moves_behind_the_last_primary_between() {
+    // [10.9.0.2 P, 192.168.100.5 P, 10.9.0.3 S, 10.9.0.4 S], delete 10.9.0.2
+    let list = vec![
+        v4("10.9.0.2", 24, 0, false),
+        v4("192.168.100.5", 24, 0, false),
+        v4("10.9.0.3", 24, 0, true),
+        v4("10.9.0.4", 24, 0, true),
+    ];
+    // without 10.9.0.2: [192.168.100.5, 10.9.0.3, 10.9.0.4]; 10.9.0.3 stays at 1
+    assert_eq!(ipv4_promotion(&list, 0), Some((1, 1)));
+    // a secondary right behind the deleted primary stays in its slot
+    let list = vec![v4("10.9.0.2", 24, 0, false), v4("10.9.0.3", 24, 0, true)];
+    assert_eq!(ipv4_promotion(&list, 0), Some((0, 0)));
+    // no primary of wide enough scope in between: the deleted one's slot (2023 fix)
+    let list = vec![
+        v4("10.77.0.1", 8, RT_SCOPE_HOST, false),
+        v4("10.9.0.2", 24, 0, false),
+        v4("172.16.0.9", 24, 0, true),
+        v4("10.77.0.2", 8, RT_SCOPE_HOST, true),
+    ];
+    assert_eq!(ipv4_promotion(&list, 0), Some((2, 0)));
+    // a secondary itself is never a promotion source
+    assert_eq!(ipv4_promotion(&list, 2), None);
+}
+
+#[test]
+fn ipv6_is_scope_sorted_newest_first() {
+    let list = vec![v6("2001:db8:b::1"), v6("2001:db8:a::1"), v6("fe80::1234")];
+    assert_eq!(ipv6_insert_position(&list, &v6("2001:db8:c::1")), 0);
+    assert_eq!(ipv6_insert_position(&list, &v6("fe80::1")), 2);
+    assert_eq!(ipv6_insert_position(&list[..2], &v6("fe80::1")), 2);
+    assert_eq!(ipv6_src_scope(&"::1".parse().expect("ip")), 2);
+    assert_eq!(ipv6_src_scope(&"fd00::1".parse().expect("ip")), 14);
+}
+
+#[test]
+fn link_order_from_real_dumps() {
+    // pyroute2 nl0.pcap's link dump (a pre-6.9 kernel)
+    let nl0 = [1, 2, 3, 4, 5, 2622, 238, 239, 240, 243, 246];
+    match infer_link_order(&nl0) {
+        OrderEvidence::Decided(LinkOrder::Buckets, why) => assert!(why.contains("2622"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(infer_link_order(&[1, 2, 3, 9]), OrderEvidence::Ambiguous);
+    assert_eq!(infer_link_order(&[1, 2, 300]), OrderEvidence::Ambiguous); // bucket 44 fits both
+    assert!(matches!(
+        infer_link_order(&[1, 5, 258]),
+        OrderEvidence::Decided(LinkOrder::Ascending, _)
+    ));
+    assert!(matches!(infer_link_order(&[3, 1]), OrderEvidence::Neither(_)));
+    // placing new devices
+    let links: Vec<LinkEntry> = nl0.iter().map(|&i| link(i)).collect();
+    assert_eq!(link_insert_position(&links, 2623, LinkOrder::Buckets), 6); // bucket 63: after 2622
+    assert_eq!(link_insert_position(&links, 256 + 3, LinkOrder::Buckets), 2); // bucket 3, newest first
+    assert_eq!(link_insert_position(&links, 247, LinkOrder::Buckets), 11);
+    let asc: Vec<LinkEntry> = [1, 2, 5].iter().map(|&i| link(i)).collect();
+    assert_eq!(link_insert_position(&asc, 3, LinkOrder::Ascending), 2);
+}

@@ -1,0 +1,362 @@
+//! The kernel model: links, addresses and routes in the kernel's own order,
+//! rebuilt message by message from a capture.
+//!
+//! Contract: pure (no I/O). [`Model::apply`] takes decoded messages in
+//! capture order; dumps replace the model's view of what they list with
+//! exactly what the kernel sent, notifications are placed where the kernel
+//! would have put them (see [`kernel_order`]), and every entry remembers
+//! whether its position was seen in a dump or inferred. Problems (dumps that
+//! contradict the prediction, interrupted or unfinished dumps, notifications
+//! for unknown devices) become diagnostics, never errors. The model's size
+//! depends on the size of the tables, not on the length of the capture.
+
+pub mod changes;
+mod dumps;
+pub mod entries;
+pub mod kernel_order;
+mod notify;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::netlink::Body;
+use crate::netlink::names::*;
+use crate::trace::TraceMessage;
+
+pub use changes::{Change, ChangeSink, Event, ObjectKind};
+pub use entries::{AddrEntry, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
+pub use kernel_order::LinkOrder;
+
+/// How the model was told to behave where a capture cannot say.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelOptions {
+    /// `net.ipv4.conf.*.promote_secondaries`: on a primary's deletion the
+    /// first secondary of its subnet is promoted (on) or all are removed (off).
+    pub promote_secondaries: bool,
+    /// Force the device walk order instead of inferring it from a link dump.
+    pub link_order: Option<LinkOrder>,
+}
+
+impl Default for ModelOptions {
+    fn default() -> Self {
+        ModelOptions {
+            promote_secondaries: true,
+            link_order: None,
+        }
+    }
+}
+
+/// Where the link order in use came from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "source", rename_all = "lowercase")]
+pub enum LinkOrderSource {
+    /// `--kernel-order`.
+    Forced,
+    /// Inferred from a link dump.
+    Dump { packet: u64, evidence: String },
+    /// No dump could tell; modern kernels walk in ascending ifindex.
+    Default,
+}
+
+/// Counts for the summary.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct ModelStats {
+    pub dumps_applied: u64,
+    pub notifications: u64,
+    pub duplicate_notifications: u64,
+    pub bridge_port_events: u64,
+}
+
+#[derive(Debug, Default)]
+struct DeviceAddrs {
+    v4: Vec<AddrEntry>,
+    v6: Vec<AddrEntry>,
+}
+
+impl DeviceAddrs {
+    fn list(&self, family: u8) -> &Vec<AddrEntry> {
+        if family == AF_INET6 { &self.v6 } else { &self.v4 }
+    }
+
+    fn list_mut(&mut self, family: u8) -> &mut Vec<AddrEntry> {
+        if family == AF_INET6 { &mut self.v6 } else { &mut self.v4 }
+    }
+}
+
+pub struct Model {
+    options: ModelOptions,
+    links: Vec<LinkEntry>,
+    addrs: HashMap<u32, DeviceAddrs>,
+    routes: HashMap<RouteKey, RouteEntry>,
+    next_route_seq: u64,
+    link_order: LinkOrder,
+    link_order_source: LinkOrderSource,
+    dumps: dumps::Dumps,
+    /// Which object kinds/families a complete dump has shown (so a
+    /// notification about something unknown is worth a warning).
+    seen_link_dump: bool,
+    seen_addr_dump: [bool; 2],
+    warned_unknown: HashSet<u32>,
+    /// Links created by notifications during the capture.
+    created_links: HashSet<u32>,
+    /// The last notification (multicast copies for several listeners arrive
+    /// byte-identical and adjacent), and whether it was the previous message.
+    last_notification: Option<(crate::netlink::Header, Vec<u8>)>,
+    previous_was_notification: bool,
+    warnings: Diagnostics,
+    stats: ModelStats,
+    last_packet: u64,
+}
+
+impl Model {
+    pub fn new(options: ModelOptions) -> Self {
+        let (link_order, link_order_source) = match options.link_order {
+            Some(o) => (o, LinkOrderSource::Forced),
+            None => (LinkOrder::Ascending, LinkOrderSource::Default),
+        };
+        Model {
+            options,
+            links: Vec::new(),
+            addrs: HashMap::new(),
+            routes: HashMap::new(),
+            next_route_seq: 0,
+            link_order,
+            link_order_source,
+            dumps: dumps::Dumps::default(),
+            seen_link_dump: false,
+            seen_addr_dump: [false; 2],
+            warned_unknown: HashSet::new(),
+            created_links: HashSet::new(),
+            last_notification: None,
+            previous_was_notification: false,
+            warnings: Diagnostics::default(),
+            stats: ModelStats::default(),
+            last_packet: 0,
+        }
+    }
+
+    /// Applies one message of the capture.
+    pub fn apply<S: ChangeSink>(&mut self, m: &TraceMessage<'_>, sink: &mut S) {
+        let d = &m.decoded;
+        let h = d.header;
+        self.last_packet = m.packet;
+        let multi = h.flags & NLM_F_MULTI != 0;
+        let ctx = Ctx {
+            packet: m.packet,
+            ts: m.ts,
+            offset: m.offset,
+        };
+        let mut is_notification = false;
+        match &d.body {
+            Body::Request(q) => {
+                if h.flags & NLM_F_DUMP == NLM_F_DUMP
+                    && let Some(kind) = dumps::kind_of(h.kind)
+                {
+                    self.dumps.open(kind, q.family, h.seq, m.packet);
+                }
+            }
+            // User space asking for a change: the kernel's notification follows.
+            _ if d.is_request() => {}
+            Body::Done { error } => {
+                if let Some(dump) = self.dumps.take(h.seq, h.pid) {
+                    if *error != 0 {
+                        self.warn(
+                            &ctx,
+                            format!("dump of {:?} failed with {}: not applied", dump.kind, errno(*error)),
+                        );
+                    } else {
+                        self.apply_dump(dump, &ctx, sink);
+                    }
+                }
+            }
+            Body::Error(e) => {
+                if e.error != 0
+                    && let Some(dump) = self.dumps.take(h.seq, h.pid)
+                {
+                    self.warn(
+                        &ctx,
+                        format!("dump of {:?} answered with {}: not applied", dump.kind, errno(e.error)),
+                    );
+                }
+            }
+            Body::Link(_) | Body::Addr(_) | Body::Route(_) if multi => {
+                let packet = m.packet;
+                let (dump, fresh) = self.dumps.reply(h.kind, h.seq, h.pid, packet);
+                if fresh {
+                    self.warnings.push(Diagnostic::record(
+                        packet,
+                        m.offset,
+                        "dump reply without its request in the capture (capture started mid-dump?): \
+                         its entries are merged, not used as the whole table",
+                    ));
+                }
+                if h.flags & NLM_F_DUMP_INTR != 0 && !dump.interrupted {
+                    dump.interrupted = true;
+                    self.warnings.push(Diagnostic::record(
+                        packet,
+                        m.offset,
+                        "NLM_F_DUMP_INTR: the kernel's table changed during this dump; its order may be inconsistent",
+                    ));
+                }
+                if h.flags & NLM_F_DUMP_FILTERED != 0 {
+                    dump.filtered = true;
+                }
+                dump.push(&d.body, packet);
+            }
+            Body::Link(_) | Body::Addr(_) | Body::Route(_) => {
+                is_notification = true;
+                let dup = self.previous_was_notification
+                    && matches!(&self.last_notification,
+                        Some((lh, lp)) if *lh == h && lp.as_slice() == m.message.payload());
+                if dup {
+                    self.stats.duplicate_notifications += 1;
+                } else {
+                    self.stats.notifications += 1;
+                    self.apply_notification(&d.body, h.kind, &ctx, sink);
+                }
+                match &mut self.last_notification {
+                    Some((lh, lp)) => {
+                        *lh = h;
+                        lp.clear();
+                        lp.extend_from_slice(m.message.payload());
+                    }
+                    None => self.last_notification = Some((h, m.message.payload().to_vec())),
+                }
+            }
+            _ => {}
+        }
+        // Only adjacent copies are duplicates.
+        self.previous_was_notification = is_notification;
+    }
+
+    /// Call at the end of the capture: dumps that never finished are
+    /// reported, and what they listed is merged in.
+    pub fn finish<S: ChangeSink>(&mut self, sink: &mut S) {
+        for dump in self.dumps.drain() {
+            let ctx = Ctx {
+                packet: dump.first_packet.or(dump.request_packet).unwrap_or(self.last_packet),
+                ts: None,
+                offset: 0,
+            };
+            if dump.is_empty() {
+                self.warnings.push(Diagnostic::general(format!(
+                    "dump of {:?} requested in packet {} got no reply in the capture",
+                    dump.kind,
+                    dump.request_packet.unwrap_or(0)
+                )));
+                continue;
+            }
+            self.warnings.push(Diagnostic::general(format!(
+                "dump of {:?} starting in packet {} has no NLMSG_DONE (capture cut short?): its {} entries are merged",
+                dump.kind,
+                ctx.packet,
+                dump.len()
+            )));
+            self.merge_dump(dump, &ctx, sink);
+        }
+    }
+
+    pub fn links(&self) -> &[LinkEntry] {
+        &self.links
+    }
+
+    pub fn link(&self, index: u32) -> Option<&LinkEntry> {
+        self.links.iter().find(|l| l.index == index)
+    }
+
+    pub fn link_by_name(&self, name: &[u8]) -> Option<&LinkEntry> {
+        self.links.iter().find(|l| !l.placeholder && l.name.as_bytes() == name)
+    }
+
+    /// Name of a link for messages (`ifN` when unknown).
+    pub fn ifname(&self, index: u32) -> String {
+        self.link(index)
+            .map(LinkEntry::display_name)
+            .unwrap_or_else(|| format!("if{index}"))
+    }
+
+    /// A device's addresses of one family (AF_INET or AF_INET6), in kernel order.
+    pub fn device_addresses(&self, index: u32, family: u8) -> &[AddrEntry] {
+        self.addrs
+            .get(&index)
+            .map(|d| d.list(family).as_slice())
+            .unwrap_or_default()
+    }
+
+    /// Every address in the order of an AF_UNSPEC address dump: all IPv4
+    /// (devices in link order, each device's list in order), then all IPv6.
+    pub fn addresses(&self, family: Option<u8>) -> Vec<&AddrEntry> {
+        let mut out = Vec::new();
+        for fam in [AF_INET, AF_INET6] {
+            if family.is_some_and(|f| f != fam) {
+                continue;
+            }
+            for l in &self.links {
+                out.extend(self.device_addresses(l.index, fam));
+            }
+        }
+        out
+    }
+
+    /// Routes in dump order (routes learnt from notifications after them).
+    pub fn routes(&self) -> Vec<&RouteEntry> {
+        let mut v: Vec<&RouteEntry> = self.routes.values().collect();
+        v.sort_by_key(|r| r.seq);
+        v
+    }
+
+    pub fn link_order(&self) -> (LinkOrder, &LinkOrderSource) {
+        (self.link_order, &self.link_order_source)
+    }
+
+    pub fn warnings(&self) -> &Diagnostics {
+        &self.warnings
+    }
+
+    pub fn stats(&self) -> &ModelStats {
+        &self.stats
+    }
+
+    /// Whether the capture showed any routes (dump or notification).
+    pub fn has_routes(&self) -> bool {
+        !self.routes.is_empty()
+    }
+
+    fn warn(&mut self, ctx: &Ctx, msg: String) {
+        self.warnings.push(Diagnostic::record(ctx.packet, ctx.offset, msg));
+    }
+
+    /// Makes sure a device mentioned by an address has a link entry.
+    fn ensure_link(&mut self, index: u32, ctx: &Ctx) {
+        if self.links.iter().any(|l| l.index == index) {
+            return;
+        }
+        if self.seen_link_dump && self.warned_unknown.insert(index) {
+            self.warn(
+                ctx,
+                format!("notification for ifindex {index}, which no link dump or notification introduced"),
+            );
+        }
+        let pos = kernel_order::link_insert_position(&self.links, index, self.link_order);
+        self.links
+            .insert(pos, LinkEntry::placeholder(index, Origin::Inferred(ctx.packet)));
+    }
+}
+
+/// Where a message came from, for diagnostics and events.
+#[derive(Debug, Clone, Copy)]
+struct Ctx {
+    packet: u64,
+    ts: Option<crate::capture::Timestamp>,
+    offset: u64,
+}
+
+impl Ctx {
+    fn event(&self, change: Change) -> Event {
+        Event {
+            packet: self.packet,
+            ts: self.ts,
+            change,
+        }
+    }
+}

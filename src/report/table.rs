@@ -1,0 +1,335 @@
+//! Printers for `nlorder table`: the rebuilt tables as `ip -o addr` /
+//! `ip route`-style text, or as one JSON object.
+//!
+//! Contract: formatting only, from a [`Model`] snapshot; links in dump
+//! order, addresses in the kernel's AF_UNSPEC dump order (all IPv4, then all
+//! IPv6; per device in list order), routes in dump order.
+
+use std::io::{self, Write};
+use std::net::IpAddr;
+
+use serde::Serialize;
+
+use crate::diag::Diagnostics;
+use crate::model::{AddrEntry, LinkEntry, LinkOrder, LinkOrderSource, Model, Origin, RouteEntry};
+use crate::netlink::names::{self, AF_INET, AF_INET6, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST};
+use crate::report::style::Style;
+
+/// Which families to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyFilter {
+    All,
+    V4,
+    V6,
+}
+
+impl FamilyFilter {
+    fn af(self) -> Option<u8> {
+        match self {
+            FamilyFilter::All => None,
+            FamilyFilter::V4 => Some(AF_INET),
+            FamilyFilter::V6 => Some(AF_INET6),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct JsonLink {
+    pub index: u32,
+    pub name: String,
+    pub kind: Option<String>,
+    pub state: Option<String>,
+    pub flags: Vec<&'static str>,
+    pub master: Option<u32>,
+    pub mtu: Option<u32>,
+    #[serde(flatten)]
+    pub origin: Origin,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub placeholder: bool,
+}
+
+#[derive(Serialize)]
+pub struct JsonAddr {
+    pub index: u32,
+    pub ifname: String,
+    pub family: u8,
+    pub address: IpAddr,
+    pub prefix_len: u8,
+    pub peer: Option<IpAddr>,
+    pub broadcast: Option<IpAddr>,
+    pub label: Option<String>,
+    pub scope: String,
+    pub flags: Vec<&'static str>,
+    pub valid_lft: Option<u32>,
+    pub preferred_lft: Option<u32>,
+    #[serde(flatten)]
+    pub origin: Origin,
+}
+
+#[derive(Serialize)]
+pub struct JsonRoute {
+    pub family: u8,
+    pub table: String,
+    pub dst: String,
+    pub gateway: Option<IpAddr>,
+    pub oif: Option<String>,
+    pub oif_index: Option<u32>,
+    pub prefsrc: Option<IpAddr>,
+    pub metric: Option<u32>,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub scope: String,
+    pub protocol: String,
+    pub multipath: bool,
+    #[serde(flatten)]
+    pub origin: Origin,
+}
+
+#[derive(Serialize)]
+pub struct JsonKernelOrder {
+    pub links: LinkOrder,
+    #[serde(flatten)]
+    pub source: LinkOrderSource,
+}
+
+#[derive(Serialize)]
+pub struct JsonTable {
+    /// The last record applied (`--at`, or the end of the capture).
+    pub at_packet: u64,
+    pub kernel_order: JsonKernelOrder,
+    pub links: Vec<JsonLink>,
+    pub addresses: Vec<JsonAddr>,
+    pub routes: Vec<JsonRoute>,
+    pub warnings: Vec<String>,
+}
+
+fn family_number(af: u8) -> u8 {
+    if af == AF_INET6 { 6 } else { 4 }
+}
+
+pub fn json_link(l: &LinkEntry) -> JsonLink {
+    JsonLink {
+        index: l.index,
+        name: l.display_name(),
+        kind: l.kind.map(|k| k.display()),
+        state: l.operstate.map(|s| names::operstate(s).into_owned()),
+        flags: names::link_flags(l.flags),
+        master: l.master,
+        mtu: l.mtu,
+        origin: l.origin,
+        placeholder: l.placeholder,
+    }
+}
+
+pub fn json_addr(a: &AddrEntry, model: &Model) -> JsonAddr {
+    JsonAddr {
+        index: a.index,
+        ifname: model.ifname(a.index),
+        family: family_number(a.family),
+        address: a.address,
+        prefix_len: a.prefix_len,
+        peer: a.peer,
+        broadcast: a.broadcast,
+        label: a.label.map(|l| l.display()),
+        scope: names::scope(a.scope).into_owned(),
+        flags: names::address_flags(a.family, a.flags),
+        valid_lft: a.cacheinfo.map(|c| c.valid),
+        preferred_lft: a.cacheinfo.map(|c| c.preferred),
+        origin: a.origin,
+    }
+}
+
+/// `default`, `10.9.0.0/24`, `2001:db8::/64`.
+pub fn route_dst(r: &RouteEntry) -> String {
+    match r.dst {
+        _ if r.dst_len == 0 => "default".into(),
+        Some(d) => format!("{d}/{}", r.dst_len),
+        None => format!("{}/{}", if r.family == AF_INET6 { "::" } else { "0.0.0.0" }, r.dst_len),
+    }
+}
+
+pub fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
+    JsonRoute {
+        family: family_number(r.family),
+        table: names::route_table(r.table).into_owned(),
+        dst: route_dst(r),
+        gateway: r.gateway,
+        oif: r.oif.map(|i| model.ifname(i)),
+        oif_index: r.oif,
+        prefsrc: r.prefsrc,
+        metric: r.priority,
+        kind: names::route_type(r.kind).into_owned(),
+        scope: names::scope(r.scope).into_owned(),
+        protocol: names::route_protocol(r.protocol).into_owned(),
+        multipath: r.multipath,
+        origin: r.origin,
+    }
+}
+
+pub fn table_json(model: &Model, at_packet: u64, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
+    let (order, source) = model.link_order();
+    JsonTable {
+        at_packet,
+        kernel_order: JsonKernelOrder {
+            links: order,
+            source: source.clone(),
+        },
+        links: model.links().iter().map(json_link).collect(),
+        addresses: model
+            .addresses(filter.af())
+            .into_iter()
+            .map(|a| json_addr(a, model))
+            .collect(),
+        routes: model
+            .routes()
+            .into_iter()
+            .filter(|r| filter.af().is_none_or(|f| f == r.family))
+            .map(|r| json_route(r, model))
+            .collect(),
+        warnings: extra
+            .iter()
+            .chain(model.warnings().iter())
+            .map(|d| d.to_string())
+            .collect(),
+    }
+}
+
+pub fn write_table_json(out: &mut dyn Write, table: &JsonTable) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, table).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+fn origin_text(o: &Origin) -> String {
+    match o {
+        Origin::Dump(p) => format!("dump #{p}"),
+        Origin::Inferred(p) => format!("inferred #{p}"),
+    }
+}
+
+pub fn link_line(l: &LinkEntry, style: &Style) -> String {
+    let mut s = format!("{}: {}", l.index, style.value(l.display_name()));
+    s.push_str(&format!(" <{}>", names::link_flags(l.flags).join(",")));
+    if let Some(m) = l.mtu {
+        s.push_str(&format!(" mtu {m}"));
+    }
+    if let Some(k) = l.kind {
+        s.push_str(&format!(" {}", k.display()));
+    }
+    if let Some(m) = l.master {
+        s.push_str(&format!(" master {m}"));
+    }
+    if let Some(o) = l.operstate {
+        s.push_str(&format!(" state {}", names::operstate(o)));
+    }
+    s
+}
+
+pub fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
+    let fam = if a.family == AF_INET6 { "inet6" } else { "inet" };
+    let mut s = format!("{}: {ifname}    {fam} {}", a.index, style.value(a.cidr()));
+    if let Some(p) = a.peer {
+        s.push_str(&format!(" peer {p}"));
+    }
+    if let Some(b) = a.broadcast {
+        s.push_str(&format!(" brd {b}"));
+    }
+    s.push_str(&format!(" scope {}", names::scope(a.scope)));
+    for f in names::address_flags(a.family, a.flags) {
+        s.push(' ');
+        s.push_str(f);
+    }
+    if let Some(l) = a.label {
+        s.push(' ');
+        s.push_str(&l.display());
+    }
+    s
+}
+
+pub fn route_line(r: &RouteEntry, model: &Model, style: &Style) -> String {
+    let mut s = String::new();
+    if r.kind != RTN_UNICAST {
+        s.push_str(&names::route_type(r.kind));
+        s.push(' ');
+    }
+    let dst = match r.dst {
+        Some(d) if u32::from(r.dst_len) == if d.is_ipv4() { 32 } else { 128 } => d.to_string(),
+        _ => route_dst(r),
+    };
+    s.push_str(&style.value(dst));
+    if let Some(g) = r.gateway {
+        s.push_str(&format!(" via {g}"));
+    }
+    if let Some(o) = r.oif {
+        s.push_str(&format!(" dev {}", model.ifname(o)));
+    }
+    if r.multipath {
+        s.push_str(" multipath");
+    }
+    if r.table != RT_TABLE_MAIN {
+        s.push_str(&format!(" table {}", names::route_table(r.table)));
+    }
+    s.push_str(&format!(" proto {}", names::route_protocol(r.protocol)));
+    if r.scope != RT_SCOPE_UNIVERSE {
+        s.push_str(&format!(" scope {}", names::scope(r.scope)));
+    }
+    if let Some(p) = r.prefsrc {
+        s.push_str(&format!(" src {p}"));
+    }
+    if let Some(m) = r.priority {
+        s.push_str(&format!(" metric {m}"));
+    }
+    s
+}
+
+pub fn write_table_text(
+    out: &mut dyn Write,
+    model: &Model,
+    at_packet: u64,
+    filter: FamilyFilter,
+    style: &Style,
+) -> io::Result<()> {
+    let (order, source) = model.link_order();
+    let why = match source {
+        LinkOrderSource::Forced => "forced".to_string(),
+        LinkOrderSource::Dump { packet, evidence } => format!("from the link dump in packet {packet}: {evidence}"),
+        LinkOrderSource::Default => "no dump could tell; assumed".to_string(),
+    };
+    writeln!(out, "{}", style.dim(format!("# tables after packet {at_packet}")))?;
+    writeln!(
+        out,
+        "{}",
+        style.dim(format!("# links (kernel order {order:?}, {why})").to_lowercase())
+    )?;
+    for l in model.links() {
+        writeln!(
+            out,
+            "{}  {}",
+            link_line(l, style),
+            style.dim(format!("[{}]", origin_text(&l.origin)))
+        )?;
+    }
+    writeln!(out, "{}", style.dim("# addresses (per link, kernel order)"))?;
+    for l in model.links() {
+        for fam in [AF_INET, AF_INET6] {
+            if filter.af().is_some_and(|f| f != fam) {
+                continue;
+            }
+            for a in model.device_addresses(l.index, fam) {
+                writeln!(
+                    out,
+                    "{}  {}",
+                    addr_line(a, &l.display_name(), style),
+                    style.dim(format!("[{}]", origin_text(&a.origin)))
+                )?;
+            }
+        }
+    }
+    writeln!(out, "{}", style.dim("# routes"))?;
+    for r in model.routes() {
+        if filter.af().is_some_and(|f| f != r.family) {
+            continue;
+        }
+        writeln!(out, "{}", route_line(r, model, style))?;
+    }
+    Ok(())
+}

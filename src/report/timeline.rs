@@ -1,0 +1,229 @@
+//! Printers for `nlorder timeline`: one line (or JSON object) per change.
+//!
+//! Contract: formatting only, fed [`Event`]s in capture order.
+
+use std::io::{self, Write};
+
+use serde_json::json;
+
+use crate::model::{Change, Event, ObjectKind};
+use crate::netlink::names::{self, AF_INET6, IFF_UP};
+use crate::report::decode::format_ts;
+use crate::report::style::Style;
+use crate::report::table::{json_link, route_dst};
+
+fn fam(f: u8) -> &'static str {
+    if f == AF_INET6 { "inet6" } else { "inet" }
+}
+
+fn kind_name(k: ObjectKind) -> &'static str {
+    match k {
+        ObjectKind::Links => "links",
+        ObjectKind::Addresses => "addresses",
+        ObjectKind::Routes => "routes",
+    }
+}
+
+/// The change as one human sentence, e.g. `- 10.9.0.2/24 eth0: secondary 10.9.0.3 promoted`.
+pub fn describe(change: &Change) -> String {
+    match change {
+        Change::LinkAdded(l) => format!(
+            "+ link {} (ifindex {}{})",
+            l.display_name(),
+            l.index,
+            l.kind.map(|k| format!(", {}", k.display())).unwrap_or_default()
+        ),
+        Change::LinkRemoved(l) => format!("- link {} (ifindex {})", l.display_name(), l.index),
+        Change::LinkRenamed { link, from } => {
+            format!("~ link {from} renamed {} (ifindex {})", link.display_name(), link.index)
+        }
+        Change::LinkState {
+            link,
+            was_up,
+            was_operstate,
+        } => {
+            let now_up = link.flags & IFF_UP != 0;
+            let oper = |o: Option<u8>| o.map(|o| names::operstate(o).into_owned()).unwrap_or("?".into());
+            format!(
+                "~ link {} {} (state {} -> {})",
+                link.display_name(),
+                match (was_up, now_up) {
+                    (false, true) => "set up",
+                    (true, false) => "set down",
+                    _ => "changed state",
+                },
+                oper(*was_operstate),
+                oper(link.operstate)
+            )
+        }
+        Change::LinkMaster { link, was } => match (was, link.master) {
+            (_, Some(m)) => format!("~ link {} enslaved to ifindex {m}", link.display_name()),
+            (Some(w), None) => format!("~ link {} released from ifindex {w}", link.display_name()),
+            (None, None) => format!("~ link {}", link.display_name()),
+        },
+        Change::AddrAdded {
+            addr,
+            ifname,
+            position,
+            new_link,
+        } => {
+            let mut s = format!("+ {} on {ifname}", addr.cidr());
+            let mut notes = Vec::new();
+            if let Some(i) = new_link {
+                notes.push(format!("new link {ifname}, ifindex {i}"));
+            }
+            if addr.is_secondary() {
+                notes.push("secondary".into());
+            }
+            if let Some(l) = addr.label.filter(|l| l.as_bytes() != ifname.as_bytes()) {
+                notes.push(format!("label {}", l.display()));
+            }
+            notes.push(format!("{} #{} on the link", fam(addr.family), position + 1));
+            s.push_str(&format!(" ({})", notes.join(", ")));
+            s
+        }
+        Change::AddrRemoved {
+            addr,
+            ifname,
+            promoted,
+            removed_secondaries,
+        } => {
+            let mut s = format!("- {} {ifname}", addr.cidr());
+            if let Some(p) = promoted {
+                s.push_str(&format!(": secondary {} promoted", p.address));
+            }
+            if !removed_secondaries.is_empty() {
+                let v: Vec<String> = removed_secondaries.iter().map(|a| a.address.to_string()).collect();
+                s.push_str(&format!(": secondaries {} removed with it", v.join(", ")));
+            }
+            s
+        }
+        Change::AddrChanged {
+            addr,
+            ifname,
+            old_flags,
+        } => format!(
+            "~ {} on {ifname}: flags [{}] -> [{}]",
+            addr.cidr(),
+            names::address_flags(addr.family, *old_flags).join(" "),
+            names::address_flags(addr.family, addr.flags).join(" ")
+        ),
+        Change::RouteAdded(r) => format!("+ route {}{}", route_dst(r), route_tail(r)),
+        Change::RouteRemoved(r) => format!("- route {}{}", route_dst(r), route_tail(r)),
+        Change::DumpApplied {
+            kind,
+            family,
+            entries,
+            disagreements,
+        } => {
+            let mut s = format!(
+                "= dump of {} (family {}): {entries} entries",
+                kind_name(*kind),
+                names::address_family(*family)
+            );
+            if disagreements.is_empty() {
+                s.push_str(", as predicted");
+            } else {
+                s.push_str(&format!(
+                    ", DISAGREES with the prediction: {}",
+                    disagreements.join("; ")
+                ));
+            }
+            s
+        }
+    }
+}
+
+fn route_tail(r: &crate::model::RouteEntry) -> String {
+    let mut s = String::new();
+    if let Some(g) = r.gateway {
+        s.push_str(&format!(" via {g}"));
+    }
+    if let Some(o) = r.oif {
+        s.push_str(&format!(" oif {o}"));
+    }
+    s.push_str(&format!(" table {}", names::route_table(r.table)));
+    s
+}
+
+pub fn write_event_text(out: &mut dyn Write, e: &Event, style: &Style) -> io::Result<()> {
+    let text = describe(&e.change);
+    let text = match text.chars().next() {
+        Some('+') => style.value(text),
+        Some('-') => style.bad(text),
+        _ => text,
+    };
+    writeln!(
+        out,
+        "{} {} {}",
+        style.dim(format!("{:>6}", e.packet)),
+        format_ts(e.ts),
+        text
+    )
+}
+
+pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
+    let (kind, detail) = match &e.change {
+        Change::LinkAdded(l) => ("link_added", json!({ "link": json_link(l) })),
+        Change::LinkRemoved(l) => ("link_removed", json!({ "link": json_link(l) })),
+        Change::LinkRenamed { link, from } => ("link_renamed", json!({ "link": json_link(link), "from": from })),
+        Change::LinkState { link, was_up, .. } => ("link_state", json!({ "link": json_link(link), "was_up": was_up })),
+        Change::LinkMaster { link, was } => ("link_master", json!({ "link": json_link(link), "was": was })),
+        Change::AddrAdded {
+            addr,
+            ifname,
+            position,
+            new_link,
+        } => (
+            "addr_added",
+            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(), "family": if addr.family == AF_INET6 { 6 } else { 4 },
+                    "position": position, "new_link": new_link.is_some(), "flags": names::address_flags(addr.family, addr.flags) }),
+        ),
+        Change::AddrRemoved {
+            addr,
+            ifname,
+            promoted,
+            removed_secondaries,
+        } => (
+            "addr_removed",
+            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(),
+                    "promoted": promoted.as_ref().map(|p| p.cidr()),
+                    "removed_secondaries": removed_secondaries.iter().map(|a| a.cidr()).collect::<Vec<_>>() }),
+        ),
+        Change::AddrChanged {
+            addr,
+            ifname,
+            old_flags,
+        } => (
+            "addr_changed",
+            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(),
+                    "old_flags": names::address_flags(addr.family, *old_flags), "flags": names::address_flags(addr.family, addr.flags) }),
+        ),
+        Change::RouteAdded(r) => (
+            "route_added",
+            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif_index": r.oif, "table": r.table }),
+        ),
+        Change::RouteRemoved(r) => (
+            "route_removed",
+            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif_index": r.oif, "table": r.table }),
+        ),
+        Change::DumpApplied {
+            kind,
+            family,
+            entries,
+            disagreements,
+        } => (
+            "dump_applied",
+            json!({ "kind": kind, "family": names::address_family(*family), "entries": entries, "disagreements": disagreements }),
+        ),
+    };
+    let obj = json!({
+        "packet": e.packet,
+        "ts": e.ts.map(|t| t.as_secs_f64()),
+        "change": kind,
+        "text": describe(&e.change),
+        "detail": detail,
+    });
+    serde_json::to_writer(&mut *out, &obj).map_err(io::Error::other)?;
+    writeln!(out)
+}

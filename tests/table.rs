@@ -1,0 +1,369 @@
+//! `nlorder table` / `nlorder timeline` against the kernel: the rebuilt
+//! tables must equal what `ip -j` printed in the same namespace, the order
+//! inferred from notifications must equal the order of the next dump, and
+//! the checks that say otherwise must fire when they should.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+fn table_json(path: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["table", "--format", "json", "-q", path.to_str().expect("path")];
+    args.extend_from_slice(extra);
+    let out = common::nlorder(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("table json")
+}
+
+fn warnings(t: &Value) -> Vec<String> {
+    t["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|w| w.as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// (ifindex, name) in order.
+fn our_links(t: &Value) -> Vec<(u64, String)> {
+    t["links"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .map(|l| {
+            (
+                l["index"].as_u64().expect("index"),
+                l["name"].as_str().expect("name").to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Per ifindex, addresses in order: (family, address/prefix, label).
+fn our_addrs(t: &Value) -> Vec<(u64, String, String, String)> {
+    // `ip addr` prints each link's IPv4 then IPv6 addresses; ours are in
+    // AF_UNSPEC dump order (all IPv4, then all IPv6), so group per link.
+    let mut out = Vec::new();
+    for (idx, _) in our_links(t) {
+        for fam in [4, 6] {
+            for a in t["addresses"].as_array().expect("addresses") {
+                if a["index"].as_u64() == Some(idx) && a["family"].as_u64() == Some(fam) {
+                    out.push((
+                        idx,
+                        if fam == 4 { "inet" } else { "inet6" }.to_owned(),
+                        format!("{}/{}", a["address"].as_str().expect("addr"), a["prefix_len"]),
+                        a["label"].as_str().unwrap_or_default().to_owned(),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn ip_addrs(ip: &Value) -> Vec<(u64, String, String, String)> {
+    let mut out = Vec::new();
+    for l in ip["addr"].as_array().expect("ip addr") {
+        let idx = l["ifindex"].as_u64().expect("ifindex");
+        for a in l["addr_info"].as_array().expect("addr_info") {
+            out.push((
+                idx,
+                a["family"].as_str().expect("family").to_owned(),
+                format!("{}/{}", a["local"].as_str().expect("local"), a["prefixlen"]),
+                a["label"].as_str().unwrap_or_default().to_owned(),
+            ));
+        }
+    }
+    out
+}
+
+fn norm_dst(dst: &str, v6: bool) -> String {
+    if dst == "default" || dst.contains('/') {
+        dst.to_owned()
+    } else {
+        format!("{dst}/{}", if v6 { 128 } else { 32 })
+    }
+}
+
+/// (type, dst, gateway, dev, table, prefsrc, metric) per route, sorted.
+fn ip_routes(ip: &Value) -> Vec<String> {
+    let mut v = Vec::new();
+    for (key, v6) in [("route4", false), ("route6", true)] {
+        for r in ip[key].as_array().expect("routes") {
+            let s = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+            v.push(format!(
+                "{} {} via={} dev={} table={} src={} metric={}",
+                r["type"].as_str().unwrap_or("unicast"),
+                norm_dst(&s("dst"), v6),
+                s("gateway"),
+                s("dev"),
+                r["table"].as_str().unwrap_or("main"),
+                s("prefsrc"),
+                r["metric"].as_u64().map(|m| m.to_string()).unwrap_or_default(),
+            ));
+        }
+    }
+    v.sort();
+    v
+}
+
+fn our_routes(t: &Value) -> Vec<String> {
+    let mut v = Vec::new();
+    for r in t["routes"].as_array().expect("routes") {
+        let s = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+        v.push(format!(
+            "{} {} via={} dev={} table={} src={} metric={}",
+            s("type"),
+            s("dst"),
+            s("gateway"),
+            s("oif"),
+            s("table"),
+            s("prefsrc"),
+            r["metric"].as_u64().map(|m| m.to_string()).unwrap_or_default(),
+        ));
+    }
+    v.sort();
+    v
+}
+
+#[test]
+fn rebuilt_tables_equal_ip_json_of_the_same_namespace() {
+    let mut checked = 0;
+    for name in ["basic", "rtgen-nanos", "notify-addr", "notify-link", "notify-order"] {
+        let ip: Value =
+            serde_json::from_slice(&std::fs::read(common::fixture(&format!("{name}.ip.json"))).expect("ip json"))
+                .expect("parse ip json");
+        let t = table_json(&common::fixture(&format!("{name}.pcap")), &[]);
+        let ip_links: Vec<(u64, String)> = ip["link"]
+            .as_array()
+            .expect("ip link")
+            .iter()
+            .map(|l| {
+                (
+                    l["ifindex"].as_u64().expect("i"),
+                    l["ifname"].as_str().expect("n").to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(our_links(&t), ip_links, "{name}: links in order");
+        assert_eq!(our_addrs(&t), ip_addrs(&ip), "{name}: addresses per link in order");
+        if name != "rtgen-nanos" {
+            // (rtgen-nanos records no route dump)
+            assert_eq!(our_routes(&t), ip_routes(&ip), "{name}: routes");
+        }
+        assert!(warnings(&t).is_empty(), "{name}: {:?}", warnings(&t));
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}
+
+/// The last record before the final dumps: the tables there come from the
+/// first dumps plus notifications only.
+fn before_final_dumps(path: &Path) -> u64 {
+    let lines = common::decode_json(path);
+    let requests: Vec<u64> = lines
+        .iter()
+        .filter(|l| l["request"] == true && l["type"] == "RTM_GETLINK")
+        .map(|l| l["packet"].as_u64().expect("packet"))
+        .collect();
+    requests.last().expect("a final link dump") - 1
+}
+
+#[test]
+fn order_inferred_from_notifications_equals_the_next_dump() {
+    for name in ["notify-addr.pcap", "notify-link.pcap", "notify-order.pcap"] {
+        let path = common::fixture(name);
+        let at = before_final_dumps(&path);
+        let predicted = table_json(&path, &["--at", &at.to_string()]);
+        let dumped = table_json(&path, &[]);
+        assert_eq!(our_links(&predicted), our_links(&dumped), "{name}: links");
+        assert_eq!(our_addrs(&predicted), our_addrs(&dumped), "{name}: addresses");
+        assert_eq!(our_routes(&predicted), our_routes(&dumped), "{name}: routes");
+        // The prediction really was inferred, not copied from a dump.
+        let inferred = predicted["addresses"]
+            .as_array()
+            .expect("a")
+            .iter()
+            .filter(|a| a["origin"] == "inferred")
+            .count();
+        assert!(inferred >= 1, "{name}: nothing inferred");
+        assert!(warnings(&dumped).is_empty(), "{name}: {:?}", warnings(&dumped));
+    }
+    // notify-addr: the promoted secondary moved behind the other primary.
+    let path = common::fixture("notify-addr.pcap");
+    let t = table_json(&path, &["--at", &before_final_dumps(&path).to_string()]);
+    let eth0: Vec<String> = our_addrs(&t)
+        .into_iter()
+        .filter(|a| a.1 == "inet" && a.0 == 3)
+        .map(|a| a.2)
+        .collect();
+    assert_eq!(eth0, ["192.168.100.5/24", "10.9.0.3/24", "10.9.0.4/24", "10.9.0.2/24"]);
+}
+
+#[test]
+fn wrong_assumptions_are_caught_by_the_next_dump() {
+    // With promote_secondaries off the model drops 10.9.0.3 and 10.9.0.4 when
+    // 10.9.0.2 goes; the final dump proves the capture's kernel promoted.
+    let t = table_json(&common::fixture("notify-addr.pcap"), &["--promote-secondaries", "off"]);
+    let w = warnings(&t);
+    assert!(
+        w.iter()
+            .any(|w| w.contains("dump disagrees") && w.contains("eth0 inet")),
+        "{w:?}"
+    );
+    let out = common::nlorder(&[
+        "timeline",
+        "--promote-secondaries",
+        "off",
+        "-q",
+        common::fixture("notify-addr.pcap").to_str().expect("p"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("secondaries 10.9.0.3, 10.9.0.4 removed with it"),
+        "{text}"
+    );
+    assert!(text.contains("DISAGREES"), "{text}");
+}
+
+#[test]
+fn hash_bucket_link_order_is_kept_and_inferred() {
+    let t = table_json(&common::fixture("third-party/pyroute2__nl0.pcap"), &[]);
+    let order: Vec<u64> = our_links(&t).into_iter().map(|l| l.0).collect();
+    assert_eq!(order, [1, 2, 3, 4, 5, 2622, 238, 239, 240, 243, 246]);
+    assert_eq!(t["kernel_order"]["links"], "buckets");
+    assert_eq!(t["kernel_order"]["source"], "dump");
+    assert!(t["kernel_order"]["evidence"].as_str().expect("e").contains("2622"));
+    // Addresses follow the same device walk: wg-int (2622) before virbr1? No:
+    // IPv4 list is lo, wlp0s20f3, virbr1, virbr0, wg-int as the kernel sent it.
+    let v4: Vec<String> = t["addresses"]
+        .as_array()
+        .expect("a")
+        .iter()
+        .filter(|a| a["family"] == 4)
+        .map(|a| a["ifname"].as_str().expect("n").to_owned())
+        .collect();
+    assert_eq!(v4, ["lo", "wlp0s20f3", "virbr1", "virbr0", "wg-int"]);
+    // Our own kernel walks in ascending order.
+    let t = table_json(&common::fixture("notify-link.pcap"), &[]);
+    assert_eq!(t["kernel_order"]["links"], "ascending");
+}
+
+#[test]
+fn at_packet_and_family_filter() {
+    let path = common::fixture("notify-link.pcap");
+    // Right after ens19 got its address (packet 21), before it was deleted.
+    let t = table_json(&path, &["--at", "21", "--family", "4"]);
+    assert_eq!(t["at_packet"], 21);
+    let ens19: Vec<&Value> = t["addresses"]
+        .as_array()
+        .expect("a")
+        .iter()
+        .filter(|a| a["ifname"] == "ens19")
+        .collect();
+    assert_eq!(ens19.len(), 1);
+    assert_eq!(ens19[0]["address"], "192.168.100.5");
+    assert_eq!(ens19[0]["index"], 6);
+    assert!(t["addresses"].as_array().expect("a").iter().all(|a| a["family"] == 4));
+    // By time: the timestamp of packet 21 gives the same tables.
+    let ts = common::decode_json(&path)
+        .into_iter()
+        .find(|l| l["packet"] == 21)
+        .and_then(|l| l["ts"].as_f64())
+        .expect("ts");
+    let by_time = table_json(&path, &["--at", &format!("{ts:.6}"), "--family", "4"]);
+    assert_eq!(by_time["at_packet"], 21);
+    assert_eq!(by_time["addresses"], t["addresses"]);
+}
+
+fn mutate_first(path: &Path, kind: &str, multi: bool, f: impl Fn(&mut [u8])) -> Vec<u8> {
+    let mut bytes = std::fs::read(path).expect("read");
+    let line = common::decode_json(path)
+        .into_iter()
+        .find(|l| l["type"] == kind && l["flag_names"].as_array().expect("f").iter().any(|f| f == "MULTI") == multi)
+        .expect("message");
+    let off = line["offset"].as_u64().expect("offset") as usize;
+    f(&mut bytes[off..]);
+    bytes
+}
+
+fn write_tmp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("table");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write");
+    p
+}
+
+#[test]
+fn inconsistent_or_unfinished_dumps_and_unknown_devices_are_reported() {
+    let base = common::fixture("notify-addr.pcap");
+    // NLM_F_DUMP_INTR on a dump reply.
+    let b = mutate_first(&base, "RTM_NEWADDR", true, |m| m[6] |= 0x10);
+    let t = table_json(&write_tmp("intr.pcap", &b), &[]);
+    assert!(
+        warnings(&t).iter().any(|w| w.contains("NLM_F_DUMP_INTR")),
+        "{:?}",
+        warnings(&t)
+    );
+    // A notification for an ifindex nobody introduced.
+    let b = mutate_first(&base, "RTM_NEWADDR", false, |m| {
+        m[20..24].copy_from_slice(&77u32.to_le_bytes())
+    });
+    let t = table_json(&write_tmp("unknown-if.pcap", &b), &[]);
+    assert!(
+        warnings(&t).iter().any(|w| w.contains("ifindex 77")),
+        "{:?}",
+        warnings(&t)
+    );
+    // A capture that ends before the last dump's NLMSG_DONE.
+    let lines = common::decode_json(&base);
+    let last_done = lines.iter().rev().find(|l| l["type"] == "NLMSG_DONE").expect("done");
+    let cut = last_done["offset"].as_u64().expect("o") as usize - 16 - 16;
+    let t = table_json(
+        &write_tmp("no-done.pcap", &std::fs::read(&base).expect("r")[..cut]),
+        &[],
+    );
+    assert!(
+        warnings(&t).iter().any(|w| w.contains("no NLMSG_DONE")),
+        "{:?}",
+        warnings(&t)
+    );
+}
+
+#[test]
+fn timeline_lists_changes_with_packet_numbers() {
+    let out = common::nlorder(&[
+        "timeline",
+        "-q",
+        common::fixture("notify-link.pcap").to_str().expect("p"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "+ link ens19 (ifindex 6, veth)",
+        "+ 192.168.100.5/24 on ens19 (new link ens19, ifindex 6",
+        "- link ens19 (ifindex 6)",
+        "+ link ens19 (ifindex 8, veth)",
+        "~ link br0 renamed nerdctl0 (ifindex 4)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    let out = common::nlorder(&[
+        "timeline",
+        "-q",
+        "--format",
+        "json",
+        common::fixture("notify-addr.pcap").to_str().expect("p"),
+    ]);
+    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let promo = events
+        .iter()
+        .find(|e| e["change"] == "addr_removed" && e["detail"]["promoted"] == "10.9.0.3/24");
+    assert!(promo.is_some(), "no promotion event");
+    assert_eq!(promo.expect("p")["packet"], 21);
+}
