@@ -14,7 +14,7 @@
 //! little-endian. We therefore feed it a [`FullRead`] adapter and compute
 //! pcapng timestamps ourselves.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 
 use pcap_parser::pcapng::Block;
 use pcap_parser::{PcapBlockOwned, PcapError, create_reader};
@@ -122,17 +122,31 @@ pub struct CaptureReader<'r> {
 
 impl<'r> CaptureReader<'r> {
     /// Wraps a byte source, transparently inflating gzip (detected by magic).
-    pub fn new<R: Read + Send + 'r>(source: R) -> Result<Self, Error> {
-        let mut buffered = BufReader::with_capacity(INITIAL_BUFFER, source);
-        let head = buffered.fill_buf()?;
-        if head.is_empty() {
+    pub fn new<R: Read + Send + 'r>(mut source: R) -> Result<Self, Error> {
+        // Sniff the first bytes, then hand them back in front of the source:
+        // no BufReader in between, so records are copied once, not twice.
+        let mut head = [0u8; 2];
+        let mut got = 0;
+        while got < head.len() {
+            match source.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::Io(e)),
+            }
+        }
+        if got == 0 {
             return Err(Error::Empty);
         }
-        let gzip = head.len() >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+        let gzip = head[..got] == [0x1f, 0x8b];
+        let replay = io::Cursor::new(head).take(got as u64).chain(source);
         let inner: Box<dyn Read + Send + 'r> = if gzip {
-            Box::new(flate2::read::MultiGzDecoder::new(buffered))
+            Box::new(flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(
+                INITIAL_BUFFER,
+                replay,
+            )))
         } else {
-            Box::new(buffered)
+            Box::new(replay)
         };
         Ok(Self {
             inner,
@@ -339,7 +353,14 @@ fn describe_error(e: &PcapError<&[u8]>) -> String {
 }
 
 /// Builds a timestamp from seconds plus a (possibly out-of-range) nanosecond count.
+#[inline]
 fn normalise(secs: i64, nanos: i128) -> Timestamp {
+    if (0..1_000_000_000).contains(&nanos) {
+        return Timestamp {
+            secs,
+            nanos: nanos as u32,
+        };
+    }
     let total = i128::from(secs) * 1_000_000_000 + nanos;
     let secs = total.div_euclid(1_000_000_000);
     let nanos = total.rem_euclid(1_000_000_000) as u32;

@@ -7,7 +7,7 @@
 //! that object kind and family, after comparing it with what the model had
 //! predicted from notifications.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::changes::{Change, ChangeSink, ObjectKind};
 use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
@@ -254,7 +254,7 @@ impl Model {
     }
 
     fn replace_addresses(&mut self, addrs: Vec<AddrEntry>, families: &[u8], disagreements: &mut Vec<String>) {
-        let mut fresh: HashMap<u32, DeviceAddrs> = HashMap::new();
+        let mut fresh: FxHashMap<u32, DeviceAddrs> = FxHashMap::default();
         let mut device_order: Vec<u32> = Vec::new();
         for a in addrs {
             if !families.contains(&a.family) {
@@ -326,17 +326,21 @@ impl Model {
     }
 
     fn replace_routes(&mut self, routes: Vec<RouteEntry>, families: &[u8], disagreements: &mut Vec<String>) {
-        let inferred: Vec<RouteEntry> = self
+        let inferred: Vec<&RouteEntry> = self
             .routes
             .values()
             .filter(|r| families.contains(&r.family) && matches!(r.origin, Origin::Inferred(_)))
-            .cloned()
             .collect();
+        let dumped: rustc_hash::FxHashSet<_> = if inferred.is_empty() {
+            Default::default()
+        } else {
+            routes.iter().map(RouteEntry::key).collect()
+        };
         for r in inferred {
-            if !routes.iter().any(|n| n.key() == r.key()) {
+            if !dumped.contains(&r.key()) {
                 disagreements.push(format!(
                     "route {} (table {}) predicted from notifications is not in the dump",
-                    route_text(&r),
+                    route_text(r),
                     route_table(r.table)
                 ));
             }

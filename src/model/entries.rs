@@ -188,7 +188,7 @@ impl AddrEntry {
 }
 
 /// Identity of a route (what the kernel matches on to replace or delete it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RouteKey {
     pub family: u8,
     pub table: u32,
@@ -200,6 +200,31 @@ pub struct RouteKey {
     /// IPv6 keeps separate routes per next hop; IPv4 replaces them.
     pub gateway: Option<IpAddr>,
     pub oif: Option<u32>,
+}
+
+fn ip_bits(ip: Option<IpAddr>) -> u128 {
+    match ip {
+        Some(IpAddr::V4(v4)) => u128::from(u32::from(v4)) | (1 << 127),
+        Some(IpAddr::V6(v6)) => u128::from(v6),
+        None => 0,
+    }
+}
+
+/// Hashes a few packed words instead of each field: route keys are hashed
+/// for every route message of a capture (a BGP node sends millions).
+impl std::hash::Hash for RouteKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let small = u64::from(self.family)
+            | u64::from(self.dst_len) << 8
+            | u64::from(self.tos) << 16
+            | u64::from(self.kind) << 24
+            | u64::from(self.table) << 32;
+        state.write_u64(small ^ u64::from(self.priority).rotate_left(17));
+        state.write_u128(ip_bits(self.dst));
+        if self.gateway.is_some() || self.oif.is_some() {
+            state.write_u128(ip_bits(self.gateway) ^ u128::from(self.oif.unwrap_or(0)));
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

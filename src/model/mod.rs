@@ -16,7 +16,9 @@ pub mod entries;
 pub mod kernel_order;
 mod notify;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::netlink::Body;
@@ -86,8 +88,9 @@ impl DeviceAddrs {
 pub struct Model {
     options: ModelOptions,
     links: Vec<LinkEntry>,
-    addrs: HashMap<u32, DeviceAddrs>,
-    routes: HashMap<RouteKey, RouteEntry>,
+    addrs: FxHashMap<u32, DeviceAddrs>,
+    /// FxHash: route keys are hashed for every route message of a capture.
+    routes: FxHashMap<RouteKey, RouteEntry>,
     next_route_seq: u64,
     link_order: LinkOrder,
     link_order_source: LinkOrderSource,
@@ -117,8 +120,8 @@ impl Model {
         Model {
             options,
             links: Vec::new(),
-            addrs: HashMap::new(),
-            routes: HashMap::new(),
+            addrs: FxHashMap::default(),
+            routes: FxHashMap::default(),
             next_route_seq: 0,
             link_order,
             link_order_source,

@@ -238,22 +238,23 @@ impl Model {
     }
 
     pub(super) fn upsert_route<S: ChangeSink>(&mut self, mut new: RouteEntry, ctx: &Ctx, sink: &mut S) {
-        let key = new.key();
-        match self.routes.get_mut(&key) {
-            Some(old) => {
+        use std::collections::hash_map::Entry;
+        match self.routes.entry(new.key()) {
+            Entry::Occupied(mut slot) => {
+                let old = slot.get_mut();
                 new.seq = old.seq;
                 if matches!(new.origin, Origin::Inferred(_)) {
                     new.origin = old.origin;
                 }
                 *old = new;
             }
-            None => {
+            Entry::Vacant(slot) => {
                 new.seq = self.next_route_seq;
                 self.next_route_seq += 1;
                 if sink.wants_changes() {
                     sink.change(ctx.event(Change::RouteAdded(new.clone())));
                 }
-                self.routes.insert(key, new);
+                slot.insert(new);
             }
         }
     }

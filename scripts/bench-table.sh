@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `nlorder table` throughput against `tshark -V` on the same page-cached
+# capture, and peak memory on a 2 GB capture, in one run.
+# usage: scripts/bench-table.sh [SIZE_MB] [BIG_MB]   (defaults 512, 2048)
+# The captures repeat real kernel records from fixtures/ (not committed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-512}
+big=${2:-2048}
+mkdir -p bench-data
+mix="fixtures/route-churn.pcap fixtures/notify-addr.pcap fixtures/notify-link.pcap fixtures/basic.pcap"
+f=bench-data/mixed-${size}M.pcap
+[ -f "$f" ] || python3 scripts/repeat-records.py "$f" "$size" $mix
+n=bench-data/churn-only-${size}M.pcap
+[ -f "$n" ] || python3 scripts/repeat-records.py "$n" "$size" fixtures/route-churn.pcap
+cargo build --release -q
+bin=target/release/nlorder
+
+best_of() { # N CMD... -> best wall time in seconds
+    local n=$1; shift
+    local best=
+    for _ in $(seq "$n"); do
+        local t0 t1
+        t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N)
+        best=$(python3 -c "b='$best'; t=$t1-$t0; print(t if not b else min(float(b), t))")
+    done
+    echo "$best"
+}
+report() { # LABEL FILE SECONDS
+    python3 -c "import os,sys; b=os.path.getsize(sys.argv[2]); t=float(sys.argv[3]); print(f'{sys.argv[1]:<44} {t:8.3f} s {b/1e6/t:9.1f} MB/s')" "$@"
+}
+for file in "$f" "$n"; do
+    cat "$file" > /dev/null
+    report "nlorder table ($(basename "$file"))" "$file" "$(best_of 5 "$bin" table -q "$file")"
+done
+if command -v tshark > /dev/null; then
+    cat "$f" > /dev/null
+    t_ns=$(best_of 1 tshark -r "$f" -V)
+    report "tshark -r F -V ($(basename "$f"))" "$f" "$t_ns"
+    t_nl=$(best_of 5 "$bin" table -q "$f")
+    python3 -c "print(f'nlorder table is {$t_ns/$t_nl:.0f}x tshark -V on the same file')"
+fi
+g=bench-data/mixed-${big}M.pcap
+[ -f "$g" ] || python3 scripts/repeat-records.py "$g" "$big" $mix
+/usr/bin/time -f "nlorder table on $(basename "$g"): %e s, peak RSS %M KiB" "$bin" table -q "$g" > /dev/null
