@@ -28,6 +28,8 @@ pub enum Command {
     Table(TableArgs),
     /// List every change to the tables, in capture order.
     Timeline(TimelineArgs),
+    /// Replay node-IP detection (Calico, kubelet, flannel) and say why each candidate lost.
+    Detect(Box<DetectArgs>),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -61,6 +63,13 @@ pub enum ColorChoice {
 pub struct InputArgs {
     /// The capture: a pcap or pcapng file (gzip is detected), or - for stdin.
     pub capture: PathBuf,
+    #[command(flatten)]
+    pub io: IoOptions,
+}
+
+/// How captures are read and how nlorder talks on the terminal.
+#[derive(Debug, Args, Clone)]
+pub struct IoOptions {
     /// Byte order of the netlink data (default: detected from the capture).
     #[arg(long, value_enum)]
     pub netlink_endian: Option<Endian>,
@@ -142,6 +151,78 @@ pub struct TimelineArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub model: ModelArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct DetectArgs {
+    /// One capture, or one per node (`NODE=PATH` names the node; default: the file name)
+    /// to check that no two nodes claim the same address.
+    #[arg(required = true)]
+    pub captures: Vec<String>,
+    #[command(flatten)]
+    pub io: IoOptions,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
+    /// can-reach=DEST, kubernetes-internal-ip.
+    #[arg(long, default_value = "first-found")]
+    pub method: String,
+    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1.
+    #[arg(long, default_value = "latest")]
+    pub calico_version: nlorder::replay::calico::Version,
+    /// Address family to detect (calico-node detects IPv4 and IPv6 separately).
+    #[arg(long, value_enum)]
+    pub family: Option<Family>,
+    /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
+    /// `NODE=IP` gives it for one node of several captures.
+    #[arg(long)]
+    pub node_internal_ip: Vec<String>,
+    /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
+    #[arg(long, default_value = "autodetect")]
+    pub ip: nlorder::replay::calico::IpSetting,
+    /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
+    #[arg(long)]
+    pub bgp_peer: Vec<std::net::IpAddr>,
+    /// Take the method from a Tigera operator Installation (YAML or JSON):
+    /// nodeAddressAutodetectionV4/V6.
+    #[arg(long)]
+    pub installation: Option<PathBuf>,
+    /// kubelet --node-ip (one, or two comma-separated for dual stack).
+    #[arg(long, value_delimiter = ',')]
+    pub node_ip: Vec<std::net::IpAddr>,
+    /// kubelet --hostname-override.
+    #[arg(long)]
+    pub hostname_override: Option<String>,
+    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
+    #[arg(long)]
+    pub resolved: Vec<std::net::IpAddr>,
+    /// flannel --iface (name or IP), repeatable.
+    #[arg(long)]
+    pub iface: Vec<String>,
+    /// flannel --iface-regex, repeatable.
+    #[arg(long)]
+    pub iface_regex: Vec<String>,
+    /// flannel --iface-can-reach.
+    #[arg(long)]
+    pub iface_can_reach: Option<std::net::IpAddr>,
+    /// flannel --public-ip.
+    #[arg(long)]
+    pub public_ip: Option<std::net::IpAddr>,
+    /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also the prefix).
+    #[arg(long)]
+    pub expect: Option<String>,
+    /// Every method, with defaults derived from the host, side by side.
+    #[arg(long, conflicts_with = "timeline")]
+    pub all: bool,
+    /// Re-evaluate after every change in the capture and list when the choice changed.
+    #[arg(long)]
+    pub timeline: bool,
+    /// Evaluate the tables as they stood at this record or time (see `table --at`).
+    #[arg(long)]
+    pub at: Option<nlorder::rebuild::At>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }

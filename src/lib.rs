@@ -7,6 +7,7 @@
 //! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
 //! - [`trace`]: a capture as a stream of decoded messages;
 //! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;
+//! - [`replay`]: node-IP detection and resolvers, replayed on the model;
 //! - [`report`]: printers (text, JSON Lines, summaries) fed those results;
 //! - the `nlorder` binary: a thin command line over all of it.
 
@@ -17,6 +18,7 @@ pub mod fuzzing;
 pub mod model;
 pub mod netlink;
 pub mod rebuild;
+pub mod replay;
 pub mod report;
 pub mod trace;
 

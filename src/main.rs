@@ -11,8 +11,8 @@ use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{
-    Cli, ColorChoice, Command, DecodeArgs, Endian, Family, InputArgs, KernelOrder, ModelArgs, OnOff, OutputFormat,
-    TableArgs, TimelineArgs,
+    Cli, ColorChoice, Command, DecodeArgs, DetectArgs, Endian, Family, InputArgs, IoOptions, KernelOrder, ModelArgs,
+    OnOff, OutputFormat, TableArgs, TimelineArgs,
 };
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => decode(&args),
         Command::Table(args) => table(&args),
         Command::Timeline(args) => timeline(&args),
+        Command::Detect(args) => detect(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -78,12 +79,16 @@ struct Opened {
 }
 
 fn open(input: &InputArgs) -> Result<Opened, Failure> {
-    let name = input.capture.display().to_string();
-    let show_progress = !input.quiet && io::stderr().is_terminal();
+    open_path(&input.capture, &input.io)
+}
+
+fn open_path(path: &std::path::Path, io_opts: &IoOptions) -> Result<Opened, Failure> {
+    let name = path.display().to_string();
+    let show_progress = !io_opts.quiet && io::stderr().is_terminal();
     let (source, len): (Box<dyn Read + Send>, Option<u64>) = if name == "-" {
         (Box::new(io::stdin()), None)
     } else {
-        let f = File::open(&input.capture).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+        let f = File::open(path).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
         let len = f.metadata().ok().map(|m| m.len());
         (Box::new(f), len)
     };
@@ -106,6 +111,10 @@ fn open(input: &InputArgs) -> Result<Opened, Failure> {
 }
 
 fn style_for(input: &InputArgs) -> Style {
+    style_of(&input.io)
+}
+
+fn style_of(input: &IoOptions) -> Style {
     let color = match input.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -117,6 +126,10 @@ fn style_for(input: &InputArgs) -> Style {
 }
 
 fn trace_options(input: &InputArgs) -> TraceOptions {
+    trace_options_of(&input.io)
+}
+
+fn trace_options_of(input: &IoOptions) -> TraceOptions {
     TraceOptions {
         byte_order: input.netlink_endian.map(|e| match e {
             Endian::Little => ByteOrder::Little,
@@ -156,7 +169,7 @@ fn decode(args: &DecodeArgs) -> Result<ExitCode, Failure> {
     }
     let stats = stats.map_err(|e| Failure::Input(format!("{}: {e}", opened.name)))?;
     printer.finish()?;
-    if !args.input.quiet {
+    if !args.input.io.quiet {
         let stderr = io::stderr();
         let mut err = stderr.lock();
         write_summary(&mut err, &opened.reader.info, &stats, &diags, style_for(&args.input))?;
@@ -196,7 +209,7 @@ fn run_model<S: ChangeSink>(
         bar.finish_and_clear();
     }
     let rebuilt = rebuilt.map_err(|e| Failure::Input(format!("{}: {e}", opened.name)))?;
-    if !input.quiet {
+    if !input.io.quiet {
         let stderr = io::stderr();
         let mut err = stderr.lock();
         write_summary(&mut err, &opened.reader.info, &rebuilt.stats, &diags, style_for(input))?;
@@ -222,7 +235,7 @@ fn table(args: &TableArgs) -> Result<ExitCode, Failure> {
         OutputFormat::Text => {
             let style = style_for(&args.input);
             write_table_text(&mut out, &rebuilt.model, rebuilt.last_packet, filter, &style)?;
-            if !args.input.quiet {
+            if !args.input.io.quiet {
                 let stderr = io::stderr();
                 let mut err = stderr.lock();
                 for w in rebuilt.model.warnings().iter() {
@@ -272,7 +285,7 @@ fn timeline(args: &TimelineArgs) -> Result<ExitCode, Failure> {
         return Err(Failure::Output(e));
     }
     printer.out.flush()?;
-    if !args.input.quiet {
+    if !args.input.io.quiet {
         let stderr = io::stderr();
         let mut err = stderr.lock();
         for w in rebuilt.model.warnings().iter() {
@@ -280,4 +293,234 @@ fn timeline(args: &TimelineArgs) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Exit status when an expectation does not hold.
+const EXIT_EXPECTATION: u8 = 1;
+
+/// `--node-internal-ip [NODE=]IP` values that apply to `node`.
+fn internal_ips(args: &DetectArgs, node: &str) -> Result<Vec<std::net::IpAddr>, Failure> {
+    let mut out = Vec::new();
+    for v in &args.node_internal_ip {
+        let (who, ip) = match v.split_once('=') {
+            Some((n, ip)) => (Some(n), ip),
+            None => (None, v.as_str()),
+        };
+        if who.is_some_and(|n| n != node) {
+            continue;
+        }
+        out.push(
+            ip.parse()
+                .map_err(|_| Failure::Input(format!("--node-internal-ip {v}: not an IP address")))?,
+        );
+    }
+    Ok(out)
+}
+
+fn detect_spec(args: &DetectArgs, node: &str) -> Result<nlorder::replay::MethodSpec, Failure> {
+    use nlorder::replay::{MethodSpec, calico, flannel, kubelet};
+    let family = match args.family {
+        Some(Family::V6) => 6,
+        _ => 4,
+    };
+    let mut method = args.method.clone();
+    if let Some(path) = &args.installation {
+        let text = std::fs::read_to_string(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+        let doc: serde_json::Value = serde_yaml_ng::from_str(&text)
+            .map_err(|e| Failure::Input(format!("{}: not YAML or JSON: {e}", path.display())))?;
+        method = match calico::method_from_installation(&doc, family == 6).map_err(Failure::Input)? {
+            Some(m) => m,
+            None => {
+                return Err(Failure::Input(format!(
+                    "{}: no nodeAddressAutodetectionV{family}: the operator sets IP{}=none",
+                    path.display(),
+                    if family == 6 { "6" } else { "" }
+                )));
+            }
+        };
+    }
+    Ok(match method.as_str() {
+        "kubelet" => MethodSpec::Kubelet(kubelet::Options {
+            node_ip: args.node_ip.clone(),
+            hostname_override: args.hostname_override.clone(),
+            resolved: args.resolved.clone(),
+        }),
+        "flannel" => MethodSpec::Flannel(flannel::Options {
+            iface: args.iface.clone(),
+            iface_regex: args.iface_regex.clone(),
+            iface_can_reach: args.iface_can_reach,
+            public_ip: args.public_ip,
+            family,
+        }),
+        _ => MethodSpec::Calico {
+            method,
+            options: calico::Options {
+                version: args.calico_version,
+                family,
+                node_internal_ips: internal_ips(args, node)?,
+                ip: args.ip.clone(),
+                bgp_peers: args.bgp_peer.clone(),
+            },
+        },
+    })
+}
+
+fn expectation_holds(expect: &str, d: &nlorder::replay::verdict::Detection) -> bool {
+    match &d.address {
+        None => expect == "none",
+        Some(a) if expect.contains('/') => a == expect,
+        Some(_) => d.ip().map(|ip| ip.to_string()) == expect.parse::<std::net::IpAddr>().ok().map(|e| e.to_string()),
+    }
+}
+
+fn detect(args: &DetectArgs) -> Result<ExitCode, Failure> {
+    use nlorder::report::detect::*;
+    let style = style_of(&args.io);
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut results: Vec<(String, nlorder::replay::verdict::Detection)> = Vec::new();
+    let mut json_nodes = Vec::new();
+    for c in &args.captures {
+        let (node, path) = match c.split_once('=') {
+            Some((n, p)) if !n.is_empty() && !n.contains('/') => (n.to_string(), std::path::PathBuf::from(p)),
+            _ => {
+                let p = std::path::PathBuf::from(c);
+                let stem = p
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| c.clone());
+                (stem.split('.').next().unwrap_or(&stem).to_string(), p)
+            }
+        };
+        let spec = detect_spec(args, &node)?;
+        let mut opened = open_path(&path, &args.io)?;
+        let mut diags = Diagnostics::default();
+        if args.timeline {
+            let watched = nlorder::rebuild::watch(
+                &mut opened.reader,
+                trace_options_of(&args.io),
+                model_options(&args.model),
+                &mut diags,
+                |m| nlorder::replay::verdict::Outcome(spec.detect(m)),
+            );
+            if let Some(bar) = &opened.progress {
+                bar.finish_and_clear();
+            }
+            let (flips, rebuilt) = watched.map_err(|e| Failure::Input(format!("{}: {e}", opened.name)))?;
+            summary(&args.io, &opened, &rebuilt, &diags)?;
+            match args.format {
+                OutputFormat::Text => {
+                    writeln!(
+                        out,
+                        "[{node}] {} over time:",
+                        flips.last().map(|f| f.after.0.method.as_str()).unwrap_or("")
+                    )?;
+                    write_flips_text(&mut out, &flips, &style)?;
+                }
+                OutputFormat::Json => {
+                    json_nodes.push(serde_json::json!({ "node": node, "capture": path, "flips": json_flips(&flips) }))
+                }
+            }
+            if let Some(last) = flips.last() {
+                results.push((node, last.after.0.clone()));
+            }
+            continue;
+        }
+        let rebuilt = nlorder::rebuild::rebuild(
+            &mut opened.reader,
+            trace_options_of(&args.io),
+            model_options(&args.model),
+            args.at,
+            &mut diags,
+            &mut (),
+        );
+        if let Some(bar) = &opened.progress {
+            bar.finish_and_clear();
+        }
+        let rebuilt = rebuilt.map_err(|e| Failure::Input(format!("{}: {e}", opened.name)))?;
+        summary(&args.io, &opened, &rebuilt, &diags)?;
+        if args.all {
+            let base = match &spec {
+                nlorder::replay::MethodSpec::Calico { options, .. } => options.clone(),
+                _ => nlorder::replay::calico::Options::default(),
+            };
+            let rows = nlorder::replay::matrix::run(&rebuilt.model, &base);
+            match args.format {
+                OutputFormat::Text => {
+                    writeln!(out, "[{node}] every method on {}:", path.display())?;
+                    write_matrix_text(&mut out, &rows, &style)?;
+                }
+                OutputFormat::Json => {
+                    json_nodes.push(serde_json::json!({ "node": node, "capture": path, "methods": rows }))
+                }
+            }
+            continue;
+        }
+        let d = spec.detect(&rebuilt.model);
+        match args.format {
+            OutputFormat::Text => {
+                let label = (args.captures.len() > 1).then_some(node.as_str());
+                write_detection_text(&mut out, &d, label, &style)?;
+            }
+            OutputFormat::Json => {
+                let mut v = serde_json::to_value(&d).map_err(|e| Failure::Output(io::Error::other(e)))?;
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("node".into(), node.clone().into());
+                    o.insert("capture".into(), path.display().to_string().into());
+                    o.insert("at_packet".into(), rebuilt.last_packet.into());
+                }
+                json_nodes.push(v);
+            }
+        }
+        results.push((node, d));
+    }
+    let conflicts = nlorder::replay::conflict::check(&results);
+    let multi = args.captures.len() > 1;
+    match args.format {
+        OutputFormat::Text => {
+            if multi && !args.all {
+                write_conflicts_text(&mut out, &conflicts, &style)?;
+            }
+        }
+        OutputFormat::Json => {
+            let doc = if multi || args.all || args.timeline {
+                serde_json::json!({ "nodes": json_nodes, "conflicts": conflicts })
+            } else {
+                json_nodes.pop().unwrap_or(serde_json::Value::Null) // ok: one capture gives one node
+            };
+            serde_json::to_writer_pretty(&mut out, &doc).map_err(|e| Failure::Output(io::Error::other(e)))?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    if let Some(expect) = &args.expect {
+        let failed: Vec<String> = results
+            .iter()
+            .filter(|(_, d)| !expectation_holds(expect, d))
+            .map(|(n, d)| format!("{n}: expected {expect}, got {}", outcome(d)))
+            .collect();
+        if !failed.is_empty() {
+            for f in failed {
+                eprintln!("nlorder: {f}");
+            }
+            return Ok(ExitCode::from(EXIT_EXPECTATION));
+        }
+    }
+    if !conflicts.is_empty() {
+        return Ok(ExitCode::from(EXIT_EXPECTATION));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn summary(io_opts: &IoOptions, opened: &Opened, rebuilt: &Rebuilt, diags: &Diagnostics) -> Result<(), Failure> {
+    if io_opts.quiet {
+        return Ok(());
+    }
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    write_summary(&mut err, &opened.reader.info, &rebuilt.stats, diags, style_of(io_opts))?;
+    for w in rebuilt.model.warnings().iter() {
+        writeln!(err, "  {w}")?;
+    }
+    Ok(())
 }

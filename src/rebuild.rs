@@ -93,3 +93,59 @@ pub fn rebuild<S: ChangeSink>(
         last_packet,
     })
 }
+
+/// A moment when a re-evaluated result changed.
+#[derive(Debug, Clone)]
+pub struct Flip<T> {
+    pub packet: u64,
+    pub ts: Option<Timestamp>,
+    pub before: Option<T>,
+    pub after: T,
+    /// The changes in that message that caused the re-evaluation.
+    pub causes: Vec<crate::model::Event>,
+}
+
+/// Rebuilds the model and re-evaluates `eval` after every message that
+/// changed it; returns the moments the result changed (the first
+/// evaluation included) and the final rebuild.
+pub fn watch<T: PartialEq + Clone>(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    options: ModelOptions,
+    diags: &mut Diagnostics,
+    mut eval: impl FnMut(&Model) -> T,
+) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
+    let mut model = Model::new(options);
+    let mut last_packet = 0;
+    let mut flips: Vec<Flip<T>> = Vec::new();
+    let mut events: Vec<crate::model::Event> = Vec::new();
+    let stats = read_trace(reader, trace, diags, |m| {
+        last_packet = m.packet;
+        events.clear();
+        model.apply(m, &mut events);
+        // Before any address is known there is nothing to choose from.
+        if !events.is_empty() && !model.addresses(None).is_empty() {
+            let now = eval(&model);
+            let before = flips.last().map(|f| f.after.clone());
+            if before.as_ref() != Some(&now) {
+                flips.push(Flip {
+                    packet: m.packet,
+                    ts: m.ts,
+                    before,
+                    after: now,
+                    causes: events.clone(),
+                });
+            }
+        }
+        true
+    })?;
+    model.finish(&mut ());
+    Ok((
+        flips,
+        Rebuilt {
+            model,
+            stats,
+            last_packet,
+        },
+    ))
+}

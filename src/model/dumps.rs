@@ -339,9 +339,8 @@ impl Model {
         for r in inferred {
             if !dumped.contains(&r.key()) {
                 disagreements.push(format!(
-                    "route {} (table {}) predicted from notifications is not in the dump",
-                    route_text(r),
-                    route_table(r.table)
+                    "route {} predicted from notifications is not in the dump",
+                    self.route_text(r)
                 ));
             }
         }
@@ -383,20 +382,4 @@ impl Model {
             self.upsert_route(r, &c, sink);
         }
     }
-}
-
-/// `10.0.0.0/8 via 10.9.0.1 dev 3`.
-pub(super) fn route_text(r: &RouteEntry) -> String {
-    let dst = match r.dst {
-        Some(d) => format!("{d}/{}", r.dst_len),
-        None => "default".into(),
-    };
-    let mut s = dst;
-    if let Some(g) = r.gateway {
-        s.push_str(&format!(" via {g}"));
-    }
-    if let Some(o) = r.oif {
-        s.push_str(&format!(" oif {o}"));
-    }
-    s
 }

@@ -138,6 +138,24 @@ impl Model {
         }
     }
 
+    /// A model holding exactly these tables (links in dump order, each
+    /// device's addresses in list order), as if dumps had shown them: for
+    /// replaying situations described by other tools' test vectors.
+    pub fn from_tables(links: Vec<LinkEntry>, addrs: Vec<AddrEntry>, routes: Vec<RouteEntry>) -> Self {
+        let mut m = Model::new(ModelOptions::default());
+        m.links = links;
+        for a in addrs {
+            m.addrs.entry(a.index).or_default().list_mut(a.family).push(a);
+        }
+        for (i, mut r) in routes.into_iter().enumerate() {
+            r.seq = i as u64;
+            m.next_route_seq = r.seq + 1;
+            m.routes.insert(r.key(), r);
+        }
+        m.seen_link_dump = true;
+        m
+    }
+
     /// Applies one message of the capture.
     pub fn apply<S: ChangeSink>(&mut self, m: &TraceMessage<'_>, sink: &mut S) {
         let d = &m.decoded;
@@ -306,6 +324,32 @@ impl Model {
         let mut v: Vec<&RouteEntry> = self.routes.values().collect();
         v.sort_by_key(|r| r.seq);
         v
+    }
+
+    /// A route as one line, `10.50.0.0/16 via 192.168.100.1 dev eth0 table main metric 20`.
+    pub fn route_text(&self, r: &RouteEntry) -> String {
+        let mut s = match r.dst {
+            _ if r.dst_len == 0 => "default".to_string(),
+            Some(d) => format!("{d}/{}", r.dst_len),
+            None => format!("?/{}", r.dst_len),
+        };
+        if r.kind != RTN_UNICAST {
+            s = format!("{} {s}", route_type(r.kind));
+        }
+        if let Some(g) = r.gateway {
+            s.push_str(&format!(" via {g}"));
+        }
+        if let Some(o) = r.oif {
+            s.push_str(&format!(" dev {}", self.ifname(o)));
+        }
+        s.push_str(&format!(" table {}", route_table(r.table)));
+        if let Some(p) = r.prefsrc {
+            s.push_str(&format!(" src {p}"));
+        }
+        if let Some(m) = r.priority {
+            s.push_str(&format!(" metric {m}"));
+        }
+        s
     }
 
     pub fn link_order(&self) -> (LinkOrder, &LinkOrderSource) {

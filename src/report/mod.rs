@@ -2,6 +2,7 @@
 //! machines. Printers only format; they decide nothing.
 
 pub mod decode;
+pub mod detect;
 pub mod style;
 pub mod summary;
 pub mod table;

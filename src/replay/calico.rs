@@ -1,0 +1,766 @@
+//! calico-node's `IP_AUTODETECTION_METHOD`, version by version.
+//!
+//! Contract: [`detect`] is a pure function of the model and the options.
+//! It walks interfaces in *reverse* kernel link order (as calico-node has
+//! since 2017), joins patterns as `(a)|(b)` matched unanchored with Go RE2
+//! semantics, applies the default exclude list of the chosen version, keeps
+//! only global-unicast addresses (except where calico-node does not check),
+//! and returns `IP/prefix` of the interface address. Every interface and
+//! address gets a verdict. Semantics: `shared/specs/detection-methods.md` §2.
+
+use std::net::IpAddr;
+use std::str::FromStr;
+
+use ipnet::IpNet;
+
+use super::goregex::GoRegex;
+use super::goview::{self, AddrView, GoAddr};
+use super::source;
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use crate::model::{LinkEntry, Model};
+
+/// A calico-node release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version(pub u32, pub u32, pub u32);
+
+impl Version {
+    /// The newest release whose behaviour is replayed here.
+    pub const LATEST: Version = Version(3, 32, 1);
+}
+
+impl FromStr for Version {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "latest" {
+            return Ok(Version::LATEST);
+        }
+        let t = s.trim_start_matches('v');
+        let parts: Vec<&str> = t.split('.').collect();
+        let num = |i: usize| -> Result<u32, String> {
+            parts.get(i).map_or(Ok(0), |p| {
+                p.parse::<u32>()
+                    .map_err(|_| format!("'{s}' is not a version like 3.22.1"))
+            })
+        };
+        if parts.is_empty() || parts.len() > 3 {
+            return Err(format!("'{s}' is not a version like 3.22.1"));
+        }
+        Ok(Version(num(0)?, num(1)?, num(2)?))
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "v{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// `DEFAULT_INTERFACES_TO_EXCLUDE` of a release (Linux), in source order.
+pub fn default_excludes(v: Version) -> Vec<&'static str> {
+    const OLD: [&str; 11] = [
+        "docker.*",
+        "cbr.*",
+        "dummy.*",
+        "virbr.*",
+        "lxcbr.*",
+        "veth.*",
+        "lo",
+        "cali.*",
+        "tunl.*",
+        "flannel.*",
+        "kube-ipvs.*",
+    ];
+    const ANCHORED: [&str; 12] = [
+        "^docker.*",
+        "^cbr.*",
+        "^dummy.*",
+        "^virbr.*",
+        "^lxcbr.*",
+        "^veth.*",
+        "^lo",
+        "^cali.*",
+        "^tunl.*",
+        "^flannel.*",
+        "^kube-ipvs.*",
+        "^cni.*",
+    ];
+    const VXLAN_WG: [&str; 4] = [
+        r"^vxlan\.calico.*",
+        r"^vxlan-v6\.calico.*",
+        r"^wireguard\.cali.*",
+        r"^wg-v6\.cali.*",
+    ];
+    let (minor, patch) = (v.1, v.2);
+    if v.0 < 3 || (v.0 == 3 && minor < 15) {
+        return OLD.to_vec();
+    }
+    if v.0 == 3 && minor >= 25 || v.0 > 3 {
+        return vec![
+            "^docker.*",
+            "^cbr.*",
+            "^dummy.*",
+            "^podman.*",
+            "^virbr.*",
+            "^lxcbr.*",
+            "^veth.*",
+            "^lo",
+            "^br-.*",
+            "^cali.*",
+            "^tunl.*",
+            "^flannel.*",
+            "^kube-ipvs.*",
+            "^cni.*",
+            r"^vxlan\.calico.*",
+            r"^vxlan-v6\.calico.*",
+            r"^wireguard\.cali.*",
+            r"^wg-v6\.cali.*",
+            "^nodelocaldns.*",
+        ];
+    }
+    let anchored = (minor == 23 && patch >= 4) || (minor == 24 && patch >= 3);
+    if !anchored {
+        let mut l = OLD.to_vec();
+        l.push("cni.*");
+        return l;
+    }
+    let mut l = ANCHORED.to_vec();
+    if (minor == 23 && patch >= 5) || (minor == 24 && patch >= 4) {
+        l.extend(VXLAN_WG);
+    }
+    if minor == 24 && patch >= 6 {
+        l.push("^nodelocaldns.*");
+    }
+    l
+}
+
+/// `IP_AUTODETECTION_METHOD`, parsed the way `AutoDetectCIDR` dispatches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    FirstFound,
+    Interface(Vec<String>),
+    SkipInterface(Vec<String>),
+    Cidr(Vec<String>),
+    CanReach(String),
+    KubernetesInternalIp,
+}
+
+/// Splits at every match of `\s*,\s*`, keeping empty pieces (as Go's
+/// `regexp.Split(s, -1)` does).
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|p| p.trim_matches(|c: char| c.is_ascii_whitespace()).to_owned())
+        .collect()
+}
+
+impl Method {
+    pub fn parse(s: &str, v: Version) -> Result<Method, String> {
+        let invalid = || format!("Invalid IP autodetection method: {s} (calico-node terminates)");
+        if s.is_empty() || s == "first-found" {
+            return Ok(Method::FirstFound);
+        }
+        if let Some(rest) = s.strip_prefix("interface=") {
+            return Ok(Method::Interface(split_list(rest)));
+        }
+        if let Some(rest) = s.strip_prefix("cidr=") {
+            if v < Version(3, 16, 0) {
+                return Err(format!("{} (cidr= exists since v3.16.0; this is {v})", invalid()));
+            }
+            return Ok(Method::Cidr(split_list(rest)));
+        }
+        if let Some(rest) = s.strip_prefix("can-reach=") {
+            return Ok(Method::CanReach(rest.to_owned()));
+        }
+        if let Some(rest) = s.strip_prefix("skip-interface=") {
+            return Ok(Method::SkipInterface(split_list(rest)));
+        }
+        if s.starts_with("kubernetes-internal-ip") {
+            if v < Version(3, 22, 0) {
+                return Err(format!(
+                    "{} (kubernetes-internal-ip exists since v3.22.0; this is {v})",
+                    invalid()
+                ));
+            }
+            return Ok(Method::KubernetesInternalIp);
+        }
+        Err(invalid())
+    }
+}
+
+/// calico-node's `IP` / `IP6` setting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IpSetting {
+    Autodetect,
+    None,
+    Explicit(String),
+}
+
+impl FromStr for IpSetting {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "autodetect" | "" => IpSetting::Autodetect,
+            "none" => IpSetting::None,
+            other => IpSetting::Explicit(other.to_owned()),
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub version: Version,
+    /// 4 or 6.
+    pub family: u8,
+    /// The Node's InternalIP addresses, in status order.
+    pub node_internal_ips: Vec<IpAddr>,
+    pub ip: IpSetting,
+    pub bgp_peers: Vec<IpAddr>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            version: Version::LATEST,
+            family: 4,
+            node_internal_ips: Vec::new(),
+            ip: IpSetting::Autodetect,
+            bgp_peers: Vec::new(),
+        }
+    }
+}
+
+fn family_of(ip: IpAddr) -> u8 {
+    if ip.is_ipv4() { 4 } else { 6 }
+}
+
+fn view(v: Version) -> AddrView {
+    if v >= Version(3, 32, 0) {
+        AddrView::Vishvananda
+    } else {
+        AddrView::GoNet
+    }
+}
+
+/// `(p1)|(p2)|…`, compiled as calico-node compiles it.
+fn joined(patterns: &[String]) -> Result<Option<GoRegex>, String> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let j = format!("({})", patterns.join(")|("));
+    GoRegex::new(&j).map(Some)
+}
+
+/// The first single pattern that matches, to name it in a verdict.
+fn which(patterns: &[String], name: &[u8]) -> String {
+    patterns
+        .iter()
+        .find(|p| GoRegex::new(p).is_ok_and(|r| r.is_match(name)))
+        .cloned()
+        .unwrap_or_else(|| patterns.join(","))
+}
+
+/// One interface `GetInterfaces` kept, with its addresses of the family.
+struct Kept<'m> {
+    link: &'m LinkEntry,
+    cidrs: Vec<GoAddr<'m>>,
+}
+
+/// `GetInterfaces(include, exclude, version)`: reverse kernel order. Adds a
+/// candidate entry for every interface it drops.
+fn get_interfaces<'m>(
+    model: &'m Model,
+    include: &[String],
+    exclude: &[String],
+    family: u8,
+    v: Version,
+    out: &mut Vec<Candidate>,
+) -> Result<Vec<Kept<'m>>, String> {
+    let inc = joined(include)?;
+    let exc = joined(exclude)?;
+    let mut kept = Vec::new();
+    for link in goview::interfaces(model).iter().rev() {
+        let name = link.name.as_bytes();
+        let shown = link.display_name();
+        if let Some(inc) = &inc
+            && !inc.is_match(name)
+        {
+            out.push(Candidate {
+                interface: shown,
+                index: link.index,
+                verdict: Verdict::NotIncluded,
+                reason: format!("matches none of {}", include.join(",")),
+                addresses: Vec::new(),
+            });
+            continue;
+        }
+        if let Some(exc) = &exc
+            && exc.is_match(name)
+        {
+            out.push(Candidate {
+                interface: shown,
+                index: link.index,
+                verdict: Verdict::Excluded,
+                reason: format!("excluded by pattern {}", which(exclude, name)),
+                addresses: Vec::new(),
+            });
+            continue;
+        }
+        let cidrs = goview::addrs(model, link.index, view(v))
+            .into_iter()
+            .filter(|a| family_of(a.ip) == family)
+            .collect();
+        kept.push(Kept { link, cidrs });
+    }
+    Ok(kept)
+}
+
+fn cidr_of(a: &GoAddr<'_>) -> String {
+    a.cidr()
+}
+
+/// `FilteredEnumeration(include, exclude, cidrs, version)`.
+fn filtered(
+    model: &Model,
+    include: &[String],
+    exclude: &[String],
+    cidrs: &[IpNet],
+    o: &Options,
+    d: &mut Detection,
+) -> Result<(), String> {
+    let mut dropped = Vec::new();
+    let kept = get_interfaces(model, include, exclude, o.family, o.version, &mut dropped)?;
+    // Candidates in walk order: every interface, kept or dropped, reversed.
+    let mut verdicts: Vec<Candidate> = Vec::new();
+    let mut chosen: Option<(String, String)> = None;
+    for k in &kept {
+        let mut addrs = Vec::new();
+        for a in &k.cidrs {
+            let (verdict, reason) = if chosen.is_some() {
+                (Verdict::NotReached, "an earlier candidate won".to_string())
+            } else if !goview::is_global_unicast(a.ip) {
+                (
+                    Verdict::NotGlobalUnicast,
+                    format!("{} is not global unicast ({})", a.ip, goview::not_global_reason(a.ip)),
+                )
+            } else if !cidrs.is_empty() && !cidrs.iter().any(|c| c.contains(&a.ip)) {
+                (
+                    Verdict::OutsideCidrs,
+                    format!(
+                        "{} is outside {}",
+                        a.ip,
+                        cidrs.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
+                    ),
+                )
+            } else {
+                chosen = Some((cidr_of(a), k.link.display_name()));
+                (
+                    Verdict::Chosen,
+                    "first global unicast address of the first candidate interface".to_string(),
+                )
+            };
+            addrs.push(AddrVerdict {
+                address: cidr_of(a),
+                verdict,
+                reason,
+            });
+        }
+        let won = addrs.iter().any(|a| a.verdict == Verdict::Chosen);
+        let (verdict, reason) = if won {
+            (
+                Verdict::Chosen,
+                "the first candidate with a global unicast address".to_string(),
+            )
+        } else if k.cidrs.is_empty() {
+            (Verdict::NoAddress, format!("no IPv{} address", o.family))
+        } else if addrs.iter().all(|a| a.verdict == Verdict::NotReached) {
+            (Verdict::NotReached, "an earlier interface won".to_string())
+        } else if addrs
+            .iter()
+            .all(|a| a.verdict == Verdict::OutsideCidrs || a.verdict == Verdict::NotReached)
+            && !cidrs.is_empty()
+        {
+            (Verdict::OutsideCidrs, "no address inside the CIDRs".to_string())
+        } else {
+            (
+                Verdict::NotGlobalUnicast,
+                format!("no global unicast IPv{} address", o.family),
+            )
+        };
+        verdicts.push(Candidate {
+            interface: k.link.display_name(),
+            index: k.link.index,
+            verdict,
+            reason,
+            addresses: addrs,
+        });
+    }
+    verdicts.extend(dropped);
+    // Present in walk order (reverse link order).
+    let pos = |i: u32| model.links().iter().position(|l| l.index == i).unwrap_or(0);
+    verdicts.sort_by_key(|c| std::cmp::Reverse(pos(c.index)));
+    d.candidates = verdicts;
+    if kept.is_empty() {
+        return Err("no valid host interfaces found".into());
+    }
+    match chosen {
+        Some((addr, iface)) => {
+            d.address = Some(addr);
+            d.interface = Some(iface);
+            Ok(())
+        }
+        None => Err(format!(
+            "no valid IPv{} addresses found on the host interfaces",
+            o.family
+        )),
+    }
+}
+
+/// `GetLocalCIDR`-style lookup: all interfaces, reversed, no exclusions, no
+/// global-unicast check; the first CIDR whose IP equals `ip`.
+fn local_cidr(model: &Model, ip: IpAddr, v: Version) -> Option<(String, String)> {
+    let mut sink = Vec::new();
+    let fam = family_of(ip);
+    let kept = get_interfaces(model, &[], &[], fam, v, &mut sink).ok()?;
+    kept.iter().find_map(|k| {
+        k.cidrs
+            .iter()
+            .find(|a| a.ip == ip)
+            .map(|a| (cidr_of(a), k.link.display_name()))
+    })
+}
+
+fn masked(cidr: &str) -> String {
+    match IpNet::from_str(cidr) {
+        Ok(n) => n.trunc().to_string(),
+        Err(_) => cidr.to_owned(),
+    }
+}
+
+fn k8s_bug(v: Version) -> bool {
+    (v.0 == 3 && v.1 == 22 && v.2 <= 3) || (v.0 == 3 && v.1 == 23 && v.2 <= 1)
+}
+
+fn semantics(v: Version, method: &Method) -> String {
+    let ex = default_excludes(v);
+    let anchored = ex.iter().all(|p| p.starts_with('^'));
+    let mut s = format!(
+        "calico-node {v}: interfaces walked in reverse kernel link order; default excludes ({} patterns, {}): {}",
+        ex.len(),
+        if anchored {
+            "^-anchored"
+        } else {
+            "unanchored: substring matches"
+        },
+        ex.join(" ")
+    );
+    match method {
+        Method::Interface(_) | Method::Cidr(_) => s.push_str("; this method does not apply the default excludes"),
+        Method::KubernetesInternalIp if k8s_bug(v) => s.push_str(
+            "; kubernetes-internal-ip returns the masked network address (bug of v3.22.0-3.22.3 and v3.23.0-3.23.1)",
+        ),
+        _ => {}
+    }
+    if view(v) == AddrView::Vishvananda {
+        s.push_str("; addresses from one bulk netlink dump (point-to-point IPv4 as /32)");
+    }
+    s
+}
+
+/// Replays one method.
+pub fn detect(model: &Model, method_text: &str, o: &Options) -> Detection {
+    let name = if method_text.is_empty() {
+        "first-found"
+    } else {
+        method_text
+    };
+    let method = match Method::parse(method_text, o.version) {
+        Ok(m) => m,
+        Err(e) => {
+            let mut d = Detection::new(name, format!("calico-node {}", o.version), o.family);
+            d.error = Some(e);
+            return d;
+        }
+    };
+    let mut d = Detection::new(name, semantics(o.version, &method), o.family);
+    match &o.ip {
+        IpSetting::None => {
+            d.notes.push(format!(
+                "IP{}=none: no autodetection; the node keeps its previous address (none on a new node)",
+                if o.family == 6 { "6" } else { "" }
+            ));
+            d.error = Some("autodetection disabled (none)".into());
+            return d;
+        }
+        IpSetting::Explicit(text) => {
+            explicit_ip(model, text, o, &mut d);
+            return d;
+        }
+        IpSetting::Autodetect => {}
+    }
+    let defaults: Vec<String> = default_excludes(o.version).into_iter().map(String::from).collect();
+    let result = match &method {
+        Method::FirstFound => filtered(model, &[], &defaults, &[], o, &mut d),
+        Method::Interface(inc) => filtered(model, inc, &[], &[], o, &mut d),
+        Method::SkipInterface(skip) => {
+            let mut ex = defaults.clone();
+            ex.extend(skip.iter().cloned());
+            filtered(model, &[], &ex, &[], o, &mut d)
+        }
+        Method::Cidr(list) => {
+            let mut nets = Vec::new();
+            let mut bad = None;
+            for c in list {
+                match IpNet::from_str(c) {
+                    Ok(n) => nets.push(n),
+                    Err(_) => bad = Some(format!("Invalid CIDR {c:?}")),
+                }
+            }
+            match bad {
+                Some(e) => Err(e),
+                None => filtered(model, &[], &[], &nets, o, &mut d),
+            }
+        }
+        Method::CanReach(dest) => can_reach(model, dest, o, &mut d),
+        Method::KubernetesInternalIp => k8s_internal_ip(model, o, &mut d),
+    };
+    if let Err(e) = result {
+        d.log = Some(format!(
+            "Unable to auto-detect an IPv{} address using {name}: {e}",
+            o.family
+        ));
+        d.error = Some(e);
+    } else if let (Some(a), Some(i)) = (&d.address, &d.interface) {
+        d.log = Some(match method {
+            Method::Interface(_) => format!(
+                "Using autodetected IPv{} address {a} on matching interface {i}",
+                o.family
+            ),
+            _ => format!("Using autodetected IPv{} address on interface {i}: {a}", o.family),
+        });
+    }
+    bgp_peers(model, o, &mut d);
+    d
+}
+
+fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), String> {
+    let Ok(dst) = dest.parse::<IpAddr>() else {
+        return Err(format!(
+            "can-reach={dest}: a host name must be resolved first; give its address"
+        ));
+    };
+    if family_of(dst) != o.family {
+        return Err(format!("can-reach={dest} is not an IPv{} address", o.family));
+    }
+    let choice = source::select_source(model, dst).map_err(|e| format!("cannot reach {dst}: {e}"))?;
+    d.notes.push(format!(
+        "the kernel reaches {dst} from {} via route `{}` ({})",
+        choice.source,
+        model.route_text(&choice.route),
+        choice.why
+    ));
+    let mut sink = Vec::new();
+    let kept = get_interfaces(model, &[], &[], o.family, o.version, &mut sink)?;
+    for k in &kept {
+        let mut addrs = Vec::new();
+        let mut won = false;
+        for a in &k.cidrs {
+            let (verdict, reason) = if d.address.is_some() {
+                (Verdict::NotReached, "an earlier candidate won".into())
+            } else if a.ip == choice.source {
+                won = true;
+                d.address = Some(cidr_of(a));
+                d.interface = Some(k.link.display_name());
+                (
+                    Verdict::Chosen,
+                    format!("the source address the kernel picks for {dst}"),
+                )
+            } else {
+                (
+                    Verdict::NotMatching,
+                    format!("not the source address {}", choice.source),
+                )
+            };
+            addrs.push(AddrVerdict {
+                address: cidr_of(a),
+                verdict,
+                reason,
+            });
+        }
+        d.candidates.push(Candidate {
+            interface: k.link.display_name(),
+            index: k.link.index,
+            verdict: if won {
+                Verdict::Chosen
+            } else if k.cidrs.is_empty() {
+                Verdict::NoAddress
+            } else {
+                Verdict::NotMatching
+            },
+            reason: if won {
+                "carries the source address".into()
+            } else {
+                "does not carry the source address".into()
+            },
+            addresses: addrs,
+        });
+    }
+    if d.address.is_none() {
+        return Err(format!(
+            "autodetected IPv{} address does not match any addresses found on local interfaces: {}",
+            o.family, choice.source
+        ));
+    }
+    Ok(())
+}
+
+fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), String> {
+    if o.node_internal_ips.is_empty() {
+        return Err("the Node's InternalIP is needed: give --node-internal-ip".into());
+    }
+    let Some(ip) = o.node_internal_ips.iter().copied().find(|i| family_of(*i) == o.family) else {
+        return Err(format!("the Node has no IPv{} InternalIP", o.family));
+    };
+    let Some((cidr, iface)) = local_cidr(model, ip, o.version) else {
+        d.notes
+            .push(format!("Unable to find matching host interface for IP {ip}"));
+        return Err(format!(
+            "InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails"
+        ));
+    };
+    let result = if k8s_bug(o.version) {
+        let net = masked(&cidr);
+        d.notes.push(format!(
+            "{}: returns the network {net} instead of {cidr}; every node of that subnet claims the same address",
+            o.version
+        ));
+        net
+    } else {
+        cidr.clone()
+    };
+    for l in goview::interfaces(model).iter().rev() {
+        let here = l.display_name() == iface;
+        d.candidates.push(Candidate {
+            interface: l.display_name(),
+            index: l.index,
+            verdict: if here { Verdict::Chosen } else { Verdict::NotMatching },
+            reason: if here {
+                format!("carries the InternalIP {ip}")
+            } else {
+                format!("does not carry the InternalIP {ip}")
+            },
+            addresses: Vec::new(),
+        });
+    }
+    d.address = Some(result);
+    d.interface = Some(iface);
+    Ok(())
+}
+
+fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
+    let var = if o.family == 6 { "IP6" } else { "IP" };
+    let (ip_text, given_len) = match text.split_once('/') {
+        Some((i, l)) => (i, Some(l)),
+        None => (text, None),
+    };
+    let Ok(ip) = ip_text.parse::<IpAddr>() else {
+        d.error = Some(format!("{var}={text} is not an address"));
+        return;
+    };
+    let on_host = goview::host_has(model, ip);
+    let cidr = match given_len {
+        Some(l) => format!("{ip}/{l}"),
+        // v3.18+ completes a bare IPv4 with the host interface's prefix.
+        None if o.family == 4 && o.version >= Version(3, 18, 0) => match local_cidr(model, ip, o.version) {
+            Some((c, _)) => c,
+            None => format!("{ip}/32"),
+        },
+        None => format!("{ip}/{}", if ip.is_ipv4() { 32 } else { 128 }),
+    };
+    d.notes.push(format!("{var}={text}: used as given, no autodetection"));
+    if on_host {
+        d.interface = local_cidr(model, ip, o.version).map(|(_, i)| i);
+    } else {
+        d.notes.push(format!(
+            "Unable to confirm IPv{} address {ip} is assigned to this host (calico-node only warns)",
+            o.family
+        ));
+    }
+    d.address = Some(cidr);
+}
+
+fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {
+    let chosen = d.ip();
+    for peer in o.bgp_peers.iter().filter(|p| family_of(**p) == o.family) {
+        match source::select_source(model, *peer) {
+            Ok(c) => {
+                let dev = c.oif.map(|i| model.ifname(i)).unwrap_or_default();
+                let verdict = match chosen {
+                    Some(ip) if ip == c.source => "matches the node address".to_string(),
+                    Some(ip) => format!(
+                        "MISMATCH: the node address is {ip}{}, so the BGP session and the node IP sit on different NICs",
+                        d.interface.as_ref().map(|i| format!(" ({i})")).unwrap_or_default()
+                    ),
+                    None => "no node address to compare".to_string(),
+                };
+                d.notes.push(format!(
+                    "BGP peer {peer}: the kernel connects from {} on {dev} (route `{}`): {verdict}",
+                    c.source,
+                    model.route_text(&c.route)
+                ));
+            }
+            Err(e) => d
+                .notes
+                .push(format!("BGP peer {peer}: unreachable from the captured routes: {e}")),
+        }
+    }
+}
+
+/// The `IP_AUTODETECTION_METHOD` (or `IP6_…`) the Tigera operator derives
+/// from an Installation's `nodeAddressAutodetectionV4`/`V6` (the document
+/// may be the Installation, a list of them, or just that field). `None`: the
+/// field is absent or empty, i.e. `IP=none`. Precedence when several are
+/// set: interface, skipInterface, canReach, firstFound, cidrs, kubernetes.
+pub fn method_from_installation(doc: &serde_json::Value, v6: bool) -> Result<Option<String>, String> {
+    let key = if v6 {
+        "nodeAddressAutodetectionV6"
+    } else {
+        "nodeAddressAutodetectionV4"
+    };
+    fn find<'a>(v: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
+        match v {
+            serde_json::Value::Object(m) => m.get(key).or_else(|| m.values().find_map(|x| find(x, key))),
+            serde_json::Value::Array(a) => a.iter().find_map(|x| find(x, key)),
+            _ => None,
+        }
+    }
+    let Some(nad) = find(doc, key) else {
+        return Ok(None);
+    };
+    let s = |k: &str| nad.get(k).and_then(|v| v.as_str()).filter(|v| !v.is_empty());
+    if let Some(r) = s("interface") {
+        return Ok(Some(format!("interface={r}")));
+    }
+    if let Some(r) = s("skipInterface") {
+        return Ok(Some(format!("skip-interface={r}")));
+    }
+    if let Some(d) = s("canReach") {
+        return Ok(Some(format!("can-reach={d}")));
+    }
+    if nad.get("firstFound").and_then(|v| v.as_bool()) == Some(true) {
+        return Ok(Some("first-found".into()));
+    }
+    if let Some(list) = nad.get("cidrs").and_then(|v| v.as_array()).filter(|l| !l.is_empty()) {
+        let c: Vec<&str> = list.iter().filter_map(|x| x.as_str()).collect();
+        return Ok(Some(format!("cidr={}", c.join(","))));
+    }
+    match s("kubernetes") {
+        Some("NodeInternalIP") => Ok(Some("kubernetes-internal-ip".into())),
+        Some(other) => Err(format!(
+            "{key}.kubernetes: unknown value {other:?} (only NodeInternalIP)"
+        )),
+        None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+#[path = "calico_tests.rs"]
+mod tests;

@@ -1,0 +1,239 @@
+//! flannel's external interface (`--iface`, `--iface-regex`,
+//! `--iface-can-reach`, else the default-route interface), v0.28 semantics.
+//!
+//! Contract: a pure function of the model; interfaces walked *forward*;
+//! a regex is tried against addresses first, then names; an interface's
+//! address list is sorted (global before link-local, permanent before
+//! dynamic, non-temporary first) and filtered (no deprecated), as
+//! `GetInterfaceIP4Addrs` does since v0.28.0. Semantics: detection-methods.md §5.
+
+use std::net::IpAddr;
+
+use super::goregex::GoRegex;
+use super::source;
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use crate::model::{AddrEntry, Model};
+use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `--iface`: names or IPs, tried in order.
+    pub iface: Vec<String>,
+    pub iface_regex: Vec<String>,
+    pub iface_can_reach: Option<IpAddr>,
+    pub public_ip: Option<IpAddr>,
+    /// 4 or 6.
+    pub family: u8,
+}
+
+/// `GetInterfaceIP4Addrs`/`IP6Addrs`: sorted, filtered.
+fn sorted_addrs(model: &Model, index: u32, fam: u8) -> Vec<&AddrEntry> {
+    let mut v: Vec<&AddrEntry> = model
+        .device_addresses(index, fam)
+        .iter()
+        .filter(|a| a.flags & IFA_F_DEPRECATED == 0)
+        .filter(|a| {
+            super::goview::is_global_unicast(a.address) || super::goview::not_global_reason(a.address) == "link-local"
+        })
+        .collect();
+    // Stable, as slices.SortFunc's insertion sort is for short lists.
+    v.sort_by_key(|a| {
+        (
+            !super::goview::is_global_unicast(a.address),
+            a.flags & IFA_F_PERMANENT == 0,
+            fam == AF_INET6 && a.flags & IFA_F_TEMPORARY != 0,
+        )
+    });
+    v
+}
+
+fn candidate(model: &Model, index: u32, verdict: Verdict, reason: String, addrs: Vec<AddrVerdict>) -> Candidate {
+    Candidate {
+        interface: model.ifname(index),
+        index,
+        verdict,
+        reason,
+        addresses: addrs,
+    }
+}
+
+pub fn detect(model: &Model, o: &Options) -> Detection {
+    let fam = if o.family == 6 { AF_INET6 } else { AF_INET };
+    let mut d = Detection::new(
+        "flannel",
+        "flannel v0.28+: --iface (names or IPs) in order, then --iface-regex (addresses, then names), then \
+         --iface-can-reach; else the default-route interface; addresses sorted global/permanent/non-temporary first",
+        o.family,
+    );
+    let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: String| {
+        d.address = Some(ip.to_string());
+        d.interface = Some(model.ifname(index));
+        d.notes.push(why);
+    };
+    if o.iface.is_empty() && o.iface_regex.is_empty() && o.iface_can_reach.is_none() {
+        // Default route: main table, no destination or exactly 0.0.0.0/0.
+        let route = model
+            .routes()
+            .into_iter()
+            .find(|r| r.family == fam && r.table == RT_TABLE_MAIN && r.dst_len == 0);
+        match route {
+            None if !model.has_routes() => {
+                d.error = Some("no default route: the capture holds no routes (record a route dump)".into());
+            }
+            None => d.error = Some("Failed to find interface to use: no default route".into()),
+            Some(r) => match r.oif {
+                None => {
+                    d.error = Some(format!(
+                        "default route `{}` has no single device (multipath?)",
+                        model.route_text(r)
+                    ))
+                }
+                Some(oif) => match sorted_addrs(model, oif, fam).first() {
+                    Some(a) => {
+                        let why = format!("default route `{}`; first of its sorted addresses", model.route_text(r));
+                        d.candidates
+                            .push(candidate(model, oif, Verdict::Chosen, why.clone(), Vec::new()));
+                        choose(&mut d, oif, a.address, why);
+                    }
+                    None => d.error = Some(format!("no IPv{} address found for given interface", o.family)),
+                },
+            },
+        }
+        finish(&mut d, o);
+        return d;
+    }
+    for spec in &o.iface {
+        if let Ok(ip) = spec.parse::<IpAddr>() {
+            let hit = model
+                .links()
+                .iter()
+                .find(|l| model.device_addresses(l.index, fam).iter().any(|a| a.address == ip));
+            match hit {
+                Some(l) => {
+                    choose(
+                        &mut d,
+                        l.index,
+                        ip,
+                        format!("--iface {spec}: the first interface carrying it"),
+                    );
+                    finish(&mut d, o);
+                    return d;
+                }
+                None => d.notes.push(format!("--iface {spec}: no interface carries that IP")),
+            }
+        } else {
+            match model.link_by_name(spec.as_bytes()) {
+                Some(l) => match sorted_addrs(model, l.index, fam).first() {
+                    Some(a) => {
+                        choose(
+                            &mut d,
+                            l.index,
+                            a.address,
+                            format!("--iface {spec}: first of its sorted addresses"),
+                        );
+                        finish(&mut d, o);
+                        return d;
+                    }
+                    None => d.notes.push(format!(
+                        "--iface {spec}: no IPv{} address found for given interface",
+                        o.family
+                    )),
+                },
+                None => d.notes.push(format!("--iface {spec}: no such interface")),
+            }
+        }
+    }
+    for pattern in &o.iface_regex {
+        let re = match GoRegex::new(pattern) {
+            Ok(r) => r,
+            Err(e) => {
+                d.notes.push(format!("--iface-regex {pattern}: {e}"));
+                continue;
+            }
+        };
+        // Pass 1: addresses; pass 2: names.
+        for l in model.links() {
+            let addrs = sorted_addrs(model, l.index, fam);
+            let mut verdicts = Vec::new();
+            let mut hit = None;
+            for a in &addrs {
+                let m = hit.is_none() && re.is_match(a.address.to_string().as_bytes());
+                if m {
+                    hit = Some(a.address);
+                }
+                verdicts.push(AddrVerdict {
+                    address: a.cidr(),
+                    verdict: if m { Verdict::Chosen } else { Verdict::NotMatching },
+                    reason: format!("address {} {pattern}", if m { "matches" } else { "does not match" }),
+                });
+            }
+            if let Some(ip) = hit {
+                d.candidates.push(candidate(
+                    model,
+                    l.index,
+                    Verdict::Chosen,
+                    "an address matches".into(),
+                    verdicts,
+                ));
+                choose(
+                    &mut d,
+                    l.index,
+                    ip,
+                    format!("--iface-regex {pattern}: matches the address"),
+                );
+                finish(&mut d, o);
+                return d;
+            }
+            d.candidates.push(candidate(
+                model,
+                l.index,
+                Verdict::NotMatching,
+                format!("no address matches {pattern}"),
+                verdicts,
+            ));
+        }
+        for l in model.links() {
+            if re.is_match(l.name.as_bytes())
+                && let Some(a) = sorted_addrs(model, l.index, fam).first()
+            {
+                choose(
+                    &mut d,
+                    l.index,
+                    a.address,
+                    format!("--iface-regex {pattern}: matches the interface name"),
+                );
+                finish(&mut d, o);
+                return d;
+            }
+        }
+    }
+    if let Some(dst) = o.iface_can_reach {
+        match source::select_source(model, dst) {
+            Ok(c) => {
+                let oif = c.oif.unwrap_or(0);
+                choose(
+                    &mut d,
+                    oif,
+                    c.source,
+                    format!("--iface-can-reach {dst}: route `{}`", model.route_text(&c.route)),
+                );
+                finish(&mut d, o);
+                return d;
+            }
+            Err(e) => d.notes.push(format!("--iface-can-reach {dst}: {e}")),
+        }
+    }
+    d.error = Some("Failed to find interface to use that matches the interfaces and/or regexes provided".into());
+    d
+}
+
+fn finish(d: &mut Detection, o: &Options) {
+    if let Some(p) = o.public_ip {
+        d.notes
+            .push(format!("--public-ip {p}: announced instead of the interface address"));
+    }
+}
+
+#[cfg(test)]
+#[path = "flannel_tests.rs"]
+mod tests;

@@ -1,0 +1,196 @@
+//! Go RE2 patterns, matched the way Go's `regexp.MatchString` matches them.
+//!
+//! Contract: [`GoRegex::new`] accepts what Go's `regexp.Compile` accepts
+//! (and rejects what it rejects, for the differences that matter here) and
+//! matches unanchored, on interface names as raw bytes. The `regex` crate
+//! is RE2-like, but differs from Go in a few places, rewritten here:
+//! `\d \w \s \b` are ASCII in Go and Unicode in Rust; `\Q…\E` and octal
+//! escapes exist only in Go; inside a class Rust reads `[`, `&&`, `--` and
+//! `~~` as set operations where Go reads literals; Go rejects repeat counts
+//! above 1000.
+
+use regex::bytes::{Regex, RegexBuilder};
+
+#[derive(Debug, Clone)]
+pub struct GoRegex {
+    pub pattern: String,
+    re: Regex,
+}
+
+impl GoRegex {
+    pub fn new(pattern: &str) -> Result<Self, String> {
+        let translated = translate(pattern)?;
+        let re = RegexBuilder::new(&translated)
+            .build()
+            .map_err(|e| format!("invalid pattern {pattern:?}: {}", first_line(&e.to_string())))?;
+        Ok(GoRegex {
+            pattern: pattern.to_owned(),
+            re,
+        })
+    }
+
+    /// Unanchored search, like Go's `MatchString`.
+    pub fn is_match(&self, name: &[u8]) -> bool {
+        self.re.is_match(name)
+    }
+}
+
+/// The last non-empty line of the regex crate's multi-line error.
+fn first_line(s: &str) -> String {
+    s.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(s)
+        .trim()
+        .to_owned()
+}
+
+const ASCII_DIGIT: &str = "0-9";
+const ASCII_WORD: &str = "0-9A-Za-z_";
+const ASCII_SPACE: &str = "\\t\\n\\x0C\\r ";
+
+fn translate(p: &str) -> Result<String, String> {
+    let chars: Vec<char> = p.chars().collect();
+    let mut out = String::with_capacity(p.len() + 16);
+    let mut i = 0;
+    let mut in_class = false;
+    let mut class_start = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' {
+            let Some(&n) = chars.get(i + 1) else {
+                return Err(format!("invalid pattern {p:?}: trailing backslash"));
+            };
+            i += 2;
+            match n {
+                'Q' => {
+                    let mut lit = String::new();
+                    while i < chars.len() {
+                        if chars[i] == '\\' && chars.get(i + 1) == Some(&'E') {
+                            i += 2;
+                            break;
+                        }
+                        lit.push(chars[i]);
+                        i += 1;
+                    }
+                    if in_class {
+                        for ch in lit.chars() {
+                            out.push_str(&regex::escape(&ch.to_string()));
+                        }
+                    } else {
+                        out.push_str(&regex::escape(&lit));
+                    }
+                }
+                'd' | 'w' | 's' | 'D' | 'W' | 'S' if in_class => {
+                    let set = match n.to_ascii_lowercase() {
+                        'd' => ASCII_DIGIT,
+                        'w' => ASCII_WORD,
+                        _ => ASCII_SPACE,
+                    };
+                    if n.is_ascii_uppercase() {
+                        out.push_str(&format!("[^{set}]"));
+                    } else {
+                        out.push_str(set);
+                    }
+                }
+                'd' | 'w' | 's' | 'D' | 'W' | 'S' | 'b' | 'B' => out.push_str(&format!("(?-u:\\{n})")),
+                '0'..='7' => {
+                    let mut digits = n.to_string();
+                    while digits.len() < 3 && i < chars.len() && ('0'..='7').contains(&chars[i]) {
+                        digits.push(chars[i]);
+                        i += 1;
+                    }
+                    if n != '0' && digits.len() == 1 {
+                        return Err(format!("invalid pattern {p:?}: backreferences are not supported"));
+                    }
+                    let code = u32::from_str_radix(&digits, 8).unwrap_or(0);
+                    out.push_str(&format!("\\x{{{code:x}}}"));
+                }
+                other => {
+                    out.push('\\');
+                    out.push(other);
+                }
+            }
+            continue;
+        }
+        if in_class {
+            match c {
+                ']' if i > class_start => in_class = false,
+                '[' if chars.get(i + 1) == Some(&':') => {
+                    // POSIX class [:alpha:]: copy through to its closing ":]"
+                    let end = (i + 2..chars.len().saturating_sub(1)).find(|&j| chars[j] == ':' && chars[j + 1] == ']');
+                    if let Some(end) = end {
+                        out.extend(&chars[i..end + 2]);
+                        i = end + 2;
+                        continue;
+                    }
+                    out.push_str("\\[");
+                    i += 1;
+                    continue;
+                }
+                '[' | '&' | '~' => {
+                    out.push('\\');
+                    out.push(c);
+                    i += 1;
+                    continue;
+                }
+                '-' if chars.get(i + 1) == Some(&'-') => {
+                    out.push_str("-\\");
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        match c {
+            '[' => {
+                in_class = true;
+                out.push('[');
+                i += 1;
+                if chars.get(i) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                // A ']' right after '[' or '[^' is a literal.
+                class_start = i + 1;
+                continue;
+            }
+            '{' => {
+                let end = chars[i..].iter().position(|&x| x == '}').map(|e| i + e);
+                if let Some(end) = end {
+                    let inner: String = chars[i + 1..end].iter().collect();
+                    let counts: Vec<&str> = inner.split(',').collect();
+                    let is_repeat = !inner.is_empty()
+                        && counts.len() <= 2
+                        && counts[0].chars().all(|d| d.is_ascii_digit())
+                        && !counts[0].is_empty()
+                        && counts.iter().all(|c| c.chars().all(|d| d.is_ascii_digit()));
+                    if is_repeat && counts.iter().any(|c| c.parse::<u32>().is_ok_and(|n| n > 1000)) {
+                        return Err(format!("invalid pattern {p:?}: invalid repeat count"));
+                    }
+                    if !is_repeat {
+                        // Go reads a '{' that opens no repeat as a literal.
+                        out.push_str("\\{");
+                        i += 1;
+                        continue;
+                    }
+                } else {
+                    out.push_str("\\{");
+                    i += 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[path = "goregex_tests.rs"]
+mod tests;

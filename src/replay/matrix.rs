@@ -1,0 +1,87 @@
+//! `detect --all`: every method, with sensible defaults derived from the
+//! host itself, so one can see at once which component picks what.
+//!
+//! Contract: a pure function of the model; the methods tried are
+//! first-found, `interface=PREFIX.*` for each family of interface names
+//! that carries a global address, `cidr=` for each global subnet,
+//! `can-reach=` the default gateway, kubernetes-internal-ip when the
+//! InternalIP is known, kubelet and flannel with no flags.
+
+use std::collections::BTreeSet;
+
+use super::calico;
+use super::goview;
+use super::verdict::Detection;
+use super::{MethodSpec, flannel, kubelet};
+use crate::model::Model;
+use crate::netlink::names::{AF_INET, AF_INET6, RT_TABLE_MAIN};
+
+/// `ens160` → `ens`, `eth0` → `eth`, `nerdctl0` → `nerdctl`.
+fn name_family(name: &str) -> String {
+    name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ':' || c == '-')
+        .to_owned()
+}
+
+pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
+    let mut out = Vec::new();
+    for fam in [4u8, 6] {
+        let af = if fam == 4 { AF_INET } else { AF_INET6 };
+        let global: Vec<_> = model
+            .addresses(Some(af))
+            .into_iter()
+            .filter(|a| goview::is_global_unicast(a.address))
+            .collect();
+        if global.is_empty() {
+            continue;
+        }
+        let o = calico::Options {
+            family: fam,
+            ..base.clone()
+        };
+        let calico = |m: String| MethodSpec::Calico {
+            method: m,
+            options: o.clone(),
+        };
+        out.push(calico("first-found".into()));
+        let prefixes: BTreeSet<String> = global
+            .iter()
+            .filter_map(|a| model.link(a.index))
+            .map(|l| name_family(&l.display_name()))
+            .filter(|p| !p.is_empty())
+            .collect();
+        for p in prefixes {
+            out.push(calico(format!("interface={}.*", regex::escape(&p))));
+        }
+        let nets: BTreeSet<String> = global
+            .iter()
+            .filter_map(|a| ipnet::IpNet::new(a.address, a.prefix_len).ok())
+            .map(|n| n.trunc().to_string())
+            .collect();
+        for n in nets {
+            out.push(calico(format!("cidr={n}")));
+        }
+        let gateways: BTreeSet<String> = model
+            .routes()
+            .into_iter()
+            .filter(|r| r.family == af && r.table == RT_TABLE_MAIN && r.dst_len == 0)
+            .filter_map(|r| r.gateway)
+            .map(|g| g.to_string())
+            .collect();
+        for g in gateways {
+            out.push(calico(format!("can-reach={g}")));
+        }
+        if base.node_internal_ips.iter().any(|i| i.is_ipv4() == (fam == 4)) {
+            out.push(calico("kubernetes-internal-ip".into()));
+        }
+        out.push(MethodSpec::Flannel(flannel::Options {
+            family: fam,
+            ..flannel::Options::default()
+        }));
+    }
+    out.push(MethodSpec::Kubelet(kubelet::Options::default()));
+    out
+}
+
+pub fn run(model: &Model, base: &calico::Options) -> Vec<Detection> {
+    methods(model, base).iter().map(|m| m.detect(model)).collect()
+}

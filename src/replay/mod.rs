@@ -1,0 +1,41 @@
+//! Replays: what a node-IP detection method or a resolver would choose, as
+//! pure functions of the kernel model, with the reason for every candidate
+//! passed over.
+
+pub mod calico;
+pub mod conflict;
+pub mod flannel;
+pub mod goregex;
+pub mod goview;
+pub mod kubelet;
+pub mod matrix;
+pub mod source;
+pub mod verdict;
+
+use crate::model::Model;
+use verdict::Detection;
+
+/// A method and its settings.
+#[derive(Debug, Clone)]
+pub enum MethodSpec {
+    /// calico-node with an `IP_AUTODETECTION_METHOD` value.
+    Calico {
+        method: String,
+        options: calico::Options,
+    },
+    Kubelet(kubelet::Options),
+    Flannel(flannel::Options),
+}
+
+impl MethodSpec {
+    pub fn detect(&self, model: &Model) -> Detection {
+        match self {
+            MethodSpec::Calico { method, options } => calico::detect(model, method, options),
+            MethodSpec::Kubelet(o) => kubelet::detect(model, o),
+            MethodSpec::Flannel(o) => flannel::detect(model, o),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testhost;

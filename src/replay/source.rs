@@ -1,0 +1,308 @@
+//! Which source address Linux picks for a destination (what a UDP
+//! `connect()` followed by `getsockname()` returns), from the model.
+//!
+//! Contract: a pure function of the model. IPv4: route lookup in the local,
+//! main and default tables (policy rules are not captured, so the default
+//! rule set is assumed), longest prefix then lowest metric; the route's
+//! `prefsrc`, else `inet_select_addr` on the output device (the first
+//! primary of suitable scope in the gateway's or destination's subnet, else
+//! the first primary of suitable scope, else an address of another device).
+//! IPv6: the route's `prefsrc`, else `ipv6_dev_get_saddr`'s RFC 6724 rules
+//! over every usable address. Every answer says which route decided it.
+
+use std::net::{IpAddr, Ipv6Addr};
+
+use crate::model::{AddrEntry, Model, RouteEntry};
+use crate::netlink::names::*;
+
+/// The kernel's answer for one destination.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceChoice {
+    pub source: IpAddr,
+    /// Output device.
+    pub oif: Option<u32>,
+    /// The route that decided it.
+    pub route: RouteEntry,
+    /// How the source was chosen, for reports.
+    pub why: String,
+}
+
+/// Why no source could be chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoSource {
+    /// The capture holds no route at all for that family.
+    NoRoutes,
+    /// No route matches (ENETUNREACH).
+    Unreachable,
+    /// A blackhole/unreachable/prohibit route matches.
+    Rejected(String),
+    /// The output device has no usable address.
+    NoAddress(String),
+}
+
+impl std::fmt::Display for NoSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoSource::NoRoutes => f.write_str("the capture holds no routes of that family"),
+            NoSource::Unreachable => f.write_str("no route matches (network unreachable)"),
+            NoSource::Rejected(r) => write!(f, "the matching route rejects it: {r}"),
+            NoSource::NoAddress(d) => write!(f, "the output device {d} has no usable address"),
+        }
+    }
+}
+
+fn bits(ip: IpAddr) -> u128 {
+    match ip {
+        IpAddr::V4(v4) => u128::from(u32::from(v4)) << 96,
+        IpAddr::V6(v6) => u128::from(v6),
+    }
+}
+
+fn width(ip: IpAddr) -> u32 {
+    if ip.is_ipv4() { 32 } else { 128 }
+}
+
+/// Whether `ip` lies in `net/len`.
+pub fn in_prefix(ip: IpAddr, net: IpAddr, len: u8) -> bool {
+    if ip.is_ipv4() != net.is_ipv4() {
+        return false;
+    }
+    let len = u32::from(len).min(width(ip));
+    if len == 0 {
+        return true;
+    }
+    let mask = u128::MAX << (128 - len);
+    (bits(ip) ^ bits(net)) & mask == 0
+}
+
+/// Leading bits two addresses share.
+pub fn common_prefix_len(a: IpAddr, b: IpAddr) -> u32 {
+    ((bits(a) ^ bits(b)).leading_zeros()).min(width(a))
+}
+
+fn route_matches(r: &RouteEntry, dst: IpAddr) -> bool {
+    let fam = if dst.is_ipv4() { AF_INET } else { AF_INET6 };
+    r.family == fam
+        && match r.dst {
+            Some(net) => in_prefix(dst, net, r.dst_len),
+            None => r.dst_len == 0,
+        }
+}
+
+/// The route the kernel would use: local table, then main, then default;
+/// within a table the longest prefix, then the lowest metric.
+pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
+    let fam = if dst.is_ipv4() { AF_INET } else { AF_INET6 };
+    let routes = model.routes();
+    if !routes.iter().any(|r| r.family == fam) {
+        return Err(NoSource::NoRoutes);
+    }
+    for table in [RT_TABLE_LOCAL, RT_TABLE_MAIN, 253] {
+        let best = routes
+            .iter()
+            .filter(|r| r.table == table && route_matches(r, dst))
+            .filter(|r| r.kind != 3 || table == RT_TABLE_LOCAL) // broadcast routes only in local
+            .max_by(|a, b| {
+                a.dst_len
+                    .cmp(&b.dst_len)
+                    .then(b.priority.unwrap_or(0).cmp(&a.priority.unwrap_or(0)))
+                    .then(b.seq.cmp(&a.seq))
+            });
+        if let Some(r) = best {
+            return match r.kind {
+                6..=8 => Err(NoSource::Rejected(model.route_text(r))),
+                _ => Ok(r),
+            };
+        }
+    }
+    Err(NoSource::Unreachable)
+}
+
+/// `inet_select_addr(dev, dst, scope)`.
+fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) -> Option<(IpAddr, String)> {
+    let mut first = None;
+    for a in model.device_addresses(dev, AF_INET) {
+        if a.is_secondary() || a.scope > scope {
+            continue;
+        }
+        if let Some(n) = near
+            && in_prefix(n, a.address, a.prefix_len)
+        {
+            return Some((
+                a.address,
+                format!("first primary of {} in {n}'s subnet", model.ifname(dev)),
+            ));
+        }
+        if near.is_none() {
+            return Some((a.address, format!("first primary of {}", model.ifname(dev))));
+        }
+        first.get_or_insert((
+            a.address,
+            format!(
+                "first primary of {} (none in {}'s subnet)",
+                model.ifname(dev),
+                near.map(|n| n.to_string()).unwrap_or_default()
+            ),
+        ));
+    }
+    if first.is_some() {
+        return first;
+    }
+    // No address on the device: the first suitable one elsewhere, lo first.
+    for l in model.links() {
+        for a in model.device_addresses(l.index, AF_INET) {
+            if !a.is_secondary() && a.scope != RT_SCOPE_LINK && a.scope <= scope {
+                return Some((
+                    a.address,
+                    format!(
+                        "{} has no address; first suitable on {}",
+                        model.ifname(dev),
+                        l.display_name()
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Source address selection for `dst`.
+pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSource> {
+    let route = lookup(model, dst)?.clone();
+    let ifname = route.oif.map(|o| model.ifname(o)).unwrap_or_else(|| "?".into());
+    if let Some(p) = route.prefsrc {
+        let why = if route.kind == RTN_LOCAL {
+            format!("local route for {dst}: its src {p} (the subnet's primary)")
+        } else {
+            format!("route's src {p}")
+        };
+        return Ok(SourceChoice {
+            source: p,
+            oif: route.oif,
+            route,
+            why,
+        });
+    }
+    if route.kind == RTN_LOCAL {
+        return Ok(SourceChoice {
+            source: dst,
+            oif: route.oif,
+            why: "local address: itself".into(),
+            route,
+        });
+    }
+    let Some(oif) = route.oif else {
+        return Err(NoSource::NoAddress("(multipath or no device)".into()));
+    };
+    if dst.is_ipv4() {
+        // A gateway route's next hop is on-link (scope link); a device route's is host.
+        let (near, scope) = match route.gateway {
+            Some(g) => (Some(g), RT_SCOPE_LINK),
+            None => (None, RT_SCOPE_HOST),
+        };
+        let (source, why) = inet_select_addr(model, oif, near, scope).ok_or(NoSource::NoAddress(ifname))?;
+        return Ok(SourceChoice {
+            source,
+            oif: Some(oif),
+            route,
+            why,
+        });
+    }
+    let IpAddr::V6(d6) = dst else {
+        return Err(NoSource::Unreachable);
+    };
+    let (source, why) = ipv6_saddr(model, &d6, oif).ok_or(NoSource::NoAddress(ifname))?;
+    Ok(SourceChoice {
+        source,
+        oif: Some(oif),
+        route,
+        why,
+    })
+}
+
+/// RFC 6724 policy label of an IPv6 address (Linux's default table).
+pub fn ipv6_label(ip: &Ipv6Addr) -> u8 {
+    let a = IpAddr::V6(*ip);
+    let table: [(&str, u8, u8); 9] = [
+        ("::1", 128, 0),
+        ("::ffff:0:0", 96, 4),
+        ("2002::", 16, 2),
+        ("2001::", 32, 5),
+        ("fc00::", 7, 13),
+        ("::", 96, 3),
+        ("fec0::", 10, 11),
+        ("3ffe::", 16, 12),
+        ("::", 0, 1),
+    ];
+    let mut best: Option<(u8, u8)> = None;
+    for (p, len, label) in table {
+        if let Ok(net) = p.parse::<Ipv6Addr>()
+            && in_prefix(a, IpAddr::V6(net), len)
+            && best.is_none_or(|(l, _)| len > l)
+        {
+            best = Some((len, label));
+        }
+    }
+    best.map_or(1, |(_, l)| l)
+}
+
+fn ipv6_scope(ip: &Ipv6Addr) -> u8 {
+    crate::model::kernel_order::ipv6_src_scope(ip)
+}
+
+/// `ipv6_dev_get_saddr`: the best-scoring address over all devices.
+fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, String)> {
+    let dst_scope = ipv6_scope(dst);
+    let dst_label = ipv6_label(dst);
+    let mut best: Option<(&AddrEntry, [i64; 6])> = None;
+    let link_local_dst = dst_scope <= 2;
+    for l in model.links() {
+        if link_local_dst && l.index != oif {
+            continue;
+        }
+        for a in model.device_addresses(l.index, AF_INET6) {
+            let IpAddr::V6(s) = a.address else { continue };
+            if a.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) != 0 && a.flags & IFA_F_OPTIMISTIC == 0 {
+                continue;
+            }
+            if s == *dst {
+                return Some((a.address, "the destination is a local address".into()));
+            }
+            let scope = ipv6_scope(&s);
+            // Rule 2: the smallest scope that is at least the destination's.
+            let scope_score = if scope >= dst_scope {
+                -i64::from(scope)
+            } else {
+                i64::from(scope) - 100
+            };
+            let score = [
+                scope_score,
+                i64::from(a.flags & IFA_F_DEPRECATED == 0),
+                i64::from(a.flags & IFA_F_HOMEADDRESS != 0),
+                i64::from(a.index == oif),
+                i64::from(ipv6_label(&s) == dst_label),
+                i64::from(common_prefix_len(IpAddr::V6(s), IpAddr::V6(*dst)).min(u32::from(a.prefix_len))),
+            ];
+            if best.as_ref().is_none_or(|(_, b)| score > *b) {
+                best = Some((a, score));
+            }
+        }
+    }
+    best.map(|(a, s)| {
+        (
+            a.address,
+            format!(
+                "RFC 6724 source selection: {} (scope {}, {}, {} outgoing device, label {}, {} common bits)",
+                a.address,
+                ipv6_scope(match &a.address {
+                    IpAddr::V6(v) => v,
+                    IpAddr::V4(_) => dst,
+                }),
+                if s[1] == 1 { "not deprecated" } else { "deprecated" },
+                if s[3] == 1 { "on the" } else { "not on the" },
+                if s[4] == 1 { "matching" } else { "not matching" },
+                s[5]
+            ),
+        )
+    })
+}

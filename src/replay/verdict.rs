@@ -1,0 +1,102 @@
+//! What a replay returns: the choice, and a verdict for every candidate.
+//!
+//! Contract: plain data, shared by every method so that printers and the
+//! regression manifests treat them alike.
+
+use serde::Serialize;
+
+/// Why a candidate interface or address won or lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Chosen,
+    /// Matched an exclude pattern.
+    Excluded,
+    /// Matched none of the include patterns.
+    NotIncluded,
+    /// No address of the requested family.
+    NoAddress,
+    NotGlobalUnicast,
+    OutsideCidrs,
+    /// Not the address the method looks for (can-reach source, InternalIP, flannel IP/regex).
+    NotMatching,
+    /// Interface administratively down (kubelet, flannel).
+    NotUp,
+    /// Another family than the one asked for.
+    OtherFamily,
+    /// Deprecated or otherwise filtered by flags (flannel).
+    Filtered,
+    /// An earlier candidate already won.
+    NotReached,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AddrVerdict {
+    pub address: String,
+    pub verdict: Verdict,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Candidate {
+    pub interface: String,
+    pub index: u32,
+    pub verdict: Verdict,
+    pub reason: String,
+    pub addresses: Vec<AddrVerdict>,
+}
+
+/// The outcome of one method on one capture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Detection {
+    /// The method as the component spells it (`first-found`, `interface=eth.*`, `kubelet`, ...).
+    pub method: String,
+    /// Which version's behaviour was replayed, and what that means.
+    pub semantics: String,
+    /// 4 or 6.
+    pub family: u8,
+    /// `10.4.0.1/24`, or a bare IP for components that report one.
+    pub address: Option<String>,
+    pub interface: Option<String>,
+    /// Why nothing was chosen.
+    pub error: Option<String>,
+    /// In the order the component examines them.
+    pub candidates: Vec<Candidate>,
+    /// Further findings (IP settings, BGP peers, route decisions, caveats).
+    pub notes: Vec<String>,
+    /// The line the component would log.
+    pub log: Option<String>,
+}
+
+impl Detection {
+    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: u8) -> Self {
+        Detection {
+            method: method.into(),
+            semantics: semantics.into(),
+            family,
+            address: None,
+            interface: None,
+            error: None,
+            candidates: Vec::new(),
+            notes: Vec::new(),
+            log: None,
+        }
+    }
+
+    /// The chosen IP without its prefix length.
+    pub fn ip(&self) -> Option<std::net::IpAddr> {
+        let a = self.address.as_deref()?;
+        a.split('/').next()?.parse().ok()
+    }
+}
+
+/// A detection compared by its outcome only (address, interface, error):
+/// what `--timeline` tracks.
+#[derive(Debug, Clone)]
+pub struct Outcome(pub Detection);
+
+impl PartialEq for Outcome {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.address == other.0.address && self.0.interface == other.0.interface && self.0.error == other.0.error
+    }
+}

@@ -1,0 +1,187 @@
+//! `nlorder detect` on recorded incidents (real kernel fixtures): each
+//! reproduces a failure users report, end to end.
+
+mod common;
+
+use serde_json::Value;
+
+fn detect_json(args: &[&str]) -> (Value, Option<i32>) {
+    let mut a = vec!["detect", "-q", "--format", "json"];
+    a.extend_from_slice(args);
+    let out = common::nlorder(&a);
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (v, out.status.code())
+}
+
+fn fx(name: &str) -> String {
+    common::fixture(name).to_str().expect("path").to_owned()
+}
+
+#[test]
+fn a_bridge_created_last_wins_first_found() {
+    let f = fx("incident-nerdctl.pcap");
+    let (d, _) = detect_json(&[&f]);
+    assert_eq!(d["method"], "first-found");
+    assert_eq!(d["address"], "10.4.0.1/24");
+    assert_eq!(d["interface"], "nerdctl0");
+    assert_eq!(d["error"], Value::Null);
+    let c: Vec<(&str, &str)> = d["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| (c["interface"].as_str().expect("i"), c["verdict"].as_str().expect("v")))
+        .collect();
+    assert_eq!(
+        c,
+        [
+            ("nerdctl0", "chosen"),
+            ("ens160", "not_reached"),
+            ("veth-ens160", "excluded"),
+            ("lo", "excluded")
+        ]
+    );
+    let (d, _) = detect_json(&["--method", "interface=ens.*", &f]);
+    assert_eq!(d["address"], "192.168.10.5/24");
+    // --all shows both at once
+    let (m, _) = detect_json(&["--all", &f]);
+    let rows = m["nodes"][0]["methods"].as_array().expect("rows");
+    let pick = |method: &str| {
+        rows.iter()
+            .find(|r| r["method"] == method)
+            .map(|r| r["interface"].clone())
+    };
+    assert_eq!(pick("first-found"), Some("nerdctl0".into()));
+    assert_eq!(pick("interface=ens.*"), Some("ens160".into()));
+    assert_eq!(pick("kubelet"), Some("ens160".into()));
+    // --expect
+    let out = common::nlorder(&["detect", "-q", "--expect", "192.168.10.5", &f]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = common::nlorder(&["detect", "-q", "--expect", "10.4.0.1/24", &f]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn b_kubernetes_internal_ip_bug_and_node_conflict() {
+    let n1 = format!("node-1={}", fx("incident-k8s-node-1.pcap"));
+    let n2 = format!("node-2={}", fx("incident-k8s-node-2.pcap"));
+    let ips = [
+        "--node-internal-ip",
+        "node-1=172.29.231.161",
+        "--node-internal-ip",
+        "node-2=172.29.231.162",
+    ];
+    let run = |version: &str, captures: &[&str]| {
+        let mut a = vec!["--method", "kubernetes-internal-ip", "--calico-version", version];
+        a.extend_from_slice(&ips);
+        a.extend_from_slice(captures);
+        detect_json(&a)
+    };
+    let (d, _) = run("3.22.1", &[&n1]);
+    assert_eq!(d["address"], "172.29.231.0/24");
+    let (d, _) = run("3.22.4", &[&n1]);
+    assert_eq!(d["address"], "172.29.231.161/24");
+    let (both, code) = run("3.22.1", &[&n1, &n2]);
+    assert_eq!(code, Some(1));
+    let conflicts = both["conflicts"].as_array().expect("conflicts");
+    assert_eq!(conflicts.len(), 1);
+    assert_eq!(conflicts[0]["node"], "node-2");
+    assert_eq!(
+        conflicts[0]["log"],
+        "Calico node 'node-1' is already using the IPv4 address 172.29.231.0."
+    );
+    let (both, code) = run("3.22.4", &[&n1, &n2]);
+    assert_eq!(code, Some(0));
+    assert!(both["conflicts"].as_array().expect("c").is_empty());
+}
+
+#[test]
+fn c_dual_nic_first_found_and_bgp_peer_disagree() {
+    let f = fx("incident-dual-nic.pcap");
+    let (ff, _) = detect_json(&["--bgp-peer", "10.0.0.254", &f]);
+    assert_eq!(ff["address"], "192.168.50.5/24");
+    let notes = ff["notes"].to_string();
+    assert!(
+        notes.contains("MISMATCH") && notes.contains("from 10.0.0.5 on eth0"),
+        "{notes}"
+    );
+    let (cr, _) = detect_json(&["--method", "can-reach=10.0.0.254", "--bgp-peer", "10.0.0.254", &f]);
+    assert_eq!(cr["address"], "10.0.0.5/24");
+    assert!(cr["notes"].to_string().contains("matches the node address"));
+    let (k, _) = detect_json(&["--method", "kubelet", &f]);
+    assert_eq!(k["address"], "10.0.0.5");
+}
+
+#[test]
+fn d_nic_added_mid_capture_flips_first_found() {
+    let f = fx("incident-hotplug.pcap");
+    let (t, _) = detect_json(&["--timeline", &f]);
+    let flips = t["nodes"][0]["flips"].as_array().expect("flips");
+    assert_eq!(flips.len(), 2, "{flips:?}");
+    assert_eq!(flips[0]["after"]["address"], "192.168.10.5/24");
+    assert_eq!(flips[1]["before"]["interface"], "ens160");
+    assert_eq!(flips[1]["after"]["interface"], "ens19");
+    assert!(
+        flips[1]["causes"][0]
+            .as_str()
+            .expect("cause")
+            .contains("+ 192.168.100.5/24 on ens19")
+    );
+    // the flip's packet is where the address was added
+    let packet = flips[1]["packet"].as_u64().expect("packet");
+    let (before, _) = detect_json(&["--at", &(packet - 1).to_string(), &f]);
+    assert_eq!(before["interface"], "ens160");
+    let (after, _) = detect_json(&["--at", &packet.to_string(), &f]);
+    assert_eq!(after["interface"], "ens19");
+}
+
+#[test]
+fn e_alias_label_and_the_unanchored_exclude_list() {
+    let f = fx("incident-vlan-lo.pcap");
+    let (old, _) = detect_json(&["--calico-version", "3.23.3", &f]);
+    assert_eq!(old["address"], "10.9.0.2/24");
+    let vlan = old["candidates"]
+        .as_array()
+        .expect("c")
+        .iter()
+        .find(|c| c["interface"] == "vlan-lo")
+        .cloned()
+        .expect("vlan-lo");
+    assert_eq!(vlan["verdict"], "excluded");
+    assert_eq!(vlan["reason"], "excluded by pattern lo");
+    let (new, _) = detect_json(&["--calico-version", "3.23.4", &f]);
+    assert_eq!(new["address"], "172.20.0.5/24");
+    // eth0:1 is a label, invisible to Go: never an interface name
+    assert!(!old["candidates"].to_string().contains("eth0:1"));
+    let (iface, _) = detect_json(&["--method", "interface=eth0", "--calico-version", "3.23.3", &f]);
+    assert_eq!(iface["address"], "10.9.0.2/24");
+}
+
+#[test]
+fn operator_installation_and_bad_methods() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("detect");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let inst = dir.join("installation.yaml");
+    std::fs::write(
+        &inst,
+        "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec:\n  calicoNetwork:\n    nodeAddressAutodetectionV4:\n      interface: ens.*\n",
+    )
+    .expect("write");
+    let (d, _) = detect_json(&[
+        "--installation",
+        inst.to_str().expect("p"),
+        &fx("incident-nerdctl.pcap"),
+    ]);
+    assert_eq!(d["method"], "interface=ens.*");
+    assert_eq!(d["address"], "192.168.10.5/24");
+    let (d, code) = detect_json(&["--method", "eth1", &fx("incident-nerdctl.pcap")]);
+    assert_eq!(code, Some(0));
+    assert!(
+        d["error"]
+            .as_str()
+            .expect("error")
+            .starts_with("Invalid IP autodetection method: eth1")
+    );
+    let (d, _) = detect_json(&["--method", "interface=eth(", &fx("incident-nerdctl.pcap")]);
+    assert!(d["error"].as_str().expect("error").contains("invalid pattern"));
+}
