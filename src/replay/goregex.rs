@@ -5,7 +5,7 @@
 //! matches unanchored, on interface names as raw bytes. The `regex` crate
 //! is RE2-like, but differs from Go in a few places, rewritten here:
 //! `\d \w \s \b` are ASCII in Go and Unicode in Rust; `\Q…\E` and octal
-//! escapes exist only in Go; inside a class Rust reads `[`, `&&`, `--` and
+//! escapes exist only in Go; Go's `\s` lacks `\v`; inside a class Rust reads `[`, `&&`, `--` and
 //! `~~` as set operations where Go reads literals; Go rejects repeat counts
 //! above 1000.
 
@@ -93,7 +93,10 @@ fn translate(p: &str) -> Result<String, String> {
                         out.push_str(set);
                     }
                 }
-                'd' | 'w' | 's' | 'D' | 'W' | 'S' | 'b' | 'B' => out.push_str(&format!("(?-u:\\{n})")),
+                // Go's \s is [\t\n\f\r ]; the regex crate's ASCII \s adds \v.
+                's' => out.push_str(&format!("[{ASCII_SPACE}]")),
+                'S' => out.push_str(&format!("[^{ASCII_SPACE}]")),
+                'd' | 'w' | 'D' | 'W' | 'b' | 'B' => out.push_str(&format!("(?-u:\\{n})")),
                 '0'..='7' => {
                     let mut digits = n.to_string();
                     while digits.len() < 3 && i < chars.len() && ('0'..='7').contains(&chars[i]) {

@@ -21,6 +21,7 @@ fn perl_classes_are_ascii() {
     assert!(!m(r"^\w+$", "éth0"));
     assert!(m(r"^[\w.]+$", "eth0.100"));
     assert!(!m(r"^[\d]+$", "١"));
+    assert!(!m(r"^\s$", "\u{b}"), "Go's \\s has no vertical tab");
     assert!(m(r"^[^\D]+$", "42"));
 }
 

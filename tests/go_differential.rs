@@ -1,0 +1,340 @@
+//! Differential tests against Go itself (Calico, kubelet and flannel are Go
+//! programs): in a network namespace this test creates, Go's
+//! `net.Interfaces()` and `Addrs()` must list what nlorder's Go view lists,
+//! in the same order, from a capture of the same namespace; and Go's
+//! `regexp.MatchString` must agree with nlorder's RE2 translation.
+//!
+//! Needs root (ip netns), Go (Debian's golang-go) and the recorder in
+//! ../shared/tools. Without them it says so and skips, except in CI.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use nlorder::capture::CaptureReader;
+use nlorder::diag::Diagnostics;
+use nlorder::model::ModelOptions;
+use nlorder::rebuild::rebuild;
+use nlorder::replay::calico;
+use nlorder::replay::goregex::GoRegex;
+use nlorder::replay::goview::{self, AddrView};
+use nlorder::trace::TraceOptions;
+use serde_json::Value;
+
+const GO_PROGRAM: &str = r#"package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"net"
+	"os"
+	"regexp"
+	"strings"
+)
+
+type iface struct {
+	Index int      `json:"index"`
+	Name  string   `json:"name"`
+	Addrs []string `json:"addrs"`
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "regexp" {
+		// stdin: "pattern<TAB>name" lines; stdout: true/false/error per line
+		in := bufio.NewScanner(os.Stdin)
+		out := []string{}
+		for in.Scan() {
+			parts := strings.SplitN(in.Text(), "\t", 2)
+			re, err := regexp.Compile(parts[0])
+			if err != nil {
+				out = append(out, "error")
+				continue
+			}
+			if re.MatchString(parts[1]) {
+				out = append(out, "true")
+			} else {
+				out = append(out, "false")
+			}
+		}
+		json.NewEncoder(os.Stdout).Encode(out)
+		return
+	}
+	ifs, err := net.Interfaces()
+	if err != nil {
+		panic(err)
+	}
+	res := []iface{}
+	for _, i := range ifs {
+		addrs, err := i.Addrs()
+		if err != nil {
+			panic(err)
+		}
+		s := []string{}
+		for _, a := range addrs {
+			s = append(s, a.String())
+		}
+		res = append(res, iface{i.Index, i.Name, s})
+	}
+	json.NewEncoder(os.Stdout).Encode(res)
+}
+"#;
+
+fn have(cmd: &str, args: &[&str]) -> bool {
+    Command::new(cmd)
+        .args(args)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+fn recorder() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/nlrecord.py")
+}
+
+/// Whether this machine can run the namespace tests; in CI it must.
+fn can_run() -> bool {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n")
+        .unwrap_or(false);
+    let missing: Vec<&str> = [
+        (!root, "root"),
+        (!have("ip", &["-V"]), "iproute2"),
+        (!have("go", &["version"]), "go"),
+        (!recorder().exists(), "../shared/tools/nlrecord.py"),
+    ]
+    .into_iter()
+    .filter(|(m, _)| *m)
+    .map(|(_, n)| n)
+    .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var("CI").is_err(),
+        "CI must run the Go differential test; missing: {missing:?}"
+    );
+    eprintln!("SKIPPED: Go differential test needs {missing:?}");
+    false
+}
+
+/// A network namespace that is deleted when dropped.
+struct Netns(String);
+
+impl Netns {
+    fn new(tag: &str) -> Netns {
+        let name = format!("nlorder-test-{tag}-{}", std::process::id());
+        let _ = Command::new("ip").args(["netns", "del", &name]).output();
+        let ok = Command::new("ip")
+            .args(["netns", "add", &name])
+            .status()
+            .expect("ip netns add")
+            .success();
+        assert!(ok, "ip netns add {name}");
+        Netns(name)
+    }
+
+    fn sh(&self, script: &str) {
+        for line in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            let out = Command::new("ip")
+                .args(["netns", "exec", &self.0])
+                .args(&args)
+                .output()
+                .expect("ip netns exec");
+            assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+
+    fn exec(&self, cmd: &[&str]) -> std::process::Output {
+        Command::new("ip")
+            .args(["netns", "exec", &self.0])
+            .args(cmd)
+            .output()
+            .expect("ip netns exec")
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        let _ = Command::new("ip").args(["netns", "del", &self.0]).output();
+    }
+}
+
+fn go_binary() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-differential");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("main.go"), GO_PROGRAM).expect("write go");
+    std::fs::write(dir.join("go.mod"), "module nlorderdiff\n\ngo 1.19\n").expect("go.mod");
+    let bin = dir.join("godiff");
+    let out = Command::new("go")
+        .args(["build", "-o", bin.to_str().expect("p"), "."])
+        .current_dir(&dir)
+        .env("GOCACHE", dir.join("cache"))
+        .env("GOPATH", dir.join("gopath"))
+        .env("CGO_ENABLED", "0")
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("go build");
+    assert!(
+        out.status.success(),
+        "go build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    bin
+}
+
+#[test]
+fn go_net_interfaces_and_addrs_match_nlorder() {
+    if !can_run() {
+        return;
+    }
+    let bin = go_binary();
+    let ns = Netns::new("go");
+    ns.sh("ip link set lo up
+         ip link add eth0 type veth peer name veth-eth0
+         ip link add eth1 type veth peer name veth-eth1
+         ip link add br0 type bridge
+         ip link add mv0 link eth0 type macvlan mode bridge
+         ip link add name hi300 index 300 type bridge
+         ip link del eth1
+         ip link add eth1 type veth peer name veth-eth1
+         ip link set eth0 up
+         ip link set veth-eth0 up
+         ip link set br0 up
+         ip addr add 10.9.0.2/24 dev eth0
+         ip addr add 10.9.0.3/24 dev eth0
+         ip addr add 10.9.0.4/24 label eth0:1 dev eth0
+         ip addr add 192.168.100.5/24 dev eth0
+         ip addr add 10.77.0.1/32 scope host dev eth0
+         ip addr add 2001:db8:1::2/64 dev eth0 nodad
+         ip addr add 2001:db8:1::3/64 dev eth0 nodad
+         ip addr add 10.10.0.1 peer 10.10.0.2/32 dev eth1
+         ip addr add 172.18.45.2/24 dev br0
+         ip addr add fd00:10::1/64 dev br0 nodad
+         ip addr add 10.30.0.1/16 dev hi300");
+    let cap = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-differential/ns.pcap");
+    let rec = ns.exec(&[
+        "python3",
+        recorder().to_str().expect("p"),
+        cap.to_str().expect("p"),
+        "--dump",
+        "link,addr,route",
+    ]);
+    assert!(
+        rec.status.success(),
+        "recorder: {}",
+        String::from_utf8_lossy(&rec.stderr)
+    );
+    let go = ns.exec(&[bin.to_str().expect("bin")]);
+    assert!(go.status.success(), "go: {}", String::from_utf8_lossy(&go.stderr));
+    let theirs: Vec<Value> = serde_json::from_slice(&go.stdout).expect("go json");
+
+    let mut reader = CaptureReader::new(std::fs::File::open(&cap).expect("capture")).expect("reader");
+    let mut diags = Diagnostics::default();
+    let rebuilt = rebuild(
+        &mut reader,
+        TraceOptions::default(),
+        ModelOptions::default(),
+        None,
+        &mut diags,
+        &mut (),
+    )
+    .expect("rebuild");
+    let model = &rebuilt.model;
+    let ours: Vec<Value> = goview::interfaces(model)
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "index": l.index,
+                "name": l.display_name(),
+                "addrs": goview::addrs(model, l.index, AddrView::GoNet).iter().map(|a| a.cidr()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    assert_eq!(ours, theirs, "Go's net.Interfaces()/Addrs() vs nlorder's Go view");
+    assert_eq!(ours.len(), 8, "{ours:?}");
+
+    // Calico walks the same list backwards.
+    let d = calico::detect(model, "interface=.*", &calico::Options::default());
+    let walked: Vec<String> = d.candidates.iter().map(|c| c.interface.clone()).collect();
+    let mut go_reversed: Vec<String> = theirs
+        .iter()
+        .map(|i| i["name"].as_str().expect("name").to_owned())
+        .collect();
+    go_reversed.reverse();
+    assert_eq!(walked, go_reversed);
+}
+
+#[test]
+fn go_regexp_agrees_with_nlorder() {
+    if !have("go", &["version"]) {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must run the Go regexp differential test"
+        );
+        eprintln!("SKIPPED: go is not installed");
+        return;
+    }
+    let bin = go_binary();
+    let cases: &[(&str, &str)] = &[
+        ("eth.*", "veth0"),
+        ("lo", "wlo1"),
+        ("^lo", "wlo1"),
+        ("^lo", "lo0"),
+        (r"^\d+$", "١٢"),
+        (r"^\w+$", "éth0"),
+        (r"\bth\b", "éth"),
+        (r"^\s$", "\u{b}"),
+        (r"(?i)^k$", "\u{212a}"),
+        (r"^\pL+\d$", "eth0"),
+        (r"^[[:alpha:]]+$", "eth"),
+        (r"\Qvxlan.calico\E", "vxlan.calico"),
+        (r"^\Qvxlan.calico\E$", "vxlanXcalico"),
+        (r"^\145th", "eth0"),
+        (r"^[a&b]+$", "a&b"),
+        (r"^[a-c--]+$", "a-c"),
+        (r"^[\w.]+$", "eth0.100"),
+        (r"^[^\D]+$", "42"),
+        ("a{1000}", "a"),
+        ("a{1001}", "a"),
+        (r"(a)\1", "aa"),
+        ("(?=x)", "x"),
+        (r"\Z", "x"),
+        ("(eth", "eth"),
+        ("eth{", "eth{"),
+        ("(?U)a+", "aaa"),
+        ("(docker.*)|(^cbr.*)|(lo)", "vlan-lo"),
+        (r"(^vxlan\.calico.*)|(^nodelocaldns.*)", "vxlan.calico"),
+        ("ens1[0-9]{2}", "ens160"),
+        ("^br-.*", "br0"),
+    ];
+    let input: String = cases.iter().map(|(p, n)| format!("{p}\t{n}\n")).collect();
+    let mut child = Command::new(&bin)
+        .arg("regexp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("go regexp");
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write");
+    }
+    let out = child.wait_with_output().expect("wait");
+    let go: Vec<String> = serde_json::from_slice(&out.stdout).expect("json");
+    for ((p, n), g) in cases.iter().zip(&go) {
+        let ours = match GoRegex::new(p) {
+            Err(_) => "error".to_string(),
+            Ok(r) => r.is_match(n.as_bytes()).to_string(),
+        };
+        assert_eq!(&ours, g, "pattern {p:?} on {n:?}");
+    }
+    assert_eq!(go.len(), cases.len());
+}
