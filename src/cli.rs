@@ -30,6 +30,8 @@ pub enum Command {
     Timeline(TimelineArgs),
     /// Replay node-IP detection (Calico, kubelet, flannel) and say why each candidate lost.
     Detect(Box<DetectArgs>),
+    /// Predict the order getaddrinfo returns for these addresses, and explain every swap.
+    Gai(GaiArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -225,4 +227,49 @@ pub struct DetectArgs {
     pub at: Option<nlorder::rebuild::At>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ResolverArg {
+    Glibc,
+    Go,
+    Musl,
+}
+
+#[derive(Debug, Args)]
+pub struct GaiArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The candidates, in the order the name service returned them (hosts file or DNS).
+    #[arg(required = true)]
+    pub addrs: Vec<std::net::IpAddr>,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[arg(long, value_enum, default_value = "glibc")]
+    pub resolver: ResolverArg,
+    /// The host's /etc/gai.conf (label, precedence, scopev4, reload lines).
+    #[arg(long)]
+    pub gai_conf: Option<PathBuf>,
+    /// Evaluate the tables as they stood at this record or time (see `table --at`).
+    #[arg(long)]
+    pub at: Option<nlorder::rebuild::At>,
+    /// DEST=SRC: the source address for DEST, where the capture cannot tell. Repeatable.
+    #[arg(long, value_parser = parse_source)]
+    pub source: Vec<(std::net::IpAddr, std::net::IpAddr)>,
+    /// The order the program actually got (comma-separated); exit 1 on mismatch.
+    #[arg(long, value_delimiter = ',')]
+    pub observed: Vec<std::net::IpAddr>,
+    /// The same, from `getent ahosts NAME` output (or one address per line).
+    #[arg(long, conflicts_with = "observed")]
+    pub observed_file: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+}
+
+fn parse_source(s: &str) -> Result<(std::net::IpAddr, std::net::IpAddr), String> {
+    let (d, src) = s.split_once('=').ok_or_else(|| format!("{s}: expected DEST=SRC"))?;
+    Ok((
+        d.parse().map_err(|_| format!("{d}: not an address"))?,
+        src.parse().map_err(|_| format!("{src}: not an address"))?,
+    ))
 }

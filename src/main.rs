@@ -11,8 +11,8 @@ use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{
-    Cli, ColorChoice, Command, DecodeArgs, DetectArgs, Endian, Family, InputArgs, IoOptions, KernelOrder, ModelArgs,
-    OnOff, OutputFormat, TableArgs, TimelineArgs,
+    Cli, ColorChoice, Command, DecodeArgs, DetectArgs, Endian, Family, GaiArgs, InputArgs, IoOptions, KernelOrder,
+    ModelArgs, OnOff, OutputFormat, ResolverArg, TableArgs, TimelineArgs,
 };
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
@@ -36,6 +36,7 @@ fn main() -> ExitCode {
         Command::Table(args) => table(&args),
         Command::Timeline(args) => timeline(&args),
         Command::Detect(args) => detect(&args),
+        Command::Gai(args) => gai(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -523,4 +524,65 @@ fn summary(io_opts: &IoOptions, opened: &Opened, rebuilt: &Rebuilt, diags: &Diag
         writeln!(err, "  {w}")?;
     }
     Ok(())
+}
+
+fn gai(args: &GaiArgs) -> Result<ExitCode, Failure> {
+    use nlorder::replay::gai::{self, GaiConf, Resolver};
+    let conf = match &args.gai_conf {
+        Some(p) => {
+            GaiConf::parse(&std::fs::read_to_string(p).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?)
+        }
+        None => GaiConf::default(),
+    };
+    let observed = match &args.observed_file {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?;
+            nlorder::report::gai::parse_observed(&text).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?
+        }
+        None => args.observed.clone(),
+    };
+    let (rebuilt, _) = run_model(&args.input, &args.model, args.at, &mut ())?;
+    let options = gai::Options {
+        resolver: match args.resolver {
+            ResolverArg::Glibc => Resolver::Glibc,
+            ResolverArg::Go => Resolver::Go,
+            ResolverArg::Musl => Resolver::Musl,
+        },
+        gai_conf: conf,
+        sources: args.source.clone(),
+    };
+    let result = gai::sort(&rebuilt.model, &args.addrs, &options);
+    let mismatch = !observed.is_empty() && observed != result.order;
+    let why = if mismatch {
+        gai::explain_mismatch(&rebuilt.model, &args.addrs, &options, &observed)
+    } else {
+        Vec::new()
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match args.format {
+        OutputFormat::Text => {
+            let obs = (!observed.is_empty()).then_some((observed.as_slice(), why.as_slice()));
+            nlorder::report::gai::write_gai_text(&mut out, &result, obs, &style_for(&args.input))?;
+        }
+        OutputFormat::Json => {
+            let mut v = serde_json::to_value(&result).map_err(|e| Failure::Output(io::Error::other(e)))?;
+            if let Some(o) = v.as_object_mut() {
+                o.insert("at_packet".into(), rebuilt.last_packet.into());
+                if !observed.is_empty() {
+                    o.insert("observed".into(), serde_json::json!(observed));
+                    o.insert("matches_observed".into(), (!mismatch).into());
+                    o.insert("mismatch_explanations".into(), serde_json::json!(why));
+                }
+            }
+            serde_json::to_writer_pretty(&mut out, &v).map_err(|e| Failure::Output(io::Error::other(e)))?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(if mismatch {
+        ExitCode::from(EXIT_EXPECTATION)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -12,6 +12,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::{Netns, have, recorder};
+
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
 use nlorder::model::ModelOptions;
@@ -80,89 +82,6 @@ func main() {
 }
 "#;
 
-fn have(cmd: &str, args: &[&str]) -> bool {
-    Command::new(cmd)
-        .args(args)
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
-fn recorder() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/nlrecord.py")
-}
-
-/// Whether this machine can run the namespace tests; in CI it must.
-fn can_run() -> bool {
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| o.stdout == b"0\n")
-        .unwrap_or(false);
-    let missing: Vec<&str> = [
-        (!root, "root"),
-        (!have("ip", &["-V"]), "iproute2"),
-        (!have("go", &["version"]), "go"),
-        (!recorder().exists(), "../shared/tools/nlrecord.py"),
-    ]
-    .into_iter()
-    .filter(|(m, _)| *m)
-    .map(|(_, n)| n)
-    .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    assert!(
-        std::env::var("CI").is_err(),
-        "CI must run the Go differential test; missing: {missing:?}"
-    );
-    eprintln!("SKIPPED: Go differential test needs {missing:?}");
-    false
-}
-
-/// A network namespace that is deleted when dropped.
-struct Netns(String);
-
-impl Netns {
-    fn new(tag: &str) -> Netns {
-        let name = format!("nlorder-test-{tag}-{}", std::process::id());
-        let _ = Command::new("ip").args(["netns", "del", &name]).output();
-        let ok = Command::new("ip")
-            .args(["netns", "add", &name])
-            .status()
-            .expect("ip netns add")
-            .success();
-        assert!(ok, "ip netns add {name}");
-        Netns(name)
-    }
-
-    fn sh(&self, script: &str) {
-        for line in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            let args: Vec<&str> = line.split_whitespace().collect();
-            let out = Command::new("ip")
-                .args(["netns", "exec", &self.0])
-                .args(&args)
-                .output()
-                .expect("ip netns exec");
-            assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
-        }
-    }
-
-    fn exec(&self, cmd: &[&str]) -> std::process::Output {
-        Command::new("ip")
-            .args(["netns", "exec", &self.0])
-            .args(cmd)
-            .output()
-            .expect("ip netns exec")
-    }
-}
-
-impl Drop for Netns {
-    fn drop(&mut self) {
-        let _ = Command::new("ip").args(["netns", "del", &self.0]).output();
-    }
-}
-
 fn go_binary() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-differential");
     std::fs::create_dir_all(&dir).expect("dir");
@@ -188,7 +107,7 @@ fn go_binary() -> PathBuf {
 
 #[test]
 fn go_net_interfaces_and_addrs_match_nlorder() {
-    if !can_run() {
+    if !common::can_run_netns(&["go"]) {
         return;
     }
     let bin = go_binary();

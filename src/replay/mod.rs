@@ -5,6 +5,7 @@
 pub mod calico;
 pub mod conflict;
 pub mod flannel;
+pub mod gai;
 pub mod goregex;
 pub mod goview;
 pub mod kubelet;

@@ -171,8 +171,10 @@ pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSourc
     let route = lookup(model, dst)?.clone();
     let ifname = route.oif.map(|o| model.ifname(o)).unwrap_or_else(|| "?".into());
     if let Some(p) = route.prefsrc {
-        let why = if route.kind == RTN_LOCAL {
-            format!("local route for {dst}: its src {p} (the subnet's primary)")
+        let why = if route.kind == RTN_LOCAL && p == dst {
+            format!("local address (local route src {p})")
+        } else if route.kind == RTN_LOCAL {
+            format!("local route for {dst}: its src {p}, the subnet's primary")
         } else {
             format!("route's src {p}")
         };

@@ -3,6 +3,7 @@
 
 pub mod decode;
 pub mod detect;
+pub mod gai;
 pub mod style;
 pub mod summary;
 pub mod table;

@@ -81,3 +81,96 @@ pub fn decode_json(path: &Path) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect()
 }
+
+pub fn have(cmd: &str, args: &[&str]) -> bool {
+    Command::new(cmd)
+        .args(args)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+pub fn recorder() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/nlrecord.py")
+}
+
+/// Whether this machine can run tests in network namespaces (root,
+/// iproute2, python3, the recorder in ../shared/tools) plus `extra` tools;
+/// in CI it must.
+pub fn can_run_netns(extra: &[&str]) -> bool {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n")
+        .unwrap_or(false);
+    let mut missing: Vec<String> = Vec::new();
+    if !root {
+        missing.push("root".into());
+    }
+    if !have("ip", &["-V"]) {
+        missing.push("iproute2".into());
+    }
+    if !have("python3", &["--version"]) {
+        missing.push("python3".into());
+    }
+    if !recorder().exists() {
+        missing.push("../shared/tools/nlrecord.py".into());
+    }
+    for t in extra {
+        if !have(t, &["version"]) && !have(t, &["--version"]) {
+            missing.push((*t).into());
+        }
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var("CI").is_err(),
+        "CI must run the namespace tests; missing: {missing:?}"
+    );
+    eprintln!("SKIPPED: this test needs {missing:?}");
+    false
+}
+
+/// A network namespace that is deleted when dropped.
+pub struct Netns(pub String);
+
+impl Netns {
+    pub fn new(tag: &str) -> Netns {
+        let name = format!("nlorder-test-{tag}-{}", std::process::id());
+        let _ = Command::new("ip").args(["netns", "del", &name]).output();
+        let ok = Command::new("ip")
+            .args(["netns", "add", &name])
+            .status()
+            .expect("ip netns add")
+            .success();
+        assert!(ok, "ip netns add {name}");
+        Netns(name)
+    }
+
+    pub fn sh(&self, script: &str) {
+        for line in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            let out = Command::new("ip")
+                .args(["netns", "exec", &self.0])
+                .args(&args)
+                .output()
+                .expect("ip netns exec");
+            assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+
+    pub fn exec(&self, cmd: &[&str]) -> std::process::Output {
+        Command::new("ip")
+            .args(["netns", "exec", &self.0])
+            .args(cmd)
+            .output()
+            .expect("ip netns exec")
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        let _ = Command::new("ip").args(["netns", "del", &self.0]).output();
+    }
+}

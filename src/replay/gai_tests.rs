@@ -1,0 +1,109 @@
+//! glibc's own tst-rfc3484, tst-rfc3484-2 and tst-rfc3484-3 vectors, and
+//! gai.conf parsing.
+
+use super::*;
+
+fn cand(position: usize, dst: &str, src: &str, prefix_len: u8) -> CandidateFacts {
+    CandidateFacts {
+        address: dst.parse().expect("dst"),
+        position,
+        source: Some(src.parse().expect("src")),
+        source_why: String::new(),
+        prefix_len,
+        deprecated: false,
+        home: false,
+        index: 0,
+        native: false,
+    }
+}
+
+#[test]
+fn tst_rfc3484() {
+    let dsts = [
+        "10.168.95.25",
+        "172.16.95.25",
+        "192.0.2.25",
+        "192.168.109.29",
+        "192.168.93.3",
+        "192.168.44.61",
+        "192.168.96.2",
+        "192.168.2.243",
+        "192.168.8.16",
+        "192.168.94.2",
+    ];
+    let cands: Vec<_> = dsts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| cand(i, d, "192.168.95.25", 8))
+        .collect();
+    assert_eq!(glibc_order(&cands, &GaiConf::default()), [9, 4, 3, 6, 5, 7, 8, 2, 0, 1]);
+}
+
+#[test]
+fn tst_rfc3484_2() {
+    let a = |p| cand(p, "224.168.95.25", "192.168.95.25", 16);
+    let b = |p| cand(p, "7d1:1:100:0:100:0:100:0", "fec0:1234:100:0:100:0:100:0", 16);
+    assert_eq!(glibc_order(&[a(0), b(1)], &GaiConf::default()), [0, 1]);
+    assert_eq!(glibc_order(&[b(0), a(1)], &GaiConf::default()), [1, 0]);
+}
+
+#[test]
+fn tst_rfc3484_3() {
+    let dsts = [
+        "160.168.109.29",
+        "160.168.93.3",
+        "160.168.44.61",
+        "160.168.96.2",
+        "160.168.2.243",
+        "160.168.8.16",
+        "160.168.94.2",
+        "172.22.35.17",
+        "10.50.69.114",
+    ];
+    let cands: Vec<_> = dsts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| cand(i, d, "10.168.95.25", 8))
+        .collect();
+    let conf = GaiConf::parse(
+        "scopev4 ::ffff:169.254.0.0/112 2\nscopev4 ::ffff:127.0.0.0/104 2\nscopev4 10.0.0.0/8 5\n\
+         scopev4 192.168.0.0/16 5\nscopev4 0.0.0.0/0 14\n",
+    );
+    assert!(conf.ignored.is_empty(), "{:?}", conf.ignored);
+    assert_eq!(glibc_order(&cands, &conf), [8, 0, 1, 2, 3, 4, 5, 6, 7]);
+}
+
+#[test]
+fn gai_conf_replaces_whole_tables() {
+    let c =
+        GaiConf::parse("# prefer IPv4\nprecedence ::ffff:0:0/96 100\nbogus line here\nlabel nonsense 3\nreload yes\n");
+    let p = c.precedence.expect("precedence");
+    assert_eq!(p.len(), 2, "the defaults are gone, ::/0 40 appended: {p:?}");
+    assert_eq!(lookup(&p, "10.0.0.1".parse().expect("ip")), 100);
+    assert_eq!(lookup(&p, "2001:db8::1".parse().expect("ip")), 40);
+    assert!(c.labels.is_none());
+    assert!(c.reload);
+    assert_eq!(c.ignored.len(), 2);
+}
+
+#[test]
+fn rule9_subnet_restriction_and_unknown_prefix() {
+    // B2 of the spec: .200 and .7 from source .2/24 -> .7 first (29 vs 24)
+    let c = [
+        cand(0, "172.18.45.200", "172.18.45.2", 24),
+        cand(1, "172.18.45.7", "172.18.45.2", 24),
+    ];
+    assert_eq!(glibc_order(&c, &GaiConf::default()), [1, 0]);
+    // A2: no IPv6 on the host -> prefix length 0 -> tie -> kept
+    let c = [
+        cand(0, "172.18.45.200", "172.18.45.2", 0),
+        cand(1, "172.18.45.7", "172.18.45.2", 0),
+    ];
+    assert_eq!(glibc_order(&c, &GaiConf::default()), [0, 1]);
+    // A1: the secondary .100 (source = primary .2) loses to .2 itself
+    let c = [
+        cand(0, "172.18.45.100", "172.18.45.2", 0),
+        cand(1, "172.18.45.2", "172.18.45.2", 0),
+    ];
+    assert_eq!(glibc_order(&c, &GaiConf::default()), [1, 0]);
+}

@@ -1,0 +1,81 @@
+//! Printers for `nlorder gai`: the predicted order, the rule behind every
+//! adjacent pair, each candidate's source, and the comparison with what the
+//! program observed.
+//!
+//! Contract: formatting only, fed a [`GaiResult`].
+
+use std::io::{self, Write};
+use std::net::IpAddr;
+
+use crate::replay::gai::GaiResult;
+use crate::report::style::Style;
+
+fn list(v: &[IpAddr]) -> String {
+    v.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+pub fn write_gai_text(
+    out: &mut dyn Write,
+    r: &GaiResult,
+    observed: Option<(&[IpAddr], &[String])>,
+    style: &Style,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} order: {}",
+        style.kind(format!("{:?}", r.resolver).to_lowercase()),
+        style.value(list(&r.order))
+    )?;
+    writeln!(out, "  name-service order: {}", list(&r.input))?;
+    for s in &r.steps {
+        writeln!(out, "  {}{}", s.explanation, if s.swapped { "  [swapped]" } else { "" })?;
+    }
+    writeln!(out, "  sources:")?;
+    for c in &r.candidates {
+        let src = c.source.map_or_else(|| "none".to_string(), |s| s.to_string());
+        let pl = if c.prefix_len > 0 {
+            format!(" (entry /{})", c.prefix_len)
+        } else {
+            String::new()
+        };
+        writeln!(out, "    {} <- {src}{pl}: {}", c.address, c.source_why)?;
+    }
+    for n in &r.notes {
+        writeln!(out, "  note: {n}")?;
+    }
+    if let Some((obs, why)) = observed {
+        if obs == r.order.as_slice() {
+            writeln!(out, "  observed: {} (matches)", list(obs))?;
+        } else {
+            writeln!(out, "  {}", style.bad(format!("observed: {} (MISMATCH)", list(obs))))?;
+            for w in why {
+                writeln!(out, "    could be explained by {w}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Addresses from `getent ahosts` output (STREAM lines; other lines of the
+/// same address are duplicates) or from one address per line.
+pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
+    let mut out: Vec<IpAddr> = Vec::new();
+    let has_socktypes = text
+        .lines()
+        .any(|l| l.split_whitespace().nth(1).is_some_and(|t| t == "STREAM"));
+    for (n, line) in text.lines().enumerate() {
+        let mut f = line.split_whitespace();
+        let Some(first) = f.next() else { continue };
+        if has_socktypes && f.next() != Some("STREAM") {
+            continue;
+        }
+        let addr = first.split('%').next().unwrap_or(first);
+        let ip: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("line {}: {first:?} is not an address", n + 1))?;
+        if out.last() != Some(&ip) {
+            out.push(ip);
+        }
+    }
+    Ok(out)
+}
