@@ -94,6 +94,18 @@ proptest! {
 }
 
 #[test]
+fn timestamps_beyond_year_9999_print() {
+    // Found by mutated_fixtures_never_panic: humantime's Display panics past
+    // 9999-12-31; a pcapng timestamp with the high word set gets there.
+    let mut ng = std::fs::read(common::fixture("pcapng/basic.pcapng")).expect("read");
+    let shb = u32::from_le_bytes(ng[4..8].try_into().expect("4")) as usize;
+    let idb = u32::from_le_bytes(ng[shb + 4..shb + 8].try_into().expect("4")) as usize;
+    let epb = shb + idb;
+    ng[epb + 12..epb + 16].copy_from_slice(&0xffff_ff00u32.to_le_bytes()); // ts_high
+    assert!(nlorder::fuzzing::run_all_layers(&ng) > 0);
+}
+
+#[test]
 fn unmutated_seeds_decode_messages() {
     // The harness really reaches the decoders (a harness that returns early
     // everywhere would pass the properties above trivially).
