@@ -32,6 +32,8 @@ pub enum Command {
     Detect(Box<DetectArgs>),
     /// Predict the order getaddrinfo returns for these addresses, and explain every swap.
     Gai(GaiArgs),
+    /// Run regression manifests (*.nlorder.toml) against their recorded traces.
+    Check(CheckArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -272,4 +274,22 @@ fn parse_source(s: &str) -> Result<(std::net::IpAddr, std::net::IpAddr), String>
         d.parse().map_err(|_| format!("{d}: not an address"))?,
         src.parse().map_err(|_| format!("{src}: not an address"))?,
     ))
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Manifests, or folders searched for *.nlorder.toml and nlorder.toml.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Write the values computed now into the manifests (snapshot style); a
+    /// manifest that only names its capture gets default expectations.
+    #[arg(long)]
+    pub update: bool,
+    /// Also write JUnit XML to this file.
+    #[arg(long)]
+    pub junit: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
 }

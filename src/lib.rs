@@ -8,10 +8,12 @@
 //! - [`trace`]: a capture as a stream of decoded messages;
 //! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;
 //! - [`replay`]: node-IP detection and resolvers, replayed on the model;
+//! - [`check`]: regression manifests run against recorded traces;
 //! - [`report`]: printers (text, JSON Lines, summaries) fed those results;
 //! - the `nlorder` binary: a thin command line over all of it.
 
 pub mod capture;
+pub mod check;
 pub mod diag;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -11,8 +11,8 @@ use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{
-    Cli, ColorChoice, Command, DecodeArgs, DetectArgs, Endian, Family, GaiArgs, InputArgs, IoOptions, KernelOrder,
-    ModelArgs, OnOff, OutputFormat, ResolverArg, TableArgs, TimelineArgs,
+    CheckArgs, Cli, ColorChoice, Command, DecodeArgs, DetectArgs, Endian, Family, GaiArgs, InputArgs, IoOptions,
+    KernelOrder, ModelArgs, OnOff, OutputFormat, ResolverArg, TableArgs, TimelineArgs,
 };
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Command::Timeline(args) => timeline(&args),
         Command::Detect(args) => detect(&args),
         Command::Gai(args) => gai(&args),
+        Command::Check(args) => check(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -319,7 +320,7 @@ fn internal_ips(args: &DetectArgs, node: &str) -> Result<Vec<std::net::IpAddr>, 
 }
 
 fn detect_spec(args: &DetectArgs, node: &str) -> Result<nlorder::replay::MethodSpec, Failure> {
-    use nlorder::replay::{MethodSpec, calico, flannel, kubelet};
+    use nlorder::replay::calico;
     let family = match args.family {
         Some(Family::V6) => 6,
         _ => 4,
@@ -340,30 +341,22 @@ fn detect_spec(args: &DetectArgs, node: &str) -> Result<nlorder::replay::MethodS
             }
         };
     }
-    Ok(match method.as_str() {
-        "kubelet" => MethodSpec::Kubelet(kubelet::Options {
-            node_ip: args.node_ip.clone(),
-            hostname_override: args.hostname_override.clone(),
-            resolved: args.resolved.clone(),
-        }),
-        "flannel" => MethodSpec::Flannel(flannel::Options {
-            iface: args.iface.clone(),
-            iface_regex: args.iface_regex.clone(),
-            iface_can_reach: args.iface_can_reach,
-            public_ip: args.public_ip,
-            family,
-        }),
-        _ => MethodSpec::Calico {
-            method,
-            options: calico::Options {
-                version: args.calico_version,
-                family,
-                node_internal_ips: internal_ips(args, node)?,
-                ip: args.ip.clone(),
-                bgp_peers: args.bgp_peer.clone(),
-            },
-        },
-    })
+    Ok(nlorder::replay::Settings {
+        method,
+        calico_version: Some(args.calico_version),
+        family: Some(family),
+        node_internal_ips: internal_ips(args, node)?,
+        ip: Some(args.ip.clone()),
+        bgp_peers: args.bgp_peer.clone(),
+        node_ip: args.node_ip.clone(),
+        hostname_override: args.hostname_override.clone(),
+        resolved: args.resolved.clone(),
+        iface: args.iface.clone(),
+        iface_regex: args.iface_regex.clone(),
+        iface_can_reach: args.iface_can_reach,
+        public_ip: args.public_ip,
+    }
+    .spec())
 }
 
 fn expectation_holds(expect: &str, d: &nlorder::replay::verdict::Detection) -> bool {
@@ -584,5 +577,67 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Failure> {
         ExitCode::from(EXIT_EXPECTATION)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
+    use nlorder::check::{self, manifest, update};
+    use nlorder::report::check as printer;
+    let style = style_of(&IoOptions {
+        netlink_endian: None,
+        quiet: false,
+        color: args.color,
+    });
+    let files = manifest::discover(&args.paths).map_err(Failure::Input)?;
+    if files.is_empty() {
+        return Err(Failure::Input(
+            "no manifests (*.nlorder.toml, nlorder.toml) found".into(),
+        ));
+    }
+    let mut outcomes = Vec::new();
+    for f in &files {
+        let mut m = manifest::load(f).map_err(Failure::Input)?;
+        if args.update {
+            let empty: Vec<Option<usize>> = m
+                .cases()
+                .iter()
+                .filter(|(_, c)| c.expectation_count() == 0)
+                .map(|(i, _)| *i)
+                .collect();
+            if !empty.is_empty() {
+                let text =
+                    update::skeleton(&m.text, &empty).map_err(|e| Failure::Input(format!("{}: {e}", f.display())))?;
+                std::fs::write(f, &text).map_err(|e| Failure::Input(format!("{}: {e}", f.display())))?;
+                m = manifest::load(f).map_err(Failure::Input)?;
+            }
+            let (_, values) = check::run(&m).map_err(Failure::Input)?;
+            let text = update::apply(&m.text, &values).map_err(|e| Failure::Input(format!("{}: {e}", f.display())))?;
+            if text != m.text {
+                std::fs::write(f, &text).map_err(|e| Failure::Input(format!("{}: {e}", f.display())))?;
+                eprintln!("nlorder: updated {}", f.display());
+            }
+            m = manifest::load(f).map_err(Failure::Input)?;
+        }
+        let (mut o, _) = check::run(&m).map_err(Failure::Input)?;
+        outcomes.append(&mut o);
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match args.format {
+        OutputFormat::Text => {
+            printer::write_text(&mut out, &outcomes, &style)?;
+            writeln!(out, "{}", printer::summary(&outcomes))?;
+        }
+        OutputFormat::Json => printer::write_json(&mut out, &outcomes)?,
+    }
+    out.flush()?;
+    if let Some(path) = &args.junit {
+        let xml = printer::junit(&outcomes).map_err(|e| Failure::Output(io::Error::other(e)))?;
+        std::fs::write(path, xml).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    }
+    Ok(if outcomes.iter().all(|o| o.passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_EXPECTATION)
     })
 }

@@ -1,0 +1,284 @@
+//! The regression manifest: a TOML file naming a capture and what must hold
+//! in it.
+//!
+//! Contract: [`load`] parses a manifest strictly (unknown keys are errors
+//! with the line number), resolving nothing yet; values are checked when
+//! the expectations run. One manifest holds one case (top-level `capture`)
+//! or several (`[[case]]`, for one manifest per folder).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// A moment in the capture: a packet number or a time.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum AtValue {
+    Packet(u64),
+    Text(String),
+}
+
+impl AtValue {
+    pub fn resolve(&self) -> Result<crate::rebuild::At, String> {
+        match self {
+            AtValue::Packet(p) => Ok(crate::rebuild::At::Packet(*p)),
+            AtValue::Text(t) => t.parse(),
+        }
+    }
+}
+
+/// `warnings = "none"` or a list of substrings that warnings may contain.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum WarningsSpec {
+    Word(String),
+    Allowed(Vec<String>),
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkOrder {
+    pub at: Option<AtValue>,
+    /// Interface names in kernel dump order.
+    pub links: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddressPresent {
+    pub at: Option<AtValue>,
+    pub interface: String,
+    /// `10.9.0.2/24` (or a bare IP: any prefix).
+    pub address: String,
+    /// false: the address must be absent.
+    pub present: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddressOrder {
+    pub at: Option<AtValue>,
+    pub interface: String,
+    /// 4 or 6; both (IPv4 first) when absent.
+    pub family: Option<u8>,
+    pub addresses: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Detect {
+    pub at: Option<AtValue>,
+    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value.
+    pub method: Option<String>,
+    pub calico_version: Option<String>,
+    pub family: Option<u8>,
+    #[serde(default)]
+    pub node_internal_ip: Vec<String>,
+    pub ip: Option<String>,
+    #[serde(default)]
+    pub bgp_peer: Vec<String>,
+    #[serde(default)]
+    pub node_ip: Vec<String>,
+    pub hostname_override: Option<String>,
+    #[serde(default)]
+    pub resolved: Vec<String>,
+    #[serde(default)]
+    pub iface: Vec<String>,
+    #[serde(default)]
+    pub iface_regex: Vec<String>,
+    pub iface_can_reach: Option<String>,
+    pub public_ip: Option<String>,
+    /// Expected address (`10.4.0.1/24`, a bare IP for kubelet/flannel), or "none".
+    pub address: Option<String>,
+    /// Expected interface.
+    pub interface: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gai {
+    pub at: Option<AtValue>,
+    /// Candidates in name-service order.
+    pub candidates: Vec<String>,
+    /// glibc (default), go or musl.
+    pub resolver: Option<String>,
+    /// A gai.conf file, relative to the manifest.
+    pub gai_conf: Option<String>,
+    /// `DEST=SRC` source overrides.
+    #[serde(default)]
+    pub source: Vec<String>,
+    /// Expected order.
+    pub order: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub name: Option<String>,
+    /// The capture, relative to the manifest.
+    pub capture: Option<String>,
+    pub promote_secondaries: Option<bool>,
+    /// "ascending" or "buckets".
+    pub kernel_order: Option<String>,
+    /// "little" or "big".
+    pub netlink_endian: Option<String>,
+    pub warnings: Option<WarningsSpec>,
+    #[serde(default)]
+    pub link_order: Vec<LinkOrder>,
+    #[serde(default)]
+    pub address: Vec<AddressPresent>,
+    #[serde(default)]
+    pub address_order: Vec<AddressOrder>,
+    #[serde(default)]
+    pub detect: Vec<Detect>,
+    #[serde(default)]
+    pub gai: Vec<Gai>,
+    /// Further cases (only at the top level).
+    #[serde(default)]
+    pub case: Vec<Case>,
+}
+
+impl Case {
+    pub fn expectation_count(&self) -> usize {
+        self.link_order.len()
+            + self.address.len()
+            + self.address_order.len()
+            + self.detect.len()
+            + self.gai.len()
+            + usize::from(self.warnings.is_some())
+    }
+}
+
+/// A parsed manifest.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub path: PathBuf,
+    pub text: String,
+    pub root: Case,
+}
+
+impl Manifest {
+    /// The cases: the top-level one when it names a capture, then `[[case]]`.
+    pub fn cases(&self) -> Vec<(Option<usize>, &Case)> {
+        let mut v = Vec::new();
+        if self.root.capture.is_some() {
+            v.push((None, &self.root));
+        }
+        v.extend(self.root.case.iter().enumerate().map(|(i, c)| (Some(i), c)));
+        v
+    }
+
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+
+    /// Line (1-based) of the `n`-th `[[KIND]]` header of case `case`.
+    pub fn line_of(&self, case: Option<usize>, kind: &str, n: usize) -> Option<usize> {
+        let header = match case {
+            None => format!("[[{kind}]]"),
+            Some(_) => format!("[[case.{kind}]]"),
+        };
+        let mut case_seen: isize = -1;
+        let mut seen = 0;
+        let mut in_plain_table = false;
+        for (i, line) in self.text.lines().enumerate() {
+            let t = line.trim();
+            if t == "[[case]]" {
+                case_seen += 1;
+                seen = 0;
+                in_plain_table = false;
+                continue;
+            }
+            if t.starts_with('[') {
+                in_plain_table = !t.starts_with("[[case]]");
+            }
+            let here = case.map_or(case_seen < 0, |c| case_seen == c as isize);
+            // `warnings` is a key of the case, not a section.
+            if kind == "warnings" && here && !in_plain_table && t.starts_with("warnings") {
+                return Some(i + 1);
+            }
+            if t == header && here {
+                if seen == n {
+                    return Some(i + 1);
+                }
+                seen += 1;
+            }
+        }
+        None
+    }
+}
+
+/// Reads and parses a manifest; errors carry the file and line.
+pub fn load(path: &Path) -> Result<Manifest, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let root: Case = toml::from_str(&text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| {
+                text.as_bytes()[..s.start.min(text.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+                    + 1
+            })
+            .map(|l| format!(":{l}"))
+            .unwrap_or_default();
+        format!("{}{line}: {}", path.display(), e.message())
+    })?;
+    if root.capture.is_none() && root.case.is_empty() {
+        return Err(format!(
+            "{}: names no capture (`capture = \"FILE\"` or [[case]] sections)",
+            path.display()
+        ));
+    }
+    for (i, c) in root.case.iter().enumerate() {
+        if c.capture.is_none() {
+            return Err(format!("{}: [[case]] #{} names no capture", path.display(), i + 1));
+        }
+        if !c.case.is_empty() {
+            return Err(format!(
+                "{}: [[case]] #{} nests cases; only the top level may",
+                path.display(),
+                i + 1
+            ));
+        }
+    }
+    Ok(Manifest {
+        path: path.to_path_buf(),
+        text,
+        root,
+    })
+}
+
+/// Every manifest under `paths`: files as given, folders searched for
+/// `*.nlorder.toml` and `nlorder.toml`, sorted.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n == "nlorder.toml" || n.ends_with(".nlorder.toml"))
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or folder", p.display()));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,467 @@
+//! Regression checks: a recorded trace and what must hold in it, in one
+//! manifest file; run in CI so that a change of CNI version, interface
+//! naming or gai.conf that would make a node pick another address fails.
+//!
+//! Contract: [`run`] reads each manifest's captures (through `rebuild`, one
+//! rebuild per distinct `at`), evaluates every expectation with the same
+//! replays the commands use, and returns one [`Outcome`] per expectation;
+//! with `update` it also returns the values to write back (`update`
+//! module). Unreadable manifests or captures are errors (exit 2 in the
+//! CLI); failed expectations are outcomes.
+
+pub mod manifest;
+pub mod update;
+
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::capture::CaptureReader;
+use crate::diag::Diagnostics;
+use crate::model::{LinkOrder as KernelOrder, Model, ModelOptions};
+use crate::netlink::ByteOrder;
+use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::rebuild::{At, rebuild};
+use crate::replay::{Settings, gai};
+use crate::trace::TraceOptions;
+use manifest::{Case, Manifest, WarningsSpec};
+
+/// The result of one expectation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub manifest: PathBuf,
+    /// Line of the expectation's section, when known.
+    pub line: Option<usize>,
+    /// The case's name or capture.
+    pub case: String,
+    /// `link_order`, `address`, `address_order`, `detect`, `gai`, `warnings`.
+    pub kind: &'static str,
+    /// What was checked, e.g. `detect first-found (IPv4)`.
+    pub name: String,
+    pub passed: bool,
+    pub expected: String,
+    pub actual: String,
+    /// Why it could not be evaluated, if it could not.
+    pub message: Option<String>,
+}
+
+/// A value `--update` writes back: `kind` #`index` of case `case`, `key`.
+#[derive(Debug, Clone)]
+pub struct NewValue {
+    pub case: Option<usize>,
+    pub kind: &'static str,
+    pub index: usize,
+    pub key: &'static str,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Text(String),
+    List(Vec<String>),
+}
+
+impl Value {
+    fn show(&self) -> String {
+        match self {
+            Value::Text(t) => t.clone(),
+            Value::List(l) => format!("[{}]", l.join(", ")),
+        }
+    }
+}
+
+/// A rebuilt model and its warnings, for one moment of one capture.
+struct Snapshot {
+    at: Option<At>,
+    model: Model,
+    warnings: Vec<String>,
+}
+
+fn model_options(c: &Case) -> Result<ModelOptions, String> {
+    Ok(ModelOptions {
+        promote_secondaries: c.promote_secondaries.unwrap_or(true),
+        link_order: match c.kernel_order.as_deref() {
+            None => None,
+            Some("ascending") => Some(KernelOrder::Ascending),
+            Some("buckets") => Some(KernelOrder::Buckets),
+            Some(o) => return Err(format!("kernel_order = {o:?}: expected \"ascending\" or \"buckets\"")),
+        },
+    })
+}
+
+fn trace_options(c: &Case) -> Result<TraceOptions, String> {
+    Ok(TraceOptions {
+        byte_order: match c.netlink_endian.as_deref() {
+            None => None,
+            Some("little") => Some(ByteOrder::Little),
+            Some("big") => Some(ByteOrder::Big),
+            Some(o) => return Err(format!("netlink_endian = {o:?}: expected \"little\" or \"big\"")),
+        },
+    })
+}
+
+fn snapshot(path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut reader = CaptureReader::new(file).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut diags = Diagnostics::default();
+    let r = rebuild(
+        &mut reader,
+        trace_options(c)?,
+        model_options(c)?,
+        at,
+        &mut diags,
+        &mut (),
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    let warnings = diags
+        .iter()
+        .chain(r.model.warnings().iter())
+        .map(|d| d.to_string())
+        .collect();
+    Ok(Snapshot {
+        at,
+        model: r.model,
+        warnings,
+    })
+}
+
+fn ips(v: &[String], field: &str) -> Result<Vec<IpAddr>, String> {
+    v.iter()
+        .map(|s| s.parse().map_err(|_| format!("{field}: {s:?} is not an IP address")))
+        .collect()
+}
+
+fn ip(v: &Option<String>, field: &str) -> Result<Option<IpAddr>, String> {
+    v.as_ref()
+        .map(|s| s.parse().map_err(|_| format!("{field}: {s:?} is not an IP address")))
+        .transpose()
+}
+
+fn settings(d: &manifest::Detect) -> Result<Settings, String> {
+    Ok(Settings {
+        method: d.method.clone().unwrap_or_else(|| "first-found".into()),
+        calico_version: d.calico_version.as_deref().map(str::parse).transpose()?,
+        family: d.family,
+        node_internal_ips: ips(&d.node_internal_ip, "node_internal_ip")?,
+        ip: d.ip.as_deref().map(str::parse).transpose()?,
+        bgp_peers: ips(&d.bgp_peer, "bgp_peer")?,
+        node_ip: ips(&d.node_ip, "node_ip")?,
+        hostname_override: d.hostname_override.clone(),
+        resolved: ips(&d.resolved, "resolved")?,
+        iface: d.iface.clone(),
+        iface_regex: d.iface_regex.clone(),
+        iface_can_reach: ip(&d.iface_can_reach, "iface_can_reach")?,
+        public_ip: ip(&d.public_ip, "public_ip")?,
+    })
+}
+
+/// Addresses of a link in kernel order, as `IP/len`.
+fn link_addresses(model: &Model, ifname: &str, family: Option<u8>) -> Option<Vec<String>> {
+    let link = model.link_by_name(ifname.as_bytes())?;
+    let fams: Vec<u8> = match family {
+        Some(6) => vec![AF_INET6],
+        Some(_) => vec![AF_INET],
+        None => vec![AF_INET, AF_INET6],
+    };
+    Some(
+        fams.iter()
+            .flat_map(|f| model.device_addresses(link.index, *f).iter().map(|a| a.cidr()))
+            .collect(),
+    )
+}
+
+struct CaseRun<'a> {
+    manifest: &'a Manifest,
+    case_index: Option<usize>,
+    case_name: String,
+    outcomes: Vec<Outcome>,
+    updates: Vec<NewValue>,
+}
+
+impl CaseRun<'_> {
+    /// A value for --update that no outcome checks.
+    fn update_only(&mut self, kind: &'static str, index: usize, key: &'static str, actual: Result<Value, String>) {
+        if let Ok(value) = actual {
+            self.updates.push(NewValue {
+                case: self.case_index,
+                kind,
+                index,
+                key,
+                value,
+            });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        kind: &'static str,
+        index: usize,
+        name: String,
+        expected: Option<Value>,
+        actual: Result<Value, String>,
+        key: &'static str,
+    ) {
+        let line = self.manifest.line_of(self.case_index, kind, index);
+        let (passed, actual_text, message) = match (&expected, &actual) {
+            (_, Err(e)) => (false, String::new(), Some(e.clone())),
+            (None, Ok(a)) => (
+                false,
+                a.show(),
+                Some(format!("no expected `{key}` recorded: run `nlorder check --update`")),
+            ),
+            (Some(e), Ok(a)) => (e == a, a.show(), None),
+        };
+        if let Ok(a) = &actual {
+            self.updates.push(NewValue {
+                case: self.case_index,
+                kind,
+                index,
+                key,
+                value: a.clone(),
+            });
+        }
+        self.outcomes.push(Outcome {
+            manifest: self.manifest.path.clone(),
+            line,
+            case: self.case_name.clone(),
+            kind,
+            name,
+            passed,
+            expected: expected.map_or_else(|| "(not recorded)".into(), |e| e.show()),
+            actual: actual_text,
+            message,
+        });
+    }
+}
+
+/// Runs every expectation of one manifest.
+pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), String> {
+    let mut outcomes = Vec::new();
+    let mut updates = Vec::new();
+    for (case_index, case) in m.cases() {
+        let Some(capture) = &case.capture else { continue };
+        let capture_path = m.dir().join(capture);
+        let mut r = CaseRun {
+            manifest: m,
+            case_index,
+            case_name: case.name.clone().unwrap_or_else(|| capture.clone()),
+            outcomes: Vec::new(),
+            updates: Vec::new(),
+        };
+        run_case(case, &capture_path, &mut r)?;
+        outcomes.append(&mut r.outcomes);
+        updates.append(&mut r.updates);
+    }
+    Ok((outcomes, updates))
+}
+
+fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), String> {
+    let mut snaps: Vec<Snapshot> = Vec::new();
+    // Returns the snapshot index for an `at`, rebuilding once per moment.
+    let get = |at: &Option<manifest::AtValue>, snaps: &mut Vec<Snapshot>| -> Result<Result<usize, String>, String> {
+        let at = match at.as_ref().map(|a| a.resolve()).transpose() {
+            Ok(a) => a,
+            Err(e) => return Ok(Err(format!("at: {e}"))),
+        };
+        if let Some(i) = snaps.iter().position(|s| s.at == at) {
+            return Ok(Ok(i));
+        }
+        snaps.push(snapshot(capture, case, at)?);
+        Ok(Ok(snaps.len() - 1))
+    };
+    for (i, e) in case.link_order.iter().enumerate() {
+        let s = get(&e.at, &mut snaps)?;
+        let actual = s.map(|s| Value::List(snaps[s].model.links().iter().map(|l| l.display_name()).collect()));
+        r.record(
+            "link_order",
+            i,
+            "link order".into(),
+            e.links.clone().map(Value::List),
+            actual,
+            "links",
+        );
+    }
+    for (i, e) in case.address.iter().enumerate() {
+        let s = get(&e.at, &mut snaps)?;
+        let want = e.present.unwrap_or(true);
+        let actual = s.and_then(|s| {
+            let addrs = link_addresses(&snaps[s].model, &e.interface, None)
+                .ok_or_else(|| format!("no interface named {}", e.interface))?;
+            let here = addrs
+                .iter()
+                .any(|a| a == &e.address || a.split('/').next() == Some(e.address.as_str()));
+            Ok(Value::Text(if here { "present" } else { "absent" }.into()))
+        });
+        let name = format!("address {} on {}", e.address, e.interface);
+        let expected = Some(Value::Text(if want { "present" } else { "absent" }.into()));
+        r.record("address", i, name, expected, actual, "present");
+    }
+    for (i, e) in case.address_order.iter().enumerate() {
+        let s = get(&e.at, &mut snaps)?;
+        let actual = s.and_then(|s| {
+            link_addresses(&snaps[s].model, &e.interface, e.family)
+                .map(Value::List)
+                .ok_or_else(|| format!("no interface named {}", e.interface))
+        });
+        let name = format!("address order on {}", e.interface);
+        r.record(
+            "address_order",
+            i,
+            name,
+            e.addresses.clone().map(Value::List),
+            actual,
+            "addresses",
+        );
+    }
+    for (i, e) in case.detect.iter().enumerate() {
+        let s = get(&e.at, &mut snaps)?;
+        let spec = settings(e);
+        let method = e.method.clone().unwrap_or_else(|| "first-found".into());
+        let name = format!("detect {method} (IPv{})", e.family.unwrap_or(4));
+        let d = s.and_then(|s| spec.map(|spec| spec.spec().detect(&snaps[s].model)));
+        let addr = d
+            .clone()
+            .map(|d| Value::Text(d.address.unwrap_or_else(|| "none".into())));
+        let iface = d.map(|d| Value::Text(d.interface.unwrap_or_else(|| "none".into())));
+        // Only the values written down are checked; with none, the
+        // expectation is not recorded yet. --update fills both.
+        if e.address.is_some() || e.interface.is_none() {
+            r.record(
+                "detect",
+                i,
+                name.clone(),
+                e.address.clone().map(Value::Text),
+                addr,
+                "address",
+            );
+        } else {
+            r.update_only("detect", i, "address", addr);
+        }
+        if e.interface.is_some() {
+            r.record(
+                "detect",
+                i,
+                format!("{name} interface"),
+                e.interface.clone().map(Value::Text),
+                iface,
+                "interface",
+            );
+        } else {
+            r.update_only("detect", i, "interface", iface);
+        }
+    }
+    for (i, e) in case.gai.iter().enumerate() {
+        let s = get(&e.at, &mut snaps)?;
+        let actual = s.and_then(|s| {
+            let input = ips(&e.candidates, "candidates")?;
+            let resolver = match e.resolver.as_deref().unwrap_or("glibc") {
+                "glibc" => gai::Resolver::Glibc,
+                "go" => gai::Resolver::Go,
+                "musl" => gai::Resolver::Musl,
+                o => return Err(format!("resolver = {o:?}: expected glibc, go or musl")),
+            };
+            let gai_conf = match &e.gai_conf {
+                Some(p) => {
+                    let path = r.manifest.dir().join(p);
+                    gai::GaiConf::parse(
+                        &std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?,
+                    )
+                }
+                None => gai::GaiConf::default(),
+            };
+            let mut sources = Vec::new();
+            for s in &e.source {
+                let (d, src) = s
+                    .split_once('=')
+                    .ok_or_else(|| format!("source: {s:?} is not DEST=SRC"))?;
+                let d: IpAddr = d.parse().map_err(|_| format!("source: {d:?} is not an IP address"))?;
+                let src: IpAddr = src
+                    .parse()
+                    .map_err(|_| format!("source: {src:?} is not an IP address"))?;
+                sources.push((d, src));
+            }
+            let res = gai::sort(
+                &snaps[s].model,
+                &input,
+                &gai::Options {
+                    resolver,
+                    gai_conf,
+                    sources,
+                },
+            );
+            Ok(Value::List(res.order.iter().map(|a| a.to_string()).collect()))
+        });
+        let name = format!(
+            "gai {} {}",
+            e.resolver.as_deref().unwrap_or("glibc"),
+            e.candidates.join(",")
+        );
+        r.record("gai", i, name, e.order.clone().map(Value::List), actual, "order");
+    }
+    if let Some(spec) = &case.warnings {
+        let line = r.manifest.line_of(r.case_index, "warnings", 0);
+        let current = get(&None, &mut snaps)?.map(|i| snaps[i].warnings.clone());
+        let (expected, passed, actual, message) = match (spec, &current) {
+            (_, Err(e)) => (String::new(), false, String::new(), Some(e.clone())),
+            (WarningsSpec::Word(w), Ok(now)) if w == "none" => (
+                "none".to_string(),
+                now.is_empty(),
+                if now.is_empty() { "none".into() } else { now.join("; ") },
+                None,
+            ),
+            (WarningsSpec::Word(w), Ok(_)) => (
+                w.clone(),
+                false,
+                String::new(),
+                Some(format!("warnings = {w:?}: expected \"none\" or a list")),
+            ),
+            (WarningsSpec::Allowed(allowed), Ok(now)) => {
+                let unexpected: Vec<&String> = now
+                    .iter()
+                    .filter(|w| !allowed.iter().any(|s| w.contains(s.as_str())))
+                    .collect();
+                let shown = if unexpected.is_empty() {
+                    "only allowed warnings".to_string()
+                } else {
+                    format!(
+                        "not allowed: {}",
+                        unexpected.iter().map(|w| w.as_str()).collect::<Vec<_>>().join("; ")
+                    )
+                };
+                (
+                    format!("only warnings containing [{}]", allowed.join(", ")),
+                    unexpected.is_empty(),
+                    shown,
+                    None,
+                )
+            }
+        };
+        if let Ok(now) = current {
+            r.updates.push(NewValue {
+                case: r.case_index,
+                kind: "warnings",
+                index: 0,
+                key: "warnings",
+                value: if now.is_empty() {
+                    Value::Text("none".into())
+                } else {
+                    Value::List(now)
+                },
+            });
+        }
+        r.outcomes.push(Outcome {
+            manifest: r.manifest.path.clone(),
+            line,
+            case: r.case_name.clone(),
+            kind: "warnings",
+            name: "warnings".into(),
+            passed,
+            expected,
+            actual,
+            message,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! `nlorder check --update`: write the values computed now into the
+//! manifest, like snapshot testing, keeping its comments and layout.
+//!
+//! Contract: [`skeleton`] adds default expectations to cases that have
+//! none (link order, warnings, Calico first-found, kubelet); [`apply`]
+//! sets each expectation's expected value to the actual one. Both work on
+//! the manifest text through toml_edit and return the new text.
+
+use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
+
+use super::{NewValue, Value};
+
+fn parse(text: &str) -> Result<DocumentMut, String> {
+    text.parse::<DocumentMut>().map_err(|e| e.to_string())
+}
+
+fn case_table(doc: &mut DocumentMut, case: Option<usize>) -> Option<&mut Table> {
+    match case {
+        None => Some(doc.as_table_mut()),
+        Some(c) => doc.get_mut("case")?.as_array_of_tables_mut()?.get_mut(c),
+    }
+}
+
+fn to_item(v: &Value) -> Item {
+    match v {
+        Value::Text(t) => value(t.as_str()),
+        Value::List(l) => {
+            let mut a = Array::new();
+            for s in l {
+                a.push(s.as_str());
+            }
+            value(a)
+        }
+    }
+}
+
+/// Adds default expectations to every case that has none.
+pub fn skeleton(text: &str, empty_cases: &[Option<usize>]) -> Result<String, String> {
+    let mut doc = parse(text)?;
+    for &c in empty_cases {
+        let Some(t) = case_table(&mut doc, c) else { continue };
+        t.insert("warnings", value("none"));
+        let mut lo = ArrayOfTables::new();
+        lo.push(Table::new());
+        t.insert("link_order", Item::ArrayOfTables(lo));
+        let mut det = ArrayOfTables::new();
+        for m in ["first-found", "kubelet"] {
+            let mut d = Table::new();
+            d.insert("method", value(m));
+            det.push(d);
+        }
+        t.insert("detect", Item::ArrayOfTables(det));
+    }
+    Ok(doc.to_string())
+}
+
+/// Sets every expected value to the one computed now.
+pub fn apply(text: &str, values: &[NewValue]) -> Result<String, String> {
+    let mut doc = parse(text)?;
+    for v in values {
+        let Some(t) = case_table(&mut doc, v.case) else {
+            continue;
+        };
+        if v.kind == "warnings" {
+            t.insert("warnings", to_item(&v.value));
+            continue;
+        }
+        let Some(entry) = t
+            .get_mut(v.kind)
+            .and_then(|i| i.as_array_of_tables_mut())
+            .and_then(|a| a.get_mut(v.index))
+        else {
+            continue;
+        };
+        if v.key == "present" {
+            entry.insert("present", value(matches!(&v.value, Value::Text(t) if t == "present")));
+        } else {
+            entry.insert(v.key, to_item(&v.value));
+        }
+    }
+    Ok(doc.to_string())
+}
