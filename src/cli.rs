@@ -34,6 +34,8 @@ pub enum Command {
     Gai(GaiArgs),
     /// Run regression manifests (*.nlorder.toml) against their recorded traces.
     Check(CheckArgs),
+    /// Record the kernel's tables (and, with --follow, its notifications) as an nlmon-format capture.
+    Record(RecordArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -292,4 +294,35 @@ pub struct CheckArgs {
     pub format: OutputFormat,
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The capture to write (`-` for stdout).
+    #[arg(short = 'w', long = "write")]
+    pub file: PathBuf,
+    /// After the dumps, record notifications until --duration or Ctrl-C, then dump again.
+    #[arg(long)]
+    pub follow: bool,
+    /// How long to follow, e.g. 30s, 5m (default: until Ctrl-C).
+    #[arg(long, requires = "follow", value_parser = humantime::parse_duration)]
+    pub duration: Option<std::time::Duration>,
+    /// Record inside this named network namespace (`ip netns`).
+    #[arg(long)]
+    pub netns: Option<String>,
+    /// Write pcapng (with an interface description block) instead of pcap.
+    #[arg(long)]
+    pub pcapng: bool,
+    /// Dump requests with the full family header, or the 1-byte rtgenmsg body Go's net package sends.
+    #[arg(long, value_enum, default_value = "full")]
+    pub request_form: RequestFormArg,
+    /// No summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RequestFormArg {
+    Full,
+    Rtgenmsg,
 }

@@ -3,7 +3,8 @@
 //! address a node-IP detection method or resolver would pick.
 //!
 //! Layers, each depending only on the ones above it:
-//! - [`capture`]: pcap/pcapng records and their link-layer headers;
+//! - [`capture`]: pcap/pcapng records and their link-layer headers
+//!   ([`record`] writes them, from a live kernel);
 //! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
 //! - [`trace`]: a capture as a stream of decoded messages;
 //! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;
@@ -20,6 +21,7 @@ pub mod fuzzing;
 pub mod model;
 pub mod netlink;
 pub mod rebuild;
+pub mod record;
 pub mod replay;
 pub mod report;
 pub mod trace;

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use cli::{
     CheckArgs, Cli, ColorChoice, Command, DecodeArgs, DetectArgs, Endian, Family, GaiArgs, InputArgs, IoOptions,
-    KernelOrder, ModelArgs, OnOff, OutputFormat, ResolverArg, TableArgs, TimelineArgs,
+    KernelOrder, ModelArgs, OnOff, OutputFormat, RecordArgs, ResolverArg, TableArgs, TimelineArgs,
 };
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         Command::Detect(args) => detect(&args),
         Command::Gai(args) => gai(&args),
         Command::Check(args) => check(&args),
+        Command::Record(args) => record(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -640,4 +641,53 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(EXIT_EXPECTATION)
     })
+}
+
+fn record(args: &RecordArgs) -> Result<ExitCode, Failure> {
+    use nlorder::record::{self, FileFormat, Options};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&stop))
+            .map_err(|e| Failure::Input(format!("cannot handle signals: {e}")))?;
+    }
+    let format = if args.pcapng {
+        FileFormat::Pcapng
+    } else {
+        FileFormat::Pcap
+    };
+    let options = Options {
+        follow: args.follow,
+        duration: args.duration,
+        request_form: match args.request_form {
+            cli::RequestFormArg::Full => record::RequestForm::Full,
+            cli::RequestFormArg::Rtgenmsg => record::RequestForm::Rtgenmsg,
+        },
+    };
+    if let Some(ns) = &args.netns {
+        record::enter_netns(ns).map_err(|e| Failure::Input(e.to_string()))?;
+    }
+    let name = args.file.display().to_string();
+    let result = if name == "-" {
+        record::record(io::stdout().lock(), format, &options, stop)
+    } else {
+        let f = File::create(&args.file).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+        record::record(BufWriter::new(f), format, &options, stop)
+    };
+    let summary = result.map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    if !args.quiet {
+        eprintln!(
+            "nlorder: {} records written to {name} ({} dumps, {} notification buffers{})",
+            summary.records,
+            summary.dumps,
+            summary.notifications,
+            if summary.overruns > 0 {
+                format!(", {} lost: the kernel's queue overflowed (ENOBUFS)", summary.overruns)
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -174,3 +174,110 @@ impl Drop for Netns {
         let _ = Command::new("ip").args(["netns", "del", &self.0]).output();
     }
 }
+
+/// Comparing `nlorder table --format json` with `ip -j` output.
+pub mod tables {
+    use serde_json::Value;
+
+    /// (ifindex, name) in order.
+    pub fn our_links(t: &Value) -> Vec<(u64, String)> {
+        t["links"]
+            .as_array()
+            .expect("links")
+            .iter()
+            .map(|l| {
+                (
+                    l["index"].as_u64().expect("index"),
+                    l["name"].as_str().expect("name").to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    /// Per ifindex, addresses in order: (family, address/prefix, label).
+    pub fn our_addrs(t: &Value) -> Vec<(u64, String, String, String)> {
+        // `ip addr` prints each link's IPv4 then IPv6 addresses; ours are in
+        // AF_UNSPEC dump order (all IPv4, then all IPv6), so group per link.
+        let mut out = Vec::new();
+        for (idx, _) in our_links(t) {
+            for fam in [4, 6] {
+                for a in t["addresses"].as_array().expect("addresses") {
+                    if a["index"].as_u64() == Some(idx) && a["family"].as_u64() == Some(fam) {
+                        out.push((
+                            idx,
+                            if fam == 4 { "inet" } else { "inet6" }.to_owned(),
+                            format!("{}/{}", a["address"].as_str().expect("addr"), a["prefix_len"]),
+                            a["label"].as_str().unwrap_or_default().to_owned(),
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub fn ip_addrs(ip: &Value) -> Vec<(u64, String, String, String)> {
+        let mut out = Vec::new();
+        for l in ip["addr"].as_array().expect("ip addr") {
+            let idx = l["ifindex"].as_u64().expect("ifindex");
+            for a in l["addr_info"].as_array().expect("addr_info") {
+                out.push((
+                    idx,
+                    a["family"].as_str().expect("family").to_owned(),
+                    format!("{}/{}", a["local"].as_str().expect("local"), a["prefixlen"]),
+                    a["label"].as_str().unwrap_or_default().to_owned(),
+                ));
+            }
+        }
+        out
+    }
+
+    pub fn norm_dst(dst: &str, v6: bool) -> String {
+        if dst == "default" || dst.contains('/') {
+            dst.to_owned()
+        } else {
+            format!("{dst}/{}", if v6 { 128 } else { 32 })
+        }
+    }
+
+    /// (type, dst, gateway, dev, table, prefsrc, metric) per route, sorted.
+    pub fn ip_routes(ip: &Value) -> Vec<String> {
+        let mut v = Vec::new();
+        for (key, v6) in [("route4", false), ("route6", true)] {
+            for r in ip[key].as_array().expect("routes") {
+                let s = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+                v.push(format!(
+                    "{} {} via={} dev={} table={} src={} metric={}",
+                    r["type"].as_str().unwrap_or("unicast"),
+                    norm_dst(&s("dst"), v6),
+                    s("gateway"),
+                    s("dev"),
+                    r["table"].as_str().unwrap_or("main"),
+                    s("prefsrc"),
+                    r["metric"].as_u64().map(|m| m.to_string()).unwrap_or_default(),
+                ));
+            }
+        }
+        v.sort();
+        v
+    }
+
+    pub fn our_routes(t: &Value) -> Vec<String> {
+        let mut v = Vec::new();
+        for r in t["routes"].as_array().expect("routes") {
+            let s = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+            v.push(format!(
+                "{} {} via={} dev={} table={} src={} metric={}",
+                s("type"),
+                s("dst"),
+                s("gateway"),
+                s("oif"),
+                s("table"),
+                s("prefsrc"),
+                r["metric"].as_u64().map(|m| m.to_string()).unwrap_or_default(),
+            ));
+        }
+        v.sort();
+        v
+    }
+}

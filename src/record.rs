@@ -1,0 +1,358 @@
+//! Recording: the kernel's tables and notifications, written as an
+//! nlmon-format capture, for hosts without the nlmon module.
+//!
+//! Contract: [`record`] asks the kernel for link, address and route dumps
+//! (every family) over a NETLINK_ROUTE socket and writes each request and
+//! each reply buffer as one LINKTYPE_NETLINK record with the 16-byte cooked
+//! header nlmon produces (pkttype 4, hatype 824, family 0, the host's byte
+//! order); with `follow` it first subscribes to link, address and route
+//! notifications, records them as they arrive, and dumps again at the end.
+//! Every record is flushed as it is written, so an interrupted recording
+//! stays readable. Requests are built with netlink-packet-route, the socket
+//! is netlink-sys's, the file format is pcap-parser's serializer.
+//!
+//! A timestamp is taken when user space reads the buffer (nlmon stamps it
+//! when the kernel queues it), so notifications that queued up during a
+//! dump carry slightly later times than a tap would give.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use netlink_packet_core::{NLM_F_DUMP, NLM_F_REQUEST, NetlinkHeader, NetlinkMessage, NetlinkPayload};
+use netlink_packet_route::RouteNetlinkMessage;
+use netlink_packet_route::address::AddressMessage;
+use netlink_packet_route::link::LinkMessage;
+use netlink_packet_route::route::RouteMessage;
+use netlink_sys::{Socket, protocols::NETLINK_ROUTE};
+use pcap_parser::{Linktype, ToVec};
+
+use crate::capture::link::{ARPHRD_NETLINK, LINKTYPE_NETLINK};
+use crate::netlink::names::{NLMSG_DONE, NLMSG_ERROR};
+use crate::netlink::wire::{ByteOrder, Messages};
+
+/// RTNLGRP_LINK, IPV4_IFADDR, IPV4_ROUTE, IPV6_IFADDR, IPV6_ROUTE.
+const GROUPS: [u32; 5] = [1, 5, 7, 9, 11];
+/// Socket receive buffer for notifications (a burst of route changes).
+const RCVBUF: usize = 8 << 20;
+const PACKET_OUTGOING: u16 = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileFormat {
+    Pcap,
+    Pcapng,
+}
+
+/// How dump requests are spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RequestForm {
+    /// The full family header (`ifinfomsg`, `ifaddrmsg`, `rtmsg`), as iproute2 sends.
+    #[default]
+    Full,
+    /// The legacy 1-byte `rtgenmsg` body Go's `net` package sends.
+    Rtgenmsg,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Follow notifications after the first dumps.
+    pub follow: bool,
+    /// Stop following after this long (default: until interrupted).
+    pub duration: Option<Duration>,
+    pub request_form: RequestForm,
+}
+
+/// What went wrong, phrased for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("network namespace {0} not found (/run/netns/{0}; see `ip netns list`)")]
+    NoNamespace(String),
+    #[error(
+        "entering network namespace {0} needs CAP_SYS_ADMIN (run as root); recording in one's own namespace needs no privilege"
+    )]
+    NamespacePermission(String),
+    #[error("netlink socket: {0}")]
+    Socket(io::Error),
+    #[error(
+        "writing the capture failed after {records} records: {source}; the file is readable up to the last complete record"
+    )]
+    Write { records: u64, source: io::Error },
+}
+
+/// Counts for the summary.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    pub records: u64,
+    pub dumps: u32,
+    pub notifications: u64,
+    /// Notification buffers the kernel dropped (ENOBUFS) because they came faster than they were read.
+    pub overruns: u64,
+}
+
+/// Writes nlmon-format records.
+pub struct CaptureWriter<W: Write> {
+    out: W,
+    format: FileFormat,
+    records: u64,
+}
+
+impl<W: Write> CaptureWriter<W> {
+    pub fn new(mut out: W, format: FileFormat) -> io::Result<Self> {
+        match format {
+            FileFormat::Pcap => {
+                let mut h = pcap_parser::PcapHeader::new();
+                h.magic_number = 0xa1b2_3c4d; // nanoseconds
+                h.snaplen = 262_144;
+                h.network = Linktype(LINKTYPE_NETLINK as i32);
+                out.write_all(&serialize(h)?)?;
+            }
+            FileFormat::Pcapng => {
+                let shb = pcap_parser::SectionHeaderBlock {
+                    block_type: 0,
+                    block_len1: 0,
+                    bom: 0,
+                    major_version: 1,
+                    minor_version: 0,
+                    section_len: -1,
+                    options: Vec::new(),
+                    block_len2: 0,
+                };
+                out.write_all(&serialize(shb)?)?;
+                let idb = pcap_parser::InterfaceDescriptionBlock {
+                    block_type: 0,
+                    block_len1: 0,
+                    linktype: Linktype(LINKTYPE_NETLINK as i32),
+                    reserved: 0,
+                    snaplen: 262_144,
+                    options: Vec::new(),
+                    block_len2: 0,
+                    if_tsresol: 9,
+                    if_tsoffset: 0,
+                };
+                out.write_all(&serialize(idb)?)?;
+            }
+        }
+        out.flush()?;
+        Ok(CaptureWriter {
+            out,
+            format,
+            records: 0,
+        })
+    }
+
+    /// One buffer of netlink messages, as nlmon frames it, flushed at once.
+    pub fn write(&mut self, netlink: &[u8], when: SystemTime) -> io::Result<()> {
+        let mut data = Vec::with_capacity(16 + netlink.len());
+        data.extend_from_slice(&PACKET_OUTGOING.to_be_bytes());
+        data.extend_from_slice(&ARPHRD_NETLINK.to_be_bytes());
+        data.extend_from_slice(&[0u8; 10]); // halen 0, addr
+        data.extend_from_slice(&0u16.to_be_bytes()); // NETLINK_ROUTE
+        data.extend_from_slice(netlink);
+        let since = when.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
+        let len = data.len() as u32;
+        let bytes = match self.format {
+            FileFormat::Pcap => serialize(pcap_parser::LegacyPcapBlock {
+                ts_sec: since.as_secs() as u32,
+                ts_usec: since.subsec_nanos(),
+                caplen: len,
+                origlen: len,
+                data: &data,
+            })?,
+            FileFormat::Pcapng => {
+                let ns = since.as_nanos() as u64;
+                serialize(pcap_parser::EnhancedPacketBlock {
+                    block_type: 0,
+                    block_len1: 0,
+                    if_id: 0,
+                    ts_high: (ns >> 32) as u32,
+                    ts_low: ns as u32,
+                    caplen: len,
+                    origlen: len,
+                    data: &data,
+                    options: Vec::new(),
+                    block_len2: 0,
+                })?
+            }
+        };
+        self.out.write_all(&bytes)?;
+        self.out.flush()?;
+        self.records += 1;
+        Ok(())
+    }
+
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+}
+
+/// pcap-parser's serializer (which also fixes magic numbers and lengths).
+fn serialize<T: ToVec>(mut block: T) -> io::Result<Vec<u8>> {
+    block
+        .to_vec()
+        .map_err(|e| io::Error::other(format!("serializing a capture block: {e:?}")))
+}
+
+/// Moves the calling thread into a named network namespace; do this before
+/// [`record`] (and before creating the output file, so that a failure
+/// leaves nothing behind).
+pub fn enter_netns(name: &str) -> Result<(), Error> {
+    let path = Path::new("/run/netns").join(name);
+    let f = File::open(&path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => Error::NoNamespace(name.into()),
+        io::ErrorKind::PermissionDenied => Error::NamespacePermission(name.into()),
+        _ => Error::Socket(e),
+    })?;
+    nix::sched::setns(f.as_fd(), nix::sched::CloneFlags::CLONE_NEWNET).map_err(|e| match e {
+        nix::errno::Errno::EPERM => Error::NamespacePermission(name.into()),
+        other => Error::Socket(io::Error::from(other)),
+    })
+}
+
+fn request(kind: RouteNetlinkMessage, seq: u32, form: RequestForm) -> Vec<u8> {
+    let mut header = NetlinkHeader::default();
+    header.flags = NLM_F_REQUEST | NLM_F_DUMP;
+    header.sequence_number = seq;
+    let mut msg = NetlinkMessage::new(header, NetlinkPayload::from(kind));
+    msg.finalize();
+    let mut buf = vec![0u8; msg.buffer_len()];
+    msg.serialize(&mut buf);
+    if form == RequestForm::Rtgenmsg {
+        // nlmsghdr + the family byte (AF_UNSPEC): nlmsg_len 17, as Go sends.
+        buf.truncate(17);
+        buf[..4].copy_from_slice(&17u32.to_ne_bytes());
+    }
+    buf
+}
+
+/// Whether a reply buffer ends the dump with sequence number `seq`.
+fn ends_dump(buf: &[u8], seq: u32) -> bool {
+    Messages::new(buf, ByteOrder::native())
+        .filter_map(Result::ok)
+        .any(|m| m.header.seq == seq && matches!(m.header.kind, NLMSG_DONE | NLMSG_ERROR))
+}
+
+struct Recorder<W: Write> {
+    writer: CaptureWriter<W>,
+    summary: Summary,
+    seq: u32,
+}
+
+impl<W: Write> Recorder<W> {
+    fn put(&mut self, buf: &[u8]) -> Result<(), Error> {
+        self.writer
+            .write(buf, SystemTime::now())
+            .map_err(|source| Error::Write {
+                records: self.writer.records(),
+                source,
+            })?;
+        self.summary.records = self.writer.records();
+        Ok(())
+    }
+
+    /// Link, address and route dumps, each request and reply buffer recorded.
+    fn dumps(&mut self, sock: &Socket, form: RequestForm) -> Result<(), Error> {
+        for kind in [
+            RouteNetlinkMessage::GetLink(LinkMessage::default()),
+            RouteNetlinkMessage::GetAddress(AddressMessage::default()),
+            RouteNetlinkMessage::GetRoute(RouteMessage::default()),
+        ] {
+            self.seq = self.seq.wrapping_add(1);
+            let req = request(kind, self.seq, form);
+            sock.send(&req, 0).map_err(Error::Socket)?;
+            self.put(&req)?;
+            loop {
+                let (buf, _) = sock.recv_from_full().map_err(Error::Socket)?;
+                self.put(&buf)?;
+                if ends_dump(&buf, self.seq) {
+                    break;
+                }
+            }
+            self.summary.dumps += 1;
+        }
+        Ok(())
+    }
+}
+
+fn socket() -> Result<Socket, Error> {
+    let mut s = Socket::new(NETLINK_ROUTE).map_err(Error::Socket)?;
+    s.bind_auto().map_err(Error::Socket)?;
+    Ok(s)
+}
+
+/// Records into `out`. `stop` ends a `follow` early (Ctrl-C).
+pub fn record<W: Write>(out: W, format: FileFormat, o: &Options, stop: Arc<AtomicBool>) -> Result<Summary, Error> {
+    let writer = CaptureWriter::new(out, format).map_err(|source| Error::Write { records: 0, source })?;
+    let mut r = Recorder {
+        writer,
+        summary: Summary::default(),
+        seq: SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_secs() as u32)
+            .unwrap_or(1),
+    };
+    let dump_sock = socket()?;
+    // Subscribe before the first dump, so no change falls between the two.
+    let monitor = if o.follow {
+        let m = socket()?;
+        m.set_rx_buf_sz(RCVBUF).map_err(Error::Socket)?;
+        for g in GROUPS {
+            m.add_membership(g).map_err(Error::Socket)?;
+        }
+        Some(m)
+    } else {
+        None
+    };
+    r.dumps(&dump_sock, o.request_form)?;
+    if let Some(m) = &monitor {
+        let deadline = o.duration.map(|d| Instant::now() + d);
+        loop {
+            if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let wait = deadline
+                .map(|d| d.saturating_duration_since(Instant::now()))
+                .unwrap_or(Duration::from_millis(200))
+                .min(Duration::from_millis(200));
+            let mut fds = [nix::poll::PollFd::new(m.as_fd(), nix::poll::PollFlags::POLLIN)];
+            let timeout =
+                nix::poll::PollTimeout::try_from(wait.as_millis() as i32).unwrap_or(nix::poll::PollTimeout::ZERO);
+            match nix::poll::poll(&mut fds, timeout) {
+                Ok(0) => continue,
+                Ok(_) => {}
+                Err(nix::errno::Errno::EINTR) => continue,
+                Err(e) => return Err(Error::Socket(io::Error::from(e))),
+            }
+            match m.recv_from_full() {
+                Ok((buf, _)) => {
+                    r.put(&buf)?;
+                    r.summary.notifications += 1;
+                }
+                Err(e) if e.raw_os_error() == Some(nix::libc::ENOBUFS) => r.summary.overruns += 1,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::Socket(e)),
+            }
+        }
+        // Whatever queued up meanwhile, then the final dumps.
+        m.set_non_blocking(true).map_err(Error::Socket)?;
+        loop {
+            match m.recv_from_full() {
+                Ok((buf, _)) => {
+                    r.put(&buf)?;
+                    r.summary.notifications += 1;
+                }
+                Err(e) if e.raw_os_error() == Some(nix::libc::ENOBUFS) => r.summary.overruns += 1,
+                Err(_) => break,
+            }
+        }
+        r.dumps(&dump_sock, o.request_form)?;
+    }
+    Ok(r.summary)
+}
+
+#[cfg(test)]
+#[path = "record_tests.rs"]
+mod tests;
