@@ -5,34 +5,15 @@
 
 use std::io::Cursor;
 
+#[path = "common.rs"]
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
 use nlorder::model::ModelOptions;
 use nlorder::rebuild::rebuild;
 use nlorder::trace::TraceOptions;
-
-fn repeat(names: &[&str], target: usize) -> Vec<u8> {
-    let mut records = Vec::new();
-    let mut header = Vec::new();
-    for name in names {
-        let data = std::fs::read(format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).expect("fixture");
-        header = data[..24].to_vec();
-        let mut off = 24;
-        while off + 16 <= data.len() {
-            let caplen = u32::from_le_bytes(data[off + 8..off + 12].try_into().expect("4")) as usize;
-            records.push(data[off..off + 16 + caplen].to_vec());
-            off += 16 + caplen;
-        }
-    }
-    let mut out = header;
-    while out.len() < target {
-        for r in &records {
-            out.extend_from_slice(r);
-        }
-    }
-    out
-}
 
 fn table(c: &mut Criterion) {
     let mut g = c.benchmark_group("table");
@@ -44,7 +25,7 @@ fn table(c: &mut Criterion) {
         ),
         ("route churn", &["route-churn.pcap"][..]),
     ] {
-        let data = repeat(mix, 32 << 20);
+        let data = common::repeat(mix, 32 << 20);
         g.throughput(Throughput::Bytes(data.len() as u64));
         g.bench_function(name, |b| {
             b.iter(|| {

@@ -6,12 +6,7 @@ mod common;
 use serde_json::Value;
 
 fn detect_json(args: &[&str]) -> (Value, Option<i32>) {
-    let mut a = vec!["detect", "-q", "--format", "json"];
-    a.extend_from_slice(args);
-    let out = common::nlorder(&a);
-    let v =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (v, out.status.code())
+    common::json_of("detect", args)
 }
 
 fn fx(name: &str) -> String {

@@ -13,12 +13,7 @@ use std::net::IpAddr;
 use std::path::Path;
 
 use common::Netns;
-use nlorder::capture::CaptureReader;
-use nlorder::diag::Diagnostics;
-use nlorder::model::ModelOptions;
-use nlorder::rebuild::rebuild;
 use nlorder::replay::gai;
-use nlorder::trace::TraceOptions;
 
 /// A small deterministic generator (no dependency, reproducible cases).
 struct Lcg(u64);
@@ -189,20 +184,9 @@ fn run_case(n: usize, case: &Case) -> Result<bool, String> {
         .split_whitespace()
         .map(|a| a.parse().expect("address from glibc"))
         .collect();
-    let mut reader =
-        CaptureReader::new(std::fs::File::open(&cap).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    let mut diags = Diagnostics::default();
-    let rebuilt = rebuild(
-        &mut reader,
-        TraceOptions::default(),
-        ModelOptions::default(),
-        None,
-        &mut diags,
-        &mut (),
-    )
-    .map_err(|e| e.to_string())?;
+    let model = common::rebuild_file(&cap);
     let input: Vec<IpAddr> = case.hosts.iter().map(|a| a.parse().expect("ip")).collect();
-    let predicted = gai::sort(&rebuilt.model, &input, &gai::Options::default());
+    let predicted = gai::sort(&model, &input, &gai::Options::default());
     if predicted.order != glibc {
         return Err(format!(
             "case {n} ({}): hosts {:?}\n  glibc:   {glibc:?}\n  nlorder: {:?}\n  steps: {:#?}\n  sources: {:#?}",

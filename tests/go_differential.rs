@@ -14,14 +14,9 @@ use std::process::Command;
 
 use common::{Netns, have, recorder};
 
-use nlorder::capture::CaptureReader;
-use nlorder::diag::Diagnostics;
-use nlorder::model::ModelOptions;
-use nlorder::rebuild::rebuild;
 use nlorder::replay::calico;
 use nlorder::replay::goregex::GoRegex;
 use nlorder::replay::goview::{self, AddrView};
-use nlorder::trace::TraceOptions;
 use serde_json::Value;
 
 const GO_PROGRAM: &str = r#"package main
@@ -151,18 +146,7 @@ fn go_net_interfaces_and_addrs_match_nlorder() {
     assert!(go.status.success(), "go: {}", String::from_utf8_lossy(&go.stderr));
     let theirs: Vec<Value> = serde_json::from_slice(&go.stdout).expect("go json");
 
-    let mut reader = CaptureReader::new(std::fs::File::open(&cap).expect("capture")).expect("reader");
-    let mut diags = Diagnostics::default();
-    let rebuilt = rebuild(
-        &mut reader,
-        TraceOptions::default(),
-        ModelOptions::default(),
-        None,
-        &mut diags,
-        &mut (),
-    )
-    .expect("rebuild");
-    let model = &rebuilt.model;
+    let model = &common::rebuild_file(&cap);
     let ours: Vec<Value> = goview::interfaces(model)
         .iter()
         .map(|l| {

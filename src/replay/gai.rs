@@ -17,6 +17,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use serde::Serialize;
 
 use super::source::{self, common_prefix_len, in_prefix};
+use crate::model::kernel_order::ipv6_src_scope;
 use crate::model::{AddrEntry, Model, Origin, RouteEntry};
 use crate::netlink::names::*;
 
@@ -197,21 +198,11 @@ fn lookup(table: &[PolicyRow], ip: IpAddr) -> u32 {
         .map_or(0, |r| r.2)
 }
 
-/// glibc's `get_scope`.
+/// glibc's `get_scope`: IPv6 by address type (the kernel's
+/// `ipv6_addr_src_scope` values), IPv4 through the scopev4 table.
 fn glibc_scope(ip: IpAddr, scopev4: &[PolicyRow]) -> u32 {
     match ip {
-        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => {
-            let b = v6.octets();
-            if v6.is_multicast() {
-                u32::from(b[1] & 0x0f)
-            } else if v6.is_loopback() || (b[0] == 0xfe && b[1] & 0xc0 == 0x80) {
-                2
-            } else if b[0] == 0xfe && b[1] & 0xc0 == 0xc0 {
-                5
-            } else {
-                14
-            }
-        }
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => u32::from(ipv6_src_scope(&v6)),
         other => lookup(scopev4, other),
     }
 }
@@ -219,29 +210,10 @@ fn glibc_scope(ip: IpAddr, scopev4: &[PolicyRow]) -> u32 {
 /// Go's `classifyScope` (and musl's `scopeof` when `musl`: IPv4 is always 14).
 fn rfc6724_scope(ip: IpAddr, musl: bool) -> u32 {
     match ip {
-        IpAddr::V4(v4) if musl => {
-            let _ = v4;
-            14
-        }
-        IpAddr::V4(v4) => {
-            if v4.is_loopback() || v4.is_link_local() {
-                2
-            } else {
-                14
-            }
-        }
-        IpAddr::V6(v6) => {
-            let b = v6.octets();
-            if v6.is_multicast() {
-                u32::from(b[1] & 0x0f)
-            } else if v6.is_loopback() || (b[0] == 0xfe && b[1] & 0xc0 == 0x80) {
-                2
-            } else if b[0] == 0xfe && b[1] & 0xc0 == 0xc0 {
-                5
-            } else {
-                14
-            }
-        }
+        IpAddr::V4(_) if musl => 14,
+        IpAddr::V4(v4) if v4.is_loopback() || v4.is_link_local() => 2,
+        IpAddr::V4(_) => 14,
+        IpAddr::V6(v6) => u32::from(ipv6_src_scope(&v6)),
     }
 }
 

@@ -248,13 +248,9 @@ pub fn ipv6_label(ip: &Ipv6Addr) -> u8 {
     best.map_or(1, |(_, l)| l)
 }
 
-fn ipv6_scope(ip: &Ipv6Addr) -> u8 {
-    crate::model::kernel_order::ipv6_src_scope(ip)
-}
-
 /// `ipv6_dev_get_saddr`: the best-scoring address over all devices.
 fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, String)> {
-    let dst_scope = ipv6_scope(dst);
+    let dst_scope = crate::model::kernel_order::ipv6_src_scope(dst);
     let dst_label = ipv6_label(dst);
     let mut best: Option<(&AddrEntry, [i64; 6])> = None;
     let link_local_dst = dst_scope <= 2;
@@ -270,7 +266,7 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, String
             if s == *dst {
                 return Some((a.address, "the destination is a local address".into()));
             }
-            let scope = ipv6_scope(&s);
+            let scope = crate::model::kernel_order::ipv6_src_scope(&s);
             // Rule 2: the smallest scope that is at least the destination's.
             let scope_score = if scope >= dst_scope {
                 -i64::from(scope)
@@ -296,7 +292,7 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, String
             format!(
                 "RFC 6724 source selection: {} (scope {}, {}, {} outgoing device, label {}, {} common bits)",
                 a.address,
-                ipv6_scope(match &a.address {
+                crate::model::kernel_order::ipv6_src_scope(match &a.address {
                     IpAddr::V6(v) => v,
                     IpAddr::V4(_) => dst,
                 }),

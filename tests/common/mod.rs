@@ -60,6 +60,33 @@ pub fn have_tool(tool: &str) -> bool {
     found
 }
 
+/// `nlorder SUBCOMMAND -q --format json ARGS...`: the JSON document and the exit code.
+pub fn json_of(subcommand: &str, args: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let mut a = vec![subcommand, "-q", "--format", "json"];
+    a.extend_from_slice(args);
+    let out = nlorder(&a);
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (v, out.status.code())
+}
+
+/// The kernel model rebuilt from a whole capture file.
+pub fn rebuild_file(path: &Path) -> nlorder::model::Model {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = nlorder::capture::CaptureReader::new(file).expect("capture");
+    let mut diags = nlorder::diag::Diagnostics::default();
+    nlorder::rebuild::rebuild(
+        &mut reader,
+        nlorder::trace::TraceOptions::default(),
+        nlorder::model::ModelOptions::default(),
+        None,
+        &mut diags,
+        &mut (),
+    )
+    .expect("rebuild")
+    .model
+}
+
 /// NDJSON lines of `nlorder decode --format json FILE`.
 pub fn decode_json(path: &Path) -> Vec<serde_json::Value> {
     let out = nlorder(&[
