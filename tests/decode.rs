@@ -432,3 +432,46 @@ fn malformed_inputs_are_reported_never_fatal() {
         );
     }
 }
+
+/// Simple Packet Blocks: the records of a real pcapng rewritten as SPBs
+/// (no timestamps, interface 0), which no tool here writes.
+#[test]
+fn simple_packet_blocks_decode_like_enhanced_ones() {
+    let ng = std::fs::read(common::fixture("pcapng/basic.pcapng")).expect("read");
+    let le = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4")) as usize;
+    let shb = le(&ng, 4);
+    let idb = le(&ng, shb + 4);
+    let mut out = ng[..shb + idb].to_vec();
+    let mut at = shb + idb;
+    while at + 12 <= ng.len() {
+        let (kind, len) = (le(&ng, at), le(&ng, at + 4));
+        if kind == 6 {
+            let caplen = le(&ng, at + 20);
+            let data = &ng[at + 28..at + 28 + caplen];
+            let padded = (caplen + 3) & !3;
+            let total = 16 + padded;
+            out.extend_from_slice(&3u32.to_le_bytes());
+            out.extend_from_slice(&(total as u32).to_le_bytes());
+            out.extend_from_slice(&(caplen as u32).to_le_bytes());
+            out.extend_from_slice(data);
+            out.extend(std::iter::repeat_n(0u8, padded - caplen));
+            out.extend_from_slice(&(total as u32).to_le_bytes());
+        }
+        at += len;
+    }
+    let p = tmp("basic-spb.pcapng", &out);
+    let strip = |v: Vec<Value>| -> Vec<Value> {
+        v.into_iter()
+            .map(|mut l| {
+                let o = l.as_object_mut().expect("object");
+                for k in ["offset", "ts", "ts_ns"] {
+                    o.remove(k);
+                }
+                l
+            })
+            .collect()
+    };
+    let spb = strip(common::decode_json(&p));
+    assert_eq!(spb, strip(common::decode_json(&common::fixture("pcapng/basic.pcapng"))));
+    assert!(spb.len() > 50);
+}

@@ -274,4 +274,12 @@ fn legacy_request_form_and_errors() {
     // an unwritable destination
     let out = common::nlorder(&["record", "-w", "/proc/nlorder-cannot-write.pcap"]);
     assert_eq!(out.status.code(), Some(2));
+    // a full disk: said, with what is left
+    let out = common::nlorder(&["record", "--netns", &ns.0, "-w", "/dev/full"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("No space left on device") && err.contains("readable up to the last complete record"),
+        "{err}"
+    );
 }
