@@ -19,93 +19,12 @@ use nlorder::replay::goregex::GoRegex;
 use nlorder::replay::goview::{self, AddrView};
 use serde_json::Value;
 
-const GO_PROGRAM: &str = r#"package main
-
-import (
-	"bufio"
-	"encoding/json"
-	"net"
-	"os"
-	"regexp"
-	"strings"
-)
-
-type iface struct {
-	Index int      `json:"index"`
-	Name  string   `json:"name"`
-	Addrs []string `json:"addrs"`
-}
-
-func main() {
-	if len(os.Args) > 1 && os.Args[1] == "regexp" {
-		// stdin: "pattern<TAB>name" lines; stdout: true/false/error per line
-		in := bufio.NewScanner(os.Stdin)
-		out := []string{}
-		for in.Scan() {
-			parts := strings.SplitN(in.Text(), "\t", 2)
-			re, err := regexp.Compile(parts[0])
-			if err != nil {
-				out = append(out, "error")
-				continue
-			}
-			if re.MatchString(parts[1]) {
-				out = append(out, "true")
-			} else {
-				out = append(out, "false")
-			}
-		}
-		json.NewEncoder(os.Stdout).Encode(out)
-		return
-	}
-	ifs, err := net.Interfaces()
-	if err != nil {
-		panic(err)
-	}
-	res := []iface{}
-	for _, i := range ifs {
-		addrs, err := i.Addrs()
-		if err != nil {
-			panic(err)
-		}
-		s := []string{}
-		for _, a := range addrs {
-			s = append(s, a.String())
-		}
-		res = append(res, iface{i.Index, i.Name, s})
-	}
-	json.NewEncoder(os.Stdout).Encode(res)
-}
-"#;
-
-fn go_binary() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-differential");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::write(dir.join("main.go"), GO_PROGRAM).expect("write go");
-    std::fs::write(dir.join("go.mod"), "module nlorderdiff\n\ngo 1.19\n").expect("go.mod");
-    let bin = dir.join("godiff");
-    let out = Command::new("go")
-        .args(["build", "-o", bin.to_str().expect("p"), "."])
-        .current_dir(&dir)
-        .env("GOCACHE", dir.join("cache"))
-        .env("GOPATH", dir.join("gopath"))
-        .env("CGO_ENABLED", "0")
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .expect("go build");
-    assert!(
-        out.status.success(),
-        "go build: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    bin
-}
-
 #[test]
 fn go_net_interfaces_and_addrs_match_nlorder() {
     if !common::can_run_netns(&["go"]) {
         return;
     }
-    let bin = go_binary();
+    let bin = common::go_binary();
     let ns = Netns::new("go");
     ns.sh("ip link set lo up
          ip link add eth0 type veth peer name veth-eth0
@@ -181,7 +100,7 @@ fn go_regexp_agrees_with_nlorder() {
         eprintln!("SKIPPED: go is not installed");
         return;
     }
-    let bin = go_binary();
+    let bin = common::go_binary();
     let cases: &[(&str, &str)] = &[
         ("eth.*", "veth0"),
         ("lo", "wlo1"),

@@ -647,6 +647,15 @@ fn go_cmp(a: &CandidateFacts, b: &CandidateFacts, musl: bool) -> (Ordering, u8, 
     match (a.source, b.source) {
         (Some(_), None) => return (Less, 1, format!("rule 1: {} has no source address", b.address)),
         (None, Some(_)) => return (Greater, 1, format!("rule 1: {} has no source address", a.address)),
+        // Go stops at rule 1 for two unusable destinations; musl's key
+        // still ranks them by precedence and scope.
+        (None, None) if !musl => {
+            return (
+                Equal,
+                1,
+                "rule 1: neither has a source address; Go keeps their order".into(),
+            );
+        }
         _ => {}
     }
     let scope = |ip| rfc6724_scope(ip, musl);

@@ -107,3 +107,16 @@ fn rule9_subnet_restriction_and_unknown_prefix() {
     ];
     assert_eq!(glibc_order(&c, &GaiConf::default()), [1, 0]);
 }
+
+#[test]
+fn go_keeps_the_order_of_two_unusable_destinations() {
+    // Go's Less: both sources invalid -> "equal" (the stable sort keeps
+    // them); found by the differential test against Go's own resolver.
+    let mut a = cand(0, "10.0.0.1", "10.0.0.2", 0);
+    let mut b = cand(1, "2001:db9::1", "2001:db8::5", 0);
+    a.source = None;
+    b.source = None;
+    assert_eq!(go_cmp(&a, &b, false).0, Ordering::Equal);
+    // musl ranks them by precedence (IPv6 40 > IPv4 35)
+    assert_eq!(go_cmp(&a, &b, true).0, Ordering::Greater);
+}
