@@ -150,8 +150,9 @@ fn generate(rng: &mut Lcg) -> Case {
 }
 
 /// `Ok(true)` when glibc returned another order than the hosts file's. With
-/// `go` (a CGO_ENABLED=0 binary), Go's own resolver is compared too.
-fn run_case(n: usize, case: &Case, go: Option<&Path>) -> Result<bool, String> {
+/// `go` (a CGO_ENABLED=0 binary) and `musl` (a static musl binary), those
+/// resolvers are compared too.
+fn run_case(n: usize, case: &Case, go: Option<&Path>, musl: Option<&Path>) -> Result<bool, String> {
     let ns = Netns::new(&format!("gai{n}"));
     let etc = Path::new("/etc/netns").join(&ns.0);
     std::fs::create_dir_all(&etc).map_err(|e| e.to_string())?;
@@ -217,6 +218,33 @@ fn run_case(n: usize, case: &Case, go: Option<&Path>) -> Result<bool, String> {
             ));
         }
     }
+    if let Some(musl) = musl {
+        let out = ns.exec(&[musl.to_str().expect("musl"), "node1"]);
+        if !out.status.success() {
+            return Err(format!(
+                "musl getaddrinfo failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let mut theirs: Vec<IpAddr> = Vec::new();
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let ip: IpAddr = line.trim().parse().map_err(|_| format!("musl printed {line:?}"))?;
+            if theirs.last() != Some(&ip) {
+                theirs.push(ip);
+            }
+        }
+        let opts = gai::Options {
+            resolver: gai::Resolver::Musl,
+            ..gai::Options::default()
+        };
+        let ours = gai::sort(&model, &input, &opts);
+        if ours.order != theirs {
+            return Err(format!(
+                "case {n} ({}), musl: hosts {:?}\n  musl:    {theirs:?}\n  nlorder: {:?}\n  steps: {:#?}",
+                case.description, case.hosts, ours.order, ours.steps
+            ));
+        }
+    }
     Ok(glibc != input)
 }
 
@@ -245,12 +273,22 @@ fn glibc_getaddrinfo_order_matches_prediction() {
         eprintln!("SKIPPED (part): go is not installed; Go's resolver is not compared");
         None
     };
+    let musl = if common::have("musl-gcc", &["--version"]) {
+        Some(common::musl_binary())
+    } else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must compare with musl too (.ci/run installs musl-tools)"
+        );
+        eprintln!("SKIPPED (part): musl-gcc is not installed; musl is not compared");
+        None
+    };
     let mut rng = Lcg(0x006e_6c6f_7264_6572);
     let mut failures = Vec::new();
     let mut reordered = 0;
     for n in 0..cases {
         let case = generate(&mut rng);
-        match run_case(n, &case, go.as_deref()) {
+        match run_case(n, &case, go.as_deref(), musl.as_deref()) {
             Ok(changed) => reordered += usize::from(changed),
             Err(e) => failures.push(e),
         }
@@ -268,6 +306,11 @@ fn glibc_getaddrinfo_order_matches_prediction() {
     );
     eprintln!(
         "glibc{} agreed on {cases} generated cases; glibc reordered {reordered}",
-        if go.is_some() { " and Go" } else { "" }
+        match (go.is_some(), musl.is_some()) {
+            (true, true) => ", Go and musl",
+            (true, false) => " and Go",
+            (false, true) => " and musl",
+            (false, false) => "",
+        }
     );
 }

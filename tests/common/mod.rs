@@ -407,3 +407,50 @@ pub fn go_binary() -> PathBuf {
     );
     bin
 }
+
+/// A small C program linked statically against musl: prints getaddrinfo's
+/// answers for argv[1] (AF_UNSPEC, SOCK_STREAM), one per line.
+pub const MUSL_PROGRAM: &str = r#"#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+int main(int argc, char **argv) {
+    struct addrinfo hints, *res, *p;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_socktype = SOCK_STREAM;
+    if (argc < 2 || getaddrinfo(argv[1], NULL, &hints, &res) != 0) return 1;
+    for (p = res; p; p = p->ai_next) {
+        char buf[64];
+        void *a = p->ai_family == AF_INET ? (void *)&((struct sockaddr_in *)p->ai_addr)->sin_addr
+                                          : (void *)&((struct sockaddr_in6 *)p->ai_addr)->sin6_addr;
+        inet_ntop(p->ai_family, a, buf, sizeof buf);
+        printf("%s\n", buf);
+    }
+    return 0;
+}
+"#;
+
+/// Builds MUSL_PROGRAM with musl-gcc (Debian's musl-tools).
+pub fn musl_binary() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("musl-differential");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let src = dir.join("gai.c");
+    std::fs::write(&src, MUSL_PROGRAM).expect("write c");
+    let bin = dir.join("musl-gai");
+    let out = Command::new("musl-gcc")
+        .args([
+            "-static",
+            "-O2",
+            "-o",
+            bin.to_str().expect("p"),
+            src.to_str().expect("p"),
+        ])
+        .output()
+        .expect("musl-gcc");
+    assert!(
+        out.status.success(),
+        "musl-gcc: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    bin
+}
