@@ -189,33 +189,30 @@ impl Model {
             }
             return;
         };
+        let ipv4_primary = gone.family == AF_INET && !list[pos].is_secondary();
+        // Computed on the list that still holds the deleted address.
+        let moved = if ipv4_primary && promote {
+            kernel_order::ipv4_promotion(list, pos)
+        } else {
+            None
+        };
+        let removed = list.remove(pos);
         let mut promoted = None;
         let mut removed_secondaries = Vec::new();
-        if gone.family == AF_INET && !list[pos].is_secondary() {
+        if ipv4_primary {
             if promote {
-                if let Some((from, to)) = kernel_order::ipv4_promotion(list, pos) {
-                    let removed = list.remove(pos);
+                if let Some((from, to)) = moved {
                     let mut p = list.remove(from);
                     p.flags &= !IFA_F_SECONDARY;
                     p.header_flags &= !(IFA_F_SECONDARY as u8);
                     p.origin = Origin::Inferred(ctx.packet);
                     list.insert(to, p.clone());
                     promoted = Some(p);
-                    if sink.wants_changes() {
-                        sink.change(ctx.event(Change::AddrRemoved {
-                            addr: removed,
-                            ifname,
-                            promoted,
-                            removed_secondaries,
-                        }));
-                    }
-                    return;
                 }
             } else {
-                let primary = list[pos].clone();
                 let mut i = 0;
                 while i < list.len() {
-                    if list[i].is_secondary() && kernel_order::same_ipv4_subnet(&primary, &list[i]) {
+                    if list[i].is_secondary() && kernel_order::same_ipv4_subnet(&removed, &list[i]) {
                         removed_secondaries.push(list.remove(i));
                     } else {
                         i += 1;
@@ -223,17 +220,13 @@ impl Model {
                 }
             }
         }
-        let pos = list.iter().position(|e| e.same_key(gone)).unwrap_or(pos);
-        if pos < list.len() {
-            let removed = list.remove(pos);
-            if sink.wants_changes() {
-                sink.change(ctx.event(Change::AddrRemoved {
-                    addr: removed,
-                    ifname,
-                    promoted,
-                    removed_secondaries,
-                }));
-            }
+        if sink.wants_changes() {
+            sink.change(ctx.event(Change::AddrRemoved {
+                addr: removed,
+                ifname,
+                promoted,
+                removed_secondaries,
+            }));
         }
     }
 
