@@ -14,12 +14,14 @@ use std::net::IpAddr;
 use serde::Serialize;
 
 use crate::capture::Timestamp;
+use crate::model::{AddrEntry, Origin, RouteEntry};
 pub use crate::netlink::names::escape_bytes;
 use crate::netlink::names::{self, *};
 use crate::netlink::rtnl::{Addr, Body, CacheInfo, ErrorMsg, Link, Request, Route};
 use crate::netlink::strict;
 use crate::netlink::wire::{Attrs, Header};
 use crate::report::style::Style;
+use crate::report::table;
 use crate::trace::TraceMessage;
 
 /// Something that prints decoded messages.
@@ -188,28 +190,10 @@ fn describe_link(l: &Link<'_>, s: &Style) -> String {
 }
 
 fn describe_addr(a: &Addr<'_>, ifname: &str, s: &Style) -> String {
-    let fam = if a.family == AF_INET6 { "inet6" } else { "inet" };
-    let ip = a.ip().map_or_else(|| "?".into(), |ip| ip.to_string());
-    let mut out = format!(
-        "{}: {ifname} {fam} {}",
-        a.index,
-        s.value(format!("{ip}/{}", a.prefix_len))
-    );
-    if let Some(p) = a.peer() {
-        out.push_str(&format!(" peer {p}"));
-    }
-    if let Some(b) = a.broadcast {
-        out.push_str(&format!(" brd {b}"));
-    }
-    out.push_str(&format!(" scope {}", names::scope(a.scope)));
-    for f in names::address_flags(a.family, a.flags) {
-        out.push(' ');
-        out.push_str(f);
-    }
-    if let Some(l) = a.label {
-        out.push(' ');
-        out.push_str(&escape_bytes(l));
-    }
+    let Some(entry) = AddrEntry::from_message(a, Origin::Dump(0)) else {
+        return format!("{}: {ifname} {} (no address)", a.index, names::address_family(a.family));
+    };
+    let mut out = table::addr_line(&entry, ifname, s);
     if let Some(c) = a.cacheinfo {
         let life = |v: u32| {
             if v == u32::MAX {
@@ -227,43 +211,8 @@ fn describe_addr(a: &Addr<'_>, ifname: &str, s: &Style) -> String {
     out
 }
 
-fn prefix(ip: Option<IpAddr>, len: u8, family: u8) -> String {
-    match ip {
-        Some(ip) if len as u32 == if ip.is_ipv4() { 32 } else { 128 } => ip.to_string(),
-        Some(ip) => format!("{ip}/{len}"),
-        None if len == 0 => "default".into(),
-        None => format!("{}/{len}", if family == AF_INET6 { "::" } else { "0.0.0.0" }),
-    }
-}
-
 fn describe_route(r: &Route, ifname: &dyn Fn(u32) -> String, s: &Style) -> String {
-    let mut out = String::new();
-    if r.kind != RTN_UNICAST {
-        out.push_str(&names::route_type(r.kind));
-        out.push(' ');
-    }
-    out.push_str(&s.value(prefix(r.dst, r.dst_len, r.family)));
-    if let Some(g) = r.gateway {
-        out.push_str(&format!(" via {g}"));
-    }
-    if let Some(o) = r.oif {
-        out.push_str(&format!(" dev {}", ifname(o)));
-    }
-    if r.multipath {
-        out.push_str(" multipath");
-    }
-    out.push_str(&format!(" table {}", names::route_table(r.table)));
-    out.push_str(&format!(" proto {}", names::route_protocol(r.protocol)));
-    if r.scope != RT_SCOPE_UNIVERSE {
-        out.push_str(&format!(" scope {}", names::scope(r.scope)));
-    }
-    if let Some(p) = r.prefsrc {
-        out.push_str(&format!(" src {p}"));
-    }
-    if let Some(m) = r.priority {
-        out.push_str(&format!(" metric {m}"));
-    }
-    out
+    table::route_line(&RouteEntry::from_message(r, Origin::Dump(0), 0), ifname, s)
 }
 
 fn describe_request(q: &Request<'_>, kind: u16, ifname: &dyn Fn(u32) -> String) -> String {
@@ -567,7 +516,7 @@ impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
                 Body::Route(r) => Some(JsonRoute {
                     table: names::route_table(r.table),
                     table_id: r.table,
-                    dst: prefix(r.dst, r.dst_len, r.family),
+                    dst: table::route_dst(&RouteEntry::from_message(r, Origin::Dump(0), 0)),
                     dst_len: r.dst_len,
                     gateway: r.gateway,
                     oif: r.oif,

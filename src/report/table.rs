@@ -224,9 +224,10 @@ pub fn link_line(l: &LinkEntry, style: &Style) -> String {
     s
 }
 
+/// An address as `ip -o addr` prints it.
 pub fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
     let fam = if a.family == AF_INET6 { "inet6" } else { "inet" };
-    let mut s = format!("{}: {ifname}    {fam} {}", a.index, style.value(a.cidr()));
+    let mut s = format!("{}: {ifname} {fam} {}", a.index, style.value(a.cidr()));
     if let Some(p) = a.peer {
         s.push_str(&format!(" peer {p}"));
     }
@@ -245,7 +246,8 @@ pub fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
     s
 }
 
-pub fn route_line(r: &RouteEntry, model: &Model, style: &Style) -> String {
+/// A route as `ip route` prints it; `ifname` names output devices.
+pub fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style) -> String {
     let mut s = String::new();
     if r.kind != RTN_UNICAST {
         s.push_str(&names::route_type(r.kind));
@@ -260,7 +262,7 @@ pub fn route_line(r: &RouteEntry, model: &Model, style: &Style) -> String {
         s.push_str(&format!(" via {g}"));
     }
     if let Some(o) = r.oif {
-        s.push_str(&format!(" dev {}", model.ifname(o)));
+        s.push_str(&format!(" dev {}", ifname(o)));
     }
     if r.multipath {
         s.push_str(" multipath");
@@ -329,7 +331,7 @@ pub fn write_table_text(
         if filter.af().is_some_and(|f| f != r.family) {
             continue;
         }
-        writeln!(out, "{}", route_line(r, model, style))?;
+        writeln!(out, "{}", route_line(r, &|i| model.ifname(i), style))?;
     }
     Ok(())
 }
