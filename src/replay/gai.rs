@@ -850,36 +850,29 @@ pub fn explain_mismatch(model: &Model, input: &[IpAddr], o: &Options, observed: 
     why
 }
 
+/// The same host without its IPv6 addresses (`has`), or with one link-local
+/// address added: what glibc's check_pf would see the other way.
 fn toggle_ipv6(model: &Model, has: bool) -> Model {
     let links = model.links().to_vec();
     let mut addrs: Vec<AddrEntry> = model.addresses(None).into_iter().cloned().collect();
     if has {
         addrs.retain(|a| a.family != AF_INET6 || a.address.is_loopback());
     } else if let Some(l) = links.iter().find(|l| !l.placeholder) {
-        let mut a = model
-            .addresses(None)
-            .first()
-            .map(|a| (*a).clone())
-            .unwrap_or_else(|| AddrEntry {
-                index: l.index,
-                family: AF_INET6,
-                address: IpAddr::V6(Ipv6Addr::LOCALHOST),
-                peer: None,
-                prefix_len: 64,
-                label: None,
-                scope: RT_SCOPE_LINK,
-                flags: 0,
-                header_flags: 0,
-                broadcast: None,
-                cacheinfo: None,
-                first_addr_attr: None,
-                origin: Origin::Inferred(0),
-            });
-        a.family = AF_INET6;
-        a.address = "fe80::ffff".parse().unwrap_or(IpAddr::V6(Ipv6Addr::LOCALHOST));
-        a.prefix_len = 64;
-        a.index = l.index;
-        addrs.push(a);
+        addrs.push(AddrEntry {
+            index: l.index,
+            family: AF_INET6,
+            address: IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0xffff)),
+            peer: None,
+            prefix_len: 64,
+            label: None,
+            scope: RT_SCOPE_LINK,
+            flags: IFA_F_PERMANENT,
+            header_flags: IFA_F_PERMANENT as u8,
+            broadcast: None,
+            cacheinfo: None,
+            first_addr_attr: None,
+            origin: Origin::Inferred(0),
+        });
     }
     let routes = model.routes().into_iter().cloned().collect();
     Model::from_tables(links, addrs, routes)
