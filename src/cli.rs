@@ -131,6 +131,11 @@ pub struct ModelArgs {
     /// from a link dump, else ascending.
     #[arg(long, value_enum)]
     pub kernel_order: Option<KernelOrder>,
+    /// Kernel release of the captured host (`6.1`, `6.12.117+deb12-amd64`, as
+    /// `uname -r` prints it): chooses the release's rules (link dump order).
+    /// Default: the capture's pcapng `shb_os`, else inferred from a link dump.
+    #[arg(long, value_name = "RELEASE")]
+    pub kernel: Option<nlorder::model::KernelVersion>,
 }
 
 #[derive(Debug, Args)]

@@ -188,6 +188,7 @@ fn model_options(m: &ModelArgs) -> ModelOptions {
             KernelOrder::Ascending => LinkOrder::Ascending,
             KernelOrder::Buckets => LinkOrder::Buckets,
         }),
+        kernel: m.kernel,
     }
 }
 

@@ -57,6 +57,14 @@ pub enum Change {
     },
     RouteAdded(RouteEntry),
     RouteRemoved(RouteEntry),
+    /// The kernel refused a change request (which therefore changed nothing).
+    Refused {
+        request_packet: u64,
+        /// `RTM_NEWADDR 10.3.0.1/24 dev eth0`.
+        summary: String,
+        /// The negative errno of the answer.
+        errno: i32,
+    },
     /// A dump replaced the model's view of an object kind.
     DumpApplied {
         kind: ObjectKind,

@@ -66,7 +66,7 @@ impl OpenDump {
             Body::Link(l) if l.family != AF_BRIDGE => self.links.push(LinkEntry::from_message(l, origin)),
             Body::Addr(a) => self.addrs.extend(AddrEntry::from_message(a, origin)),
             Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
-                let seq = self.routes.len() as u64;
+                let seq = self.routes.len() as i64;
                 self.routes.push(RouteEntry::from_message(r, origin, seq));
             }
             _ => {}
@@ -87,6 +87,9 @@ impl OpenDump {
     }
 }
 
+/// Dumps waiting for their replies, at most.
+const MAX_OPEN_DUMPS: usize = 16;
+
 #[derive(Debug, Default)]
 pub(super) struct Dumps {
     open: Vec<OpenDump>,
@@ -94,8 +97,13 @@ pub(super) struct Dumps {
 
 impl Dumps {
     pub fn open(&mut self, kind: ObjectKind, family: u8, seq: u32, packet: u64) {
-        // A new request with a reused sequence number supersedes the old one.
-        self.open.retain(|d| d.seq != seq || d.pid.is_some());
+        // Several programs may ask with the same (time-based) sequence number
+        // at once (two `ip monitor` starting together): replies go to the
+        // oldest request not yet answered. Requests never answered do not
+        // pile up beyond a few.
+        if self.open.len() >= MAX_OPEN_DUMPS {
+            self.open.remove(0);
+        }
         self.open.push(OpenDump::new(kind, family, seq, Some(packet)));
     }
 
@@ -140,6 +148,12 @@ impl Model {
     /// NLMSG_DONE: the dump becomes the model's view (or is merged, when it
     /// had no request or was filtered).
     pub(super) fn apply_dump<S: ChangeSink>(&mut self, dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+        if dump.kind == ObjectKind::Links && dump.family == AF_BRIDGE {
+            // `bridge link show`: bridge-port records, not the device list.
+            // It must not replace (and so wipe) the links and all on them.
+            self.stats.bridge_port_events += 1;
+            return;
+        }
         if dump.request_packet.is_none() || dump.filtered {
             self.merge_dump(dump, ctx, sink);
             return;
@@ -211,7 +225,10 @@ impl Model {
                 ));
             }
         }
-        if !matches!(self.link_order_source, LinkOrderSource::Forced) {
+        if !matches!(
+            self.link_order_source,
+            LinkOrderSource::Forced | LinkOrderSource::Kernel { .. }
+        ) {
             let indices: Vec<u32> = links.iter().map(|l| l.index).collect();
             match kernel_order::infer_link_order(&indices) {
                 OrderEvidence::Decided(order, evidence) => {
@@ -237,8 +254,20 @@ impl Model {
             self.addrs.remove(&i);
             self.routes.retain(|_, r| r.oif != Some(i));
         }
+        // What a dump cannot say (the veth peer, an address set by hand) carries over.
+        let mut links = links;
+        for l in &mut links {
+            if let Some(old) = self.links.iter().find(|o| o.index == l.index) {
+                l.peer = l.peer.or(old.peer);
+                l.hwaddr_set |= old.hwaddr_set;
+            }
+        }
         self.links = links;
         self.seen_link_dump = true;
+        let indices: Vec<u32> = self.links.iter().map(|l| l.index).collect();
+        for i in indices {
+            self.sync_link_state(i);
+        }
         // Devices with addresses but no link entry keep a placeholder.
         let missing: Vec<u32> = self
             .addrs
@@ -379,7 +408,7 @@ impl Model {
                 packet: r.origin.packet(),
                 ..*ctx
             };
-            self.upsert_route(r, &c, sink);
+            self.insert_route(r, super::kernel_rules::Placement::Append, &c, sink);
         }
     }
 }

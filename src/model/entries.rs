@@ -7,6 +7,7 @@
 use std::net::IpAddr;
 
 use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY};
+
 use crate::netlink::rtnl::{Addr, CacheInfo, Link, Route};
 
 /// A short byte string stored inline: interface names, labels and link
@@ -43,21 +44,118 @@ impl std::fmt::Debug for ShortName {
     }
 }
 
-/// Where an entry's position in the table came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "origin", content = "origin_packet", rename_all = "lowercase")]
+/// Where an entry (and its position in the table) came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
-    /// Seen in a dump, in record `packet`.
+    /// Seen in a dump (or a GET reply), in record `packet`.
     Dump(u64),
     /// Placed by the kernel's ordering rules after a notification in record `packet`.
     Inferred(u64),
+    /// A change request in record `packet` that the kernel acknowledged.
+    Request(u64),
+    /// Something the kernel does by itself (no capture of a quiet host shows
+    /// it), caused by the message in record `packet`.
+    KernelRule(u64, KernelRule),
+}
+
+/// The kernel's own side effects that the model applies, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KernelRule {
+    /// An IPv4 address's `local` route in table local.
+    Ipv4LocalRoute,
+    /// An IPv4 primary's connected (prefix) route.
+    Ipv4PrefixRoute,
+    /// An IPv4 address's broadcast route in table local.
+    Ipv4BroadcastRoute,
+    /// 127.0.0.1/8 on the loopback device when it comes up.
+    LoopbackAddress,
+    /// ::1/128 on the loopback device when it comes up.
+    Ipv6Loopback,
+    /// An IPv6 address's `local` route in table local.
+    Ipv6LocalRoute,
+    /// An IPv6 address's prefix route (metric 256 unless given).
+    Ipv6PrefixRoute,
+    /// The EUI-64 link-local address made when a link comes up with carrier.
+    Ipv6LinkLocal,
+    /// `fe80::/64` in main when a link comes up with carrier.
+    Ipv6LinkLocalRoute,
+    /// `multicast ff00::/8` in table local when a link comes up with carrier.
+    Ipv6MulticastRoute,
+    /// A secondary promoted to primary when its primary was deleted.
+    Ipv4Promotion,
+    /// A device's index as the kernel would assign it (no reply showed it yet).
+    AssignedIndex,
+    /// The other end of a veth pair, created with it.
+    VethPeer,
+    /// An address label rewritten when its device was renamed.
+    LabelRename,
+}
+
+impl KernelRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelRule::Ipv4LocalRoute => "ipv4-local-route",
+            KernelRule::Ipv4PrefixRoute => "ipv4-prefix-route",
+            KernelRule::Ipv4BroadcastRoute => "ipv4-broadcast-route",
+            KernelRule::LoopbackAddress => "loopback-address",
+            KernelRule::Ipv6Loopback => "ipv6-loopback",
+            KernelRule::Ipv6LocalRoute => "ipv6-local-route",
+            KernelRule::Ipv6PrefixRoute => "ipv6-prefix-route",
+            KernelRule::Ipv6LinkLocal => "ipv6-link-local",
+            KernelRule::Ipv6LinkLocalRoute => "ipv6-link-local-route",
+            KernelRule::Ipv6MulticastRoute => "ipv6-multicast-route",
+            KernelRule::Ipv4Promotion => "ipv4-promotion",
+            KernelRule::AssignedIndex => "assigned-index",
+            KernelRule::VethPeer => "veth-peer",
+            KernelRule::LabelRename => "label-rename",
+        }
+    }
 }
 
 impl Origin {
     pub fn packet(&self) -> u64 {
         match *self {
-            Origin::Dump(p) | Origin::Inferred(p) => p,
+            Origin::Dump(p) | Origin::Inferred(p) | Origin::Request(p) | Origin::KernelRule(p, _) => p,
         }
+    }
+
+    /// Seen as it is in a dump, not predicted.
+    pub fn is_dump(&self) -> bool {
+        matches!(self, Origin::Dump(_))
+    }
+
+    /// `dump`, `inferred`, `request` or `kernel-rule`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Origin::Dump(_) => "dump",
+            Origin::Inferred(_) => "inferred",
+            Origin::Request(_) => "request",
+            Origin::KernelRule(..) => "kernel-rule",
+        }
+    }
+
+    /// `dump #4`, `kernel-rule ipv4-local-route #15`.
+    pub fn text(&self) -> String {
+        match self {
+            Origin::KernelRule(p, r) => format!("kernel-rule {} #{p}", r.name()),
+            o => format!("{} #{}", o.kind(), o.packet()),
+        }
+    }
+}
+
+/// JSON: `"origin": "kernel-rule", "origin_packet": 15, "rule": "ipv4-local-route"`
+/// (flattened into the entry's object).
+impl serde::Serialize for Origin {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("origin", self.kind())?;
+        m.serialize_entry("origin_packet", &self.packet())?;
+        if let Origin::KernelRule(_, r) = self {
+            m.serialize_entry("rule", r.name())?;
+        }
+        m.end()
     }
 }
 
@@ -74,6 +172,12 @@ pub struct LinkEntry {
     pub mtu: Option<u32>,
     /// ARPHRD_* type.
     pub dev_type: u16,
+    /// The link-layer address (IFLA_ADDRESS), when a message showed it.
+    pub hwaddr: Option<ShortName>,
+    /// The hardware address was set explicitly (a bridge then keeps it).
+    pub hwaddr_set: bool,
+    /// The other end of a veth pair.
+    pub peer: Option<u32>,
     pub origin: Origin,
     /// Only known from addresses or routes: no link message seen yet.
     pub placeholder: bool,
@@ -91,6 +195,9 @@ impl LinkEntry {
             operstate: l.operstate,
             mtu: l.mtu,
             dev_type: l.dev_type,
+            hwaddr: l.hwaddr.map(ShortName::new),
+            hwaddr_set: false,
+            peer: None,
             origin,
             placeholder: false,
         }
@@ -107,6 +214,9 @@ impl LinkEntry {
             operstate: None,
             mtu: None,
             dev_type: 0,
+            hwaddr: None,
+            hwaddr_set: false,
+            peer: None,
             origin,
             placeholder: true,
         }
@@ -142,6 +252,8 @@ pub struct AddrEntry {
     pub cacheinfo: Option<CacheInfo>,
     /// Which of IFA_ADDRESS/IFA_LOCAL came first in the message.
     pub first_addr_attr: Option<u16>,
+    /// IFA_RT_PRIORITY: the metric of the address's prefix route.
+    pub rt_priority: Option<u32>,
     pub origin: Origin,
 }
 
@@ -164,6 +276,7 @@ impl AddrEntry {
             broadcast: a.broadcast,
             cacheinfo: a.cacheinfo,
             first_addr_attr: a.first_addr_attr,
+            rt_priority: a.rt_priority,
             origin,
         })
     }
@@ -197,7 +310,8 @@ pub struct RouteKey {
     pub tos: u8,
     pub priority: u32,
     pub kind: u8,
-    /// IPv6 keeps separate routes per next hop; IPv4 replaces them.
+    /// Two routes to one prefix through different next hops are two routes
+    /// (IPv4 aliases, IPv6 routes alike).
     pub gateway: Option<IpAddr>,
     pub oif: Option<u32>,
 }
@@ -244,16 +358,19 @@ pub struct RouteEntry {
     pub flags: u32,
     pub multipath: bool,
     pub origin: Origin,
-    /// Position in the dump it came from, or after it for inferred routes.
-    pub seq: u64,
+    /// Order among routes the kernel keeps in one group (same table,
+    /// prefix, tos and metric): the dump position, or later for routes
+    /// added since (earlier for prepended ones).
+    pub seq: i64,
 }
 
 impl RouteEntry {
-    pub fn from_message(r: &Route, origin: Origin, seq: u64) -> Self {
+    pub fn from_message(r: &Route, origin: Origin, seq: i64) -> Self {
         RouteEntry {
             family: r.family,
             table: r.table,
-            dst: r.dst,
+            // A default route: requests may carry RTA_DST ::/0, the kernel never does.
+            dst: if r.dst_len == 0 { None } else { r.dst },
             dst_len: r.dst_len,
             tos: r.tos,
             gateway: r.gateway,
@@ -271,7 +388,6 @@ impl RouteEntry {
     }
 
     pub fn key(&self) -> RouteKey {
-        let v6 = self.family == AF_INET6;
         RouteKey {
             family: self.family,
             table: self.table,
@@ -280,8 +396,19 @@ impl RouteEntry {
             tos: self.tos,
             priority: self.priority.unwrap_or(0),
             kind: self.kind,
-            gateway: if v6 { self.gateway } else { None },
-            oif: if v6 { self.oif } else { None },
+            gateway: self.gateway,
+            oif: self.oif,
         }
+    }
+
+    /// Same table, prefix, tos and metric: routes the kernel keeps side by
+    /// side in one list, where replace, append and prepend act.
+    pub fn same_group(&self, other: &RouteEntry) -> bool {
+        self.family == other.family
+            && self.table == other.table
+            && self.dst_len == other.dst_len
+            && self.dst == other.dst
+            && self.tos == other.tos
+            && self.priority.unwrap_or(0) == other.priority.unwrap_or(0)
     }
 }

@@ -26,6 +26,51 @@ fn bucket(index: u32) -> u32 {
     index & 255
 }
 
+/// A kernel release, as far as the rules that differ between releases care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct KernelVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl KernelVersion {
+    /// The device walk order of this release's link dumps (the xarray walk
+    /// came with 6.9).
+    pub fn link_order(self) -> LinkOrder {
+        if (self.major, self.minor) >= (6, 9) {
+            LinkOrder::Ascending
+        } else {
+            LinkOrder::Buckets
+        }
+    }
+}
+
+impl std::fmt::Display for KernelVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl std::str::FromStr for KernelVersion {
+    type Err = String;
+
+    /// `6.12`, `6.1.0-50-amd64` (`uname -r`), `Linux 6.12.117+deb12-amd64`
+    /// (a pcapng section header's `shb_os`).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim();
+        let t = t.strip_prefix("Linux ").unwrap_or(t);
+        let mut parts = t.split(|c: char| !c.is_ascii_digit());
+        let major = parts.next().and_then(|p| p.parse().ok());
+        let minor = parts.next().and_then(|p| p.parse().ok());
+        match (major, minor) {
+            (Some(major), Some(minor)) => Ok(KernelVersion { major, minor }),
+            _ => Err(format!(
+                "'{s}' is not a kernel release (expected e.g. 6.1 or 6.12.117+deb12-amd64)"
+            )),
+        }
+    }
+}
+
 /// Where a link that is not in `links` goes.
 pub fn link_insert_position(links: &[LinkEntry], index: u32, order: LinkOrder) -> usize {
     match order {

@@ -19,6 +19,7 @@ fn v4(a: &str, plen: u8, scope: u8, secondary: bool) -> AddrEntry {
         broadcast: None,
         cacheinfo: None,
         first_addr_attr: None,
+        rt_priority: None,
         origin: Origin::Inferred(1),
     }
 }

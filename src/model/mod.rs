@@ -14,11 +14,14 @@ pub mod changes;
 mod dumps;
 pub mod entries;
 pub mod kernel_order;
+pub mod kernel_rules;
 mod notify;
+mod requests;
+pub mod route_order;
 
 use std::collections::HashSet;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::netlink::Body;
@@ -26,8 +29,8 @@ use crate::netlink::names::*;
 use crate::trace::TraceMessage;
 
 pub use changes::{Change, ChangeSink, Event, ObjectKind};
-pub use entries::{AddrEntry, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
-pub use kernel_order::LinkOrder;
+pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
+pub use kernel_order::{KernelVersion, LinkOrder};
 
 /// How the model was told to behave where a capture cannot say.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +40,9 @@ pub struct ModelOptions {
     pub promote_secondaries: bool,
     /// Force the device walk order instead of inferring it from a link dump.
     pub link_order: Option<LinkOrder>,
+    /// The captured host's kernel (`--kernel`, or the capture's `shb_os`):
+    /// chooses the release-specific rules.
+    pub kernel: Option<KernelVersion>,
 }
 
 impl Default for ModelOptions {
@@ -44,6 +50,7 @@ impl Default for ModelOptions {
         ModelOptions {
             promote_secondaries: true,
             link_order: None,
+            kernel: None,
         }
     }
 }
@@ -54,6 +61,8 @@ impl Default for ModelOptions {
 pub enum LinkOrderSource {
     /// `--kernel-order`.
     Forced,
+    /// The kernel release (`--kernel` or the capture's `shb_os`).
+    Kernel { version: String },
     /// Inferred from a link dump.
     Dump { packet: u64, evidence: String },
     /// No dump could tell; modern kernels walk in ascending ifindex.
@@ -91,7 +100,16 @@ pub struct Model {
     addrs: FxHashMap<u32, DeviceAddrs>,
     /// FxHash: route keys are hashed for every route message of a capture.
     routes: FxHashMap<RouteKey, RouteEntry>,
-    next_route_seq: u64,
+    next_route_seq: i64,
+    /// Change requests waiting for the kernel's answer.
+    pending: Vec<requests::Pending>,
+    /// The last ifindex the kernel assigned by itself (its allocation hint).
+    last_assigned_index: u32,
+    /// Devices administratively up, and those up with carrier (IPv6 configured).
+    admin_up: FxHashSet<u32>,
+    ipv6_ready: FxHashSet<u32>,
+    /// Devices whose EUI-64 link-local address the model made without knowing the MAC.
+    unknown_link_local: FxHashSet<u32>,
     link_order: LinkOrder,
     link_order_source: LinkOrderSource,
     dumps: dumps::Dumps,
@@ -113,9 +131,10 @@ pub struct Model {
 
 impl Model {
     pub fn new(options: ModelOptions) -> Self {
-        let (link_order, link_order_source) = match options.link_order {
-            Some(o) => (o, LinkOrderSource::Forced),
-            None => (LinkOrder::Ascending, LinkOrderSource::Default),
+        let (link_order, link_order_source) = match (options.link_order, options.kernel) {
+            (Some(o), _) => (o, LinkOrderSource::Forced),
+            (None, Some(k)) => (k.link_order(), LinkOrderSource::Kernel { version: k.to_string() }),
+            (None, None) => (LinkOrder::Ascending, LinkOrderSource::Default),
         };
         Model {
             options,
@@ -123,6 +142,11 @@ impl Model {
             addrs: FxHashMap::default(),
             routes: FxHashMap::default(),
             next_route_seq: 0,
+            pending: Vec::new(),
+            last_assigned_index: 0,
+            admin_up: FxHashSet::default(),
+            ipv6_ready: FxHashSet::default(),
+            unknown_link_local: FxHashSet::default(),
             link_order,
             link_order_source,
             dumps: dumps::Dumps::default(),
@@ -148,7 +172,7 @@ impl Model {
             m.addrs.entry(a.index).or_default().list_mut(a.family).push(a);
         }
         for (i, mut r) in routes.into_iter().enumerate() {
-            r.seq = i as u64;
+            r.seq = i as i64;
             m.next_route_seq = r.seq + 1;
             m.routes.insert(r.key(), r);
         }
@@ -176,8 +200,12 @@ impl Model {
                     self.dumps.open(kind, q.family, h.seq, m.packet);
                 }
             }
-            // User space asking for a change: the kernel's notification follows.
-            _ if d.is_request() => {}
+            // User space asking for a change: applied once the kernel accepts it.
+            _ if d.is_request() => {
+                if let Some(p) = requests::pending_of(h.kind, h.flags, h.seq, m.packet, &d.body) {
+                    self.request(p, &ctx, sink);
+                }
+            }
             Body::Done { error } => {
                 if let Some(dump) = self.dumps.take(h.seq, h.pid) {
                     if *error != 0 {
@@ -198,6 +226,8 @@ impl Model {
                         &ctx,
                         format!("dump of {:?} answered with {}: not applied", dump.kind, errno(e.error)),
                     );
+                } else {
+                    self.answer(h.seq, e.quoted.map(|q| q.kind), e.error, &ctx, sink);
                 }
             }
             Body::Link(_) | Body::Addr(_) | Body::Route(_) if multi => {
@@ -224,6 +254,10 @@ impl Model {
                 }
                 dump.push(&d.body, packet);
             }
+            // The reply to a GET for one object: the kernel's own view of it.
+            Body::Link(_) | Body::Addr(_) | Body::Route(_) if self.take_get_reply(h.seq, h.kind) => {
+                self.apply_reply(&d.body, &ctx, sink);
+            }
             Body::Link(_) | Body::Addr(_) | Body::Route(_) => {
                 is_notification = true;
                 let dup = self.previous_was_notification
@@ -233,7 +267,7 @@ impl Model {
                     self.stats.duplicate_notifications += 1;
                 } else {
                     self.stats.notifications += 1;
-                    self.apply_notification(&d.body, h.kind, &ctx, sink);
+                    self.apply_notification(&d.body, h.kind, h.flags, &ctx, sink);
                 }
                 match &mut self.last_notification {
                     Some((lh, lp)) => {
@@ -319,10 +353,10 @@ impl Model {
         out
     }
 
-    /// Routes in dump order (routes learnt from notifications after them).
+    /// Routes in the order a dump would list them (see [`route_order`]).
     pub fn routes(&self) -> Vec<&RouteEntry> {
         let mut v: Vec<&RouteEntry> = self.routes.values().collect();
-        v.sort_by_key(|r| r.seq);
+        v.sort_by(|a, b| route_order::dump_order(a, b));
         v
     }
 

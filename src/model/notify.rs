@@ -1,47 +1,189 @@
-//! Notifications (RTM_NEW*/RTM_DEL* outside dumps) applied where the kernel
-//! puts them.
+//! Notifications (RTM_NEW*/RTM_DEL* outside dumps) and single GET replies
+//! applied where the kernel puts them, and the operations on the tables
+//! that requests and the kernel's own rules share.
 //!
 //! Contract: an update of a known entry keeps its position; a new entry is
-//! placed by the rules of `kernel_order` and marked `Inferred`; a deleted
-//! IPv4 primary takes its secondaries along or promotes one, as the
-//! `promote_secondaries` option says.
+//! placed by the rules of `kernel_order` (routes by `route_order`); a
+//! deleted IPv4 primary takes its secondaries along or promotes one, as the
+//! `promote_secondaries` option says. After each change the kernel's side
+//! effects (`kernel_rules`) follow; all of it is idempotent, so a change
+//! seen as a request, its notification and N listeners' copies count once.
 
 use super::changes::{Change, ChangeSink};
-use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
+use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry};
 use super::kernel_order;
+use super::kernel_rules::Placement;
 use super::{Ctx, Model};
 use crate::netlink::Body;
 use crate::netlink::names::*;
 
 impl Model {
-    pub(super) fn apply_notification<S: ChangeSink>(&mut self, body: &Body<'_>, kind: u16, ctx: &Ctx, sink: &mut S) {
+    pub(super) fn apply_notification<S: ChangeSink>(
+        &mut self,
+        body: &Body<'_>,
+        kind: u16,
+        flags: u16,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
         let origin = Origin::Inferred(ctx.packet);
         match (body, kind) {
             (Body::Link(l), _) if l.family == AF_BRIDGE => self.stats.bridge_port_events += 1,
-            (Body::Link(l), RTM_DELLINK) => self.delete_link(l.index, ctx, sink),
-            (Body::Link(l), _) => self.upsert_link(LinkEntry::from_message(l, origin), ctx, sink),
+            (Body::Link(l), RTM_DELLINK) => {
+                if self.link(l.index).is_none() {
+                    if self.seen_link_dump {
+                        self.warn(
+                            ctx,
+                            format!("RTM_DELLINK for ifindex {}, which the model does not know", l.index),
+                        );
+                    }
+                    return;
+                }
+                self.remove_link(l.index, ctx, sink);
+            }
+            (Body::Link(l), _) => self.link_message(LinkEntry::from_message(l, origin), ctx, sink),
             (Body::Addr(a), RTM_DELADDR) => {
-                if let Some(e) = AddrEntry::from_message(a, origin) {
-                    self.delete_addr(&e, ctx, sink);
+                if let Some(e) = AddrEntry::from_message(a, origin)
+                    && let Some(have) = self
+                        .device_addresses(e.index, e.family)
+                        .iter()
+                        .find(|x| x.same_key(&e))
+                        .cloned()
+                {
+                    self.delete_addr(&have, ctx, sink);
                 }
             }
             (Body::Addr(a), _) => {
                 if let Some(e) = AddrEntry::from_message(a, origin) {
-                    self.upsert_addr(e, ctx, sink);
+                    let new = !self.device_addresses(e.index, e.family).iter().any(|x| x.same_key(&e));
+                    self.upsert_addr(e.clone(), ctx, sink);
+                    if new {
+                        self.address_added(&e, ctx, sink);
+                    }
                 }
             }
             (Body::Route(r), _) if r.flags & RTM_F_CLONED != 0 => {}
             (Body::Route(r), RTM_DELROUTE) => {
+                let key = RouteEntry::from_message(r, origin, 0).key();
+                self.remove_routes(|x| x.key() == key, ctx, sink);
+            }
+            (Body::Route(r), _) => {
                 let e = RouteEntry::from_message(r, origin, 0);
-                if let Some(old) = self.routes.remove(&e.key())
-                    && sink.wants_changes()
-                {
-                    sink.change(ctx.event(Change::RouteRemoved(old)));
+                let placement = Placement::from_flags(e.family, flags);
+                if placement == Placement::Replace || !self.routes.contains_key(&e.key()) {
+                    self.insert_route(e, placement, ctx, sink);
+                } else {
+                    self.insert_route(e, Placement::Append, ctx, sink);
                 }
             }
-            (Body::Route(r), _) => self.upsert_route(RouteEntry::from_message(r, origin, 0), ctx, sink),
             _ => {}
         }
+    }
+
+    /// The reply to a GET for one object: the kernel's view of it now.
+    pub(super) fn apply_reply<S: ChangeSink>(&mut self, body: &Body<'_>, ctx: &Ctx, sink: &mut S) {
+        let origin = Origin::Dump(ctx.packet);
+        match body {
+            Body::Link(l) if l.family != AF_BRIDGE => {
+                let new = LinkEntry::from_message(l, origin);
+                // A device the model numbered itself: the reply tells the real index.
+                if let Some(guess) = self
+                    .links
+                    .iter()
+                    .find(|x| {
+                        x.name == new.name
+                            && x.index != new.index
+                            && matches!(x.origin, Origin::KernelRule(_, KernelRule::AssignedIndex))
+                    })
+                    .map(|x| x.index)
+                {
+                    self.reindex(guess, new.index);
+                }
+                let index = new.index;
+                self.link_message(new, ctx, sink);
+                self.sync_link_state(index);
+            }
+            Body::Addr(_) => self.apply_notification(body, RTM_NEWADDR, 0, ctx, sink),
+            Body::Route(_) => self.apply_notification(body, RTM_NEWROUTE, 0, ctx, sink),
+            _ => {}
+        }
+    }
+
+    /// Moves everything of a device the model numbered to its real index.
+    fn reindex(&mut self, from: u32, to: u32) {
+        if self.link(to).is_some() {
+            return;
+        }
+        for l in &mut self.links {
+            if l.index == from {
+                l.index = to;
+            }
+            for r in [&mut l.master, &mut l.link, &mut l.peer] {
+                if *r == Some(from) {
+                    *r = Some(to);
+                }
+            }
+        }
+        if let Some(mut d) = self.addrs.remove(&from) {
+            for a in d.v4.iter_mut().chain(d.v6.iter_mut()) {
+                a.index = to;
+            }
+            self.addrs.insert(to, d);
+        }
+        let moved: Vec<_> = self
+            .routes
+            .iter()
+            .filter(|(_, r)| r.oif == Some(from))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in moved {
+            if let Some(mut r) = self.routes.remove(&k) {
+                r.oif = Some(to);
+                self.routes.insert(r.key(), r);
+            }
+        }
+        for set in [&mut self.admin_up, &mut self.ipv6_ready, &mut self.unknown_link_local] {
+            if set.remove(&from) {
+                set.insert(to);
+            }
+        }
+        let pos = self.links.iter().position(|l| l.index == to);
+        if let Some(pos) = pos {
+            let l = self.links.remove(pos);
+            let at = kernel_order::link_insert_position(&self.links, to, self.link_order);
+            self.links.insert(at, l);
+        }
+    }
+
+    /// A link as a message describes it (notification or reply), then the
+    /// kernel's reaction to its state.
+    fn link_message<S: ChangeSink>(&mut self, mut new: LinkEntry, ctx: &Ctx, sink: &mut S) {
+        let index = new.index;
+        let old = self.link(index).cloned();
+        if let Some(old) = &old {
+            new.peer = new.peer.or(old.peer);
+            new.hwaddr_set |= old.hwaddr_set;
+            if new.hwaddr.is_none() {
+                new.hwaddr = old.hwaddr;
+            }
+            if new.kind.is_none() {
+                new.kind = old.kind;
+            }
+            if new.link.is_none() {
+                new.link = old.link;
+            }
+        }
+        let renamed = old.as_ref().is_some_and(|o| !o.placeholder && o.name != new.name);
+        let masters = [old.as_ref().and_then(|o| o.master), new.master];
+        let name = new.name;
+        self.upsert_link(new, ctx, sink);
+        if renamed {
+            self.relabel(index, name, ctx, sink);
+        }
+        for b in masters.into_iter().flatten() {
+            self.bridge_address(b);
+        }
+        self.links_changed(Some(index), ctx, sink);
     }
 
     pub(super) fn upsert_link<S: ChangeSink>(&mut self, new: LinkEntry, ctx: &Ctx, sink: &mut S) {
@@ -49,7 +191,7 @@ impl Model {
             let old = std::mem::replace(&mut self.links[pos], new);
             let cur = &mut self.links[pos];
             // An update does not move the device; a placeholder becomes real.
-            if !old.placeholder {
+            if !old.placeholder && !cur.origin.is_dump() {
                 cur.origin = old.origin;
             }
             if !sink.wants_changes() || old.placeholder {
@@ -78,7 +220,7 @@ impl Model {
             return;
         }
         let pos = kernel_order::link_insert_position(&self.links, new.index, self.link_order);
-        if matches!(new.origin, Origin::Inferred(_)) {
+        if !new.origin.is_dump() {
             self.created_links.insert(new.index);
         }
         if sink.wants_changes() {
@@ -87,25 +229,28 @@ impl Model {
         self.links.insert(pos, new);
     }
 
-    fn delete_link<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+    /// A device is gone, with everything on it.
+    pub(super) fn remove_link<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(pos) = self.links.iter().position(|l| l.index == index) else {
-            if self.seen_link_dump {
-                self.warn(
-                    ctx,
-                    format!("RTM_DELLINK for ifindex {index}, which the model does not know"),
-                );
-            }
             return;
         };
         let link = self.links.remove(pos);
-        // The kernel announces the addresses' removal first; routes through
-        // the device go silently.
-        self.addrs.remove(&index);
-        self.routes.retain(|_, r| r.oif != Some(index));
+        // The kernel announces the addresses' removal first; IPv4 routes
+        // through the device go silently.
+        self.device_gone(index, ctx, sink);
         self.created_links.remove(&index);
+        for l in &mut self.links {
+            if l.master == Some(index) {
+                l.master = None;
+            }
+        }
+        if let Some(m) = link.master {
+            self.bridge_address(m);
+        }
         if sink.wants_changes() {
             sink.change(ctx.event(Change::LinkRemoved(link)));
         }
+        self.links_changed(None, ctx, sink);
     }
 
     pub(super) fn upsert_addr<S: ChangeSink>(&mut self, new: AddrEntry, ctx: &Ctx, sink: &mut S) {
@@ -120,7 +265,24 @@ impl Model {
         let first_of_new_link = self.created_links.contains(&index)
             && self.device_addresses(index, AF_INET).is_empty()
             && self.device_addresses(index, AF_INET6).is_empty();
+        // The link-local address the model made without knowing the MAC: the
+        // kernel's own (EUI-64) one takes its place.
+        let unknown_ll = family == AF_INET6
+            && new.scope == RT_SCOPE_LINK
+            && !new.origin.is_dump()
+            && self.unknown_link_local.contains(&index)
+            && is_eui64(&new);
         let list = self.addrs.entry(index).or_default().list_mut(family);
+        if unknown_ll
+            && let Some(pos) = list.iter().position(|e| {
+                matches!(e.origin, Origin::KernelRule(_, KernelRule::Ipv6LinkLocal)) && e.address == fe80()
+            })
+        {
+            let origin = list[pos].origin;
+            list[pos] = AddrEntry { origin, ..new };
+            self.unknown_link_local.remove(&index);
+            return;
+        }
         if let Some(pos) = list.iter().position(|e| e.same_key(&new)) {
             let old_flags = list[pos].flags;
             let promoted = family == AF_INET && list[pos].is_secondary() && !new.is_secondary();
@@ -132,7 +294,7 @@ impl Model {
             } else {
                 let keep = list[pos].origin;
                 list[pos] = new.clone();
-                if matches!(new.origin, Origin::Inferred(_)) {
+                if !new.origin.is_dump() {
                     list[pos].origin = keep;
                 }
             }
@@ -161,32 +323,40 @@ impl Model {
         }
     }
 
-    fn delete_addr<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+    /// Removes one address as a flush does (no promotion), with its routes.
+    pub(super) fn remove_addr_entry<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let ifname = self.ifname(gone.index);
+        let Some(dev) = self.addrs.get_mut(&gone.index) else {
+            return;
+        };
+        let list = dev.list_mut(gone.family);
+        let Some(pos) = list.iter().position(|e| e.same_key(gone)) else {
+            return;
+        };
+        let removed = list.remove(pos);
+        self.address_removed(&removed, ctx, sink);
+        if sink.wants_changes() {
+            sink.change(ctx.event(Change::AddrRemoved {
+                addr: removed,
+                ifname,
+                promoted: None,
+                removed_secondaries: Vec::new(),
+            }));
+        }
+    }
+
+    pub(super) fn delete_addr<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let promote = self.options.promote_secondaries;
-        let seen_dump = self.seen_addr_dump[usize::from(gone.family == AF_INET6)];
         let ifname = if sink.wants_changes() {
             self.ifname(gone.index)
         } else {
             String::new()
         };
         let Some(dev) = self.addrs.get_mut(&gone.index) else {
-            if seen_dump {
-                self.warn(
-                    ctx,
-                    format!("RTM_DELADDR of {} on unknown ifindex {}", gone.cidr(), gone.index),
-                );
-            }
             return;
         };
         let list = dev.list_mut(gone.family);
         let Some(pos) = list.iter().position(|e| e.same_key(gone)) else {
-            if seen_dump {
-                let msg = format!(
-                    "RTM_DELADDR of {} on {ifname}, which the model does not have",
-                    gone.cidr()
-                );
-                self.warn(ctx, msg);
-            }
             return;
         };
         let ipv4_primary = gone.family == AF_INET && !list[pos].is_secondary();
@@ -199,14 +369,22 @@ impl Model {
         let removed = list.remove(pos);
         let mut promoted = None;
         let mut removed_secondaries = Vec::new();
+        // On promotion the subnet's secondaries change their primary: their
+        // routes are taken away and come back with the new source.
+        let mut subnet: Vec<AddrEntry> = Vec::new();
         if ipv4_primary {
             if promote {
                 if let Some((from, to)) = moved {
                     let mut p = list.remove(from);
                     p.flags &= !IFA_F_SECONDARY;
                     p.header_flags &= !(IFA_F_SECONDARY as u8);
-                    p.origin = Origin::Inferred(ctx.packet);
+                    p.origin = Origin::KernelRule(ctx.packet, KernelRule::Ipv4Promotion);
                     list.insert(to, p.clone());
+                    subnet = list
+                        .iter()
+                        .filter(|e| kernel_order::same_ipv4_subnet(&removed, e))
+                        .cloned()
+                        .collect();
                     promoted = Some(p);
                 }
             } else {
@@ -220,6 +398,22 @@ impl Model {
                 }
             }
         }
+        let old_src = removed.address;
+        let index = removed.index;
+        self.address_removed(&removed, ctx, sink);
+        for s in &removed_secondaries {
+            self.address_removed(s, ctx, sink);
+        }
+        if !subnet.is_empty() {
+            self.remove_routes(
+                |r| r.oif == Some(index) && r.family == AF_INET && r.prefsrc == Some(old_src),
+                ctx,
+                sink,
+            );
+            for a in &subnet {
+                self.address_added(a, ctx, sink);
+            }
+        }
         if sink.wants_changes() {
             sink.change(ctx.event(Change::AddrRemoved {
                 addr: removed,
@@ -230,25 +424,63 @@ impl Model {
         }
     }
 
-    pub(super) fn upsert_route<S: ChangeSink>(&mut self, mut new: RouteEntry, ctx: &Ctx, sink: &mut S) {
-        use std::collections::hash_map::Entry;
-        match self.routes.entry(new.key()) {
-            Entry::Occupied(mut slot) => {
-                let old = slot.get_mut();
-                new.seq = old.seq;
-                if matches!(new.origin, Origin::Inferred(_)) {
-                    new.origin = old.origin;
-                }
-                *old = new;
+    /// Adds a route where the kernel would, or replaces the first of its group.
+    pub(super) fn insert_route<S: ChangeSink>(
+        &mut self,
+        mut new: RouteEntry,
+        placement: Placement,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        if let Some(old) = self.routes.get_mut(&new.key()) {
+            new.seq = old.seq;
+            if !new.origin.is_dump() {
+                new.origin = old.origin;
             }
-            Entry::Vacant(slot) => {
-                new.seq = self.next_route_seq;
-                self.next_route_seq += 1;
-                if sink.wants_changes() {
-                    sink.change(ctx.event(Change::RouteAdded(new.clone())));
-                }
-                slot.insert(new);
-            }
+            *old = new;
+            return;
         }
+        let group: Vec<(super::RouteKey, i64)> = self
+            .routes
+            .iter()
+            .filter(|(_, r)| r.same_group(&new))
+            .map(|(k, r)| (*k, r.seq))
+            .collect();
+        let first = group.iter().min_by_key(|(_, s)| *s).copied();
+        new.seq = match (placement, first) {
+            (Placement::Prepend, Some((_, s))) => s - 1,
+            (Placement::Replace, Some((k, s))) => {
+                if let Some(old) = self.routes.remove(&k)
+                    && sink.wants_changes()
+                {
+                    sink.change(ctx.event(Change::RouteRemoved(old)));
+                }
+                s
+            }
+            _ => {
+                self.next_route_seq += 1;
+                self.next_route_seq
+            }
+        };
+        self.next_route_seq = self.next_route_seq.max(new.seq);
+        if sink.wants_changes() {
+            sink.change(ctx.event(Change::RouteAdded(new.clone())));
+        }
+        self.routes.insert(new.key(), new);
+    }
+}
+
+fn fe80() -> std::net::IpAddr {
+    std::net::IpAddr::V6(std::net::Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0))
+}
+
+/// An EUI-64 interface identifier (`..:xxff:fexx:..`) under fe80::/64.
+fn is_eui64(a: &AddrEntry) -> bool {
+    match a.address {
+        std::net::IpAddr::V6(v6) => {
+            let o = v6.octets();
+            a.prefix_len == 64 && o[..8] == [0xfe, 0x80, 0, 0, 0, 0, 0, 0] && o[11] == 0xff && o[12] == 0xfe
+        }
+        std::net::IpAddr::V4(_) => false,
     }
 }

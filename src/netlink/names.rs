@@ -29,6 +29,11 @@ pub const NLM_F_MATCH: u16 = 0x200;
 pub const NLM_F_DUMP: u16 = NLM_F_ROOT | NLM_F_MATCH;
 pub const NLM_F_CAPPED: u16 = 0x100;
 pub const NLM_F_ACK_TLVS: u16 = 0x200;
+/// Flags of NEW requests (same bits as ROOT/MATCH/ATOMIC of GET requests).
+pub const NLM_F_REPLACE: u16 = 0x100;
+pub const NLM_F_EXCL: u16 = 0x200;
+pub const NLM_F_CREATE: u16 = 0x400;
+pub const NLM_F_APPEND: u16 = 0x800;
 
 pub const RTM_NEWLINK: u16 = 16;
 pub const RTM_DELLINK: u16 = 17;
@@ -49,6 +54,9 @@ pub const IFLA_MASTER: u16 = 10;
 pub const IFLA_OPERSTATE: u16 = 16;
 pub const IFLA_LINKINFO: u16 = 18;
 pub const IFLA_INFO_KIND: u16 = 1;
+pub const IFLA_INFO_DATA: u16 = 2;
+/// Inside a veth's IFLA_INFO_DATA: the peer's `ifinfomsg` and attributes.
+pub const VETH_INFO_PEER: u16 = 1;
 pub const IFLA_INFO_SLAVE_KIND: u16 = 4;
 
 pub const IFA_ADDRESS: u16 = 1;
@@ -72,12 +80,17 @@ pub const RTA_TABLE: u16 = 15;
 pub const RTA_PREF: u16 = 20;
 
 pub const IFF_UP: u32 = 0x1;
+pub const IFF_BROADCAST: u32 = 0x2;
+pub const IFF_MULTICAST: u32 = 0x1000;
 pub const IFF_LOOPBACK: u32 = 0x8;
 pub const IFF_POINTOPOINT: u32 = 0x10;
+pub const IFF_NOARP: u32 = 0x80;
 pub const IFF_RUNNING: u32 = 0x40;
 pub const IFF_LOWER_UP: u32 = 0x10000;
 
 pub const IFA_F_SECONDARY: u32 = 0x01;
+pub const IFA_F_NODAD: u32 = 0x02;
+pub const IFA_F_NOPREFIXROUTE: u32 = 0x200;
 pub const IFA_F_TEMPORARY: u32 = IFA_F_SECONDARY;
 pub const IFA_F_OPTIMISTIC: u32 = 0x04;
 pub const IFA_F_DADFAILED: u32 = 0x08;
@@ -97,6 +110,10 @@ pub const RT_TABLE_LOCAL: u32 = 255;
 
 pub const RTN_UNICAST: u8 = 1;
 pub const RTN_LOCAL: u8 = 2;
+pub const RTN_BROADCAST: u8 = 3;
+pub const RTN_MULTICAST: u8 = 5;
+pub const RTPROT_KERNEL: u8 = 2;
+pub const RTPROT_BOOT: u8 = 3;
 pub const RTM_F_CLONED: u32 = 0x200;
 
 /// Name of a message type in the NETLINK_ROUTE family.

@@ -103,6 +103,9 @@ pub struct Link<'a> {
     pub operstate: Option<u8>,
     pub mtu: Option<u32>,
     pub hwaddr: Option<&'a [u8]>,
+    /// The other end of a veth pair being created (`VETH_INFO_PEER`):
+    /// its requested ifindex (0: the kernel picks) and name.
+    pub peer: Option<(u32, Option<&'a [u8]>)>,
 }
 
 /// `struct ifa_cacheinfo`.
@@ -336,6 +339,7 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
                 match i.kind {
                     IFLA_INFO_KIND => l.kind = Some(i.cstr()),
                     IFLA_INFO_SLAVE_KIND => l.port_kind = Some(i.cstr()),
+                    IFLA_INFO_DATA if l.kind == Some(b"veth".as_slice()) => l.peer = veth_peer(i.value, order),
                     _ => {}
                 }
                 true
@@ -345,6 +349,26 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
         _ => true,
     });
     Body::Link(l)
+}
+
+/// `VETH_INFO_PEER` inside a veth's IFLA_INFO_DATA: an `ifinfomsg` for the
+/// peer followed by its attributes. Problems inside it are not the message's:
+/// a peer that cannot be read is simply unknown.
+fn veth_peer(data: &[u8], order: ByteOrder) -> Option<(u32, Option<&[u8]>)> {
+    let mut peer = None;
+    for a in Attrs::new(data, order).flatten() {
+        if a.kind != VETH_INFO_PEER {
+            continue;
+        }
+        let index = order.read_u32(a.value, 4)?;
+        let attrs = a.value.get(16..)?;
+        let name = Attrs::new(attrs, order)
+            .flatten()
+            .find(|x| x.kind == IFLA_IFNAME)
+            .map(|x| x.cstr());
+        peer = Some((index, name));
+    }
+    peer
 }
 
 fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {

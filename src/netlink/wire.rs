@@ -199,7 +199,11 @@ impl<'a> Iterator for Messages<'a> {
             return None;
         }
         let rest = self.data.get(self.offset..).unwrap_or_default();
-        if rest.is_empty() {
+        // Zero bytes after the last message are padding, not a message:
+        // iproute2 sends its dump requests in a buffer larger than the
+        // request, and nlmon records the whole buffer. A non-zero tail is
+        // still reported below.
+        if rest.iter().all(|&b| b == 0) {
             self.done = true;
             return None;
         }

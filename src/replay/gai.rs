@@ -280,7 +280,7 @@ pub struct GaiResult {
 /// for captures that hold no route dump.
 pub fn with_inferred_routes(model: &Model) -> Model {
     let mut routes = Vec::new();
-    let mut seq = 0u64;
+    let mut seq = 0i64;
     let mut push = |r: RouteEntry| {
         seq += 1;
         routes.push(RouteEntry { seq, ..r });
@@ -871,6 +871,7 @@ fn toggle_ipv6(model: &Model, has: bool) -> Model {
             broadcast: None,
             cacheinfo: None,
             first_addr_attr: None,
+            rt_priority: None,
             origin: Origin::Inferred(0),
         });
     }

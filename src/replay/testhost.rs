@@ -32,6 +32,7 @@ pub fn addr(index: u32, cidr: &str) -> AddrEntry {
         broadcast: None,
         cacheinfo: None,
         first_addr_attr: None,
+        rt_priority: None,
         origin: Origin::Dump(1),
     }
 }

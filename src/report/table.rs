@@ -200,10 +200,7 @@ pub fn write_table_json(out: &mut dyn Write, table: &JsonTable) -> io::Result<()
 }
 
 fn origin_text(o: &Origin) -> String {
-    match o {
-        Origin::Dump(p) => format!("dump #{p}"),
-        Origin::Inferred(p) => format!("inferred #{p}"),
-    }
+    o.text()
 }
 
 pub fn link_line(l: &LinkEntry, style: &Style) -> String {
@@ -293,6 +290,7 @@ pub fn write_table_text(
     let (order, source) = model.link_order();
     let why = match source {
         LinkOrderSource::Forced => "forced".to_string(),
+        LinkOrderSource::Kernel { version } => format!("the rule of linux {version}"),
         LinkOrderSource::Dump { packet, evidence } => format!("from the link dump in packet {packet}: {evidence}"),
         LinkOrderSource::Default => "no dump could tell; assumed".to_string(),
     };

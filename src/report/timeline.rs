@@ -34,6 +34,14 @@ pub fn describe(change: &Change) -> String {
             l.kind.map(|k| format!(", {}", k.display())).unwrap_or_default()
         ),
         Change::LinkRemoved(l) => format!("- link {} (ifindex {})", l.display_name(), l.index),
+        Change::Refused {
+            request_packet,
+            summary,
+            errno,
+        } => format!(
+            "! refused: {summary} ({}, request in packet {request_packet})",
+            names::errno(*errno)
+        ),
         Change::LinkRenamed { link, from } => {
             format!("~ link {from} renamed {} (ifindex {})", link.display_name(), link.index)
         }
@@ -166,6 +174,14 @@ pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
     let (kind, detail) = match &e.change {
         Change::LinkAdded(l) => ("link_added", json!({ "link": json_link(l) })),
         Change::LinkRemoved(l) => ("link_removed", json!({ "link": json_link(l) })),
+        Change::Refused {
+            request_packet,
+            summary,
+            errno,
+        } => (
+            "refused",
+            json!({ "request_packet": request_packet, "request": summary, "errno": errno, "error": names::errno(*errno) }),
+        ),
         Change::LinkRenamed { link, from } => ("link_renamed", json!({ "link": json_link(link), "from": from })),
         Change::LinkState { link, was_up, .. } => ("link_state", json!({ "link": json_link(link), "was_up": was_up })),
         Change::LinkMaster { link, was } => ("link_master", json!({ "link": json_link(link), "was": was })),

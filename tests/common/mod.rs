@@ -203,6 +203,8 @@ impl Drop for Netns {
 }
 
 /// Comparing `nlorder table --format json` with `ip -j` output.
+pub mod matrix;
+
 pub mod tables {
     use serde_json::Value;
 

@@ -1,0 +1,594 @@
+//! What the kernel does by itself: the side effects of a link, address or
+//! route change that a capture of a quiet host never shows, and some that it
+//! never shows even with listeners.
+//!
+//! Contract: every function here is idempotent (applying a change the
+//! capture also notified changes nothing more), keeps positions of entries
+//! that already exist, and marks what it creates with
+//! `Origin::KernelRule(packet, rule)`. Restated from net/ipv4/fib_frontend.c
+//! (`fib_add_ifaddr`, `fib_del_ifaddr`, `fib_disable_ip`), net/ipv4/devinet.c
+//! (loopback address, label renames), net/ipv6/addrconf.c (`addrconf_dev_config`,
+//! `addrconf_ifdown`, prefix and local routes) and the device drivers'
+//! carrier rules, and checked against Debian's 6.1 and 6.12 in the kernel
+//! matrix (`fixtures/kernels/`).
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use super::changes::{Change, ChangeSink};
+use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
+use super::kernel_order;
+use super::{Ctx, Model};
+use crate::netlink::names::*;
+
+/// ARPHRD_ETHER: devices that get an EUI-64 link-local address.
+const ARPHRD_ETHER: u16 = 1;
+const ARPHRD_LOOPBACK: u16 = 772;
+
+/// How a new route joins the routes of its group (same table, prefix, tos, metric).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// At the end of the group (`NLM_F_APPEND`, `NLM_F_EXCL`, the kernel's own routes, IPv6).
+    Append,
+    /// At the head of the group (IPv4 `NLM_F_CREATE` alone: `ip route prepend`).
+    Prepend,
+    /// In place of the group's first route (`NLM_F_REPLACE`).
+    Replace,
+}
+
+impl Placement {
+    /// From the flags of a request or of the kernel's notification.
+    pub fn from_flags(family: u8, flags: u16) -> Placement {
+        if flags & NLM_F_REPLACE != 0 {
+            Placement::Replace
+        } else if family == AF_INET && flags & (NLM_F_APPEND | NLM_F_EXCL) == 0 && flags & NLM_F_CREATE != 0 {
+            Placement::Prepend
+        } else {
+            Placement::Append
+        }
+    }
+}
+
+fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_len: u8, oif: u32) -> RouteEntry {
+    RouteEntry {
+        family,
+        table,
+        dst: Some(dst),
+        dst_len,
+        tos: 0,
+        gateway: None,
+        oif: Some(oif),
+        prefsrc: None,
+        priority: None,
+        protocol: RTPROT_KERNEL,
+        scope: RT_SCOPE_UNIVERSE,
+        kind,
+        flags: 0,
+        multipath: false,
+        origin: Origin::Dump(0),
+        seq: 0,
+    }
+}
+
+fn v4(ip: IpAddr) -> u32 {
+    match ip {
+        IpAddr::V4(a) => u32::from(a),
+        IpAddr::V6(_) => 0,
+    }
+}
+
+fn v4_mask(len: u8) -> u32 {
+    if len == 0 {
+        0
+    } else {
+        u32::MAX << (32 - u32::from(len.min(32)))
+    }
+}
+
+fn v6_prefix(ip: IpAddr, len: u8) -> IpAddr {
+    match ip {
+        IpAddr::V6(a) => {
+            let m = if len == 0 {
+                0
+            } else {
+                u128::MAX << (128 - u32::from(len.min(128)))
+            };
+            IpAddr::V6(Ipv6Addr::from(u128::from(a) & m))
+        }
+        other => other,
+    }
+}
+
+/// The EUI-64 link-local address of a 6-byte MAC (`addrconf_ifid_eui48`).
+pub fn eui64_link_local(mac: &[u8]) -> Option<Ipv6Addr> {
+    let m: [u8; 6] = mac.try_into().ok()?;
+    if m == [0; 6] {
+        return None;
+    }
+    Some(Ipv6Addr::from([
+        0xfe,
+        0x80,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        m[0] ^ 2,
+        m[1],
+        m[2],
+        0xff,
+        0xfe,
+        m[3],
+        m[4],
+        m[5],
+    ]))
+}
+
+fn kind_is(l: &LinkEntry, k: &[u8]) -> bool {
+    l.kind.is_some_and(|x| x.as_bytes() == k)
+}
+
+impl Model {
+    /// Whether a device has carrier by its driver's rules: a veth needs its
+    /// peer up, a bridge a port that is up with carrier, a VLAN or macvlan
+    /// its lower device up with carrier; others follow their own state.
+    fn carrier(&self, l: &LinkEntry, depth: u8) -> bool {
+        if l.flags & IFF_UP == 0 || depth > 4 {
+            return false;
+        }
+        if kind_is(l, b"veth") {
+            // A veth reports its peer as IFLA_LINK.
+            return match l.peer.or(l.link).and_then(|p| self.link(p)) {
+                Some(p) => p.flags & IFF_UP != 0,
+                None => l.flags & IFF_LOWER_UP != 0 || l.peer.is_none(),
+            };
+        }
+        if kind_is(l, b"bridge") {
+            return self
+                .links
+                .iter()
+                .any(|p| p.master == Some(l.index) && self.carrier(p, depth + 1));
+        }
+        if kind_is(l, b"vlan") || kind_is(l, b"macvlan") || kind_is(l, b"ipvlan") {
+            return match l.link.and_then(|i| self.link(i)) {
+                Some(lower) => self.carrier(lower, depth + 1),
+                None => true,
+            };
+        }
+        true
+    }
+
+    /// After any change to links: the kernel's reaction to devices that went
+    /// up, down, or gained carrier. `first` is the device the change was
+    /// about (its own reaction comes first, as in the kernel).
+    pub(super) fn links_changed<S: ChangeSink>(&mut self, first: Option<u32>, ctx: &Ctx, sink: &mut S) {
+        let mut order: Vec<u32> = first.into_iter().collect();
+        order.extend(self.links.iter().map(|l| l.index).filter(|i| Some(*i) != first));
+        for index in order {
+            let Some(l) = self.link(index) else { continue };
+            let up = l.flags & IFF_UP != 0;
+            let was_up = self.admin_up.contains(&index);
+            if was_up && !up {
+                self.admin_up.remove(&index);
+                self.ipv6_ready.remove(&index);
+                self.link_down(index, ctx, sink);
+                continue;
+            }
+            if up && !was_up {
+                self.admin_up.insert(index);
+                self.link_up(index, ctx, sink);
+            }
+            let ready = up && self.link(index).is_some_and(|l| self.carrier(l, 0));
+            if ready && self.ipv6_ready.insert(index) {
+                self.ipv6_link_ready(index, ctx, sink);
+            } else if !ready {
+                self.ipv6_ready.remove(&index);
+            }
+        }
+    }
+
+    /// The kernel showed a device's state (dump or reply): the model takes
+    /// it as it is, without replaying side effects the kernel already had.
+    pub(super) fn sync_link_state(&mut self, index: u32) {
+        let Some(l) = self.link(index) else { return };
+        let (up, lower_up) = (l.flags & IFF_UP != 0, l.flags & IFF_LOWER_UP != 0);
+        if up {
+            self.admin_up.insert(index);
+        } else {
+            self.admin_up.remove(&index);
+        }
+        if up && lower_up {
+            self.ipv6_ready.insert(index);
+        } else {
+            self.ipv6_ready.remove(&index);
+        }
+    }
+
+    /// A bridge without an address of its own takes the lowest of its ports'.
+    pub(super) fn bridge_address(&mut self, bridge: u32) {
+        let Some(b) = self.link(bridge) else { return };
+        if !kind_is(b, b"bridge") || b.hwaddr_set {
+            return;
+        }
+        let ports: Vec<Option<ShortName>> = self
+            .links
+            .iter()
+            .filter(|p| p.master == Some(bridge))
+            .map(|p| p.hwaddr)
+            .collect();
+        if ports.is_empty() {
+            return;
+        }
+        let lowest = if ports.iter().all(Option::is_some) {
+            ports
+                .into_iter()
+                .flatten()
+                .min_by(|a, b| a.as_bytes().cmp(b.as_bytes()))
+        } else {
+            None
+        };
+        if let Some(b) = self.links.iter_mut().find(|l| l.index == bridge) {
+            b.hwaddr = lowest;
+        }
+    }
+
+    /// NETDEV_UP: IPv4 routes of every address of the device (their local
+    /// routes stay through link-down; the rest come back), and the
+    /// loopback's 127.0.0.1/8.
+    fn link_up<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let Some(l) = self.link(index) else { return };
+        if l.flags & IFF_LOOPBACK != 0 || l.dev_type == ARPHRD_LOOPBACK {
+            let lo = AddrEntry {
+                index,
+                family: AF_INET,
+                address: IpAddr::V4(Ipv4Addr::LOCALHOST),
+                peer: None,
+                prefix_len: 8,
+                label: Some(l.name),
+                scope: RT_SCOPE_HOST,
+                flags: IFA_F_PERMANENT,
+                header_flags: IFA_F_PERMANENT as u8,
+                broadcast: None,
+                cacheinfo: None,
+                first_addr_attr: None,
+                rt_priority: None,
+                origin: Origin::KernelRule(ctx.packet, KernelRule::LoopbackAddress),
+            };
+            if !self.device_addresses(index, AF_INET).iter().any(|a| a.same_key(&lo)) {
+                self.upsert_addr(lo, ctx, sink);
+            }
+        }
+        let addrs: Vec<AddrEntry> = self.device_addresses(index, AF_INET).to_vec();
+        for a in &addrs {
+            self.ipv4_address_routes(a, ctx, sink);
+        }
+    }
+
+    /// NETDEV_DOWN: IPv4 routes through the device go silently except its
+    /// host-scoped ones; IPv6 addresses and routes are flushed.
+    fn link_down<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        self.remove_routes(
+            |r| r.oif == Some(index) && (r.family == AF_INET6 || (r.scope != RT_SCOPE_HOST && r.kind != RTN_LOCAL)),
+            ctx,
+            sink,
+        );
+        let v6: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
+        for a in v6 {
+            self.remove_addr_entry(&a, ctx, sink);
+        }
+    }
+
+    /// `addrconf_dev_config` when a device is up with carrier: the
+    /// `ff00::/8` and `fe80::/64` routes and the EUI-64 link-local address
+    /// (unknown when no message showed the MAC); the loopback's ::1.
+    fn ipv6_link_ready<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let Some(l) = self.link(index) else { return };
+        let (dev_type, hwaddr, loopback) = (l.dev_type, l.hwaddr, l.flags & IFF_LOOPBACK != 0);
+        // Permanent addresses added while the device was down get their routes now.
+        let existing: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
+        for a in &existing {
+            self.ipv6_address_routes(a, ctx, sink);
+        }
+        if loopback || dev_type == ARPHRD_LOOPBACK {
+            let one = AddrEntry {
+                index,
+                family: AF_INET6,
+                address: IpAddr::V6(Ipv6Addr::LOCALHOST),
+                peer: None,
+                prefix_len: 128,
+                label: None,
+                scope: RT_SCOPE_HOST,
+                flags: IFA_F_PERMANENT,
+                header_flags: IFA_F_PERMANENT as u8,
+                broadcast: None,
+                cacheinfo: None,
+                first_addr_attr: None,
+                rt_priority: None,
+                origin: Origin::KernelRule(ctx.packet, KernelRule::Ipv6Loopback),
+            };
+            self.add_kernel_addr(one, ctx, sink);
+            return;
+        }
+        if dev_type != ARPHRD_ETHER {
+            return;
+        }
+        let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
+        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_MULTICAST, ff00, 8, index);
+        mc.priority = Some(256);
+        self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
+        let mut ll = kernel_route(
+            AF_INET6,
+            RT_TABLE_MAIN,
+            RTN_UNICAST,
+            IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
+            64,
+            index,
+        );
+        ll.priority = Some(256);
+        self.add_kernel_route(ll, KernelRule::Ipv6LinkLocalRoute, ctx, sink);
+        let address = hwaddr.and_then(|m| eui64_link_local(m.as_bytes()));
+        let entry = AddrEntry {
+            index,
+            family: AF_INET6,
+            address: IpAddr::V6(address.unwrap_or(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0))),
+            peer: None,
+            prefix_len: 64,
+            label: None,
+            scope: RT_SCOPE_LINK,
+            flags: IFA_F_PERMANENT,
+            header_flags: IFA_F_PERMANENT as u8,
+            broadcast: None,
+            cacheinfo: None,
+            first_addr_attr: None,
+            rt_priority: None,
+            origin: Origin::KernelRule(ctx.packet, KernelRule::Ipv6LinkLocal),
+        };
+        if address.is_none() {
+            self.unknown_link_local.insert(index);
+        }
+        self.add_kernel_addr(entry, ctx, sink);
+    }
+
+    fn add_kernel_addr<S: ChangeSink>(&mut self, a: AddrEntry, ctx: &Ctx, sink: &mut S) {
+        if self.device_addresses(a.index, a.family).iter().any(|e| e.same_key(&a)) {
+            return;
+        }
+        self.upsert_addr(a.clone(), ctx, sink);
+        self.address_added(&a, ctx, sink);
+    }
+
+    /// The routes that come with an address the kernel accepted.
+    pub(super) fn address_added<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        if a.family == AF_INET {
+            self.ipv4_address_routes(a, ctx, sink);
+        } else if a.family == AF_INET6 && self.link(a.index).is_some_and(|l| l.flags & IFF_UP != 0) {
+            self.ipv6_address_routes(a, ctx, sink);
+        }
+    }
+
+    /// `fib_add_ifaddr`: the local route (prefsrc: the subnet's primary);
+    /// with the link up also the broadcast routes and, for a primary, the
+    /// prefix route (type local on a loopback device).
+    fn ipv4_address_routes<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let Some(l) = self.link(a.index) else { return };
+        let (up, loopback) = (l.flags & IFF_UP != 0, l.flags & IFF_LOOPBACK != 0);
+        let prim = if a.is_secondary() {
+            let list = self.device_addresses(a.index, AF_INET);
+            match list
+                .iter()
+                .find(|p| !p.is_secondary() && kernel_order::same_ipv4_subnet(p, a))
+            {
+                Some(p) => p.address,
+                None => return,
+            }
+        } else {
+            a.address
+        };
+        let mut local = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 32, a.index);
+        local.scope = RT_SCOPE_HOST;
+        local.prefsrc = Some(prim);
+        self.add_kernel_route(local, KernelRule::Ipv4LocalRoute, ctx, sink);
+        if !up {
+            return;
+        }
+        let mask = v4_mask(a.prefix_len);
+        let prefix = v4(a.peer.unwrap_or(a.address)) & mask;
+        if let Some(b) = a.broadcast
+            && v4(b) != 0
+            && v4(b) != u32::MAX
+        {
+            let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
+            brd.scope = RT_SCOPE_LINK;
+            brd.prefsrc = Some(prim);
+            self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
+        }
+        if prefix != 0 && !a.is_secondary() && (prefix != v4(a.address) || a.prefix_len < 32) {
+            if a.flags & IFA_F_NOPREFIXROUTE == 0 {
+                let (table, kind, scope) = if loopback {
+                    (RT_TABLE_LOCAL, RTN_LOCAL, RT_SCOPE_HOST)
+                } else {
+                    (RT_TABLE_MAIN, RTN_UNICAST, RT_SCOPE_LINK)
+                };
+                let mut p = kernel_route(
+                    AF_INET,
+                    table,
+                    kind,
+                    IpAddr::V4(Ipv4Addr::from(prefix)),
+                    a.prefix_len,
+                    a.index,
+                );
+                p.scope = scope;
+                p.prefsrc = Some(prim);
+                p.priority = a.rt_priority.filter(|m| *m != 0);
+                self.add_kernel_route(p, KernelRule::Ipv4PrefixRoute, ctx, sink);
+            }
+            if a.prefix_len < 31 {
+                let b = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
+                let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
+                brd.scope = RT_SCOPE_LINK;
+                brd.prefsrc = Some(prim);
+                self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
+            }
+        }
+    }
+
+    /// An IPv6 address's local route and (unless `noprefixroute` or /128)
+    /// its prefix route.
+    fn ipv6_address_routes<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        if a.flags & IFA_F_NOPREFIXROUTE == 0 && a.prefix_len < 128 {
+            let mut p = kernel_route(
+                AF_INET6,
+                RT_TABLE_MAIN,
+                RTN_UNICAST,
+                v6_prefix(a.address, a.prefix_len),
+                a.prefix_len,
+                a.index,
+            );
+            p.priority = Some(a.rt_priority.filter(|m| *m != 0).unwrap_or(256));
+            self.add_kernel_route(p, KernelRule::Ipv6PrefixRoute, ctx, sink);
+        }
+        let loopback = self.link(a.index).is_some_and(|l| l.flags & IFF_LOOPBACK != 0);
+        let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 128, a.index);
+        local.priority = Some(0);
+        if loopback && a.address == IpAddr::V6(Ipv6Addr::LOCALHOST) {
+            local.oif = Some(a.index);
+        }
+        self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
+    }
+
+    /// `fib_del_ifaddr` and its IPv6 counterpart: the routes an address
+    /// brought go with it (the prefix and broadcast routes only when no
+    /// other address of the device still needs them); IPv4 routes that used
+    /// it as their source are flushed.
+    pub(super) fn address_removed<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let index = a.index;
+        if a.family == AF_INET6 {
+            let prefix = v6_prefix(a.address, a.prefix_len);
+            let still = self
+                .device_addresses(index, AF_INET6)
+                .iter()
+                .any(|o| o.prefix_len == a.prefix_len && v6_prefix(o.address, o.prefix_len) == prefix);
+            let addr = a.address;
+            let plen = a.prefix_len;
+            let is_ll_prefix = plen == 64 && prefix == IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0));
+            self.remove_routes(
+                |r| {
+                    r.family == AF_INET6
+                        && r.oif == Some(index)
+                        && r.gateway.is_none()
+                        && ((r.kind == RTN_LOCAL && r.dst == Some(addr) && r.dst_len == 128)
+                            || (!still
+                                && !is_ll_prefix
+                                && r.kind == RTN_UNICAST
+                                && r.protocol == RTPROT_KERNEL
+                                && r.dst == Some(prefix)
+                                && r.dst_len == plen))
+                },
+                ctx,
+                sink,
+            );
+            return;
+        }
+        let mask = v4_mask(a.prefix_len);
+        let prefix = v4(a.peer.unwrap_or(a.address)) & mask;
+        let remaining: Vec<AddrEntry> = self.device_addresses(index, AF_INET).to_vec();
+        let same_local = remaining.iter().any(|o| o.address == a.address);
+        let subnet_left = remaining
+            .iter()
+            .any(|o| o.prefix_len == a.prefix_len && v4(o.peer.unwrap_or(o.address)) & mask == prefix);
+        let addr = a.address;
+        let plen = a.prefix_len;
+        let primary = !a.is_secondary();
+        let brd = a.broadcast;
+        let subnet_brd = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
+        self.remove_routes(
+            |r| {
+                if r.family != AF_INET || r.oif != Some(index) || r.protocol != RTPROT_KERNEL {
+                    return false;
+                }
+                let dst = r.dst.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+                (!same_local && r.kind == RTN_LOCAL && r.dst_len == 32 && dst == addr)
+                    || (primary
+                        && r.prefsrc == Some(addr)
+                        && (r.kind == RTN_UNICAST || r.kind == RTN_LOCAL)
+                        && r.dst_len == plen
+                        && v4(dst) == prefix)
+                    || (!subnet_left
+                        && r.kind == RTN_BROADCAST
+                        && r.dst_len == 32
+                        && (Some(dst) == brd || (primary && dst == subnet_brd)))
+            },
+            ctx,
+            sink,
+        );
+        // Routes through any device that used the address as their source.
+        let anywhere = self.addrs.values().any(|d| d.v4.iter().any(|o| o.address == addr));
+        if !anywhere {
+            self.remove_routes(|r| r.family == AF_INET && r.prefsrc == Some(addr), ctx, sink);
+        }
+    }
+
+    /// Adds one of the kernel's own routes at the end of its group unless
+    /// the same route is already there.
+    pub(super) fn add_kernel_route<S: ChangeSink>(
+        &mut self,
+        mut r: RouteEntry,
+        rule: KernelRule,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        if self.routes.contains_key(&r.key()) {
+            return;
+        }
+        r.origin = Origin::KernelRule(ctx.packet, rule);
+        self.insert_route(r, Placement::Append, ctx, sink);
+    }
+
+    /// Removes the routes `gone` selects, reporting each.
+    pub(super) fn remove_routes<S: ChangeSink>(&mut self, gone: impl Fn(&RouteEntry) -> bool, ctx: &Ctx, sink: &mut S) {
+        let keys: Vec<_> = self.routes.iter().filter(|(_, r)| gone(r)).map(|(k, _)| *k).collect();
+        let mut removed: Vec<RouteEntry> = keys.iter().filter_map(|k| self.routes.remove(k)).collect();
+        if sink.wants_changes() {
+            removed.sort_by(super::route_order::dump_order);
+            for r in removed {
+                sink.change(ctx.event(Change::RouteRemoved(r)));
+            }
+        }
+    }
+
+    /// Everything of a deleted device: its addresses and every route through it.
+    pub(super) fn device_gone<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        self.addrs.remove(&index);
+        self.remove_routes(|r| r.oif == Some(index), ctx, sink);
+        self.admin_up.remove(&index);
+        self.ipv6_ready.remove(&index);
+        self.unknown_link_local.remove(&index);
+    }
+
+    /// `inetdev_changename`: IPv4 labels follow a renamed device (the first
+    /// address gets the bare name, the others keep their `:suffix`, or get
+    /// `:N`).
+    pub(super) fn relabel<S: ChangeSink>(&mut self, index: u32, name: ShortName, ctx: &Ctx, _sink: &mut S) {
+        let Some(dev) = self.addrs.get_mut(&index) else { return };
+        for (n, a) in dev.v4.iter_mut().enumerate() {
+            let old = a.label.unwrap_or_default();
+            let mut label = name.as_bytes().to_vec();
+            if n > 0 {
+                let suffix = match old.as_bytes().iter().position(|&c| c == b':') {
+                    Some(p) => old.as_bytes()[p..].to_vec(),
+                    None => format!(":{}", n + 1).into_bytes(),
+                };
+                if suffix.len() + label.len() < 16 {
+                    label.extend_from_slice(&suffix);
+                } else {
+                    label.truncate(15 - suffix.len());
+                    label.extend_from_slice(&suffix);
+                }
+            }
+            a.label = Some(ShortName::new(&label));
+            if !a.origin.is_dump() {
+                a.origin = Origin::KernelRule(ctx.packet, KernelRule::LabelRename);
+            }
+        }
+    }
+}

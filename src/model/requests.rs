@@ -1,0 +1,472 @@
+//! Change requests (RTM_NEW/DEL LINK, ADDR, ROUTE sent to the kernel) and
+//! the kernel's answer to them.
+//!
+//! Contract: a request waits for its NLMSG_ERROR (matched by sequence
+//! number and the quoted message type; the newest such request wins, as one
+//! `ip` process talks at a time). Error 0 applies it with the kernel's
+//! semantics (kernel-assigned ifindex, IPv4 secondary flag, default labels,
+//! scopes and metrics, append/prepend/replace); a refusal changes nothing
+//! and becomes a `Refused` change with its errno. A request that asked for
+//! no ACK is applied at once. Applying is idempotent, so a request whose
+//! notification the capture also holds counts once. GET requests for one
+//! object are remembered so their reply is recognised as a reply, not as a
+//! notification. At most [`MAX_PENDING`] requests wait; older ones are
+//! dropped, so memory stays bounded.
+
+use std::net::IpAddr;
+
+use super::changes::{Change, ChangeSink};
+use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
+use super::kernel_order;
+use super::kernel_rules::Placement;
+use super::{Ctx, Model};
+use crate::netlink::names::*;
+use crate::netlink::{Body, Link};
+
+/// Requests waiting for their answer, at most.
+pub const MAX_PENDING: usize = 64;
+
+/// What an RTM_NEWLINK / RTM_DELLINK request asked for, owned.
+#[derive(Debug, Clone)]
+pub struct LinkRequest {
+    pub index: u32,
+    pub name: Option<ShortName>,
+    pub kind: Option<ShortName>,
+    pub flags: u32,
+    pub change: u32,
+    pub master: Option<u32>,
+    pub lower: Option<u32>,
+    pub mtu: Option<u32>,
+    pub hwaddr: Option<ShortName>,
+    pub peer: Option<(u32, Option<ShortName>)>,
+}
+
+impl LinkRequest {
+    fn new(l: &Link<'_>) -> Self {
+        LinkRequest {
+            index: l.index,
+            name: l.name.map(ShortName::new),
+            kind: l.kind.map(ShortName::new),
+            flags: l.flags,
+            change: l.change,
+            master: l.master,
+            lower: l.link,
+            mtu: l.mtu,
+            hwaddr: l.hwaddr.map(ShortName::new),
+            peer: l.peer.map(|(i, n)| (i, n.map(ShortName::new))),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum RequestBody {
+    Link(LinkRequest),
+    Addr(AddrEntry),
+    Route(RouteEntry),
+    /// A GET for one object (its reply is not a notification).
+    Get,
+}
+
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub msg_type: u16,
+    pub flags: u16,
+    pub seq: u32,
+    pub packet: u64,
+    pub body: RequestBody,
+}
+
+impl Pending {
+    /// `RTM_NEWADDR 10.9.0.2/24 dev 3`, for refusals.
+    pub fn summary(&self, model: &Model) -> String {
+        let what = match &self.body {
+            RequestBody::Link(l) => {
+                let name = l.name.map(|n| n.display()).unwrap_or_else(|| model.ifname(l.index));
+                match l.kind {
+                    Some(k) if self.flags & NLM_F_CREATE != 0 => format!("{name} type {}", k.display()),
+                    _ => name,
+                }
+            }
+            RequestBody::Addr(a) => format!("{} dev {}", a.cidr(), model.ifname(a.index)),
+            RequestBody::Route(r) => model.route_text(r),
+            RequestBody::Get => String::new(),
+        };
+        format!("{} {what}", message_type(self.msg_type)).trim_end().to_owned()
+    }
+}
+
+/// Builds the owned form of a change request, or `None` for other messages.
+pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<'_>) -> Option<Pending> {
+    let body = match body {
+        Body::Link(l) if matches!(msg_type, RTM_NEWLINK | RTM_DELLINK | RTM_SETLINK) => {
+            RequestBody::Link(LinkRequest::new(l))
+        }
+        Body::Addr(a) if matches!(msg_type, RTM_NEWADDR | RTM_DELADDR) => {
+            let mut e = AddrEntry::from_message(a, Origin::Request(packet))?;
+            if e.family == AF_INET6 {
+                // The kernel derives an IPv6 address's scope from the address.
+                e.scope = ipv6_scope(e.address);
+            }
+            RequestBody::Addr(e)
+        }
+        Body::Route(r) if matches!(msg_type, RTM_NEWROUTE | RTM_DELROUTE) => {
+            let mut e = RouteEntry::from_message(r, Origin::Request(packet), 0);
+            if e.family == AF_INET6 && e.priority.is_none() && msg_type == RTM_NEWROUTE {
+                e.priority = Some(1024);
+            }
+            RequestBody::Route(e)
+        }
+        Body::Request(_) if flags & NLM_F_DUMP != NLM_F_DUMP => RequestBody::Get,
+        _ => return None,
+    };
+    Some(Pending {
+        msg_type,
+        flags,
+        seq,
+        packet,
+        body,
+    })
+}
+
+fn ipv6_scope(ip: IpAddr) -> u8 {
+    match ip {
+        IpAddr::V6(v6) => match kernel_order::ipv6_src_scope(&v6) {
+            1 => RT_SCOPE_HOST,
+            2 if v6.is_loopback() => RT_SCOPE_HOST,
+            2 => RT_SCOPE_LINK,
+            5 => RT_SCOPE_SITE,
+            _ => RT_SCOPE_UNIVERSE,
+        },
+        IpAddr::V4(_) => RT_SCOPE_UNIVERSE,
+    }
+}
+
+impl Model {
+    /// A request seen going to the kernel.
+    pub(super) fn request<S: ChangeSink>(&mut self, p: Pending, ctx: &Ctx, sink: &mut S) {
+        if matches!(p.body, RequestBody::Get) || p.flags & NLM_F_ACK != 0 {
+            if self.pending.len() >= MAX_PENDING {
+                self.pending.remove(0);
+            }
+            self.pending.push(p);
+        } else {
+            self.apply_request(&p, ctx, sink);
+        }
+    }
+
+    /// The GET this message replies to, if any (consumed).
+    pub(super) fn take_get_reply(&mut self, seq: u32, msg_type: u16) -> bool {
+        let get = match msg_type {
+            RTM_NEWLINK => RTM_GETLINK,
+            RTM_NEWADDR => RTM_GETADDR,
+            RTM_NEWROUTE => RTM_GETROUTE,
+            _ => return false,
+        };
+        match self
+            .pending
+            .iter()
+            .rposition(|p| p.seq == seq && p.msg_type == get && matches!(p.body, RequestBody::Get))
+        {
+            Some(i) => {
+                self.pending.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// NLMSG_ERROR answering a request: apply it (error 0) or record the refusal.
+    pub(super) fn answer<S: ChangeSink>(&mut self, seq: u32, quoted: Option<u16>, error: i32, ctx: &Ctx, sink: &mut S) {
+        let Some(i) = self
+            .pending
+            .iter()
+            .rposition(|p| p.seq == seq && quoted.is_none_or(|q| q == p.msg_type))
+        else {
+            return;
+        };
+        let p = self.pending.remove(i);
+        if matches!(p.body, RequestBody::Get) {
+            return;
+        }
+        let probe = matches!(&p.body, RequestBody::Link(l) if l.index == 0 && l.name.is_none() && l.kind.is_none());
+        if error == 0 {
+            self.apply_request(&p, ctx, sink);
+        } else if sink.wants_changes() && !probe {
+            let summary = p.summary(self);
+            sink.change(ctx.event(Change::Refused {
+                request_packet: p.packet,
+                summary,
+                errno: error,
+            }));
+        }
+    }
+
+    fn apply_request<S: ChangeSink>(&mut self, p: &Pending, ctx: &Ctx, sink: &mut S) {
+        let c = Ctx {
+            packet: p.packet,
+            ..*ctx
+        };
+        match (&p.body, p.msg_type) {
+            (RequestBody::Link(l), RTM_DELLINK) => {
+                if let Some(index) = self.resolve(l) {
+                    let peer = self.link(index).and_then(|x| x.peer);
+                    self.remove_link(index, &c, sink);
+                    if let Some(peer) = peer {
+                        self.remove_link(peer, &c, sink);
+                    }
+                }
+            }
+            (RequestBody::Link(l), _) => {
+                let exists = self.resolve(l);
+                match exists {
+                    Some(index) if p.flags & NLM_F_EXCL == 0 || l.kind.is_none() => {
+                        self.modify_link(index, l, &c, sink)
+                    }
+                    Some(_) => {}
+                    None if p.flags & NLM_F_CREATE != 0 => self.create_link(l, &c, sink),
+                    None => {}
+                }
+            }
+            (RequestBody::Addr(a), RTM_DELADDR) => {
+                let found = self
+                    .device_addresses(a.index, a.family)
+                    .iter()
+                    .find(|e| e.same_key(a) || (a.family == AF_INET && e.address == a.address && a.prefix_len == 0))
+                    .cloned();
+                if let Some(e) = found {
+                    self.delete_addr(&e, &c, sink);
+                }
+            }
+            (RequestBody::Addr(a), _) => self.request_new_addr(a.clone(), p.flags, &c, sink),
+            (RequestBody::Route(r), RTM_DELROUTE) => self.request_del_route(r, &c, sink),
+            (RequestBody::Route(r), _) => {
+                let mut r = r.clone();
+                if r.oif.is_none()
+                    && let Some(gw) = r.gateway
+                {
+                    r.oif = self.device_towards(gw);
+                }
+                r.origin = Origin::Request(p.packet);
+                if !self.routes.contains_key(&r.key()) || p.flags & NLM_F_REPLACE != 0 {
+                    self.insert_route(r, Placement::from_flags(p.msg_type_family(), p.flags), &c, sink);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The device the kernel finds for a gateway given without one
+    /// (`fib_check_nh`): the longest connected (device) route that holds it.
+    fn device_towards(&self, gw: IpAddr) -> Option<u32> {
+        let bits = |ip: IpAddr| -> (u128, u8) {
+            match ip {
+                IpAddr::V4(a) => (u128::from(u32::from(a)) << 96, 32),
+                IpAddr::V6(a) => (u128::from(a), 128),
+            }
+        };
+        let (g, width) = bits(gw);
+        self.routes
+            .values()
+            .filter(|r| r.gateway.is_none() && r.oif.is_some() && r.kind == RTN_UNICAST && r.table == RT_TABLE_MAIN)
+            .filter(|r| {
+                let (d, w) = r.dst.map(bits).unwrap_or((0, width));
+                w == width && {
+                    let m = if r.dst_len == 0 {
+                        0
+                    } else {
+                        u128::MAX << (128 - u32::from(r.dst_len))
+                    };
+                    (d ^ g) & m == 0
+                }
+            })
+            .max_by_key(|r| r.dst_len)
+            .and_then(|r| r.oif)
+    }
+
+    /// The device a link request names: by index, else by name.
+    fn resolve(&self, l: &LinkRequest) -> Option<u32> {
+        if l.index != 0 {
+            return self.link(l.index).map(|x| x.index);
+        }
+        let name = l.name?;
+        self.link_by_name(name.as_bytes()).map(|x| x.index)
+    }
+
+    /// The index the kernel gives a device created without one: the next
+    /// after the last it gave, skipping those in use.
+    fn next_index(&mut self) -> u32 {
+        let mut i = self.last_assigned_index.saturating_add(1).max(1);
+        while self.links.iter().any(|l| l.index == i) {
+            i += 1;
+        }
+        self.last_assigned_index = i;
+        i
+    }
+
+    fn create_link<S: ChangeSink>(&mut self, l: &LinkRequest, ctx: &Ctx, sink: &mut S) {
+        // A veth's peer is registered first.
+        let mut peer_index = None;
+        if let Some((pi, pname)) = &l.peer {
+            let (index, origin) = if *pi != 0 {
+                (*pi, Origin::KernelRule(ctx.packet, KernelRule::VethPeer))
+            } else {
+                (
+                    self.next_index(),
+                    Origin::KernelRule(ctx.packet, KernelRule::AssignedIndex),
+                )
+            };
+            let mut e = LinkEntry::placeholder(index, origin);
+            e.placeholder = false;
+            e.name = pname.unwrap_or_else(|| ShortName::new(format!("veth{}", index).as_bytes()));
+            e.kind = l.kind;
+            e.dev_type = 1;
+            e.flags = IFF_BROADCAST | IFF_MULTICAST;
+            peer_index = Some(index);
+            self.upsert_link(e, ctx, sink);
+        }
+        let (index, origin) = if l.index != 0 {
+            (l.index, Origin::Request(ctx.packet))
+        } else {
+            (
+                self.next_index(),
+                Origin::KernelRule(ctx.packet, KernelRule::AssignedIndex),
+            )
+        };
+        let mut e = LinkEntry::placeholder(index, origin);
+        e.placeholder = false;
+        e.name = l.name.unwrap_or_default();
+        e.kind = l.kind;
+        e.dev_type = 1;
+        e.mtu = l.mtu;
+        e.link = l.lower;
+        e.peer = peer_index;
+        e.flags = IFF_BROADCAST | IFF_MULTICAST;
+        if let Some(h) = l.hwaddr {
+            e.hwaddr = Some(h);
+            e.hwaddr_set = true;
+        } else if l.kind.is_some_and(|k| k.as_bytes() == b"vlan") {
+            e.hwaddr = l.lower.and_then(|i| self.link(i)).and_then(|x| x.hwaddr);
+        }
+        self.upsert_link(e, ctx, sink);
+        if let Some(pi) = peer_index
+            && let Some(p) = self.links.iter_mut().find(|x| x.index == pi)
+        {
+            p.peer = Some(index);
+        }
+        if l.master.is_some() || l.flags != 0 || l.change != 0 {
+            self.modify_link(index, l, ctx, sink);
+        }
+    }
+
+    fn modify_link<S: ChangeSink>(&mut self, index: u32, l: &LinkRequest, ctx: &Ctx, sink: &mut S) {
+        let Some(mut e) = self.link(index).cloned() else { return };
+        let old_master = e.master;
+        if l.index != 0
+            && let Some(n) = l.name
+            && n != e.name
+        {
+            e.name = n;
+        }
+        if l.flags != 0 || l.change != 0 {
+            let new = if l.change != 0 {
+                (l.flags & l.change) | (e.flags & !l.change)
+            } else {
+                l.flags
+            };
+            e.flags = (e.flags & !IFF_UP) | (new & IFF_UP);
+        }
+        if let Some(m) = l.master {
+            e.master = (m != 0).then_some(m);
+        }
+        if let Some(mtu) = l.mtu {
+            e.mtu = Some(mtu);
+        }
+        if let Some(h) = l.hwaddr {
+            e.hwaddr = Some(h);
+            e.hwaddr_set = true;
+        }
+        let renamed = e.name != self.link(index).map(|x| x.name).unwrap_or_default();
+        let name = e.name;
+        let up_changed = self.link(index).is_some_and(|x| (x.flags ^ e.flags) & IFF_UP != 0);
+        let now_up = e.flags & IFF_UP;
+        self.upsert_link(e, ctx, sink);
+        if up_changed {
+            // VLANs go up and down with their lower device (`vlan_device_event`).
+            let vlans: Vec<u32> = self
+                .links
+                .iter()
+                .filter(|v| v.link == Some(index) && v.kind.is_some_and(|k| k.as_bytes() == b"vlan"))
+                .map(|v| v.index)
+                .collect();
+            for v in vlans {
+                if let Some(mut x) = self.link(v).cloned() {
+                    x.flags = (x.flags & !IFF_UP) | now_up;
+                    self.upsert_link(x, ctx, sink);
+                }
+            }
+        }
+        if renamed {
+            self.relabel(index, name, ctx, sink);
+        }
+        for b in [old_master, l.master].into_iter().flatten() {
+            self.bridge_address(b);
+        }
+        self.links_changed(Some(index), ctx, sink);
+    }
+
+    fn request_new_addr<S: ChangeSink>(&mut self, mut a: AddrEntry, flags: u16, ctx: &Ctx, sink: &mut S) {
+        if a.family == AF_INET {
+            if a.label.is_none() {
+                a.label = self.link(a.index).map(|l| l.name);
+            }
+            let list = self.device_addresses(a.index, AF_INET);
+            let exists = list.iter().any(|e| e.same_key(&a));
+            if exists && flags & NLM_F_REPLACE == 0 {
+                return;
+            }
+            if !exists && kernel_order::ipv4_would_be_secondary(list, &a) {
+                a.flags |= IFA_F_SECONDARY;
+                a.header_flags |= IFA_F_SECONDARY as u8;
+            }
+        } else if self.device_addresses(a.index, AF_INET6).iter().any(|e| e.same_key(&a)) && flags & NLM_F_REPLACE == 0
+        {
+            return;
+        }
+        a.flags |= IFA_F_PERMANENT;
+        self.upsert_addr(a.clone(), ctx, sink);
+        self.address_added(&a, ctx, sink);
+    }
+
+    fn request_del_route<S: ChangeSink>(&mut self, q: &RouteEntry, ctx: &Ctx, sink: &mut S) {
+        let mut found: Vec<&RouteEntry> = self
+            .routes
+            .values()
+            .filter(|r| {
+                r.family == q.family
+                    && r.table == q.table
+                    && r.dst_len == q.dst_len
+                    && r.dst == q.dst
+                    && r.tos == q.tos
+                    && q.priority.is_none_or(|m| r.priority.unwrap_or(0) == m)
+                    && q.gateway.is_none_or(|g| r.gateway == Some(g))
+                    && q.oif.is_none_or(|o| r.oif == Some(o))
+                    && (q.kind == RTN_UNICAST || q.kind == 0 || q.kind == r.kind)
+            })
+            .collect();
+        found.sort_by(|a, b| super::route_order::dump_order(a, b));
+        if let Some(first) = found.first() {
+            let key = first.key();
+            self.remove_routes(|r| r.key() == key, ctx, sink);
+        }
+    }
+}
+
+impl Pending {
+    fn msg_type_family(&self) -> u8 {
+        match &self.body {
+            RequestBody::Route(r) => r.family,
+            RequestBody::Addr(a) => a.family,
+            _ => AF_UNSPEC,
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! The real-kernel matrix (`scripts/kernel-matrix.sh`): a capture taken with
+//! tcpdump on a real `nlmon0`, and what `ip -j` printed right after it, held
+//! against `nlorder table` — links, each link's addresses and every route,
+//! all in the kernel's order.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// One recorded run: `S.lN.pcap` beside `S.lN.ip.json`.
+pub struct Run {
+    pub pcap: PathBuf,
+    pub ip: Value,
+}
+
+impl Run {
+    pub fn load(pcap: &Path) -> Run {
+        let json = pcap.with_extension("ip.json");
+        let ip = serde_json::from_slice(&std::fs::read(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display())))
+            .unwrap_or_else(|e| panic!("{}: {e}", json.display()));
+        Run {
+            pcap: pcap.to_owned(),
+            ip,
+        }
+    }
+
+    pub fn kernel(&self) -> &str {
+        self.ip["kernel"].as_str().unwrap_or_default()
+    }
+
+    pub fn listeners(&self) -> u64 {
+        self.ip["listeners"].as_u64().unwrap_or_default()
+    }
+
+    /// What the user tells nlorder about the host: the kernel release and the
+    /// promote_secondaries setting (a sysctl no capture shows).
+    pub fn args(&self) -> Vec<String> {
+        let mut v = vec!["--kernel".to_owned(), self.kernel().to_owned()];
+        if let Some(p) = self.ip["promote_secondaries"].as_u64() {
+            v.push("--promote-secondaries".into());
+            v.push(if p == 1 { "on" } else { "off" }.into());
+        }
+        v
+    }
+
+    /// `nlorder table --format json` on the capture.
+    pub fn table(&self) -> Value {
+        let mut args: Vec<String> = vec!["table".into(), "--format".into(), "json".into(), "-q".into()];
+        args.extend(self.args());
+        args.push(self.pcap.to_string_lossy().into_owned());
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = super::nlorder(&refs);
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            self.pcap.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("table json")
+    }
+}
+
+/// The three tables as comparable lines, in order.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Tables {
+    pub links: Vec<String>,
+    pub addrs: Vec<String>,
+    pub routes: Vec<String>,
+}
+
+fn s(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn dst(d: &str, v6: bool) -> String {
+    if d == "default" || d.contains('/') {
+        d.to_owned()
+    } else {
+        format!("{d}/{}", if v6 { 128 } else { 32 })
+    }
+}
+
+fn route_line(table: &str, kind: &str, dst: &str, r: &Value, dev: &str, proto: &str, scope: &str) -> String {
+    format!(
+        "{table} {kind} {dst} via={} dev={dev} src={} metric={} scope={scope} proto={proto}",
+        s(&r["gateway"]),
+        s(&r["prefsrc"]),
+        s(&r["metric"]),
+    )
+}
+
+/// What `ip -j` printed: links in dump order; per link its IPv4 then IPv6
+/// addresses; IPv4 routes then IPv6 routes, each in dump order.
+pub fn expected(ip: &Value) -> Tables {
+    let mut t = Tables::default();
+    for l in ip["link"].as_array().into_iter().flatten() {
+        t.links.push(format!("{}: {}", l["ifindex"], s(&l["ifname"])));
+    }
+    for l in ip["addr"].as_array().into_iter().flatten() {
+        for a in l["addr_info"].as_array().into_iter().flatten() {
+            t.addrs.push(format!(
+                "{}: {} {}/{} scope {} label={}{}",
+                l["ifindex"],
+                s(&a["family"]),
+                s(&a["local"]),
+                a["prefixlen"],
+                s(&a["scope"]),
+                s(&a["label"]),
+                if a["secondary"] == true { " secondary" } else { "" },
+            ));
+        }
+    }
+    for (key, v6) in [("route4", false), ("route6", true)] {
+        for r in ip[key].as_array().into_iter().flatten() {
+            let table = r["table"].as_str().unwrap_or("main");
+            let kind = r["type"].as_str().unwrap_or("unicast");
+            let proto = r["protocol"].as_str().unwrap_or("boot");
+            let scope = r["scope"].as_str().unwrap_or("global");
+            t.routes.push(route_line(
+                table,
+                kind,
+                &dst(&s(&r["dst"]), v6),
+                r,
+                &s(&r["dev"]),
+                proto,
+                scope,
+            ));
+        }
+    }
+    t
+}
+
+/// The same view of `nlorder table --format json`.
+pub fn ours(t: &Value) -> Tables {
+    let mut out = Tables::default();
+    let links = t["links"].as_array().cloned().unwrap_or_default();
+    for l in &links {
+        out.links.push(format!("{}: {}", l["index"], s(&l["name"])));
+    }
+    for l in &links {
+        for fam in [4, 6] {
+            for a in t["addresses"].as_array().into_iter().flatten() {
+                if a["index"] != l["index"] || a["family"] != fam {
+                    continue;
+                }
+                let secondary = a["flags"]
+                    .as_array()
+                    .is_some_and(|f| f.iter().any(|f| f == "secondary"));
+                out.addrs.push(format!(
+                    "{}: {} {}/{} scope {} label={}{}",
+                    l["index"],
+                    if fam == 4 { "inet" } else { "inet6" },
+                    s(&a["address"]),
+                    a["prefix_len"],
+                    s(&a["scope"]),
+                    if fam == 4 { s(&a["label"]) } else { String::new() },
+                    if secondary { " secondary" } else { "" },
+                ));
+            }
+        }
+    }
+    for r in t["routes"].as_array().into_iter().flatten() {
+        out.routes.push(route_line(
+            &s(&r["table"]),
+            &s(&r["type"]),
+            &s(&r["dst"]),
+            r,
+            &s(&r["oif"]),
+            &s(&r["protocol"]),
+            &s(&r["scope"]),
+        ));
+    }
+    out
+}
+
+/// A readable difference of two lists (both shown whole, differing lines marked).
+pub fn diff(what: &str, want: &[String], got: &[String]) -> Option<String> {
+    if want == got {
+        return None;
+    }
+    let mut s = format!("{what} differ (- ip -j, + nlorder):\n");
+    let n = want.len().max(got.len());
+    for i in 0..n {
+        match (want.get(i), got.get(i)) {
+            (Some(a), Some(b)) if a == b => s.push_str(&format!("    {a}\n")),
+            (a, b) => {
+                if let Some(a) = a {
+                    s.push_str(&format!("  - {a}\n"));
+                }
+                if let Some(b) = b {
+                    s.push_str(&format!("  + {b}\n"));
+                }
+            }
+        }
+    }
+    Some(s)
+}
+
+/// The verdict for one run.
+pub struct Verdict {
+    pub links_and_addrs: Option<String>,
+    pub routes: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+pub fn check(run: &Run) -> Verdict {
+    let t = run.table();
+    let want = expected(&run.ip);
+    let got = ours(&t);
+    let la = [
+        diff("links", &want.links, &got.links),
+        diff("addresses", &want.addrs, &got.addrs),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>();
+    Verdict {
+        links_and_addrs: (!la.is_empty()).then(|| la.join("")),
+        routes: diff("routes", &want.routes, &got.routes),
+        warnings: t["warnings"].as_array().into_iter().flatten().map(s).collect(),
+    }
+}
+
+/// Every `*.pcap` below `dir` that has its `ip.json`, sorted.
+pub fn runs_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "pcap") && p.with_extension("ip.json").exists() {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
