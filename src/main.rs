@@ -217,6 +217,7 @@ fn run_model<S: ChangeSink>(
         let stderr = io::stderr();
         let mut err = stderr.lock();
         write_summary(&mut err, &opened.reader.info, &rebuilt.stats, &diags, style_for(input))?;
+        nlorder::report::summary::write_model_summary(&mut err, rebuilt.model.stats())?;
         err.flush()?;
     }
     Ok((rebuilt, diags))

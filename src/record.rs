@@ -118,7 +118,7 @@ impl<W: Write> CaptureWriter<W> {
                     major_version: 1,
                     minor_version: 0,
                     section_len: -1,
-                    options: Vec::new(),
+                    options: section_options(),
                     block_len2: 0,
                 };
                 out.write_all(&serialize(shb)?)?;
@@ -190,6 +190,31 @@ impl<W: Write> CaptureWriter<W> {
 }
 
 /// pcap-parser's serializer (which also fixes magic numbers and lengths).
+/// `shb_os` (the running kernel, as dumpcap writes it: `Linux 6.12.117+deb12-amd64`)
+/// and `shb_userappl`, so that readers know which kernel's rules apply.
+fn section_options() -> Vec<pcap_parser::PcapNGOption<'static>> {
+    let option = |code: u16, text: String| {
+        let bytes = text.into_bytes();
+        let len = u16::try_from(bytes.len()).unwrap_or(u16::MAX);
+        let mut value = bytes;
+        value.truncate(usize::from(len));
+        while !value.len().is_multiple_of(4) {
+            value.push(0);
+        }
+        pcap_parser::PcapNGOption {
+            code: pcap_parser::OptionCode(code),
+            len,
+            value: std::borrow::Cow::Owned(value),
+        }
+    };
+    let mut v = Vec::new();
+    if let Ok(release) = std::fs::read_to_string("/proc/sys/kernel/osrelease") {
+        v.push(option(3, format!("Linux {}", release.trim())));
+    }
+    v.push(option(4, format!("nlorder {}", env!("CARGO_PKG_VERSION"))));
+    v
+}
+
 fn serialize<T: ToVec>(mut block: T) -> io::Result<Vec<u8>> {
     block
         .to_vec()

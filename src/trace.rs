@@ -72,6 +72,8 @@ pub struct TraceMessage<'a> {
     pub index_in_record: u32,
     pub message: Message<'a>,
     pub decoded: Decoded<'a>,
+    /// The capturing host's OS as the capture's section header names it.
+    pub os: Option<&'a str>,
 }
 
 /// Streams every NETLINK_ROUTE message of a capture to `visit`, which may
@@ -195,6 +197,7 @@ where
                     index_in_record: index,
                     message,
                     decoded,
+                    os: rec.os,
                 };
                 index += 1;
                 if !visit(&tm) {

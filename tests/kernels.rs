@@ -28,6 +28,13 @@ fn check_fixture(kernel: &str, run: &str) {
     for d in [&v.links_and_addrs, &v.routes].into_iter().flatten() {
         problems.push_str(d);
     }
+    if v.listeners != r.listeners() {
+        problems.push_str(&format!(
+            "the capture implies {} listeners, {} ran\n",
+            v.listeners,
+            r.listeners()
+        ));
+    }
     if !v.warnings.is_empty() {
         problems.push_str(&format!("warnings: {:#?}\n", v.warnings));
     }

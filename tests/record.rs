@@ -283,3 +283,36 @@ fn legacy_request_form_and_errors() {
         "{err}"
     );
 }
+
+/// pcapng files name the kernel they were recorded on (`shb_os`, as dumpcap
+/// writes it); Wireshark's capinfos reads it back, and nlorder uses that
+/// kernel's rules when reading the file.
+#[test]
+fn pcapng_names_the_kernel_and_readers_use_it() {
+    if !common::have_tool("capinfos") {
+        return;
+    }
+    let path = out_path("shb-os.pcapng");
+    let out = common::nlorder(&["record", "--pcapng", "-w", path.to_str().expect("p")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").expect("osrelease");
+    let info = Command::new("capinfos").arg(&path).output().expect("capinfos");
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        info.lines()
+            .any(|l| l.contains("oper-sys") && l.trim_end().ends_with(&format!("Linux {}", release.trim()))),
+        "{info}"
+    );
+    let t = table(&path);
+    assert_eq!(t["kernel_order"]["source"], "kernel", "{}", t["kernel_order"]);
+    let version = t["kernel_order"]["version"].as_str().expect("version");
+    assert!(version.contains("shb_os"), "{version}");
+    // the release's rule: link dumps ascend from 6.9 on, walk hash buckets before
+    let v: Vec<u32> = release
+        .split(['.', '-'])
+        .take(2)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    let want = if (v[0], v[1]) >= (6, 9) { "ascending" } else { "buckets" };
+    assert_eq!(t["kernel_order"]["links"], want);
+}

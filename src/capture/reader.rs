@@ -70,6 +70,9 @@ pub struct Record<'a> {
     /// Original length on the wire; `data.len() < origlen` means truncated.
     pub origlen: u32,
     pub data: &'a [u8],
+    /// The capturing host's OS (`shb_os` of the pcapng section), e.g.
+    /// `Linux 6.12.117+deb12-amd64` as dumpcap and `nlorder record` write it.
+    pub os: Option<&'a str>,
 }
 
 impl Record<'_> {
@@ -107,6 +110,8 @@ pub struct FileInfo {
     pub gzip: bool,
     /// Byte order of the pcap/pcapng headers (not of the netlink payload).
     pub big_endian_headers: bool,
+    /// The first section's `shb_os` (pcapng), if any.
+    pub os: Option<String>,
     pub nanosecond_pcap: bool,
     pub sections: u32,
     pub interfaces: u32,
@@ -178,6 +183,7 @@ impl<'r> CaptureReader<'r> {
         let mut offset: u64 = 0;
         let mut number: u64 = 0;
         let mut seen_any_block = false;
+        let mut section_os: Option<String> = None;
         loop {
             let (consumed, keep_going) = match reader.next() {
                 Ok((consumed, block)) => {
@@ -207,6 +213,7 @@ impl<'r> CaptureReader<'r> {
                                 linktype: legacy_linktype,
                                 origlen: b.origlen,
                                 data,
+                                os: section_os.as_deref(),
                             };
                             keep_going = visit(&rec, diags);
                         }
@@ -215,6 +222,16 @@ impl<'r> CaptureReader<'r> {
                             self.info.sections += 1;
                             self.info.big_endian_headers = shb.big_endian();
                             ifaces.clear();
+                            // shb_os (option 3): UTF-8 text, padded.
+                            section_os = shb
+                                .options
+                                .iter()
+                                .find(|o| o.code.0 == 3)
+                                .and_then(|o| o.as_str().ok())
+                                .map(|s| s.trim_end_matches('\0').to_owned());
+                            if self.info.os.is_none() {
+                                self.info.os.clone_from(&section_os);
+                            }
                         }
                         PcapBlockOwned::NG(Block::InterfaceDescription(idb)) => {
                             self.info.interfaces += 1;
@@ -240,6 +257,7 @@ impl<'r> CaptureReader<'r> {
                                         linktype: iface.linktype,
                                         origlen: epb.origlen,
                                         data,
+                                        os: section_os.as_deref(),
                                     };
                                     keep_going = visit(&rec, diags);
                                 }
@@ -271,6 +289,7 @@ impl<'r> CaptureReader<'r> {
                                         linktype: iface.linktype,
                                         origlen: spb.origlen,
                                         data,
+                                        os: section_os.as_deref(),
                                     };
                                     keep_going = visit(&rec, diags);
                                 }

@@ -40,6 +40,8 @@ pub(super) struct OpenDump {
     pub routes: Vec<RouteEntry>,
     pub interrupted: bool,
     pub filtered: bool,
+    /// A route dump asked for one table only.
+    pub table: Option<u32>,
 }
 
 impl OpenDump {
@@ -56,6 +58,7 @@ impl OpenDump {
             routes: Vec::new(),
             interrupted: false,
             filtered: false,
+            table: None,
         }
     }
 
@@ -96,7 +99,7 @@ pub(super) struct Dumps {
 }
 
 impl Dumps {
-    pub fn open(&mut self, kind: ObjectKind, family: u8, seq: u32, packet: u64) {
+    pub fn open(&mut self, kind: ObjectKind, family: u8, table: Option<u32>, seq: u32, packet: u64) {
         // Several programs may ask with the same (time-based) sequence number
         // at once (two `ip monitor` starting together): replies go to the
         // oldest request not yet answered. Requests never answered do not
@@ -104,7 +107,9 @@ impl Dumps {
         if self.open.len() >= MAX_OPEN_DUMPS {
             self.open.remove(0);
         }
-        self.open.push(OpenDump::new(kind, family, seq, Some(packet)));
+        let mut d = OpenDump::new(kind, family, seq, Some(packet));
+        d.table = table;
+        self.open.push(d);
     }
 
     fn position(&self, seq: u32, pid: u32) -> Option<usize> {
@@ -170,7 +175,10 @@ impl Model {
             }
             ObjectKind::Routes => {
                 let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
-                self.replace_routes(dump.routes, &fams, &mut disagreements);
+                // A dump filtered to one table speaks for that table only,
+                // unless the kernel ignored the filter (no strict checking).
+                let table = dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t));
+                self.replace_routes(dump.routes, &fams, table, &mut disagreements);
             }
         }
         for d in &disagreements {
@@ -192,11 +200,7 @@ impl Model {
 
     fn replace_links(&mut self, links: Vec<LinkEntry>, packet: u64, disagreements: &mut Vec<String>) {
         // What the model predicted, for the links both know.
-        if self
-            .links
-            .iter()
-            .any(|l| matches!(l.origin, Origin::Inferred(_)) && !l.placeholder)
-        {
+        if self.links.iter().any(|l| !l.origin.is_dump() && !l.placeholder) {
             let seen: Vec<u32> = links.iter().map(|l| l.index).collect();
             let predicted: Vec<u32> = self
                 .links
@@ -301,7 +305,7 @@ impl Model {
             devices.dedup();
             for i in devices {
                 let old = self.device_addresses(i, fam);
-                if !old.iter().any(|a| matches!(a.origin, Origin::Inferred(_))) {
+                if !old.iter().any(|a| !a.origin.is_dump()) {
                     continue;
                 }
                 let new = fresh.get(&i).map(|d| d.list(fam).as_slice()).unwrap_or_default();
@@ -354,11 +358,18 @@ impl Model {
         }
     }
 
-    fn replace_routes(&mut self, routes: Vec<RouteEntry>, families: &[u8], disagreements: &mut Vec<String>) {
+    fn replace_routes(
+        &mut self,
+        routes: Vec<RouteEntry>,
+        families: &[u8],
+        table: Option<u32>,
+        disagreements: &mut Vec<String>,
+    ) {
+        let covered = |r: &RouteEntry| families.contains(&r.family) && table.is_none_or(|t| r.table == t);
         let inferred: Vec<&RouteEntry> = self
             .routes
             .values()
-            .filter(|r| families.contains(&r.family) && matches!(r.origin, Origin::Inferred(_)))
+            .filter(|r| covered(r) && !r.origin.is_dump())
             .collect();
         let dumped: rustc_hash::FxHashSet<_> = if inferred.is_empty() {
             Default::default()
@@ -373,7 +384,7 @@ impl Model {
                 ));
             }
         }
-        self.routes.retain(|_, r| !families.contains(&r.family));
+        self.routes.retain(|_, r| !covered(r));
         let base = self.next_route_seq;
         for mut r in routes {
             if !families.contains(&r.family) {

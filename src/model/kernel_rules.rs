@@ -129,25 +129,33 @@ fn kind_is(l: &LinkEntry, k: &[u8]) -> bool {
 }
 
 impl Model {
-    /// Whether a device has carrier by its driver's rules: a veth needs its
-    /// peer up, a bridge a port that is up with carrier, a VLAN or macvlan
-    /// its lower device up with carrier; others follow their own state.
+    /// `netif_carrier_ok` by the drivers' rules: a veth has carrier while
+    /// both ends are up, a bridge while a port that is up has carrier, a
+    /// VLAN or macvlan while its lower device has carrier (whatever the
+    /// lower's admin state); dummy, loopback and the rest always.
     fn carrier(&self, l: &LinkEntry, depth: u8) -> bool {
-        if l.flags & IFF_UP == 0 || depth > 4 {
+        if depth > 4 {
             return false;
         }
+        let up = |x: &LinkEntry| x.flags & IFF_UP != 0;
         if kind_is(l, b"veth") {
             // A veth reports its peer as IFLA_LINK.
-            return match l.peer.or(l.link).and_then(|p| self.link(p)) {
-                Some(p) => p.flags & IFF_UP != 0,
-                None => l.flags & IFF_LOWER_UP != 0 || l.peer.is_none(),
-            };
+            return up(l)
+                && match l.peer.or(l.link).and_then(|p| self.link(p)) {
+                    Some(p) => up(p),
+                    None => l.flags & IFF_LOWER_UP != 0,
+                };
         }
         if kind_is(l, b"bridge") {
-            return self
-                .links
-                .iter()
-                .any(|p| p.master == Some(l.index) && self.carrier(p, depth + 1));
+            // A bridge that never had a port keeps the carrier every device
+            // starts with; once ports come and go, it has carrier while one
+            // of them forwards (up, with carrier).
+            return up(l)
+                && (!self.bridges_with_ports.contains(&l.index)
+                    || self
+                        .links
+                        .iter()
+                        .any(|p| p.master == Some(l.index) && up(p) && self.carrier(p, depth + 1)));
         }
         if kind_is(l, b"vlan") || kind_is(l, b"macvlan") || kind_is(l, b"ipvlan") {
             return match l.link.and_then(|i| self.link(i)) {
@@ -179,6 +187,7 @@ impl Model {
                 self.link_up(index, ctx, sink);
             }
             let ready = up && self.link(index).is_some_and(|l| self.carrier(l, 0));
+            // (a device that is down has no IPv6 configuration whatever its carrier)
             if ready && self.ipv6_ready.insert(index) {
                 self.ipv6_link_ready(index, ctx, sink);
             } else if !ready {
@@ -206,6 +215,9 @@ impl Model {
 
     /// A bridge without an address of its own takes the lowest of its ports'.
     pub(super) fn bridge_address(&mut self, bridge: u32) {
+        if self.links.iter().any(|p| p.master == Some(bridge)) {
+            self.bridges_with_ports.insert(bridge);
+        }
         let Some(b) = self.link(bridge) else { return };
         if !kind_is(b, b"bridge") || b.hwaddr_set {
             return;
@@ -262,6 +274,12 @@ impl Model {
         for a in &addrs {
             self.ipv4_address_routes(a, ctx, sink);
         }
+        // `addrconf_permanent_addr`: IPv6 addresses added while the device
+        // was down get their prefix routes now, carrier or not.
+        let v6: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
+        for a in &v6 {
+            self.ipv6_address_routes(a, ctx, sink);
+        }
     }
 
     /// NETDEV_DOWN: IPv4 routes through the device go silently except its
@@ -312,10 +330,7 @@ impl Model {
         if dev_type != ARPHRD_ETHER {
             return;
         }
-        let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
-        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_MULTICAST, ff00, 8, index);
-        mc.priority = Some(256);
-        self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
+        self.add_multicast_route(index, ctx, sink);
         let mut ll = kernel_route(
             AF_INET6,
             RT_TABLE_MAIN,
@@ -357,13 +372,29 @@ impl Model {
         self.address_added(&a, ctx, sink);
     }
 
-    /// The routes that come with an address the kernel accepted.
+    /// The routes that come with an address the kernel accepted. An IPv6
+    /// address also runs `addrconf_add_dev`, which installs the device's
+    /// `ff00::/8` route if the device is up (carrier or not).
     pub(super) fn address_added<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         if a.family == AF_INET {
             self.ipv4_address_routes(a, ctx, sink);
-        } else if a.family == AF_INET6 && self.link(a.index).is_some_and(|l| l.flags & IFF_UP != 0) {
+        } else if a.family == AF_INET6 {
+            if let Some(l) = self.link(a.index)
+                && l.flags & IFF_UP != 0
+                && l.flags & IFF_LOOPBACK == 0
+                && l.dev_type != ARPHRD_LOOPBACK
+            {
+                self.add_multicast_route(a.index, ctx, sink);
+            }
             self.ipv6_address_routes(a, ctx, sink);
         }
+    }
+
+    fn add_multicast_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
+        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_MULTICAST, ff00, 8, index);
+        mc.priority = Some(256);
+        self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
     }
 
     /// `fib_add_ifaddr`: the local route (prefsrc: the subnet's primary);
@@ -432,10 +463,21 @@ impl Model {
         }
     }
 
-    /// An IPv6 address's local route and (unless `noprefixroute` or /128)
-    /// its prefix route.
+    /// An IPv6 address's prefix route (unless `noprefixroute` or /128; only
+    /// through a device that is up: IPv6 refuses routes through a down
+    /// device, and `addrconf_permanent_addr` adds them at link-up) and its
+    /// local route (exempt from that): at once when duplicate address
+    /// detection is skipped (`nodad`, a NOARP or loopback device) or the
+    /// device is up with carrier (DAD then finishes within two seconds),
+    /// else when the device becomes ready.
     fn ipv6_address_routes<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
-        if a.flags & IFA_F_NOPREFIXROUTE == 0 && a.prefix_len < 128 {
+        let skip_dad = a.flags & IFA_F_NODAD != 0
+            || self
+                .link(a.index)
+                .is_some_and(|l| l.flags & (IFF_NOARP | IFF_LOOPBACK) != 0 || l.dev_type == ARPHRD_LOOPBACK);
+        let ready = self.ipv6_ready.contains(&a.index);
+        let up = self.link(a.index).is_some_and(|l| l.flags & IFF_UP != 0);
+        if up && a.flags & IFA_F_NOPREFIXROUTE == 0 && a.prefix_len < 128 {
             let mut p = kernel_route(
                 AF_INET6,
                 RT_TABLE_MAIN,
@@ -447,12 +489,11 @@ impl Model {
             p.priority = Some(a.rt_priority.filter(|m| *m != 0).unwrap_or(256));
             self.add_kernel_route(p, KernelRule::Ipv6PrefixRoute, ctx, sink);
         }
-        let loopback = self.link(a.index).is_some_and(|l| l.flags & IFF_LOOPBACK != 0);
+        if !(skip_dad || ready) {
+            return;
+        }
         let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 128, a.index);
         local.priority = Some(0);
-        if loopback && a.address == IpAddr::V6(Ipv6Addr::LOCALHOST) {
-            local.oif = Some(a.index);
-        }
         self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
     }
 
@@ -563,6 +604,7 @@ impl Model {
         self.admin_up.remove(&index);
         self.ipv6_ready.remove(&index);
         self.unknown_link_local.remove(&index);
+        self.bridges_with_ports.remove(&index);
     }
 
     /// `inetdev_changename`: IPv4 labels follow a renamed device (the first

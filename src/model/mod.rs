@@ -73,9 +73,26 @@ pub enum LinkOrderSource {
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct ModelStats {
     pub dumps_applied: u64,
+    /// Distinct notifications applied.
     pub notifications: u64,
+    /// Further byte-identical copies of them (one per extra listener).
     pub duplicate_notifications: u64,
     pub bridge_port_events: u64,
+    /// Change requests the kernel accepted (and the model applied).
+    pub requests_applied: u64,
+    /// Change requests the kernel refused.
+    pub requests_refused: u64,
+}
+
+impl ModelStats {
+    /// How many sockets listened to rtnetlink groups, as the copies of each
+    /// notification say: nlmon records one copy per delivery. 0 when the
+    /// capture holds no notification at all (a quiet host).
+    pub fn listeners(&self) -> u64 {
+        (self.notifications + self.duplicate_notifications + self.notifications / 2)
+            .checked_div(self.notifications)
+            .unwrap_or(0)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -110,6 +127,10 @@ pub struct Model {
     ipv6_ready: FxHashSet<u32>,
     /// Devices whose EUI-64 link-local address the model made without knowing the MAC.
     unknown_link_local: FxHashSet<u32>,
+    /// Bridges that have had a port (their carrier follows their ports).
+    bridges_with_ports: FxHashSet<u32>,
+    /// The first packet where a deletion relied on the promote_secondaries option.
+    assumed_promotion: Option<u64>,
     link_order: LinkOrder,
     link_order_source: LinkOrderSource,
     dumps: dumps::Dumps,
@@ -147,6 +168,8 @@ impl Model {
             admin_up: FxHashSet::default(),
             ipv6_ready: FxHashSet::default(),
             unknown_link_local: FxHashSet::default(),
+            bridges_with_ports: FxHashSet::default(),
+            assumed_promotion: None,
             link_order,
             link_order_source,
             dumps: dumps::Dumps::default(),
@@ -185,6 +208,17 @@ impl Model {
         let d = &m.decoded;
         let h = d.header;
         self.last_packet = m.packet;
+        if self.options.kernel.is_none()
+            && self.options.link_order.is_none()
+            && let Some(k) = m.os.and_then(|os| os.parse::<KernelVersion>().ok())
+        {
+            // The capture names its kernel (pcapng shb_os): its rules apply.
+            self.options.kernel = Some(k);
+            self.link_order = k.link_order();
+            self.link_order_source = LinkOrderSource::Kernel {
+                version: format!("{k} (the capture's shb_os)"),
+            };
+        }
         let multi = h.flags & NLM_F_MULTI != 0;
         let ctx = Ctx {
             packet: m.packet,
@@ -194,10 +228,13 @@ impl Model {
         let mut is_notification = false;
         match &d.body {
             Body::Request(q) => {
-                if h.flags & NLM_F_DUMP == NLM_F_DUMP
-                    && let Some(kind) = dumps::kind_of(h.kind)
-                {
-                    self.dumps.open(kind, q.family, h.seq, m.packet);
+                if h.flags & NLM_F_DUMP == NLM_F_DUMP {
+                    if let Some(kind) = dumps::kind_of(h.kind) {
+                        self.dumps.open(kind, q.family, q.table, h.seq, m.packet);
+                    }
+                } else if let Some(p) = requests::pending_of(h.kind, h.flags, h.seq, m.packet, &d.body) {
+                    // A GET for one object: its reply is not a notification.
+                    self.request(p, &ctx, sink);
                 }
             }
             // User space asking for a change: applied once the kernel accepts it.
@@ -396,6 +433,38 @@ impl Model {
 
     pub fn stats(&self) -> &ModelStats {
         &self.stats
+    }
+
+    /// What the model had to assume because the capture cannot say, one
+    /// sentence each: indexes it predicted, link-local addresses made from
+    /// a MAC it never saw, the promote_secondaries setting it relied on.
+    pub fn notes(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for l in &self.links {
+            if matches!(l.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
+                v.push(format!(
+                    "ifindex {} of {} is the index the kernel would assign next; no reply or dump showed it",
+                    l.index,
+                    l.display_name()
+                ));
+            }
+        }
+        let mut unknown: Vec<u32> = self.unknown_link_local.iter().copied().collect();
+        unknown.sort_unstable();
+        for i in unknown {
+            v.push(format!(
+                "the link-local address of {} is made from its MAC, which the capture never showed: shown as fe80::/64",
+                self.ifname(i)
+            ));
+        }
+        if let Some(p) = self.assumed_promotion {
+            v.push(format!(
+                "packet {p}: a primary IPv4 address with secondaries was deleted and no notification showed what followed; \
+                 promote_secondaries={} was assumed (--promote-secondaries)",
+                if self.options.promote_secondaries { "on" } else { "off" }
+            ));
+        }
+        v
     }
 
     /// Whether the capture showed any routes (dump or notification).

@@ -86,6 +86,21 @@ impl Model {
         match body {
             Body::Link(l) if l.family != AF_BRIDGE => {
                 let new = LinkEntry::from_message(l, origin);
+                // Another device the model numbered itself sits at that index:
+                // the kernel says it is elsewhere, so number it again.
+                if let Some(other) = self
+                    .links
+                    .iter()
+                    .find(|x| {
+                        x.index == new.index
+                            && x.name != new.name
+                            && matches!(x.origin, Origin::KernelRule(_, KernelRule::AssignedIndex))
+                    })
+                    .map(|x| x.index)
+                {
+                    let to = self.next_free_index(other);
+                    self.reindex(other, to);
+                }
                 // A device the model numbered itself: the reply tells the real index.
                 if let Some(guess) = self
                     .links
@@ -229,8 +244,23 @@ impl Model {
         self.links.insert(pos, new);
     }
 
-    /// A device is gone, with everything on it.
+    /// A device is gone, with everything on it, and the VLANs and macvlans
+    /// stacked on it (they are unregistered with their lower device).
     pub(super) fn remove_link<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let stacked: Vec<u32> = self
+            .links
+            .iter()
+            .filter(|l| {
+                l.index != index
+                    && l.link == Some(index)
+                    && l.kind
+                        .is_some_and(|k| matches!(k.as_bytes(), b"vlan" | b"macvlan" | b"ipvlan" | b"macvtap"))
+            })
+            .map(|l| l.index)
+            .collect();
+        for s in stacked {
+            self.remove_link(s, ctx, sink);
+        }
         let Some(pos) = self.links.iter().position(|l| l.index == index) else {
             return;
         };
@@ -360,6 +390,16 @@ impl Model {
             return;
         };
         let ipv4_primary = gone.family == AF_INET && !list[pos].is_secondary();
+        if ipv4_primary
+            && !matches!(gone.origin, Origin::Inferred(_))
+            && list
+                .iter()
+                .any(|e| e.is_secondary() && kernel_order::same_ipv4_subnet(gone, e))
+        {
+            // Known only from a request: what happens to the secondaries is
+            // the setting's, which no capture shows.
+            self.assumed_promotion.get_or_insert(ctx.packet);
+        }
         // Computed on the list that still holds the deleted address.
         let moved = if ipv4_primary && promote {
             kernel_order::ipv4_promotion(list, pos)

@@ -150,6 +150,7 @@ impl Model {
             }
             self.pending.push(p);
         } else {
+            self.stats.requests_applied += 1;
             self.apply_request(&p, ctx, sink);
         }
     }
@@ -190,8 +191,12 @@ impl Model {
         }
         let probe = matches!(&p.body, RequestBody::Link(l) if l.index == 0 && l.name.is_none() && l.kind.is_none());
         if error == 0 {
+            self.stats.requests_applied += 1;
             self.apply_request(&p, ctx, sink);
-        } else if sink.wants_changes() && !probe {
+        } else if !probe {
+            self.stats.requests_refused += 1;
+        }
+        if error != 0 && sink.wants_changes() && !probe {
             let summary = p.summary(self);
             sink.change(ctx.event(Change::Refused {
                 request_packet: p.packet,
@@ -294,6 +299,15 @@ impl Model {
 
     /// The index the kernel gives a device created without one: the next
     /// after the last it gave, skipping those in use.
+    /// The first index after `after` that no device uses.
+    pub(super) fn next_free_index(&self, after: u32) -> u32 {
+        let mut i = after.saturating_add(1);
+        while self.links.iter().any(|l| l.index == i) {
+            i += 1;
+        }
+        i
+    }
+
     fn next_index(&mut self) -> u32 {
         let mut i = self.last_assigned_index.saturating_add(1).max(1);
         while self.links.iter().any(|l| l.index == i) {
@@ -304,10 +318,12 @@ impl Model {
     }
 
     fn create_link<S: ChangeSink>(&mut self, l: &LinkRequest, ctx: &Ctx, sink: &mut S) {
-        // A veth's peer is registered first.
+        // A veth's peer is registered first. `veth_newlink` gives it the
+        // index it asked for only when the device itself asked for one too
+        // (it tests the device's index, not the peer's): seen on 6.1 and 6.12.
         let mut peer_index = None;
         if let Some((pi, pname)) = &l.peer {
-            let (index, origin) = if *pi != 0 {
+            let (index, origin) = if *pi != 0 && l.index != 0 {
                 (*pi, Origin::KernelRule(ctx.packet, KernelRule::VethPeer))
             } else {
                 (
@@ -340,7 +356,12 @@ impl Model {
         e.mtu = l.mtu;
         e.link = l.lower;
         e.peer = peer_index;
-        e.flags = IFF_BROADCAST | IFF_MULTICAST;
+        // dummy devices are NOARP (no duplicate address detection)
+        e.flags = if l.kind.is_some_and(|k| k.as_bytes() == b"dummy") {
+            IFF_BROADCAST | IFF_NOARP
+        } else {
+            IFF_BROADCAST | IFF_MULTICAST
+        };
         if let Some(h) = l.hwaddr {
             e.hwaddr = Some(h);
             e.hwaddr_set = true;

@@ -189,6 +189,10 @@ pub struct Request<'a> {
     pub index: Option<u32>,
     /// IFLA_IFNAME of a GETLINK-by-name request.
     pub name: Option<&'a [u8]>,
+    /// The one routing table a route dump asks for (`rtm_table` or
+    /// RTA_TABLE; iproute2's `ip route show` asks for main). With strict
+    /// checking the kernel then dumps only that table.
+    pub table: Option<u32>,
     /// Body shorter than the full family header (legacy `rtgenmsg`).
     pub short_form: bool,
     pub body_len: usize,
@@ -510,7 +514,17 @@ fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Opt
     match kind {
         RTM_GETLINK => req.index = order.read_u32(payload, 4),
         RTM_GETADDR => req.index = order.read_u32(payload, 4),
-        _ => {}
+        _ => {
+            req.table = payload.get(4).copied().filter(|t| *t != 0).map(u32::from);
+            each_attr(&payload[full..], order, problem, |a| {
+                if a.kind == RTA_TABLE
+                    && let Some(t) = a.u32(order)
+                {
+                    req.table = (t != 0).then_some(t);
+                }
+                true
+            });
+        }
     }
     if kind == RTM_GETLINK {
         each_attr(&payload[full..], order, problem, |a| {

@@ -88,3 +88,22 @@ pub fn write_summary(
     }
     Ok(())
 }
+
+/// One line on what the model saw: requests, refusals, notifications and
+/// the listeners they imply (a quiet host's capture has no notification,
+/// so everything the kernel did by itself is inferred).
+pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) -> io::Result<()> {
+    let listeners = match stats.listeners() {
+        0 => "no notifications: nothing listened to rtnetlink groups, so the kernel's own changes are inferred by its rules".to_owned(),
+        1 => format!("{} notifications (one listener)", stats.notifications),
+        n => format!(
+            "{} notifications, each recorded {n} times ({n} listeners; {} copies merged)",
+            stats.notifications, stats.duplicate_notifications
+        ),
+    };
+    writeln!(
+        w,
+        "nlorder: {} change requests applied, {} refused; {} dumps; {listeners}",
+        stats.requests_applied, stats.requests_refused, stats.dumps_applied
+    )
+}

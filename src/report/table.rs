@@ -96,10 +96,16 @@ pub struct JsonKernelOrder {
 pub struct JsonTable {
     /// The last record applied (`--at`, or the end of the capture).
     pub at_packet: u64,
+    /// Sockets listening to rtnetlink groups, as the notification copies say
+    /// (0: a quiet host; the kernel's own changes were inferred).
+    pub listeners: u64,
+    pub stats: crate::model::ModelStats,
     pub kernel_order: JsonKernelOrder,
     pub links: Vec<JsonLink>,
     pub addresses: Vec<JsonAddr>,
     pub routes: Vec<JsonRoute>,
+    /// What the model had to assume because the capture cannot say.
+    pub notes: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -170,6 +176,8 @@ pub fn table_json(model: &Model, at_packet: u64, filter: FamilyFilter, extra: &D
     let (order, source) = model.link_order();
     JsonTable {
         at_packet,
+        listeners: model.stats().listeners(),
+        stats: model.stats().clone(),
         kernel_order: JsonKernelOrder {
             links: order,
             source: source.clone(),
@@ -186,6 +194,7 @@ pub fn table_json(model: &Model, at_packet: u64, filter: FamilyFilter, extra: &D
             .filter(|r| filter.af().is_none_or(|f| f == r.family))
             .map(|r| json_route(r, model))
             .collect(),
+        notes: model.notes(),
         warnings: extra
             .iter()
             .chain(model.warnings().iter())
@@ -330,6 +339,13 @@ pub fn write_table_text(
             continue;
         }
         writeln!(out, "{}", route_line(r, &|i| model.ifname(i), style))?;
+    }
+    let notes = model.notes();
+    if !notes.is_empty() {
+        writeln!(out, "{}", style.dim("# not in the capture (assumed)"))?;
+        for n in notes {
+            writeln!(out, "{}", style.dim(format!("- {n}")))?;
+        }
     }
     Ok(())
 }

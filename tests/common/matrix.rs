@@ -202,6 +202,8 @@ pub fn diff(what: &str, want: &[String], got: &[String]) -> Option<String> {
 
 /// The verdict for one run.
 pub struct Verdict {
+    /// Listeners the capture implies, by nlorder.
+    pub listeners: u64,
     pub links_and_addrs: Option<String>,
     pub routes: Option<String>,
     pub warnings: Vec<String>,
@@ -219,6 +221,7 @@ pub fn check(run: &Run) -> Verdict {
     .flatten()
     .collect::<Vec<_>>();
     Verdict {
+        listeners: t["listeners"].as_u64().unwrap_or(u64::MAX),
         links_and_addrs: (!la.is_empty()).then(|| la.join("")),
         routes: diff("routes", &want.routes, &got.routes),
         warnings: t["warnings"].as_array().into_iter().flatten().map(s).collect(),
