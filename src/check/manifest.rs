@@ -120,6 +120,8 @@ pub struct Case {
     pub promote_secondaries: Option<bool>,
     /// "ascending" or "buckets".
     pub kernel_order: Option<String>,
+    /// The captured host's kernel release ("6.1", "6.12.117+deb12-amd64").
+    pub kernel: Option<String>,
     /// "little" or "big".
     pub netlink_endian: Option<String>,
     pub warnings: Option<WarningsSpec>,

@@ -80,7 +80,7 @@ struct Snapshot {
 
 fn model_options(c: &Case) -> Result<ModelOptions, String> {
     Ok(ModelOptions {
-        kernel: None,
+        kernel: c.kernel.as_deref().map(str::parse).transpose()?,
         promote_secondaries: c.promote_secondaries.unwrap_or(true),
         link_order: match c.kernel_order.as_deref() {
             None => None,

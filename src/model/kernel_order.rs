@@ -59,14 +59,17 @@ impl std::str::FromStr for KernelVersion {
     fn from_str(s: &str) -> Result<Self, String> {
         let t = s.trim();
         let t = t.strip_prefix("Linux ").unwrap_or(t);
-        let mut parts = t.split(|c: char| !c.is_ascii_digit());
-        let major = parts.next().and_then(|p| p.parse().ok());
-        let minor = parts.next().and_then(|p| p.parse().ok());
-        match (major, minor) {
-            (Some(major), Some(minor)) => Ok(KernelVersion { major, minor }),
-            _ => Err(format!(
-                "'{s}' is not a kernel release (expected e.g. 6.1 or 6.12.117+deb12-amd64)"
-            )),
+        let bad = || format!("'{s}' is not a kernel release (expected e.g. 6.1 or 6.12.117+deb12-amd64)");
+        let (major, rest) = t.split_once('.').ok_or_else(bad)?;
+        let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let (minor, tail) = rest.split_at(end);
+        // what follows the minor number: nothing, or a separator (`.117`, `-50-amd64`, `+deb12`)
+        if !tail.is_empty() && !tail.starts_with(['.', '-', '+', '_', '~']) {
+            return Err(bad());
+        }
+        match (major.parse(), minor.parse()) {
+            (Ok(major), Ok(minor)) => Ok(KernelVersion { major, minor }),
+            _ => Err(bad()),
         }
     }
 }

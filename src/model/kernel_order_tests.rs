@@ -130,3 +130,18 @@ fn link_order_from_real_dumps() {
     let asc: Vec<LinkEntry> = [1, 2, 5].iter().map(|&i| link(i)).collect();
     assert_eq!(link_insert_position(&asc, 3, LinkOrder::Ascending), 2);
 }
+
+#[test]
+fn kernel_releases_as_uname_and_shb_os_write_them() {
+    let v = |s: &str| s.parse::<KernelVersion>().map(|k| (k.major, k.minor));
+    assert_eq!(v("6.1"), Ok((6, 1)));
+    assert_eq!(v("6.12.117+deb12-amd64"), Ok((6, 12)));
+    assert_eq!(v("6.1.0-50-amd64"), Ok((6, 1)));
+    assert_eq!(v("Linux 6.18.44-fc-v782"), Ok((6, 18)));
+    for bad in ["6", "6.99x", "banana", "", "6.", ".1", "Windows 10.0"] {
+        assert!(v(bad).is_err(), "{bad} was accepted");
+    }
+    let order = |s: &str| s.parse::<KernelVersion>().map(KernelVersion::link_order);
+    assert_eq!(order("6.8"), Ok(LinkOrder::Buckets));
+    assert_eq!(order("6.9"), Ok(LinkOrder::Ascending));
+}

@@ -24,6 +24,20 @@ use crate::netlink::names::*;
 const ARPHRD_ETHER: u16 = 1;
 const ARPHRD_LOOPBACK: u16 = 772;
 
+/// The longest duplicate address detection takes with the kernel's defaults
+/// (a random delay below `rtr_solicit_delay`, 1 s, then `dad_transmits`, 1,
+/// probe of `retrans_time`, 1 s).
+const DAD_NANOS: i128 = 2_000_000_000;
+
+/// Duplicate address detection under way for an address.
+#[derive(Debug, Clone)]
+pub(super) struct PendingDad {
+    pub index: u32,
+    pub address: IpAddr,
+    pub started: Option<crate::capture::Timestamp>,
+    pub packet: u64,
+}
+
 /// How a new route joins the routes of its group (same table, prefix, tos, metric).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
@@ -285,6 +299,7 @@ impl Model {
     /// NETDEV_DOWN: IPv4 routes through the device go silently except its
     /// host-scoped ones; IPv6 addresses and routes are flushed.
     fn link_down<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        self.dad.retain(|d| d.index != index);
         self.remove_routes(
             |r| r.oif == Some(index) && (r.family == AF_INET6 || (r.scope != RT_SCOPE_HOST && r.kind != RTN_LOCAL)),
             ctx,
@@ -489,12 +504,62 @@ impl Model {
             p.priority = Some(a.rt_priority.filter(|m| *m != 0).unwrap_or(256));
             self.add_kernel_route(p, KernelRule::Ipv6PrefixRoute, ctx, sink);
         }
-        if !(skip_dad || ready) {
-            return;
+        if skip_dad {
+            self.ipv6_local_route(a.index, a.address, ctx, sink);
+        } else if ready
+            && !self.dad.iter().any(|d| d.index == a.index && d.address == a.address)
+            && !self
+                .routes
+                .values()
+                .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address))
+        {
+            // Duplicate address detection runs first (up to a second's delay
+            // and one probe a second): the local route comes when it ends.
+            self.dad.push(PendingDad {
+                index: a.index,
+                address: a.address,
+                started: ctx.ts,
+                packet: ctx.packet,
+            });
         }
-        let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 128, a.index);
+    }
+
+    fn ipv6_local_route<S: ChangeSink>(&mut self, index: u32, address: IpAddr, ctx: &Ctx, sink: &mut S) {
+        let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, address, 128, index);
         local.priority = Some(0);
         self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
+    }
+
+    /// Duplicate address detection that has ended by `now` (or, with
+    /// `now` None, all of it: the end of the capture) adds its local routes.
+    /// `done` ends one at once (its notification said so).
+    pub(super) fn finish_dad<S: ChangeSink>(
+        &mut self,
+        now: Option<crate::capture::Timestamp>,
+        done: Option<(u32, IpAddr)>,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        if self.dad.is_empty() {
+            return;
+        }
+        let over = |d: &PendingDad| {
+            done == Some((d.index, d.address))
+                || match (now, d.started) {
+                    (None, _) => true,
+                    (Some(n), Some(s)) => n.as_nanos() - s.as_nanos() >= DAD_NANOS,
+                    (Some(_), None) => false,
+                }
+        };
+        let (finished, waiting): (Vec<PendingDad>, Vec<PendingDad>) =
+            std::mem::take(&mut self.dad).into_iter().partition(over);
+        self.dad = waiting;
+        for d in finished {
+            if now.is_none() && done.is_none() {
+                self.dad_unfinished.push((d.packet, d.index, d.address));
+            }
+            self.ipv6_local_route(d.index, d.address, ctx, sink);
+        }
     }
 
     /// `fib_del_ifaddr` and its IPv6 counterpart: the routes an address
@@ -503,6 +568,7 @@ impl Model {
     /// it as their source are flushed.
     pub(super) fn address_removed<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let index = a.index;
+        self.dad.retain(|d| !(d.index == index && d.address == a.address));
         if a.family == AF_INET6 {
             let prefix = v6_prefix(a.address, a.prefix_len);
             let still = self
@@ -604,6 +670,7 @@ impl Model {
         self.admin_up.remove(&index);
         self.ipv6_ready.remove(&index);
         self.unknown_link_local.remove(&index);
+        self.dad.retain(|d| d.index != index);
         self.bridges_with_ports.remove(&index);
     }
 

@@ -131,6 +131,10 @@ pub struct Model {
     bridges_with_ports: FxHashSet<u32>,
     /// The first packet where a deletion relied on the promote_secondaries option.
     assumed_promotion: Option<u64>,
+    /// Duplicate address detection under way (IPv6 local routes wait for it).
+    dad: Vec<kernel_rules::PendingDad>,
+    /// DAD the capture ended before: (packet it started, device, address).
+    dad_unfinished: Vec<(u64, u32, std::net::IpAddr)>,
     link_order: LinkOrder,
     link_order_source: LinkOrderSource,
     dumps: dumps::Dumps,
@@ -170,6 +174,8 @@ impl Model {
             unknown_link_local: FxHashSet::default(),
             bridges_with_ports: FxHashSet::default(),
             assumed_promotion: None,
+            dad: Vec::new(),
+            dad_unfinished: Vec::new(),
             link_order,
             link_order_source,
             dumps: dumps::Dumps::default(),
@@ -226,6 +232,7 @@ impl Model {
             offset: m.offset,
         };
         let mut is_notification = false;
+        self.finish_dad(m.ts, None, &ctx, sink);
         match &d.body {
             Body::Request(q) => {
                 if h.flags & NLM_F_DUMP == NLM_F_DUMP {
@@ -324,6 +331,12 @@ impl Model {
     /// Call at the end of the capture: dumps that never finished are
     /// reported, and what they listed is merged in.
     pub fn finish<S: ChangeSink>(&mut self, sink: &mut S) {
+        let end = Ctx {
+            packet: self.last_packet,
+            ts: None,
+            offset: 0,
+        };
+        self.finish_dad(None, None, &end, sink);
         for dump in self.dumps.drain() {
             let ctx = Ctx {
                 packet: dump.first_packet.or(dump.request_packet).unwrap_or(self.last_packet),
@@ -455,6 +468,13 @@ impl Model {
             v.push(format!(
                 "the link-local address of {} is made from its MAC, which the capture never showed: shown as fe80::/64",
                 self.ifname(i)
+            ));
+        }
+        for (p, i, a) in &self.dad_unfinished {
+            v.push(format!(
+                "packet {p}: duplicate address detection of {a} on {} had not ended by the last packet; \
+                 its local route is assumed to have come",
+                self.ifname(*i)
             ));
         }
         if let Some(p) = self.assumed_promotion {

@@ -55,6 +55,10 @@ impl Model {
             }
             (Body::Addr(a), _) => {
                 if let Some(e) = AddrEntry::from_message(a, origin) {
+                    if e.family == AF_INET6 && e.flags & IFA_F_TENTATIVE == 0 {
+                        // The kernel announces an address when its DAD has ended.
+                        self.finish_dad(None, Some((e.index, e.address)), ctx, sink);
+                    }
                     let new = !self.device_addresses(e.index, e.family).iter().any(|x| x.same_key(&e));
                     self.upsert_addr(e.clone(), ctx, sink);
                     if new {
@@ -219,7 +223,10 @@ impl Model {
                     link: cur.clone(),
                 }));
             }
-            if (old.flags & IFF_UP) != (cur.flags & IFF_UP) || old.operstate != cur.operstate {
+            // (a reply filling in a state the model never knew is no change)
+            if (old.flags & IFF_UP) != (cur.flags & IFF_UP)
+                || (old.operstate.is_some() && old.operstate != cur.operstate)
+            {
                 sink.change(ctx.event(Change::LinkState {
                     link: cur.clone(),
                     was_up: old.flags & IFF_UP != 0,

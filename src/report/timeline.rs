@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::model::{Change, Event, ObjectKind};
+use crate::model::{Change, Event, ObjectKind, Origin};
 use crate::netlink::names::{self, AF_INET6, IFF_UP};
 use crate::report::decode::format_ts;
 use crate::report::style::Style;
@@ -87,6 +87,9 @@ pub fn describe(change: &Change) -> String {
                 notes.push(format!("label {}", l.display()));
             }
             notes.push(format!("{} #{} on the link", fam(addr.family), position + 1));
+            if let Origin::KernelRule(_, rule) = addr.origin {
+                notes.push(format!("by the kernel: {}", rule.name()));
+            }
             s.push_str(&format!(" ({})", notes.join(", ")));
             s
         }
@@ -116,7 +119,15 @@ pub fn describe(change: &Change) -> String {
             names::address_flags(addr.family, *old_flags).join(" "),
             names::address_flags(addr.family, addr.flags).join(" ")
         ),
-        Change::RouteAdded(r) => format!("+ route {}{}", route_dst(r), route_tail(r)),
+        Change::RouteAdded(r) => format!(
+            "+ route {}{}{}",
+            route_dst(r),
+            route_tail(r),
+            match r.origin {
+                Origin::KernelRule(_, rule) => format!(" (by the kernel: {})", rule.name()),
+                _ => String::new(),
+            }
+        ),
         Change::RouteRemoved(r) => format!("- route {}{}", route_dst(r), route_tail(r)),
         Change::DumpApplied {
             kind,
@@ -217,7 +228,8 @@ pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
         ),
         Change::RouteAdded(r) => (
             "route_added",
-            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif_index": r.oif, "table": r.table }),
+            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif_index": r.oif, "table": r.table,
+                    "origin": r.origin.kind(), "rule": match r.origin { Origin::KernelRule(_, k) => Some(k.name()), _ => None } }),
         ),
         Change::RouteRemoved(r) => (
             "route_removed",
