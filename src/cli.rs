@@ -1,8 +1,15 @@
-//! Command-line definitions (clap derive). Parsing only; `main.rs` runs them.
+//! Command-line definitions (clap derive) and their conversion into the
+//! library's options. Parsing only; `main.rs` runs the commands.
 
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use nlorder::model::{LinkOrder, ModelOptions};
+use nlorder::netlink::ByteOrder;
+use nlorder::report::style::Style;
+use nlorder::session::{Error, Session};
+use nlorder::trace::TraceOptions;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -111,14 +118,6 @@ pub enum KernelOrder {
     Buckets,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Family {
-    #[value(name = "4")]
-    V4,
-    #[value(name = "6")]
-    V6,
-}
-
 /// Options of the kernel model.
 #[derive(Debug, Args)]
 pub struct ModelArgs {
@@ -149,9 +148,9 @@ pub struct TableArgs {
     /// or RFC 3339) had been applied. Default: the end of the capture.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::At>,
-    /// Only this address family.
-    #[arg(long, value_enum)]
-    pub family: Option<Family>,
+    /// Only this address family: 4 or 6.
+    #[arg(long)]
+    pub family: Option<nlorder::replay::Family>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }
@@ -176,55 +175,12 @@ pub struct DetectArgs {
     pub io: IoOptions,
     #[command(flatten)]
     pub model: ModelArgs,
-    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
-    /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
-    /// can-reach=DEST, kubernetes-internal-ip.
-    #[arg(long, default_value = "first-found")]
-    pub method: String,
-    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1.
-    #[arg(long, default_value = "latest")]
-    pub calico_version: nlorder::replay::calico::Version,
-    /// Address family to detect (calico-node detects IPv4 and IPv6 separately).
-    #[arg(long, value_enum)]
-    pub family: Option<Family>,
-    /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
-    /// `NODE=IP` gives it for one node of several captures.
-    #[arg(long)]
-    pub node_internal_ip: Vec<String>,
-    /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
-    #[arg(long, default_value = "autodetect")]
-    pub ip: nlorder::replay::calico::IpSetting,
-    /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
-    #[arg(long)]
-    pub bgp_peer: Vec<std::net::IpAddr>,
+    #[command(flatten)]
+    pub settings: nlorder::replay::DetectSettings,
     /// Take the method from a Tigera operator Installation (YAML or JSON):
     /// nodeAddressAutodetectionV4/V6.
     #[arg(long)]
     pub installation: Option<PathBuf>,
-    /// kubelet --node-ip (one, or two comma-separated for dual stack).
-    #[arg(long, value_delimiter = ',')]
-    pub node_ip: Vec<std::net::IpAddr>,
-    /// kubelet --hostname-override.
-    #[arg(long)]
-    pub hostname_override: Option<String>,
-    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
-    #[arg(long)]
-    pub resolved: Vec<std::net::IpAddr>,
-    /// flannel --iface (name or IP), repeatable.
-    #[arg(long)]
-    pub iface: Vec<String>,
-    /// flannel --iface-regex, repeatable.
-    #[arg(long)]
-    pub iface_regex: Vec<String>,
-    /// flannel --iface-can-reach.
-    #[arg(long)]
-    pub iface_can_reach: Option<std::net::IpAddr>,
-    /// flannel --public-ip.
-    #[arg(long)]
-    pub public_ip: Option<std::net::IpAddr>,
-    /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also the prefix).
-    #[arg(long)]
-    pub expect: Option<String>,
     /// Every method, with defaults derived from the host, side by side.
     #[arg(long, conflicts_with = "timeline")]
     pub all: bool,
@@ -330,4 +286,66 @@ pub struct RecordArgs {
 pub enum RequestFormArg {
     Full,
     Rtgenmsg,
+}
+
+impl IoOptions {
+    /// Colour only when asked, or on a terminal without NO_COLOR.
+    pub fn style(&self) -> Style {
+        let color = match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                !self.quiet
+                    && std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        };
+        Style { color }
+    }
+
+    pub fn trace(&self) -> TraceOptions {
+        TraceOptions {
+            byte_order: self.netlink_endian.map(|e| match e {
+                Endian::Little => ByteOrder::Little,
+                Endian::Big => ByteOrder::Big,
+            }),
+        }
+    }
+
+    pub fn open(&self, path: &Path) -> Result<Session, Error> {
+        Session::open(path, self.quiet, std::io::stderr().is_terminal(), self.style())
+    }
+}
+
+impl ModelArgs {
+    pub fn options(&self) -> ModelOptions {
+        ModelOptions {
+            promote_secondaries: self.promote_secondaries == OnOff::On,
+            link_order: self.kernel_order.map(|o| match o {
+                KernelOrder::Ascending => LinkOrder::Ascending,
+                KernelOrder::Buckets => LinkOrder::Buckets,
+            }),
+            kernel: self.kernel,
+        }
+    }
+}
+
+impl ResolverArg {
+    pub fn resolver(self) -> nlorder::replay::gai::Resolver {
+        use nlorder::replay::gai::Resolver;
+        match self {
+            ResolverArg::Glibc => Resolver::Glibc,
+            ResolverArg::Go => Resolver::Go,
+            ResolverArg::Musl => Resolver::Musl,
+        }
+    }
+}
+
+impl RequestFormArg {
+    pub fn form(self) -> nlorder::record::RequestForm {
+        match self {
+            RequestFormArg::Full => nlorder::record::RequestForm::Full,
+            RequestFormArg::Rtgenmsg => nlorder::record::RequestForm::Rtgenmsg,
+        }
+    }
 }

@@ -24,6 +24,7 @@ pub mod rebuild;
 pub mod record;
 pub mod replay;
 pub mod report;
+pub mod session;
 pub mod trace;
 
 #[cfg(test)]

@@ -55,6 +55,24 @@ impl std::str::FromStr for At {
     }
 }
 
+/// A moment as manifests write it: a packet number, or a time as text
+/// (resolved when the expectation runs, so a bad one fails that expectation).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(untagged)]
+pub enum AtValue {
+    Packet(u64),
+    Text(String),
+}
+
+impl AtValue {
+    pub fn resolve(&self) -> Result<At, String> {
+        match self {
+            AtValue::Packet(p) => Ok(At::Packet(*p)),
+            AtValue::Text(t) => t.parse(),
+        }
+    }
+}
+
 /// The result of a rebuild.
 pub struct Rebuilt {
     pub model: Model,

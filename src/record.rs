@@ -93,6 +93,23 @@ pub struct Summary {
     pub overruns: u64,
 }
 
+impl Summary {
+    /// `10 records written to x.pcap (3 dumps, 0 notification buffers)`.
+    pub fn describe(&self, name: &str) -> String {
+        format!(
+            "{} records written to {name} ({} dumps, {} notification buffers{})",
+            self.records,
+            self.dumps,
+            self.notifications,
+            if self.overruns > 0 {
+                format!(", {} lost: the kernel's queue overflowed (ENOBUFS)", self.overruns)
+            } else {
+                String::new()
+            }
+        )
+    }
+}
+
 /// Writes nlmon-format records.
 pub struct CaptureWriter<W: Write> {
     out: W,
@@ -309,6 +326,32 @@ fn socket() -> Result<Socket, Error> {
 }
 
 /// Records into `out`. `stop` ends a `follow` early (Ctrl-C).
+/// `nlorder record`: in namespace `netns` if given, into `path` (`-`:
+/// stdout), until the dumps are done (or, with `follow`, until the duration
+/// ends or SIGINT/SIGTERM arrives). Errors as one line for the user.
+pub fn record_to(
+    path: &std::path::Path,
+    netns: Option<&str>,
+    format: FileFormat,
+    o: &Options,
+) -> Result<Summary, String> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(|e| format!("cannot handle signals: {e}"))?;
+    }
+    if let Some(ns) = netns {
+        enter_netns(ns).map_err(|e| e.to_string())?;
+    }
+    let name = path.display().to_string();
+    let result = if name == "-" {
+        record(std::io::stdout().lock(), format, o, stop)
+    } else {
+        let f = std::fs::File::create(path).map_err(|e| format!("{name}: {e}"))?;
+        record(std::io::BufWriter::new(f), format, o, stop)
+    };
+    result.map_err(|e| format!("{name}: {e}"))
+}
+
 pub fn record<W: Write>(out: W, format: FileFormat, o: &Options, stop: Arc<AtomicBool>) -> Result<Summary, Error> {
     let writer = CaptureWriter::new(out, format).map_err(|source| Error::Write { records: 0, source })?;
     let mut r = Recorder {

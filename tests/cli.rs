@@ -33,8 +33,31 @@ fn colour_only_when_asked_or_on_a_terminal() {
 
 #[test]
 fn usage_errors_are_not_input_errors() {
-    let out = common::nlorder(&["decode"]);
-    assert_eq!(out.status.code(), Some(2), "clap reports usage errors with 2 as well");
-    let out = common::nlorder(&["decode", "--format", "yaml", "x"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("possible values"));
+    let capture = common::fixture("basic.pcap");
+    let capture = capture.to_str().expect("path");
+    // A mistake in the arguments: clap's `error: ...` with the usage line, exit 2.
+    for args in [
+        vec!["decode"],
+        vec!["decode", "--format", "yaml", "x"],
+        vec!["table", "--kernel", "6.99x", capture],
+        vec!["detect", "--method", "interface=eth(", capture],
+        vec!["detect", "--expect", "banana", capture],
+    ] {
+        let out = common::nlorder(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error:") && err.contains("--help"), "{args:?}: {err}");
+    }
+    // Input that cannot be read: one line naming it, no usage, exit 2.
+    for (args, what) in [
+        (vec!["decode", "/nonexistent/x.pcap"], "/nonexistent/x.pcap"),
+        (vec!["table", "Cargo.toml"], "Cargo.toml"),
+        (vec!["check", "/nonexistent/dir"], "/nonexistent/dir"),
+    ] {
+        let out = common::nlorder(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(&format!("nlorder: {what}")), "{args:?}: {err}");
+        assert!(!err.contains("--help") && err.lines().count() == 1, "{args:?}: {err}");
+    }
 }

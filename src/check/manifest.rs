@@ -10,22 +10,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-/// A moment in the capture: a packet number or a time.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
-pub enum AtValue {
-    Packet(u64),
-    Text(String),
-}
+pub use crate::rebuild::AtValue;
 
-impl AtValue {
-    pub fn resolve(&self) -> Result<crate::rebuild::At, String> {
-        match self {
-            AtValue::Packet(p) => Ok(crate::rebuild::At::Packet(*p)),
-            AtValue::Text(t) => t.parse(),
-        }
-    }
-}
+/// `[[detect]]`: any `nlorder detect` setting, the same names and meanings
+/// (`address` is `--expect`), plus the `interface` expected and `at`.
+pub type Detect = crate::replay::DetectSettings;
 
 /// `warnings = "none"` or a list of substrings that warnings may contain.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -62,36 +51,6 @@ pub struct AddressOrder {
     /// 4 or 6; both (IPv4 first) when absent.
     pub family: Option<u8>,
     pub addresses: Option<Vec<String>>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Detect {
-    pub at: Option<AtValue>,
-    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value.
-    pub method: Option<String>,
-    pub calico_version: Option<String>,
-    pub family: Option<u8>,
-    #[serde(default)]
-    pub node_internal_ip: Vec<String>,
-    pub ip: Option<String>,
-    #[serde(default)]
-    pub bgp_peer: Vec<String>,
-    #[serde(default)]
-    pub node_ip: Vec<String>,
-    pub hostname_override: Option<String>,
-    #[serde(default)]
-    pub resolved: Vec<String>,
-    #[serde(default)]
-    pub iface: Vec<String>,
-    #[serde(default)]
-    pub iface_regex: Vec<String>,
-    pub iface_can_reach: Option<String>,
-    pub public_ip: Option<String>,
-    /// Expected address (`10.4.0.1/24`, a bare IP for kubelet/flannel), or "none".
-    pub address: Option<String>,
-    /// Expected interface.
-    pub interface: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -23,7 +23,7 @@ use crate::model::{LinkOrder as KernelOrder, Model, ModelOptions};
 use crate::netlink::ByteOrder;
 use crate::netlink::names::{AF_INET, AF_INET6};
 use crate::rebuild::{At, rebuild};
-use crate::replay::{Settings, gai};
+use crate::replay::gai;
 use crate::trace::TraceOptions;
 use manifest::{Case, Manifest, WarningsSpec};
 
@@ -131,30 +131,6 @@ fn ips(v: &[String], field: &str) -> Result<Vec<IpAddr>, String> {
     v.iter()
         .map(|s| s.parse().map_err(|_| format!("{field}: {s:?} is not an IP address")))
         .collect()
-}
-
-fn ip(v: &Option<String>, field: &str) -> Result<Option<IpAddr>, String> {
-    v.as_ref()
-        .map(|s| s.parse().map_err(|_| format!("{field}: {s:?} is not an IP address")))
-        .transpose()
-}
-
-fn settings(d: &manifest::Detect) -> Result<Settings, String> {
-    Ok(Settings {
-        method: d.method.clone().unwrap_or_else(|| "first-found".into()),
-        calico_version: d.calico_version.as_deref().map(str::parse).transpose()?,
-        family: d.family,
-        node_internal_ips: ips(&d.node_internal_ip, "node_internal_ip")?,
-        ip: d.ip.as_deref().map(str::parse).transpose()?,
-        bgp_peers: ips(&d.bgp_peer, "bgp_peer")?,
-        node_ip: ips(&d.node_ip, "node_ip")?,
-        hostname_override: d.hostname_override.clone(),
-        resolved: ips(&d.resolved, "resolved")?,
-        iface: d.iface.clone(),
-        iface_regex: d.iface_regex.clone(),
-        iface_can_reach: ip(&d.iface_can_reach, "iface_can_reach")?,
-        public_ip: ip(&d.public_ip, "public_ip")?,
-    })
 }
 
 /// Addresses of a link in kernel order, as `IP/len`.
@@ -318,22 +294,23 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Stri
     }
     for (i, e) in case.detect.iter().enumerate() {
         let s = get(&e.at, &mut snaps)?;
-        let spec = settings(e);
-        let method = e.method.clone().unwrap_or_else(|| "first-found".into());
-        let name = format!("detect {method} (IPv{})", e.family.unwrap_or(4));
-        let d = s.and_then(|s| spec.map(|spec| spec.spec().detect(&snaps[s].model)));
-        let addr = d
-            .clone()
-            .map(|d| Value::Text(d.address.unwrap_or_else(|| "none".into())));
+        let spec = e.spec(&r.case_name).map_err(|err| err.to_string());
+        let name = format!("detect {} (IPv{})", e.method, e.family());
+        let d = s.and_then(|s| spec.map(|spec| spec.detect(&snaps[s].model)));
+        // `address` means what `--expect` means (a bare IP matches any prefix).
+        let addr = d.clone().map(|d| match &e.expect {
+            Some(want) if want.holds(&d) => Value::Text(want.to_string()),
+            _ => Value::Text(d.address.unwrap_or_else(|| "none".into())),
+        });
         let iface = d.map(|d| Value::Text(d.interface.unwrap_or_else(|| "none".into())));
         // Only the values written down are checked; with none, the
         // expectation is not recorded yet. --update fills both.
-        if e.address.is_some() || e.interface.is_none() {
+        if e.expect.is_some() || e.interface.is_none() {
             r.record(
                 "detect",
                 i,
                 name.clone(),
-                e.address.clone().map(Value::Text),
+                e.expect.as_ref().map(|x| Value::Text(x.to_string())),
                 addr,
                 "address",
             );
@@ -465,4 +442,44 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Stri
         });
     }
     Ok(())
+}
+
+/// Runs every manifest under `paths` (with `update`, first writes the values
+/// computed now into each, snapshot style, reporting each file it changed
+/// to `updated`); the outcomes in manifest order.
+pub fn run_paths(
+    paths: &[std::path::PathBuf],
+    update: bool,
+    mut updated: impl FnMut(&Path),
+) -> Result<Vec<Outcome>, String> {
+    let files = manifest::discover(paths)?;
+    if files.is_empty() {
+        return Err("no manifests (*.nlorder.toml, nlorder.toml) found".into());
+    }
+    let mut outcomes = Vec::new();
+    for f in &files {
+        let mut m = manifest::load(f)?;
+        if update {
+            let write = |text: &str| std::fs::write(f, text).map_err(|e| format!("{}: {e}", f.display()));
+            let empty: Vec<Option<usize>> = m
+                .cases()
+                .iter()
+                .filter(|(_, c)| c.expectation_count() == 0)
+                .map(|(i, _)| *i)
+                .collect();
+            if !empty.is_empty() {
+                write(&update::skeleton(&m.text, &empty).map_err(|e| format!("{}: {e}", f.display()))?)?;
+                m = manifest::load(f)?;
+            }
+            let (_, values) = run(&m)?;
+            let text = update::apply(&m.text, &values).map_err(|e| format!("{}: {e}", f.display()))?;
+            if text != m.text {
+                write(&text)?;
+                updated(f);
+            }
+            m = manifest::load(f)?;
+        }
+        outcomes.append(&mut run(&m)?.0);
+    }
+    Ok(outcomes)
 }

@@ -628,6 +628,11 @@ impl Model {
             ctx,
             sink,
         );
+        // The device's last IPv4 address gone: IPv4 is disabled on it and
+        // every IPv4 route through it goes, silently (`fib_disable_ip`).
+        if self.device_addresses(index, AF_INET).is_empty() {
+            self.remove_routes(|r| r.family == AF_INET && r.oif == Some(index), ctx, sink);
+        }
         // Routes through any device that used the address as their source.
         let anywhere = self.addrs.values().any(|d| d.v4.iter().any(|o| o.address == addr));
         if !anywhere {

@@ -15,6 +15,7 @@ use ipnet::IpNet;
 
 use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
+use super::settings::Family;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{LinkEntry, Model};
@@ -133,15 +134,66 @@ pub fn default_excludes(v: Version) -> Vec<&'static str> {
     l
 }
 
-/// `IP_AUTODETECTION_METHOD`, parsed the way `AutoDetectCIDR` dispatches.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Interface-name patterns as calico-node joins and compiles them
+/// (`(p1)|(p2)|…`, Go's RE2), compiled once.
+#[derive(Debug, Clone)]
+pub struct Patterns {
+    texts: Vec<String>,
+    joined: Option<GoRegex>,
+    each: Vec<(String, GoRegex)>,
+}
+
+impl Patterns {
+    pub fn new(texts: Vec<String>) -> Result<Patterns, String> {
+        let joined = joined(&texts)?;
+        let each = texts
+            .iter()
+            .filter_map(|t| GoRegex::new(t).ok().map(|r| (t.clone(), r)))
+            .collect();
+        Ok(Patterns { texts, joined, each })
+    }
+
+    pub fn texts(&self) -> &[String] {
+        &self.texts
+    }
+
+    fn is_match(&self, name: &[u8]) -> Option<bool> {
+        self.joined.as_ref().map(|r| r.is_match(name))
+    }
+
+    /// The first single pattern that matches, to name it in a verdict.
+    fn which(&self, name: &[u8]) -> String {
+        self.each
+            .iter()
+            .find(|(_, r)| r.is_match(name))
+            .map(|(t, _)| t.clone())
+            .unwrap_or_else(|| self.texts.join(","))
+    }
+}
+
+/// `IP_AUTODETECTION_METHOD`, parsed the way `AutoDetectCIDR` dispatches,
+/// with its patterns (and the release's default excludes) compiled.
+#[derive(Debug, Clone)]
 pub enum Method {
-    FirstFound,
-    Interface(Vec<String>),
-    SkipInterface(Vec<String>),
-    Cidr(Vec<String>),
+    /// The release's default excludes.
+    FirstFound(Patterns),
+    Interface(Patterns),
+    /// The default excludes and the given patterns.
+    SkipInterface(Patterns),
+    Cidr(Vec<IpNet>),
     CanReach(String),
     KubernetesInternalIp,
+}
+
+/// Why a method text cannot be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MethodError {
+    /// calico-node itself rejects it (and terminates): a replay result.
+    #[error("{0}")]
+    Invalid(String),
+    /// A pattern or CIDR in it does not compile: an argument to fix.
+    #[error("{0}")]
+    Pattern(String),
 }
 
 /// Splits at every match of `\s*,\s*`, keeping empty pieces (as Go's
@@ -153,32 +205,47 @@ fn split_list(s: &str) -> Vec<String> {
 }
 
 impl Method {
-    pub fn parse(s: &str, v: Version) -> Result<Method, String> {
-        let invalid = || format!("Invalid IP autodetection method: {s} (calico-node terminates)");
+    pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
+        let invalid = || MethodError::Invalid(format!("Invalid IP autodetection method: {s} (calico-node terminates)"));
+        let defaults = || default_excludes(v).into_iter().map(String::from).collect::<Vec<_>>();
+        let compile =
+            |texts: Vec<String>| Patterns::new(texts).map_err(|e| MethodError::Pattern(format!("--method {s}: {e}")));
         if s.is_empty() || s == "first-found" {
-            return Ok(Method::FirstFound);
+            return Ok(Method::FirstFound(compile(defaults())?));
         }
         if let Some(rest) = s.strip_prefix("interface=") {
-            return Ok(Method::Interface(split_list(rest)));
+            return Ok(Method::Interface(compile(split_list(rest))?));
         }
         if let Some(rest) = s.strip_prefix("cidr=") {
             if v < Version(3, 16, 0) {
-                return Err(format!("{} (cidr= exists since v3.16.0; this is {v})", invalid()));
+                return Err(MethodError::Invalid(format!(
+                    "{} (cidr= exists since v3.16.0; this is {v})",
+                    invalid()
+                )));
             }
-            return Ok(Method::Cidr(split_list(rest)));
+            let nets = split_list(rest)
+                .iter()
+                .map(|c| {
+                    IpNet::from_str(c)
+                        .map_err(|_| MethodError::Pattern(format!("--method {s}: {c:?} is not a CIDR (Invalid CIDR)")))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Method::Cidr(nets));
         }
         if let Some(rest) = s.strip_prefix("can-reach=") {
             return Ok(Method::CanReach(rest.to_owned()));
         }
         if let Some(rest) = s.strip_prefix("skip-interface=") {
-            return Ok(Method::SkipInterface(split_list(rest)));
+            let mut ex = defaults();
+            ex.extend(split_list(rest));
+            return Ok(Method::SkipInterface(compile(ex)?));
         }
         if s.starts_with("kubernetes-internal-ip") {
             if v < Version(3, 22, 0) {
-                return Err(format!(
+                return Err(MethodError::Invalid(format!(
                     "{} (kubernetes-internal-ip exists since v3.22.0; this is {v})",
                     invalid()
-                ));
+                )));
             }
             return Ok(Method::KubernetesInternalIp);
         }
@@ -208,8 +275,7 @@ impl FromStr for IpSetting {
 #[derive(Debug, Clone)]
 pub struct Options {
     pub version: Version,
-    /// 4 or 6.
-    pub family: u8,
+    pub family: Family,
     /// The Node's InternalIP addresses, in status order.
     pub node_internal_ips: Vec<IpAddr>,
     pub ip: IpSetting,
@@ -220,7 +286,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             version: Version::LATEST,
-            family: 4,
+            family: Family::V4,
             node_internal_ips: Vec::new(),
             ip: IpSetting::Autodetect,
             bgp_peers: Vec::new(),
@@ -228,8 +294,8 @@ impl Default for Options {
     }
 }
 
-fn family_of(ip: IpAddr) -> u8 {
-    if ip.is_ipv4() { 4 } else { 6 }
+fn family_of(ip: IpAddr) -> Family {
+    Family::of(ip)
 }
 
 fn view(v: Version) -> AddrView {
@@ -249,15 +315,6 @@ fn joined(patterns: &[String]) -> Result<Option<GoRegex>, String> {
     GoRegex::new(&j).map(Some)
 }
 
-/// The first single pattern that matches, to name it in a verdict.
-fn which(patterns: &[String], name: &[u8]) -> String {
-    patterns
-        .iter()
-        .find(|p| GoRegex::new(p).is_ok_and(|r| r.is_match(name)))
-        .cloned()
-        .unwrap_or_else(|| patterns.join(","))
-}
-
 /// One interface `GetInterfaces` kept, with its addresses of the family.
 struct Kept<'m> {
     link: &'m LinkEntry,
@@ -268,38 +325,36 @@ struct Kept<'m> {
 /// candidate entry for every interface it drops.
 fn get_interfaces<'m>(
     model: &'m Model,
-    include: &[String],
-    exclude: &[String],
-    family: u8,
+    include: Option<&Patterns>,
+    exclude: Option<&Patterns>,
+    family: Family,
     v: Version,
     out: &mut Vec<Candidate>,
 ) -> Result<Vec<Kept<'m>>, String> {
-    let inc = joined(include)?;
-    let exc = joined(exclude)?;
     let mut kept = Vec::new();
     for link in goview::interfaces(model).iter().rev() {
         let name = link.name.as_bytes();
         let shown = link.display_name();
-        if let Some(inc) = &inc
-            && !inc.is_match(name)
+        if let Some(inc) = include
+            && inc.is_match(name) == Some(false)
         {
             out.push(Candidate {
                 interface: shown,
                 index: link.index,
                 verdict: Verdict::NotIncluded,
-                reason: format!("matches none of {}", include.join(",")),
+                reason: format!("matches none of {}", inc.texts().join(",")),
                 addresses: Vec::new(),
             });
             continue;
         }
-        if let Some(exc) = &exc
-            && exc.is_match(name)
+        if let Some(exc) = exclude
+            && exc.is_match(name) == Some(true)
         {
             out.push(Candidate {
                 interface: shown,
                 index: link.index,
                 verdict: Verdict::Excluded,
-                reason: format!("excluded by pattern {}", which(exclude, name)),
+                reason: format!("excluded by pattern {}", exc.which(name)),
                 addresses: Vec::new(),
             });
             continue;
@@ -320,8 +375,8 @@ fn cidr_of(a: &GoAddr<'_>) -> String {
 /// `FilteredEnumeration(include, exclude, cidrs, version)`.
 fn filtered(
     model: &Model,
-    include: &[String],
-    exclude: &[String],
+    include: Option<&Patterns>,
+    exclude: Option<&Patterns>,
     cidrs: &[IpNet],
     o: &Options,
     d: &mut Detection,
@@ -419,7 +474,7 @@ fn filtered(
 fn local_cidr(model: &Model, ip: IpAddr, v: Version) -> Option<(String, String)> {
     let mut sink = Vec::new();
     let fam = family_of(ip);
-    let kept = get_interfaces(model, &[], &[], fam, v, &mut sink).ok()?;
+    let kept = get_interfaces(model, None, None, fam, v, &mut sink).ok()?;
     kept.iter().find_map(|k| {
         k.cidrs
             .iter()
@@ -465,27 +520,32 @@ fn semantics(v: Version, method: &Method) -> String {
     s
 }
 
-/// Replays one method.
+/// Replays one method given as text (parsed here; see [`detect_parsed`]).
 pub fn detect(model: &Model, method_text: &str, o: &Options) -> Detection {
+    detect_parsed(model, method_text, &Method::parse(method_text, o.version), o)
+}
+
+/// Replays one method, parsed once by the caller.
+pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, MethodError>, o: &Options) -> Detection {
     let name = if method_text.is_empty() {
         "first-found"
     } else {
         method_text
     };
-    let method = match Method::parse(method_text, o.version) {
+    let method = match method {
         Ok(m) => m,
         Err(e) => {
             let mut d = Detection::new(name, format!("calico-node {}", o.version), o.family);
-            d.error = Some(e);
+            d.error = Some(e.to_string());
             return d;
         }
     };
-    let mut d = Detection::new(name, semantics(o.version, &method), o.family);
+    let mut d = Detection::new(name, semantics(o.version, method), o.family);
     match &o.ip {
         IpSetting::None => {
             d.notes.push(format!(
                 "IP{}=none: no autodetection; the node keeps its previous address (none on a new node)",
-                if o.family == 6 { "6" } else { "" }
+                if o.family == Family::V6 { "6" } else { "" }
             ));
             d.error = Some("autodetection disabled (none)".into());
             return d;
@@ -496,29 +556,10 @@ pub fn detect(model: &Model, method_text: &str, o: &Options) -> Detection {
         }
         IpSetting::Autodetect => {}
     }
-    let defaults: Vec<String> = default_excludes(o.version).into_iter().map(String::from).collect();
-    let result = match &method {
-        Method::FirstFound => filtered(model, &[], &defaults, &[], o, &mut d),
-        Method::Interface(inc) => filtered(model, inc, &[], &[], o, &mut d),
-        Method::SkipInterface(skip) => {
-            let mut ex = defaults.clone();
-            ex.extend(skip.iter().cloned());
-            filtered(model, &[], &ex, &[], o, &mut d)
-        }
-        Method::Cidr(list) => {
-            let mut nets = Vec::new();
-            let mut bad = None;
-            for c in list {
-                match IpNet::from_str(c) {
-                    Ok(n) => nets.push(n),
-                    Err(_) => bad = Some(format!("Invalid CIDR {c:?}")),
-                }
-            }
-            match bad {
-                Some(e) => Err(e),
-                None => filtered(model, &[], &[], &nets, o, &mut d),
-            }
-        }
+    let result = match method {
+        Method::FirstFound(ex) | Method::SkipInterface(ex) => filtered(model, None, Some(ex), &[], o, &mut d),
+        Method::Interface(inc) => filtered(model, Some(inc), None, &[], o, &mut d),
+        Method::Cidr(nets) => filtered(model, None, None, nets, o, &mut d),
         Method::CanReach(dest) => can_reach(model, dest, o, &mut d),
         Method::KubernetesInternalIp => k8s_internal_ip(model, o, &mut d),
     };
@@ -558,7 +599,7 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
         choice.why
     ));
     let mut sink = Vec::new();
-    let kept = get_interfaces(model, &[], &[], o.family, o.version, &mut sink)?;
+    let kept = get_interfaces(model, None, None, o.family, o.version, &mut sink)?;
     for k in &kept {
         let mut addrs = Vec::new();
         let mut won = false;
@@ -656,7 +697,7 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
 }
 
 fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
-    let var = if o.family == 6 { "IP6" } else { "IP" };
+    let var = if o.family == Family::V6 { "IP6" } else { "IP" };
     let (ip_text, given_len) = match text.split_once('/') {
         Some((i, l)) => (i, Some(l)),
         None => (text, None),
@@ -669,7 +710,7 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
     let cidr = match given_len {
         Some(l) => format!("{ip}/{l}"),
         // v3.18+ completes a bare IPv4 with the host interface's prefix.
-        None if o.family == 4 && o.version >= Version(3, 18, 0) => match local_cidr(model, ip, o.version) {
+        None if o.family == Family::V4 && o.version >= Version(3, 18, 0) => match local_cidr(model, ip, o.version) {
             Some((c, _)) => c,
             None => format!("{ip}/32"),
         },
@@ -719,6 +760,19 @@ fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {
 /// may be the Installation, a list of them, or just that field). `None`: the
 /// field is absent or empty, i.e. `IP=none`. Precedence when several are
 /// set: interface, skipInterface, canReach, firstFound, cidrs, kubernetes.
+/// The method an operator Installation document (YAML or JSON text) sets
+/// for the family; the operator's `IP=none` when it sets none.
+pub fn installation_method(text: &str, family: Family) -> Result<String, String> {
+    let doc: serde_json::Value = serde_yaml_ng::from_str(text).map_err(|e| format!("not YAML or JSON: {e}"))?;
+    let v6 = family == Family::V6;
+    method_from_installation(&doc, v6)?.ok_or_else(|| {
+        format!(
+            "no nodeAddressAutodetectionV{family}: the operator sets IP{}=none",
+            if v6 { "6" } else { "" }
+        )
+    })
+}
+
 pub fn method_from_installation(doc: &serde_json::Value, v6: bool) -> Result<Option<String>, String> {
     let key = if v6 {
         "nodeAddressAutodetectionV6"

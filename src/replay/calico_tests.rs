@@ -5,6 +5,7 @@
 use super::super::testhost::*;
 use super::*;
 use crate::model::Model;
+use crate::replay::Family;
 
 fn run(m: &Model, method: &str, version: &str) -> Detection {
     let o = Options {
@@ -67,7 +68,7 @@ fn startup_test_kubernetes_internal_ip() {
         detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
         Some("192.168.1.10/24")
     );
-    o.family = 6;
+    o.family = Family::V6;
     assert_eq!(
         detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
         Some("2001:db8:85a3:8d3:1319:8a2e:370:7348/64")
@@ -78,7 +79,7 @@ fn startup_test_kubernetes_internal_ip() {
         detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
         Some("2001:db8:85a3:8d3::/64")
     );
-    o.family = 4;
+    o.family = Family::V4;
     assert_eq!(
         detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
         Some("192.168.1.0/24")
@@ -97,6 +98,7 @@ fn startup_test_kubernetes_internal_ip() {
 fn startup_test_get_local_cidr() {
     let m = host(&[(1, "eth1")], &[(1, "1.2.3.4/24"), (1, "1:2:3:4::5/120")]);
     let explicit = |ip: &str, fam: u8| {
+        let fam = if fam == 6 { Family::V6 } else { Family::V4 };
         let o = Options {
             family: fam,
             ip: IpSetting::Explicit(ip.to_owned()),
@@ -176,7 +178,7 @@ fn worked_examples() {
         &[(2, "2001:db8::f00/64"), (2, "2001:db8::a/64"), (2, "fe80::1/64")],
     );
     let o = Options {
-        family: 6,
+        family: Family::V6,
         ..Options::default()
     };
     assert_eq!(

@@ -33,7 +33,7 @@ pub fn check(nodes: &[(String, Detection)]) -> Vec<Conflict> {
             out.push(Conflict {
                 node: name.clone(),
                 other: other.clone(),
-                family: d.family,
+                family: d.family.number(),
                 address: ip.to_string(),
                 log: format!(
                     "Calico node '{other}' is already using the IPv{} address {ip}.",

@@ -13,7 +13,7 @@ use super::goregex::GoRegex;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{AddrEntry, Model};
-use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
+use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -23,7 +23,7 @@ pub struct Options {
     pub iface_can_reach: Option<IpAddr>,
     pub public_ip: Option<IpAddr>,
     /// 4 or 6.
-    pub family: u8,
+    pub family: super::Family,
 }
 
 /// `GetInterfaceIP4Addrs`/`IP6Addrs`: sorted, filtered.
@@ -58,7 +58,7 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: String, addrs:
 }
 
 pub fn detect(model: &Model, o: &Options) -> Detection {
-    let fam = if o.family == 6 { AF_INET6 } else { AF_INET };
+    let fam = o.family.af();
     let mut d = Detection::new(
         "flannel",
         "flannel v0.28+: --iface (names or IPs) in order, then --iface-regex (addresses, then names), then \

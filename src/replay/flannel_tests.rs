@@ -27,7 +27,13 @@ fn dummy0() -> Model {
 }
 
 fn flannel(o: Options) -> Detection {
-    detect(&dummy0(), &Options { family: 4, ..o })
+    detect(
+        &dummy0(),
+        &Options {
+            family: crate::replay::Family::V4,
+            ..o
+        },
+    )
 }
 
 #[test]

@@ -44,7 +44,11 @@ fn validate(model: &Model, ip: IpAddr) -> Result<(), String> {
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let node_ip = o.node_ip.first().copied();
     let prefer_v6 = node_ip.is_some_and(|i| i.is_ipv6());
-    let family = if prefer_v6 { 6 } else { 4 };
+    let family = if prefer_v6 {
+        super::Family::V6
+    } else {
+        super::Family::V4
+    };
     let mut d = Detection::new(
         "kubelet",
         "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \

@@ -9,12 +9,13 @@
 
 use std::collections::BTreeSet;
 
+use super::Family;
 use super::calico;
 use super::goview;
 use super::verdict::Detection;
 use super::{MethodSpec, flannel, kubelet};
 use crate::model::Model;
-use crate::netlink::names::{AF_INET, AF_INET6, RT_TABLE_MAIN};
+use crate::netlink::names::RT_TABLE_MAIN;
 
 /// `ens160` → `ens`, `eth0` → `eth`, `nerdctl0` → `nerdctl`.
 fn name_family(name: &str) -> String {
@@ -24,8 +25,8 @@ fn name_family(name: &str) -> String {
 
 pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
     let mut out = Vec::new();
-    for fam in [4u8, 6] {
-        let af = if fam == 4 { AF_INET } else { AF_INET6 };
+    for fam in [Family::V4, Family::V6] {
+        let af = fam.af();
         let global: Vec<_> = model
             .addresses(Some(af))
             .into_iter()
@@ -39,7 +40,8 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
             ..base.clone()
         };
         let calico = |m: String| MethodSpec::Calico {
-            method: m,
+            method: calico::Method::parse(&m, o.version),
+            text: m,
             options: o.clone(),
         };
         out.push(calico("first-found".into()));
@@ -70,7 +72,7 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
         for g in gateways {
             out.push(calico(format!("can-reach={g}")));
         }
-        if base.node_internal_ips.iter().any(|i| i.is_ipv4() == (fam == 4)) {
+        if base.node_internal_ips.iter().any(|i| Family::of(*i) == fam) {
             out.push(calico("kubernetes-internal-ip".into()));
         }
         out.push(MethodSpec::Flannel(flannel::Options {

@@ -53,8 +53,8 @@ pub struct Detection {
     pub method: String,
     /// Which version's behaviour was replayed, and what that means.
     pub semantics: String,
-    /// 4 or 6.
-    pub family: u8,
+    /// 4 or 6 in JSON.
+    pub family: super::Family,
     /// `10.4.0.1/24`, or a bare IP for components that report one.
     pub address: Option<String>,
     pub interface: Option<String>,
@@ -69,7 +69,7 @@ pub struct Detection {
 }
 
 impl Detection {
-    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: u8) -> Self {
+    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: super::Family) -> Self {
         Detection {
             method: method.into(),
             semantics: semantics.into(),

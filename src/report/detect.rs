@@ -168,3 +168,127 @@ pub fn json_flips(flips: &[Flip<Outcome>]) -> Vec<JsonFlip<'_>> {
         })
         .collect()
 }
+
+/// `NODE=PATH`, or a path whose file name (up to its first dot) names the node.
+pub fn node_and_path(arg: &str) -> (String, std::path::PathBuf) {
+    match arg.split_once('=') {
+        Some((n, p)) if !n.is_empty() && !n.contains('/') => (n.to_string(), std::path::PathBuf::from(p)),
+        _ => {
+            let p = std::path::PathBuf::from(arg);
+            let stem = p
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| arg.to_owned());
+            (stem.split('.').next().unwrap_or(&stem).to_string(), p)
+        }
+    }
+}
+
+/// The results of `nlorder detect` over one or more captures, printed as
+/// text as they come or gathered into one JSON document; then conflicts
+/// between nodes and the `--expect` check decide the exit status.
+///
+/// JSON: one capture and one method gives the detection object itself
+/// (with `node`, `capture`, `at_packet`); several captures, `--all` or
+/// `--timeline` give `{"nodes": [...], "conflicts": [...]}`.
+pub struct Report<'w> {
+    out: &'w mut dyn Write,
+    json: bool,
+    style: Style,
+    /// Several captures: label each and look for conflicts.
+    multi: bool,
+    /// A document that is always `{nodes, conflicts}`.
+    wrapped: bool,
+    nodes: Vec<serde_json::Value>,
+    results: Vec<(String, Detection)>,
+}
+
+impl<'w> Report<'w> {
+    pub fn new(out: &'w mut dyn Write, json: bool, style: Style, multi: bool, wrapped: bool) -> Self {
+        Report {
+            out,
+            json,
+            style,
+            multi,
+            wrapped: wrapped || multi,
+            nodes: Vec::new(),
+            results: Vec::new(),
+        }
+    }
+
+    /// One node's detection at the end of its capture (or `--at`).
+    pub fn detection(&mut self, node: &str, capture: &std::path::Path, at_packet: u64, d: Detection) -> io::Result<()> {
+        if self.json {
+            let mut v = serde_json::to_value(&d).map_err(io::Error::other)?;
+            if let Some(o) = v.as_object_mut() {
+                o.insert("node".into(), node.into());
+                o.insert("capture".into(), capture.display().to_string().into());
+                o.insert("at_packet".into(), at_packet.into());
+            }
+            self.nodes.push(v);
+        } else {
+            let label = self.multi.then_some(node);
+            write_detection_text(self.out, &d, label, &self.style)?;
+        }
+        self.results.push((node.to_owned(), d));
+        Ok(())
+    }
+
+    /// Every method side by side (`--all`).
+    pub fn matrix(&mut self, node: &str, capture: &std::path::Path, rows: &[Detection]) -> io::Result<()> {
+        if self.json {
+            self.nodes
+                .push(serde_json::json!({ "node": node, "capture": capture, "methods": rows }));
+            Ok(())
+        } else {
+            writeln!(self.out, "[{node}] every method on {}:", capture.display())?;
+            write_matrix_text(self.out, rows, &self.style)
+        }
+    }
+
+    /// The moments the choice changed (`--timeline`).
+    pub fn flips(&mut self, node: &str, capture: &std::path::Path, flips: &[Flip<Outcome>]) -> io::Result<()> {
+        if self.json {
+            self.nodes
+                .push(serde_json::json!({ "node": node, "capture": capture, "flips": json_flips(flips) }));
+        } else {
+            writeln!(
+                self.out,
+                "[{node}] {} over time:",
+                flips.last().map(|f| f.after.0.method.as_str()).unwrap_or("")
+            )?;
+            write_flips_text(self.out, flips, &self.style)?;
+        }
+        if let Some(last) = flips.last() {
+            self.results.push((node.to_owned(), last.after.0.clone()));
+        }
+        Ok(())
+    }
+
+    /// Prints the conflicts (and the JSON document); returns the failed
+    /// expectations, one line each, and the number of conflicts.
+    pub fn finish(mut self, expect: Option<&crate::replay::Expected>) -> io::Result<(Vec<String>, usize)> {
+        let conflicts = crate::replay::conflict::check(&self.results);
+        if self.json {
+            let doc = if self.wrapped {
+                serde_json::json!({ "nodes": self.nodes, "conflicts": conflicts })
+            } else {
+                self.nodes.pop().unwrap_or(serde_json::Value::Null)
+            };
+            serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(io::Error::other)?;
+            writeln!(self.out)?;
+        } else if self.multi && !self.results.is_empty() {
+            write_conflicts_text(self.out, &conflicts, &self.style)?;
+        }
+        let failed: Vec<String> = match expect {
+            Some(want) => self
+                .results
+                .iter()
+                .filter(|(_, d)| !want.holds(d))
+                .map(|(n, d)| format!("{n}: expected {want}, got {}", outcome(d)))
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok((failed, conflicts.len()))
+    }
+}

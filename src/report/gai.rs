@@ -79,3 +79,24 @@ pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
     }
     Ok(out)
 }
+
+/// The JSON document of `nlorder gai`: the prediction, the moment it was
+/// made at, and (with `--observed`) whether the program's order matched
+/// and which assumption would explain a mismatch.
+pub fn json_document(
+    result: &crate::replay::gai::GaiResult,
+    at_packet: u64,
+    observed: &[std::net::IpAddr],
+    why: &[String],
+) -> serde_json::Result<serde_json::Value> {
+    let mut v = serde_json::to_value(result)?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("at_packet".into(), at_packet.into());
+        if !observed.is_empty() {
+            o.insert("observed".into(), serde_json::json!(observed));
+            o.insert("matches_observed".into(), (observed == result.order.as_slice()).into());
+            o.insert("mismatch_explanations".into(), serde_json::json!(why));
+        }
+    }
+    Ok(v)
+}

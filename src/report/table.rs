@@ -23,6 +23,16 @@ pub enum FamilyFilter {
     V6,
 }
 
+impl From<Option<crate::replay::Family>> for FamilyFilter {
+    fn from(f: Option<crate::replay::Family>) -> Self {
+        match f {
+            None => FamilyFilter::All,
+            Some(crate::replay::Family::V4) => FamilyFilter::V4,
+            Some(crate::replay::Family::V6) => FamilyFilter::V6,
+        }
+    }
+}
+
 impl FamilyFilter {
     fn af(self) -> Option<u8> {
         match self {

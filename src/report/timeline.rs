@@ -255,3 +255,44 @@ pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &obj).map_err(io::Error::other)?;
     writeln!(out)
 }
+
+/// Prints each change as the model reports it (text or JSON Lines); keeps
+/// the first write error, which [`TimelinePrinter::finish`] returns.
+pub struct TimelinePrinter<W: Write> {
+    out: W,
+    json: bool,
+    style: Style,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> TimelinePrinter<W> {
+    pub fn new(out: W, json: bool, style: Style) -> Self {
+        TimelinePrinter {
+            out,
+            json,
+            style,
+            error: None,
+        }
+    }
+
+    pub fn finish(mut self) -> io::Result<()> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        }
+    }
+}
+
+impl<W: Write> crate::model::ChangeSink for TimelinePrinter<W> {
+    fn change(&mut self, event: Event) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = if self.json {
+            write_event_json(&mut self.out, &event)
+        } else {
+            write_event_text(&mut self.out, &event, &self.style)
+        };
+        self.error = r.err();
+    }
+}

@@ -1,0 +1,346 @@
+//! How a node-IP detection method is chosen and configured: one type for
+//! the command line (`nlorder detect --method ...`) and the regression
+//! manifests (`[[detect]] method = ...`), so both spell and mean the same.
+//!
+//! Contract: every value is parsed and checked once, here, into a typed
+//! field; [`DetectSettings::spec`] builds the replay's [`MethodSpec`] (with
+//! the Calico method parsed and its patterns compiled once) or says which
+//! setting is wrong. A mistake in nlorder's own arguments is an error here;
+//! a configuration the replayed program itself rejects (an unknown Calico
+//! method, kubernetes-internal-ip on a release without it) is a replay
+//! result with that program's message, not an error.
+
+use std::fmt;
+use std::net::IpAddr;
+use std::str::FromStr;
+
+use ipnet::IpNet;
+use serde::{Deserialize, Deserializer};
+
+use super::verdict::Detection;
+use super::{MethodSpec, calico, flannel, kubelet};
+
+/// An IP address family, as the replays speak of it (IPv4 or IPv6).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    #[default]
+    V4,
+    V6,
+}
+
+impl Family {
+    /// The family of an address.
+    pub fn of(ip: IpAddr) -> Family {
+        if ip.is_ipv6() { Family::V6 } else { Family::V4 }
+    }
+
+    /// AF_INET or AF_INET6.
+    pub fn af(self) -> u8 {
+        match self {
+            Family::V4 => crate::netlink::names::AF_INET,
+            Family::V6 => crate::netlink::names::AF_INET6,
+        }
+    }
+
+    /// 4 or 6.
+    pub fn number(self) -> u8 {
+        match self {
+            Family::V4 => 4,
+            Family::V6 => 6,
+        }
+    }
+}
+
+/// `4` or `6` (so `IPv{family}` reads right).
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+impl FromStr for Family {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "4" | "ipv4" | "inet" => Ok(Family::V4),
+            "6" | "ipv6" | "inet6" => Ok(Family::V6),
+            _ => Err(format!("'{s}' is not an address family (4 or 6)")),
+        }
+    }
+}
+
+impl serde::Serialize for Family {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.number())
+    }
+}
+
+impl<'de> Deserialize<'de> for Family {
+    /// `family = 4` or `family = "6"`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(u64),
+            Text(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Number(n) => n.to_string().parse().map_err(serde::de::Error::custom),
+            Raw::Text(t) => t.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// Deserializes any type from its text form (`FromStr`), so manifests take
+/// exactly what the command line takes.
+macro_rules! deserialize_from_str {
+    ($($t:ty),*) => {$(
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
+}
+
+deserialize_from_str!(Expected, NodeInternalIp, Resolved, calico::Version, calico::IpSetting);
+
+/// What a detection must choose: `--expect` on the command line, `address`
+/// in a manifest. `ADDR` compares the IP, `ADDR/LEN` also the prefix length,
+/// `none` requires that nothing is chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expected {
+    Nothing,
+    Ip(IpAddr),
+    Net(IpNet),
+}
+
+impl FromStr for Expected {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "none" {
+            return Ok(Expected::Nothing);
+        }
+        if s.contains('/') {
+            return s
+                .parse()
+                .map(Expected::Net)
+                .map_err(|_| format!("'{s}' is not an address with a prefix length (ADDR/LEN)"));
+        }
+        s.parse()
+            .map(Expected::Ip)
+            .map_err(|_| format!("'{s}' is not an address (ADDR, ADDR/LEN or none)"))
+    }
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Nothing => write!(f, "none"),
+            Expected::Ip(ip) => write!(f, "{ip}"),
+            Expected::Net(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl Expected {
+    /// Whether the detection chose what is expected.
+    pub fn holds(&self, d: &Detection) -> bool {
+        match self {
+            Expected::Nothing => d.address.is_none(),
+            Expected::Ip(ip) => d.ip() == Some(*ip),
+            Expected::Net(n) => d.address.as_deref().and_then(|a| a.parse::<IpNet>().ok()) == Some(*n),
+        }
+    }
+}
+
+/// `--node-internal-ip [NODE=]IP`: the Node's InternalIP, for every node or
+/// for the one named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeInternalIp {
+    pub node: Option<String>,
+    pub ip: IpAddr,
+}
+
+impl FromStr for NodeInternalIp {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (node, ip) = match s.split_once('=') {
+            Some((n, ip)) if !n.is_empty() => (Some(n.to_owned()), ip),
+            _ => (None, s),
+        };
+        let ip = ip.parse().map_err(|_| format!("'{s}' is not IP or NODE=IP"))?;
+        Ok(NodeInternalIp { node, ip })
+    }
+}
+
+/// One of the node name's resolver answers, or `none` (the lookup
+/// returned nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    Nothing,
+    Ip(IpAddr),
+}
+
+impl FromStr for Resolved {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "none" {
+            return Ok(Resolved::Nothing);
+        }
+        s.parse()
+            .map(Resolved::Ip)
+            .map_err(|_| format!("'{s}' is not an address (or none)"))
+    }
+}
+
+/// Everything that selects and configures a replayed method.
+#[derive(Debug, Clone, clap::Args, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DetectSettings {
+    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
+    /// can-reach=DEST, kubernetes-internal-ip.
+    #[arg(long, default_value = "first-found")]
+    pub method: String,
+    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1.
+    #[arg(long, default_value = "latest")]
+    pub calico_version: calico::Version,
+    /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
+    #[arg(long)]
+    pub family: Option<Family>,
+    /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
+    /// `NODE=IP` gives it for one node of several captures.
+    #[arg(long, value_name = "[NODE=]IP")]
+    pub node_internal_ip: Vec<NodeInternalIp>,
+    /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
+    #[arg(long, default_value = "autodetect")]
+    pub ip: calico::IpSetting,
+    /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
+    #[arg(long)]
+    pub bgp_peer: Vec<IpAddr>,
+    /// kubelet --node-ip (one, or two comma-separated for dual stack).
+    #[arg(long, value_delimiter = ',')]
+    pub node_ip: Vec<IpAddr>,
+    /// kubelet --hostname-override.
+    #[arg(long)]
+    pub hostname_override: Option<String>,
+    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
+    #[arg(long, value_name = "ADDR|none")]
+    pub resolved: Vec<Resolved>,
+    /// flannel --iface (name or IP), repeatable.
+    #[arg(long)]
+    pub iface: Vec<String>,
+    /// flannel --iface-regex, repeatable.
+    #[arg(long)]
+    pub iface_regex: Vec<String>,
+    /// flannel --iface-can-reach.
+    #[arg(long)]
+    pub iface_can_reach: Option<IpAddr>,
+    /// flannel --public-ip.
+    #[arg(long)]
+    pub public_ip: Option<IpAddr>,
+    /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
+    /// the prefix, none: nothing chosen). In a manifest: `address`.
+    #[arg(long, value_name = "ADDR[/LEN]|none")]
+    #[serde(rename = "address")]
+    pub expect: Option<Expected>,
+    /// Manifests only: the interface the detection must choose.
+    #[arg(skip)]
+    pub interface: Option<String>,
+    /// Manifests only: the moment to evaluate (a packet number or a time).
+    #[arg(skip)]
+    pub at: Option<crate::rebuild::AtValue>,
+}
+
+impl Default for DetectSettings {
+    fn default() -> Self {
+        DetectSettings {
+            method: "first-found".into(),
+            calico_version: calico::Version::LATEST,
+            family: None,
+            node_internal_ip: Vec::new(),
+            ip: calico::IpSetting::Autodetect,
+            bgp_peer: Vec::new(),
+            node_ip: Vec::new(),
+            hostname_override: None,
+            resolved: Vec::new(),
+            iface: Vec::new(),
+            iface_regex: Vec::new(),
+            iface_can_reach: None,
+            public_ip: None,
+            expect: None,
+            interface: None,
+            at: None,
+        }
+    }
+}
+
+/// A setting nlorder cannot use (exit 2: fix the argument).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{0}")]
+    Pattern(String),
+}
+
+impl DetectSettings {
+    /// The family asked for (IPv4 unless said).
+    pub fn family(&self) -> Family {
+        self.family.unwrap_or_default()
+    }
+
+    /// The Node's InternalIP addresses that apply to `node`.
+    pub fn internal_ips(&self, node: &str) -> Vec<IpAddr> {
+        self.node_internal_ip
+            .iter()
+            .filter(|n| n.node.as_deref().is_none_or(|who| who == node))
+            .map(|n| n.ip)
+            .collect()
+    }
+
+    /// The replay these settings select, for one node. With `method`
+    /// overriding the one set here (an operator Installation's).
+    pub fn spec(&self, node: &str) -> Result<MethodSpec, SettingsError> {
+        let family = self.family();
+        Ok(match self.method.as_str() {
+            "kubelet" => MethodSpec::Kubelet(kubelet::Options {
+                node_ip: self.node_ip.clone(),
+                hostname_override: self.hostname_override.clone(),
+                resolved: self
+                    .resolved
+                    .iter()
+                    .filter_map(|r| match r {
+                        Resolved::Ip(ip) => Some(*ip),
+                        Resolved::Nothing => None,
+                    })
+                    .collect(),
+            }),
+            "flannel" => MethodSpec::Flannel(flannel::Options {
+                iface: self.iface.clone(),
+                iface_regex: self.iface_regex.clone(),
+                iface_can_reach: self.iface_can_reach,
+                public_ip: self.public_ip,
+                family,
+            }),
+            text => {
+                let options = calico::Options {
+                    version: self.calico_version,
+                    family,
+                    node_internal_ips: self.internal_ips(node),
+                    ip: self.ip.clone(),
+                    bgp_peers: self.bgp_peer.clone(),
+                };
+                let method = calico::Method::parse(text, self.calico_version);
+                if let Err(calico::MethodError::Pattern(e)) = &method {
+                    return Err(SettingsError::Pattern(e.clone()));
+                }
+                MethodSpec::Calico {
+                    text: text.to_owned(),
+                    method,
+                    options,
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,159 @@
+//! A capture opened for one command: read from a file or stdin (a progress
+//! bar on a terminal for large files), rebuilt into the kernel model, and
+//! summarised on stderr.
+//!
+//! Contract: every subcommand opens, rebuilds and summarises through here,
+//! so they all report the same way; failures are typed ([`Error`]): input
+//! that cannot be read, arguments nlorder cannot use, and output that cannot
+//! be written are told apart (the CLI maps them to exit status 2, 2 with
+//! usage, and 0 for a closed pipe or 1).
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::capture::CaptureReader;
+use crate::diag::Diagnostics;
+use crate::model::{ChangeSink, Model, ModelOptions};
+use crate::rebuild::{At, Flip, Rebuilt};
+use crate::report::style::Style;
+use crate::report::summary::{write_model_summary, write_summary};
+use crate::trace::{TraceMessage, TraceOptions, TraceStats};
+
+/// Why a command could not do its job.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Input that cannot be read (a file, a capture, a manifest).
+    #[error("{0}")]
+    Unreadable(String),
+    /// An argument nlorder cannot use.
+    #[error("{0}")]
+    Usage(String),
+    /// Output that cannot be written.
+    #[error("cannot write output: {0}")]
+    Output(#[from] io::Error),
+}
+
+/// Files larger than this get a progress bar on a terminal.
+const PROGRESS_FROM: u64 = 8 << 20;
+
+pub struct Session {
+    pub reader: CaptureReader<'static>,
+    progress: Option<ProgressBar>,
+    /// The path as the user gave it (`-` for stdin).
+    pub name: String,
+    quiet: bool,
+    style: Style,
+}
+
+impl Session {
+    /// Opens `path` (`-`: stdin). `terminal`: whether stderr is one (for the
+    /// progress bar); `quiet`: no summary, no progress.
+    pub fn open(path: &Path, quiet: bool, terminal: bool, style: Style) -> Result<Session, Error> {
+        let name = path.display().to_string();
+        let (source, len): (Box<dyn Read + Send>, Option<u64>) = if name == "-" {
+            (Box::new(io::stdin()), None)
+        } else {
+            let f = File::open(path).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;
+            let len = f.metadata().ok().map(|m| m.len());
+            (Box::new(f), len)
+        };
+        let progress = match len {
+            Some(len) if !quiet && terminal && len > PROGRESS_FROM => {
+                let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+                if let Ok(s) = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}") {
+                    bar.set_style(s);
+                }
+                Some(bar)
+            }
+            _ => None,
+        };
+        let source: Box<dyn Read + Send> = match &progress {
+            Some(bar) => Box::new(bar.wrap_read(source)),
+            None => source,
+        };
+        let reader = CaptureReader::new(source).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;
+        Ok(Session {
+            reader,
+            progress,
+            name,
+            quiet,
+            style,
+        })
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.progress {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn unreadable(&self, e: impl std::fmt::Display) -> Error {
+        Error::Unreadable(format!("{}: {e}", self.name))
+    }
+
+    /// Streams every message to `visit` (which stops the walk by returning
+    /// false); writes the capture summary.
+    pub fn read<F>(&mut self, trace: TraceOptions, visit: F) -> Result<(TraceStats, Diagnostics), Error>
+    where
+        F: FnMut(&TraceMessage<'_>) -> bool,
+    {
+        let mut diags = Diagnostics::default();
+        let stats = crate::trace::read_trace(&mut self.reader, trace, &mut diags, visit);
+        self.done();
+        let stats = stats.map_err(|e| self.unreadable(e))?;
+        Ok((stats, diags))
+    }
+
+    /// Writes the capture summary (not with `quiet`).
+    pub fn summary(&self, stats: &TraceStats, diags: &Diagnostics, model: Option<&Model>) -> Result<(), Error> {
+        if self.quiet {
+            return Ok(());
+        }
+        let stderr = io::stderr();
+        let mut err = stderr.lock();
+        write_summary(&mut err, &self.reader.info, stats, diags, self.style)?;
+        if let Some(m) = model {
+            write_model_summary(&mut err, m.stats())?;
+            for w in m.warnings().iter() {
+                writeln!(err, "  {w}")?;
+            }
+        }
+        err.flush()?;
+        Ok(())
+    }
+
+    /// Rebuilds the model up to `at` and writes the summary.
+    pub fn rebuild<S: ChangeSink>(
+        &mut self,
+        trace: TraceOptions,
+        model: ModelOptions,
+        at: Option<At>,
+        sink: &mut S,
+    ) -> Result<(Rebuilt, Diagnostics), Error> {
+        let mut diags = Diagnostics::default();
+        let rebuilt = crate::rebuild::rebuild(&mut self.reader, trace, model, at, &mut diags, sink);
+        self.done();
+        let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
+        self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
+        Ok((rebuilt, diags))
+    }
+
+    /// Rebuilds the model, re-evaluating `eval` after every change (see
+    /// [`crate::rebuild::watch`]), and writes the summary.
+    pub fn watch<T: PartialEq + Clone>(
+        &mut self,
+        trace: TraceOptions,
+        model: ModelOptions,
+        eval: impl FnMut(&Model) -> T,
+    ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
+        let mut diags = Diagnostics::default();
+        let watched = crate::rebuild::watch(&mut self.reader, trace, model, &mut diags, eval);
+        self.done();
+        let (flips, rebuilt) = watched.map_err(|e| self.unreadable(e))?;
+        self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
+        Ok((flips, rebuilt))
+    }
+}
