@@ -120,12 +120,24 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
         settings.method = calico::installation_method(&text, settings.family())
             .map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
     }
+    let nodes: Vec<_> = args.captures.iter().map(|c| node_and_path(c)).collect();
+    for (i, (node, path)) in nodes.iter().enumerate() {
+        if nodes[..i].iter().any(|(n, _)| n == node) {
+            return Err(Error::Usage(format!(
+                "two captures are named {node}: name them NODE=PATH"
+            )));
+        }
+        if path.as_os_str() == "-" && nodes[..i].iter().any(|(_, p)| p == path) {
+            return Err(Error::Usage("two captures read stdin (-): only one can".into()));
+        }
+    }
+    let names: Vec<String> = nodes.iter().map(|(n, _)| n.clone()).collect();
+    settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
     let mut out = stdout();
     let json = args.format == OutputFormat::Json;
     let multi = args.captures.len() > 1;
     let mut report = Report::new(&mut out, json, args.io.style(), multi, args.all || args.timeline);
-    for c in &args.captures {
-        let (node, path) = node_and_path(c);
+    for (node, path) in nodes {
         let spec = settings.spec(&node).map_err(|e| Error::Usage(e.to_string()))?;
         let mut session = args.io.open(&path)?;
         if args.timeline {

@@ -146,8 +146,10 @@ fn update_records_a_new_incident_in_one_command() {
         "new-incident.nlorder.toml",
         &format!("# incident 4711\ncapture = {:?}\n", fx("incident-dual-nic.pcap")),
     );
-    let (_, _, code) = run(&[p.to_str().expect("p")]);
-    assert_eq!(code, Some(0), "no expectations yet: nothing fails");
+    // Nothing written down is not a pass: it fails and says how to record.
+    let (out, _, code) = run(&[p.to_str().expect("p")]);
+    assert_eq!(code, Some(1), "no expectations yet: {out}");
+    assert!(out.contains("nlorder check --update"), "{out}");
     let (_, _, code) = run(&["--update", p.to_str().expect("p")]);
     assert_eq!(code, Some(0));
     let text = std::fs::read_to_string(&p).expect("read");

@@ -143,7 +143,11 @@ impl Manifest {
         let mut seen = 0;
         let mut in_plain_table = false;
         for (i, line) in self.text.lines().enumerate() {
-            let t = line.trim();
+            // A header may carry a trailing comment (`[[detect]]  # why`).
+            let t = match line.trim() {
+                h if h.starts_with('[') => h.split('#').next().unwrap_or(h).trim_end(),
+                other => other,
+            };
             if t == "[[case]]" {
                 case_seen += 1;
                 seen = 0;
@@ -171,7 +175,29 @@ impl Manifest {
 
 /// Reads and parses a manifest; errors carry the file and line.
 pub fn load(path: &Path) -> Result<Manifest, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // pcap (either byte order, µs or ns), pcapng, gzip: a capture given where a manifest goes.
+    const CAPTURE_MAGIC: [[u8; 4]; 5] = [
+        [0xd4, 0xc3, 0xb2, 0xa1],
+        [0xa1, 0xb2, 0xc3, 0xd4],
+        [0x4d, 0x3c, 0xb2, 0xa1],
+        [0xa1, 0xb2, 0x3c, 0x4d],
+        [0x0a, 0x0d, 0x0d, 0x0a],
+    ];
+    let head = bytes.get(..4).unwrap_or_default();
+    if CAPTURE_MAGIC.iter().any(|m| m.as_slice() == head) || head.starts_with(&[0x1f, 0x8b]) {
+        let file = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let stem = file.split('.').next().unwrap_or(&file);
+        return Err(format!(
+            "{}: a capture, not a manifest: write {stem}.nlorder.toml next to it holding \
+             capture = \"{file}\", then record its values with nlorder check --update {stem}.nlorder.toml",
+            path.display()
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not a manifest (not UTF-8 text)", path.display()))?;
     let root: Case = toml::from_str(&text).map_err(|e| {
         let line = e
             .span()

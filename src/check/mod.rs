@@ -228,6 +228,23 @@ pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), String> {
             updates: Vec::new(),
         };
         run_case(case, &capture_path, &mut r)?;
+        if case.expectation_count() == 0 {
+            // Nothing written down is nothing checked: that is not a pass.
+            r.outcomes.push(Outcome {
+                manifest: m.path.clone(),
+                line: None,
+                case: r.case_name.clone(),
+                kind: "none",
+                name: "expectations".into(),
+                passed: false,
+                expected: "at least one".into(),
+                actual: "none".into(),
+                message: Some(format!(
+                    "no expectations: record the current values with nlorder check --update {}",
+                    m.path.display()
+                )),
+            });
+        }
         outcomes.append(&mut r.outcomes);
         updates.append(&mut r.updates);
     }
@@ -294,7 +311,19 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Stri
     }
     for (i, e) in case.detect.iter().enumerate() {
         let s = get(&e.at, &mut snaps)?;
-        let spec = e.spec(&r.case_name).map_err(|err| err.to_string());
+        // Settings nlorder cannot use are the manifest's mistake: stop (exit 2).
+        let spec = e
+            .validate(std::slice::from_ref(&r.case_name))
+            .and_then(|()| e.spec(&r.case_name))
+            .map_err(|err| {
+                let line = r
+                    .manifest
+                    .line_of(r.case_index, "detect", i)
+                    .map(|l| format!(":{l}"))
+                    .unwrap_or_default();
+                format!("{}{line}: {err}", r.manifest.path.display())
+            })?;
+        let spec: Result<_, String> = Ok(spec);
         let name = format!("detect {} (IPv{})", e.method, e.family());
         let d = s.and_then(|s| spec.map(|spec| spec.detect(&snaps[s].model)));
         // `address` means what `--expect` means (a bare IP matches any prefix).

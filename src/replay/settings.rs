@@ -243,7 +243,7 @@ pub struct DetectSettings {
     pub public_ip: Option<IpAddr>,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
-    #[arg(long, value_name = "ADDR[/LEN]|none")]
+    #[arg(long, value_name = "ADDR[/LEN]|none", conflicts_with = "all")]
     #[serde(rename = "address")]
     pub expect: Option<Expected>,
     /// Manifests only: the interface the detection must choose.
@@ -280,11 +280,71 @@ impl Default for DetectSettings {
 /// A setting nlorder cannot use (exit 2: fix the argument).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
+    /// A pattern or CIDR of the method does not compile.
     #[error("{0}")]
     Pattern(String),
+    /// A setting that the chosen method does not read.
+    #[error("--{option} is {owner}'s; it means nothing to --method {method}")]
+    NotForMethod {
+        option: &'static str,
+        owner: &'static str,
+        method: String,
+    },
+    /// kubernetes-internal-ip replays a Node's InternalIP, which must be given.
+    #[error("--method kubernetes-internal-ip needs the Node's InternalIP: --node-internal-ip IP (or NODE=IP)")]
+    NoInternalIp,
+    /// kubernetes-internal-ip for a node that none of the InternalIPs given applies to.
+    #[error(
+        "--method kubernetes-internal-ip: no --node-internal-ip is for node {0} (given for {1}; name captures NODE=PATH)"
+    )]
+    NoInternalIpFor(String, String),
 }
 
 impl DetectSettings {
+    /// Settings that cannot mean anything for the chosen method, or for the
+    /// nodes named (`nodes`: the names of the captures).
+    pub fn validate(&self, nodes: &[String]) -> Result<(), SettingsError> {
+        let method = self.method.as_str();
+        let not_for = |option: &'static str, owner: &'static str| SettingsError::NotForMethod {
+            option,
+            owner,
+            method: method.to_owned(),
+        };
+        if method != "flannel" {
+            for (set, option) in [
+                (!self.iface.is_empty(), "iface"),
+                (!self.iface_regex.is_empty(), "iface-regex"),
+                (self.iface_can_reach.is_some(), "iface-can-reach"),
+                (self.public_ip.is_some(), "public-ip"),
+            ] {
+                if set {
+                    return Err(not_for(option, "flannel"));
+                }
+            }
+        }
+        if method != "kubelet" {
+            for (set, option) in [
+                (!self.node_ip.is_empty(), "node-ip"),
+                (self.hostname_override.is_some(), "hostname-override"),
+                (!self.resolved.is_empty(), "resolved"),
+            ] {
+                if set {
+                    return Err(not_for(option, "kubelet"));
+                }
+            }
+        }
+        if method.starts_with("kubernetes-internal-ip") {
+            if self.node_internal_ip.is_empty() {
+                return Err(SettingsError::NoInternalIp);
+            }
+            if let Some(node) = nodes.iter().find(|n| self.internal_ips(n).is_empty()) {
+                let given: Vec<&str> = self.node_internal_ip.iter().filter_map(|n| n.node.as_deref()).collect();
+                return Err(SettingsError::NoInternalIpFor(node.clone(), given.join(", ")));
+            }
+        }
+        Ok(())
+    }
+
     /// The family asked for (IPv4 unless said).
     pub fn family(&self) -> Family {
         self.family.unwrap_or_default()

@@ -1,0 +1,149 @@
+//! Right answers for every input a user gives, and a clear refusal for
+//! wrong ones: each case here failed (or answered wrongly) once.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn fx(name: &str) -> String {
+    common::fixture(name).to_str().expect("path").to_owned()
+}
+
+fn tmp(name: &str, text: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p
+}
+
+/// Exit status and stderr of a run whose stdout must stay empty.
+fn refused(args: &[&str]) -> (Option<i32>, String) {
+    let out = common::nlorder(args);
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn mistakes_in_detect_arguments_are_refused_with_one_line() {
+    let f = fx("incident-nerdctl.pcap");
+    for (args, says) in [
+        (
+            vec!["--method", "kubernetes-internal-ip"],
+            "needs the Node's InternalIP",
+        ),
+        (
+            vec![
+                "--method",
+                "kubernetes-internal-ip",
+                "--node-internal-ip",
+                "node-9=10.0.0.1",
+            ],
+            "no --node-internal-ip is for node incident-nerdctl",
+        ),
+        (vec!["--method", "cidr=10.0.0.0/33"], "is not a CIDR"),
+        (vec!["--method", "interface=eth("], "invalid pattern"),
+        (vec!["--expect", "banana"], "'banana' is not an address"),
+        (vec!["--expect", "10.0.0.1", "--all"], "cannot be used with '--all'"),
+        (vec!["--iface", "eth0"], "--iface is flannel's"),
+        (vec!["--resolved", "10.0.0.1"], "--resolved is kubelet's"),
+    ] {
+        let mut a = vec!["detect", "-q"];
+        a.extend_from_slice(&args);
+        a.push(&f);
+        let (code, err) = refused(&a);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(says), "{args:?}: {err}");
+    }
+    let (code, err) = refused(&["detect", "-q", "a=-", "b=-"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("two captures read stdin"), "{err}");
+    let (code, err) = refused(&["detect", "-q", &f, &f]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("two captures are named incident-nerdctl"), "{err}");
+}
+
+#[test]
+fn a_calico_configuration_error_stays_a_replay() {
+    // calico-node itself rejects the method: that is the answer, with its message.
+    let (d, code) = common::json_of("detect", &["--method", "eth1", &fx("incident-nerdctl.pcap")]);
+    assert_eq!(code, Some(0));
+    assert!(
+        d["error"]
+            .as_str()
+            .expect("error")
+            .starts_with("Invalid IP autodetection method: eth1")
+    );
+}
+
+#[test]
+fn kubelet_takes_resolved_none() {
+    let (d, code) = common::json_of(
+        "detect",
+        &[
+            "--method",
+            "kubelet",
+            "--resolved",
+            "none",
+            &fx("incident-nerdctl.pcap"),
+        ],
+    );
+    assert_eq!(code, Some(0), "{d}");
+    assert!(
+        d["notes"].to_string().contains("resolved to nothing"),
+        "step 3 with no answer: {d}"
+    );
+}
+
+#[test]
+fn manifests_refuse_what_the_command_line_refuses_with_file_and_line() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::copy(common::fixture("incident-nerdctl.pcap"), dir.join("n.pcap")).expect("copy");
+    // the header carries a trailing comment: the line number must survive it
+    let p = tmp(
+        "bad-method.nlorder.toml",
+        "capture = \"n.pcap\"\n\n[[detect]]  # why this one\nmethod = \"interface=eth(\"\naddress = \"none\"\n",
+    );
+    let (code, err) = refused(&["check", p.to_str().expect("p")]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("bad-method.nlorder.toml:3: --method interface=eth("),
+        "{err}"
+    );
+    let p = tmp(
+        "comment-line.nlorder.toml",
+        "capture = \"n.pcap\"\n\n[[detect]]  # why this one\nmethod = \"first-found\"\naddress = \"10.1.1.1\"\n",
+    );
+    let out = common::nlorder(&["check", "--format", "json", p.to_str().expect("p")]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["results"][0]["line"], 3, "{v}");
+}
+
+#[test]
+fn a_capture_given_to_check_is_named_as_such() {
+    for f in ["basic.pcap", "derived/notify-addr.pcap.gz", "pcapng/basic.pcapng"] {
+        let (code, err) = refused(&["check", &fx(f)]);
+        assert_eq!(code, Some(2), "{f}");
+        assert!(err.contains("a capture, not a manifest"), "{f}: {err}");
+        assert!(err.contains("nlorder check --update"), "{f}: {err}");
+    }
+}
+
+#[test]
+fn a_manifest_without_expectations_fails_and_says_how_to_record() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::copy(common::fixture("basic.pcap"), dir.join("b.pcap")).expect("copy");
+    let p = tmp("empty.nlorder.toml", "capture = \"b.pcap\"\n");
+    let out = common::nlorder(&["check", p.to_str().expect("p")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("0 passed, 1 failed"), "{text}");
+    assert!(text.contains("nlorder check --update"), "{text}");
+}
