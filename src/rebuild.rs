@@ -40,11 +40,14 @@ impl std::str::FromStr for At {
                 nanos: ((secs - whole) * 1e9).round().min(999_999_999.0) as u32,
             }));
         }
-        match humantime::parse_rfc3339_weak(s) {
+        // humantime reads RFC 3339 in UTC only: a `+HH:MM`/`-HH:MM` offset
+        // is taken off here and applied to the result.
+        let (local, offset_secs) = split_utc_offset(s);
+        match humantime::parse_rfc3339_weak(local) {
             Ok(t) => {
                 let d = t.duration_since(std::time::UNIX_EPOCH).map_err(|e| e.to_string())?;
                 Ok(At::Time(Timestamp {
-                    secs: d.as_secs() as i64,
+                    secs: d.as_secs() as i64 - offset_secs,
                     nanos: d.subsec_nanos(),
                 }))
             }
@@ -52,6 +55,32 @@ impl std::str::FromStr for At {
                 "'{s}' is neither a packet number nor a time (epoch seconds or RFC 3339)"
             )),
         }
+    }
+}
+
+/// `2026-11-21T20:47:10.02+01:00` -> (`2026-11-21T20:47:10.02`, 3600): an
+/// RFC 3339 time's numeric UTC offset, in seconds east of UTC (`Z` and
+/// times without an offset: 0).
+fn split_utc_offset(s: &str) -> (&str, i64) {
+    let Some(t) = s.find(['T', 't', ' ']) else {
+        return (s, 0);
+    };
+    let time = &s[t..];
+    let Some(p) = time.rfind(['+', '-']) else {
+        return (s, 0);
+    };
+    let off = &time[p + 1..];
+    let parsed = match off.split_once(':') {
+        Some((h, m)) if h.len() == 2 && m.len() == 2 => h.parse::<i64>().ok().zip(m.parse::<i64>().ok()),
+        _ => None,
+    };
+    match parsed {
+        Some((h, m)) if h < 24 && m < 60 => {
+            let secs = h * 3600 + m * 60;
+            let sign = if time.as_bytes().get(p) == Some(&b'-') { -1 } else { 1 };
+            (&s[..t + p], sign * secs)
+        }
+        _ => (s, 0),
     }
 }
 

@@ -147,3 +147,55 @@ fn a_manifest_without_expectations_fails_and_says_how_to_record() {
     assert!(text.contains("0 passed, 1 failed"), "{text}");
     assert!(text.contains("nlorder check --update"), "{text}");
 }
+
+#[test]
+fn times_with_a_utc_offset_of_either_sign_are_the_same_moment() {
+    let f = fx("notify-addr.pcap");
+    let lines = common::decode_json(std::path::Path::new(&f));
+    // a record in the middle of the capture
+    let mid = &lines[lines.len() / 2];
+    let packet = mid["packet"].as_u64().expect("packet");
+    let ns = mid["ts_ns"].as_i64().expect("ts_ns");
+    let (secs, frac) = (ns.div_euclid(1_000_000_000), ns.rem_euclid(1_000_000_000));
+    let at = |shift: i64, suffix: &str| {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs((secs + shift) as u64);
+        let base = humantime::format_rfc3339_seconds(t).to_string();
+        format!("{}.{frac:09}{suffix}", base.trim_end_matches('Z'))
+    };
+    let mut seen = Vec::new();
+    for when in [at(0, "Z"), at(3600, "+01:00"), at(-3600, "-01:00"), at(19800, "+05:30")] {
+        let (t, code) = common::json_of("table", &["--at", &when, &f]);
+        assert_eq!(code, Some(0), "{when}");
+        seen.push((when, t["at_packet"].as_u64().expect("at_packet")));
+    }
+    assert!(
+        seen.iter().all(|(_, p)| *p >= packet && *p == seen[0].1),
+        "{packet}: {seen:?}"
+    );
+}
+
+#[test]
+fn a_cut_gzip_capture_is_read_as_far_as_it_decompresses() {
+    // Like zcat: keep what decompressed, say the stream was cut.
+    let gz = std::fs::read(common::fixture("derived/notify-addr.pcap.gz")).expect("read");
+    let cut = tmp_bytes("cut.pcap.gz", &gz[..gz.len() * 8 / 10]);
+    let out = common::nlorder(&["decode", "--format", "json", cut.to_str().expect("p")]);
+    assert_eq!(out.status.code(), Some(0));
+    let whole = common::decode_json(&common::fixture("notify-addr.pcap"));
+    let got = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert!(
+        got > whole.len() / 2 && got < whole.len(),
+        "{got} of {} messages",
+        whole.len()
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("gzip stream ends early"), "{err}");
+}
+
+fn tmp_bytes(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write");
+    p
+}

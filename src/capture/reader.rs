@@ -117,6 +117,9 @@ pub struct FileInfo {
     pub interfaces: u32,
     /// Bytes consumed from the (decompressed) stream.
     pub bytes: u64,
+    /// The gzip stream ended early (a cut file): what decompressed was read.
+    #[serde(skip)]
+    pub gzip_truncated: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A streaming capture reader over any byte source.
@@ -145,11 +148,12 @@ impl<'r> CaptureReader<'r> {
         }
         let gzip = head[..got] == [0x1f, 0x8b];
         let replay = io::Cursor::new(head).take(got as u64).chain(source);
+        let truncated = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let inner: Box<dyn Read + Send + 'r> = if gzip {
-            Box::new(flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(
-                INITIAL_BUFFER,
-                replay,
-            )))
+            Box::new(EndsEarly {
+                inner: flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(INITIAL_BUFFER, replay)),
+                truncated: truncated.clone(),
+            })
         } else {
             Box::new(replay)
         };
@@ -157,6 +161,7 @@ impl<'r> CaptureReader<'r> {
             inner,
             info: FileInfo {
                 gzip,
+                gzip_truncated: truncated,
                 ..FileInfo::default()
             },
         })
@@ -432,6 +437,27 @@ fn ng_ts(raw: u64, iface: &Interface) -> Timestamp {
 ///
 /// pcap-parser probes the format with a single `read()`; on a pipe or a
 /// decompressor that call may return a handful of bytes and the probe fails.
+/// A gzip stream cut short (a partial download, a full disk): the decoder
+/// says "unexpected end of file" after the last whole block. Like `zcat`,
+/// keep what decompressed: end the stream there and remember that it was
+/// cut, so the reader reports a truncated capture instead of nothing.
+struct EndsEarly<R> {
+    inner: R,
+    truncated: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl<R: Read> Read for EndsEarly<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                self.truncated.store(true, std::sync::atomic::Ordering::Relaxed);
+                Ok(0)
+            }
+            other => other,
+        }
+    }
+}
+
 pub struct FullRead<R>(pub R);
 
 impl<R: Read> Read for FullRead<R> {

@@ -68,6 +68,12 @@ pub fn write_summary(
         writeln!(w, "skipped records: {}", skipped.join(", "))?;
     }
     let mut doubtful = Vec::new();
+    if info.gzip_truncated.load(std::sync::atomic::Ordering::Relaxed) {
+        doubtful.push(format!(
+            "the gzip stream ends early (a cut file): the {} bytes that decompressed were read",
+            info.bytes
+        ));
+    }
     if stats.truncated_records > 0 {
         doubtful.push(format!("{} truncated records", stats.truncated_records));
     }
