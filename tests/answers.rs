@@ -199,3 +199,50 @@ fn tmp_bytes(name: &str, bytes: &[u8]) -> PathBuf {
     std::fs::write(&p, bytes).expect("write");
     p
 }
+
+#[test]
+fn kubelet_rows_name_the_interface_index_and_family_6_prefers_ipv6() {
+    let f = fx("incident-nerdctl.pcap");
+    let (d, _) = common::json_of("detect", &["--method", "kubelet", "--resolved", "192.168.10.5", &f]);
+    assert_eq!(d["candidates"][0]["interface"], "ens160");
+    assert_eq!(d["candidates"][0]["index"], 3, "{d}");
+    // --family 6 is kubelet's --node-ip ::: prefer IPv6 (this host has none, so IPv4 follows)
+    let (d, _) = common::json_of("detect", &["--method", "kubelet", "--family", "6", &f]);
+    assert_eq!(d["family"], 6, "{d}");
+    let out = common::nlorder(&[
+        "detect",
+        "-q",
+        "--method",
+        "kubelet",
+        "--family",
+        "6",
+        "--node-ip",
+        "192.168.10.5",
+        &f,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "a contradiction is refused");
+}
+
+#[test]
+fn flannel_rows_agree_with_the_choice_of_a_name_pattern() {
+    let (d, _) = common::json_of(
+        "detect",
+        &[
+            "--method",
+            "flannel",
+            "--iface-regex",
+            "ens.*",
+            &fx("incident-nerdctl.pcap"),
+        ],
+    );
+    assert_eq!(d["interface"], "ens160");
+    let rows = d["candidates"].as_array().expect("rows");
+    let ens = rows.iter().find(|r| r["interface"] == "ens160").expect("ens160 row");
+    assert_eq!(ens["verdict"], "chosen", "{ens}");
+    assert!(ens["reason"].as_str().expect("r").contains("name matches"), "{ens}");
+    let later = rows
+        .iter()
+        .find(|r| r["interface"] == "nerdctl0")
+        .expect("nerdctl0 row");
+    assert_eq!(later["verdict"], "not_reached", "{later}");
+}

@@ -193,13 +193,39 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             ));
         }
         for l in model.links() {
-            if re.is_match(l.name.as_bytes())
-                && let Some(a) = sorted_addrs(model, l.index, fam).first()
-            {
+            let named = re.is_match(l.name.as_bytes());
+            let first = sorted_addrs(model, l.index, fam).first().map(|a| a.address);
+            // The rows pass 1 wrote say what pass 2 found too.
+            if let Some(row) = d.candidates.iter_mut().rev().find(|c| c.index == l.index) {
+                if named && let Some(ip) = first {
+                    row.verdict = Verdict::Chosen;
+                    row.reason = format!("the interface name matches {pattern}");
+                    for a in &mut row.addresses {
+                        if a.address.split('/').next() == Some(ip.to_string().as_str()) {
+                            a.verdict = Verdict::Chosen;
+                            a.reason = "first of the interface's sorted addresses".into();
+                        }
+                    }
+                } else if named {
+                    row.reason = format!("the name matches {pattern}, but it has no IPv{} address", o.family);
+                } else {
+                    row.reason = format!("neither an address nor the name matches {pattern}");
+                }
+            }
+            if named && let Some(ip) = first {
+                let at = l.index;
+                let mut after = false;
+                for row in &mut d.candidates {
+                    if after {
+                        row.verdict = Verdict::NotReached;
+                        row.reason = format!("{} matched first", model.ifname(at));
+                    }
+                    after |= row.index == at;
+                }
                 choose(
                     &mut d,
                     l.index,
-                    a.address,
+                    ip,
                     format!("--iface-regex {pattern}: matches the interface name"),
                 );
                 finish(&mut d, o);

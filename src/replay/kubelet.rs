@@ -103,7 +103,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         };
         d.candidates.push(Candidate {
             interface: interface_of(model, *ip).unwrap_or_else(|| "-".into()),
-            index: 0,
+            index: index_of(model, *ip).unwrap_or(0),
             verdict,
             reason,
             addresses: vec![AddrVerdict {
@@ -135,6 +135,10 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     // Step 4.
     choose_host_interface(model, prefer_v6, &mut d);
     d
+}
+
+fn index_of(model: &Model, ip: IpAddr) -> Option<u32> {
+    model.addresses(None).iter().find(|a| a.address == ip).map(|a| a.index)
 }
 
 fn interface_of(model: &Model, ip: IpAddr) -> Option<String> {

@@ -293,6 +293,9 @@ pub enum SettingsError {
     /// kubernetes-internal-ip replays a Node's InternalIP, which must be given.
     #[error("--method kubernetes-internal-ip needs the Node's InternalIP: --node-internal-ip IP (or NODE=IP)")]
     NoInternalIp,
+    /// kubelet's family comes from its first --node-ip.
+    #[error("--family {0} contradicts --node-ip {1} (kubelet prefers the family of its first --node-ip)")]
+    FamilyConflict(Family, IpAddr),
     /// kubernetes-internal-ip for a node that none of the InternalIPs given applies to.
     #[error(
         "--method kubernetes-internal-ip: no --node-internal-ip is for node {0} (given for {1}; name captures NODE=PATH)"
@@ -333,6 +336,12 @@ impl DetectSettings {
                 }
             }
         }
+        if method == "kubelet"
+            && let (Some(f), Some(ip)) = (self.family, self.node_ip.first())
+            && Family::of(*ip) != f
+        {
+            return Err(SettingsError::FamilyConflict(f, *ip));
+        }
         if method.starts_with("kubernetes-internal-ip") {
             if self.node_internal_ip.is_empty() {
                 return Err(SettingsError::NoInternalIp);
@@ -364,8 +373,12 @@ impl DetectSettings {
     pub fn spec(&self, node: &str) -> Result<MethodSpec, SettingsError> {
         let family = self.family();
         Ok(match self.method.as_str() {
+            // kubelet prefers IPv6 when told `--node-ip ::`; `--family 6` says that.
             "kubelet" => MethodSpec::Kubelet(kubelet::Options {
-                node_ip: self.node_ip.clone(),
+                node_ip: match (self.family, self.node_ip.is_empty()) {
+                    (Some(Family::V6), true) => vec![IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)],
+                    _ => self.node_ip.clone(),
+                },
                 hostname_override: self.hostname_override.clone(),
                 resolved: self
                     .resolved
