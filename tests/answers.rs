@@ -246,3 +246,34 @@ fn flannel_rows_agree_with_the_choice_of_a_name_pattern() {
         .expect("nerdctl0 row");
     assert_eq!(later["verdict"], "not_reached", "{later}");
 }
+
+#[test]
+fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
+    // Two recordings of one namespace, joined: links, an address and routes
+    // appeared in between without any message in the capture.
+    let out = common::nlorder(&["timeline", "-q", &fx("two-recordings.pcap")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "+ link ens19 (ifindex 3, veth) (never notified",
+        "+ link ens20 (ifindex 5, veth) (never notified",
+        "+ 10.5.0.1/24 on ens19",
+        "dump of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
+        "dump of addresses (family unspec): 1 entries, DISAGREES",
+    ] {
+        assert!(text.contains(want), "{want}:\n{text}");
+    }
+    // the first dumps are the starting state, not news
+    let first = text.lines().next().expect("a line");
+    assert!(first.ends_with("as predicted"), "{first}");
+    // the same in JSON
+    let out = common::nlorder(&["timeline", "-q", "--format", "json", &fx("two-recordings.pcap")]);
+    let unnotified = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"unnotified\":true"))
+        .count();
+    assert_eq!(unnotified, 8, "4 links, 1 address, 3 routes");
+    // the two-section pcapng: 7 link-local addresses differ between its sections
+    let out = common::nlorder(&["timeline", "-q", &fx("pcapng/two-sections.pcapng")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("never notified").count(), 14, "{text}");
+}

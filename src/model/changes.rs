@@ -65,6 +65,13 @@ pub enum Change {
         /// The negative errno of the answer.
         errno: i32,
     },
+    /// A change no notification or request showed: the dump whose replies
+    /// start in record `dump_packet` (and end in the event's record) has it,
+    /// or lacks it, unlike the model before it.
+    Unnotified {
+        change: Box<Change>,
+        dump_packet: u64,
+    },
     /// A dump replaced the model's view of an object kind.
     DumpApplied {
         kind: ObjectKind,
@@ -72,6 +79,9 @@ pub enum Change {
         entries: usize,
         /// Where the dump disagreed with the order predicted from notifications.
         disagreements: Vec<String>,
+        /// Changes it revealed that nothing in the capture had shown (each
+        /// also reported as a [`Change::Unnotified`]).
+        revealed: usize,
     },
 }
 

@@ -145,6 +145,13 @@ impl Dumps {
     }
 }
 
+/// A dump's kind of entries as the model held them.
+enum View {
+    Links(Vec<LinkEntry>),
+    Addrs(Vec<AddrEntry>),
+    Routes(Vec<RouteEntry>),
+}
+
 fn fam_name(f: u8) -> &'static str {
     if f == AF_INET6 { "inet6" } else { "inet" }
 }
@@ -167,19 +174,35 @@ impl Model {
         let packet = dump.first_packet.unwrap_or(ctx.packet);
         let (kind, family, entries) = (dump.kind, dump.family, dump.len());
         let mut disagreements = Vec::new();
+        let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
+        let table = dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t));
+        // What the model held before, to say what the dump revealed: only
+        // once an earlier dump gave it the whole view (the first one is the
+        // starting state, not news).
+        let seen = match kind {
+            ObjectKind::Links => self.seen_link_dump,
+            ObjectKind::Addresses => fams.iter().all(|f| self.seen_addr_dump[usize::from(*f == AF_INET6)]),
+            ObjectKind::Routes => fams.iter().all(|f| self.seen_route_dump[usize::from(*f == AF_INET6)]),
+        };
+        let before = (seen && sink.wants_changes()).then(|| self.view_of(kind, &fams, table));
         match dump.kind {
             ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
-            ObjectKind::Addresses => {
-                let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
-                self.replace_addresses(dump.addrs, &fams, &mut disagreements);
-            }
+            ObjectKind::Addresses => self.replace_addresses(dump.addrs, &fams, &mut disagreements),
+            // A dump filtered to one table speaks for that table only,
+            // unless the kernel ignored the filter (no strict checking).
             ObjectKind::Routes => {
-                let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
-                // A dump filtered to one table speaks for that table only,
-                // unless the kernel ignored the filter (no strict checking).
-                let table = dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t));
                 self.replace_routes(dump.routes, &fams, table, &mut disagreements);
+                if table.is_none() {
+                    for f in &fams {
+                        self.seen_route_dump[usize::from(*f == AF_INET6)] = true;
+                    }
+                }
             }
+        }
+        let mut revealed = Vec::new();
+        if let Some(before) = before {
+            let after = self.view_of(kind, &fams, table);
+            revealed = self.revealed(&before, &after);
         }
         for d in &disagreements {
             self.warnings.push(Diagnostic::record(
@@ -189,13 +212,107 @@ impl Model {
             ));
         }
         if sink.wants_changes() {
+            let n = revealed.len();
+            for c in revealed {
+                sink.change(ctx.event(Change::Unnotified {
+                    change: Box::new(c),
+                    dump_packet: packet,
+                }));
+            }
             sink.change(ctx.event(Change::DumpApplied {
                 kind,
                 family,
                 entries,
                 disagreements,
+                revealed: n,
             }));
         }
+    }
+
+    /// The entries a dump of `kind` speaks for.
+    fn view_of(&self, kind: ObjectKind, families: &[u8], table: Option<u32>) -> View {
+        match kind {
+            ObjectKind::Links => View::Links(self.links.iter().filter(|l| !l.placeholder).cloned().collect()),
+            ObjectKind::Addresses => View::Addrs(
+                self.addresses(None)
+                    .into_iter()
+                    .filter(|a| families.contains(&a.family))
+                    .cloned()
+                    .collect(),
+            ),
+            ObjectKind::Routes => View::Routes(
+                self.routes()
+                    .into_iter()
+                    .filter(|r| families.contains(&r.family) && table.is_none_or(|t| r.table == t))
+                    .cloned()
+                    .collect(),
+            ),
+        }
+    }
+
+    /// What changed between two views of the same kind, as changes.
+    fn revealed(&self, before: &View, after: &View) -> Vec<Change> {
+        let mut out = Vec::new();
+        match (before, after) {
+            (View::Links(b), View::Links(a)) => {
+                for l in a {
+                    match b.iter().find(|o| o.index == l.index) {
+                        None => out.push(Change::LinkAdded(l.clone())),
+                        Some(o) => {
+                            if o.name != l.name {
+                                out.push(Change::LinkRenamed {
+                                    link: l.clone(),
+                                    from: o.name.display(),
+                                });
+                            }
+                            if (o.flags ^ l.flags) & IFF_UP != 0 {
+                                out.push(Change::LinkState {
+                                    link: l.clone(),
+                                    was_up: o.flags & IFF_UP != 0,
+                                    was_operstate: o.operstate,
+                                });
+                            }
+                        }
+                    }
+                }
+                for o in b.iter().filter(|o| !a.iter().any(|l| l.index == o.index)) {
+                    out.push(Change::LinkRemoved(o.clone()));
+                }
+            }
+            (View::Addrs(b), View::Addrs(a)) => {
+                for x in a.iter().filter(|x| !b.iter().any(|o| o.same_key(x))) {
+                    let position = self
+                        .device_addresses(x.index, x.family)
+                        .iter()
+                        .position(|e| e.same_key(x))
+                        .unwrap_or(0);
+                    out.push(Change::AddrAdded {
+                        addr: x.clone(),
+                        ifname: self.ifname(x.index),
+                        position,
+                        new_link: None,
+                    });
+                }
+                for o in b.iter().filter(|o| !a.iter().any(|x| x.same_key(o))) {
+                    out.push(Change::AddrRemoved {
+                        addr: o.clone(),
+                        ifname: self.ifname(o.index),
+                        promoted: None,
+                        removed_secondaries: Vec::new(),
+                    });
+                }
+            }
+            (View::Routes(b), View::Routes(a)) => {
+                for r in a.iter().filter(|r| !b.iter().any(|o| o.key() == r.key())) {
+                    out.push(Change::RouteAdded(r.clone()));
+                }
+                for o in b.iter().filter(|o| !a.iter().any(|r| r.key() == o.key())) {
+                    out.push(Change::RouteRemoved(o.clone()));
+                }
+            }
+            _ => {}
+        }
+        out
     }
 
     fn replace_links(&mut self, links: Vec<LinkEntry>, packet: u64, disagreements: &mut Vec<String>) {

@@ -142,6 +142,7 @@ pub struct Model {
     /// notification about something unknown is worth a warning).
     seen_link_dump: bool,
     seen_addr_dump: [bool; 2],
+    seen_route_dump: [bool; 2],
     warned_unknown: HashSet<u32>,
     /// Links created by notifications during the capture.
     created_links: HashSet<u32>,
@@ -181,6 +182,7 @@ impl Model {
             dumps: dumps::Dumps::default(),
             seen_link_dump: false,
             seen_addr_dump: [false; 2],
+            seen_route_dump: [false; 2],
             warned_unknown: HashSet::new(),
             created_links: HashSet::new(),
             last_notification: None,

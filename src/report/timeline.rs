@@ -129,19 +129,31 @@ pub fn describe(change: &Change) -> String {
             }
         ),
         Change::RouteRemoved(r) => format!("- route {}{}", route_dst(r), route_tail(r)),
+        Change::Unnotified { change, dump_packet } => format!(
+            "{} (never notified: seen in the dump from packet {dump_packet})",
+            describe(change)
+        ),
         Change::DumpApplied {
             kind,
             family,
             entries,
             disagreements,
+            revealed,
         } => {
             let mut s = format!(
                 "= dump of {} (family {}): {entries} entries",
                 kind_name(*kind),
                 names::address_family(*family)
             );
+            if *revealed > 0 {
+                s.push_str(&format!(
+                    ", DISAGREES with the model: {revealed} changes nothing in the capture had shown"
+                ));
+            }
             if disagreements.is_empty() {
-                s.push_str(", as predicted");
+                if *revealed == 0 {
+                    s.push_str(", as predicted");
+                }
             } else {
                 s.push_str(&format!(
                     ", DISAGREES with the prediction: {}",
@@ -181,8 +193,9 @@ pub fn write_event_text(out: &mut dyn Write, e: &Event, style: &Style) -> io::Re
     )
 }
 
-pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
-    let (kind, detail) = match &e.change {
+/// The JSON name and details of a change.
+fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
+    match change {
         Change::LinkAdded(l) => ("link_added", json!({ "link": json_link(l) })),
         Change::LinkRemoved(l) => ("link_removed", json!({ "link": json_link(l) })),
         Change::Refused {
@@ -240,11 +253,25 @@ pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
             family,
             entries,
             disagreements,
+            revealed,
         } => (
             "dump_applied",
-            json!({ "kind": kind, "family": names::address_family(*family), "entries": entries, "disagreements": disagreements }),
+            json!({ "kind": kind, "family": names::address_family(*family), "entries": entries,
+                    "disagreements": disagreements, "revealed": revealed }),
         ),
-    };
+        Change::Unnotified { change, dump_packet } => {
+            let (kind, mut detail) = json_parts(change);
+            if let Some(o) = detail.as_object_mut() {
+                o.insert("unnotified".into(), true.into());
+                o.insert("dump_packet".into(), (*dump_packet).into());
+            }
+            (kind, detail)
+        }
+    }
+}
+
+pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
+    let (kind, detail) = json_parts(&e.change);
     let obj = json!({
         "packet": e.packet,
         "ts": e.ts.map(|t| t.as_secs_f64()),
