@@ -117,8 +117,24 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     let mut settings = args.settings.clone();
     if let Some(path) = &args.installation {
         let text = std::fs::read_to_string(path).map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
-        settings.method = calico::installation_method(&text, settings.family())
-            .map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
+        let family = settings.family();
+        let (method, why) = nlorder::replay::operator::method(&text, family)
+            .map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?
+            .ok_or_else(|| {
+                let ip = if family == nlorder::replay::Family::V6 {
+                    "IP6"
+                } else {
+                    "IP"
+                };
+                Error::Unreadable(format!(
+                    "{}: the operator sets {ip}=none (no IPv{family} pool)",
+                    path.display()
+                ))
+            })?;
+        if !args.io.quiet {
+            eprintln!("nlorder: --installation: {method} ({why})");
+        }
+        settings.method = method;
     }
     let nodes: Vec<_> = args.captures.iter().map(|c| node_and_path(c)).collect();
     for (i, (node, path)) in nodes.iter().enumerate() {

@@ -277,3 +277,23 @@ fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("never notified").count(), 14, "{text}");
 }
+
+#[test]
+fn an_operator_quickstart_file_replays_the_operators_default() {
+    let p = tmp(
+        "custom-resources.yaml",
+        "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata:\n  name: default\nspec:\n  calicoNetwork:\n    \
+         ipPools:\n    - cidr: 192.168.0.0/16\n---\napiVersion: operator.tigera.io/v1\nkind: APIServer\nmetadata:\n  name: default\nspec: {}\n",
+    );
+    let out = common::nlorder(&["detect", "--installation", p.to_str().expect("p"), &fx("incident-nerdctl.pcap")]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("first-found (nodeAddressAutodetectionV4 not set: the operator's default"), "{err}");
+    let p = tmp(
+        "typo.yaml",
+        "kind: Installation\nspec:\n  calicoNetwork:\n    nodeAddressAutodetectionV4:\n      interfce: ens.*\n",
+    );
+    let (code, err) = refused(&["detect", "-q", "--installation", p.to_str().expect("p"), &fx("incident-nerdctl.pcap")]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("interfce") && err.contains("line 5"), "{err}");
+}

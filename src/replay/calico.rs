@@ -755,66 +755,6 @@ fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {
     }
 }
 
-/// The `IP_AUTODETECTION_METHOD` (or `IP6_…`) the Tigera operator derives
-/// from an Installation's `nodeAddressAutodetectionV4`/`V6` (the document
-/// may be the Installation, a list of them, or just that field). `None`: the
-/// field is absent or empty, i.e. `IP=none`. Precedence when several are
-/// set: interface, skipInterface, canReach, firstFound, cidrs, kubernetes.
-/// The method an operator Installation document (YAML or JSON text) sets
-/// for the family; the operator's `IP=none` when it sets none.
-pub fn installation_method(text: &str, family: Family) -> Result<String, String> {
-    let doc: serde_json::Value = serde_yaml_ng::from_str(text).map_err(|e| format!("not YAML or JSON: {e}"))?;
-    let v6 = family == Family::V6;
-    method_from_installation(&doc, v6)?.ok_or_else(|| {
-        format!(
-            "no nodeAddressAutodetectionV{family}: the operator sets IP{}=none",
-            if v6 { "6" } else { "" }
-        )
-    })
-}
-
-pub fn method_from_installation(doc: &serde_json::Value, v6: bool) -> Result<Option<String>, String> {
-    let key = if v6 {
-        "nodeAddressAutodetectionV6"
-    } else {
-        "nodeAddressAutodetectionV4"
-    };
-    fn find<'a>(v: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
-        match v {
-            serde_json::Value::Object(m) => m.get(key).or_else(|| m.values().find_map(|x| find(x, key))),
-            serde_json::Value::Array(a) => a.iter().find_map(|x| find(x, key)),
-            _ => None,
-        }
-    }
-    let Some(nad) = find(doc, key) else {
-        return Ok(None);
-    };
-    let s = |k: &str| nad.get(k).and_then(|v| v.as_str()).filter(|v| !v.is_empty());
-    if let Some(r) = s("interface") {
-        return Ok(Some(format!("interface={r}")));
-    }
-    if let Some(r) = s("skipInterface") {
-        return Ok(Some(format!("skip-interface={r}")));
-    }
-    if let Some(d) = s("canReach") {
-        return Ok(Some(format!("can-reach={d}")));
-    }
-    if nad.get("firstFound").and_then(|v| v.as_bool()) == Some(true) {
-        return Ok(Some("first-found".into()));
-    }
-    if let Some(list) = nad.get("cidrs").and_then(|v| v.as_array()).filter(|l| !l.is_empty()) {
-        let c: Vec<&str> = list.iter().filter_map(|x| x.as_str()).collect();
-        return Ok(Some(format!("cidr={}", c.join(","))));
-    }
-    match s("kubernetes") {
-        Some("NodeInternalIP") => Ok(Some("kubernetes-internal-ip".into())),
-        Some(other) => Err(format!(
-            "{key}.kubernetes: unknown value {other:?} (only NodeInternalIP)"
-        )),
-        None => Ok(None),
-    }
-}
-
 #[cfg(test)]
 #[path = "calico_tests.rs"]
 mod tests;

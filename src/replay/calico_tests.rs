@@ -219,28 +219,3 @@ fn can_reach_uses_the_kernel_source_and_names_the_route() {
         cr.notes
     );
 }
-
-#[test]
-fn operator_installation_spelling() {
-    let doc: serde_json::Value = serde_yaml_ng::from_str(
-        "apiVersion: operator.tigera.io/v1\nkind: Installation\nspec:\n  calicoNetwork:\n    \
-         nodeAddressAutodetectionV4:\n      interface: ens.*\n      firstFound: true\n    \
-         nodeAddressAutodetectionV6:\n      cidrs: [\"fd00::/8\", \"2001:db8::/32\"]\n",
-    )
-    .expect("yaml");
-    assert_eq!(
-        method_from_installation(&doc, false).expect("v4").as_deref(),
-        Some("interface=ens.*")
-    );
-    assert_eq!(
-        method_from_installation(&doc, true).expect("v6").as_deref(),
-        Some("cidr=fd00::/8,2001:db8::/32")
-    );
-    let k: serde_json::Value =
-        serde_yaml_ng::from_str("nodeAddressAutodetectionV4: {kubernetes: NodeInternalIP}").expect("yaml");
-    assert_eq!(
-        method_from_installation(&k, false).expect("k").as_deref(),
-        Some("kubernetes-internal-ip")
-    );
-    assert_eq!(method_from_installation(&k, true).expect("none"), None);
-}

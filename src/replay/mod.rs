@@ -10,6 +10,7 @@ pub mod goregex;
 pub mod goview;
 pub mod kubelet;
 pub mod matrix;
+pub mod operator;
 pub mod settings;
 pub mod source;
 pub mod verdict;
