@@ -285,15 +285,60 @@ fn an_operator_quickstart_file_replays_the_operators_default() {
         "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata:\n  name: default\nspec:\n  calicoNetwork:\n    \
          ipPools:\n    - cidr: 192.168.0.0/16\n---\napiVersion: operator.tigera.io/v1\nkind: APIServer\nmetadata:\n  name: default\nspec: {}\n",
     );
-    let out = common::nlorder(&["detect", "--installation", p.to_str().expect("p"), &fx("incident-nerdctl.pcap")]);
+    let out = common::nlorder(&[
+        "detect",
+        "--installation",
+        p.to_str().expect("p"),
+        &fx("incident-nerdctl.pcap"),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("first-found (nodeAddressAutodetectionV4 not set: the operator's default"), "{err}");
+    assert!(
+        err.contains("first-found (nodeAddressAutodetectionV4 not set: the operator's default"),
+        "{err}"
+    );
     let p = tmp(
         "typo.yaml",
         "kind: Installation\nspec:\n  calicoNetwork:\n    nodeAddressAutodetectionV4:\n      interfce: ens.*\n",
     );
-    let (code, err) = refused(&["detect", "-q", "--installation", p.to_str().expect("p"), &fx("incident-nerdctl.pcap")]);
+    let (code, err) = refused(&[
+        "detect",
+        "-q",
+        "--installation",
+        p.to_str().expect("p"),
+        &fx("incident-nerdctl.pcap"),
+    ]);
     assert_eq!(code, Some(2));
     assert!(err.contains("interfce") && err.contains("line 5"), "{err}");
+}
+
+#[test]
+fn without_a_link_dump_names_come_from_the_capture_or_are_unknown() {
+    // lo is named by its address label: Calico's ^lo exclude applies to it
+    let (d, _) = common::json_of("detect", &[&fx("requests.pcap")]);
+    assert_eq!(d["candidates"][0]["interface"], "lo", "{d}");
+    assert_eq!(d["candidates"][0]["verdict"], "excluded", "{d}");
+    assert!(d["address"].is_null(), "{d}");
+    if !common::have_tool("editcap") {
+        return;
+    }
+    // Only the IPv6 notifications of a real recording (records 33-38 of
+    // notify-addr.pcap): no link message, no IPv4 label names eth0.
+    let cut = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("answers")
+        .join("v6-only.pcap");
+    std::fs::create_dir_all(cut.parent().expect("dir")).expect("dir");
+    let st = std::process::Command::new("editcap")
+        .args(["-r", &fx("notify-addr.pcap"), cut.to_str().expect("p"), "33-38"])
+        .status()
+        .expect("editcap");
+    assert!(st.success());
+    for method in ["first-found", "interface=eth.*", "interface=if.*"] {
+        let (d, _) = common::json_of(
+            "detect",
+            &["--family", "6", "--method", method, cut.to_str().expect("p")],
+        );
+        assert_eq!(d["candidates"][0]["verdict"], "name_unknown", "{method}: {d}");
+        assert!(d["address"].is_null(), "{method}: an invented name matched: {d}");
+    }
 }

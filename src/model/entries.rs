@@ -222,13 +222,19 @@ impl LinkEntry {
         }
     }
 
-    /// The interface name, or `ifN` when no link message named it.
+    /// The interface name (for a device no link message showed, the one its
+    /// IPv4 address label gives), or `ifN` when nothing in the capture named it.
     pub fn display_name(&self) -> String {
-        if self.placeholder || self.name.as_bytes().is_empty() {
+        if self.name.as_bytes().is_empty() {
             format!("if{}", self.index)
         } else {
             self.name.display()
         }
+    }
+
+    /// Whether the capture named this device at all (`ifN` is invented).
+    pub fn has_name(&self) -> bool {
+        !self.name.as_bytes().is_empty()
     }
 }
 

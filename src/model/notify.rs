@@ -292,6 +292,18 @@ impl Model {
 
     pub(super) fn upsert_addr<S: ChangeSink>(&mut self, new: AddrEntry, ctx: &Ctx, sink: &mut S) {
         self.ensure_link(new.index, ctx);
+        // A device only addresses showed: an IPv4 label starts with the
+        // device's name (`eth0`, `eth0:1`), the only name the capture gives.
+        if new.family == AF_INET
+            && let Some(label) = new.label
+            && let Some(l) = self
+                .links
+                .iter_mut()
+                .find(|l| l.index == new.index && l.placeholder && !l.has_name())
+        {
+            let base = label.as_bytes().split(|&b| b == b':').next().unwrap_or_default();
+            l.name = super::entries::ShortName::new(base);
+        }
         let ifname = if sink.wants_changes() {
             self.ifname(new.index)
         } else {

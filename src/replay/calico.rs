@@ -335,6 +335,19 @@ fn get_interfaces<'m>(
     for link in goview::interfaces(model).iter().rev() {
         let name = link.name.as_bytes();
         let shown = link.display_name();
+        if !link.has_name() && (include.is_some() || exclude.is_some()) {
+            out.push(Candidate {
+                interface: shown,
+                index: link.index,
+                verdict: Verdict::NameUnknown,
+                reason: format!(
+                    "nothing in the capture names ifindex {}, so its name cannot be matched (a link dump would tell)",
+                    link.index
+                ),
+                addresses: Vec::new(),
+            });
+            continue;
+        }
         if let Some(inc) = include
             && inc.is_match(name) == Some(false)
         {

@@ -193,7 +193,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             ));
         }
         for l in model.links() {
-            let named = re.is_match(l.name.as_bytes());
+            // never match a pattern against an invented ifN
+            let named = l.has_name() && re.is_match(l.name.as_bytes());
             let first = sorted_addrs(model, l.index, fam).first().map(|a| a.address);
             // The rows pass 1 wrote say what pass 2 found too.
             if let Some(row) = d.candidates.iter_mut().rev().find(|c| c.index == l.index) {

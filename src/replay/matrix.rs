@@ -48,6 +48,7 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
         let prefixes: BTreeSet<String> = global
             .iter()
             .filter_map(|a| model.link(a.index))
+            .filter(|l| l.has_name())
             .map(|l| name_family(&l.display_name()))
             .filter(|p| !p.is_empty())
             .collect();

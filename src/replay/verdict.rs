@@ -28,6 +28,9 @@ pub enum Verdict {
     Filtered,
     /// An earlier candidate already won.
     NotReached,
+    /// Nothing in the capture named the device: no pattern can be matched
+    /// against its name (nlorder does not match an invented `ifN`).
+    NameUnknown,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -26,6 +26,7 @@ fn verdict_word(v: Verdict) -> &'static str {
         Verdict::NotUp => "down",
         Verdict::OtherFamily => "other family",
         Verdict::Filtered => "filtered",
+        Verdict::NameUnknown => "name unknown",
         Verdict::NotReached => "not reached",
     }
 }
