@@ -231,12 +231,10 @@ pub struct GaiArgs {
     pub format: OutputFormat,
 }
 
-fn parse_source(s: &str) -> Result<(std::net::IpAddr, std::net::IpAddr), String> {
-    let (d, src) = s.split_once('=').ok_or_else(|| format!("{s}: expected DEST=SRC"))?;
-    Ok((
-        d.parse().map_err(|_| format!("{d}: not an address"))?,
-        src.parse().map_err(|_| format!("{src}: not an address"))?,
-    ))
+fn parse_source(s: &str) -> Result<(std::net::IpAddr, std::net::IpAddr), nlorder::bad_value::BadValue> {
+    let bad = || nlorder::bad_value::BadValue::new(s, "not DEST=SRC (two addresses)");
+    let (d, src) = s.split_once('=').ok_or_else(bad)?;
+    Ok((d.parse().map_err(|_| bad())?, src.parse().map_err(|_| bad())?))
 }
 
 #[derive(Debug, Args)]
@@ -268,7 +266,8 @@ pub struct RecordArgs {
     /// How long to follow, e.g. 30s, 5m (default: until Ctrl-C).
     #[arg(long, requires = "follow", value_parser = humantime::parse_duration)]
     pub duration: Option<std::time::Duration>,
-    /// Record inside this named network namespace (`ip netns`).
+    /// Record inside this network namespace: a name from `ip netns list`, or a
+    /// path to a namespace file such as /proc/PID/ns/net.
     #[arg(long)]
     pub netns: Option<String>,
     /// Write pcapng (with an interface description block) instead of pcap.

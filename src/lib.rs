@@ -13,6 +13,7 @@
 //! - [`report`]: printers (text, JSON Lines, summaries) fed those results;
 //! - the `nlorder` binary: a thin command line over all of it.
 
+pub mod bad_value;
 pub mod capture;
 pub mod check;
 pub mod diag;

@@ -236,7 +236,8 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
 fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     use nlorder::report::check as printer;
     let updated = |f: &std::path::Path| eprintln!("nlorder: updated {}", f.display());
-    let outcomes = nlorder::check::run_paths(&args.paths, args.update, updated).map_err(Error::Unreadable)?;
+    let outcomes =
+        nlorder::check::run_paths(&args.paths, args.update, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
     let style = cli::IoOptions {
         netlink_endian: None,
         quiet: false,
@@ -272,8 +273,8 @@ fn record(args: &RecordArgs) -> Result<ExitCode, Error> {
         duration: args.duration,
         request_form: args.request_form.form(),
     };
-    let summary =
-        nlorder::record::record_to(&args.file, args.netns.as_deref(), format, &options).map_err(Error::Unreadable)?;
+    let summary = nlorder::record::record_to(&args.file, args.netns.as_deref(), format, &options)
+        .map_err(|e| Error::Unreadable(e.to_string()))?;
     if !args.quiet {
         eprintln!("nlorder: {}", summary.describe(&args.file.display().to_string()));
     }

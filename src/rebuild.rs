@@ -5,6 +5,7 @@
 //! record at or before a time (`--at TIME`); changes go to the caller's
 //! sink. Memory: one record plus the model.
 
+use crate::bad_value::BadValue;
 use crate::capture::{self, CaptureReader, Timestamp};
 use crate::diag::Diagnostics;
 use crate::model::{ChangeSink, Model, ModelOptions};
@@ -20,11 +21,11 @@ pub enum At {
 }
 
 impl std::str::FromStr for At {
-    type Err = String;
+    type Err = BadValue;
 
     /// `123` is a packet number; `1700000000.25` (epoch seconds) or
     /// `2024-03-13T21:53:37.7Z` (RFC 3339) is a time.
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, BadValue> {
         if let Ok(n) = s.parse::<u64>()
             && n < 1_000_000_000
         {
@@ -45,14 +46,17 @@ impl std::str::FromStr for At {
         let (local, offset_secs) = split_utc_offset(s);
         match humantime::parse_rfc3339_weak(local) {
             Ok(t) => {
-                let d = t.duration_since(std::time::UNIX_EPOCH).map_err(|e| e.to_string())?;
+                let d = t
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_err(|_| BadValue::new(s, "before 1970"))?;
                 Ok(At::Time(Timestamp {
                     secs: d.as_secs() as i64 - offset_secs,
                     nanos: d.subsec_nanos(),
                 }))
             }
-            Err(_) => Err(format!(
-                "'{s}' is neither a packet number nor a time (epoch seconds or RFC 3339)"
+            Err(_) => Err(BadValue::new(
+                s,
+                "neither a packet number nor a time (epoch seconds or RFC 3339)",
             )),
         }
     }
@@ -94,7 +98,7 @@ pub enum AtValue {
 }
 
 impl AtValue {
-    pub fn resolve(&self) -> Result<At, String> {
+    pub fn resolve(&self) -> Result<At, BadValue> {
         match self {
             AtValue::Packet(p) => Ok(At::Packet(*p)),
             AtValue::Text(t) => t.parse(),

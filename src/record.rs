@@ -75,8 +75,21 @@ pub enum Error {
         "entering network namespace {0} needs CAP_SYS_ADMIN (run as root); recording in one's own namespace needs no privilege"
     )]
     NamespacePermission(String),
+    #[error("{0} is not a network namespace (give a name from `ip netns list` or a path such as /proc/PID/ns/net)")]
+    NotANamespace(String),
     #[error("netlink socket: {0}")]
     Socket(io::Error),
+    #[error("cannot handle signals: {0}")]
+    Signals(io::Error),
+    /// An error while recording into the named file.
+    #[error("{name}: {source}")]
+    Into {
+        name: String,
+        #[source]
+        source: Box<Error>,
+    },
+    #[error("{name}: {source}")]
+    Create { name: String, source: io::Error },
     #[error(
         "writing the capture failed after {records} records: {source}; the file is readable up to the last complete record"
     )]
@@ -241,15 +254,31 @@ fn serialize<T: ToVec>(mut block: T) -> io::Result<Vec<u8>> {
 /// Moves the calling thread into a named network namespace; do this before
 /// [`record`] (and before creating the output file, so that a failure
 /// leaves nothing behind).
+/// Enters network namespace `name`: a name as `ip netns` keeps them
+/// (`/run/netns/NAME`) or, with a `/`, a path to a namespace file such as
+/// `/proc/PID/ns/net`.
 pub fn enter_netns(name: &str) -> Result<(), Error> {
-    let path = Path::new("/run/netns").join(name);
+    let path = if name.contains('/') {
+        Path::new(name).to_path_buf()
+    } else {
+        Path::new("/run/netns").join(name)
+    };
     let f = File::open(&path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound if name.contains('/') => Error::Create {
+            name: name.into(),
+            source: e,
+        },
         io::ErrorKind::NotFound => Error::NoNamespace(name.into()),
-        io::ErrorKind::PermissionDenied => Error::NamespacePermission(name.into()),
-        _ => Error::Socket(e),
+        io::ErrorKind::PermissionDenied if !nix::unistd::geteuid().is_root() => Error::NamespacePermission(name.into()),
+        _ => Error::Create {
+            name: path.display().to_string(),
+            source: e,
+        },
     })?;
     nix::sched::setns(f.as_fd(), nix::sched::CloneFlags::CLONE_NEWNET).map_err(|e| match e {
-        nix::errno::Errno::EPERM => Error::NamespacePermission(name.into()),
+        // setns refuses a file that is no network namespace with EINVAL
+        nix::errno::Errno::EINVAL => Error::NotANamespace(path.display().to_string()),
+        nix::errno::Errno::EPERM if !nix::unistd::geteuid().is_root() => Error::NamespacePermission(name.into()),
         other => Error::Socket(io::Error::from(other)),
     })
 }
@@ -334,22 +363,28 @@ pub fn record_to(
     netns: Option<&str>,
     format: FileFormat,
     o: &Options,
-) -> Result<Summary, String> {
+) -> Result<Summary, Error> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(|e| format!("cannot handle signals: {e}"))?;
+        signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(Error::Signals)?;
     }
     if let Some(ns) = netns {
-        enter_netns(ns).map_err(|e| e.to_string())?;
+        enter_netns(ns)?;
     }
     let name = path.display().to_string();
     let result = if name == "-" {
         record(std::io::stdout().lock(), format, o, stop)
     } else {
-        let f = std::fs::File::create(path).map_err(|e| format!("{name}: {e}"))?;
+        let f = std::fs::File::create(path).map_err(|source| Error::Create {
+            name: name.clone(),
+            source,
+        })?;
         record(std::io::BufWriter::new(f), format, o, stop)
     };
-    result.map_err(|e| format!("{name}: {e}"))
+    result.map_err(|e| Error::Into {
+        name,
+        source: Box::new(e),
+    })
 }
 
 pub fn record<W: Write>(out: W, format: FileFormat, o: &Options, stop: Arc<AtomicBool>) -> Result<Summary, Error> {

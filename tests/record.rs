@@ -271,6 +271,22 @@ fn legacy_request_form_and_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("network namespace nlorder-no-such-ns not found"));
     assert!(!missing.exists());
+    // a path that is a file but no namespace: said so, not "run as root"
+    let out = common::nlorder(&["record", "--netns", "/etc/hostname", "-w", missing.to_str().expect("p")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/etc/hostname is not a network namespace"), "{err}");
+    assert!(!err.contains("root"), "{err}");
+    // the namespace's own file works as well as its name
+    let by_path = out_path("by-path.pcap");
+    let out = common::nlorder(&[
+        "record",
+        "--netns",
+        &format!("/run/netns/{}", ns.0),
+        "-w",
+        by_path.to_str().expect("p"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     // an unwritable destination
     let out = common::nlorder(&["record", "-w", "/proc/nlorder-cannot-write.pcap"]);
     assert_eq!(out.status.code(), Some(2));

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::Error;
+
 pub use crate::rebuild::AtValue;
 
 /// `[[detect]]`: any `nlorder detect` setting, the same names and meanings
@@ -174,8 +176,11 @@ impl Manifest {
 }
 
 /// Reads and parses a manifest; errors carry the file and line.
-pub fn load(path: &Path) -> Result<Manifest, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn load(path: &Path) -> Result<Manifest, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
     // pcap (either byte order, µs or ns), pcapng, gzip: a capture given where a manifest goes.
     const CAPTURE_MAGIC: [[u8; 4]; 5] = [
         [0xd4, 0xc3, 0xb2, 0xa1],
@@ -191,42 +196,46 @@ pub fn load(path: &Path) -> Result<Manifest, String> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let stem = file.split('.').next().unwrap_or(&file);
-        return Err(format!(
-            "{}: a capture, not a manifest: write {stem}.nlorder.toml next to it holding \
-             capture = \"{file}\", then record its values with nlorder check --update {stem}.nlorder.toml",
-            path.display()
+        return Err(Error::manifest(
+            path,
+            None,
+            format!(
+                "a capture, not a manifest: write {stem}.nlorder.toml next to it holding \
+                 capture = \"{file}\", then record its values with nlorder check --update {stem}.nlorder.toml"
+            ),
         ));
     }
-    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not a manifest (not UTF-8 text)", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::manifest(path, None, "not a manifest (not UTF-8 text)"))?;
     let root: Case = toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| {
-                text.as_bytes()[..s.start.min(text.len())]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count()
-                    + 1
-            })
-            .map(|l| format!(":{l}"))
-            .unwrap_or_default();
-        format!("{}{line}: {}", path.display(), e.message())
+        let line = e.span().map(|s| {
+            text.as_bytes()[..s.start.min(text.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1
+        });
+        Error::manifest(path, line, e.message())
     })?;
     if root.capture.is_none() && root.case.is_empty() {
-        return Err(format!(
-            "{}: names no capture (`capture = \"FILE\"` or [[case]] sections)",
-            path.display()
+        return Err(Error::manifest(
+            path,
+            None,
+            "names no capture (`capture = \"FILE\"` or [[case]] sections)",
         ));
     }
     for (i, c) in root.case.iter().enumerate() {
         if c.capture.is_none() {
-            return Err(format!("{}: [[case]] #{} names no capture", path.display(), i + 1));
+            return Err(Error::manifest(
+                path,
+                None,
+                format!("[[case]] #{} names no capture", i + 1),
+            ));
         }
         if !c.case.is_empty() {
-            return Err(format!(
-                "{}: [[case]] #{} nests cases; only the top level may",
-                path.display(),
-                i + 1
+            return Err(Error::manifest(
+                path,
+                None,
+                format!("[[case]] #{} nests cases; only the top level may", i + 1),
             ));
         }
     }
@@ -239,9 +248,12 @@ pub fn load(path: &Path) -> Result<Manifest, String> {
 
 /// Every manifest under `paths`: files as given, folders searched for
 /// `*.nlorder.toml` and `nlorder.toml`, sorted.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
+        let rd = std::fs::read_dir(dir).map_err(|e| Error::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
         let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
         entries.sort();
         for p in entries {
@@ -264,7 +276,10 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         } else if p.exists() {
             out.push(p.clone());
         } else {
-            return Err(format!("{}: no such file or folder", p.display()));
+            return Err(Error::Io {
+                path: p.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or folder"),
+            });
         }
     }
     Ok(out)

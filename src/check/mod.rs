@@ -27,6 +27,42 @@ use crate::replay::gai;
 use crate::trace::TraceOptions;
 use manifest::{Case, Manifest, WarningsSpec};
 
+/// Why a manifest could not be run (exit 2 in the CLI); failed
+/// expectations are [`Outcome`]s, not errors.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file or folder that cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A manifest nlorder cannot use, with the line when known.
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Manifest {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
+    /// A capture named by a manifest that cannot be read.
+    #[error("{}: {message}", path.display())]
+    Capture { path: PathBuf, message: String },
+    /// The paths given hold no manifest.
+    #[error("no manifests (*.nlorder.toml, nlorder.toml) found")]
+    NoManifests,
+}
+
+impl Error {
+    pub(crate) fn manifest(path: &Path, line: Option<usize>, message: impl Into<String>) -> Error {
+        Error::Manifest {
+            path: path.to_path_buf(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
 /// The result of one expectation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
@@ -78,43 +114,60 @@ struct Snapshot {
     warnings: Vec<String>,
 }
 
-fn model_options(c: &Case) -> Result<ModelOptions, String> {
+fn model_options(manifest: &Path, c: &Case) -> Result<ModelOptions, Error> {
+    let bad = |m: String| Error::manifest(manifest, None, m);
     Ok(ModelOptions {
-        kernel: c.kernel.as_deref().map(str::parse).transpose()?,
+        kernel: c
+            .kernel
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e| bad(format!("kernel = {e}")))?,
         promote_secondaries: c.promote_secondaries.unwrap_or(true),
         link_order: match c.kernel_order.as_deref() {
             None => None,
             Some("ascending") => Some(KernelOrder::Ascending),
             Some("buckets") => Some(KernelOrder::Buckets),
-            Some(o) => return Err(format!("kernel_order = {o:?}: expected \"ascending\" or \"buckets\"")),
+            Some(o) => {
+                return Err(bad(format!(
+                    "kernel_order = {o:?}: expected \"ascending\" or \"buckets\""
+                )));
+            }
         },
     })
 }
 
-fn trace_options(c: &Case) -> Result<TraceOptions, String> {
+fn trace_options(manifest: &Path, c: &Case) -> Result<TraceOptions, Error> {
     Ok(TraceOptions {
         byte_order: match c.netlink_endian.as_deref() {
             None => None,
             Some("little") => Some(ByteOrder::Little),
             Some("big") => Some(ByteOrder::Big),
-            Some(o) => return Err(format!("netlink_endian = {o:?}: expected \"little\" or \"big\"")),
+            Some(o) => {
+                return Err(Error::manifest(
+                    manifest,
+                    None,
+                    format!("netlink_endian = {o:?}: expected \"little\" or \"big\""),
+                ));
+            }
         },
     })
 }
 
-fn snapshot(path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut reader = CaptureReader::new(file).map_err(|e| format!("{}: {e}", path.display()))?;
+fn snapshot(manifest: &Path, path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, Error> {
+    let capture_error = |e: &dyn std::fmt::Display| Error::Capture {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let trace = trace_options(manifest, c)?;
+    let model = model_options(manifest, c)?;
+    let file = std::fs::File::open(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    let mut reader = CaptureReader::new(file).map_err(|e| capture_error(&e))?;
     let mut diags = Diagnostics::default();
-    let r = rebuild(
-        &mut reader,
-        trace_options(c)?,
-        model_options(c)?,
-        at,
-        &mut diags,
-        &mut (),
-    )
-    .map_err(|e| format!("{}: {e}", path.display()))?;
+    let r = rebuild(&mut reader, trace, model, at, &mut diags, &mut ()).map_err(|e| capture_error(&e))?;
     let warnings = diags
         .iter()
         .chain(r.model.warnings().iter())
@@ -214,7 +267,7 @@ impl CaseRun<'_> {
 }
 
 /// Runs every expectation of one manifest.
-pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), String> {
+pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
     let mut outcomes = Vec::new();
     let mut updates = Vec::new();
     for (case_index, case) in m.cases() {
@@ -251,10 +304,11 @@ pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), String> {
     Ok((outcomes, updates))
 }
 
-fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), String> {
+fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Error> {
     let mut snaps: Vec<Snapshot> = Vec::new();
+    let r_path = r.manifest.path.clone();
     // Returns the snapshot index for an `at`, rebuilding once per moment.
-    let get = |at: &Option<manifest::AtValue>, snaps: &mut Vec<Snapshot>| -> Result<Result<usize, String>, String> {
+    let get = |at: &Option<manifest::AtValue>, snaps: &mut Vec<Snapshot>| -> Result<Result<usize, String>, Error> {
         let at = match at.as_ref().map(|a| a.resolve()).transpose() {
             Ok(a) => a,
             Err(e) => return Ok(Err(format!("at: {e}"))),
@@ -262,7 +316,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Stri
         if let Some(i) = snaps.iter().position(|s| s.at == at) {
             return Ok(Ok(i));
         }
-        snaps.push(snapshot(capture, case, at)?);
+        snaps.push(snapshot(&r_path, capture, case, at)?);
         Ok(Ok(snaps.len() - 1))
     };
     for (i, e) in case.link_order.iter().enumerate() {
@@ -316,12 +370,11 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Stri
             .validate(std::slice::from_ref(&r.case_name))
             .and_then(|()| e.spec(&r.case_name))
             .map_err(|err| {
-                let line = r
-                    .manifest
-                    .line_of(r.case_index, "detect", i)
-                    .map(|l| format!(":{l}"))
-                    .unwrap_or_default();
-                format!("{}{line}: {err}", r.manifest.path.display())
+                Error::manifest(
+                    &r.manifest.path,
+                    r.manifest.line_of(r.case_index, "detect", i),
+                    err.to_string(),
+                )
             })?;
         let spec: Result<_, String> = Ok(spec);
         let name = format!("detect {} (IPv{})", e.method, e.family());
@@ -480,16 +533,21 @@ pub fn run_paths(
     paths: &[std::path::PathBuf],
     update: bool,
     mut updated: impl FnMut(&Path),
-) -> Result<Vec<Outcome>, String> {
+) -> Result<Vec<Outcome>, Error> {
     let files = manifest::discover(paths)?;
     if files.is_empty() {
-        return Err("no manifests (*.nlorder.toml, nlorder.toml) found".into());
+        return Err(Error::NoManifests);
     }
     let mut outcomes = Vec::new();
     for f in &files {
         let mut m = manifest::load(f)?;
         if update {
-            let write = |text: &str| std::fs::write(f, text).map_err(|e| format!("{}: {e}", f.display()));
+            let write = |text: &str| {
+                std::fs::write(f, text).map_err(|e| Error::Io {
+                    path: f.clone(),
+                    source: e,
+                })
+            };
             let empty: Vec<Option<usize>> = m
                 .cases()
                 .iter()
@@ -497,11 +555,11 @@ pub fn run_paths(
                 .map(|(i, _)| *i)
                 .collect();
             if !empty.is_empty() {
-                write(&update::skeleton(&m.text, &empty).map_err(|e| format!("{}: {e}", f.display()))?)?;
+                write(&update::skeleton(&m.text, &empty).map_err(|e| Error::manifest(f, None, e.to_string()))?)?;
                 m = manifest::load(f)?;
             }
             let (_, values) = run(&m)?;
-            let text = update::apply(&m.text, &values).map_err(|e| format!("{}: {e}", f.display()))?;
+            let text = update::apply(&m.text, &values).map_err(|e| Error::manifest(f, None, e.to_string()))?;
             if text != m.text {
                 write(&text)?;
                 updated(f);

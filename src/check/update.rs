@@ -10,8 +10,8 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::{NewValue, Value};
 
-fn parse(text: &str) -> Result<DocumentMut, String> {
-    text.parse::<DocumentMut>().map_err(|e| e.to_string())
+fn parse(text: &str) -> Result<DocumentMut, toml_edit::TomlError> {
+    text.parse::<DocumentMut>()
 }
 
 fn case_table(doc: &mut DocumentMut, case: Option<usize>) -> Option<&mut Table> {
@@ -35,7 +35,7 @@ fn to_item(v: &Value) -> Item {
 }
 
 /// Adds default expectations to every case that has none.
-pub fn skeleton(text: &str, empty_cases: &[Option<usize>]) -> Result<String, String> {
+pub fn skeleton(text: &str, empty_cases: &[Option<usize>]) -> Result<String, toml_edit::TomlError> {
     let mut doc = parse(text)?;
     for &c in empty_cases {
         let Some(t) = case_table(&mut doc, c) else { continue };
@@ -55,7 +55,7 @@ pub fn skeleton(text: &str, empty_cases: &[Option<usize>]) -> Result<String, Str
 }
 
 /// Sets every expected value to the one computed now.
-pub fn apply(text: &str, values: &[NewValue]) -> Result<String, String> {
+pub fn apply(text: &str, values: &[NewValue]) -> Result<String, toml_edit::TomlError> {
     let mut doc = parse(text)?;
     for v in values {
         let Some(t) = case_table(&mut doc, v.case) else {

@@ -52,14 +52,15 @@ impl std::fmt::Display for KernelVersion {
 }
 
 impl std::str::FromStr for KernelVersion {
-    type Err = String;
+    type Err = crate::bad_value::BadValue;
 
     /// `6.12`, `6.1.0-50-amd64` (`uname -r`), `Linux 6.12.117+deb12-amd64`
     /// (a pcapng section header's `shb_os`).
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
         let t = t.strip_prefix("Linux ").unwrap_or(t);
-        let bad = || format!("'{s}' is not a kernel release (expected e.g. 6.1 or 6.12.117+deb12-amd64)");
+        let bad =
+            || crate::bad_value::BadValue::new(s, "not a kernel release (expected e.g. 6.1 or 6.12.117+deb12-amd64)");
         let (major, rest) = t.split_once('.').ok_or_else(bad)?;
         let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
         let (minor, tail) = rest.split_at(end);

@@ -30,21 +30,17 @@ impl Version {
 }
 
 impl FromStr for Version {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::bad_value::BadValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         if s == "latest" {
             return Ok(Version::LATEST);
         }
         let t = s.trim_start_matches('v');
         let parts: Vec<&str> = t.split('.').collect();
-        let num = |i: usize| -> Result<u32, String> {
-            parts.get(i).map_or(Ok(0), |p| {
-                p.parse::<u32>()
-                    .map_err(|_| format!("'{s}' is not a version like 3.22.1"))
-            })
-        };
+        let bad = || crate::bad_value::BadValue::new(s, "not a version like 3.22.1");
+        let num = |i: usize| parts.get(i).map_or(Ok(0), |p| p.parse::<u32>().map_err(|_| bad()));
         if parts.is_empty() || parts.len() > 3 {
-            return Err(format!("'{s}' is not a version like 3.22.1"));
+            return Err(bad());
         }
         Ok(Version(num(0)?, num(1)?, num(2)?))
     }
@@ -144,7 +140,7 @@ pub struct Patterns {
 }
 
 impl Patterns {
-    pub fn new(texts: Vec<String>) -> Result<Patterns, String> {
+    pub fn new(texts: Vec<String>) -> Result<Patterns, super::goregex::PatternError> {
         let joined = joined(&texts)?;
         let each = texts
             .iter()
@@ -183,6 +179,24 @@ pub enum Method {
     Cidr(Vec<IpNet>),
     CanReach(String),
     KubernetesInternalIp,
+}
+
+/// Why calico-node found no address, in the words of its log line
+/// (`Unable to auto-detect an IPv4 address using …: REASON`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unable(pub String);
+
+impl From<String> for Unable {
+    fn from(s: String) -> Unable {
+        Unable(s)
+    }
+}
+
+impl From<&str> for Unable {
+    fn from(s: &str) -> Unable {
+        Unable(s.to_owned())
+    }
 }
 
 /// Why a method text cannot be replayed.
@@ -262,8 +276,8 @@ pub enum IpSetting {
 }
 
 impl FromStr for IpSetting {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
             "autodetect" | "" => IpSetting::Autodetect,
             "none" => IpSetting::None,
@@ -307,7 +321,7 @@ fn view(v: Version) -> AddrView {
 }
 
 /// `(p1)|(p2)|…`, compiled as calico-node compiles it.
-fn joined(patterns: &[String]) -> Result<Option<GoRegex>, String> {
+fn joined(patterns: &[String]) -> Result<Option<GoRegex>, super::goregex::PatternError> {
     if patterns.is_empty() {
         return Ok(None);
     }
@@ -330,7 +344,7 @@ fn get_interfaces<'m>(
     family: Family,
     v: Version,
     out: &mut Vec<Candidate>,
-) -> Result<Vec<Kept<'m>>, String> {
+) -> Vec<Kept<'m>> {
     let mut kept = Vec::new();
     for link in goview::interfaces(model).iter().rev() {
         let name = link.name.as_bytes();
@@ -378,7 +392,7 @@ fn get_interfaces<'m>(
             .collect();
         kept.push(Kept { link, cidrs });
     }
-    Ok(kept)
+    kept
 }
 
 fn cidr_of(a: &GoAddr<'_>) -> String {
@@ -393,9 +407,9 @@ fn filtered(
     cidrs: &[IpNet],
     o: &Options,
     d: &mut Detection,
-) -> Result<(), String> {
+) -> Result<(), Unable> {
     let mut dropped = Vec::new();
-    let kept = get_interfaces(model, include, exclude, o.family, o.version, &mut dropped)?;
+    let kept = get_interfaces(model, include, exclude, o.family, o.version, &mut dropped);
     // Candidates in walk order: every interface, kept or dropped, reversed.
     let mut verdicts: Vec<Candidate> = Vec::new();
     let mut chosen: Option<(String, String)> = None;
@@ -475,10 +489,7 @@ fn filtered(
             d.interface = Some(iface);
             Ok(())
         }
-        None => Err(format!(
-            "no valid IPv{} addresses found on the host interfaces",
-            o.family
-        )),
+        None => Err(format!("no valid IPv{} addresses found on the host interfaces", o.family).into()),
     }
 }
 
@@ -487,7 +498,7 @@ fn filtered(
 fn local_cidr(model: &Model, ip: IpAddr, v: Version) -> Option<(String, String)> {
     let mut sink = Vec::new();
     let fam = family_of(ip);
-    let kept = get_interfaces(model, None, None, fam, v, &mut sink).ok()?;
+    let kept = get_interfaces(model, None, None, fam, v, &mut sink);
     kept.iter().find_map(|k| {
         k.cidrs
             .iter()
@@ -581,7 +592,7 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
             "Unable to auto-detect an IPv{} address using {name}: {e}",
             o.family
         ));
-        d.error = Some(e);
+        d.error = Some(e.0);
     } else if let (Some(a), Some(i)) = (&d.address, &d.interface) {
         d.log = Some(match method {
             Method::Interface(_) => format!(
@@ -595,16 +606,14 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
     d
 }
 
-fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), String> {
+fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), Unable> {
     let Ok(dst) = dest.parse::<IpAddr>() else {
-        return Err(format!(
-            "can-reach={dest}: a host name must be resolved first; give its address"
-        ));
+        return Err(format!("can-reach={dest}: a host name must be resolved first; give its address").into());
     };
     if family_of(dst) != o.family {
-        return Err(format!("can-reach={dest} is not an IPv{} address", o.family));
+        return Err(format!("can-reach={dest} is not an IPv{} address", o.family).into());
     }
-    let choice = source::select_source(model, dst).map_err(|e| format!("cannot reach {dst}: {e}"))?;
+    let choice = source::select_source(model, dst).map_err(|e| Unable(format!("cannot reach {dst}: {e}")))?;
     d.notes.push(format!(
         "the kernel reaches {dst} from {} via route `{}` ({})",
         choice.source,
@@ -612,7 +621,7 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
         choice.why
     ));
     let mut sink = Vec::new();
-    let kept = get_interfaces(model, None, None, o.family, o.version, &mut sink)?;
+    let kept = get_interfaces(model, None, None, o.family, o.version, &mut sink);
     for k in &kept {
         let mut addrs = Vec::new();
         let mut won = false;
@@ -661,24 +670,25 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
         return Err(format!(
             "autodetected IPv{} address does not match any addresses found on local interfaces: {}",
             o.family, choice.source
-        ));
+        )
+        .into());
     }
     Ok(())
 }
 
-fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), String> {
+fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), Unable> {
     if o.node_internal_ips.is_empty() {
         return Err("the Node's InternalIP is needed: give --node-internal-ip".into());
     }
     let Some(ip) = o.node_internal_ips.iter().copied().find(|i| family_of(*i) == o.family) else {
-        return Err(format!("the Node has no IPv{} InternalIP", o.family));
+        return Err(format!("the Node has no IPv{} InternalIP", o.family).into());
     };
     let Some((cidr, iface)) = local_cidr(model, ip, o.version) else {
         d.notes
             .push(format!("Unable to find matching host interface for IP {ip}"));
-        return Err(format!(
-            "InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails"
-        ));
+        return Err(
+            format!("InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails").into(),
+        );
     };
     let result = if k8s_bug(o.version) {
         let net = masked(&cidr);

@@ -11,6 +11,15 @@
 
 use regex::bytes::{Regex, RegexBuilder};
 
+/// A pattern Go's regexp would not compile either, or that nlorder cannot
+/// translate (and says so rather than matching something else).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid pattern {pattern:?}: {reason}")]
+pub struct PatternError {
+    pub pattern: String,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct GoRegex {
     pub pattern: String,
@@ -18,11 +27,15 @@ pub struct GoRegex {
 }
 
 impl GoRegex {
-    pub fn new(pattern: &str) -> Result<Self, String> {
-        let translated = translate(pattern)?;
+    pub fn new(pattern: &str) -> Result<Self, PatternError> {
+        let bad = |reason: String| PatternError {
+            pattern: pattern.to_owned(),
+            reason,
+        };
+        let translated = translate(pattern).map_err(bad)?;
         let re = RegexBuilder::new(&translated)
             .build()
-            .map_err(|e| format!("invalid pattern {pattern:?}: {}", first_line(&e.to_string())))?;
+            .map_err(|e| bad(first_line(&e.to_string())))?;
         Ok(GoRegex {
             pattern: pattern.to_owned(),
             re,
@@ -59,7 +72,7 @@ fn translate(p: &str) -> Result<String, String> {
         let c = chars[i];
         if c == '\\' {
             let Some(&n) = chars.get(i + 1) else {
-                return Err(format!("invalid pattern {p:?}: trailing backslash"));
+                return Err("trailing backslash".into());
             };
             i += 2;
             match n {
@@ -104,7 +117,7 @@ fn translate(p: &str) -> Result<String, String> {
                         i += 1;
                     }
                     if n != '0' && digits.len() == 1 {
-                        return Err(format!("invalid pattern {p:?}: backreferences are not supported"));
+                        return Err("backreferences are not supported".into());
                     }
                     let code = u32::from_str_radix(&digits, 8).unwrap_or(0);
                     out.push_str(&format!("\\x{{{code:x}}}"));
@@ -172,7 +185,7 @@ fn translate(p: &str) -> Result<String, String> {
                         && !counts[0].is_empty()
                         && counts.iter().all(|c| c.chars().all(|d| d.is_ascii_digit()));
                     if is_repeat && counts.iter().any(|c| c.parse::<u32>().is_ok_and(|n| n > 1000)) {
-                        return Err(format!("invalid pattern {p:?}: invalid repeat count"));
+                        return Err("invalid repeat count".into());
                     }
                     if !is_repeat {
                         // Go reads a '{' that opens no repeat as a literal.

@@ -64,13 +64,28 @@ struct Document {
     spec: Option<Spec>,
 }
 
+/// Why an Installation file cannot be replayed: the operator would not
+/// take it (its own message), or it is no Installation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InstallationError {
+    /// YAML that does not read as Kubernetes documents (with its line).
+    #[error("{0}")]
+    Yaml(String),
+    /// No Installation to use among the documents.
+    #[error("{0}")]
+    NoInstallation(String),
+    /// The operator's validation rejects it.
+    #[error("nodeAddressAutodetectionV{family}: the operator rejects this: {message}")]
+    Rejected { family: u8, message: String },
+}
+
 /// The method the operator gives calico-node for `family`, and a note on
 /// where it came from; `Ok(None)` when the operator sets `IP=none`.
-pub fn method(text: &str, family: Family) -> Result<Option<(String, String)>, String> {
+pub fn method(text: &str, family: Family) -> Result<Option<(String, String)>, InstallationError> {
     let mut installations = Vec::new();
     let mut kinds = Vec::new();
     for d in serde_yaml_ng::Deserializer::from_str(text) {
-        let doc = Document::deserialize(d).map_err(|e| e.to_string())?;
+        let doc = Document::deserialize(d).map_err(|e| InstallationError::Yaml(e.to_string()))?;
         match doc.kind.as_deref() {
             Some("Installation") => installations.push(doc),
             Some(k) => kinds.push(k.to_owned()),
@@ -82,13 +97,13 @@ pub fn method(text: &str, family: Family) -> Result<Option<(String, String)>, St
         .position(|d| d.metadata.as_ref().and_then(|m| m.name.as_deref()) == Some("default"))
         .or_else(|| (installations.len() == 1).then_some(0));
     let Some(i) = pick else {
-        return Err(match installations.len() {
+        return Err(InstallationError::NoInstallation(match installations.len() {
             0 => format!("no Installation document (kinds found: {})", kinds.join(", ")),
             n => format!("{n} Installation documents and none named default: the operator uses the one named default"),
-        });
+        }));
     };
     let Some(doc) = installations.into_iter().nth(i) else {
-        return Err("no Installation document".into());
+        return Err(InstallationError::NoInstallation("no Installation document".into()));
     };
     let spec = doc.spec.unwrap_or_default();
     let provider = spec.kubernetes_provider.unwrap_or_default();
@@ -96,7 +111,7 @@ pub fn method(text: &str, family: Family) -> Result<Option<(String, String)>, St
     let (v4, v6) = (net.node_address_autodetection_v4, net.node_address_autodetection_v6);
     for (ad, fam) in [(&v4, 4), (&v6, 6)] {
         if let Some(ad) = ad {
-            validate(ad).map_err(|e| format!("nodeAddressAutodetectionV{fam}: the operator rejects this: {e}"))?;
+            validate(ad).map_err(|message| InstallationError::Rejected { family: fam, message })?;
         }
     }
     let pools = |v6: bool| net.ip_pools.iter().any(|p| p.cidr.contains(':') == v6);

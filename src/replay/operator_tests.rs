@@ -87,7 +87,8 @@ fn what_the_operator_rejects_is_rejected_with_its_message() {
         ),
     ] {
         let e = method(doc, Family::V4).expect_err("rejected");
-        assert!(e.contains(says), "{e}");
+        assert!(matches!(e, InstallationError::Rejected { family: 4, .. }), "{e:?}");
+        assert!(e.to_string().contains(says), "{e}");
     }
 }
 
@@ -95,11 +96,15 @@ fn what_the_operator_rejects_is_rejected_with_its_message() {
 fn a_misspelt_key_is_an_error_with_its_line() {
     let doc = "kind: Installation\nspec:\n  calicoNetwork:\n    nodeAddressAutodetectionV4:\n      interfce: ens.*\n";
     let e = method(doc, Family::V4).expect_err("rejected");
+    assert!(matches!(e, InstallationError::Yaml(_)), "{e:?}");
+    let e = e.to_string();
     assert!(e.contains("interfce") && e.contains("line 5"), "{e}");
 }
 
 #[test]
 fn a_file_without_an_installation_says_what_it_holds() {
     let e = method("kind: APIServer\nspec: {}\n", Family::V4).expect_err("none");
+    assert!(matches!(e, InstallationError::NoInstallation(_)), "{e:?}");
+    let e = e.to_string();
     assert!(e.contains("no Installation document") && e.contains("APIServer"), "{e}");
 }

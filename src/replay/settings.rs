@@ -10,6 +10,7 @@
 //! method, kubernetes-internal-ip on a release without it) is a replay
 //! result with that program's message, not an error.
 
+use crate::bad_value::BadValue;
 use std::fmt;
 use std::net::IpAddr;
 use std::str::FromStr;
@@ -59,12 +60,12 @@ impl fmt::Display for Family {
 }
 
 impl FromStr for Family {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = BadValue;
+    fn from_str(s: &str) -> Result<Self, BadValue> {
         match s {
             "4" | "ipv4" | "inet" => Ok(Family::V4),
             "6" | "ipv6" | "inet6" => Ok(Family::V6),
-            _ => Err(format!("'{s}' is not an address family (4 or 6)")),
+            _ => Err(BadValue::new(s, "not an address family (4 or 6)")),
         }
     }
 }
@@ -117,8 +118,8 @@ pub enum Expected {
 }
 
 impl FromStr for Expected {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = BadValue;
+    fn from_str(s: &str) -> Result<Self, BadValue> {
         if s == "none" {
             return Ok(Expected::Nothing);
         }
@@ -126,11 +127,11 @@ impl FromStr for Expected {
             return s
                 .parse()
                 .map(Expected::Net)
-                .map_err(|_| format!("'{s}' is not an address with a prefix length (ADDR/LEN)"));
+                .map_err(|_| BadValue::new(s, "not an address with a prefix length (ADDR/LEN)"));
         }
         s.parse()
             .map(Expected::Ip)
-            .map_err(|_| format!("'{s}' is not an address (ADDR, ADDR/LEN or none)"))
+            .map_err(|_| BadValue::new(s, "not an address (ADDR, ADDR/LEN or none)"))
     }
 }
 
@@ -164,13 +165,13 @@ pub struct NodeInternalIp {
 }
 
 impl FromStr for NodeInternalIp {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = BadValue;
+    fn from_str(s: &str) -> Result<Self, BadValue> {
         let (node, ip) = match s.split_once('=') {
             Some((n, ip)) if !n.is_empty() => (Some(n.to_owned()), ip),
             _ => (None, s),
         };
-        let ip = ip.parse().map_err(|_| format!("'{s}' is not IP or NODE=IP"))?;
+        let ip = ip.parse().map_err(|_| BadValue::new(s, "not IP or NODE=IP"))?;
         Ok(NodeInternalIp { node, ip })
     }
 }
@@ -184,14 +185,14 @@ pub enum Resolved {
 }
 
 impl FromStr for Resolved {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = BadValue;
+    fn from_str(s: &str) -> Result<Self, BadValue> {
         if s == "none" {
             return Ok(Resolved::Nothing);
         }
         s.parse()
             .map(Resolved::Ip)
-            .map_err(|_| format!("'{s}' is not an address (or none)"))
+            .map_err(|_| BadValue::new(s, "not an address (or none)"))
     }
 }
 

@@ -54,7 +54,7 @@ pub fn write_json(out: &mut dyn Write, outcomes: &[Outcome]) -> io::Result<()> {
 }
 
 /// JUnit XML: a test suite per manifest, a test case per expectation.
-pub fn junit(outcomes: &[Outcome]) -> Result<String, String> {
+pub fn junit(outcomes: &[Outcome]) -> Result<String, quick_junit::SerializeError> {
     let mut report = Report::new("nlorder check");
     let mut manifests: Vec<&std::path::Path> = outcomes.iter().map(|o| o.manifest.as_path()).collect();
     manifests.dedup();
@@ -84,5 +84,5 @@ pub fn junit(outcomes: &[Outcome]) -> Result<String, String> {
         }
         report.add_test_suite(suite);
     }
-    report.to_string().map_err(|e| e.to_string())
+    report.to_string()
 }
