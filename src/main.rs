@@ -86,14 +86,11 @@ fn table(args: &TableArgs) -> Result<ExitCode, Error> {
     let filter = FamilyFilter::from(args.family);
     let mut out = stdout();
     match args.format {
-        OutputFormat::Json => write_table_json(
-            &mut out,
-            &table_json(&rebuilt.model, rebuilt.last_packet, filter, &diags),
-        )?,
+        OutputFormat::Json => write_table_json(&mut out, &table_json(&rebuilt.model, &rebuilt.moment, filter, &diags))?,
         OutputFormat::Text => write_table_text(
             &mut out,
             &rebuilt.model,
-            rebuilt.last_packet,
+            &rebuilt.moment,
             filter,
             &args.input.io.style(),
         )?,
@@ -152,7 +149,7 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     let mut out = stdout();
     let json = args.format == OutputFormat::Json;
     let multi = args.captures.len() > 1;
-    let mut report = Report::new(&mut out, json, args.io.style(), multi, args.all || args.timeline);
+    let mut report = Report::new(&mut out, json, args.io.style(), multi);
     for (node, path) in nodes {
         let spec = settings.spec(&node).map_err(|e| Error::Usage(e.to_string()))?;
         let mut session = args.io.open(&path)?;
@@ -170,7 +167,7 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
             };
             report.matrix(&node, &path, &matrix::run(&rebuilt.model, &base))?;
         } else {
-            report.detection(&node, &path, rebuilt.last_packet, spec.detect(&rebuilt.model))?;
+            report.detection(&node, &path, &rebuilt.moment, spec.detect(&rebuilt.model))?;
         }
     }
     let (failed, conflicts) = report.finish(settings.expect.as_ref())?;
@@ -216,10 +213,10 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     match args.format {
         OutputFormat::Text => {
             let obs = (!observed.is_empty()).then_some((observed.as_slice(), why.as_slice()));
-            nlorder::report::gai::write_gai_text(&mut out, &result, obs, &args.input.io.style())?;
+            nlorder::report::gai::write_gai_text(&mut out, &result, obs, &rebuilt.moment, &args.input.io.style())?;
         }
         OutputFormat::Json => {
-            let doc = nlorder::report::gai::json_document(&result, rebuilt.last_packet, &observed, &why)
+            let doc = nlorder::report::gai::json_document(&result, &rebuilt.moment, &observed, &why)
                 .map_err(io::Error::other)?;
             serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::other)?;
             writeln!(out)?;

@@ -112,6 +112,102 @@ pub struct Rebuilt {
     pub stats: TraceStats,
     /// The last record applied.
     pub last_packet: u64,
+    /// The moment the model stands at, and how it relates to the capture.
+    pub moment: Moment,
+}
+
+/// Where a rebuild stopped: the moment every replay of it evaluates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Moment {
+    /// The `--at` asked for, if any.
+    pub at: Option<At>,
+    /// The last record applied (0: none) and its time.
+    pub packet: u64,
+    pub ts: Option<Timestamp>,
+    /// The capture's first and last records with netlink messages, as far
+    /// as it was read (`last` is only the capture's end when `to_end`).
+    pub first: Option<(u64, Option<Timestamp>)>,
+    pub last: Option<(u64, Option<Timestamp>)>,
+    /// Whether the capture was read to its end (no `--at`, or one at or
+    /// after its last record).
+    pub to_end: bool,
+}
+
+/// An `--at` that names no moment inside the capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outside {
+    /// Before its first record: nothing was applied.
+    Before,
+    /// After its last record: the end state was used.
+    After,
+}
+
+impl Moment {
+    /// Whether `--at` lies outside the capture.
+    pub fn outside(&self) -> Option<Outside> {
+        let at = self.at?;
+        self.first?;
+        if self.packet == 0 {
+            return Some(Outside::Before);
+        }
+        if !self.to_end {
+            return None;
+        }
+        let (last, last_ts) = self.last?;
+        let after = match at {
+            At::Packet(n) => n > last,
+            At::Time(t) => last_ts.is_some_and(|l| t > l),
+        };
+        after.then_some(Outside::After)
+    }
+
+    /// `packet 10, 2026-…Z (the end of the capture)`.
+    pub fn describe(&self) -> String {
+        let when = |p: u64, ts: Option<Timestamp>| match ts {
+            Some(t) => format!("packet {p}, {}", t.rfc3339()),
+            None => format!("packet {p}"),
+        };
+        match (self.at, self.outside()) {
+            (None, _) => format!("{} (the end of the capture)", when(self.packet, self.ts)),
+            (Some(_), Some(Outside::Before)) => "before the first packet (nothing applied)".to_owned(),
+            (Some(_), Some(Outside::After)) => {
+                format!(
+                    "{} (the end of the capture: --at lies after it)",
+                    when(self.packet, self.ts)
+                )
+            }
+            (Some(at), None) => format!("{} (--at {})", when(self.packet, self.ts), at.describe()),
+        }
+    }
+
+    /// The warning for an `--at` outside the capture, naming its range.
+    pub fn outside_warning(&self) -> Option<String> {
+        let side = self.outside()?;
+        let at = self.at?.describe();
+        let when = |(p, ts): (u64, Option<Timestamp>)| match ts {
+            Some(t) => format!("packet {p}, {}", t.rfc3339()),
+            None => format!("packet {p}"),
+        };
+        let range = match (self.first, self.last) {
+            (Some(f), Some(l)) if self.to_end => format!("{} to {}", when(f), when(l)),
+            (Some(f), _) => format!("from {}", when(f)),
+            _ => "empty".to_owned(),
+        };
+        Some(match side {
+            Outside::Before => format!("--at {at} is before the capture ({range}): nothing was applied"),
+            Outside::After => format!("--at {at} is after the capture ({range}): its end state is used"),
+        })
+    }
+}
+
+impl At {
+    /// As the user would write it: `12` or an RFC 3339 time.
+    pub fn describe(&self) -> String {
+        match self {
+            At::Packet(n) => n.to_string(),
+            At::Time(t) => t.rfc3339(),
+        }
+    }
 }
 
 pub fn rebuild<S: ChangeSink>(
@@ -123,17 +219,28 @@ pub fn rebuild<S: ChangeSink>(
     sink: &mut S,
 ) -> Result<Rebuilt, capture::Error> {
     let mut model = Model::new(options);
-    let mut last_packet = 0;
+    let mut moment = Moment {
+        at,
+        packet: 0,
+        ts: None,
+        first: None,
+        last: None,
+        to_end: true,
+    };
     let stats = read_trace(reader, trace, diags, |m| {
+        moment.first.get_or_insert((m.packet, m.ts));
+        moment.last = Some((m.packet, m.ts));
         let past = match at {
             Some(At::Packet(n)) => m.packet > n,
             Some(At::Time(t)) => m.ts.is_some_and(|ts| ts > t),
             None => false,
         };
         if past {
+            moment.to_end = false;
             return false;
         }
-        last_packet = m.packet;
+        moment.packet = m.packet;
+        moment.ts = m.ts;
         model.apply(m, sink);
         true
     })?;
@@ -141,7 +248,8 @@ pub fn rebuild<S: ChangeSink>(
     Ok(Rebuilt {
         model,
         stats,
-        last_packet,
+        last_packet: moment.packet,
+        moment,
     })
 }
 
@@ -167,11 +275,21 @@ pub fn watch<T: PartialEq + Clone>(
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
     let mut model = Model::new(options);
-    let mut last_packet = 0;
+    let mut moment = Moment {
+        at: None,
+        packet: 0,
+        ts: None,
+        first: None,
+        last: None,
+        to_end: true,
+    };
     let mut flips: Vec<Flip<T>> = Vec::new();
     let mut events: Vec<crate::model::Event> = Vec::new();
     let stats = read_trace(reader, trace, diags, |m| {
-        last_packet = m.packet;
+        moment.first.get_or_insert((m.packet, m.ts));
+        moment.last = Some((m.packet, m.ts));
+        moment.packet = m.packet;
+        moment.ts = m.ts;
         events.clear();
         model.apply(m, &mut events);
         // Before any address is known there is nothing to choose from.
@@ -196,7 +314,8 @@ pub fn watch<T: PartialEq + Clone>(
         Rebuilt {
             model,
             stats,
-            last_packet,
+            last_packet: moment.packet,
+            moment,
         },
     ))
 }

@@ -138,6 +138,10 @@ impl Session {
         self.done();
         let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
+        // Said even with --quiet: the answer is not about the moment asked for.
+        if let Some(w) = rebuilt.moment.outside_warning() {
+            eprintln!("nlorder: {}: warning: {w}", self.name);
+        }
         Ok((rebuilt, diags))
     }
 

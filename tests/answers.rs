@@ -70,7 +70,7 @@ fn mistakes_in_detect_arguments_are_refused_with_one_line() {
 #[test]
 fn a_calico_configuration_error_stays_a_replay() {
     // calico-node itself rejects the method: that is the answer, with its message.
-    let (d, code) = common::json_of("detect", &["--method", "eth1", &fx("incident-nerdctl.pcap")]);
+    let (d, code) = common::detect_json(&["--method", "eth1", &fx("incident-nerdctl.pcap")]);
     assert_eq!(code, Some(0));
     assert!(
         d["error"]
@@ -82,16 +82,13 @@ fn a_calico_configuration_error_stays_a_replay() {
 
 #[test]
 fn kubelet_takes_resolved_none() {
-    let (d, code) = common::json_of(
-        "detect",
-        &[
-            "--method",
-            "kubelet",
-            "--resolved",
-            "none",
-            &fx("incident-nerdctl.pcap"),
-        ],
-    );
+    let (d, code) = common::detect_json(&[
+        "--method",
+        "kubelet",
+        "--resolved",
+        "none",
+        &fx("incident-nerdctl.pcap"),
+    ]);
     assert_eq!(code, Some(0), "{d}");
     assert!(
         d["notes"].to_string().contains("resolved to nothing"),
@@ -203,11 +200,11 @@ fn tmp_bytes(name: &str, bytes: &[u8]) -> PathBuf {
 #[test]
 fn kubelet_rows_name_the_interface_index_and_family_6_prefers_ipv6() {
     let f = fx("incident-nerdctl.pcap");
-    let (d, _) = common::json_of("detect", &["--method", "kubelet", "--resolved", "192.168.10.5", &f]);
+    let (d, _) = common::detect_json(&["--method", "kubelet", "--resolved", "192.168.10.5", &f]);
     assert_eq!(d["candidates"][0]["interface"], "ens160");
     assert_eq!(d["candidates"][0]["index"], 3, "{d}");
     // --family 6 is kubelet's --node-ip ::: prefer IPv6 (this host has none, so IPv4 follows)
-    let (d, _) = common::json_of("detect", &["--method", "kubelet", "--family", "6", &f]);
+    let (d, _) = common::detect_json(&["--method", "kubelet", "--family", "6", &f]);
     assert_eq!(d["family"], 6, "{d}");
     let out = common::nlorder(&[
         "detect",
@@ -225,16 +222,13 @@ fn kubelet_rows_name_the_interface_index_and_family_6_prefers_ipv6() {
 
 #[test]
 fn flannel_rows_agree_with_the_choice_of_a_name_pattern() {
-    let (d, _) = common::json_of(
-        "detect",
-        &[
-            "--method",
-            "flannel",
-            "--iface-regex",
-            "ens.*",
-            &fx("incident-nerdctl.pcap"),
-        ],
-    );
+    let (d, _) = common::detect_json(&[
+        "--method",
+        "flannel",
+        "--iface-regex",
+        "ens.*",
+        &fx("incident-nerdctl.pcap"),
+    ]);
     assert_eq!(d["interface"], "ens160");
     let rows = d["candidates"].as_array().expect("rows");
     let ens = rows.iter().find(|r| r["interface"] == "ens160").expect("ens160 row");
@@ -257,8 +251,9 @@ fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
         "+ link ens19 (ifindex 3, veth) (never notified",
         "+ link ens20 (ifindex 5, veth) (never notified",
         "+ 10.5.0.1/24 on ens19",
-        "dump of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
-        "dump of addresses (family unspec): 1 entries, DISAGREES",
+        "= dump #8 of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
+        "= dump #13 of addresses (family unspec): 1 entries, DISAGREES",
+        "+ route 10.5.0.0/24 dev ens19 table main (never notified: seen in dump #16)",
     ] {
         assert!(text.contains(want), "{want}:\n{text}");
     }
@@ -315,7 +310,7 @@ fn an_operator_quickstart_file_replays_the_operators_default() {
 #[test]
 fn without_a_link_dump_names_come_from_the_capture_or_are_unknown() {
     // lo is named by its address label: Calico's ^lo exclude applies to it
-    let (d, _) = common::json_of("detect", &[&fx("requests.pcap")]);
+    let (d, _) = common::detect_json(&[&fx("requests.pcap")]);
     assert_eq!(d["candidates"][0]["interface"], "lo", "{d}");
     assert_eq!(d["candidates"][0]["verdict"], "excluded", "{d}");
     assert!(d["address"].is_null(), "{d}");
@@ -334,11 +329,144 @@ fn without_a_link_dump_names_come_from_the_capture_or_are_unknown() {
         .expect("editcap");
     assert!(st.success());
     for method in ["first-found", "interface=eth.*", "interface=if.*"] {
-        let (d, _) = common::json_of(
-            "detect",
-            &["--family", "6", "--method", method, cut.to_str().expect("p")],
-        );
+        let (d, _) = common::detect_json(&["--family", "6", "--method", method, cut.to_str().expect("p")]);
         assert_eq!(d["candidates"][0]["verdict"], "name_unknown", "{method}: {d}");
         assert!(d["address"].is_null(), "{method}: an invented name matched: {d}");
     }
+}
+
+#[test]
+fn update_keeps_the_comments_of_values_it_does_not_change() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::copy(common::fixture("incident-nerdctl.pcap"), dir.join("n.pcap")).expect("copy");
+    // first-found's answer is right and commented; kubelet's is wrong
+    let (doc, _) = common::detect_json(&[&fx("incident-nerdctl.pcap")]);
+    let right = doc["address"].as_str().expect("address").to_owned();
+    let text = format!(
+        "capture = \"n.pcap\"  # the incident\n\n\
+         [[detect]]  # what calico-node chose\n\
+         method = \"first-found\"  # the default\n\
+         address = \"{right}\"  # checked by hand on the node\n\n\
+         [[detect]]\n\
+         method = \"first-found\"\n\
+         address = \"192.0.2.99/32\"  # a stale value\n"
+    );
+    let p = tmp("comments.nlorder.toml", &text);
+    let out = common::nlorder(&["check", "--update", p.to_str().expect("p")]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let after = std::fs::read_to_string(&p).expect("read");
+    assert!(
+        after.contains(&format!("address = \"{right}\"  # checked by hand on the node")),
+        "{after}"
+    );
+    assert!(
+        after.contains("# what calico-node chose") && after.contains("# the default"),
+        "{after}"
+    );
+    // the stale value is replaced, its comment kept
+    assert!(
+        after.contains(&format!("address = \"{right}\"  # a stale value")),
+        "{after}"
+    );
+}
+
+#[test]
+fn timeline_names_devices_tables_and_dumps_as_the_table_does() {
+    let f = fx("two-recordings.pcap");
+    let out = common::nlorder(&["timeline", "-q", "--format", "json", &f]);
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    let route = events
+        .iter()
+        .find(|e| e["change"] == "route_added" && e["detail"]["dst"] == "10.5.0.0/24")
+        .expect("route event");
+    assert_eq!(route["detail"]["table"], "main", "{route}");
+    assert_eq!(route["detail"]["oif"], "ens19", "{route}");
+    // the table says the same of the same route
+    let (t, _) = common::json_of("table", &[&f]);
+    let r = t["routes"]
+        .as_array()
+        .expect("routes")
+        .iter()
+        .find(|r| r["dst"] == "10.5.0.0/24")
+        .expect("route in table")
+        .clone();
+    assert_eq!(
+        (&r["table"], &r["oif"]),
+        (&route["detail"]["table"], &route["detail"]["oif"])
+    );
+    // one number for one dump: the event, what it revealed, the entries it gave
+    let dump = events
+        .iter()
+        .find(|e| e["change"] == "dump_applied" && e["detail"]["kind"] == "routes" && e["detail"]["revealed"] != 0)
+        .expect("dump");
+    assert_eq!(
+        route["detail"]["dump_packet"], dump["detail"]["dump_packet"],
+        "{route}\n{dump}"
+    );
+    assert_eq!(r["origin_packet"], dump["detail"]["dump_packet"], "{r}");
+    // positions count from 1, as the text's "#1 on the link"
+    let addr = events.iter().find(|e| e["change"] == "addr_added").expect("addr");
+    assert_eq!(addr["detail"]["position"], 1, "{addr}");
+    assert!(
+        addr["text"].as_str().expect("text").contains("#1 on the link"),
+        "{addr}"
+    );
+}
+
+#[test]
+fn answers_say_the_moment_and_moments_outside_the_capture_are_warned() {
+    let f = fx("basic.pcap");
+    // inside: said, no warning
+    let out = common::nlorder(&["detect", "-q", "--at", "5", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("at: packet 5, 2026-"), "{text}");
+    assert!(text.contains("(--at 5)"), "{text}");
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = common::nlorder(&["gai", "-q", &fx("incident-gai-alias.pcap"), "172.18.45.2", "10.0.0.1"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("(the end of the capture)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // after the end and before the start: a warning with the capture's range, even with -q
+    for (cmd, at, says) in [
+        (
+            "table",
+            "99999",
+            "is after the capture (packet 1, 2026-11-21T19:47:09.595961Z to packet 10",
+        ),
+        ("detect", "99999", "is after the capture"),
+        ("gai", "99999", "is after the capture"),
+        ("table", "2020-01-01T00:00:00Z", "is before the capture (from packet 1"),
+    ] {
+        let mut args = vec![cmd, "-q", "--at", at, &f];
+        if cmd == "gai" {
+            args.extend(["10.0.0.1", "10.0.0.2"]);
+        }
+        let out = common::nlorder(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{cmd} --at {at}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{cmd}: a warning, not an error");
+    }
+    // --expect does not pass on a moment the capture does not hold
+    let out = common::nlorder(&["detect", "-q", "--at", "99999", "--expect", "172.18.45.2/24", &f]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = common::nlorder(&["detect", "-q", "--at", "10", "--expect", "172.18.45.2/24", &f]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // nor does check
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::copy(common::fixture("basic.pcap"), dir.join("outside.pcap")).expect("copy");
+    let p = tmp(
+        "outside.nlorder.toml",
+        "capture = \"outside.pcap\"\n[[detect]]\nmethod = \"first-found\"\nat = 99999\naddress = \"172.18.45.2/24\"\n",
+    );
+    let out = common::nlorder(&["check", p.to_str().expect("p")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("at = 99999 is after the capture"), "{text}");
 }

@@ -6,7 +6,7 @@ mod common;
 use serde_json::Value;
 
 fn detect_json(args: &[&str]) -> (Value, Option<i32>) {
-    common::json_of("detect", args)
+    common::detect_json(args)
 }
 
 fn fx(name: &str) -> String {
@@ -39,7 +39,7 @@ fn a_bridge_created_last_wins_first_found() {
     let (d, _) = detect_json(&["--method", "interface=ens.*", &f]);
     assert_eq!(d["address"], "192.168.10.5/24");
     // --all shows both at once
-    let (m, _) = detect_json(&["--all", &f]);
+    let (m, _) = common::json_of("detect", &["--all", &f]);
     let rows = m["nodes"][0]["methods"].as_array().expect("rows");
     let pick = |method: &str| {
         rows.iter()
@@ -70,12 +70,12 @@ fn b_kubernetes_internal_ip_bug_and_node_conflict() {
         let mut a = vec!["--method", "kubernetes-internal-ip", "--calico-version", version];
         a.extend_from_slice(&ips);
         a.extend_from_slice(captures);
-        detect_json(&a)
+        common::json_of("detect", &a)
     };
     let (d, _) = run("3.22.1", &[&n1]);
-    assert_eq!(d["address"], "172.29.231.0/24");
+    assert_eq!(d["nodes"][0]["address"], "172.29.231.0/24");
     let (d, _) = run("3.22.4", &[&n1]);
-    assert_eq!(d["address"], "172.29.231.161/24");
+    assert_eq!(d["nodes"][0]["address"], "172.29.231.161/24");
     let (both, code) = run("3.22.1", &[&n1, &n2]);
     assert_eq!(code, Some(1));
     let conflicts = both["conflicts"].as_array().expect("conflicts");
@@ -110,7 +110,7 @@ fn c_dual_nic_first_found_and_bgp_peer_disagree() {
 #[test]
 fn d_nic_added_mid_capture_flips_first_found() {
     let f = fx("incident-hotplug.pcap");
-    let (t, _) = detect_json(&["--timeline", &f]);
+    let (t, _) = common::json_of("detect", &["--timeline", &f]);
     let flips = t["nodes"][0]["flips"].as_array().expect("flips");
     assert_eq!(flips.len(), 2, "{flips:?}");
     assert_eq!(flips[0]["after"]["address"], "192.168.10.5/24");

@@ -190,7 +190,7 @@ fn follow_records_changes_in_order() {
         text.trim_end()
             .lines()
             .last()
-            .is_some_and(|l| l.contains("= dump of routes") && l.contains("as predicted")),
+            .is_some_and(|l| l.contains("= dump #") && l.contains(" of routes") && l.contains("as predicted")),
         "{text}"
     );
     let ip = ip_json(&ns);

@@ -43,6 +43,18 @@ pub struct Timestamp {
 }
 
 impl Timestamp {
+    /// `2024-03-13T21:53:37.678556Z` (microseconds, as the printers write
+    /// times); `secs.nanos` outside the years 1970-9999.
+    pub fn rfc3339(&self) -> String {
+        const MAX_RFC3339_SECS: i64 = 253_402_300_799;
+        if (0..=MAX_RFC3339_SECS).contains(&self.secs) {
+            let st = std::time::UNIX_EPOCH + std::time::Duration::new(self.secs.unsigned_abs(), self.nanos);
+            humantime::format_rfc3339_micros(st).to_string()
+        } else {
+            format!("{}.{:09}", self.secs, self.nanos)
+        }
+    }
+
     /// Nanoseconds since the epoch (saturating).
     pub fn as_nanos(&self) -> i128 {
         i128::from(self.secs) * 1_000_000_000 + i128::from(self.nanos)

@@ -112,6 +112,8 @@ struct Snapshot {
     at: Option<At>,
     model: Model,
     warnings: Vec<String>,
+    /// Why `at` names no moment of the capture, if it does not.
+    outside: Option<String>,
 }
 
 fn model_options(manifest: &Path, c: &Case) -> Result<ModelOptions, Error> {
@@ -175,6 +177,7 @@ fn snapshot(manifest: &Path, path: &Path, c: &Case, at: Option<At>) -> Result<Sn
         .collect();
     Ok(Snapshot {
         at,
+        outside: r.moment.outside_warning().map(|w| w.replacen("--at", "at =", 1)),
         model: r.model,
         warnings,
     })
@@ -313,11 +316,18 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             Ok(a) => a,
             Err(e) => return Ok(Err(format!("at: {e}"))),
         };
-        if let Some(i) = snaps.iter().position(|s| s.at == at) {
-            return Ok(Ok(i));
-        }
-        snaps.push(snapshot(&r_path, capture, case, at)?);
-        Ok(Ok(snaps.len() - 1))
+        let i = match snaps.iter().position(|s| s.at == at) {
+            Some(i) => i,
+            None => {
+                snaps.push(snapshot(&r_path, capture, case, at)?);
+                snaps.len() - 1
+            }
+        };
+        // An expectation at a moment the capture does not hold checks nothing.
+        Ok(match snaps.get(i).and_then(|s| s.outside.clone()) {
+            Some(w) => Err(w),
+            None => Ok(i),
+        })
     };
     for (i, e) in case.link_order.iter().enumerate() {
         let s = get(&e.at, &mut snaps)?;

@@ -54,6 +54,37 @@ pub fn skeleton(text: &str, empty_cases: &[Option<usize>]) -> Result<String, tom
     Ok(doc.to_string())
 }
 
+/// Whether two TOML values say the same (strings, booleans, lists of
+/// strings), whatever their layout and comments.
+fn same(a: &toml_edit::Value, b: &toml_edit::Value) -> bool {
+    let strings = |v: &toml_edit::Value| {
+        v.as_array()
+            .map(|a| a.iter().map(|x| x.as_str().map(str::to_owned)).collect::<Vec<_>>())
+    };
+    match (a, b) {
+        (toml_edit::Value::String(x), toml_edit::Value::String(y)) => x.value() == y.value(),
+        (toml_edit::Value::Boolean(x), toml_edit::Value::Boolean(y)) => x.value() == y.value(),
+        (toml_edit::Value::Array(_), toml_edit::Value::Array(_)) => strings(a) == strings(b),
+        _ => false,
+    }
+}
+
+/// Sets `key` to `new`: a value that already says the same is left as it
+/// is written; a changed one keeps the old one's comments and spacing.
+fn set(t: &mut Table, key: &str, new: Item) {
+    if let Some(old) = t.get_mut(key)
+        && let (Some(o), Item::Value(mut n)) = (old.as_value(), new.clone())
+    {
+        if same(o, &n) {
+            return;
+        }
+        *n.decor_mut() = o.decor().clone();
+        *old = Item::Value(n);
+        return;
+    }
+    t.insert(key, new);
+}
+
 /// Sets every expected value to the one computed now.
 pub fn apply(text: &str, values: &[NewValue]) -> Result<String, toml_edit::TomlError> {
     let mut doc = parse(text)?;
@@ -62,7 +93,7 @@ pub fn apply(text: &str, values: &[NewValue]) -> Result<String, toml_edit::TomlE
             continue;
         };
         if v.kind == "warnings" {
-            t.insert("warnings", to_item(&v.value));
+            set(t, "warnings", to_item(&v.value));
             continue;
         }
         let Some(entry) = t
@@ -73,9 +104,13 @@ pub fn apply(text: &str, values: &[NewValue]) -> Result<String, toml_edit::TomlE
             continue;
         };
         if v.key == "present" {
-            entry.insert("present", value(matches!(&v.value, Value::Text(t) if t == "present")));
+            set(
+                entry,
+                "present",
+                value(matches!(&v.value, Value::Text(t) if t == "present")),
+            );
         } else {
-            entry.insert(v.key, to_item(&v.value));
+            set(entry, v.key, to_item(&v.value));
         }
     }
     Ok(doc.to_string())

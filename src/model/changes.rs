@@ -55,8 +55,16 @@ pub enum Change {
         ifname: String,
         old_flags: u32,
     },
-    RouteAdded(RouteEntry),
-    RouteRemoved(RouteEntry),
+    /// A route appeared; `dev`: its output device's name then (None: no
+    /// device, or one nothing in the capture named).
+    RouteAdded {
+        route: RouteEntry,
+        dev: Option<String>,
+    },
+    RouteRemoved {
+        route: RouteEntry,
+        dev: Option<String>,
+    },
     /// The kernel refused a change request (which therefore changed nothing).
     Refused {
         request_packet: u64,
@@ -82,6 +90,8 @@ pub enum Change {
         /// Changes it revealed that nothing in the capture had shown (each
         /// also reported as a [`Change::Unnotified`]).
         revealed: usize,
+        /// The packet that asked for it: how every report names a dump.
+        dump_packet: u64,
     },
 }
 

@@ -64,7 +64,8 @@ impl OpenDump {
 
     pub fn push(&mut self, body: &Body<'_>, packet: u64) {
         self.first_packet.get_or_insert(packet);
-        let origin = Origin::Dump(packet);
+        // Entries cite their dump as every report does: by its request.
+        let origin = Origin::Dump(self.request_packet.unwrap_or(packet));
         match body {
             Body::Link(l) if l.family != AF_BRIDGE => self.links.push(LinkEntry::from_message(l, origin)),
             Body::Addr(a) => self.addrs.extend(AddrEntry::from_message(a, origin)),
@@ -171,7 +172,9 @@ impl Model {
             return;
         }
         self.stats.dumps_applied += 1;
-        let packet = dump.first_packet.unwrap_or(ctx.packet);
+        // A dump is named by its request everywhere (entries' origin, the
+        // timeline, JSON): the packet that asked is the one `who` lists.
+        let packet = dump.request_packet.or(dump.first_packet).unwrap_or(ctx.packet);
         let (kind, family, entries) = (dump.kind, dump.family, dump.len());
         let mut disagreements = Vec::new();
         let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
@@ -225,6 +228,7 @@ impl Model {
                 entries,
                 disagreements,
                 revealed: n,
+                dump_packet: packet,
             }));
         }
     }
@@ -304,10 +308,16 @@ impl Model {
             }
             (View::Routes(b), View::Routes(a)) => {
                 for r in a.iter().filter(|r| !b.iter().any(|o| o.key() == r.key())) {
-                    out.push(Change::RouteAdded(r.clone()));
+                    out.push(Change::RouteAdded {
+                        route: r.clone(),
+                        dev: self.route_dev(r),
+                    });
                 }
                 for o in b.iter().filter(|o| !a.iter().any(|r| r.key() == o.key())) {
-                    out.push(Change::RouteRemoved(o.clone()));
+                    out.push(Change::RouteRemoved {
+                        route: o.clone(),
+                        dev: self.route_dev(o),
+                    });
                 }
             }
             _ => {}

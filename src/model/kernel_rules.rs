@@ -663,7 +663,8 @@ impl Model {
         if sink.wants_changes() {
             removed.sort_by(super::route_order::dump_order);
             for r in removed {
-                sink.change(ctx.event(Change::RouteRemoved(r)));
+                let dev = self.route_dev(&r);
+                sink.change(ctx.event(Change::RouteRemoved { route: r, dev }));
             }
         }
     }

@@ -376,6 +376,12 @@ impl Model {
     }
 
     /// Name of a link for messages (`ifN` when unknown).
+    /// The name of a route's output device, for a change report.
+    pub(crate) fn route_dev(&self, r: &RouteEntry) -> Option<String> {
+        let link = self.link(r.oif?)?;
+        link.has_name().then(|| link.display_name())
+    }
+
     pub fn ifname(&self, index: u32) -> String {
         self.link(index)
             .map(LinkEntry::display_name)

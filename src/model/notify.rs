@@ -512,7 +512,8 @@ impl Model {
                 if let Some(old) = self.routes.remove(&k)
                     && sink.wants_changes()
                 {
-                    sink.change(ctx.event(Change::RouteRemoved(old)));
+                    let dev = self.route_dev(&old);
+                    sink.change(ctx.event(Change::RouteRemoved { route: old, dev }));
                 }
                 s
             }
@@ -523,7 +524,10 @@ impl Model {
         };
         self.next_route_seq = self.next_route_seq.max(new.seq);
         if sink.wants_changes() {
-            sink.change(ctx.event(Change::RouteAdded(new.clone())));
+            sink.change(ctx.event(Change::RouteAdded {
+                route: new.clone(),
+                dev: self.route_dev(&new),
+            }));
         }
         self.routes.insert(new.key(), new);
     }

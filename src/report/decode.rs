@@ -57,18 +57,9 @@ impl LinkNames {
 
 /// Last second humantime can print (9999-12-31T23:59:59Z); its Display
 /// panics beyond, and a corrupt pcapng timestamp can be anything.
-const MAX_RFC3339_SECS: i64 = 253_402_300_799;
-
 /// `2024-03-13T21:53:37.678556Z` (seconds.nanoseconds outside years 1970-9999).
 pub fn format_ts(ts: Option<Timestamp>) -> String {
-    match ts {
-        Some(t) if (0..=MAX_RFC3339_SECS).contains(&t.secs) => {
-            let st = std::time::UNIX_EPOCH + std::time::Duration::new(t.secs as u64, t.nanos);
-            humantime::format_rfc3339_micros(st).to_string()
-        }
-        Some(t) => format!("{}.{:09}", t.secs, t.nanos),
-        None => "-".into(),
-    }
+    ts.map_or_else(|| "-".into(), |t| t.rfc3339())
 }
 
 fn direction(h: &Header) -> &'static str {

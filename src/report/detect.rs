@@ -189,47 +189,59 @@ pub fn node_and_path(arg: &str) -> (String, std::path::PathBuf) {
 /// text as they come or gathered into one JSON document; then conflicts
 /// between nodes and the `--expect` check decide the exit status.
 ///
-/// JSON: one capture and one method gives the detection object itself
-/// (with `node`, `capture`, `at_packet`); several captures, `--all` or
-/// `--timeline` give `{"nodes": [...], "conflicts": [...]}`.
+/// JSON: always one document `{"nodes": [...], "conflicts": [...]}`, one
+/// entry per capture in argument order: a detection (with `node`,
+/// `capture`, `at_packet` and `moment`), `{node, capture, methods}` with
+/// `--all`, or `{node, capture, flips}` with `--timeline`.
 pub struct Report<'w> {
     out: &'w mut dyn Write,
     json: bool,
     style: Style,
     /// Several captures: label each and look for conflicts.
     multi: bool,
-    /// A document that is always `{nodes, conflicts}`.
-    wrapped: bool,
     nodes: Vec<serde_json::Value>,
     results: Vec<(String, Detection)>,
+    /// Nodes evaluated at an `--at` outside their capture.
+    outside: Vec<String>,
 }
 
 impl<'w> Report<'w> {
-    pub fn new(out: &'w mut dyn Write, json: bool, style: Style, multi: bool, wrapped: bool) -> Self {
+    pub fn new(out: &'w mut dyn Write, json: bool, style: Style, multi: bool) -> Self {
         Report {
             out,
             json,
             style,
             multi,
-            wrapped: wrapped || multi,
             nodes: Vec::new(),
             results: Vec::new(),
+            outside: Vec::new(),
         }
     }
 
     /// One node's detection at the end of its capture (or `--at`).
-    pub fn detection(&mut self, node: &str, capture: &std::path::Path, at_packet: u64, d: Detection) -> io::Result<()> {
+    pub fn detection(
+        &mut self,
+        node: &str,
+        capture: &std::path::Path,
+        moment: &crate::rebuild::Moment,
+        d: Detection,
+    ) -> io::Result<()> {
         if self.json {
             let mut v = serde_json::to_value(&d).map_err(io::Error::other)?;
             if let Some(o) = v.as_object_mut() {
                 o.insert("node".into(), node.into());
                 o.insert("capture".into(), capture.display().to_string().into());
-                o.insert("at_packet".into(), at_packet.into());
+                o.insert("at_packet".into(), moment.packet.into());
+                o.insert("moment".into(), super::moment::json(moment));
             }
             self.nodes.push(v);
         } else {
             let label = self.multi.then_some(node);
             write_detection_text(self.out, &d, label, &self.style)?;
+            writeln!(self.out, "  {}", self.style.dim(format!("at: {}", moment.describe())))?;
+        }
+        if let Some(w) = moment.outside_warning() {
+            self.outside.push(format!("{node}: {w}"));
         }
         self.results.push((node.to_owned(), d));
         Ok(())
@@ -268,14 +280,10 @@ impl<'w> Report<'w> {
 
     /// Prints the conflicts (and the JSON document); returns the failed
     /// expectations, one line each, and the number of conflicts.
-    pub fn finish(mut self, expect: Option<&crate::replay::Expected>) -> io::Result<(Vec<String>, usize)> {
+    pub fn finish(self, expect: Option<&crate::replay::Expected>) -> io::Result<(Vec<String>, usize)> {
         let conflicts = crate::replay::conflict::check(&self.results);
         if self.json {
-            let doc = if self.wrapped {
-                serde_json::json!({ "nodes": self.nodes, "conflicts": conflicts })
-            } else {
-                self.nodes.pop().unwrap_or(serde_json::Value::Null)
-            };
+            let doc = serde_json::json!({ "nodes": self.nodes, "conflicts": conflicts });
             serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(io::Error::other)?;
             writeln!(self.out)?;
         } else if self.multi && !self.results.is_empty() {
@@ -289,6 +297,11 @@ impl<'w> Report<'w> {
                 .map(|(n, d)| format!("{n}: expected {want}, got {}", outcome(d)))
                 .collect(),
             None => Vec::new(),
+        };
+        // An expectation evaluated outside the capture checked nothing.
+        let failed = match expect {
+            Some(_) if !self.outside.is_empty() => [failed, self.outside].concat(),
+            _ => failed,
         };
         Ok((failed, conflicts.len()))
     }

@@ -18,6 +18,7 @@ pub fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
     observed: Option<(&[IpAddr], &[String])>,
+    moment: &crate::rebuild::Moment,
     style: &Style,
 ) -> io::Result<()> {
     writeln!(
@@ -26,6 +27,7 @@ pub fn write_gai_text(
         style.kind(format!("{:?}", r.resolver).to_lowercase()),
         style.value(list(&r.order))
     )?;
+    writeln!(out, "  {}", style.dim(format!("at: {}", moment.describe())))?;
     writeln!(out, "  name-service order: {}", list(&r.input))?;
     for s in &r.steps {
         writeln!(out, "  {}{}", s.explanation, if s.swapped { "  [swapped]" } else { "" })?;
@@ -85,13 +87,14 @@ pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
 /// and which assumption would explain a mismatch.
 pub fn json_document(
     result: &crate::replay::gai::GaiResult,
-    at_packet: u64,
+    moment: &crate::rebuild::Moment,
     observed: &[std::net::IpAddr],
     why: &[String],
 ) -> serde_json::Result<serde_json::Value> {
     let mut v = serde_json::to_value(result)?;
     if let Some(o) = v.as_object_mut() {
-        o.insert("at_packet".into(), at_packet.into());
+        o.insert("at_packet".into(), moment.packet.into());
+        o.insert("moment".into(), super::moment::json(moment));
         if !observed.is_empty() {
             o.insert("observed".into(), serde_json::json!(observed));
             o.insert("matches_observed".into(), (observed == result.order.as_slice()).into());

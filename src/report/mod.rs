@@ -5,6 +5,7 @@ pub mod check;
 pub mod decode;
 pub mod detect;
 pub mod gai;
+pub mod moment;
 pub mod style;
 pub mod summary;
 pub mod table;

@@ -5,6 +5,7 @@
 //! order, addresses in the kernel's AF_UNSPEC dump order (all IPv4, then all
 //! IPv6; per device in list order), routes in dump order.
 
+use crate::rebuild::Moment;
 use std::io::{self, Write};
 use std::net::IpAddr;
 
@@ -106,6 +107,8 @@ pub struct JsonKernelOrder {
 pub struct JsonTable {
     /// The last record applied (`--at`, or the end of the capture).
     pub at_packet: u64,
+    /// That moment in full (see `report::moment`).
+    pub moment: serde_json::Value,
     /// Sockets listening to rtnetlink groups, as the notification copies say
     /// (0: a quiet host; the kernel's own changes were inferred).
     pub listeners: u64,
@@ -182,10 +185,11 @@ pub fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
     }
 }
 
-pub fn table_json(model: &Model, at_packet: u64, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
+pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
     let (order, source) = model.link_order();
     JsonTable {
-        at_packet,
+        at_packet: moment.packet,
+        moment: super::moment::json(moment),
         listeners: model.stats().listeners(),
         stats: model.stats().clone(),
         kernel_order: JsonKernelOrder {
@@ -302,7 +306,7 @@ pub fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style)
 pub fn write_table_text(
     out: &mut dyn Write,
     model: &Model,
-    at_packet: u64,
+    moment: &Moment,
     filter: FamilyFilter,
     style: &Style,
 ) -> io::Result<()> {
@@ -313,7 +317,7 @@ pub fn write_table_text(
         LinkOrderSource::Dump { packet, evidence } => format!("from the link dump in packet {packet}: {evidence}"),
         LinkOrderSource::Default => "no dump could tell; assumed".to_string(),
     };
-    writeln!(out, "{}", style.dim(format!("# tables after packet {at_packet}")))?;
+    writeln!(out, "{}", style.dim(format!("# tables at {}", moment.describe())))?;
     writeln!(
         out,
         "{}",

@@ -119,29 +119,31 @@ pub fn describe(change: &Change) -> String {
             names::address_flags(addr.family, *old_flags).join(" "),
             names::address_flags(addr.family, addr.flags).join(" ")
         ),
-        Change::RouteAdded(r) => format!(
+        Change::RouteAdded { route: r, dev } => format!(
             "+ route {}{}{}",
             route_dst(r),
-            route_tail(r),
+            route_tail(r, dev.as_deref()),
             match r.origin {
                 Origin::KernelRule(_, rule) => format!(" (by the kernel: {})", rule.name()),
                 _ => String::new(),
             }
         ),
-        Change::RouteRemoved(r) => format!("- route {}{}", route_dst(r), route_tail(r)),
-        Change::Unnotified { change, dump_packet } => format!(
-            "{} (never notified: seen in the dump from packet {dump_packet})",
-            describe(change)
-        ),
+        Change::RouteRemoved { route: r, dev } => {
+            format!("- route {}{}", route_dst(r), route_tail(r, dev.as_deref()))
+        }
+        Change::Unnotified { change, dump_packet } => {
+            format!("{} (never notified: seen in dump #{dump_packet})", describe(change))
+        }
         Change::DumpApplied {
             kind,
             family,
             entries,
             disagreements,
             revealed,
+            dump_packet,
         } => {
             let mut s = format!(
-                "= dump of {} (family {}): {entries} entries",
+                "= dump #{dump_packet} of {} (family {}): {entries} entries",
                 kind_name(*kind),
                 names::address_family(*family)
             );
@@ -165,13 +167,17 @@ pub fn describe(change: &Change) -> String {
     }
 }
 
-fn route_tail(r: &crate::model::RouteEntry) -> String {
+/// ` via GW dev NAME table T`, as `ip route` writes it (`dev ifN` when
+/// nothing in the capture named the device).
+fn route_tail(r: &crate::model::RouteEntry, dev: Option<&str>) -> String {
     let mut s = String::new();
     if let Some(g) = r.gateway {
         s.push_str(&format!(" via {g}"));
     }
-    if let Some(o) = r.oif {
-        s.push_str(&format!(" oif {o}"));
+    match (dev, r.oif) {
+        (Some(d), _) => s.push_str(&format!(" dev {d}")),
+        (None, Some(o)) => s.push_str(&format!(" dev if{o}")),
+        (None, None) => {}
     }
     s.push_str(&format!(" table {}", names::route_table(r.table)));
     s
@@ -217,7 +223,7 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
         } => (
             "addr_added",
             json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(), "family": if addr.family == AF_INET6 { 6 } else { 4 },
-                    "position": position, "new_link": new_link.is_some(), "flags": names::address_flags(addr.family, addr.flags) }),
+                    "position": position + 1, "new_link": new_link.is_some(), "flags": names::address_flags(addr.family, addr.flags) }),
         ),
         Change::AddrRemoved {
             addr,
@@ -239,14 +245,14 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
             json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(),
                     "old_flags": names::address_flags(addr.family, *old_flags), "flags": names::address_flags(addr.family, addr.flags) }),
         ),
-        Change::RouteAdded(r) => (
+        Change::RouteAdded { route: r, dev } => (
             "route_added",
-            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif_index": r.oif, "table": r.table,
+            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif": dev, "oif_index": r.oif, "table": names::route_table(r.table),
                     "origin": r.origin.kind(), "rule": match r.origin { Origin::KernelRule(_, k) => Some(k.name()), _ => None } }),
         ),
-        Change::RouteRemoved(r) => (
+        Change::RouteRemoved { route: r, dev } => (
             "route_removed",
-            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif_index": r.oif, "table": r.table }),
+            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif": dev, "oif_index": r.oif, "table": names::route_table(r.table) }),
         ),
         Change::DumpApplied {
             kind,
@@ -254,10 +260,11 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
             entries,
             disagreements,
             revealed,
+            dump_packet,
         } => (
             "dump_applied",
             json!({ "kind": kind, "family": names::address_family(*family), "entries": entries,
-                    "disagreements": disagreements, "revealed": revealed }),
+                    "disagreements": disagreements, "revealed": revealed, "dump_packet": dump_packet }),
         ),
         Change::Unnotified { change, dump_packet } => {
             let (kind, mut detail) = json_parts(change);

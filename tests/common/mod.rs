@@ -70,6 +70,17 @@ pub fn json_of(subcommand: &str, args: &[&str]) -> (serde_json::Value, Option<i3
     (v, out.status.code())
 }
 
+/// `detect --format json` on one capture: checks the one document shape
+/// (`{nodes, conflicts}`) and returns that capture's entry.
+#[allow(dead_code)]
+pub fn detect_json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let (v, code) = json_of("detect", args);
+    assert!(v["conflicts"].is_array(), "{v}");
+    let nodes = v["nodes"].as_array().unwrap_or_else(|| panic!("no nodes: {v}"));
+    assert_eq!(nodes.len(), 1, "{v}");
+    (nodes[0].clone(), code)
+}
+
 /// The kernel model rebuilt from a whole capture file.
 pub fn rebuild_file(path: &Path) -> nlorder::model::Model {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
