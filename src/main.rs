@@ -32,8 +32,14 @@ fn main() -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Record(args) => record(&args),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut io::stdout());
-            Ok(ExitCode::SUCCESS)
+            // Generated whole first: clap_complete panics on a failed write.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut script);
+            io::stdout()
+                .lock()
+                .write_all(&script)
+                .map(|_| ExitCode::SUCCESS)
+                .map_err(Error::Output)
         }
         Command::Man => clap_mangen::Man::new(Cli::command())
             .render(&mut io::stdout())
@@ -218,7 +224,7 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
         OutputFormat::Json => {
             let doc = nlorder::report::gai::json_document(&result, &rebuilt.moment, &observed, &why)
                 .map_err(io::Error::other)?;
-            serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::other)?;
+            serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::from)?;
             writeln!(out)?;
         }
     }

@@ -61,3 +61,65 @@ fn usage_errors_are_not_input_errors() {
         assert!(!err.contains("--help") && err.lines().count() == 1, "{args:?}: {err}");
     }
 }
+
+/// `nlorder ... | head`: a reader that goes away before nlorder writes. Every
+/// subcommand and format ends quietly with status 0, as `ip` and `grep` do.
+#[test]
+fn a_closed_pipe_ends_every_subcommand_quietly() {
+    let f = common::fixture("kernels/6.12/routes.l2.pcap");
+    let f = f.to_str().expect("path");
+    let gai = common::fixture("incident-gai-alias.pcap");
+    let gai = gai.to_str().expect("path");
+    let manifests = common::fixture("");
+    let manifests = manifests.to_str().expect("path");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["decode", f],
+        vec!["table", f],
+        vec!["timeline", f],
+        vec!["detect", f],
+        vec!["detect", "--all", f],
+        vec!["detect", "--timeline", f],
+        vec!["gai", gai, "172.18.45.2", "10.0.0.1"],
+        vec!["check", manifests],
+    ];
+    for args in runs {
+        for format in ["text", "json"] {
+            let mut a = vec![args[0], "-q", "--format", format];
+            if args[0] == "check" {
+                a.remove(1);
+            }
+            a.extend_from_slice(&args[1..]);
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+                .args(&a)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn");
+            // the reader closes before a byte arrives
+            drop(child.stdout.take());
+            let out = child.wait_with_output().expect("wait");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{a:?}: {err}");
+            assert!(
+                !err.contains("Broken pipe") && !err.contains("panicked"),
+                "{a:?}: {err}"
+            );
+        }
+    }
+    for a in [vec!["completions", "bash"], vec!["man"]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+            .args(&a)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{a:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -49,7 +49,7 @@ pub fn write_json(out: &mut dyn Write, outcomes: &[Outcome]) -> io::Result<()> {
         "failed": outcomes.len() - passed,
         "results": outcomes,
     });
-    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)
 }
 

@@ -555,7 +555,7 @@ impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
             attrs,
             attrs_error,
         };
-        serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::from)?;
         self.out.write_all(b"\n")
     }
 

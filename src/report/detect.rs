@@ -284,7 +284,7 @@ impl<'w> Report<'w> {
         let conflicts = crate::replay::conflict::check(&self.results);
         if self.json {
             let doc = serde_json::json!({ "nodes": self.nodes, "conflicts": conflicts });
-            serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(io::Error::other)?;
+            serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(io::Error::from)?;
             writeln!(self.out)?;
         } else if self.multi && !self.results.is_empty() {
             write_conflicts_text(self.out, &conflicts, &self.style)?;

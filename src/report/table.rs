@@ -218,7 +218,7 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
 }
 
 pub fn write_table_json(out: &mut dyn Write, table: &JsonTable) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, table).map_err(io::Error::other)?;
+    serde_json::to_writer_pretty(&mut *out, table).map_err(io::Error::from)?;
     writeln!(out)
 }
 

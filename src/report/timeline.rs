@@ -286,7 +286,7 @@ pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
         "text": describe(&e.change),
         "detail": detail,
     });
-    serde_json::to_writer(&mut *out, &obj).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut *out, &obj).map_err(io::Error::from)?;
     writeln!(out)
 }
 
