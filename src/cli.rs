@@ -35,6 +35,8 @@ pub enum Command {
     Table(TableArgs),
     /// List every change to the tables, in capture order.
     Timeline(TimelineArgs),
+    /// Name the program behind every dump request: when each one looked at the tables.
+    Who(WhoArgs),
     /// Replay node-IP detection (Calico, kubelet, flannel) and say why each candidate lost.
     Detect(Box<DetectArgs>),
     /// Predict the order getaddrinfo returns for these addresses, and explain every swap.
@@ -166,6 +168,14 @@ pub struct TimelineArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct WhoArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
 pub struct DetectArgs {
     /// One capture, or one per node (`NODE=PATH` names the node; default: the file name)
     /// to check that no two nodes claim the same address.
@@ -187,9 +197,13 @@ pub struct DetectArgs {
     /// Re-evaluate after every change in the capture and list when the choice changed.
     #[arg(long)]
     pub timeline: bool,
-    /// Evaluate the tables as they stood at this record or time (see `table --at`).
+    /// Evaluate the tables as they stood at this record or time (see `table --at`),
+    /// or `auto`: when the replayed program (a Go program) last looked at them.
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::At>,
+    pub at: Option<nlorder::rebuild::AtSpec>,
+    /// With --at auto: replay every look, not only the last, and say where the answer changed.
+    #[arg(long)]
+    pub all_looks: bool,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }
@@ -215,9 +229,11 @@ pub struct GaiArgs {
     /// The host's /etc/gai.conf (label, precedence, scopev4, reload lines).
     #[arg(long)]
     pub gai_conf: Option<PathBuf>,
-    /// Evaluate the tables as they stood at this record or time (see `table --at`).
+    /// Evaluate the tables as they stood at this record or time (see `table --at`),
+    /// or `auto`: when the resolver last looked at them (glibc: its __check_pf
+    /// dump; Go's own resolver and musl never ask, so the end is used).
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::At>,
+    pub at: Option<nlorder::rebuild::AtSpec>,
     /// DEST=SRC: the source address for DEST, where the capture cannot tell. Repeatable.
     #[arg(long, value_parser = parse_source)]
     pub source: Vec<(std::net::IpAddr, std::net::IpAddr)>,

@@ -7,6 +7,7 @@
 //!   ([`record`] writes them, from a live kernel);
 //! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
 //! - [`trace`]: a capture as a stream of decoded messages;
+//! - [`looks`]: who asked the kernel for its tables, and when;
 //! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;
 //! - [`replay`]: node-IP detection and resolvers, replayed on the model;
 //! - [`check`]: regression manifests run against recorded traces;
@@ -19,6 +20,7 @@ pub mod check;
 pub mod diag;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod looks;
 pub mod model;
 pub mod netlink;
 pub mod rebuild;

@@ -10,12 +10,13 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use cli::{
-    CheckArgs, Cli, Command, DecodeArgs, DetectArgs, GaiArgs, OutputFormat, RecordArgs, TableArgs, TimelineArgs,
+    CheckArgs, Cli, Command, DecodeArgs, DetectArgs, GaiArgs, OutputFormat, RecordArgs, ResolverArg, TableArgs,
+    TimelineArgs, WhoArgs,
 };
 use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
 use nlorder::report::table::{FamilyFilter, table_json, write_table_json, write_table_text};
 use nlorder::report::timeline::TimelinePrinter;
-use nlorder::session::Error;
+use nlorder::session::{Error, evaluate};
 
 /// Exit status when an expectation does not hold.
 const EXIT_EXPECTATION: u8 = 1;
@@ -27,6 +28,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => decode(&args),
         Command::Table(args) => table(&args),
         Command::Timeline(args) => timeline(&args),
+        Command::Who(args) => who(&args),
         Command::Detect(args) => detect(&args),
         Command::Gai(args) => gai(&args),
         Command::Check(args) => check(&args),
@@ -114,6 +116,20 @@ fn timeline(args: &TimelineArgs) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn who(args: &WhoArgs) -> Result<ExitCode, Error> {
+    let who = args.input.io.open(&args.input.capture)?.who(args.input.io.trace())?;
+    let mut out = stdout();
+    match args.format {
+        OutputFormat::Text => nlorder::report::who::write_who_text(&mut out, &who, &args.input.io.style())?,
+        OutputFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &nlorder::report::who::who_json(&who)).map_err(io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     use nlorder::replay::{calico, matrix, verdict::Outcome};
     use nlorder::report::detect::{Report, node_and_path};
@@ -150,6 +166,11 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
             return Err(Error::Usage("two captures read stdin (-): only one can".into()));
         }
     }
+    if args.all_looks && args.at != Some(nlorder::rebuild::AtSpec::Auto) {
+        return Err(Error::Usage(
+            "--all-looks replays the looks --at auto finds: give --at auto".into(),
+        ));
+    }
     let names: Vec<String> = nodes.iter().map(|(n, _)| n.clone()).collect();
     settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
     let mut out = stdout();
@@ -158,22 +179,29 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     let mut report = Report::new(&mut out, json, args.io.style(), multi);
     for (node, path) in nodes {
         let spec = settings.spec(&node).map_err(|e| Error::Usage(e.to_string()))?;
-        let mut session = args.io.open(&path)?;
         if args.timeline {
             let eval = |m: &nlorder::model::Model| Outcome(spec.detect(m));
-            let (flips, _) = session.watch(args.io.trace(), args.model.options(), eval)?;
+            let (flips, _) = args
+                .io
+                .open(&path)?
+                .watch(args.io.trace(), args.model.options(), eval)?;
             report.flips(&node, &path, &flips)?;
             continue;
         }
-        let (rebuilt, _) = session.rebuild(args.io.trace(), args.model.options(), args.at, &mut ())?;
+        let (open, trace, model) = (|| args.io.open(&path), args.io.trace(), args.model.options());
+        // Calico, kubelet and flannel are Go programs: `--at auto` finds Go's looks.
+        let looker = (nlorder::looks::Looker::Go, args.all_looks);
         if args.all {
             let base = match &spec {
                 nlorder::replay::MethodSpec::Calico { options, .. } => options.clone(),
                 _ => calico::Options::default(),
             };
-            report.matrix(&node, &path, &matrix::run(&rebuilt.model, &base))?;
+            for (_, rows) in evaluate(&path, open, trace, model, args.at, looker, |m| matrix::run(m, &base))? {
+                report.matrix(&node, &path, &rows)?;
+            }
         } else {
-            report.detection(&node, &path, &rebuilt.moment, spec.detect(&rebuilt.model))?;
+            let results = evaluate(&path, open, trace, model, args.at, looker, |m| spec.detect(m))?;
+            report.detections(&node, &path, results, args.all_looks)?;
         }
     }
     let (failed, conflicts) = report.finish(settings.expect.as_ref())?;
@@ -202,28 +230,41 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
             .map_err(|e| Error::Unreadable(format!("{}: {e}", p.display())))?,
         None => args.observed.clone(),
     };
-    let mut session = args.input.io.open(&args.input.capture)?;
-    let (rebuilt, _) = session.rebuild(args.input.io.trace(), args.model.options(), args.at, &mut ())?;
     let options = gai::Options {
         resolver: args.resolver.resolver(),
         gai_conf: conf,
         sources: args.source.clone(),
     };
-    let result = gai::sort(&rebuilt.model, &args.addrs, &options);
-    let mismatch = !observed.is_empty() && observed != result.order;
-    let why = match mismatch {
-        true => gai::explain_mismatch(&rebuilt.model, &args.addrs, &options, &observed),
-        false => Vec::new(),
+    let looker = match args.resolver {
+        ResolverArg::Glibc => nlorder::looks::Looker::GlibcGetaddrinfo,
+        // Go's own resolver and musl's ask netlink for nothing (seen on real
+        // captures: GODEBUG=netdns=go leaves no request behind).
+        ResolverArg::Go | ResolverArg::Musl => nlorder::looks::Looker::Nobody,
     };
+    let path = &args.input.capture;
+    let open = || args.input.io.open(path);
+    let (trace, model) = (args.input.io.trace(), args.model.options());
+    let results = evaluate(path, open, trace, model, args.at, (looker, false), |m| {
+        let result = gai::sort(m, &args.addrs, &options);
+        let why = match !observed.is_empty() && observed != result.order {
+            true => gai::explain_mismatch(m, &args.addrs, &options, &observed),
+            false => Vec::new(),
+        };
+        (result, why)
+    })?;
+    let Some((moment, (result, why))) = results.into_iter().next_back() else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mismatch = !observed.is_empty() && observed != result.order;
     let mut out = stdout();
     match args.format {
         OutputFormat::Text => {
             let obs = (!observed.is_empty()).then_some((observed.as_slice(), why.as_slice()));
-            nlorder::report::gai::write_gai_text(&mut out, &result, obs, &rebuilt.moment, &args.input.io.style())?;
+            nlorder::report::gai::write_gai_text(&mut out, &result, obs, &moment, &args.input.io.style())?;
         }
         OutputFormat::Json => {
-            let doc = nlorder::report::gai::json_document(&result, &rebuilt.moment, &observed, &why)
-                .map_err(io::Error::other)?;
+            let doc =
+                nlorder::report::gai::json_document(&result, &moment, &observed, &why).map_err(io::Error::other)?;
             serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::from)?;
             writeln!(out)?;
         }

@@ -88,6 +88,39 @@ fn split_utc_offset(s: &str) -> (&str, i64) {
     }
 }
 
+/// `--at` of the replays: a moment, or `auto`: the last time the replayed
+/// program looked at the tables (see [`crate::looks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtSpec {
+    Moment(At),
+    Auto,
+}
+
+impl std::str::FromStr for AtSpec {
+    type Err = BadValue;
+
+    fn from_str(s: &str) -> Result<Self, BadValue> {
+        if s == "auto" {
+            return Ok(AtSpec::Auto);
+        }
+        s.parse().map(AtSpec::Moment).map_err(|_| {
+            BadValue::new(
+                s,
+                "neither auto, a packet number nor a time (epoch seconds or RFC 3339)",
+            )
+        })
+    }
+}
+
+impl AtSpec {
+    pub fn moment(self) -> Option<At> {
+        match self {
+            AtSpec::Moment(a) => Some(a),
+            AtSpec::Auto => None,
+        }
+    }
+}
+
 /// A moment as manifests write it: a packet number, or a time as text
 /// (resolved when the expectation runs, so a bad one fails that expectation).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
@@ -98,9 +131,9 @@ pub enum AtValue {
 }
 
 impl AtValue {
-    pub fn resolve(&self) -> Result<At, BadValue> {
+    pub fn resolve(&self) -> Result<AtSpec, BadValue> {
         match self {
-            AtValue::Packet(p) => Ok(At::Packet(*p)),
+            AtValue::Packet(p) => Ok(AtSpec::Moment(At::Packet(*p))),
             AtValue::Text(t) => t.parse(),
         }
     }
@@ -131,6 +164,8 @@ pub struct Moment {
     /// Whether the capture was read to its end (no `--at`, or one at or
     /// after its last record).
     pub to_end: bool,
+    /// Why this moment, when nlorder chose it (`--at auto`).
+    pub chosen: Option<String>,
 }
 
 /// An `--at` that names no moment inside the capture.
@@ -167,6 +202,9 @@ impl Moment {
             Some(t) => format!("packet {p}, {}", t.rfc3339()),
             None => format!("packet {p}"),
         };
+        if let Some(why) = &self.chosen {
+            return format!("{} ({why})", when(self.packet, self.ts));
+        }
         match (self.at, self.outside()) {
             (None, _) => format!("{} (the end of the capture)", when(self.packet, self.ts)),
             (Some(_), Some(Outside::Before)) => "before the first packet (nothing applied)".to_owned(),
@@ -226,6 +264,7 @@ pub fn rebuild<S: ChangeSink>(
         first: None,
         last: None,
         to_end: true,
+        chosen: None,
     };
     let stats = read_trace(reader, trace, diags, |m| {
         moment.first.get_or_insert((m.packet, m.ts));
@@ -241,6 +280,7 @@ pub fn rebuild<S: ChangeSink>(
         }
         moment.packet = m.packet;
         moment.ts = m.ts;
+        sink.message(m);
         model.apply(m, sink);
         true
     })?;
@@ -282,6 +322,7 @@ pub fn watch<T: PartialEq + Clone>(
         first: None,
         last: None,
         to_end: true,
+        chosen: None,
     };
     let mut flips: Vec<Flip<T>> = Vec::new();
     let mut events: Vec<crate::model::Event> = Vec::new();
@@ -311,6 +352,60 @@ pub fn watch<T: PartialEq + Clone>(
     model.finish(&mut ());
     Ok((
         flips,
+        Rebuilt {
+            model,
+            stats,
+            last_packet: moment.packet,
+            moment,
+        },
+    ))
+}
+
+/// Rebuilds the whole capture, evaluating `eval` on the model as it stood
+/// once each of `packets` (ascending) had been applied; returns the
+/// evaluations with their moments, and the final rebuild.
+pub fn evaluate_at<T>(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    options: ModelOptions,
+    packets: &[u64],
+    diags: &mut Diagnostics,
+    mut eval: impl FnMut(&Model) -> T,
+) -> Result<(Vec<(Moment, T)>, Rebuilt), capture::Error> {
+    let mut model = Model::new(options);
+    let mut moment = Moment {
+        at: None,
+        packet: 0,
+        ts: None,
+        first: None,
+        last: None,
+        to_end: true,
+        chosen: None,
+    };
+    let mut out = Vec::new();
+    let mut next = packets.iter().copied().peekable();
+    let stats = read_trace(reader, trace, diags, |m| {
+        while let Some(p) = next.next_if(|p| m.packet > *p) {
+            let mut at = moment.clone();
+            at.at = Some(At::Packet(p));
+            at.to_end = false;
+            out.push((at, eval(&model)));
+        }
+        moment.first.get_or_insert((m.packet, m.ts));
+        moment.last = Some((m.packet, m.ts));
+        moment.packet = m.packet;
+        moment.ts = m.ts;
+        model.apply(m, &mut ());
+        true
+    })?;
+    model.finish(&mut ());
+    for p in next {
+        let mut at = moment.clone();
+        at.at = Some(At::Packet(p));
+        out.push((at, eval(&model)));
+    }
+    Ok((
+        out,
         Rebuilt {
             model,
             stats,

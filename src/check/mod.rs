@@ -19,10 +19,11 @@ use serde::Serialize;
 
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
+use crate::looks::Looker;
 use crate::model::{LinkOrder as KernelOrder, Model, ModelOptions};
 use crate::netlink::ByteOrder;
 use crate::netlink::names::{AF_INET, AF_INET6};
-use crate::rebuild::{At, rebuild};
+use crate::rebuild::{At, AtSpec, rebuild};
 use crate::replay::gai;
 use crate::trace::TraceOptions;
 use manifest::{Case, Manifest, WarningsSpec};
@@ -307,13 +308,57 @@ pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
     Ok((outcomes, updates))
 }
 
+/// The looks in a case's capture (for `at = "auto"`).
+fn who_looked(path: &Path, c: &Case) -> Result<Vec<crate::looks::Look>, Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    let capture_error = |e: &dyn std::fmt::Display| Error::Capture {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut reader = CaptureReader::new(file).map_err(|e| capture_error(&e))?;
+    let mut collector = crate::looks::Collector::default();
+    crate::trace::read_trace(&mut reader, trace_options(path, c)?, &mut Diagnostics::default(), |m| {
+        collector.observe(m);
+        true
+    })
+    .map_err(|e| capture_error(&e))?;
+    Ok(collector.finish().looks)
+}
+
+/// The program whose look `at = "auto"` stands for in a gai expectation.
+fn gai_looker(resolver: Option<&str>) -> Looker {
+    match resolver {
+        None | Some("glibc") => Looker::GlibcGetaddrinfo,
+        _ => Looker::Nobody,
+    }
+}
+
 fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Error> {
     let mut snaps: Vec<Snapshot> = Vec::new();
     let r_path = r.manifest.path.clone();
-    // Returns the snapshot index for an `at`, rebuilding once per moment.
-    let get = |at: &Option<manifest::AtValue>, snaps: &mut Vec<Snapshot>| -> Result<Result<usize, String>, Error> {
+    let mut looks: Option<Vec<crate::looks::Look>> = None;
+    // Returns the snapshot index for an `at`, rebuilding once per moment;
+    // `at = "auto"` is the last look of `looker` (detect, gai).
+    let mut get = |at: &Option<manifest::AtValue>,
+                   looker: Option<Looker>,
+                   snaps: &mut Vec<Snapshot>|
+     -> Result<Result<usize, String>, Error> {
         let at = match at.as_ref().map(|a| a.resolve()).transpose() {
-            Ok(a) => a,
+            Ok(None) => None,
+            Ok(Some(AtSpec::Moment(a))) => Some(a),
+            Ok(Some(AtSpec::Auto)) => {
+                let Some(looker) = looker else {
+                    return Ok(Err("at = \"auto\" is for detect and gai expectations".into()));
+                };
+                if looks.is_none() {
+                    looks = Some(who_looked(capture, case)?);
+                }
+                let last = crate::looks::choose(looks.as_deref().unwrap_or_default(), looker, false);
+                last.first().map(|(l, _)| At::Packet(l.end_packet))
+            }
             Err(e) => return Ok(Err(format!("at: {e}"))),
         };
         let i = match snaps.iter().position(|s| s.at == at) {
@@ -330,7 +375,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         })
     };
     for (i, e) in case.link_order.iter().enumerate() {
-        let s = get(&e.at, &mut snaps)?;
+        let s = get(&e.at, None, &mut snaps)?;
         let actual = s.map(|s| Value::List(snaps[s].model.links().iter().map(|l| l.display_name()).collect()));
         r.record(
             "link_order",
@@ -342,7 +387,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         );
     }
     for (i, e) in case.address.iter().enumerate() {
-        let s = get(&e.at, &mut snaps)?;
+        let s = get(&e.at, None, &mut snaps)?;
         let want = e.present.unwrap_or(true);
         let actual = s.and_then(|s| {
             let addrs = link_addresses(&snaps[s].model, &e.interface, None)
@@ -357,7 +402,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         r.record("address", i, name, expected, actual, "present");
     }
     for (i, e) in case.address_order.iter().enumerate() {
-        let s = get(&e.at, &mut snaps)?;
+        let s = get(&e.at, None, &mut snaps)?;
         let actual = s.and_then(|s| {
             link_addresses(&snaps[s].model, &e.interface, e.family)
                 .map(Value::List)
@@ -374,7 +419,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         );
     }
     for (i, e) in case.detect.iter().enumerate() {
-        let s = get(&e.at, &mut snaps)?;
+        let s = get(&e.at, Some(Looker::Go), &mut snaps)?;
         // Settings nlorder cannot use are the manifest's mistake: stop (exit 2).
         let spec = e
             .validate(std::slice::from_ref(&r.case_name))
@@ -423,7 +468,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         }
     }
     for (i, e) in case.gai.iter().enumerate() {
-        let s = get(&e.at, &mut snaps)?;
+        let s = get(&e.at, Some(gai_looker(e.resolver.as_deref())), &mut snaps)?;
         let actual = s.and_then(|s| {
             let input = ips(&e.candidates, "candidates")?;
             let resolver = match e.resolver.as_deref().unwrap_or("glibc") {
@@ -472,7 +517,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
     }
     if let Some(spec) = &case.warnings {
         let line = r.manifest.line_of(r.case_index, "warnings", 0);
-        let current = get(&None, &mut snaps)?.map(|i| snaps[i].warnings.clone());
+        let current = get(&None, None, &mut snaps)?.map(|i| snaps[i].warnings.clone());
         let (expected, passed, actual, message) = match (spec, &current) {
             (_, Err(e)) => (String::new(), false, String::new(), Some(e.clone())),
             (WarningsSpec::Word(w), Ok(now)) if w == "none" => (

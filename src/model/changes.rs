@@ -109,6 +109,9 @@ pub trait ChangeSink {
         true
     }
     fn change(&mut self, event: Event);
+    /// Every message, before the model applies it (for printers that also
+    /// say who asked, see `crate::looks`).
+    fn message(&mut self, _m: &crate::trace::TraceMessage<'_>) {}
 }
 
 /// Ignores every change.

@@ -247,6 +247,60 @@ impl<'w> Report<'w> {
         Ok(())
     }
 
+    /// One node's detection at each moment asked for: one moment prints as
+    /// [`Report::detection`]; `--all-looks` prints one line per look, marking
+    /// where the answer changed.
+    pub fn detections(
+        &mut self,
+        node: &str,
+        capture: &std::path::Path,
+        results: Vec<(crate::rebuild::Moment, Detection)>,
+        every: bool,
+    ) -> io::Result<()> {
+        if !every {
+            for (moment, d) in results {
+                self.detection(node, capture, &moment, d)?;
+            }
+            return Ok(());
+        }
+        let mut before: Option<String> = None;
+        let mut looks = Vec::new();
+        for (moment, d) in &results {
+            let now = outcome(d);
+            let changed = before.as_ref().is_some_and(|b| *b != now);
+            if self.json {
+                looks.push(serde_json::json!({
+                    "moment": super::moment::json(moment),
+                    "changed": changed,
+                    "detection": d,
+                }));
+            } else {
+                let who = if self.multi {
+                    format!("[{node}] ")
+                } else {
+                    String::new()
+                };
+                let mark = if changed { "  <- the answer changed" } else { "" };
+                writeln!(
+                    self.out,
+                    "{who}{} (IPv{}) -> {now}{mark}",
+                    self.style.kind(&d.method),
+                    d.family
+                )?;
+                writeln!(self.out, "  {}", self.style.dim(format!("at: {}", moment.describe())))?;
+            }
+            before = Some(now);
+        }
+        if self.json {
+            self.nodes
+                .push(serde_json::json!({ "node": node, "capture": capture, "looks": looks }));
+        }
+        if let Some((_, last)) = results.into_iter().next_back() {
+            self.results.push((node.to_owned(), last));
+        }
+        Ok(())
+    }
+
     /// Every method side by side (`--all`).
     pub fn matrix(&mut self, node: &str, capture: &std::path::Path, rows: &[Detection]) -> io::Result<()> {
         if self.json {

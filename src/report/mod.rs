@@ -10,3 +10,4 @@ pub mod style;
 pub mod summary;
 pub mod table;
 pub mod timeline;
+pub mod who;

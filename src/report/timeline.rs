@@ -297,6 +297,8 @@ pub struct TimelinePrinter<W: Write> {
     json: bool,
     style: Style,
     error: Option<io::Error>,
+    /// Who asked for the tables: said inline where each answer ended.
+    looks: crate::looks::Looks,
 }
 
 impl<W: Write> TimelinePrinter<W> {
@@ -306,6 +308,41 @@ impl<W: Write> TimelinePrinter<W> {
             json,
             style,
             error: None,
+            looks: crate::looks::Looks::new(),
+        }
+    }
+
+    fn looked(
+        &mut self,
+        packet: u64,
+        ts: Option<crate::capture::Timestamp>,
+        r: &crate::looks::Request,
+    ) -> io::Result<()> {
+        let port = r.port.map(|p| format!(" (port {p})")).unwrap_or_default();
+        let text = if r.library == crate::looks::Library::Unknown {
+            format!("? an unknown program asked for {}{port}", r.asked())
+        } else {
+            format!("? {} looked here: {}{port}", r.library.name(), r.asked())
+        };
+        if self.json {
+            let obj = serde_json::json!({
+                "packet": packet,
+                "ts": ts.map(|t| t.secs as f64 + f64::from(t.nanos) / 1e9),
+                "change": "looked",
+                "text": text,
+                "detail": { "library": r.library, "request_packet": r.packet, "port": r.port,
+                            "asked": r.asked(), "confidence": r.confidence },
+            });
+            serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::from)?;
+            writeln!(self.out)
+        } else {
+            writeln!(
+                self.out,
+                "{} {} {}",
+                self.style.dim(format!("{packet:>6}")),
+                format_ts(ts),
+                self.style.dim(text)
+            )
         }
     }
 
@@ -318,6 +355,18 @@ impl<W: Write> TimelinePrinter<W> {
 }
 
 impl<W: Write> crate::model::ChangeSink for TimelinePrinter<W> {
+    fn message(&mut self, m: &crate::trace::TraceMessage<'_>) {
+        if self.error.is_some() {
+            return;
+        }
+        if let Some(r) = self.looks.observe(m)
+            && r.dump
+            && let Err(e) = self.looked(m.packet, m.ts, &r)
+        {
+            self.error = Some(e);
+        }
+    }
+
     fn change(&mut self, event: Event) {
         if self.error.is_some() {
             return;

@@ -1,0 +1,647 @@
+//! Who looked at the kernel's tables, and when: every dump request (and
+//! every GET for one object) in a capture, attributed to the library that
+//! sent it by the shape of its bytes, and grouped into "looks".
+//!
+//! Contract: [`Looks::observe`] is fed the trace's messages in capture order
+//! (one pass, bounded memory: only requests still waiting for their end are
+//! held) and returns, when a request's answer ends, its [`Request`] record.
+//! [`group`] joins consecutive requests of one socket and one library into
+//! [`Look`]s. Attribution only uses what the capture holds: request length,
+//! body shape, flags, the sequence number's pattern and the port id the
+//! kernel's replies carry. A shape no rule knows is `unknown`, never a
+//! guess; every attribution says its evidence.
+
+use serde::Serialize;
+
+use crate::capture::Timestamp;
+use crate::model::ObjectKind;
+use crate::netlink::Body;
+use crate::netlink::names::{
+    AF_INET6, NLM_F_ACK, NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_GETADDR, RTM_GETLINK,
+    RTM_GETROUTE, address_family,
+};
+use crate::trace::TraceMessage;
+
+/// The program or library a request's shape points to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Library {
+    /// Go's `net.Interfaces()` / `Addrs()` / `InterfaceAddrs()`
+    /// (`syscall.NetlinkRIB`): a 1-byte `rtgenmsg`, seq 1.
+    GoNet,
+    /// vishvananda/netlink (Calico's bulk address list, flannel): full
+    /// family header, small counting sequence numbers.
+    GoVishvananda,
+    /// glibc `getaddrinfo`'s `__check_pf`: one RTM_GETADDR, 20 bytes, seq =
+    /// the Unix time.
+    GlibcGetaddrinfo,
+    /// glibc `getaddrinfo`'s `__check_native`: an RTM_GETLINK right after
+    /// its `__check_pf`.
+    GlibcCheckNative,
+    /// glibc `getifaddrs()`: RTM_GETLINK then RTM_GETADDR, 20 bytes each,
+    /// seq T then T+1 on one socket.
+    GlibcGetifaddrs,
+    /// iproute2 (`ip addr`, `ip link`, `ip route`): full family header,
+    /// seq = the Unix time plus a count.
+    Iproute2,
+    /// systemd's sd-netlink (nss-myhostname, networkd): full header, ACK asked.
+    SystemdNetlink,
+    /// `nlorder record`.
+    NlorderRecord,
+    Unknown,
+}
+
+impl Library {
+    pub fn name(self) -> &'static str {
+        match self {
+            Library::GoNet => "Go net (net.Interfaces / Addrs)",
+            Library::GoVishvananda => "Go vishvananda/netlink",
+            Library::GlibcGetaddrinfo => "glibc getaddrinfo (__check_pf)",
+            Library::GlibcCheckNative => "glibc getaddrinfo (__check_native)",
+            Library::GlibcGetifaddrs => "glibc getifaddrs",
+            Library::Iproute2 => "iproute2",
+            Library::SystemdNetlink => "systemd sd-netlink",
+            Library::NlorderRecord => "nlorder record",
+            Library::Unknown => "unknown",
+        }
+    }
+
+    /// Go programs (Calico, kubelet, flannel, Go's resolver).
+    pub fn is_go(self) -> bool {
+        matches!(self, Library::GoNet | Library::GoVishvananda)
+    }
+
+    /// glibc's getaddrinfo (getent, Python, Go with cgo, most C programs).
+    pub fn is_glibc_getaddrinfo(self) -> bool {
+        matches!(self, Library::GlibcGetaddrinfo | Library::GlibcCheckNative)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Unknown,
+    Likely,
+    Certain,
+}
+
+/// One dump request (or GET for one object) and how its answer went.
+#[derive(Debug, Clone, Serialize)]
+pub struct Request {
+    /// The request's packet.
+    pub packet: u64,
+    #[serde(skip)]
+    pub ts: Option<Timestamp>,
+    pub kind: ObjectKind,
+    /// AF_UNSPEC, AF_INET, ...: the family asked for.
+    pub family: u8,
+    pub dump: bool,
+    pub len: u32,
+    pub flags: u16,
+    pub seq: u32,
+    /// The requester's netlink port id, as the kernel's replies carry it
+    /// (usually the process id); None when no reply was captured.
+    pub port: Option<u32>,
+    /// Objects the kernel returned.
+    pub replies: u32,
+    /// The packet that ended the answer (NLMSG_DONE, the reply or an error).
+    pub end_packet: Option<u64>,
+    /// An error the kernel answered with (negative errno).
+    pub error: Option<i32>,
+    /// Whether an address dump returned an IPv6 address other than ::1
+    /// (what glibc's __check_pf looks for).
+    pub ipv6_seen: bool,
+    pub library: Library,
+    pub confidence: Confidence,
+    /// What in the bytes points to the library.
+    pub evidence: String,
+    #[serde(skip)]
+    body_len: usize,
+    #[serde(skip)]
+    short_form: bool,
+    /// The one table a route dump asked for.
+    #[serde(skip)]
+    table: Option<u32>,
+}
+
+impl Request {
+    pub fn time(&self) -> Option<String> {
+        self.ts.map(|t| t.rfc3339())
+    }
+
+    /// `links`, `addresses (inet6)`, `link lo` ...
+    pub fn asked(&self) -> String {
+        let what = match (self.kind, self.dump) {
+            (ObjectKind::Links, true) => "links",
+            (ObjectKind::Addresses, true) => "addresses",
+            (ObjectKind::Routes, true) => "routes",
+            (ObjectKind::Links, false) => "one link",
+            (ObjectKind::Addresses, false) => "one address",
+            (ObjectKind::Routes, false) => "one route",
+        };
+        if self.family == 0 {
+            what.to_owned()
+        } else {
+            format!("{what} ({})", address_family(self.family))
+        }
+    }
+}
+
+/// Requests waiting for the end of their answer, at most.
+const MAX_OPEN: usize = 64;
+
+/// The attribution state of one capture.
+#[derive(Debug, Default)]
+pub struct Looks {
+    open: Vec<Request>,
+    /// The last finished request, for the rules that look at pairs.
+    last: Option<Request>,
+}
+
+fn kind_of(t: u16) -> Option<ObjectKind> {
+    match t {
+        RTM_GETLINK => Some(ObjectKind::Links),
+        RTM_GETADDR => Some(ObjectKind::Addresses),
+        RTM_GETROUTE => Some(ObjectKind::Routes),
+        _ => None,
+    }
+}
+
+/// Whether `seq` reads as a Unix time near the packet's own time (glibc
+/// and iproute2 seed their sequence numbers with `time(NULL)`).
+fn seq_is_time(seq: u32, ts: Option<Timestamp>) -> Option<bool> {
+    let ts = ts?;
+    Some((i64::from(seq) - ts.secs).abs() <= 120)
+}
+
+impl Looks {
+    pub fn new() -> Looks {
+        Looks::default()
+    }
+
+    /// Takes one message; returns a request whose answer it ended.
+    pub fn observe(&mut self, m: &TraceMessage<'_>) -> Option<Request> {
+        let h = &m.message.header;
+        if let Body::Request(q) = &m.decoded.body
+            && h.flags & NLM_F_REQUEST != 0
+        {
+            let kind = kind_of(h.kind)?;
+            if self.open.len() >= MAX_OPEN {
+                self.open.remove(0);
+            }
+            self.open.push(Request {
+                packet: m.packet,
+                ts: m.ts,
+                kind,
+                family: q.family,
+                dump: h.flags & NLM_F_DUMP == NLM_F_DUMP,
+                len: h.len,
+                flags: h.flags,
+                seq: h.seq,
+                port: None,
+                replies: 0,
+                end_packet: None,
+                error: None,
+                ipv6_seen: false,
+                library: Library::Unknown,
+                confidence: Confidence::Unknown,
+                evidence: String::new(),
+                body_len: q.body_len,
+                short_form: q.short_form,
+                table: q.table,
+            });
+            return None;
+        }
+        if h.flags & NLM_F_REQUEST != 0 {
+            return None;
+        }
+        // A reply: the oldest open request with its sequence number (and
+        // port, once a first reply told it).
+        let i = self
+            .open
+            .iter()
+            .position(|r| r.seq == h.seq && r.port.is_none_or(|p| p == h.pid))?;
+        let r = self.open.get_mut(i)?;
+        r.port = Some(h.pid);
+        let end = match &m.decoded.body {
+            Body::Done { error } => {
+                r.error = (*error != 0).then_some(*error);
+                true
+            }
+            Body::Error(e) => {
+                r.error = (e.error != 0).then_some(e.error);
+                true
+            }
+            Body::Link(_) | Body::Route(_) => {
+                r.replies += 1;
+                !r.dump || h.flags & NLM_F_MULTI == 0
+            }
+            Body::Addr(a) => {
+                r.replies += 1;
+                if a.family == AF_INET6 && a.address.is_some_and(|ip| !ip.is_loopback()) {
+                    r.ipv6_seen = true;
+                }
+                !r.dump || h.flags & NLM_F_MULTI == 0
+            }
+            _ => h.kind == NLMSG_DONE || h.kind == NLMSG_ERROR,
+        };
+        if !end {
+            return None;
+        }
+        let mut r = self.open.remove(i);
+        r.end_packet = Some(m.packet);
+        self.attribute(&mut r);
+        self.last = Some(r.clone());
+        Some(r)
+    }
+
+    /// Requests whose answer never ended in the capture.
+    pub fn unfinished(&mut self) -> Vec<Request> {
+        let mut v: Vec<Request> = std::mem::take(&mut self.open);
+        for r in &mut v {
+            self.attribute(r);
+        }
+        v
+    }
+
+    fn attribute(&self, r: &mut Request) {
+        let (library, confidence, evidence) = self.rules(r);
+        r.library = library;
+        r.confidence = confidence;
+        r.evidence = evidence;
+    }
+
+    fn rules(&self, r: &Request) -> (Library, Confidence, String) {
+        let dump_flags = r.flags & !NLM_F_ACK == NLM_F_REQUEST | NLM_F_DUMP;
+        let time_seq = seq_is_time(r.seq, r.ts);
+        let same_port = |p: &Request| p.port.is_some() && p.port == r.port;
+        let prev = self.last.as_ref().filter(|p| same_port(p));
+        if !r.dump {
+            if !r.short_form {
+                return match time_seq {
+                    Some(true) => (
+                        Library::Iproute2,
+                        Confidence::Likely,
+                        format!(
+                            "GET of one object, {} bytes, seq {} = the Unix time (iproute2 looks up the device it changes)",
+                            r.len, r.seq
+                        ),
+                    ),
+                    _ => (
+                        Library::Unknown,
+                        Confidence::Unknown,
+                        format!("GET of one object, {} bytes, seq {}", r.len, r.seq),
+                    ),
+                };
+            }
+            return (
+                Library::Unknown,
+                Confidence::Unknown,
+                format!("GET of one object, {} bytes", r.len),
+            );
+        }
+        // Go's syscall.NetlinkRIB: header + 1-byte rtgenmsg, seq 1.
+        if r.len == 17 && r.short_form && r.seq == 1 && dump_flags && r.flags & NLM_F_ACK == 0 {
+            return (
+                Library::GoNet,
+                Confidence::Certain,
+                "17 bytes (1-byte rtgenmsg), flags REQUEST|DUMP, seq 1: syscall.NetlinkRIB".into(),
+            );
+        }
+        if r.len == 17 && r.short_form && dump_flags && time_seq == Some(true) {
+            return (
+                Library::NlorderRecord,
+                Confidence::Likely,
+                format!(
+                    "17 bytes (1-byte rtgenmsg), seq {} = the Unix time: nlorder record's Go-like form",
+                    r.seq
+                ),
+            );
+        }
+        // glibc: struct { nlmsghdr; rtgenmsg; pad[3] }, ROOT|MATCH|REQUEST, seq = time(NULL).
+        if r.len == 20 && r.short_form && r.body_len == 4 && r.flags == NLM_F_REQUEST | NLM_F_DUMP && r.family == 0 {
+            let timed = match time_seq {
+                Some(true) => format!("seq {} = the Unix time", r.seq),
+                Some(false) => format!("seq {} (not the Unix time of the packet)", r.seq),
+                None => format!("seq {}", r.seq),
+            };
+            let sure = if time_seq == Some(true) {
+                Confidence::Certain
+            } else {
+                Confidence::Likely
+            };
+            match r.kind {
+                ObjectKind::Addresses => {
+                    if let Some(p) =
+                        prev.filter(|p| p.kind == ObjectKind::Links && p.len == 20 && p.seq.wrapping_add(1) == r.seq)
+                    {
+                        return (
+                            Library::GlibcGetifaddrs,
+                            sure,
+                            format!(
+                                "20 bytes (rtgenmsg + 3 padding), {timed}, right after RTM_GETLINK seq {} on the same socket: getifaddrs()",
+                                p.seq
+                            ),
+                        );
+                    }
+                    return (
+                        Library::GlibcGetaddrinfo,
+                        sure,
+                        format!("20 bytes (rtgenmsg + 3 padding), flags ROOT|MATCH|REQUEST, {timed}: __check_pf"),
+                    );
+                }
+                ObjectKind::Links => {
+                    if prev.is_some_and(|p| p.library == Library::GlibcGetaddrinfo) {
+                        return (
+                            Library::GlibcCheckNative,
+                            sure,
+                            format!(
+                                "20 bytes, {timed}, right after __check_pf's dump on the same port: __check_native"
+                            ),
+                        );
+                    }
+                    return (
+                        Library::GlibcGetifaddrs,
+                        Confidence::Likely,
+                        format!("20 bytes (rtgenmsg + 3 padding), {timed}: getifaddrs() (or __check_native)"),
+                    );
+                }
+                ObjectKind::Routes => {}
+            }
+        }
+        // Full family headers: iproute2 (time-seeded seq) or vishvananda (a counter).
+        if !r.short_form && dump_flags {
+            if r.flags & NLM_F_ACK != 0 {
+                return (
+                    Library::SystemdNetlink,
+                    Confidence::Likely,
+                    format!(
+                        "{} bytes, full family header, flags REQUEST|ACK|DUMP: sd-netlink (e.g. nss-myhostname)",
+                        r.len
+                    ),
+                );
+            }
+            match time_seq {
+                Some(true) => {
+                    // iproute2's link dumps carry IFLA_EXT_MASK (an ifinfomsg
+                    // and attributes); its address dump follows one on the
+                    // same socket; `ip route` asks for table main.
+                    let ext_mask = r.kind == ObjectKind::Links && r.body_len > 16;
+                    let after_ip = prev.is_some_and(|p| p.library == Library::Iproute2);
+                    let main_table = r.kind == ObjectKind::Routes && r.table == Some(254);
+                    if ext_mask || after_ip || main_table {
+                        let why = if ext_mask {
+                            "a link dump with attributes (IFLA_EXT_MASK)"
+                        } else if after_ip {
+                            "right after iproute2's link dump on the same socket"
+                        } else {
+                            "asks for table main"
+                        };
+                        return (
+                            Library::Iproute2,
+                            Confidence::Likely,
+                            format!(
+                                "{} bytes, full family header, seq {} = the Unix time plus a count, {why}",
+                                r.len, r.seq
+                            ),
+                        );
+                    }
+                    return (
+                        Library::Unknown,
+                        Confidence::Unknown,
+                        format!(
+                            "{} bytes, full family header, seq {} = the Unix time: iproute2's shape without its \
+                             IFLA_EXT_MASK (nlorder record, pyroute2 and others send this too)",
+                            r.len, r.seq
+                        ),
+                    );
+                }
+                Some(false) if r.seq < 1_000_000 => {
+                    return (
+                        Library::GoVishvananda,
+                        Confidence::Likely,
+                        format!(
+                            "{} bytes, full family header, counting seq {}: vishvananda/netlink",
+                            r.len, r.seq
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        (
+            Library::Unknown,
+            Confidence::Unknown,
+            format!(
+                "{} bytes, flags {:#x}, seq {}: no known library sends this shape",
+                r.len, r.flags, r.seq
+            ),
+        )
+    }
+}
+
+/// Consecutive requests of one socket and one program: what it saw at once.
+#[derive(Debug, Clone, Serialize)]
+pub struct Look {
+    /// 1-based, in capture order.
+    pub number: usize,
+    pub library: Library,
+    pub confidence: Confidence,
+    pub port: Option<u32>,
+    /// Packets of its requests.
+    pub requests: Vec<u64>,
+    /// The packet its last answer ended in: the moment a replay of it uses.
+    pub end_packet: u64,
+    #[serde(skip)]
+    pub ts: Option<Timestamp>,
+    /// What the look tells about the program, e.g. `IPv6 present = yes`.
+    pub implies: Vec<String>,
+}
+
+/// The program family a look's library belongs to (glibc's check_native
+/// belongs to its getaddrinfo; Go's net and vishvananda to one Go program).
+fn program(l: Library) -> u8 {
+    match l {
+        Library::GoNet | Library::GoVishvananda => 1,
+        Library::GlibcGetaddrinfo | Library::GlibcCheckNative => 2,
+        Library::GlibcGetifaddrs => 3,
+        Library::Iproute2 => 4,
+        Library::SystemdNetlink => 5,
+        Library::NlorderRecord => 6,
+        Library::Unknown => 0,
+    }
+}
+
+/// Requests closer than this (and of one port and program) are one look.
+const LOOK_GAP_NANOS: i128 = 2_000_000_000;
+
+/// Groups requests (in capture order) into looks.
+pub fn group(requests: &[Request]) -> Vec<Look> {
+    let mut looks: Vec<Look> = Vec::new();
+    let mut last_ts: Option<Timestamp> = None;
+    for r in requests.iter().filter(|r| r.dump) {
+        let joins = looks.last().is_some_and(|l| {
+            l.port.is_some()
+                && l.port == r.port
+                && program(l.library) == program(r.library)
+                && r.library != Library::Unknown
+                && match (last_ts, r.ts) {
+                    (Some(a), Some(b)) => (b.as_nanos() - a.as_nanos()).abs() <= LOOK_GAP_NANOS,
+                    _ => true,
+                }
+        });
+        if joins && let Some(l) = looks.last_mut() {
+            l.requests.push(r.packet);
+            l.end_packet = r.end_packet.unwrap_or(r.packet).max(l.end_packet);
+            l.confidence = l.confidence.min(r.confidence);
+            if r.library == Library::GlibcGetaddrinfo {
+                l.library = r.library;
+            }
+            add_implications(l, r);
+        } else {
+            let mut l = Look {
+                number: looks.len() + 1,
+                library: r.library,
+                confidence: r.confidence,
+                port: r.port,
+                requests: vec![r.packet],
+                end_packet: r.end_packet.unwrap_or(r.packet),
+                ts: r.ts,
+                implies: Vec::new(),
+            };
+            add_implications(&mut l, r);
+            looks.push(l);
+        }
+        last_ts = r.ts;
+    }
+    looks
+}
+
+fn add_implications(l: &mut Look, r: &Request) {
+    let say = |l: &mut Look, s: String| {
+        if !l.implies.contains(&s) {
+            l.implies.push(s);
+        }
+    };
+    match (r.library, r.kind) {
+        (Library::GlibcGetaddrinfo, ObjectKind::Addresses) => {
+            let v6 = if r.ipv6_seen { "yes" } else { "no" };
+            say(
+                l,
+                format!("glibc getaddrinfo sorted its answers here: IPv6 present = {v6}"),
+            );
+            if !r.ipv6_seen {
+                say(
+                    l,
+                    "without IPv6 glibc drops what this dump returned: rule 9 only tells a source equal to the destination".into(),
+                );
+            }
+        }
+        (Library::GlibcCheckNative, _) => say(
+            l,
+            "two candidates used different interfaces: glibc asked which are tunnels (rule 7)".into(),
+        ),
+        (Library::GoNet, ObjectKind::Links) => say(l, format!("a Go program enumerated {} interfaces here", r.replies)),
+        (Library::GoNet | Library::GoVishvananda, ObjectKind::Addresses) => {
+            say(l, "a Go program listed addresses here".into())
+        }
+        (Library::GlibcGetifaddrs, ObjectKind::Addresses) => {
+            say(l, format!("getifaddrs() listed {} addresses here", r.replies))
+        }
+        _ => {}
+    }
+}
+
+/// Requests and looks of a whole trace, as `nlorder who` prints them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Who {
+    pub requests: Vec<Request>,
+    pub looks: Vec<Look>,
+}
+
+/// Collects every request of a trace (feed it with `read_trace`).
+#[derive(Debug, Default)]
+pub struct Collector {
+    looks: Looks,
+    done: Vec<Request>,
+}
+
+impl Collector {
+    pub fn observe(&mut self, m: &TraceMessage<'_>) {
+        if let Some(r) = self.looks.observe(m) {
+            self.done.push(r);
+        }
+    }
+
+    pub fn finish(mut self) -> Who {
+        let mut requests = self.done;
+        requests.extend(self.looks.unfinished());
+        requests.sort_by_key(|r| r.packet);
+        let looks = group(&requests);
+        Who { requests, looks }
+    }
+}
+
+/// The program a replay stands for, as `--at auto` looks for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Looker {
+    /// A Go program: Calico, kubelet, flannel, Go's resolver.
+    Go,
+    /// glibc's getaddrinfo.
+    GlibcGetaddrinfo,
+    /// A resolver that never asks netlink for the tables: Go's own and
+    /// musl's learn their sources by connecting UDP sockets (no dump in a
+    /// capture shows when they ran).
+    Nobody,
+}
+
+impl Looker {
+    pub fn wants(self, l: Library) -> bool {
+        match self {
+            Looker::Go => l.is_go(),
+            Looker::GlibcGetaddrinfo => l.is_glibc_getaddrinfo(),
+            Looker::Nobody => false,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Looker::Go => "Go program",
+            Looker::GlibcGetaddrinfo => "glibc getaddrinfo",
+            Looker::Nobody => "resolver that asks netlink for nothing",
+        }
+    }
+}
+
+/// The looks `--at auto` replays: the last one of `who` (every one with
+/// `every`), each with the reason it was chosen; empty when there is none.
+pub fn choose(looks: &[Look], who: Looker, every: bool) -> Vec<(Look, String)> {
+    let mut picked: Vec<&Look> = looks.iter().filter(|l| who.wants(l.library)).collect();
+    let total = picked.len();
+    if !every && let Some(last) = picked.pop() {
+        picked = vec![last];
+    }
+    picked
+        .into_iter()
+        .map(|l| {
+            let which = if every {
+                format!("look {} of the capture", l.number)
+            } else {
+                format!("the last of {total} {} looks", who.name())
+            };
+            let port = l.port.map(|p| format!(", port {p}")).unwrap_or_default();
+            (
+                l.clone(),
+                format!(
+                    "--at auto: {which}: {} ({:?}){port}, requests in packets {}",
+                    l.library.name(),
+                    l.confidence,
+                    l.requests.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+                )
+                .replace("(Certain)", "(certain)")
+                .replace("(Likely)", "(likely)")
+                .replace("(Unknown)", "(unknown)"),
+            )
+        })
+        .collect()
+}
