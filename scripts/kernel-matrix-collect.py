@@ -5,7 +5,12 @@
 
 For every run RAWDIR/S.lN.pcap: copies the capture and the step log, and
 joins the four `ip -j` outputs, the kernel release and the listener count
-into DESTDIR/S.lN.ip.json.
+into DESTDIR/S.lN.ip.json. Runs that had `run` steps also get
+DESTDIR/S.lN.runs.json: a list, in the scenario's order, of
+{"name", "command", "env", "hosts", "pid", "start", "end", "exit", "stdout",
+"stderr"} (command: the argv; env: the VAR=VALUEs the step set, on top of
+PATH; hosts: the /etc/hosts lines the program saw; pid: the program's PID;
+start, end: Unix seconds around it; stdout, stderr: lists of lines).
 """
 import json
 import pathlib
@@ -31,5 +36,33 @@ for pcap in sorted(raw.glob("*.pcap")):
     (dest / f"{base}.ip.json").write_text(json.dumps(doc, indent=1) + "\n")
     shutil.copyfile(pcap, dest / pcap.name)
     shutil.copyfile(raw / f"{base}.log", dest / f"{base}.log")
+    rundir = raw / f"{base}.runs"
+    if rundir.is_dir():
+        def lines(path):
+            return path.read_text().splitlines()
+
+        doc = []
+        for name in sorted(rundir.glob("*.name")):
+            k = rundir / name.name[: -len(".name")]
+            env = {}
+            for kv in lines(k.with_suffix(".env")):
+                key, _, value = kv.partition("=")
+                env[key] = value
+            pid = k.with_suffix(".pid")
+            doc.append(
+                {
+                    "name": name.read_text().strip(),
+                    "command": lines(k.with_suffix(".argv")),
+                    "env": env,
+                    "hosts": lines(k.with_suffix(".hosts")),
+                    "pid": int(pid.read_text().strip()) if pid.exists() else None,
+                    "start": int(k.with_suffix(".start").read_text().strip()),
+                    "end": int(k.with_suffix(".end").read_text().strip()),
+                    "exit": int(k.with_suffix(".rc").read_text().strip()),
+                    "stdout": lines(k.with_suffix(".out")),
+                    "stderr": lines(k.with_suffix(".err")),
+                }
+            )
+        (dest / f"{base}.runs.json").write_text(json.dumps(doc, indent=1) + "\n")
     runs += 1
 print(f"{dest}: {runs} runs on {kernel}", file=sys.stderr)

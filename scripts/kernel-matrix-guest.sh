@@ -6,6 +6,8 @@
 # notifications, then tcpdump stops and `ip -j` records the kernel's answer.
 # Up to $(cat /scen/PARALLEL) runs (default 1) go on at once, each in its own
 # namespace (nlmon only sees its own namespace's netlink traffic).
+# `run` steps keep, per run K, $base.runs/K.{name,argv,env,hosts,pid,start,
+# end,rc,out,err}; kernel-matrix-collect.py joins them into S.lN.runs.json.
 # busybox sh runs its own applets before PATH: real tools go by full path.
 IP=${IP:-/usr/sbin/ip}
 TCPDUMP=${TCPDUMP:-/usr/sbin/tcpdump}
@@ -36,6 +38,7 @@ run() { # SCENARIO-FILE LISTENERS
     done
     [ "$n" -gt 0 ] && sleep 1
     : > "$base.log"
+    runs=0
     while IFS= read -r line || [ -n "$line" ]; do
         case $line in
             ''|'#'*) continue ;;
@@ -52,6 +55,40 @@ run() { # SCENARIO-FILE LISTENERS
                 val=${1#*=}
                 out=$($IP netns exec "$ns" sh -c "echo $val > /proc/sys/$(echo "$key" | tr . /)" 2>&1); rc=$? ;;
             sleep) sleep "$1"; out=""; rc=0 ;;
+            hosts)
+                # /etc/netns/NS/hosts: `ip netns exec` binds it over /etc/hosts
+                hn=$1
+                shift
+                mkdir -p "/etc/netns/$ns"
+                [ -f "/etc/netns/$ns/hosts" ] || cp /etc/hosts "/etc/netns/$ns/hosts"
+                for a in "$@"; do echo "$a $hn" >> "/etc/netns/$ns/hosts"; done
+                out=""; rc=0 ;;
+            run)
+                runs=$((runs + 1))
+                mkdir -p "$base.runs"
+                r=$base.runs/$(printf %03d "$runs")
+                echo "$1" > "$r.name"
+                shift
+                : > "$r.env"
+                while [ $# -gt 0 ]; do
+                    case $1 in
+                        *=*) echo "$1" >> "$r.env"; shift ;;
+                        *) break ;;
+                    esac
+                done
+                printf '%s\n' "$@" > "$r.argv"
+                if [ -f "/etc/netns/$ns/hosts" ]; then cp "/etc/netns/$ns/hosts" "$r.hosts"; else cp /etc/hosts "$r.hosts"; fi
+                date +%s > "$r.start"
+                # the shell writes its PID and execs the program in its place
+                # (env execs too): replies to its netlink requests carry that
+                # PID as nlmsg_pid when the kernel autobinds its socket
+                # shellcheck disable=SC2016,SC2046
+                $IP netns exec "$ns" sh -c 'echo $$ > "$0"; exec env -i PATH=/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin "$@"' \
+                    "$r.pid" $(cat "$r.env") "$@" > "$r.out" 2> "$r.err" < /dev/null
+                rc=$?
+                date +%s > "$r.end"
+                echo "$rc" > "$r.rc"
+                out=$(cat "$r.out" "$r.err") ;;
             *) out="unknown step: $cmd"; rc=127 ;;
         esac
         { echo "\$ $line"; [ -n "$out" ] && echo "$out" | head -5; echo "exit $rc"; } >> "$base.log"
@@ -68,6 +105,7 @@ run() { # SCENARIO-FILE LISTENERS
     echo "$n" > "$base.listeners"
     $IP netns exec "$ns" cat /proc/sys/net/ipv4/conf/all/promote_secondaries > "$base.promote"
     $IP netns del "$ns"
+    rm -rf "/etc/netns/$ns"
 }
 
 running=0

@@ -12,11 +12,24 @@
 #   bridge ARGS...    iproute2's bridge tool, likewise
 #   sysctl KEY=VALUE  write /proc/sys/KEY (dots as slashes) in the namespace
 #   sleep SECONDS
+#   hosts NAME ADDR...  add one `ADDR NAME` line per ADDR to the namespace's
+#                     /etc/hosts (/etc/netns/NS/hosts, which `ip netns exec`
+#                     binds over /etc/hosts; it starts as `127.0.0.1 localhost`)
+#   run NAME [VAR=VALUE...] PROGRAM ARGS...
+#                     run a program inside the namespace during the capture
+#                     (`ip netns exec`, environment PATH plus the VAR=VALUEs)
+#                     and keep what it printed; NAME labels the run. Programs
+#                     packed when a scenario has a run step: /usr/bin/getent,
+#                     /usr/sbin/ip, /usr/local/bin/golook (scripts/looks/golook,
+#                     built here with cgo), /usr/bin/python3.11 with the few
+#                     stdlib modules /usr/local/bin/pylook.py needs
 #   # comment
 # Output, per kernel K, scenario S and listener count N:
 #   OUTDIR/K/S.lN.pcap       what tcpdump recorded on nlmon0 (pcap, LINKTYPE_NETLINK)
 #   OUTDIR/K/S.lN.ip.json    {"kernel", "listeners", "scenario", "link", "addr", "route4", "route6"}
 #   OUTDIR/K/S.lN.log        each step with its exit status and what ip printed
+#   OUTDIR/K/S.lN.runs.json  only with run steps: one object per run, in order
+#                            (see fixtures/looks/README.md)
 # Needs root only for nothing: qemu runs unprivileged; apt-get installs what
 # is missing (qemu-system-x86, busybox-static, tcpdump, cpio, kmod, xz-utils).
 # Kernel packages are fetched with apt-get download and cached in $VMCACHE.
@@ -43,6 +56,20 @@ fi
 for s in "$@"; do [ -f "$s" ] || { echo "$s: no such scenario file" >&2; exit 2; }; done
 VMCACHE=${VMCACHE:-/tmp/nlorder-vm}
 mkdir -p "$VMCACHE" "$out"
+
+# Programs for `run` steps, built or gathered once; only when a scenario runs one.
+looks=""
+if grep -Eq '^[[:space:]]*run[[:space:]]' "$@"; then
+    looks=$(mktemp -d)
+    # shellcheck disable=SC2064
+    trap "rm -rf '$looks'" EXIT
+    command -v go >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 || {
+        echo "run steps need go and gcc (golang-go, gcc)" >&2
+        exit 2
+    }
+    # cgo on: one binary serves GODEBUG=netdns=go and netdns=cgo (glibc's getaddrinfo)
+    CGO_ENABLED=1 go build -trimpath -o "$looks/golook" "$here/looks/golook/main.go"
+fi
 
 need=()
 for t in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static cpio:cpio depmod:kmod tcpdump:tcpdump xz:xz-utils ip:iproute2 python3:python3; do
@@ -98,6 +125,42 @@ run_kernel() { # KV OUTDIR
     copybin "$(command -v tcpdump)"
     copybin "$(command -v ip)"
     copybin "$(command -v bridge)"
+    if [ -n "$looks" ]; then
+        copyto() { # SOURCE PATH-IN-VM, with the libraries ldd names
+            mkdir -p "$root$(dirname "$2")"
+            cp -L "$1" "$root$2"
+            for l in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+                mkdir -p "$root$(dirname "$l")"
+                cp -L "$l" "$root$l"
+            done
+        }
+        ln -sf busybox "$root/bin/env"
+        copyto /usr/bin/getent /usr/bin/getent
+        copyto "$looks/golook" /usr/local/bin/golook
+        # Debian's python3.11: its extension modules are built in, so the
+        # pure-Python modules a getaddrinfo call loads (socket, and the idna
+        # codec with stringprep and re) and the encodings package are enough,
+        # under the same paths (the interpreter finds its prefix by os.py),
+        # with their compiled copies (source mtimes kept, so they are used).
+        if [ -x /usr/bin/python3.11 ]; then
+            copyto /usr/bin/python3.11 /usr/bin/python3.11
+            cp "$here/looks/pylook.py" "$root/usr/local/bin/pylook.py"
+            mkdir -p "$root/usr/lib/python3.11/lib-dynload"
+            cp -rp /usr/lib/python3.11/encodings "$root/usr/lib/python3.11/"
+            /usr/bin/python3.11 -I -S -c 'import socket, sys
+socket.getaddrinfo("localhost", None)
+for m in list(sys.modules.values()):
+    f = getattr(m, "__file__", None)
+    if f: print(f)' | sort -u | while read -r f; do
+                mkdir -p "$root$(dirname "$f")/__pycache__"
+                cp -p "$f" "$root$f"
+                c="$(dirname "$f")/__pycache__/$(basename "$f" .py).cpython-311.pyc"
+                [ ! -f "$c" ] || cp -p "$c" "$root$c"
+            done
+        fi
+        # as on Debian: every /etc/hosts line for a name, not just the first
+        printf 'multi on\n' >"$root/etc/host.conf"
+    fi
     printf 'hosts: files\n' >"$root/etc/nsswitch.conf"
     printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
     echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
