@@ -46,8 +46,6 @@ pub enum Library {
     Iproute2,
     /// systemd's sd-netlink (nss-myhostname, networkd): full header, ACK asked.
     SystemdNetlink,
-    /// `nlorder record`.
-    NlorderRecord,
     Unknown,
 }
 
@@ -61,7 +59,6 @@ impl Library {
             Library::GlibcGetifaddrs => "glibc getifaddrs",
             Library::Iproute2 => "iproute2",
             Library::SystemdNetlink => "systemd sd-netlink",
-            Library::NlorderRecord => "nlorder record",
             Library::Unknown => "unknown",
         }
     }
@@ -310,10 +307,11 @@ impl Looks {
         }
         if r.len == 17 && r.short_form && dump_flags && time_seq == Some(true) {
             return (
-                Library::NlorderRecord,
-                Confidence::Likely,
+                Library::Unknown,
+                Confidence::Unknown,
                 format!(
-                    "17 bytes (1-byte rtgenmsg), seq {} = the Unix time: nlorder record's Go-like form",
+                    "17 bytes (1-byte rtgenmsg) like Go's, but seq {} = the Unix time, not 1 \
+                     (nlorder record's legacy form sends this)",
                     r.seq
                 ),
             );
@@ -467,7 +465,6 @@ fn program(l: Library) -> u8 {
         Library::GlibcGetifaddrs => 3,
         Library::Iproute2 => 4,
         Library::SystemdNetlink => 5,
-        Library::NlorderRecord => 6,
         Library::Unknown => 0,
     }
 }
