@@ -62,7 +62,10 @@ impl Placement {
     }
 }
 
-fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_len: u8, oif: u32) -> RouteEntry {
+/// One of the kernel's own routes through `oif`: protocol kernel, scope
+/// universe, no gateway, prefsrc or metric, origin `Dump(0)` until the
+/// caller marks it.
+pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_len: u8, oif: u32) -> RouteEntry {
     RouteEntry {
         family,
         table,
@@ -144,9 +147,13 @@ fn kind_is(l: &LinkEntry, k: &[u8]) -> bool {
 
 impl Model {
     /// `netif_carrier_ok` by the drivers' rules: a veth has carrier while
-    /// both ends are up, a bridge while a port that is up has carrier, a
-    /// VLAN or macvlan while its lower device has carrier (whatever the
-    /// lower's admin state); dummy, loopback and the rest always.
+    /// both ends are up (with its peer unknown, while it is up and its own
+    /// LOWER_UP flag is set), a bridge while it is up and either never had
+    /// a port or has a port that is up with carrier, a VLAN, macvlan or
+    /// ipvlan while its lower device has carrier (whatever the lower's
+    /// admin state, and always when the lower is unknown); dummy, loopback
+    /// and the rest always. A device five steps down the chain of lower
+    /// devices and ports counts as without carrier.
     fn carrier(&self, l: &LinkEntry, depth: u8) -> bool {
         if depth > 4 {
             return false;
@@ -311,9 +318,11 @@ impl Model {
         }
     }
 
-    /// `addrconf_dev_config` when a device is up with carrier: the
-    /// `ff00::/8` and `fe80::/64` routes and the EUI-64 link-local address
-    /// (unknown when no message showed the MAC); the loopback's ::1.
+    /// `addrconf_dev_config` when a device is up with carrier: the routes
+    /// of its IPv6 addresses (see `ipv6_address_routes`), then for a
+    /// loopback its ::1, for an Ethernet device the `ff00::/8` and
+    /// `fe80::/64` routes and the EUI-64 link-local address (fe80:: when no
+    /// message showed a usable MAC), and nothing more for other device types.
     fn ipv6_link_ready<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(index) else { return };
         let (dev_type, hwaddr, loopback) = (l.dev_type, l.hwaddr, l.flags & IFF_LOOPBACK != 0);
@@ -412,9 +421,13 @@ impl Model {
         self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
     }
 
-    /// `fib_add_ifaddr`: the local route (prefsrc: the subnet's primary);
-    /// with the link up also the broadcast routes and, for a primary, the
-    /// prefix route (type local on a loopback device).
+    /// `fib_add_ifaddr`: the local route (prefsrc: the subnet's primary;
+    /// none of the routes for a secondary without one); with the link up
+    /// also the broadcast route of the address's broadcast attribute (unless
+    /// 0.0.0.0 or 255.255.255.255) and, for a primary whose prefix (of its
+    /// peer, if any) is neither 0 nor the address itself as a /32, the
+    /// prefix route (unless `noprefixroute`; type local on a
+    /// loopback device) and, below /31, the subnet's broadcast route.
     fn ipv4_address_routes<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(a.index) else { return };
         let (up, loopback) = (l.flags & IFF_UP != 0, l.flags & IFF_LOOPBACK != 0);
@@ -482,9 +495,10 @@ impl Model {
     /// through a device that is up: IPv6 refuses routes through a down
     /// device, and `addrconf_permanent_addr` adds them at link-up) and its
     /// local route (exempt from that): at once when duplicate address
-    /// detection is skipped (`nodad`, a NOARP or loopback device) or the
-    /// device is up with carrier (DAD then finishes within two seconds),
-    /// else when the device becomes ready.
+    /// detection is skipped (`nodad`, a NOARP or loopback device); when the
+    /// device is up with carrier, once DAD has run (two seconds, see
+    /// `finish_dad`); else nothing yet (this runs again when the device
+    /// becomes ready).
     fn ipv6_address_routes<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let skip_dad = a.flags & IFA_F_NODAD != 0
             || self

@@ -13,6 +13,7 @@
 pub mod changes;
 mod dumps;
 pub mod entries;
+mod inferred_routes;
 pub mod kernel_order;
 pub mod kernel_rules;
 mod notify;
@@ -193,9 +194,11 @@ impl Model {
         }
     }
 
-    /// A model holding exactly these tables (links in dump order, each
-    /// device's addresses in list order), as if dumps had shown them: for
-    /// replaying situations described by other tools' test vectors.
+    /// A model with default options holding these tables: links in dump
+    /// order, each device's addresses in list order, routes numbered in the
+    /// order given (a route with the key of an earlier one replaces it).
+    /// The links count as dumped, so later notifications about other
+    /// devices are warned about; the entries keep their origins.
     pub fn from_tables(links: Vec<LinkEntry>, addrs: Vec<AddrEntry>, routes: Vec<RouteEntry>) -> Self {
         let mut m = Model::new(ModelOptions::default());
         m.links = links;

@@ -1,7 +1,11 @@
 //! glibc's own tst-rfc3484, tst-rfc3484-2 and tst-rfc3484-3 vectors, and
 //! gai.conf parsing.
 
-use super::*;
+use std::cmp::Ordering;
+
+use super::gai_conf::lookup;
+use super::rfc6724::go_cmp;
+use super::{CandidateFacts, GaiConf, glibc_order};
 
 fn cand(position: usize, dst: &str, src: &str, prefix_len: u8) -> CandidateFacts {
     CandidateFacts {

@@ -1,0 +1,108 @@
+//! Routes made from the addresses, for a capture that showed no routes.
+//!
+//! Contract: [`Model::with_inferred_routes`] is pure and leaves the model
+//! it is given alone. It returns a new model (default options, as
+//! [`Model::from_tables`] makes it) with the same links and addresses, in
+//! the same order, and as its only routes a local route for each address
+//! and a prefix route for each primary IPv4 and each IPv6 address, marked
+//! `Origin::Inferred(0)`. This is a rough form of
+//! `fib_add_ifaddr` and addrconf: device state, DAD, `noprefixroute`,
+//! broadcast, multicast and link-local routes and metrics are not
+//! modelled, and /32 and /128 addresses get a prefix route too
+//! (`kernel_rules` has the kernel's own rules, for captured changes).
+
+use std::net::IpAddr;
+
+use super::Model;
+use super::entries::{AddrEntry, Origin, RouteEntry};
+use super::kernel_order::same_ipv4_subnet;
+use super::kernel_rules::kernel_route;
+use crate::netlink::names::*;
+
+impl Model {
+    /// The model's links and addresses with routes made from the
+    /// addresses, for every device in link order: for each IPv4
+    /// address a local /32 route (table local, prefsrc the primary address
+    /// of its subnet on the device, else itself) and, for a primary, its
+    /// prefix route (table main, scope link, prefsrc the address); for each
+    /// IPv6 address a local /128 route and its prefix route, without
+    /// prefsrc. Addresses with an impossible prefix length get no prefix
+    /// route. The model's own routes are not carried over.
+    pub fn with_inferred_routes(&self) -> Model {
+        let mut routes = Vec::new();
+        let mut addrs: Vec<AddrEntry> = Vec::new();
+        for l in self.links() {
+            for fam in [AF_INET, AF_INET6] {
+                let list = self.device_addresses(l.index, fam);
+                for a in list {
+                    addrs.push(a.clone());
+                    if fam == AF_INET {
+                        let primary = list
+                            .iter()
+                            .find(|p| !p.is_secondary() && same_ipv4_subnet(p, a))
+                            .map_or(a.address, |p| p.address);
+                        routes.push(inferred(
+                            fam,
+                            RT_TABLE_LOCAL,
+                            RTN_LOCAL,
+                            a.address,
+                            32,
+                            l.index,
+                            Some(primary),
+                        ));
+                        if !a.is_secondary()
+                            && let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len)
+                        {
+                            routes.push(inferred(
+                                fam,
+                                RT_TABLE_MAIN,
+                                RTN_UNICAST,
+                                net.trunc().addr(),
+                                a.prefix_len,
+                                l.index,
+                                Some(a.address),
+                            ));
+                        }
+                    } else {
+                        routes.push(inferred(fam, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 128, l.index, None));
+                        if let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len) {
+                            routes.push(inferred(
+                                fam,
+                                RT_TABLE_MAIN,
+                                RTN_UNICAST,
+                                net.trunc().addr(),
+                                a.prefix_len,
+                                l.index,
+                                None,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Model::from_tables(self.links().to_vec(), addrs, routes)
+    }
+}
+
+/// A kernel route through `oif`, scope host for a local route and link for
+/// the rest, marked inferred.
+fn inferred(
+    family: u8,
+    table: u32,
+    kind: u8,
+    dst: IpAddr,
+    dst_len: u8,
+    oif: u32,
+    prefsrc: Option<IpAddr>,
+) -> RouteEntry {
+    RouteEntry {
+        scope: if kind == RTN_LOCAL {
+            RT_SCOPE_HOST
+        } else {
+            RT_SCOPE_LINK
+        },
+        prefsrc,
+        origin: Origin::Inferred(0),
+        ..kernel_route(family, table, kind, dst, dst_len, oif)
+    }
+}

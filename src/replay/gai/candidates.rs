@@ -1,0 +1,105 @@
+//! What a resolver knows about each candidate address before it sorts:
+//! its name-service position, its source address and how that was found,
+//! and the resolver's own facts about that source.
+//!
+//! Contract: [`facts`] is a pure function of the model, the candidates and
+//! the options. A source is the `--source` override for the destination,
+//! else the kernel's source-address selection (`replay::source`) on the
+//! model it is given, else none. glibc's facts (prefix length, flags,
+//! device) are filled only when the host has a non-loopback IPv6 address,
+//! as `__check_pf` keeps its list only then; musl's prefix length is the
+//! bits source and destination share; Go's stay at their defaults.
+
+use std::net::IpAddr;
+
+use serde::Serialize;
+
+use super::{Options, Resolver, glibc_sort, rfc6724};
+use crate::model::Model;
+use crate::netlink::names::*;
+use crate::replay::source;
+
+/// What the resolver knows about one candidate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CandidateFacts {
+    pub address: IpAddr,
+    /// Position in the name-service order, 0-based.
+    pub position: usize,
+    pub source: Option<IpAddr>,
+    /// How the source was found.
+    pub source_why: String,
+    /// glibc: prefix length of the source's address entry; musl: bits the
+    /// source shares with the address. 0: unknown or not used.
+    pub prefix_len: u8,
+    /// glibc: the source's entry is deprecated or optimistic.
+    pub deprecated: bool,
+    /// glibc: the source's entry is a home address.
+    pub home: bool,
+    /// glibc: ifindex of the source's entry (u32::MAX: unknown).
+    pub index: u32,
+    /// glibc: the source's device is known and not a tunnel.
+    pub native: bool,
+}
+
+/// The facts of every candidate in `input`, and whether the host has a
+/// non-loopback IPv6 address. `routes_inferred` says the model's routes
+/// were inferred from its addresses (said in each source's `source_why`);
+/// glibc sources missing from the address list add a note.
+pub(super) fn facts(
+    model: &Model,
+    input: &[IpAddr],
+    o: &Options,
+    routes_inferred: bool,
+    notes: &mut Vec<String>,
+) -> (Vec<CandidateFacts>, bool) {
+    // __check_pf: the list is kept only when a non-loopback IPv6 address exists.
+    let all = model.addresses(None);
+    let have_v6 = all.iter().any(|a| a.family == AF_INET6 && !a.address.is_loopback());
+    let mut out = Vec::new();
+    for (i, &dst) in input.iter().enumerate() {
+        let (source, why) = match o.sources.iter().find(|(d, _)| *d == dst) {
+            Some((_, s)) => (Some(*s), "given with --source".to_string()),
+            None => match source::select_source(model, dst) {
+                Ok(c) => (
+                    Some(c.source),
+                    format!(
+                        "{} (route `{}`{})",
+                        c.why,
+                        model.route_text(&c.route),
+                        if routes_inferred {
+                            ", inferred from the addresses"
+                        } else {
+                            ""
+                        }
+                    ),
+                ),
+                Err(e) => (None, format!("no source: {e}")),
+            },
+        };
+        let mut f = CandidateFacts {
+            address: dst,
+            position: i,
+            source,
+            source_why: why,
+            prefix_len: 0,
+            deprecated: false,
+            home: false,
+            index: u32::MAX,
+            native: false,
+        };
+        if o.resolver == Resolver::Glibc && have_v6 {
+            if let Some(src) = source {
+                match glibc_sort::check_pf_entry(&all, src) {
+                    Some(e) => glibc_sort::source_entry_facts(&mut f, e, model),
+                    None => notes.push(format!(
+                        "source {src} of {dst} is not in the address dump glibc reads (point-to-point peer?): prefix length 0"
+                    )),
+                }
+            }
+        } else if o.resolver == Resolver::Musl {
+            f.prefix_len = rfc6724::musl_prefix_len(dst, source);
+        }
+        out.push(f);
+    }
+    (out, have_v6)
+}

@@ -1,0 +1,250 @@
+//! glibc's `rfc3484_sort` comparator and the facts it reads from
+//! `__check_pf`'s address list.
+//!
+//! Contract: [`glibc_cmp`] compares two candidates by rules 1-10 as glibc
+//! implements them (rule 9 with glibc's IPv4 subnet restriction and its
+//! 32-bit-word IPv6 scoring), with the tables of [`Tables`], returning the
+//! ordering, the deciding rule and a sentence saying why; [`glibc_order`]
+//! sorts prepared candidates with it. [`check_pf_entry`] and
+//! [`source_entry_facts`] find a source's address entry and what glibc
+//! takes from it (prefix length, flags, device). Pure, no I/O.
+
+use std::cmp::Ordering;
+use std::net::{IpAddr, Ipv4Addr};
+
+use super::gai_conf::{GaiConf, PolicyRow, Tables, lookup};
+use super::{CandidateFacts, to6};
+use crate::model::kernel_order::ipv6_src_scope;
+use crate::model::{AddrEntry, Model};
+use crate::netlink::names::*;
+
+/// The entry glibc's `__check_pf` list holds for source `src`: looked up by
+/// IFA_ADDRESS (the peer on point-to-point links), 127/8 as 127.0.0.1.
+pub(super) fn check_pf_entry<'a>(all: &[&'a AddrEntry], src: IpAddr) -> Option<&'a AddrEntry> {
+    let key = match src {
+        IpAddr::V4(v4) if v4.is_loopback() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        s => s,
+    };
+    all.iter().find(|a| a.peer.unwrap_or(a.address) == key).copied()
+}
+
+/// What glibc takes from the source's entry `e`: its prefix length,
+/// deprecated (or optimistic) and home-address flags, its device, and
+/// whether that device is native (known to the model and not a tunnel of
+/// ARPHRD type 768 ipip, 769 ip6tnl or 776 sit).
+pub(super) fn source_entry_facts(f: &mut CandidateFacts, e: &AddrEntry, model: &Model) {
+    f.prefix_len = e.prefix_len;
+    f.deprecated = u32::from(e.header_flags) & (IFA_F_DEPRECATED | IFA_F_OPTIMISTIC) != 0;
+    f.home = u32::from(e.header_flags) & IFA_F_HOMEADDRESS != 0;
+    f.index = e.index;
+    f.native = model
+        .link(e.index)
+        .is_some_and(|l| !l.placeholder && !matches!(l.dev_type, 768 | 769 | 776));
+}
+
+/// glibc's `get_scope`: IPv6 by address type (the kernel's
+/// `ipv6_addr_src_scope` values), IPv4 and IPv4-mapped through the scopev4
+/// table.
+fn glibc_scope(ip: IpAddr, scopev4: &[PolicyRow]) -> u32 {
+    match ip {
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => u32::from(ipv6_src_scope(&v6)),
+        other => lookup(scopev4, other),
+    }
+}
+
+/// glibc's `rfc3484_sort` over prepared facts (what glibc's own unit tests
+/// feed it): the candidates' positions in sorted order.
+pub fn glibc_order(cands: &[CandidateFacts], conf: &GaiConf) -> Vec<usize> {
+    let t = Tables::of(conf);
+    let mut v: Vec<&CandidateFacts> = cands.iter().collect();
+    v.sort_by(|a, b| glibc_cmp(a, b, &t).0);
+    v.iter().map(|c| c.position).collect()
+}
+
+/// glibc's `rfc3484_sort` for one pair: the ordering, the deciding rule and
+/// why.
+pub(super) fn glibc_cmp(a: &CandidateFacts, b: &CandidateFacts, t: &Tables) -> (Ordering, u8, String) {
+    use Ordering::*;
+    let (Some(sa), sb) = (a.source, b.source) else {
+        if b.source.is_some() {
+            return (
+                Greater,
+                1,
+                format!("rule 1: {} has no source address, {} has", a.address, b.address),
+            );
+        }
+        return glibc_tail(a, b, t, false);
+    };
+    let Some(sb) = sb else {
+        return (Less, 1, format!("rule 1: {} has no source address", b.address));
+    };
+    let scope = |ip| glibc_scope(ip, &t.scopev4);
+    let (dsa, dsb) = (scope(a.address), scope(b.address));
+    let (ma, mb) = (dsa == scope(sa), dsb == scope(sb));
+    if ma != mb {
+        let w = if ma { Less } else { Greater };
+        return (
+            w,
+            2,
+            format!(
+                "rule 2 (matching scope): {} scope {} vs source {}; {} scope {} vs source {}",
+                a.address,
+                dsa,
+                scope(sa),
+                b.address,
+                dsb,
+                scope(sb)
+            ),
+        );
+    }
+    if a.deprecated != b.deprecated {
+        return (
+            if a.deprecated { Greater } else { Less },
+            3,
+            "rule 3 (avoid deprecated source)".into(),
+        );
+    }
+    if a.home != b.home {
+        return (
+            if a.home { Less } else { Greater },
+            4,
+            "rule 4 (prefer home address)".into(),
+        );
+    }
+    let label = |ip| lookup(&t.labels, ip);
+    let (la, lb) = (label(a.address) == label(sa), label(b.address) == label(sb));
+    if la != lb {
+        return (
+            if la { Less } else { Greater },
+            5,
+            format!(
+                "rule 5 (matching label): labels {}/{} vs {}/{}",
+                label(a.address),
+                label(sa),
+                label(b.address),
+                label(sb)
+            ),
+        );
+    }
+    glibc_tail(a, b, t, true)
+}
+
+/// Rules 6-10; with `usable` false (neither has a source) only 6, 8 and 10.
+fn glibc_tail(a: &CandidateFacts, b: &CandidateFacts, t: &Tables, usable: bool) -> (Ordering, u8, String) {
+    use Ordering::*;
+    let (pa, pb) = (lookup(&t.precedence, a.address), lookup(&t.precedence, b.address));
+    if pa != pb {
+        return (
+            if pa > pb { Less } else { Greater },
+            6,
+            format!("rule 6 (precedence): {pa} vs {pb}"),
+        );
+    }
+    if usable && a.index != b.index && a.native != b.native {
+        return (
+            if a.native { Less } else { Greater },
+            7,
+            "rule 7 (prefer native transport)".into(),
+        );
+    }
+    let (dsa, dsb) = (glibc_scope(a.address, &t.scopev4), glibc_scope(b.address, &t.scopev4));
+    if dsa != dsb {
+        return (
+            if dsa < dsb { Less } else { Greater },
+            8,
+            format!("rule 8 (smaller scope): {dsa} vs {dsb}"),
+        );
+    }
+    if usable && a.address.is_ipv4() == b.address.is_ipv4() {
+        let (ba, bb, how) = rule9_bits(a, b);
+        if ba != bb {
+            let src = |f: &CandidateFacts| {
+                f.source
+                    .map(|s| {
+                        if f.address.is_ipv4() {
+                            format!("{s}/{}", f.prefix_len)
+                        } else {
+                            s.to_string()
+                        }
+                    })
+                    .unwrap_or_default()
+            };
+            return (
+                if ba > bb { Less } else { Greater },
+                9,
+                format!("rule 9, {ba} vs {bb} common bits (source {} / {}){how}", src(a), src(b)),
+            );
+        }
+    }
+    (
+        if a.position < b.position { Less } else { Greater },
+        10,
+        format!(
+            "rule 10: name-service order kept (positions {} and {})",
+            a.position + 1,
+            b.position + 1
+        ),
+    )
+}
+
+fn v4u(ip: IpAddr) -> u32 {
+    match ip {
+        IpAddr::V4(v4) => u32::from(v4),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(0, u32::from),
+    }
+}
+
+/// glibc's rule 9 scores of `a` and `b` against their sources, and a note
+/// when an IPv4 prefix length is unknown. IPv4: the common leading bits
+/// when the destination is in the source's subnet (prefix length 0 counts
+/// as /32), else 0. IPv6: both
+/// scored at the first 32-bit word where either pair differs.
+fn rule9_bits(a: &CandidateFacts, b: &CandidateFacts) -> (u32, u32, String) {
+    let (Some(sa), Some(sb)) = (a.source, b.source) else {
+        return (0, 0, String::new());
+    };
+    if a.address.is_ipv4() {
+        let bits = |dst: IpAddr, src: IpAddr, plen: u8| {
+            // prefixlen 0: the C shift by 32 is undefined; x86 gives a /32 mask.
+            let mask = if plen == 0 {
+                u32::MAX
+            } else {
+                u32::MAX << (32 - u32::from(plen.min(32)))
+            };
+            let (d, s) = (v4u(dst), v4u(src));
+            if d & mask == s & mask {
+                (d ^ s).leading_zeros()
+            } else {
+                0
+            }
+        };
+        let note = if a.prefix_len == 0 || b.prefix_len == 0 {
+            "; prefix length unknown to glibc (no IPv6 on the host), so only an exact match counts (x86 behaviour of an undefined shift)".to_string()
+        } else {
+            String::new()
+        };
+        return (
+            bits(a.address, sa, a.prefix_len),
+            bits(b.address, sb, b.prefix_len),
+            note,
+        );
+    }
+    let words = |ip: IpAddr| {
+        let o = to6(ip).octets();
+        [0, 1, 2, 3].map(|i| u32::from_be_bytes([o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]]))
+    };
+    let (da, xa, db, xb) = (words(a.address), words(sa), words(b.address), words(sb));
+    // The first 32-bit word where either pair differs decides; both are
+    // scored at that word (reported here as whole-address prefix lengths).
+    for i in 0..4 {
+        if da[i] != xa[i] || db[i] != xb[i] {
+            let off = 32 * i as u32;
+            return (
+                off + (da[i] ^ xa[i]).leading_zeros(),
+                off + (db[i] ^ xb[i]).leading_zeros(),
+                String::new(),
+            );
+        }
+    }
+    (0, 0, String::new())
+}

@@ -1,0 +1,107 @@
+//! Why a program may have seen another order than the one predicted: the
+//! assumptions whose change reproduces the observed order.
+//!
+//! Contract: [`explain_mismatch`] is a pure function of the model, the
+//! candidates, the options and the observed order; it re-runs [`sort`]
+//! on variants of the options and of the model (never changing the model
+//! it is given) and returns one sentence per explanation, never none.
+
+use std::net::{IpAddr, Ipv6Addr};
+
+use super::gai_conf::GaiConf;
+use super::{Options, Resolver, sort};
+use crate::model::{AddrEntry, Model, Origin};
+use crate::netlink::names::*;
+
+/// What could explain `observed`, one sentence each. An observed set of
+/// addresses other than `input` is the only reason given when it occurs.
+/// Otherwise: no sorting when `observed` is `input`; each other resolver,
+/// a gai.conf preferring IPv4, and the opposite IPv6 presence, when
+/// re-running with it gives `observed`; unknown or inferred sources; and
+/// the name service's own order when nothing else applies. It does not
+/// check that `observed` differs from the prediction.
+pub fn explain_mismatch(model: &Model, input: &[IpAddr], o: &Options, observed: &[IpAddr]) -> Vec<String> {
+    let mut why = Vec::new();
+    let mut sorted_in = input.to_vec();
+    sorted_in.sort();
+    let mut sorted_obs = observed.to_vec();
+    sorted_obs.sort();
+    if sorted_in != sorted_obs {
+        why.push("NSS order / answer set: the program got other addresses than the candidates given".into());
+        return why;
+    }
+    let reproduces = |m: &Model, opts: &Options| sort(m, input, opts).order == observed;
+    if observed == input {
+        why.push(
+            "no sorting: the resolver kept the name-service order (pure-Go resolver on IPv4, musl, or a single answer)"
+                .into(),
+        );
+    }
+    for r in [Resolver::Glibc, Resolver::Go, Resolver::Musl] {
+        if r != o.resolver
+            && reproduces(
+                model,
+                &Options {
+                    resolver: r,
+                    ..o.clone()
+                },
+            )
+        {
+            why.push(format!("resolver: {r:?} would return exactly this order"));
+        }
+    }
+    let prefer_v4 = Options {
+        gai_conf: GaiConf::parse("precedence ::ffff:0:0/96 100"),
+        ..o.clone()
+    };
+    if reproduces(model, &prefer_v4) {
+        why.push("gai.conf: `precedence ::ffff:0:0/96 100` (prefer IPv4) reproduces it".into());
+    }
+    // IPv6 presence flips what glibc knows about prefix lengths.
+    let facts_now = sort(model, input, o);
+    let toggled = toggle_ipv6(model, facts_now.host_has_ipv6);
+    if reproduces(&toggled, o) {
+        why.push(format!(
+            "IPv6 presence: with{} a non-loopback IPv6 address the order is the observed one",
+            if facts_now.host_has_ipv6 { "out" } else { "" }
+        ));
+    }
+    if facts_now.candidates.iter().any(|c| c.source.is_none()) || !model.has_routes() {
+        why.push("source: some source addresses were unknown or inferred; pass --source DEST=SRC".into());
+    }
+    if why.is_empty() {
+        why.push("NSS order: the name service may have returned the candidates in another order than given".into());
+    }
+    why
+}
+
+/// The same links, addresses and routes with the IPv6 presence glibc's
+/// check_pf sees flipped: without the non-loopback IPv6 addresses (`has`),
+/// or with fe80::ffff/64 added on the first device that is not a
+/// placeholder (none added when there is no such device).
+fn toggle_ipv6(model: &Model, has: bool) -> Model {
+    let links = model.links().to_vec();
+    let mut addrs: Vec<AddrEntry> = model.addresses(None).into_iter().cloned().collect();
+    if has {
+        addrs.retain(|a| a.family != AF_INET6 || a.address.is_loopback());
+    } else if let Some(l) = links.iter().find(|l| !l.placeholder) {
+        addrs.push(AddrEntry {
+            index: l.index,
+            family: AF_INET6,
+            address: IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0xffff)),
+            peer: None,
+            prefix_len: 64,
+            label: None,
+            scope: RT_SCOPE_LINK,
+            flags: IFA_F_PERMANENT,
+            header_flags: IFA_F_PERMANENT as u8,
+            broadcast: None,
+            cacheinfo: None,
+            first_addr_attr: None,
+            rt_priority: None,
+            origin: Origin::Inferred(0),
+        });
+    }
+    let routes = model.routes().into_iter().cloned().collect();
+    Model::from_tables(links, addrs, routes)
+}
