@@ -33,7 +33,7 @@ use pcap_parser::{Linktype, ToVec};
 
 use crate::capture::link::{ARPHRD_NETLINK, LINKTYPE_NETLINK};
 use crate::netlink::names::{NLMSG_DONE, NLMSG_ERROR};
-use crate::netlink::wire::{ByteOrder, Messages};
+use crate::netlink::wire::{ByteOrder, Messages, NLMSG_HDRLEN, NlMsgHdr, RtGenMsg};
 
 /// RTNLGRP_LINK, IPV4_IFADDR, IPV4_ROUTE, IPV6_IFADDR, IPV6_ROUTE.
 const GROUPS: [u32; 5] = [1, 5, 7, 9, 11];
@@ -293,8 +293,11 @@ fn request(kind: RouteNetlinkMessage, seq: u32, form: RequestForm) -> Vec<u8> {
     msg.serialize(&mut buf);
     if form == RequestForm::Rtgenmsg {
         // nlmsghdr + the family byte (AF_UNSPEC): nlmsg_len 17, as Go sends.
-        buf.truncate(17);
-        buf[..4].copy_from_slice(&17u32.to_ne_bytes());
+        let len = NLMSG_HDRLEN + RtGenMsg::<&[u8]>::LEN;
+        buf.truncate(len);
+        if let Ok(mut header) = NlMsgHdr::new_checked(&mut buf, ByteOrder::native()) {
+            header.set_length(len as u32);
+        }
     }
     buf
 }

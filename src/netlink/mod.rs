@@ -1,8 +1,11 @@
-//! Netlink decoding: framing of the messages in a record, checked views of
-//! the wire structures in either byte order, the compact NETLINK_ROUTE
-//! decoding every later layer uses, and the full decoding through
-//! netlink-packet-route used for display and cross-checks.
+//! Netlink decoding: framing of the messages in a record and checked views
+//! of the wire structures in either byte order (`wire`), the UAPI numbers
+//! and their names (`names`), the compact NETLINK_ROUTE decoding every later
+//! layer uses (`rtnl`), the full decoding through netlink-packet-route used
+//! for cross-checks (`strict`), and the attributes of a message as text for
+//! display (`attr_text`).
 
+pub mod attr_text;
 pub mod names;
 pub mod rtnl;
 pub mod strict;

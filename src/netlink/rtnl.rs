@@ -1,11 +1,15 @@
 //! Compact decoding of NETLINK_ROUTE messages: what every later layer sees.
 //!
 //! Contract: [`decode`] turns one framed [`Message`] into a [`Decoded`] value
-//! that borrows names and labels from the record and never allocates. It is
-//! lenient the way the kernel is: a short request body, a malformed or
-//! unknown attribute, or a non-UTF-8 name never loses the message; the first
-//! such problem is recorded in [`Decoded::problem`] and the rest of the
-//! message is still used. Works in either byte order.
+//! that borrows names and labels from the record and never allocates. The
+//! fixed headers are read through the checked views of `netlink::wire`. It
+//! is lenient the way the kernel is: a short (`rtgenmsg`) request body, a
+//! malformed or unknown attribute, or a non-UTF-8 name never loses the
+//! message; the first such problem is recorded in [`Decoded::problem`] and
+//! the rest of the message is still used. A link, address, route or error
+//! body too short for its fixed header, or a done body of 1 to 3 bytes, is
+//! kept as [`Body::Truncated`] with that problem. Works in either byte
+//! order.
 //!
 //! This is the decoder on the hot path (`table`, `detect`, ...). The full,
 //! strict decoding through netlink-packet-route lives in `netlink::strict`;
@@ -14,7 +18,10 @@
 use std::net::IpAddr;
 
 use super::names::*;
-use super::wire::{Attr, AttrError, Attrs, ByteOrder, Header, Message};
+use super::wire::{
+    Attr, AttrError, Attrs, ByteOrder, Header, IfAddrMsg, IfInfoMsg, Message, NlMsgDone, NlMsgErr, NlMsgHdr, RtGenMsg,
+    RtMsg, WireError, nlmsg_align,
+};
 
 /// One decoded message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +77,15 @@ pub enum Problem {
     Attr(AttrError),
     /// A known attribute has the wrong size for its type; it was ignored.
     AttrSize { kind: u16, len: usize },
+}
+
+impl From<WireError> for Problem {
+    fn from(e: WireError) -> Self {
+        Problem::ShortBody {
+            needed: e.needed,
+            got: e.got,
+        }
+    }
 }
 
 impl std::fmt::Display for Problem {
@@ -215,16 +231,10 @@ pub fn decode<'a>(msg: &Message<'a>) -> Decoded<'a> {
     let mut problem = None;
     let body = match header.kind {
         NLMSG_NOOP => Body::Noop,
-        NLMSG_DONE => match order.read_u32(payload, 0) {
-            Some(e) => Body::Done { error: e as i32 },
-            None if payload.is_empty() => Body::Done { error: 0 },
-            None => {
-                problem = Some(Problem::ShortBody {
-                    needed: 4,
-                    got: payload.len(),
-                });
-                Body::Truncated
-            }
+        NLMSG_DONE => match NlMsgDone::new_checked(payload, order) {
+            Ok(done) => Body::Done { error: done.error() },
+            Err(_) if payload.is_empty() => Body::Done { error: 0 },
+            Err(e) => truncated(&mut problem, e),
         },
         NLMSG_ERROR => error_body(payload, order, header.flags, &mut problem),
         _ if header.flags & NLM_F_REQUEST != 0 && matches!(header.kind, RTM_GETLINK | RTM_GETADDR | RTM_GETROUTE) => {
@@ -262,19 +272,10 @@ fn each_attr<'a>(area: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>
     }
 }
 
-fn short(payload: &[u8], needed: usize, problem: &mut Option<Problem>) -> bool {
-    if payload.len() < needed {
-        note(
-            problem,
-            Problem::ShortBody {
-                needed,
-                got: payload.len(),
-            },
-        );
-        true
-    } else {
-        false
-    }
+/// A body too short for its fixed header.
+fn truncated(problem: &mut Option<Problem>, e: WireError) -> Body<'static> {
+    note(problem, e.into());
+    Body::Truncated
 }
 
 fn u32_attr(a: &Attr<'_>, order: ByteOrder, slot: &mut Option<u32>) -> bool {
@@ -299,26 +300,19 @@ fn ip_attr(a: &Attr<'_>, family: u8, slot: &mut Option<IpAddr>) -> bool {
 }
 
 fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
-    if short(payload, 16, problem) {
-        return Body::Truncated;
-    }
-    let (Some(dev_type), Some(index), Some(flags), Some(change)) = (
-        order.read_u16(payload, 2),
-        order.read_u32(payload, 4),
-        order.read_u32(payload, 8),
-        order.read_u32(payload, 12),
-    ) else {
-        return Body::Truncated;
+    let h = match IfInfoMsg::new_checked(payload, order) {
+        Ok(h) => h,
+        Err(e) => return truncated(problem, e),
     };
     let mut l = Link {
-        family: payload[0],
-        dev_type,
-        index,
-        flags,
-        change,
+        family: h.family(),
+        dev_type: h.dev_type(),
+        index: h.index(),
+        flags: h.flags(),
+        change: h.change(),
         ..Link::default()
     };
-    each_attr(&payload[16..], order, problem, |a| match a.kind {
+    each_attr(h.attrs(), order, problem, |a| match a.kind {
         IFLA_IFNAME => {
             l.name = Some(a.cstr());
             true
@@ -364,9 +358,9 @@ fn veth_peer(data: &[u8], order: ByteOrder) -> Option<(u32, Option<&[u8]>)> {
         if a.kind != VETH_INFO_PEER {
             continue;
         }
-        let index = order.read_u32(a.value, 4)?;
-        let attrs = a.value.get(16..)?;
-        let name = Attrs::new(attrs, order)
+        let h = IfInfoMsg::new_checked(a.value, order).ok()?;
+        let index = h.index();
+        let name = Attrs::new(h.attrs(), order)
             .flatten()
             .find(|x| x.kind == IFLA_IFNAME)
             .map(|x| x.cstr());
@@ -376,23 +370,21 @@ fn veth_peer(data: &[u8], order: ByteOrder) -> Option<(u32, Option<&[u8]>)> {
 }
 
 fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
-    if short(payload, 8, problem) {
-        return Body::Truncated;
-    }
-    let Some(index) = order.read_u32(payload, 4) else {
-        return Body::Truncated;
+    let h = match IfAddrMsg::new_checked(payload, order) {
+        Ok(h) => h,
+        Err(e) => return truncated(problem, e),
     };
-    let family = payload[0];
+    let family = h.family();
     let mut a = Addr {
         family,
-        prefix_len: payload[1],
-        flags: u32::from(payload[2]),
-        header_flags: payload[2],
-        scope: payload[3],
-        index,
+        prefix_len: h.prefix_len(),
+        flags: u32::from(h.flags()),
+        header_flags: h.flags(),
+        scope: h.scope(),
+        index: h.index(),
         ..Addr::default()
     };
-    each_attr(&payload[8..], order, problem, |at| match at.kind {
+    each_attr(h.attrs(), order, problem, |at| match at.kind {
         IFA_ADDRESS | IFA_LOCAL => {
             let slot = if at.kind == IFA_ADDRESS {
                 &mut a.address
@@ -445,26 +437,24 @@ fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
 }
 
 fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
-    if short(payload, 12, problem) {
-        return Body::Truncated;
-    }
-    let Some(flags) = order.read_u32(payload, 8) else {
-        return Body::Truncated;
+    let h = match RtMsg::new_checked(payload, order) {
+        Ok(h) => h,
+        Err(e) => return truncated(problem, e),
     };
-    let family = payload[0];
+    let family = h.family();
     let mut r = Route {
         family,
-        dst_len: payload[1],
-        src_len: payload[2],
-        tos: payload[3],
-        table: u32::from(payload[4]),
-        protocol: payload[5],
-        scope: payload[6],
-        kind: payload[7],
-        flags,
+        dst_len: h.dst_len(),
+        src_len: h.src_len(),
+        tos: h.tos(),
+        table: u32::from(h.table()),
+        protocol: h.protocol(),
+        scope: h.scope(),
+        kind: h.kind(),
+        flags: h.flags(),
         ..Route::default()
     };
-    each_attr(&payload[12..], order, problem, |a| match a.kind {
+    each_attr(h.attrs(), order, problem, |a| match a.kind {
         RTA_DST => ip_attr(&a, family, &mut r.dst),
         RTA_SRC => ip_attr(&a, family, &mut r.src),
         RTA_GATEWAY => ip_attr(&a, family, &mut r.gateway),
@@ -496,70 +486,65 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
     Body::Route(r)
 }
 
+/// A GET request of `kind` (RTM_GETLINK, RTM_GETADDR or RTM_GETROUTE).
 fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Request<'a> {
-    let full = match kind {
-        RTM_GETLINK => 16,
-        RTM_GETADDR => 8,
-        _ => 12,
-    };
     let mut req = Request {
-        family: payload.first().copied().unwrap_or(AF_UNSPEC),
+        family: RtGenMsg::new_checked(payload).map_or(AF_UNSPEC, |g| g.family()),
         body_len: payload.len(),
-        short_form: payload.len() < full,
         ..Request::default()
     };
-    if req.short_form {
-        return req;
-    }
     match kind {
-        RTM_GETLINK => req.index = order.read_u32(payload, 4),
-        RTM_GETADDR => req.index = order.read_u32(payload, 4),
-        _ => {
-            req.table = payload.get(4).copied().filter(|t| *t != 0).map(u32::from);
-            each_attr(&payload[full..], order, problem, |a| {
-                if a.kind == RTA_TABLE
-                    && let Some(t) = a.u32(order)
-                {
-                    req.table = (t != 0).then_some(t);
-                }
-                true
-            });
-        }
-    }
-    if kind == RTM_GETLINK {
-        each_attr(&payload[full..], order, problem, |a| {
-            if a.kind == IFLA_IFNAME {
-                req.name = Some(a.cstr());
+        RTM_GETLINK => match IfInfoMsg::new_checked(payload, order) {
+            Ok(h) => {
+                req.index = Some(h.index());
+                each_attr(h.attrs(), order, problem, |a| {
+                    if a.kind == IFLA_IFNAME {
+                        req.name = Some(a.cstr());
+                    }
+                    true
+                });
             }
-            true
-        });
+            Err(_) => req.short_form = true,
+        },
+        RTM_GETADDR => match IfAddrMsg::new_checked(payload, order) {
+            Ok(h) => req.index = Some(h.index()),
+            Err(_) => req.short_form = true,
+        },
+        _ => match RtMsg::new_checked(payload, order) {
+            Ok(h) => {
+                req.table = Some(u32::from(h.table())).filter(|t| *t != 0);
+                each_attr(h.attrs(), order, problem, |a| {
+                    if a.kind == RTA_TABLE
+                        && let Some(t) = a.u32(order)
+                    {
+                        req.table = (t != 0).then_some(t);
+                    }
+                    true
+                });
+            }
+            Err(_) => req.short_form = true,
+        },
     }
     req
 }
 
 fn error_body<'a>(payload: &'a [u8], order: ByteOrder, flags: u16, problem: &mut Option<Problem>) -> Body<'a> {
-    let Some(error) = order.read_u32(payload, 0).map(|e| e as i32) else {
-        note(
-            problem,
-            Problem::ShortBody {
-                needed: 4,
-                got: payload.len(),
-            },
-        );
-        return Body::Truncated;
+    let err = match NlMsgErr::new_checked(payload, order) {
+        Ok(err) => err,
+        Err(e) => return truncated(problem, e),
     };
-    let quoted = payload.get(4..).and_then(|q| Header::parse(q, order));
+    let quoted = err.quoted().map(|q| q.header());
     let mut ext_message = None;
     if flags & NLM_F_ACK_TLVS != 0
         && let Some(q) = quoted
     {
         // Capped: only the quoted header; otherwise the whole quoted request.
         let quoted_len = if flags & NLM_F_CAPPED != 0 {
-            16
+            NlMsgHdr::<&[u8]>::LEN
         } else {
-            super::wire::nlmsg_align(q.len as usize)
+            nlmsg_align(q.len as usize)
         };
-        if let Some(tlvs) = payload.get(4usize.saturating_add(quoted_len)..) {
+        if let Some(tlvs) = err.echoed().get(quoted_len..) {
             each_attr(tlvs, order, problem, |a| {
                 if a.kind == 1 {
                     ext_message = Some(a.cstr());
@@ -569,7 +554,7 @@ fn error_body<'a>(payload: &'a [u8], order: ByteOrder, flags: u16, problem: &mut
         }
     }
     Body::Error(ErrorMsg {
-        error,
+        error: err.error(),
         quoted,
         ext_message,
     })

@@ -1,22 +1,25 @@
 //! Full attribute decoding through netlink-packet-route, wrapped.
 //!
 //! Contract: [`decode_full`] gives the crate's complete decoding of a link,
-//! address or route message (every attribute it knows, by name) for display,
-//! and [`cross_check`] compares the crate's reading of the essentials with
-//! nlorder's own compact decoder (`netlink::rtnl`). Failures are returned as
-//! text; nothing here panics or decides anything for later layers.
+//! address or route message (every attribute it knows, by name), which
+//! `netlink::attr_text` lists for display, and [`cross_check`] compares the
+//! crate's reading of the essentials with nlorder's own compact decoder
+//! (`netlink::rtnl`). Failures are returned as text; nothing here panics or
+//! decides anything for later layers.
 //!
-//! Why it is wrapped instead of used directly (each point has a test below):
+//! Why it is wrapped instead of used directly:
 //! - it reads native byte order only, so a capture from a host of the other
-//!   endianness is refused here rather than misread;
+//!   endianness is refused here rather than misread (tested in
+//!   `strict_tests.rs`);
 //! - it rejects the short `rtgenmsg` GET bodies that Go (1 byte) sends, so
-//!   those bodies are zero-padded to the full family header first;
+//!   those bodies are zero-padded to the full family header first (tested
+//!   in `strict_tests.rs`);
 //! - one odd attribute (a non-UTF-8 interface name, a 2-byte IFA_FLAGS)
 //!   rejects the whole message, which is why it is not the hot-path decoder;
 //! - message types it does not know are errors, so only the link, address
 //!   and route groups are handed to it.
 
-use netlink_packet_core::{Nla, ParseableParametrized};
+use netlink_packet_core::ParseableParametrized;
 use netlink_packet_route::RouteNetlinkMessage;
 use netlink_packet_route::address::AddressAttribute;
 use netlink_packet_route::link::{LinkAttribute, LinkInfo};
@@ -24,25 +27,14 @@ use netlink_packet_route::route::{RouteAddress, RouteAttribute};
 
 use super::names::*;
 use super::rtnl::{Body, Decoded};
-use super::wire::{ByteOrder, Message};
-
-/// One attribute as the crate decoded it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct AttrText {
-    #[serde(rename = "type")]
-    pub kind: u16,
-    pub value: String,
-}
+use super::wire::{ByteOrder, Message, family_header_len};
 
 /// Decodes a link/address/route message with netlink-packet-route.
 /// `Ok(None)` for message types outside those groups.
 pub fn decode_full(msg: &Message<'_>) -> Result<Option<RouteNetlinkMessage>, String> {
     let kind = msg.header.kind;
-    let full_header = match kind {
-        RTM_NEWLINK..=RTM_SETLINK => 16,
-        RTM_NEWADDR..=RTM_GETADDR => 8,
-        RTM_NEWROUTE..=RTM_GETROUTE => 12,
-        _ => return Ok(None),
+    let Some(full_header) = family_header_len(kind) else {
+        return Ok(None);
     };
     if msg.order != ByteOrder::native() {
         return Err("netlink-packet-route reads native byte order only".into());
@@ -58,32 +50,6 @@ pub fn decode_full(msg: &Message<'_>) -> Result<Option<RouteNetlinkMessage>, Str
         RouteNetlinkMessage::parse_with_param(payload, kind)
     };
     parsed.map(Some).map_err(|e| e.to_string())
-}
-
-/// Every attribute of a decoded message, as `Debug` text with its type number.
-pub fn attributes(msg: &RouteNetlinkMessage) -> Vec<AttrText> {
-    fn text<T: Nla + std::fmt::Debug>(attrs: &[T]) -> Vec<AttrText> {
-        attrs
-            .iter()
-            .map(|a| AttrText {
-                kind: a.kind() & 0x3fff,
-                value: format!("{a:?}"),
-            })
-            .collect()
-    }
-    match msg {
-        RouteNetlinkMessage::NewLink(l)
-        | RouteNetlinkMessage::DelLink(l)
-        | RouteNetlinkMessage::GetLink(l)
-        | RouteNetlinkMessage::SetLink(l) => text(&l.attributes),
-        RouteNetlinkMessage::NewAddress(a)
-        | RouteNetlinkMessage::DelAddress(a)
-        | RouteNetlinkMessage::GetAddress(a) => text(&a.attributes),
-        RouteNetlinkMessage::NewRoute(r) | RouteNetlinkMessage::DelRoute(r) | RouteNetlinkMessage::GetRoute(r) => {
-            text(&r.attributes)
-        }
-        _ => Vec::new(),
-    }
 }
 
 fn route_ip(a: &RouteAddress) -> Option<std::net::IpAddr> {

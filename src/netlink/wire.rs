@@ -1,14 +1,26 @@
-//! Checked views of netlink wire structures, in either byte order.
+//! Netlink wire structures in either byte order: framing of the messages of
+//! a record, the attributes of an attribute area, and checked views of the
+//! fixed headers nlorder reads itself.
 //!
-//! Contract: a view is only built by a `new_checked` constructor that has
-//! verified every length its accessors rely on, so no accessor can panic or
-//! read out of bounds afterwards. Views borrow the record; nothing here
+//! Contract: the views ([`NlMsgHdr`], [`NlMsgErr`], [`NlMsgDone`],
+//! [`IfInfoMsg`], [`IfAddrMsg`], [`RtMsg`], [`RtGenMsg`]) follow smoltcp's
+//! pattern: `new_checked` verifies once that the buffer holds the whole
+//! header (or refuses it with a [`WireError`]), and each view's `LEN` is the
+//! one place its size is written down. No accessor panics or reads out of
+//! bounds, even on a view made by `new_unchecked` over too short a buffer
+//! (missing bytes then read as zero). [`Messages`] and [`Attrs`] walk a
+//! record's messages and an attribute area, and end with an error at the
+//! first impossible length. Everything borrows the record; nothing here
 //! allocates. The byte order is a parameter because the netlink bytes are in
 //! the *capturing* host's order, which need not be ours.
 //!
 //! netlink-packet-core has `NetlinkBuffer`/`NlasIterator`, but they read
 //! native byte order only, so they cannot walk a capture made on a host of
 //! the other endianness.
+
+use std::ops::Range;
+
+use super::names::{RTM_GETADDR, RTM_GETROUTE, RTM_NEWADDR, RTM_NEWLINK, RTM_NEWROUTE, RTM_SETLINK};
 
 /// Byte order of the netlink data in a capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -41,13 +53,6 @@ impl ByteOrder {
             ByteOrder::Little => u32::from_le_bytes(b),
             ByteOrder::Big => u32::from_be_bytes(b),
         }
-    }
-
-    /// Reads a u16 at `at`; `None` when the slice is too short.
-    #[inline]
-    pub fn read_u16(self, data: &[u8], at: usize) -> Option<u16> {
-        let b = data.get(at..at.checked_add(2)?)?;
-        Some(self.u16([b[0], b[1]]))
     }
 
     /// Reads a u32 at `at`; `None` when the slice is too short.
@@ -83,7 +88,8 @@ impl ByteOrder {
     }
 }
 
-pub const NLMSG_HDRLEN: usize = 16;
+/// Size of `struct nlmsghdr` (the kernel's name for [`NlMsgHdr::LEN`]).
+pub const NLMSG_HDRLEN: usize = NlMsgHdr::<&[u8]>::LEN;
 pub const NLA_HDRLEN: usize = 4;
 
 #[inline]
@@ -91,7 +97,7 @@ pub fn nlmsg_align(len: usize) -> usize {
     len.saturating_add(3) & !3
 }
 
-/// The 16-byte `nlmsghdr`.
+/// The fields of a `struct nlmsghdr`, copied out (read through [`NlMsgHdr`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Header {
     pub len: u32,
@@ -103,15 +109,10 @@ pub struct Header {
 }
 
 impl Header {
-    /// Parses a header from at least 16 bytes.
+    /// The header at the start of `data`; `None` when `data` is shorter
+    /// than [`NLMSG_HDRLEN`].
     pub fn parse(data: &[u8], order: ByteOrder) -> Option<Header> {
-        Some(Header {
-            len: order.read_u32(data, 0)?,
-            kind: order.read_u16(data, 4)?,
-            flags: order.read_u16(data, 6)?,
-            seq: order.read_u32(data, 8)?,
-            pid: order.read_u32(data, 12)?,
-        })
+        NlMsgHdr::new_checked(data, order).ok().map(|h| h.header())
     }
 }
 
@@ -160,7 +161,10 @@ impl std::fmt::Display for FrameError {
                 write!(f, "{left} trailing bytes are too few for a netlink header")
             }
             FrameError::LengthTooSmall { len, .. } => {
-                write!(f, "nlmsg_len {len} is below the 16-byte header: rest of record skipped")
+                write!(
+                    f,
+                    "nlmsg_len {len} is below the {NLMSG_HDRLEN}-byte header: rest of record skipped"
+                )
             }
             FrameError::LengthOverrun { len, left, .. } => {
                 write!(f, "nlmsg_len {len} overruns the {left} bytes left in the record")
@@ -372,6 +376,462 @@ impl<'a> Attr<'a> {
             }
             _ => None,
         }
+    }
+}
+
+// ------------------------------------------------------------ views ----
+
+/// A fixed header that does not fit in the bytes there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WireError {
+    /// Bytes the header needs.
+    pub needed: usize,
+    /// Bytes there were.
+    pub got: usize,
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bytes are fewer than the {}-byte header", self.got, self.needed)
+    }
+}
+
+impl std::error::Error for WireError {}
+
+/// A field of more than one byte: its byte range in the structure.
+type Field = Range<usize>;
+
+fn check_len(data: &[u8], needed: usize) -> Result<(), WireError> {
+    if data.len() < needed {
+        Err(WireError {
+            needed,
+            got: data.len(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// The byte at `at`, or 0 past the end of `data`.
+fn byte(data: &[u8], at: usize) -> u8 {
+    data.get(at).copied().unwrap_or(0)
+}
+
+/// The bytes of `field`, or zeros when `data` ends before it does.
+fn bytes<const N: usize>(data: &[u8], field: Field) -> [u8; N] {
+    data.get(field)
+        .and_then(|b| <[u8; N]>::try_from(b).ok())
+        .unwrap_or([0; N])
+}
+
+fn u16_at(data: &[u8], order: ByteOrder, field: Field) -> u16 {
+    order.u16(bytes(data, field))
+}
+
+fn u32_at(data: &[u8], order: ByteOrder, field: Field) -> u32 {
+    order.u32(bytes(data, field))
+}
+
+/// What follows a fixed header of `len` bytes (empty when nothing does).
+fn rest(data: &[u8], len: usize) -> &[u8] {
+    data.get(len..).unwrap_or_default()
+}
+
+/// Constructors shared by the views that read multi-byte fields.
+macro_rules! ordered_view {
+    ($view:ident, $needed:expr) => {
+        impl<T: AsRef<[u8]>> $view<T> {
+            /// Wraps `buffer` without looking at its length. Accessors still
+            /// never panic, but read bytes past the end as zero.
+            pub const fn new_unchecked(buffer: T, order: ByteOrder) -> Self {
+                Self { buffer, order }
+            }
+
+            /// Wraps `buffer`, or refuses it when it is shorter than the
+            /// header (for [`NlMsgErr`], than its errno).
+            pub fn new_checked(buffer: T, order: ByteOrder) -> Result<Self, WireError> {
+                check_len(buffer.as_ref(), $needed)?;
+                Ok(Self::new_unchecked(buffer, order))
+            }
+
+            pub fn into_inner(self) -> T {
+                self.buffer
+            }
+
+            pub fn order(&self) -> ByteOrder {
+                self.order
+            }
+        }
+    };
+}
+
+/// `struct nlmsghdr`, the header of every netlink message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NlMsgHdr<T: AsRef<[u8]>> {
+    buffer: T,
+    order: ByteOrder,
+}
+
+mod nlmsghdr {
+    use super::Field;
+
+    /// `nlmsg_len`: the message's length, header included.
+    pub const LENGTH: Field = 0..4;
+    pub const TYPE: Field = 4..6;
+    pub const FLAGS: Field = 6..8;
+    pub const SEQ: Field = 8..12;
+    pub const PID: Field = 12..16;
+}
+
+ordered_view!(NlMsgHdr, Self::LEN);
+
+impl<T: AsRef<[u8]>> NlMsgHdr<T> {
+    pub const LEN: usize = nlmsghdr::PID.end;
+
+    /// `nlmsg_len`.
+    pub fn length(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, nlmsghdr::LENGTH)
+    }
+
+    /// `nlmsg_type`.
+    pub fn kind(&self) -> u16 {
+        u16_at(self.buffer.as_ref(), self.order, nlmsghdr::TYPE)
+    }
+
+    pub fn flags(&self) -> u16 {
+        u16_at(self.buffer.as_ref(), self.order, nlmsghdr::FLAGS)
+    }
+
+    pub fn seq(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, nlmsghdr::SEQ)
+    }
+
+    pub fn pid(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, nlmsghdr::PID)
+    }
+
+    /// All fields, copied out.
+    pub fn header(&self) -> Header {
+        Header {
+            len: self.length(),
+            kind: self.kind(),
+            flags: self.flags(),
+            seq: self.seq(),
+            pid: self.pid(),
+        }
+    }
+}
+
+impl<T: AsRef<[u8]> + AsMut<[u8]>> NlMsgHdr<T> {
+    /// Sets `nlmsg_len` (nothing is written past the end of the buffer).
+    pub fn set_length(&mut self, len: u32) {
+        let b = match self.order {
+            ByteOrder::Little => len.to_le_bytes(),
+            ByteOrder::Big => len.to_be_bytes(),
+        };
+        if let Some(field) = self.buffer.as_mut().get_mut(nlmsghdr::LENGTH) {
+            field.copy_from_slice(&b);
+        }
+    }
+}
+
+/// `struct nlmsgerr`, the body of NLMSG_ERROR: an errno (0 for an ACK), then
+/// the request it answers — its header only with NLM_F_CAPPED, else all of
+/// it — then, with NLM_F_ACK_TLVS, the extended-ACK attributes.
+///
+/// `new_checked` asks only for the errno ([`NlMsgErr::ERRNO_LEN`]), which
+/// says on its own whether the request succeeded; [`NlMsgErr::quoted`] is
+/// `None` when the echoed header is cut short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NlMsgErr<T: AsRef<[u8]>> {
+    buffer: T,
+    order: ByteOrder,
+}
+
+mod nlmsgerr {
+    use super::{Field, NlMsgHdr};
+
+    pub const ERROR: Field = 0..4;
+    /// The echoed request's `nlmsghdr`.
+    pub const MSG: Field = ERROR.end..ERROR.end + NlMsgHdr::<&[u8]>::LEN;
+}
+
+ordered_view!(NlMsgErr, Self::ERRNO_LEN);
+
+impl<T: AsRef<[u8]>> NlMsgErr<T> {
+    /// Size of `struct nlmsgerr`: the errno and the echoed `nlmsghdr`.
+    pub const LEN: usize = nlmsgerr::MSG.end;
+    /// Size of the errno, all `new_checked` requires.
+    pub const ERRNO_LEN: usize = nlmsgerr::ERROR.end;
+
+    /// The (negative) errno; 0 for an ACK.
+    pub fn error(&self) -> i32 {
+        u32_at(self.buffer.as_ref(), self.order, nlmsgerr::ERROR) as i32
+    }
+}
+
+impl<'a> NlMsgErr<&'a [u8]> {
+    /// Everything after the errno: the echoed request (or its header), then
+    /// any extended-ACK attributes.
+    pub fn echoed(&self) -> &'a [u8] {
+        rest(self.buffer, nlmsgerr::MSG.start)
+    }
+
+    /// The header of the request answered; `None` when it is cut short.
+    pub fn quoted(&self) -> Option<NlMsgHdr<&'a [u8]>> {
+        NlMsgHdr::new_checked(self.echoed(), self.order).ok()
+    }
+}
+
+/// The body of NLMSG_DONE: an `int`, the dump's errno (0 when it succeeded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NlMsgDone<T: AsRef<[u8]>> {
+    buffer: T,
+    order: ByteOrder,
+}
+
+mod nlmsgdone {
+    use super::Field;
+
+    pub const ERROR: Field = 0..4;
+}
+
+ordered_view!(NlMsgDone, Self::LEN);
+
+impl<T: AsRef<[u8]>> NlMsgDone<T> {
+    pub const LEN: usize = nlmsgdone::ERROR.end;
+
+    pub fn error(&self) -> i32 {
+        u32_at(self.buffer.as_ref(), self.order, nlmsgdone::ERROR) as i32
+    }
+}
+
+/// `struct ifinfomsg`, the fixed header of link messages (and of a veth
+/// peer inside VETH_INFO_PEER).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IfInfoMsg<T: AsRef<[u8]>> {
+    buffer: T,
+    order: ByteOrder,
+}
+
+mod ifinfomsg {
+    use super::Field;
+
+    pub const FAMILY: usize = 0;
+    /// `ifi_type`: the ARPHRD_* device type (after a padding byte).
+    pub const TYPE: Field = 2..4;
+    pub const INDEX: Field = 4..8;
+    pub const FLAGS: Field = 8..12;
+    pub const CHANGE: Field = 12..16;
+}
+
+ordered_view!(IfInfoMsg, Self::LEN);
+
+impl<T: AsRef<[u8]>> IfInfoMsg<T> {
+    pub const LEN: usize = ifinfomsg::CHANGE.end;
+
+    pub fn family(&self) -> u8 {
+        byte(self.buffer.as_ref(), ifinfomsg::FAMILY)
+    }
+
+    /// `ifi_type` (ARPHRD_*).
+    pub fn dev_type(&self) -> u16 {
+        u16_at(self.buffer.as_ref(), self.order, ifinfomsg::TYPE)
+    }
+
+    /// `ifi_index`, as the unsigned number the rest of nlorder uses.
+    pub fn index(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, ifinfomsg::INDEX)
+    }
+
+    /// `ifi_flags` (IFF_*).
+    pub fn flags(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, ifinfomsg::FLAGS)
+    }
+
+    /// `ifi_change`: the flags a request changes.
+    pub fn change(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, ifinfomsg::CHANGE)
+    }
+}
+
+impl<'a> IfInfoMsg<&'a [u8]> {
+    /// The attribute area after the header.
+    pub fn attrs(&self) -> &'a [u8] {
+        rest(self.buffer, Self::LEN)
+    }
+}
+
+/// `struct ifaddrmsg`, the fixed header of address messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IfAddrMsg<T: AsRef<[u8]>> {
+    buffer: T,
+    order: ByteOrder,
+}
+
+mod ifaddrmsg {
+    use super::Field;
+
+    pub const FAMILY: usize = 0;
+    pub const PREFIXLEN: usize = 1;
+    pub const FLAGS: usize = 2;
+    pub const SCOPE: usize = 3;
+    pub const INDEX: Field = 4..8;
+}
+
+ordered_view!(IfAddrMsg, Self::LEN);
+
+impl<T: AsRef<[u8]>> IfAddrMsg<T> {
+    pub const LEN: usize = ifaddrmsg::INDEX.end;
+
+    pub fn family(&self) -> u8 {
+        byte(self.buffer.as_ref(), ifaddrmsg::FAMILY)
+    }
+
+    pub fn prefix_len(&self) -> u8 {
+        byte(self.buffer.as_ref(), ifaddrmsg::PREFIXLEN)
+    }
+
+    /// The 8-bit `ifa_flags` (IFA_FLAGS carries all 32 bits).
+    pub fn flags(&self) -> u8 {
+        byte(self.buffer.as_ref(), ifaddrmsg::FLAGS)
+    }
+
+    pub fn scope(&self) -> u8 {
+        byte(self.buffer.as_ref(), ifaddrmsg::SCOPE)
+    }
+
+    pub fn index(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, ifaddrmsg::INDEX)
+    }
+}
+
+impl<'a> IfAddrMsg<&'a [u8]> {
+    /// The attribute area after the header.
+    pub fn attrs(&self) -> &'a [u8] {
+        rest(self.buffer, Self::LEN)
+    }
+}
+
+/// `struct rtmsg`, the fixed header of route messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RtMsg<T: AsRef<[u8]>> {
+    buffer: T,
+    order: ByteOrder,
+}
+
+mod rtmsg {
+    use super::Field;
+
+    pub const FAMILY: usize = 0;
+    pub const DST_LEN: usize = 1;
+    pub const SRC_LEN: usize = 2;
+    pub const TOS: usize = 3;
+    pub const TABLE: usize = 4;
+    pub const PROTOCOL: usize = 5;
+    pub const SCOPE: usize = 6;
+    pub const TYPE: usize = 7;
+    pub const FLAGS: Field = 8..12;
+}
+
+ordered_view!(RtMsg, Self::LEN);
+
+impl<T: AsRef<[u8]>> RtMsg<T> {
+    pub const LEN: usize = rtmsg::FLAGS.end;
+
+    pub fn family(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::FAMILY)
+    }
+
+    pub fn dst_len(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::DST_LEN)
+    }
+
+    pub fn src_len(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::SRC_LEN)
+    }
+
+    pub fn tos(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::TOS)
+    }
+
+    /// The 8-bit `rtm_table` (RTA_TABLE carries all 32 bits).
+    pub fn table(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::TABLE)
+    }
+
+    pub fn protocol(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::PROTOCOL)
+    }
+
+    pub fn scope(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::SCOPE)
+    }
+
+    /// `rtm_type` (RTN_*).
+    pub fn kind(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtmsg::TYPE)
+    }
+
+    /// `rtm_flags` (RTM_F_*).
+    pub fn flags(&self) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, rtmsg::FLAGS)
+    }
+}
+
+impl<'a> RtMsg<&'a [u8]> {
+    /// The attribute area after the header.
+    pub fn attrs(&self) -> &'a [u8] {
+        rest(self.buffer, Self::LEN)
+    }
+}
+
+/// `struct rtgenmsg`: the legacy GET body, a family byte (often padded to
+/// 4 bytes, which are not read). Every rtnetlink family header starts with
+/// the family byte, so this view also reads the family of a full one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RtGenMsg<T: AsRef<[u8]>> {
+    buffer: T,
+}
+
+mod rtgenmsg {
+    pub const FAMILY: usize = 0;
+}
+
+impl<T: AsRef<[u8]>> RtGenMsg<T> {
+    pub const LEN: usize = rtgenmsg::FAMILY + 1;
+
+    /// Wraps `buffer` without looking at its length; an empty buffer then
+    /// reads as family 0.
+    pub const fn new_unchecked(buffer: T) -> Self {
+        Self { buffer }
+    }
+
+    /// Wraps `buffer` once it is known to hold the family byte.
+    pub fn new_checked(buffer: T) -> Result<Self, WireError> {
+        check_len(buffer.as_ref(), Self::LEN)?;
+        Ok(Self::new_unchecked(buffer))
+    }
+
+    pub fn into_inner(self) -> T {
+        self.buffer
+    }
+
+    /// `rtgen_family`.
+    pub fn family(&self) -> u8 {
+        byte(self.buffer.as_ref(), rtgenmsg::FAMILY)
+    }
+}
+
+/// Size of the fixed family header ([`IfInfoMsg`], [`IfAddrMsg`] or
+/// [`RtMsg`]) that opens the body of a link, address or route message;
+/// `None` for other message types.
+pub fn family_header_len(kind: u16) -> Option<usize> {
+    match kind {
+        RTM_NEWLINK..=RTM_SETLINK => Some(IfInfoMsg::<&[u8]>::LEN),
+        RTM_NEWADDR..=RTM_GETADDR => Some(IfAddrMsg::<&[u8]>::LEN),
+        RTM_NEWROUTE..=RTM_GETROUTE => Some(RtMsg::<&[u8]>::LEN),
+        _ => None,
     }
 }
 

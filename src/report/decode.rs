@@ -4,8 +4,8 @@
 //! Contract: both printers are fed the same [`TraceMessage`]s in capture
 //! order and only format them. They remember interface names seen in link
 //! messages so that address and route lines can name the interface, the way
-//! `ip monitor` does. With `attrs` on, every attribute is also shown as
-//! netlink-packet-route decodes it (or raw, where that crate cannot).
+//! `ip monitor` does. With `attrs` on, they also print the attribute list
+//! `netlink::attr_text` gives for each message.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -15,11 +15,11 @@ use serde::Serialize;
 
 use crate::capture::Timestamp;
 use crate::model::{AddrEntry, Origin, RouteEntry};
+use crate::netlink::attr_text::{AttrText, attr_texts};
 pub use crate::netlink::names::escape_bytes;
 use crate::netlink::names::{self, *};
 use crate::netlink::rtnl::{Addr, Body, CacheInfo, ErrorMsg, Link, Request, Route};
-use crate::netlink::strict;
-use crate::netlink::wire::{Attrs, Header};
+use crate::netlink::wire::Header;
 use crate::report::style::Style;
 use crate::report::table;
 use crate::trace::TraceMessage;
@@ -146,7 +146,7 @@ impl<W: Write> MessagePrinter for TextPrinter<W> {
         }
         writeln!(self.out)?;
         if self.attrs {
-            for a in attr_texts(m).attrs {
+            for a in attr_texts(&m.message).attrs {
                 writeln!(self.out, "         attr {:>3} {}", a.kind, a.value)?;
             }
         }
@@ -275,7 +275,7 @@ struct JsonMessage<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     problem: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    attrs: Option<Vec<strict::AttrText>>,
+    attrs: Option<Vec<AttrText>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     attrs_error: Option<String>,
 }
@@ -363,55 +363,6 @@ struct JsonQuoted {
     pid: u32,
 }
 
-/// The attribute list of a message: the crate's decoding, or raw bytes.
-pub struct AttrList {
-    pub attrs: Vec<strict::AttrText>,
-    pub error: Option<String>,
-}
-
-/// Every attribute of a link/address/route message.
-pub fn attr_texts(m: &TraceMessage<'_>) -> AttrList {
-    match strict::decode_full(&m.message) {
-        Ok(Some(msg)) => AttrList {
-            attrs: strict::attributes(&msg),
-            error: None,
-        },
-        Ok(None) => AttrList {
-            attrs: Vec::new(),
-            error: None,
-        },
-        Err(e) => {
-            let skip = match m.message.header.kind {
-                RTM_NEWLINK..=RTM_SETLINK => 16,
-                RTM_NEWADDR..=RTM_GETADDR => 8,
-                _ => 12,
-            };
-            let raw = m
-                .message
-                .payload()
-                .get(skip..)
-                .map(|area| {
-                    Attrs::new(area, m.message.order)
-                        .filter_map(Result::ok)
-                        .map(|a| strict::AttrText {
-                            kind: a.kind,
-                            value: format!("raw {}", hex(a.value)),
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            AttrList {
-                attrs: raw,
-                error: Some(e),
-            }
-        }
-    }
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 fn family_of(body: &Body<'_>) -> Option<u8> {
     match body {
         Body::Link(l) => Some(l.family),
@@ -445,7 +396,7 @@ impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
         self.names.learn(&m.decoded.body, h.kind);
         let body = &m.decoded.body;
         let (attrs, attrs_error) = if self.attrs {
-            let l = attr_texts(m);
+            let l = attr_texts(&m.message);
             (Some(l.attrs), l.error)
         } else {
             (None, None)
