@@ -345,7 +345,45 @@ impl ModelArgs {
     }
 }
 
+impl CheckArgs {
+    /// Colours as `--color` says (check reads no capture, so no other I/O option).
+    pub fn style(&self) -> nlorder::report::style::Style {
+        IoOptions {
+            netlink_endian: None,
+            quiet: false,
+            color: self.color,
+        }
+        .style()
+    }
+}
+
+impl RecordArgs {
+    /// The file format and recording options the flags ask for.
+    pub fn options(&self) -> (nlorder::record::FileFormat, nlorder::record::Options) {
+        let format = match self.pcapng {
+            true => nlorder::record::FileFormat::Pcapng,
+            false => nlorder::record::FileFormat::Pcap,
+        };
+        let options = nlorder::record::Options {
+            follow: self.follow,
+            duration: self.duration,
+            request_form: self.request_form.form(),
+        };
+        (format, options)
+    }
+}
+
 impl ResolverArg {
+    /// The program `--at auto` looks for: Go's own resolver and musl's ask
+    /// netlink for nothing (on real captures `GODEBUG=netdns=go` leaves no
+    /// request behind).
+    pub fn looker(self) -> nlorder::looks::Looker {
+        match self {
+            ResolverArg::Glibc => nlorder::looks::Looker::GlibcGetaddrinfo,
+            ResolverArg::Go | ResolverArg::Musl => nlorder::looks::Looker::Nobody,
+        }
+    }
+
     pub fn resolver(self) -> nlorder::replay::gai::Resolver {
         use nlorder::replay::gai::Resolver;
         match self {

@@ -10,11 +10,11 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use cli::{
-    CheckArgs, Cli, Command, DecodeArgs, DetectArgs, GaiArgs, OutputFormat, RecordArgs, ResolverArg, TableArgs,
-    TimelineArgs, WhoArgs,
+    CheckArgs, Cli, Command, DecodeArgs, DetectArgs, GaiArgs, OutputFormat, RecordArgs, TableArgs, TimelineArgs,
+    WhoArgs,
 };
 use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
-use nlorder::report::table::{FamilyFilter, table_json, write_table_json, write_table_text};
+use nlorder::report::table::{FamilyFilter, write_table};
 use nlorder::report::timeline::TimelinePrinter;
 use nlorder::session::{Error, evaluate};
 
@@ -92,17 +92,8 @@ fn table(args: &TableArgs) -> Result<ExitCode, Error> {
     let mut session = args.input.io.open(&args.input.capture)?;
     let (rebuilt, diags) = session.rebuild(args.input.io.trace(), args.model.options(), args.at, &mut ())?;
     let filter = FamilyFilter::from(args.family);
-    let mut out = stdout();
-    match args.format {
-        OutputFormat::Json => write_table_json(&mut out, &table_json(&rebuilt.model, &rebuilt.moment, filter, &diags))?,
-        OutputFormat::Text => write_table_text(
-            &mut out,
-            &rebuilt.model,
-            &rebuilt.moment,
-            filter,
-            &args.input.io.style(),
-        )?,
-    }
+    let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
+    write_table(&mut out, json, &rebuilt, filter, &diags, &args.input.io.style())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -118,54 +109,25 @@ fn timeline(args: &TimelineArgs) -> Result<ExitCode, Error> {
 
 fn who(args: &WhoArgs) -> Result<ExitCode, Error> {
     let who = args.input.io.open(&args.input.capture)?.who(args.input.io.trace())?;
-    let mut out = stdout();
-    match args.format {
-        OutputFormat::Text => nlorder::report::who::write_who_text(&mut out, &who, &args.input.io.style())?,
-        OutputFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &nlorder::report::who::who_json(&who)).map_err(io::Error::from)?;
-            writeln!(out)?;
-        }
-    }
+    let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
+    nlorder::report::who::write_who(&mut out, json, &who, &args.input.io.style())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     use nlorder::replay::{calico, matrix, verdict::Outcome};
-    use nlorder::report::detect::{Report, node_and_path};
+    use nlorder::report::detect::Report;
     let mut settings = args.settings.clone();
     if let Some(path) = &args.installation {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
-        let family = settings.family();
-        let (method, why) = nlorder::replay::operator::method(&text, family)
-            .map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?
-            .ok_or_else(|| {
-                let ip = if family == nlorder::replay::Family::V6 {
-                    "IP6"
-                } else {
-                    "IP"
-                };
-                Error::Unreadable(format!(
-                    "{}: the operator sets {ip}=none (no IPv{family} pool)",
-                    path.display()
-                ))
-            })?;
+        let (method, why) =
+            nlorder::replay::operator::method_of_file(path, settings.family()).map_err(Error::Unreadable)?;
         if !args.io.quiet {
             eprintln!("nlorder: --installation: {method} ({why})");
         }
         settings.method = method;
     }
-    let nodes: Vec<_> = args.captures.iter().map(|c| node_and_path(c)).collect();
-    for (i, (node, path)) in nodes.iter().enumerate() {
-        if nodes[..i].iter().any(|(n, _)| n == node) {
-            return Err(Error::Usage(format!(
-                "two captures are named {node}: name them NODE=PATH"
-            )));
-        }
-        if path.as_os_str() == "-" && nodes[..i].iter().any(|(_, p)| p == path) {
-            return Err(Error::Usage("two captures read stdin (-): only one can".into()));
-        }
-    }
+    let nodes = nlorder::report::detect::nodes(&args.captures).map_err(Error::Usage)?;
     if args.all_looks && args.at != Some(nlorder::rebuild::AtSpec::Auto) {
         return Err(Error::Usage(
             "--all-looks replays the looks --at auto finds: give --at auto".into(),
@@ -217,30 +179,12 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
 }
 
 fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
-    use nlorder::replay::gai::{self, GaiConf};
-    let read = |p: &std::path::Path| {
-        std::fs::read_to_string(p).map_err(|e| Error::Unreadable(format!("{}: {e}", p.display())))
-    };
-    let conf = match &args.gai_conf {
-        Some(p) => GaiConf::parse(&read(p)?),
-        None => GaiConf::default(),
-    };
-    let observed = match &args.observed_file {
-        Some(p) => nlorder::report::gai::parse_observed(&read(p)?)
-            .map_err(|e| Error::Unreadable(format!("{}: {e}", p.display())))?,
-        None => args.observed.clone(),
-    };
-    let options = gai::Options {
-        resolver: args.resolver.resolver(),
-        gai_conf: conf,
-        sources: args.source.clone(),
-    };
-    let looker = match args.resolver {
-        ResolverArg::Glibc => nlorder::looks::Looker::GlibcGetaddrinfo,
-        // Go's own resolver and musl's ask netlink for nothing (seen on real
-        // captures: GODEBUG=netdns=go leaves no request behind).
-        ResolverArg::Go | ResolverArg::Musl => nlorder::looks::Looker::Nobody,
-    };
+    use nlorder::replay::gai;
+    let observed =
+        nlorder::report::gai::observed(&args.observed, args.observed_file.as_deref()).map_err(Error::Unreadable)?;
+    let options = gai::Options::read(args.resolver.resolver(), args.gai_conf.as_deref(), args.source.clone())
+        .map_err(Error::Unreadable)?;
+    let looker = args.resolver.looker();
     let path = &args.input.capture;
     let open = || args.input.io.open(path);
     let (trace, model) = (args.input.io.trace(), args.model.options());
@@ -257,18 +201,9 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     };
     let mismatch = !observed.is_empty() && observed != result.order;
     let mut out = stdout();
-    match args.format {
-        OutputFormat::Text => {
-            let obs = (!observed.is_empty()).then_some((observed.as_slice(), why.as_slice()));
-            nlorder::report::gai::write_gai_text(&mut out, &result, obs, &moment, &args.input.io.style())?;
-        }
-        OutputFormat::Json => {
-            let doc =
-                nlorder::report::gai::json_document(&result, &moment, &observed, &why).map_err(io::Error::other)?;
-            serde_json::to_writer_pretty(&mut out, &doc).map_err(io::Error::from)?;
-            writeln!(out)?;
-        }
-    }
+    let json = args.format == OutputFormat::Json;
+    let style = args.input.io.style();
+    nlorder::report::gai::write_gai(&mut out, json, &result, &observed, &why, &moment, &style)?;
     out.flush()?;
     Ok(if mismatch {
         ExitCode::from(EXIT_EXPECTATION)
@@ -282,20 +217,8 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     let updated = |f: &std::path::Path| eprintln!("nlorder: updated {}", f.display());
     let outcomes =
         nlorder::check::run_paths(&args.paths, args.update, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
-    let style = cli::IoOptions {
-        netlink_endian: None,
-        quiet: false,
-        color: args.color,
-    }
-    .style();
-    let mut out = stdout();
-    match args.format {
-        OutputFormat::Text => {
-            printer::write_text(&mut out, &outcomes, &style)?;
-            writeln!(out, "{}", printer::summary(&outcomes))?;
-        }
-        OutputFormat::Json => printer::write_json(&mut out, &outcomes)?,
-    }
+    let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
+    printer::write(&mut out, json, &outcomes, &args.style())?;
     out.flush()?;
     if let Some(path) = &args.junit {
         let xml = printer::junit(&outcomes).map_err(io::Error::other)?;
@@ -308,15 +231,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
 }
 
 fn record(args: &RecordArgs) -> Result<ExitCode, Error> {
-    let format = match args.pcapng {
-        true => nlorder::record::FileFormat::Pcapng,
-        false => nlorder::record::FileFormat::Pcap,
-    };
-    let options = nlorder::record::Options {
-        follow: args.follow,
-        duration: args.duration,
-        request_form: args.request_form.form(),
-    };
+    let (format, options) = args.options();
     let summary = nlorder::record::record_to(&args.file, args.netns.as_deref(), format, &options)
         .map_err(|e| Error::Unreadable(e.to_string()))?;
     if !args.quiet {

@@ -145,6 +145,17 @@ pub fn method(text: &str, family: Family) -> Result<Option<(String, String)>, In
     Ok(Some((default.0.to_owned(), format!("{key} not set: {}", default.1))))
 }
 
+/// `--installation FILE`: the calico-node method the operator would set
+/// for `family`, and where it came from; an error line when the file
+/// cannot be read or replayed, or the operator sets `IP=none`.
+pub fn method_of_file(path: &std::path::Path, family: Family) -> Result<(String, String), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let ip = if family == Family::V6 { "IP6" } else { "IP" };
+    method(&text, family)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .ok_or_else(|| format!("{}: the operator sets {ip}=none (no IPv{family} pool)", path.display()))
+}
+
 /// The operator's `validateNodeAddressDetection`.
 fn validate(ad: &Autodetection) -> Result<(), String> {
     for c in &ad.cidrs {

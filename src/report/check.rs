@@ -37,6 +37,15 @@ pub fn write_text(out: &mut dyn Write, outcomes: &[Outcome], style: &Style) -> i
 }
 
 /// `N passed, M failed` (the line CI systems read).
+/// Prints `nlorder check`'s results: text with the closing summary, or JSON.
+pub fn write(out: &mut dyn Write, json: bool, outcomes: &[Outcome], style: &Style) -> io::Result<()> {
+    if json {
+        return write_json(out, outcomes);
+    }
+    write_text(out, outcomes, style)?;
+    writeln!(out, "{}", summary(outcomes))
+}
+
 pub fn summary(outcomes: &[Outcome]) -> String {
     let passed = outcomes.iter().filter(|o| o.passed).count();
     format!("{passed} passed, {} failed", outcomes.len() - passed)

@@ -185,6 +185,22 @@ pub fn node_and_path(arg: &str) -> (String, std::path::PathBuf) {
     }
 }
 
+/// The captures of `nlorder detect`, named (`NODE=PATH`, or the file's
+/// stem); two with one name, or two reading stdin, are refused.
+pub fn nodes(args: &[String]) -> Result<Vec<(String, std::path::PathBuf)>, String> {
+    let nodes: Vec<_> = args.iter().map(|c| node_and_path(c)).collect();
+    for (i, (node, path)) in nodes.iter().enumerate() {
+        let earlier = nodes.get(..i).unwrap_or_default();
+        if earlier.iter().any(|(n, _)| n == node) {
+            return Err(format!("two captures are named {node}: name them NODE=PATH"));
+        }
+        if path.as_os_str() == "-" && earlier.iter().any(|(_, p)| p == path) {
+            return Err("two captures read stdin (-): only one can".into());
+        }
+    }
+    Ok(nodes)
+}
+
 /// The results of `nlorder detect` over one or more captures, printed as
 /// text as they come or gathered into one JSON document; then conflicts
 /// between nodes and the `--expect` check decide the exit status.

@@ -60,6 +60,39 @@ pub fn write_gai_text(
 
 /// Addresses from `getent ahosts` output (STREAM lines; other lines of the
 /// same address are duplicates) or from one address per line.
+/// `--observed A,B` or `--observed-file F` (getent output): the order the
+/// program got; an error line naming the file when it cannot be read.
+pub fn observed(list: &[IpAddr], file: Option<&std::path::Path>) -> Result<Vec<IpAddr>, String> {
+    match file {
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| parse_observed(&t))
+            .map_err(|e| format!("{}: {e}", p.display())),
+        None => Ok(list.to_vec()),
+    }
+}
+
+/// Prints `nlorder gai`'s answer: text, or the JSON document.
+#[allow(clippy::too_many_arguments)]
+pub fn write_gai(
+    out: &mut dyn Write,
+    json: bool,
+    result: &GaiResult,
+    observed: &[IpAddr],
+    why: &[String],
+    moment: &crate::rebuild::Moment,
+    style: &Style,
+) -> io::Result<()> {
+    if json {
+        let doc = json_document(result, moment, observed, why).map_err(io::Error::from)?;
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)
+    } else {
+        let obs = (!observed.is_empty()).then_some((observed, why));
+        write_gai_text(out, result, obs, moment, style)
+    }
+}
+
 pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
     let mut out: Vec<IpAddr> = Vec::new();
     let has_socktypes = text

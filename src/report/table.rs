@@ -217,6 +217,22 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
     }
 }
 
+/// Prints `nlorder table`: text, or the JSON document.
+pub fn write_table(
+    out: &mut dyn Write,
+    json: bool,
+    rebuilt: &crate::rebuild::Rebuilt,
+    filter: FamilyFilter,
+    extra: &Diagnostics,
+    style: &Style,
+) -> io::Result<()> {
+    if json {
+        write_table_json(out, &table_json(&rebuilt.model, &rebuilt.moment, filter, extra))
+    } else {
+        write_table_text(out, &rebuilt.model, &rebuilt.moment, filter, style)
+    }
+}
+
 pub fn write_table_json(out: &mut dyn Write, table: &JsonTable) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, table).map_err(io::Error::from)?;
     writeln!(out)

@@ -73,6 +73,16 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
     Ok(())
 }
 
+/// Prints `nlorder who`: text, or the JSON document.
+pub fn write_who(out: &mut dyn Write, json: bool, who: &Who, style: &Style) -> io::Result<()> {
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &who_json(who)).map_err(io::Error::from)?;
+        writeln!(out)
+    } else {
+        write_who_text(out, who, style)
+    }
+}
+
 pub fn who_json(who: &Who) -> Value {
     let requests: Vec<Value> = who
         .requests
