@@ -234,6 +234,9 @@ pub struct GaiArgs {
     /// dump; Go's own resolver and musl never ask, so the end is used).
     #[arg(long)]
     pub at: Option<nlorder::rebuild::AtSpec>,
+    /// With --at auto: the order at every look, not only the last, marking where it changed.
+    #[arg(long, conflicts_with_all = ["observed", "observed_file"])]
+    pub all_looks: bool,
     /// DEST=SRC: the source address for DEST, where the capture cannot tell. Repeatable.
     #[arg(long, value_parser = parse_source)]
     pub source: Vec<(std::net::IpAddr, std::net::IpAddr)>,
@@ -401,4 +404,27 @@ impl RequestFormArg {
             RequestFormArg::Rtgenmsg => nlorder::record::RequestForm::Rtgenmsg,
         }
     }
+}
+
+/// `nlorder man`: the top-level page, then a section per subcommand with its
+/// synopsis and every option (clap_mangen renders one command per page).
+pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    clap_mangen::Man::new(cmd.clone()).render(out)?;
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("nlorder {}", sub.get_name());
+        let man = clap_mangen::Man::new(sub.clone().bin_name(name.clone()));
+        let mut buf = Vec::new();
+        man.render_synopsis_section(&mut buf)?;
+        man.render_description_section(&mut buf)?;
+        man.render_options_section(&mut buf)?;
+        let text = String::from_utf8_lossy(&buf)
+            .replace(".SH SYNOPSIS", ".SS Synopsis")
+            .replace(".SH DESCRIPTION", ".SS Description")
+            .replace(".SH OPTIONS", ".SS Options");
+        writeln!(out, ".SH \"{}\"", name.to_uppercase())?;
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(())
 }

@@ -43,8 +43,7 @@ fn main() -> ExitCode {
                 .map(|_| ExitCode::SUCCESS)
                 .map_err(Error::Output)
         }
-        Command::Man => clap_mangen::Man::new(Cli::command())
-            .render(&mut io::stdout())
+        Command::Man => cli::man_page(&mut io::stdout().lock())
             .map(|_| ExitCode::SUCCESS)
             .map_err(Error::Output),
     };
@@ -188,6 +187,20 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     let path = &args.input.capture;
     let open = || args.input.io.open(path);
     let (trace, model) = (args.input.io.trace(), args.model.options());
+    if args.all_looks {
+        if args.at != Some(nlorder::rebuild::AtSpec::Auto) {
+            return Err(Error::Usage(
+                "--all-looks replays the looks --at auto finds: give --at auto".into(),
+            ));
+        }
+        let results = evaluate(path, open, trace, model, args.at, (looker, true), |m| {
+            gai::sort(m, &args.addrs, &options)
+        })?;
+        let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
+        nlorder::report::gai::write_looks(&mut out, json, &results, &args.input.io.style())?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let results = evaluate(path, open, trace, model, args.at, (looker, false), |m| {
         let result = gai::sort(m, &args.addrs, &options);
         let why = match !observed.is_empty() && observed != result.order {

@@ -72,6 +72,42 @@ pub fn observed(list: &[IpAddr], file: Option<&std::path::Path>) -> Result<Vec<I
     }
 }
 
+/// `--all-looks`: the order at every look, marking where it changed; JSON
+/// `{"looks": [{"moment", "order", "changed"}]}`.
+pub fn write_looks(
+    out: &mut dyn Write,
+    json: bool,
+    results: &[(crate::rebuild::Moment, GaiResult)],
+    style: &Style,
+) -> io::Result<()> {
+    let mut rows = Vec::new();
+    let mut before: Option<&[IpAddr]> = None;
+    for (moment, r) in results {
+        let changed = before.is_some_and(|b| b != r.order.as_slice());
+        if json {
+            rows.push(serde_json::json!({
+                "moment": super::moment::json(moment), "order": r.order, "changed": changed,
+            }));
+        } else {
+            let mark = if changed { "  <- the order changed" } else { "" };
+            let resolver = format!("{:?}", r.resolver).to_lowercase();
+            writeln!(
+                out,
+                "{} order: {}{mark}",
+                style.kind(resolver),
+                style.value(list(&r.order))
+            )?;
+            writeln!(out, "  {}", style.dim(format!("at: {}", moment.describe())))?;
+        }
+        before = Some(r.order.as_slice());
+    }
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &serde_json::json!({ "looks": rows })).map_err(io::Error::from)?;
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
 /// Prints `nlorder gai`'s answer: text, or the JSON document.
 #[allow(clippy::too_many_arguments)]
 pub fn write_gai(

@@ -359,8 +359,10 @@ impl<W: Write> crate::model::ChangeSink for TimelinePrinter<W> {
         if self.error.is_some() {
             return;
         }
+        // Programs `who` can name; the others are listed by `who` alone.
         if let Some(r) = self.looks.observe(m)
             && r.dump
+            && r.library != crate::looks::Library::Unknown
             && let Err(e) = self.looked(m.packet, m.ts, &r)
         {
             self.error = Some(e);

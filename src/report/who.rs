@@ -35,7 +35,10 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
         let port = r.port.map_or_else(|| "-".to_owned(), |p| p.to_string());
         let answer = match (r.error, r.end_packet) {
             (Some(e), _) => format!("refused: {}", names::errno(e)),
-            (None, Some(p)) => format!("{} replies, ended in packet {p}", r.replies),
+            (None, Some(p)) => match r.replies {
+                1 => format!("1 reply, ended in packet {p}"),
+                n => format!("{n} replies, ended in packet {p}"),
+            },
             (None, None) => "no end in the capture".to_owned(),
         };
         writeln!(

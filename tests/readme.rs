@@ -1,0 +1,59 @@
+//! Every `console` example in README.md runs here, against the shipped
+//! fixtures, and must print what the README shows (`...` and `[..]` elide
+//! long or moving parts). A changed output format fails this test until the
+//! README follows.
+
+#[test]
+fn readme_examples_print_what_they_show() {
+    trycmd::TestCases::new()
+        .register_bin("nlorder", std::path::Path::new(env!("CARGO_BIN_EXE_nlorder")))
+        .env("NO_COLOR", "1")
+        .case("README.md");
+}
+
+/// Long options a subcommand's `--help` lists.
+fn help_options(sub: &str) -> std::collections::BTreeSet<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .args([sub, "--help"])
+        .output()
+        .expect("run nlorder");
+    options_in(&String::from_utf8_lossy(&out.stdout))
+}
+
+fn options_in(text: &str) -> std::collections::BTreeSet<String> {
+    let re = regex::Regex::new(r"--[a-z][a-z0-9-]+").expect("regex");
+    re.find_iter(text).map(|m| m.as_str().to_owned()).collect()
+}
+
+/// `--help`, the man page and the README name the same options: every
+/// option a subcommand takes is documented, and the README documents no
+/// option nlorder does not have (cargo's own flags aside).
+#[test]
+fn help_man_page_and_readme_agree_on_every_option() {
+    let readme = options_in(&std::fs::read_to_string("README.md").expect("README.md"));
+    let man = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .arg("man")
+        .output()
+        .expect("run nlorder man");
+    // roff escapes each dash
+    let man = options_in(&String::from_utf8_lossy(&man.stdout).replace("\\-", "-"));
+    let mut all = std::collections::BTreeSet::new();
+    for sub in ["decode", "table", "timeline", "who", "detect", "gai", "check", "record"] {
+        let help = help_options(sub);
+        assert!(help.contains("--help"), "{sub}: {help:?}");
+        for o in help.iter().filter(|o| *o != "--help") {
+            assert!(readme.contains(o), "`nlorder {sub} {o}` is not in README.md");
+        }
+        all.extend(help);
+    }
+    for o in all.iter().filter(|o| *o != "--help") {
+        assert!(man.contains(o), "{o} is not in the man page");
+    }
+    let cargo_flags = ["--locked", "--nocapture", "--path", "--release", "--test"];
+    for o in &readme {
+        assert!(
+            all.contains(o) || cargo_flags.contains(&o.as_str()),
+            "README.md documents {o}, which no subcommand takes"
+        );
+    }
+}
