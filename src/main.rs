@@ -127,11 +127,6 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
         settings.method = method;
     }
     let nodes = nlorder::report::detect::nodes(&args.captures).map_err(Error::Usage)?;
-    if args.all_looks && args.at != Some(nlorder::rebuild::AtSpec::Auto) {
-        return Err(Error::Usage(
-            "--all-looks replays the looks --at auto finds: give --at auto".into(),
-        ));
-    }
     let names: Vec<String> = nodes.iter().map(|(n, _)| n.clone()).collect();
     settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
     let mut out = stdout();
@@ -188,11 +183,6 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     let open = || args.input.io.open(path);
     let (trace, model) = (args.input.io.trace(), args.model.options());
     if args.all_looks {
-        if args.at != Some(nlorder::rebuild::AtSpec::Auto) {
-            return Err(Error::Usage(
-                "--all-looks replays the looks --at auto finds: give --at auto".into(),
-            ));
-        }
         let results = evaluate(path, open, trace, model, args.at, (looker, true), |m| {
             gai::sort(m, &args.addrs, &options)
         })?;

@@ -226,6 +226,11 @@ pub fn evaluate<T>(
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<Vec<(crate::rebuild::Moment, T)>, Error> {
     use crate::rebuild::AtSpec;
+    if every && at != Some(AtSpec::Auto) {
+        return Err(Error::Usage(
+            "--all-looks replays the looks --at auto finds: give --at auto".into(),
+        ));
+    }
     match at {
         Some(AtSpec::Auto) => {
             let picks = Session::looks_of(path, Style::plain(), trace, who, every)?;
