@@ -59,9 +59,18 @@ fn main() -> ExitCode {
             eprintln!("nlorder: {msg}");
             ExitCode::from(EXIT_UNREADABLE)
         }
-        Err(Error::Usage(msg)) => Cli::command()
-            .error(clap::error::ErrorKind::ValueValidation, msg)
-            .exit(),
+        Err(Error::Usage(msg)) => {
+            // The subcommand's own usage line, as clap gives for its errors.
+            let mut cmd = Cli::command();
+            let sub = std::env::args()
+                .nth(1)
+                .and_then(|a| cmd.find_subcommand_mut(&a).cloned());
+            let mut cmd = sub.map_or(cmd, |s| {
+                let name = format!("nlorder {}", s.get_name());
+                s.bin_name(name)
+            });
+            cmd.error(clap::error::ErrorKind::ValueValidation, msg).exit()
+        }
     }
 }
 
