@@ -178,6 +178,19 @@ pub enum Outside {
 }
 
 impl Moment {
+    /// Before the first record, asked for `at`.
+    pub fn start(at: Option<At>) -> Moment {
+        Moment {
+            at,
+            packet: 0,
+            ts: None,
+            first: None,
+            last: None,
+            to_end: true,
+            chosen: None,
+        }
+    }
+
     /// Whether `--at` lies outside the capture.
     pub fn outside(&self) -> Option<Outside> {
         let at = self.at?;
@@ -257,15 +270,7 @@ pub fn rebuild<S: ChangeSink>(
     sink: &mut S,
 ) -> Result<Rebuilt, capture::Error> {
     let mut model = Model::new(options);
-    let mut moment = Moment {
-        at,
-        packet: 0,
-        ts: None,
-        first: None,
-        last: None,
-        to_end: true,
-        chosen: None,
-    };
+    let mut moment = Moment::start(at);
     let stats = read_trace(reader, trace, diags, |m| {
         moment.first.get_or_insert((m.packet, m.ts));
         moment.last = Some((m.packet, m.ts));
@@ -315,15 +320,7 @@ pub fn watch<T: PartialEq + Clone>(
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
     let mut model = Model::new(options);
-    let mut moment = Moment {
-        at: None,
-        packet: 0,
-        ts: None,
-        first: None,
-        last: None,
-        to_end: true,
-        chosen: None,
-    };
+    let mut moment = Moment::start(None);
     let mut flips: Vec<Flip<T>> = Vec::new();
     let mut events: Vec<crate::model::Event> = Vec::new();
     let stats = read_trace(reader, trace, diags, |m| {
@@ -373,15 +370,7 @@ pub fn evaluate_at<T>(
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<(Moment, T)>, Rebuilt), capture::Error> {
     let mut model = Model::new(options);
-    let mut moment = Moment {
-        at: None,
-        packet: 0,
-        ts: None,
-        first: None,
-        last: None,
-        to_end: true,
-        chosen: None,
-    };
+    let mut moment = Moment::start(None);
     let mut out = Vec::new();
     let mut next = packets.iter().copied().peekable();
     let stats = read_trace(reader, trace, diags, |m| {

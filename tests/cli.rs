@@ -62,6 +62,18 @@ fn usage_errors_are_not_input_errors() {
     }
 }
 
+/// Runs nlorder with a stdout whose reader closes before a byte arrives.
+fn with_closed_stdout(args: &[&str]) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait")
+}
+
 /// `nlorder ... | head`: a reader that goes away before nlorder writes. Every
 /// subcommand and format ends quietly with status 0, as `ip` and `grep` do.
 #[test]
@@ -89,15 +101,7 @@ fn a_closed_pipe_ends_every_subcommand_quietly() {
                 a.remove(1);
             }
             a.extend_from_slice(&args[1..]);
-            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
-                .args(&a)
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .expect("spawn");
-            // the reader closes before a byte arrives
-            drop(child.stdout.take());
-            let out = child.wait_with_output().expect("wait");
+            let out = with_closed_stdout(&a);
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(0), "{a:?}: {err}");
             assert!(
@@ -107,14 +111,7 @@ fn a_closed_pipe_ends_every_subcommand_quietly() {
         }
     }
     for a in [vec!["completions", "bash"], vec!["man"]] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
-            .args(&a)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        drop(child.stdout.take());
-        let out = child.wait_with_output().expect("wait");
+        let out = with_closed_stdout(&a);
         assert_eq!(
             out.status.code(),
             Some(0),

@@ -144,6 +144,20 @@ fn printed_order(run: &Run) -> Vec<String> {
     out
 }
 
+/// `gai ARGS CANDIDATES --format json`: the order it predicts, and the document.
+fn gai_order(args: &[&str], candidates: &[String]) -> (Vec<String>, Value) {
+    let mut a = args.to_vec();
+    a.extend(candidates.iter().map(String::as_str));
+    let (g, _) = common::json_of("gai", &a);
+    let order = g["order"]
+        .as_array()
+        .expect("order")
+        .iter()
+        .map(|a| a.as_str().expect("addr").to_owned())
+        .collect();
+    (order, g)
+}
+
 #[test]
 fn gai_at_each_programs_look_predicts_what_it_printed() {
     for fixture in FIXTURES.iter().filter(|f| f.ends_with("gai-node")) {
@@ -163,15 +177,7 @@ fn gai_at_each_programs_look_predicts_what_it_printed() {
                 .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
                 .collect();
             let at = look_of(&who, run.pid).to_string();
-            let mut args = vec!["--at", at.as_str(), f.as_str()];
-            args.extend(candidates.iter().map(String::as_str));
-            let (g, _) = common::json_of("gai", &args);
-            let order: Vec<String> = g["order"]
-                .as_array()
-                .expect("order")
-                .iter()
-                .map(|a| a.as_str().expect("addr").to_owned())
-                .collect();
+            let (order, _) = gai_order(&["--at", &at, &f], &candidates);
             assert_eq!(
                 order,
                 printed_order(run),
@@ -182,15 +188,7 @@ fn gai_at_each_programs_look_predicts_what_it_printed() {
         }
         // --at auto: the last getaddrinfo look, which is the last glibc run's
         let (candidates, printed) = last.expect("a glibc run");
-        let mut args = vec!["--at", "auto", f.as_str()];
-        args.extend(candidates.iter().map(String::as_str));
-        let (g, _) = common::json_of("gai", &args);
-        let order: Vec<String> = g["order"]
-            .as_array()
-            .expect("order")
-            .iter()
-            .map(|a| a.as_str().expect("addr").to_owned())
-            .collect();
+        let (order, g) = gai_order(&["--at", "auto", &f], &candidates);
         assert_eq!(order, printed, "{fixture}: gai --at auto");
         let why = g["moment"]["description"].as_str().expect("moment");
         assert!(
@@ -202,15 +200,7 @@ fn gai_at_each_programs_look_predicts_what_it_printed() {
             .iter()
             .find(|r| r.env.iter().any(|e| e.contains("netdns=go")))
             .expect("a Go resolver run");
-        let mut args = vec!["--at", "auto", "--resolver", "go", f.as_str()];
-        args.extend(candidates.iter().map(String::as_str));
-        let (g, _) = common::json_of("gai", &args);
-        let order: Vec<String> = g["order"]
-            .as_array()
-            .expect("order")
-            .iter()
-            .map(|a| a.as_str().expect("addr").to_owned())
-            .collect();
+        let (order, g) = gai_order(&["--at", "auto", "--resolver", "go", &f], &candidates);
         assert_eq!(order, printed_order(go), "{fixture}: Go's resolver");
         assert!(
             g["moment"]["description"]

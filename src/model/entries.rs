@@ -264,6 +264,26 @@ pub struct AddrEntry {
 }
 
 impl AddrEntry {
+    /// A permanent IPv6 link-local /64, as the kernel makes one at carrier.
+    pub fn link_local(index: u32, address: std::net::Ipv6Addr, origin: Origin) -> Self {
+        AddrEntry {
+            index,
+            family: AF_INET6,
+            address: IpAddr::V6(address),
+            peer: None,
+            prefix_len: 64,
+            label: None,
+            scope: crate::netlink::names::RT_SCOPE_LINK,
+            flags: crate::netlink::names::IFA_F_PERMANENT,
+            header_flags: crate::netlink::names::IFA_F_PERMANENT as u8,
+            broadcast: None,
+            cacheinfo: None,
+            first_addr_attr: None,
+            rt_priority: None,
+            origin,
+        }
+    }
+
     /// `None` for messages without an IPv4/IPv6 address.
     pub fn from_message(a: &Addr<'_>, origin: Origin) -> Option<Self> {
         if a.family != AF_INET && a.family != AF_INET6 {

@@ -366,22 +366,11 @@ impl Model {
         ll.priority = Some(256);
         self.add_kernel_route(ll, KernelRule::Ipv6LinkLocalRoute, ctx, sink);
         let address = hwaddr.and_then(|m| eui64_link_local(m.as_bytes()));
-        let entry = AddrEntry {
+        let entry = AddrEntry::link_local(
             index,
-            family: AF_INET6,
-            address: IpAddr::V6(address.unwrap_or(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0))),
-            peer: None,
-            prefix_len: 64,
-            label: None,
-            scope: RT_SCOPE_LINK,
-            flags: IFA_F_PERMANENT,
-            header_flags: IFA_F_PERMANENT as u8,
-            broadcast: None,
-            cacheinfo: None,
-            first_addr_attr: None,
-            rt_priority: None,
-            origin: Origin::KernelRule(ctx.packet, KernelRule::Ipv6LinkLocal),
-        };
+            address.unwrap_or(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
+            Origin::KernelRule(ctx.packet, KernelRule::Ipv6LinkLocal),
+        );
         if address.is_none() {
             self.unknown_link_local.insert(index);
         }

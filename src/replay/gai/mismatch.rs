@@ -85,22 +85,11 @@ fn toggle_ipv6(model: &Model, has: bool) -> Model {
     if has {
         addrs.retain(|a| a.family != AF_INET6 || a.address.is_loopback());
     } else if let Some(l) = links.iter().find(|l| !l.placeholder) {
-        addrs.push(AddrEntry {
-            index: l.index,
-            family: AF_INET6,
-            address: IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0xffff)),
-            peer: None,
-            prefix_len: 64,
-            label: None,
-            scope: RT_SCOPE_LINK,
-            flags: IFA_F_PERMANENT,
-            header_flags: IFA_F_PERMANENT as u8,
-            broadcast: None,
-            cacheinfo: None,
-            first_addr_attr: None,
-            rt_priority: None,
-            origin: Origin::Inferred(0),
-        });
+        addrs.push(AddrEntry::link_local(
+            l.index,
+            Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0xffff),
+            Origin::Inferred(0),
+        ));
     }
     let routes = model.routes().into_iter().cloned().collect();
     Model::from_tables(links, addrs, routes)
