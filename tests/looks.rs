@@ -19,8 +19,64 @@ struct Run {
     stdout: Vec<String>,
 }
 
-fn runs(fixture: &str) -> Vec<Run> {
-    let path = common::fixture(&format!("looks/{fixture}.l0.runs.json"));
+/// One capture with what its programs printed.
+struct Case {
+    /// `6.12/gai-node.l0`, for messages.
+    name: String,
+    capture: String,
+    runs: Vec<Run>,
+    /// The kernel release it was taken on (`--kernel`).
+    kernel: String,
+}
+
+fn case(dir: &std::path::Path, kernel: &str, stem: &str) -> Case {
+    let capture = dir.join(format!("{stem}.pcap"));
+    Case {
+        name: format!("{kernel}/{stem}"),
+        capture: capture.to_str().expect("path").to_owned(),
+        runs: runs(&dir.join(format!("{stem}.runs.json"))),
+        kernel: kernel.to_owned(),
+    }
+}
+
+/// The committed fixtures (fixtures/looks/).
+fn committed() -> Vec<Case> {
+    FIXTURES
+        .iter()
+        .map(|f| {
+            let (kernel, stem) = f.split_once('/').expect("KERNEL/NAME");
+            case(
+                &common::fixture(&format!("looks/{kernel}")),
+                kernel,
+                &format!("{stem}.l0"),
+            )
+        })
+        .collect()
+}
+
+/// Fresh runs with programs, below NLORDER_MATRIX_DIR/KERNEL/ (CI records
+/// them on both kernels).
+fn fresh() -> Vec<Case> {
+    let Ok(dir) = std::env::var("NLORDER_MATRIX_DIR") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for k in std::fs::read_dir(&dir).expect("NLORDER_MATRIX_DIR").flatten() {
+        let kernel = k.file_name().to_string_lossy().into_owned();
+        let Ok(files) = std::fs::read_dir(k.path()) else {
+            continue;
+        };
+        let mut stems: Vec<String> = files
+            .flatten()
+            .filter_map(|f| f.file_name().to_str()?.strip_suffix(".runs.json").map(str::to_owned))
+            .collect();
+        stems.sort();
+        out.extend(stems.iter().map(|s| case(&k.path(), &kernel, s)));
+    }
+    out
+}
+
+fn runs(path: &std::path::Path) -> Vec<Run> {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("runs.json")).expect("json");
     let strings = |v: &Value| -> Vec<String> {
         v.as_array()
@@ -64,21 +120,21 @@ fn expected_library(run: &Run) -> Option<&'static str> {
     }
 }
 
-fn capture(fixture: &str) -> String {
-    common::fixture(&format!("looks/{fixture}.l0.pcap"))
-        .to_str()
-        .expect("path")
-        .to_owned()
-}
-
 #[test]
 fn who_names_every_program_that_ran() {
-    for fixture in FIXTURES {
-        let (who, code) = common::json_of("who", &[&capture(fixture)]);
+    for c in committed() {
+        check_who(&c);
+    }
+}
+
+fn check_who(c: &Case) {
+    let fixture = &c.name;
+    {
+        let (who, code) = common::json_of("who", &[&c.capture]);
         assert_eq!(code, Some(0));
         let requests = who["requests"].as_array().expect("requests");
-        let all = runs(fixture);
-        for run in &all {
+        let all = &c.runs;
+        for run in all {
             let mine: Vec<&Value> = requests
                 .iter()
                 .filter(|r| r["port"].as_u64() == Some(run.pid) && r["dump"] == true)
@@ -160,10 +216,19 @@ fn gai_order(args: &[&str], candidates: &[String]) -> (Vec<String>, Value) {
 
 #[test]
 fn gai_at_each_programs_look_predicts_what_it_printed() {
-    for fixture in FIXTURES.iter().filter(|f| f.ends_with("gai-node")) {
-        let f = capture(fixture);
+    let cases = committed();
+    assert_eq!(cases.iter().filter(|c| c.name.contains("gai-node")).count(), 2);
+    for c in cases.iter().filter(|c| c.name.contains("gai-node")) {
+        check_gai(c);
+    }
+}
+
+fn check_gai(c: &Case) {
+    let fixture = &c.name;
+    {
+        let f = c.capture.clone();
         let (who, _) = common::json_of("who", &[&f]);
-        let all = runs(fixture);
+        let all = &c.runs;
         let glibc: Vec<&Run> = all.iter().filter(|r| expected_library(r) == Some("glibc")).collect();
         assert!(glibc.len() >= 3, "{fixture}");
         let mut last = None;
@@ -232,16 +297,23 @@ fn go_interfaces(run: &Run) -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn at_a_go_look_the_tables_are_what_go_enumerated_and_first_found_walks_them_backwards() {
-    for fixture in FIXTURES {
-        let f = capture(fixture);
+    for c in committed() {
+        check_go(&c);
+    }
+}
+
+fn check_go(c: &Case) {
+    let fixture = &c.name;
+    {
+        let f = c.capture.clone();
         let (who, _) = common::json_of("who", &[&f]);
-        let all = runs(fixture);
+        let all = &c.runs;
         let go_runs: Vec<&Run> = all.iter().filter(|r| expected_library(r) == Some("go-net")).collect();
         assert!(!go_runs.is_empty(), "{fixture}");
         for run in &go_runs {
             let seen = go_interfaces(run);
             let at = look_of(&who, run.pid).to_string();
-            let kernel = if fixture.starts_with("6.1/") { "6.1" } else { "6.12" };
+            let kernel = c.kernel.as_str();
             let (t, _) = common::json_of("table", &["--kernel", kernel, "--at", &at, &f]);
             let links: Vec<String> = t["links"]
                 .as_array()
@@ -271,7 +343,7 @@ fn at_a_go_look_the_tables_are_what_go_enumerated_and_first_found_walks_them_bac
         }
         // --at auto evaluates at the last Go look; calico walks its list backwards
         let last = go_interfaces(go_runs.last().expect("a Go run"));
-        let kernel = if fixture.starts_with("6.1/") { "6.1" } else { "6.12" };
+        let kernel = c.kernel.as_str();
         let (d, _) = common::detect_json(&["--kernel", kernel, "--at", "auto", "--method", "first-found", &f]);
         let walked: Vec<String> = d["candidates"]
             .as_array()
@@ -317,7 +389,9 @@ fn a_capture_without_looks_says_so_and_the_timeline_marks_them() {
     for r in who["requests"].as_array().expect("requests") {
         assert_eq!(r["library"], "unknown", "{r}");
     }
-    let f = capture("6.12/gai-node");
+    let f = common::fixture("looks/6.12/gai-node.l0.pcap")
+        .to_string_lossy()
+        .into_owned();
     let out = common::nlorder(&["timeline", "-q", &f]);
     let text2 = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -328,4 +402,26 @@ fn a_capture_without_looks_says_so_and_the_timeline_marks_them() {
         text2.contains("? Go net (net.Interfaces / Addrs) looked here"),
         "{text2}"
     );
+}
+
+/// Fresh recordings of the same scenarios (CI makes them on both kernels
+/// with 0, 1 and 2 listeners): the same checks, so the fixtures cannot
+/// drift from what the programs and kernels do.
+#[test]
+fn fresh_look_runs_meet_the_same_checks() {
+    let cases = fresh();
+    if cases.is_empty() {
+        eprintln!("no fresh runs with programs below NLORDER_MATRIX_DIR");
+        return;
+    }
+    for c in &cases {
+        eprintln!("checking {}", c.name);
+        check_who(c);
+        if c.runs.iter().any(|r| expected_library(r) == Some("glibc")) {
+            check_gai(c);
+        }
+        if c.runs.iter().any(|r| expected_library(r) == Some("go-net")) {
+            check_go(c);
+        }
+    }
 }
