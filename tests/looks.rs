@@ -77,7 +77,7 @@ fn fresh() -> Vec<Case> {
 }
 
 fn runs(path: &std::path::Path) -> Vec<Run> {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("runs.json")).expect("json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("runs.json")).expect("json");
     let strings = |v: &Value| -> Vec<String> {
         v.as_array()
             .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect())
