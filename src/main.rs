@@ -161,8 +161,8 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
                 nlorder::replay::MethodSpec::Calico { options, .. } => options.clone(),
                 _ => calico::Options::default(),
             };
-            for (_, rows) in evaluate(&path, open, trace, model, args.at, looker, |m| matrix::run(m, &base))? {
-                report.matrix(&node, &path, &rows)?;
+            for (moment, rows) in evaluate(&path, open, trace, model, args.at, looker, |m| matrix::run(m, &base))? {
+                report.matrix(&node, &path, &moment, &rows)?;
             }
         } else {
             let results = evaluate(&path, open, trace, model, args.at, looker, |m| spec.detect(m))?;

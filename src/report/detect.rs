@@ -318,14 +318,22 @@ impl<'w> Report<'w> {
     }
 
     /// Every method side by side (`--all`).
-    pub fn matrix(&mut self, node: &str, capture: &std::path::Path, rows: &[Detection]) -> io::Result<()> {
+    pub fn matrix(
+        &mut self,
+        node: &str,
+        capture: &std::path::Path,
+        moment: &crate::rebuild::Moment,
+        rows: &[Detection],
+    ) -> io::Result<()> {
         if self.json {
+            let moment = super::moment::json(moment);
             self.nodes
-                .push(serde_json::json!({ "node": node, "capture": capture, "methods": rows }));
+                .push(serde_json::json!({ "node": node, "capture": capture, "moment": moment, "methods": rows }));
             Ok(())
         } else {
             writeln!(self.out, "[{node}] every method on {}:", capture.display())?;
-            write_matrix_text(self.out, rows, &self.style)
+            write_matrix_text(self.out, rows, &self.style)?;
+            writeln!(self.out, "  {}", self.style.dim(format!("at: {}", moment.describe())))
         }
     }
 
