@@ -22,6 +22,7 @@ pub mod diag;
 pub mod fuzzing;
 pub mod looks;
 pub mod model;
+pub mod moment;
 pub mod netlink;
 pub mod rebuild;
 pub mod record;

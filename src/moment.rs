@@ -1,0 +1,249 @@
+//! Moments of a capture: how the user names one (`--at PACKET|TIME|auto`,
+//! a manifest's `at`), and where a rebuild stopped and why.
+//!
+//! Contract: [`At`], [`AtSpec`] and [`AtValue`] parse what users write
+//! (RFC 3339 with either offset sign, epoch seconds, packet numbers);
+//! [`Moment`] says which record a model stands at, the capture's range,
+//! and whether an `--at` fell outside it ([`Outside`]).
+
+use crate::bad_value::BadValue;
+use crate::capture::Timestamp;
+/// A moment in the capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    /// Once record N (1-based, as `decode` numbers them) had been applied.
+    Packet(u64),
+    /// Once the last record at or before this time had been applied.
+    Time(Timestamp),
+}
+
+impl std::str::FromStr for At {
+    type Err = BadValue;
+
+    /// `123` is a packet number; `1700000000.25` (epoch seconds) or
+    /// `2024-03-13T21:53:37.7Z` (RFC 3339) is a time.
+    fn from_str(s: &str) -> Result<Self, BadValue> {
+        if let Ok(n) = s.parse::<u64>()
+            && n < 1_000_000_000
+        {
+            return Ok(At::Packet(n));
+        }
+        if let Ok(secs) = s.parse::<f64>()
+            && secs.is_finite()
+            && secs >= 0.0
+        {
+            let whole = secs.trunc();
+            return Ok(At::Time(Timestamp {
+                secs: whole as i64,
+                nanos: ((secs - whole) * 1e9).round().min(999_999_999.0) as u32,
+            }));
+        }
+        // humantime reads RFC 3339 in UTC only: a `+HH:MM`/`-HH:MM` offset
+        // is taken off here and applied to the result.
+        let (local, offset_secs) = split_utc_offset(s);
+        match humantime::parse_rfc3339_weak(local) {
+            Ok(t) => {
+                let d = t
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_err(|_| BadValue::new(s, "before 1970"))?;
+                Ok(At::Time(Timestamp {
+                    secs: d.as_secs() as i64 - offset_secs,
+                    nanos: d.subsec_nanos(),
+                }))
+            }
+            Err(_) => Err(BadValue::new(
+                s,
+                "neither a packet number nor a time (epoch seconds or RFC 3339)",
+            )),
+        }
+    }
+}
+
+/// `2026-11-21T20:47:10.02+01:00` -> (`2026-11-21T20:47:10.02`, 3600): an
+/// RFC 3339 time's numeric UTC offset, in seconds east of UTC (`Z` and
+/// times without an offset: 0).
+fn split_utc_offset(s: &str) -> (&str, i64) {
+    let Some(t) = s.find(['T', 't', ' ']) else {
+        return (s, 0);
+    };
+    let time = &s[t..];
+    let Some(p) = time.rfind(['+', '-']) else {
+        return (s, 0);
+    };
+    let off = &time[p + 1..];
+    let parsed = match off.split_once(':') {
+        Some((h, m)) if h.len() == 2 && m.len() == 2 => h.parse::<i64>().ok().zip(m.parse::<i64>().ok()),
+        _ => None,
+    };
+    match parsed {
+        Some((h, m)) if h < 24 && m < 60 => {
+            let secs = h * 3600 + m * 60;
+            let sign = if time.as_bytes().get(p) == Some(&b'-') { -1 } else { 1 };
+            (&s[..t + p], sign * secs)
+        }
+        _ => (s, 0),
+    }
+}
+
+/// `--at` of the replays: a moment, or `auto`: the last time the replayed
+/// program looked at the tables (see [`crate::looks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtSpec {
+    Moment(At),
+    Auto,
+}
+
+impl std::str::FromStr for AtSpec {
+    type Err = BadValue;
+
+    fn from_str(s: &str) -> Result<Self, BadValue> {
+        if s == "auto" {
+            return Ok(AtSpec::Auto);
+        }
+        s.parse().map(AtSpec::Moment).map_err(|_| {
+            BadValue::new(
+                s,
+                "neither auto, a packet number nor a time (epoch seconds or RFC 3339)",
+            )
+        })
+    }
+}
+
+impl AtSpec {
+    pub fn moment(self) -> Option<At> {
+        match self {
+            AtSpec::Moment(a) => Some(a),
+            AtSpec::Auto => None,
+        }
+    }
+}
+
+/// A moment as manifests write it: a packet number, or a time as text
+/// (resolved when the expectation runs, so a bad one fails that expectation).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(untagged)]
+pub enum AtValue {
+    Packet(u64),
+    Text(String),
+}
+
+impl AtValue {
+    pub fn resolve(&self) -> Result<AtSpec, BadValue> {
+        match self {
+            AtValue::Packet(p) => Ok(AtSpec::Moment(At::Packet(*p))),
+            AtValue::Text(t) => t.parse(),
+        }
+    }
+}
+
+/// Where a rebuild stopped: the moment every replay of it evaluates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Moment {
+    /// The `--at` asked for, if any.
+    pub at: Option<At>,
+    /// The last record applied (0: none) and its time.
+    pub packet: u64,
+    pub ts: Option<Timestamp>,
+    /// The capture's first and last records with netlink messages, as far
+    /// as it was read (`last` is only the capture's end when `to_end`).
+    pub first: Option<(u64, Option<Timestamp>)>,
+    pub last: Option<(u64, Option<Timestamp>)>,
+    /// Whether the capture was read to its end (no `--at`, or one at or
+    /// after its last record).
+    pub to_end: bool,
+    /// Why this moment, when nlorder chose it (`--at auto`).
+    pub chosen: Option<String>,
+}
+
+/// An `--at` that names no moment inside the capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outside {
+    /// Before its first record: nothing was applied.
+    Before,
+    /// After its last record: the end state was used.
+    After,
+}
+
+impl Moment {
+    /// Before the first record, asked for `at`.
+    pub fn start(at: Option<At>) -> Moment {
+        Moment {
+            at,
+            packet: 0,
+            ts: None,
+            first: None,
+            last: None,
+            to_end: true,
+            chosen: None,
+        }
+    }
+
+    /// Whether `--at` lies outside the capture.
+    pub fn outside(&self) -> Option<Outside> {
+        let at = self.at?;
+        self.first?;
+        if self.packet == 0 {
+            return Some(Outside::Before);
+        }
+        if !self.to_end {
+            return None;
+        }
+        let (last, last_ts) = self.last?;
+        let after = match at {
+            At::Packet(n) => n > last,
+            At::Time(t) => last_ts.is_some_and(|l| t > l),
+        };
+        after.then_some(Outside::After)
+    }
+
+    /// `packet 10, 2026-…Z (the end of the capture)`.
+    pub fn describe(&self) -> String {
+        let when = |p: u64, ts: Option<Timestamp>| match ts {
+            Some(t) => format!("packet {p}, {}", t.rfc3339()),
+            None => format!("packet {p}"),
+        };
+        if let Some(why) = &self.chosen {
+            return format!("{} ({why})", when(self.packet, self.ts));
+        }
+        match (self.at, self.outside()) {
+            (None, _) => format!("{} (the end of the capture)", when(self.packet, self.ts)),
+            (Some(_), Some(Outside::Before)) => "before the first packet (nothing applied)".to_owned(),
+            (Some(_), Some(Outside::After)) => {
+                format!(
+                    "{} (the end of the capture: --at lies after it)",
+                    when(self.packet, self.ts)
+                )
+            }
+            (Some(at), None) => format!("{} (--at {})", when(self.packet, self.ts), at.describe()),
+        }
+    }
+
+    /// The warning for an `--at` outside the capture, naming its range.
+    pub fn outside_warning(&self) -> Option<String> {
+        let side = self.outside()?;
+        let at = self.at?.describe();
+        let when = |(p, ts): (u64, Option<Timestamp>)| match ts {
+            Some(t) => format!("packet {p}, {}", t.rfc3339()),
+            None => format!("packet {p}"),
+        };
+        let range = match (self.first, self.last) {
+            (Some(f), Some(l)) if self.to_end => format!("{} to {}", when(f), when(l)),
+            (Some(f), _) => format!("from {}", when(f)),
+            _ => "empty".to_owned(),
+        };
+        Some(match side {
+            Outside::Before => format!("--at {at} is before the capture ({range}): nothing was applied"),
+            Outside::After => format!("--at {at} is after the capture ({range}): its end state is used"),
+        })
+    }
+}
+
+impl At {
+    /// As the user would write it: `12` or an RFC 3339 time.
+    pub fn describe(&self) -> String {
+        match self {
+            At::Packet(n) => n.to_string(),
+            At::Time(t) => t.rfc3339(),
+        }
+    }
+}
