@@ -1,4 +1,6 @@
 //! Shared by the benches: captures built by repeating real fixture records.
+// Benches run on known fixtures: a panic is a broken setup and stops the run, as it should.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 /// Repeats the records of little-endian pcap fixtures up to `target` bytes
 /// (in memory; nothing is written to disk).

@@ -1,6 +1,8 @@
 //! Decode throughput on a capture built by repeating real fixture records
 //! (in memory; nothing is written to disk). Reports MB/s for the decoding
 //! pipeline alone and with each printer.
+// Benches run on known fixtures: a panic is a broken setup and stops the run, as it should.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use std::io::Cursor;
 

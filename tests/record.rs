@@ -2,6 +2,8 @@
 //! writes rebuilds to exactly what `ip -j` shows, notifications recorded
 //! with --follow appear in the timeline in order, and tshark decodes the
 //! file without errors.
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod common;
 

@@ -1,6 +1,10 @@
 //! In-tree fuzzing: random mutations of real fixtures must never panic any
-//! layer (reader, link header, framing, both decoders, both printers).
+//! layer: the reader, link header, framing, both decoders and their
+//! printers (many cases), and the model, the replays and their printers
+//! (fewer cases: in a debug build they cost some 30 ms each).
 //! The coverage-guided version of the same harness is `fuzz/` (cargo fuzz).
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod common;
 
@@ -84,11 +88,25 @@ proptest! {
     fn mutated_fixtures_never_panic(seed in 0usize..6, muts in proptest::collection::vec(mutation(), 1..6)) {
         let seeds = seeds();
         let data = apply(seeds[seed % seeds.len()].clone(), &muts);
-        nlorder::fuzzing::run_all_layers(&data);
+        nlorder::fuzzing::run_decoders(&data);
     }
 
     #[test]
     fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..512)) {
+        nlorder::fuzzing::run_all_layers(&data);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_fixtures_never_panic_in_the_model_or_replays(
+        seed in 0usize..6,
+        muts in proptest::collection::vec(mutation(), 1..6),
+    ) {
+        let seeds = seeds();
+        let data = apply(seeds[seed % seeds.len()].clone(), &muts);
         nlorder::fuzzing::run_all_layers(&data);
     }
 }

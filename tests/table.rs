@@ -2,6 +2,8 @@
 //! tables must equal what `ip -j` printed in the same namespace, the order
 //! inferred from notifications must equal the order of the next dump, and
 //! the checks that say otherwise must fire when they should.
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod common;
 

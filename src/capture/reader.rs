@@ -8,7 +8,7 @@
 //! [`Diagnostic`]s; only input that cannot be read at all is an [`Error`].
 //!
 //! pcap-parser does the block parsing. It is wrapped here because of three
-//! defects (see `shared/specs/rust-crates.md` §2.3 and the tests below):
+//! defects (see `shared/specs/rust-crates.md` §2.3 and `reader_tests.rs`):
 //! a short first `read()` (pipes, stdin, gzip) makes its format probe fail,
 //! binary `if_tsresol` values are rejected, and `if_tsoffset` is always read
 //! little-endian. We therefore feed it a [`FullRead`] adapter and compute
@@ -147,8 +147,8 @@ impl<'r> CaptureReader<'r> {
         // no BufReader in between, so records are copied once, not twice.
         let mut head = [0u8; 2];
         let mut got = 0;
-        while got < head.len() {
-            match source.read(&mut head[got..]) {
+        while let Some(unread) = head.get_mut(got..).filter(|u| !u.is_empty()) {
+            match source.read(unread) {
                 Ok(0) => break,
                 Ok(n) => got += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -158,7 +158,7 @@ impl<'r> CaptureReader<'r> {
         if got == 0 {
             return Err(Error::Empty);
         }
-        let gzip = head[..got] == [0x1f, 0x8b];
+        let gzip = got == head.len() && head == [0x1f, 0x8b];
         let replay = io::Cursor::new(head).take(got as u64).chain(source);
         let truncated = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let inner: Box<dyn Read + Send + 'r> = if gzip {
@@ -216,7 +216,7 @@ impl<'r> CaptureReader<'r> {
                         }
                         PcapBlockOwned::Legacy(b) => {
                             number += 1;
-                            let data = &b.data[..(b.caplen as usize).min(b.data.len())];
+                            let data = captured(b.data, b.caplen as usize);
                             let nanos = if legacy_nanos {
                                 b.ts_usec
                             } else {
@@ -262,7 +262,7 @@ impl<'r> CaptureReader<'r> {
                         }
                         PcapBlockOwned::NG(Block::EnhancedPacket(epb)) => {
                             number += 1;
-                            let data = &epb.data[..(epb.caplen as usize).min(epb.data.len())];
+                            let data = captured(epb.data, epb.caplen as usize);
                             match ifaces.get(epb.if_id as usize) {
                                 Some(iface) => {
                                     let raw = (u64::from(epb.ts_high) << 32) | u64::from(epb.ts_low);
@@ -297,7 +297,7 @@ impl<'r> CaptureReader<'r> {
                                     if iface.snaplen != 0 {
                                         cap = cap.min(iface.snaplen as usize);
                                     }
-                                    let data = &spb.data[..cap.min(spb.data.len())];
+                                    let data = captured(spb.data, cap);
                                     let rec = Record {
                                         number,
                                         offset,
@@ -470,13 +470,18 @@ impl<R: Read> Read for EndsEarly<R> {
     }
 }
 
+/// The first `len` bytes of a block's data, or all of it when it holds fewer.
+fn captured(data: &[u8], len: usize) -> &[u8] {
+    data.get(..len).unwrap_or(data)
+}
+
 pub struct FullRead<R>(pub R);
 
 impl<R: Read> Read for FullRead<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let mut filled = 0;
-        while filled < buf.len() {
-            match self.0.read(&mut buf[filled..]) {
+        while let Some(unread) = buf.get_mut(filled..).filter(|u| !u.is_empty()) {
+            match self.0.read(unread) {
                 Ok(0) => break,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

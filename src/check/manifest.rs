@@ -207,13 +207,9 @@ pub fn load(path: &Path) -> Result<Manifest, Error> {
     }
     let text = String::from_utf8(bytes).map_err(|_| Error::manifest(path, None, "not a manifest (not UTF-8 text)"))?;
     let root: Case = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map(|s| {
-            text.as_bytes()[..s.start.min(text.len())]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1
-        });
+        let line = e
+            .span()
+            .map(|s| text.as_bytes().iter().take(s.start).filter(|&&b| b == b'\n').count() + 1);
         Error::manifest(path, line, e.message())
     })?;
     if root.capture.is_none() && root.case.is_empty() {

@@ -336,6 +336,12 @@ fn gai_looker(resolver: Option<&str>) -> Looker {
     }
 }
 
+/// The snapshot at an index `run_case`'s `get` returned (one it found or
+/// had just pushed, so always there).
+fn snapshot_at(snaps: &[Snapshot], i: usize) -> Result<&Snapshot, String> {
+    snaps.get(i).ok_or_else(|| format!("no snapshot {i}"))
+}
+
 fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Error> {
     let mut snaps: Vec<Snapshot> = Vec::new();
     let r_path = r.manifest.path.clone();
@@ -375,8 +381,8 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         })
     };
     for (i, e) in case.link_order.iter().enumerate() {
-        let s = get(&e.at, None, &mut snaps)?;
-        let actual = s.map(|s| Value::List(snaps[s].model.links().iter().map(|l| l.display_name()).collect()));
+        let s = get(&e.at, None, &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
+        let actual = s.map(|s| Value::List(s.model.links().iter().map(|l| l.display_name()).collect()));
         r.record(
             "link_order",
             i,
@@ -387,10 +393,10 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         );
     }
     for (i, e) in case.address.iter().enumerate() {
-        let s = get(&e.at, None, &mut snaps)?;
+        let s = get(&e.at, None, &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
         let want = e.present.unwrap_or(true);
         let actual = s.and_then(|s| {
-            let addrs = link_addresses(&snaps[s].model, &e.interface, None)
+            let addrs = link_addresses(&s.model, &e.interface, None)
                 .ok_or_else(|| format!("no interface named {}", e.interface))?;
             let here = addrs
                 .iter()
@@ -402,9 +408,9 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         r.record("address", i, name, expected, actual, "present");
     }
     for (i, e) in case.address_order.iter().enumerate() {
-        let s = get(&e.at, None, &mut snaps)?;
+        let s = get(&e.at, None, &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
         let actual = s.and_then(|s| {
-            link_addresses(&snaps[s].model, &e.interface, e.family)
+            link_addresses(&s.model, &e.interface, e.family)
                 .map(Value::List)
                 .ok_or_else(|| format!("no interface named {}", e.interface))
         });
@@ -419,7 +425,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         );
     }
     for (i, e) in case.detect.iter().enumerate() {
-        let s = get(&e.at, Some(Looker::Go), &mut snaps)?;
+        let s = get(&e.at, Some(Looker::Go), &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
         // Settings nlorder cannot use are the manifest's mistake: stop (exit 2).
         let spec = e
             .validate(std::slice::from_ref(&r.case_name))
@@ -433,7 +439,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             })?;
         let spec: Result<_, String> = Ok(spec);
         let name = format!("detect {} (IPv{})", e.method, e.family());
-        let d = s.and_then(|s| spec.map(|spec| spec.detect(&snaps[s].model)));
+        let d = s.and_then(|s| spec.map(|spec| spec.detect(&s.model)));
         // `address` means what `--expect` means (a bare IP matches any prefix).
         let addr = d.clone().map(|d| match &e.expect {
             Some(want) if want.holds(&d) => Value::Text(want.to_string()),
@@ -468,8 +474,8 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         }
     }
     for (i, e) in case.gai.iter().enumerate() {
-        let s = get(&e.at, Some(gai_looker(e.resolver.as_deref())), &mut snaps)?;
-        let actual = s.and_then(|s| {
+        let s = get(&e.at, Some(gai_looker(e.resolver.as_deref())), &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
+        let actual = s.and_then(|snap| {
             let input = ips(&e.candidates, "candidates")?;
             let resolver = match e.resolver.as_deref().unwrap_or("glibc") {
                 "glibc" => gai::Resolver::Glibc,
@@ -498,7 +504,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                 sources.push((d, src));
             }
             let res = gai::sort(
-                &snaps[s].model,
+                &snap.model,
                 &input,
                 &gai::Options {
                     resolver,
@@ -517,7 +523,9 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
     }
     if let Some(spec) = &case.warnings {
         let line = r.manifest.line_of(r.case_index, "warnings", 0);
-        let current = get(&None, None, &mut snaps)?.map(|i| snaps[i].warnings.clone());
+        let current = get(&None, None, &mut snaps)?
+            .and_then(|i| snapshot_at(&snaps, i))
+            .map(|s| s.warnings.clone());
         let (expected, passed, actual, message) = match (spec, &current) {
             (_, Err(e)) => (String::new(), false, String::new(), Some(e.clone())),
             (WarningsSpec::Word(w), Ok(now)) if w == "none" => (

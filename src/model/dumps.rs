@@ -5,7 +5,9 @@
 //! request's port id is 0; the replies carry the socket's, which is locked
 //! on the first reply). On NLMSG_DONE the dump replaces the model's view of
 //! that object kind and family, after comparing it with what the model had
-//! predicted from notifications.
+//! predicted from notifications; a dump whose request the capture lacks, or
+//! a filtered one, is merged into that view instead, and a bridge-port
+//! (AF_BRIDGE) link dump is only counted.
 
 use rustc_hash::FxHashMap;
 
@@ -131,6 +133,9 @@ impl Dumps {
                 (self.open.len() - 1, true)
             }
         };
+        // reason: `i` is an index `position` found in `open`, or that of the
+        // dump just pushed; nothing removes from `open` in between.
+        #[allow(clippy::indexing_slicing)]
         let d = &mut self.open[i];
         d.pid = Some(pid);
         (d, fresh)
@@ -151,6 +156,12 @@ enum View {
     Links(Vec<LinkEntry>),
     Addrs(Vec<AddrEntry>),
     Routes(Vec<RouteEntry>),
+}
+
+/// A per-family `[IPv4, IPv6]` flag: IPv6's for AF_INET6, else IPv4's.
+fn family_flag(flags: &mut [bool; 2], f: u8) -> &mut bool {
+    let [v4, v6] = flags;
+    if f == AF_INET6 { v6 } else { v4 }
 }
 
 fn fam_name(f: u8) -> &'static str {
@@ -184,8 +195,8 @@ impl Model {
         // starting state, not news).
         let seen = match kind {
             ObjectKind::Links => self.seen_link_dump,
-            ObjectKind::Addresses => fams.iter().all(|f| self.seen_addr_dump[usize::from(*f == AF_INET6)]),
-            ObjectKind::Routes => fams.iter().all(|f| self.seen_route_dump[usize::from(*f == AF_INET6)]),
+            ObjectKind::Addresses => fams.iter().all(|&f| *family_flag(&mut self.seen_addr_dump, f)),
+            ObjectKind::Routes => fams.iter().all(|&f| *family_flag(&mut self.seen_route_dump, f)),
         };
         let before = (seen && sink.wants_changes()).then(|| self.view_of(kind, &fams, table));
         match dump.kind {
@@ -197,7 +208,7 @@ impl Model {
                 self.replace_routes(dump.routes, &fams, table, &mut disagreements);
                 if table.is_none() {
                     for f in &fams {
-                        self.seen_route_dump[usize::from(*f == AF_INET6)] = true;
+                        *family_flag(&mut self.seen_route_dump, *f) = true;
                     }
                 }
             }
@@ -420,7 +431,7 @@ impl Model {
             if !families.contains(&a.family) {
                 continue;
             }
-            if !device_order.contains(&a.index) && a.family == families[0] {
+            if !device_order.contains(&a.index) && families.first() == Some(&a.family) {
                 device_order.push(a.index);
             }
             fresh.entry(a.index).or_default().list_mut(a.family).push(a);
@@ -451,14 +462,19 @@ impl Model {
             for d in self.addrs.values_mut() {
                 d.list_mut(fam).clear();
             }
-            self.seen_addr_dump[usize::from(fam == AF_INET6)] = true;
+            *family_flag(&mut self.seen_addr_dump, fam) = true;
         }
         // The dump walks devices in the kernel's link order.
         let link_positions: Vec<usize> = device_order
             .iter()
             .filter_map(|i| self.links.iter().position(|l| l.index == *i))
             .collect();
-        if self.seen_link_dump && link_positions.windows(2).any(|w| w[0] > w[1]) {
+        if self.seen_link_dump
+            && link_positions
+                .iter()
+                .zip(link_positions.iter().skip(1))
+                .any(|(a, b)| a > b)
+        {
             disagreements.push(format!(
                 "the address dump walks devices in the order {:?}, unlike the link dump",
                 device_order
@@ -475,9 +491,9 @@ impl Model {
         for i in indices {
             if !self.links.iter().any(|l| l.index == i) {
                 let pos = kernel_order::link_insert_position(&self.links, i, self.link_order);
-                let packet = self
-                    .device_addresses(i, families[0])
+                let packet = families
                     .first()
+                    .and_then(|&f| self.device_addresses(i, f).first())
                     .map(|a| a.origin.packet())
                     .unwrap_or(0);
                 self.links.insert(pos, LinkEntry::placeholder(i, Origin::Dump(packet)));

@@ -12,7 +12,7 @@ use crate::netlink::rtnl::{Addr, CacheInfo, Link, Route};
 
 /// A short byte string stored inline: interface names, labels and link
 /// kinds (the kernel limits names and labels to 15 bytes plus NUL). Longer
-/// input is cut at 31 bytes and marked.
+/// input is cut at 31 bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct ShortName {
     len: u8,
@@ -22,14 +22,17 @@ pub struct ShortName {
 impl ShortName {
     pub fn new(b: &[u8]) -> Self {
         let mut s = ShortName::default();
-        let n = b.len().min(31);
-        s.bytes[..n].copy_from_slice(&b[..n]);
-        s.len = n as u8;
+        // the first 31 bytes at most
+        for (to, from) in s.bytes.iter_mut().zip(b) {
+            *to = *from;
+        }
+        s.len = b.len().min(31) as u8;
         s
     }
 
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..usize::from(self.len)]
+        // `len` is at most 31, the size of `bytes` (`new` caps it; the default is 0).
+        self.bytes.get(..usize::from(self.len)).unwrap_or(&self.bytes)
     }
 
     /// Text, with invalid UTF-8 bytes written as `\xNN`.

@@ -98,16 +98,19 @@ pub enum OrderEvidence {
     Neither(String),
 }
 
+/// Each ifindex with the one listed after it.
+fn neighbours(indices: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    indices.iter().copied().zip(indices.iter().copied().skip(1))
+}
+
 pub fn infer_link_order(indices: &[u32]) -> OrderEvidence {
-    let ascending = indices.windows(2).all(|w| w[0] < w[1]);
-    let buckets = indices.windows(2).all(|w| bucket(w[0]) <= bucket(w[1]));
+    let ascending = neighbours(indices).all(|(a, b)| a < b);
+    let buckets = neighbours(indices).all(|(a, b)| bucket(a) <= bucket(b));
     match (ascending, buckets) {
         (true, true) => OrderEvidence::Ambiguous,
         (true, false) => {
-            let w = indices
-                .windows(2)
-                .find(|w| bucket(w[0]) > bucket(w[1]))
-                .map(|w| (w[0], w[1]))
+            let w = neighbours(indices)
+                .find(|&(a, b)| bucket(a) > bucket(b))
                 .unwrap_or_default();
             OrderEvidence::Decided(
                 LinkOrder::Ascending,
@@ -121,11 +124,7 @@ pub fn infer_link_order(indices: &[u32]) -> OrderEvidence {
             )
         }
         (false, true) => {
-            let w = indices
-                .windows(2)
-                .find(|w| w[0] > w[1])
-                .map(|w| (w[0], w[1]))
-                .unwrap_or_default();
+            let w = neighbours(indices).find(|&(a, b)| a > b).unwrap_or_default();
             OrderEvidence::Decided(
                 LinkOrder::Buckets,
                 format!(
@@ -138,11 +137,7 @@ pub fn infer_link_order(indices: &[u32]) -> OrderEvidence {
             )
         }
         (false, false) => {
-            let w = indices
-                .windows(2)
-                .find(|w| w[0] > w[1])
-                .map(|w| (w[0], w[1]))
-                .unwrap_or_default();
+            let w = neighbours(indices).find(|&(a, b)| a > b).unwrap_or_default();
             OrderEvidence::Neither(format!("ifindex {} listed before {}", w.0, w.1))
         }
     }

@@ -692,14 +692,19 @@ impl Model {
             let old = a.label.unwrap_or_default();
             let mut label = name.as_bytes().to_vec();
             if n > 0 {
-                let suffix = match old.as_bytes().iter().position(|&c| c == b':') {
-                    Some(p) => old.as_bytes()[p..].to_vec(),
+                let colon = old.as_bytes().iter().position(|&c| c == b':');
+                let suffix = match colon.and_then(|p| old.as_bytes().get(p..)) {
+                    Some(kept) => kept.to_vec(),
                     None => format!(":{}", n + 1).into_bytes(),
                 };
                 if suffix.len() + label.len() < 16 {
                     label.extend_from_slice(&suffix);
                 } else {
-                    label.truncate(15 - suffix.len());
+                    // (a suffix longer than 15 bytes, which no kernel writes,
+                    // keeps the whole name, as the unchecked subtraction did)
+                    if let Some(keep) = 15usize.checked_sub(suffix.len()) {
+                        label.truncate(keep);
+                    }
                     label.extend_from_slice(&suffix);
                 }
             }

@@ -2,12 +2,14 @@
 //! applied where the kernel puts them, and the operations on the tables
 //! that requests and the kernel's own rules share.
 //!
-//! Contract: an update of a known entry keeps its position; a new entry is
-//! placed by the rules of `kernel_order` (routes by `route_order`); a
-//! deleted IPv4 primary takes its secondaries along or promotes one, as the
-//! `promote_secondaries` option says. After each change the kernel's side
-//! effects (`kernel_rules`) follow; all of it is idempotent, so a change
-//! seen as a request, its notification and N listeners' copies count once.
+//! Contract: an update of a known entry keeps its position (except an IPv4
+//! secondary reported as primary, a promotion the model did not see coming,
+//! which moves where a new primary goes); a new entry is placed by the rules
+//! of `kernel_order` (routes by `route_order`); a deleted IPv4 primary takes
+//! its secondaries along or promotes one, as the `promote_secondaries`
+//! option says. After each change the kernel's side effects
+//! (`kernel_rules`) follow; all of it is idempotent, so a change seen as a
+//! request, its notification and N listeners' copies count once.
 
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry};
@@ -206,9 +208,9 @@ impl Model {
     }
 
     pub(super) fn upsert_link<S: ChangeSink>(&mut self, new: LinkEntry, ctx: &Ctx, sink: &mut S) {
-        if let Some(pos) = self.links.iter().position(|l| l.index == new.index) {
-            let old = std::mem::replace(&mut self.links[pos], new);
-            let cur = &mut self.links[pos];
+        let index = new.index;
+        if let Some(cur) = self.links.iter_mut().find(|l| l.index == index) {
+            let old = std::mem::replace(cur, new);
             // An update does not move the device; a placeholder becomes real.
             if !old.placeholder && !cur.origin.is_dump() {
                 cur.origin = old.origin;
@@ -323,28 +325,28 @@ impl Model {
             && is_eui64(&new);
         let list = self.addrs.entry(index).or_default().list_mut(family);
         if unknown_ll
-            && let Some(pos) = list.iter().position(|e| {
-                matches!(e.origin, Origin::KernelRule(_, KernelRule::Ipv6LinkLocal)) && e.address == fe80()
-            })
+            && let Some(made) = list
+                .iter_mut()
+                .find(|e| matches!(e.origin, Origin::KernelRule(_, KernelRule::Ipv6LinkLocal)) && e.address == fe80())
         {
-            let origin = list[pos].origin;
-            list[pos] = AddrEntry { origin, ..new };
+            let origin = made.origin;
+            *made = AddrEntry { origin, ..new };
             self.unknown_link_local.remove(&index);
             return;
         }
-        if let Some(pos) = list.iter().position(|e| e.same_key(&new)) {
-            let old_flags = list[pos].flags;
-            let promoted = family == AF_INET && list[pos].is_secondary() && !new.is_secondary();
+        if let Some((pos, cur)) = list.iter_mut().enumerate().find(|(_, e)| e.same_key(&new)) {
+            let old_flags = cur.flags;
+            let promoted = family == AF_INET && cur.is_secondary() && !new.is_secondary();
             if promoted {
                 // Promotion the model did not see coming: move by the insert rule.
                 list.remove(pos);
                 let at = kernel_order::ipv4_insert_position(list, &new);
                 list.insert(at, new.clone());
             } else {
-                let keep = list[pos].origin;
-                list[pos] = new.clone();
+                let keep = cur.origin;
+                *cur = new.clone();
                 if !new.origin.is_dump() {
-                    list[pos].origin = keep;
+                    cur.origin = keep;
                 }
             }
             if sink.wants_changes() && old_flags != new.flags {
@@ -408,7 +410,7 @@ impl Model {
         let Some(pos) = list.iter().position(|e| e.same_key(gone)) else {
             return;
         };
-        let ipv4_primary = gone.family == AF_INET && !list[pos].is_secondary();
+        let ipv4_primary = gone.family == AF_INET && list.get(pos).is_some_and(|e| !e.is_secondary());
         if ipv4_primary
             && !matches!(gone.origin, Origin::Inferred(_))
             && list
@@ -447,14 +449,8 @@ impl Model {
                     promoted = Some(p);
                 }
             } else {
-                let mut i = 0;
-                while i < list.len() {
-                    if list[i].is_secondary() && kernel_order::same_ipv4_subnet(&removed, &list[i]) {
-                        removed_secondaries.push(list.remove(i));
-                    } else {
-                        i += 1;
-                    }
-                }
+                removed_secondaries
+                    .extend(list.extract_if(.., |e| e.is_secondary() && kernel_order::same_ipv4_subnet(&removed, e)));
             }
         }
         let old_src = removed.address;

@@ -161,7 +161,12 @@ pub fn message_type(kind: u16) -> std::borrow::Cow<'static, str> {
     }
     if (16..128).contains(&kind) {
         let object = RTM.get(usize::from((kind - 16) / 4)).copied().unwrap_or("");
-        let verb = ["NEW", "DEL", "GET", "SET"][usize::from(kind % 4)];
+        let verb = match kind % 4 {
+            0 => "NEW",
+            1 => "DEL",
+            2 => "GET",
+            _ => "SET",
+        };
         if !object.is_empty() {
             return format!("RTM_{verb}{object}").into();
         }

@@ -43,8 +43,8 @@ pub fn decode_full(msg: &Message<'_>) -> Result<Option<RouteNetlinkMessage>, Str
     let is_get = matches!(kind, RTM_GETLINK | RTM_GETADDR | RTM_GETROUTE);
     let parsed = if is_get && payload.len() < full_header {
         // Legacy rtgenmsg request: the family byte, maybe 3 padding bytes.
-        let mut padded = vec![0u8; full_header];
-        padded[..payload.len()].copy_from_slice(payload);
+        let mut padded = payload.to_vec();
+        padded.resize(full_header, 0);
         RouteNetlinkMessage::parse_with_param(&padded[..], kind)
     } else {
         RouteNetlinkMessage::parse_with_param(payload, kind)

@@ -59,7 +59,7 @@ impl ByteOrder {
     #[inline]
     pub fn read_u32(self, data: &[u8], at: usize) -> Option<u32> {
         let b = data.get(at..at.checked_add(4)?)?;
-        Some(self.u32([b[0], b[1], b[2], b[3]]))
+        Some(self.u32(b.try_into().ok()?))
     }
 
     /// Wireshark's guess (`packet-netlink.c`): the order in which the first
@@ -67,8 +67,7 @@ impl ByteOrder {
     /// message on (`reported`, the untruncated length). Ties go to little.
     /// `None` when there are not even 4 bytes to look at.
     pub fn guess(payload: &[u8], reported: u64) -> Option<ByteOrder> {
-        let b = payload.get(..4)?;
-        let b = [b[0], b[1], b[2], b[3]];
+        let b: [u8; 4] = payload.get(..4)?.try_into().ok()?;
         let le = u64::from(u32::from_le_bytes(b));
         let be = u64::from(u32::from_be_bytes(b));
         if be.abs_diff(reported) < le.abs_diff(reported) {
@@ -231,19 +230,20 @@ impl<'a> Iterator for Messages<'a> {
                 len: header.len,
             }));
         }
-        if len > rest.len() {
+        // len ≥ NLMSG_HDRLEN here, so only a length past the end fails.
+        let Some(payload) = rest.get(NLMSG_HDRLEN..len) else {
             self.done = true;
             return Some(Err(FrameError::LengthOverrun {
                 offset,
                 len: header.len,
                 left: rest.len(),
             }));
-        }
+        };
         self.offset = offset.saturating_add(nlmsg_align(len));
         Some(Ok(Message {
             header,
             offset,
-            payload: &rest[NLMSG_HDRLEN..len],
+            payload,
             order: self.order,
         }))
     }
@@ -311,29 +311,31 @@ impl<'a> Iterator for Attrs<'a> {
             return None;
         }
         let rest = self.data.get(self.offset..).unwrap_or_default();
-        // Fewer than a header's worth of bytes: trailing padding, ignored as the kernel does.
-        if rest.len() < NLA_HDRLEN {
+        // Fewer than a header's worth of bytes (NLA_HDRLEN, 4): trailing
+        // padding, ignored as the kernel does.
+        let &[l0, l1, k0, k1, ..] = rest else {
             self.done = true;
             return None;
-        }
+        };
         let offset = self.offset;
-        let len = self.order.u16([rest[0], rest[1]]);
-        let raw_kind = self.order.u16([rest[2], rest[3]]);
-        if (len as usize) < NLA_HDRLEN || len as usize > rest.len() {
+        let len = self.order.u16([l0, l1]);
+        let raw_kind = self.order.u16([k0, k1]);
+        // `None` both for a length below the header and for one past the end.
+        let Some(value) = rest.get(NLA_HDRLEN..len as usize) else {
             self.done = true;
             return Some(Err(AttrError {
                 offset,
                 len,
                 left: rest.len(),
             }));
-        }
+        };
         self.offset = offset.saturating_add(nlmsg_align(len as usize));
         Some(Ok(Attr {
             kind: raw_kind & 0x3fff,
             nested: raw_kind & 0x8000 != 0,
             net_byteorder: raw_kind & 0x4000 != 0,
             offset,
-            value: &rest[NLA_HDRLEN..len as usize],
+            value,
         }))
     }
 }
@@ -357,10 +359,8 @@ impl<'a> Attr<'a> {
 
     /// A NUL-terminated (or unterminated) string, as raw bytes.
     pub fn cstr(&self) -> &'a [u8] {
-        match self.value.iter().position(|&b| b == 0) {
-            Some(n) => &self.value[..n],
-            None => self.value,
-        }
+        // The first piece of a split at NULs: all of it when there is none.
+        self.value.split(|&b| b == 0).next().unwrap_or(self.value)
     }
 
     /// An IPv4 or IPv6 address (network order) for the given address family.

@@ -26,7 +26,7 @@ pub fn check(nodes: &[(String, Detection)]) -> Vec<Conflict> {
     let mut out = Vec::new();
     for (i, (name, d)) in nodes.iter().enumerate() {
         let Some(ip) = d.ip() else { continue };
-        for (other, od) in &nodes[..i] {
+        for (other, od) in nodes.iter().take(i) {
             if other == name || od.family != d.family || od.ip() != Some(ip) {
                 continue;
             }

@@ -68,8 +68,7 @@ fn translate(p: &str) -> Result<String, String> {
     let mut i = 0;
     let mut in_class = false;
     let mut class_start = 0;
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(&c) = chars.get(i) {
         if c == '\\' {
             let Some(&n) = chars.get(i + 1) else {
                 return Err("trailing backslash".into());
@@ -78,12 +77,12 @@ fn translate(p: &str) -> Result<String, String> {
             match n {
                 'Q' => {
                     let mut lit = String::new();
-                    while i < chars.len() {
-                        if chars[i] == '\\' && chars.get(i + 1) == Some(&'E') {
+                    while let Some(&ch) = chars.get(i) {
+                        if ch == '\\' && chars.get(i + 1) == Some(&'E') {
                             i += 2;
                             break;
                         }
-                        lit.push(chars[i]);
+                        lit.push(ch);
                         i += 1;
                     }
                     if in_class {
@@ -112,8 +111,11 @@ fn translate(p: &str) -> Result<String, String> {
                 'd' | 'w' | 'D' | 'W' | 'b' | 'B' => out.push_str(&format!("(?-u:\\{n})")),
                 '0'..='7' => {
                     let mut digits = n.to_string();
-                    while digits.len() < 3 && i < chars.len() && ('0'..='7').contains(&chars[i]) {
-                        digits.push(chars[i]);
+                    while digits.len() < 3 {
+                        let Some(&d) = chars.get(i).filter(|d| ('0'..='7').contains(*d)) else {
+                            break;
+                        };
+                        digits.push(d);
                         i += 1;
                     }
                     if n != '0' && digits.len() == 1 {
@@ -134,10 +136,13 @@ fn translate(p: &str) -> Result<String, String> {
                 ']' if i > class_start => in_class = false,
                 '[' if chars.get(i + 1) == Some(&':') => {
                     // POSIX class [:alpha:]: copy through to its closing ":]"
-                    let end = (i + 2..chars.len().saturating_sub(1)).find(|&j| chars[j] == ':' && chars[j + 1] == ']');
-                    if let Some(end) = end {
-                        out.extend(&chars[i..end + 2]);
-                        i = end + 2;
+                    let class = chars
+                        .get(i + 2..)
+                        .and_then(|name| name.windows(2).position(|w| w == [':', ']']))
+                        .and_then(|n| chars.get(i..i + 2 + n + 2));
+                    if let Some(class) = class {
+                        out.extend(class);
+                        i += class.len();
                         continue;
                     }
                     out.push_str("\\[");
@@ -175,14 +180,16 @@ fn translate(p: &str) -> Result<String, String> {
                 continue;
             }
             '{' => {
-                let end = chars[i..].iter().position(|&x| x == '}').map(|e| i + e);
-                if let Some(end) = end {
-                    let inner: String = chars[i + 1..end].iter().collect();
+                let after = chars.get(i + 1..).unwrap_or_default();
+                let body = after.iter().position(|&x| x == '}').and_then(|e| after.get(..e));
+                if let Some(body) = body {
+                    let inner: String = body.iter().collect();
                     let counts: Vec<&str> = inner.split(',').collect();
                     let is_repeat = !inner.is_empty()
                         && counts.len() <= 2
-                        && counts[0].chars().all(|d| d.is_ascii_digit())
-                        && !counts[0].is_empty()
+                        && counts
+                            .first()
+                            .is_some_and(|min| !min.is_empty() && min.chars().all(|d| d.is_ascii_digit()))
                         && counts.iter().all(|c| c.chars().all(|d| d.is_ascii_digit()));
                     if is_repeat && counts.iter().any(|c| c.parse::<u32>().is_ok_and(|n| n > 1000)) {
                         return Err("invalid repeat count".into());

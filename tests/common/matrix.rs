@@ -2,6 +2,8 @@
 //! tcpdump on a real `nlmon0`, and what `ip -j` printed right after it, held
 //! against `nlorder table` — links, each link's addresses and every route,
 //! all in the kernel's order.
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,7 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -229,19 +229,21 @@ fn rule9_bits(a: &CandidateFacts, b: &CandidateFacts) -> (u32, u32, String) {
             note,
         );
     }
+    // The four big-endian 32-bit words of the address, first word first.
     let words = |ip: IpAddr| {
-        let o = to6(ip).octets();
-        [0, 1, 2, 3].map(|i| u32::from_be_bytes([o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]]))
+        let x = u128::from(to6(ip));
+        [96, 64, 32, 0].map(|shift| (x >> shift) as u32)
     };
-    let (da, xa, db, xb) = (words(a.address), words(sa), words(b.address), words(sb));
+    let pair_a = words(a.address).into_iter().zip(words(sa));
+    let pair_b = words(b.address).into_iter().zip(words(sb));
     // The first 32-bit word where either pair differs decides; both are
     // scored at that word (reported here as whole-address prefix lengths).
-    for i in 0..4 {
-        if da[i] != xa[i] || db[i] != xb[i] {
+    for (i, ((da, xa), (db, xb))) in pair_a.zip(pair_b).enumerate() {
+        if da != xa || db != xb {
             let off = 32 * i as u32;
             return (
-                off + (da[i] ^ xa[i]).leading_zeros(),
-                off + (db[i] ^ xb[i]).leading_zeros(),
+                off + (da ^ xa).leading_zeros(),
+                off + (db ^ xb).leading_zeros(),
                 String::new(),
             );
         }

@@ -161,19 +161,20 @@ pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
     let sorting_happened = !(o.resolver == Resolver::Glibc && input.len() < 2)
         && !(o.resolver == Resolver::Musl && (input.len() < 2 || input.iter().all(|a| a.is_ipv4())));
     let steps = sorted
-        .windows(2)
-        .map(|w| {
+        .iter()
+        .zip(sorted.iter().skip(1))
+        .map(|(&first, &second)| {
             let (_, rule, explanation) = if sorting_happened {
-                cmp(w[0], w[1])
+                cmp(first, second)
             } else {
                 (Ordering::Equal, 0, "not sorted".into())
             };
             Step {
-                first: w[0].address,
-                second: w[1].address,
+                first: first.address,
+                second: second.address,
                 rule,
-                explanation: format!("{} before {}: {explanation}", w[0].address, w[1].address),
-                swapped: w[0].position > w[1].position,
+                explanation: format!("{} before {}: {explanation}", first.address, second.address),
+                swapped: first.position > second.position,
             }
         })
         .collect();
