@@ -290,7 +290,7 @@ fn detections(model: &Model, moment: &Moment) {
         for (i, d) in found.iter().enumerate() {
             let _ = report.detection(&format!("node{}", i % 3), capture_path(), moment, d.clone());
         }
-        let _ = report.matrix("all", capture_path(), &found);
+        let _ = report.matrix("all", capture_path(), moment, &found);
         let _ = report.finish(Some(&expected));
     }
 }

@@ -3,6 +3,9 @@
 //! long or moving parts). A changed output format fails this test until the
 //! README follows.
 
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
 #[test]
 fn readme_examples_print_what_they_show() {
     trycmd::TestCases::new()
