@@ -4,8 +4,8 @@
 //! in the same order, from a capture of the same namespace; and Go's
 //! `regexp.MatchString` must agree with nlorder's RE2 translation.
 //!
-//! Needs root (ip netns), Go (Debian's golang-go) and the recorder in
-//! ../shared/tools. Without them it says so and skips, except in CI.
+//! Needs root (ip netns) and Go (Debian's golang-go); the namespace is
+//! recorded with `nlorder record`. Without them it says so and skips, except in CI.
 // Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -14,7 +14,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{Netns, have, recorder};
+use common::{Netns, have};
 
 use nlorder::replay::calico;
 use nlorder::replay::goregex::GoRegex;
@@ -51,13 +51,8 @@ fn go_net_interfaces_and_addrs_match_nlorder() {
          ip addr add fd00:10::1/64 dev br0 nodad
          ip addr add 10.30.0.1/16 dev hi300");
     let cap = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-differential/ns.pcap");
-    let rec = ns.exec(&[
-        "python3",
-        recorder().to_str().expect("p"),
-        cap.to_str().expect("p"),
-        "--dump",
-        "link,addr,route",
-    ]);
+    let args = common::record_args(&cap);
+    let rec = ns.exec(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(
         rec.status.success(),
         "recorder: {}",

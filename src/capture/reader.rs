@@ -8,7 +8,7 @@
 //! [`Diagnostic`]s; only input that cannot be read at all is an [`Error`].
 //!
 //! pcap-parser does the block parsing. It is wrapped here because of three
-//! defects (see `shared/specs/rust-crates.md` §2.3 and `reader_tests.rs`):
+//! defects (each shown by a test in `reader_tests.rs`):
 //! a short first `read()` (pipes, stdin, gzip) makes its format probe fail,
 //! binary `if_tsresol` values are rejected, and `if_tsoffset` is always read
 //! little-endian. We therefore feed it a [`FullRead`] adapter and compute

@@ -6,7 +6,9 @@
 //! semantics, applies the default exclude list of the chosen version, keeps
 //! only global-unicast addresses (except where calico-node does not check),
 //! and returns `IP/prefix` of the interface address. Every interface and
-//! address gets a verdict. Semantics: `shared/specs/detection-methods.md` §2.
+//! address gets a verdict. Semantics: calico-node's
+//! node/pkg/lifecycle/startup/autodetection (`FilteredEnumeration`,
+//! `GetInterfaces`, `ReachDestination`, `NodeInternalIP`) per release.
 
 use std::net::IpAddr;
 use std::str::FromStr;

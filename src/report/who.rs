@@ -32,7 +32,9 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
         return Ok(());
     }
     for r in &who.requests {
-        let port = r.port.map_or_else(|| "unknown (no reply)".to_owned(), |p| p.to_string());
+        let port = r
+            .port
+            .map_or_else(|| "unknown (no reply)".to_owned(), |p| p.to_string());
         let answer = match (r.error, r.end_packet) {
             (Some(e), _) => format!("refused: {}", names::errno(e)),
             (None, Some(p)) => match r.replies {
@@ -58,7 +60,9 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
         return Ok(());
     }
     for l in &who.looks {
-        let port = l.port.map_or_else(|| "unknown (no reply)".to_owned(), |p| p.to_string());
+        let port = l
+            .port
+            .map_or_else(|| "unknown (no reply)".to_owned(), |p| p.to_string());
         let packets: Vec<String> = l.requests.iter().map(u64::to_string).collect();
         writeln!(
             out,

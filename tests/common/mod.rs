@@ -130,13 +130,21 @@ pub fn have(cmd: &str, args: &[&str]) -> bool {
         .unwrap_or(false)
 }
 
-pub fn recorder() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/nlrecord.py")
+/// The arguments that record a namespace's tables into `cap` with
+/// nlorder's own recorder (run them with `Netns::exec`).
+#[allow(dead_code)]
+pub fn record_args(cap: &Path) -> Vec<String> {
+    vec![
+        env!("CARGO_BIN_EXE_nlorder").to_owned(),
+        "record".into(),
+        "-q".into(),
+        "-w".into(),
+        cap.to_str().expect("path").to_owned(),
+    ]
 }
 
 /// Whether this machine can run tests in network namespaces (root,
-/// iproute2, python3, the recorder in ../shared/tools) plus `extra` tools;
-/// in CI it must.
+/// iproute2, python3) plus `extra` tools; in CI it must.
 pub fn can_run_netns(extra: &[&str]) -> bool {
     let root = Command::new("id")
         .arg("-u")
@@ -152,9 +160,6 @@ pub fn can_run_netns(extra: &[&str]) -> bool {
     }
     if !have("python3", &["--version"]) {
         missing.push("python3".into());
-    }
-    if !recorder().exists() {
-        missing.push("../shared/tools/nlrecord.py".into());
     }
     for t in extra {
         if !have(t, &["version"]) && !have(t, &["--version"]) {

@@ -11,7 +11,9 @@
 //! `rfc3484_sort` rules 1-10 as glibc implements them, with `__check_pf`'s
 //! facts (prefix lengths and flags are known only when the host has a
 //! non-loopback IPv6 address) and `/etc/gai.conf`; Go and musl: RFC 6724
-//! with its own tables. Semantics: `shared/specs/getaddrinfo-sorting.md`.
+//! with its own tables. Semantics: glibc's nss/getaddrinfo.c
+//! (`rfc3484_sort`) and sysdeps/unix/sysv/linux/check_pf.c, Go's
+//! net/addrselect.go, musl's src/network/lookup_name.c.
 //!
 //! Modules by job: `candidates` gathers what the resolver knows about each
 //! address, `gai_conf` parses gai.conf and holds glibc's policy tables,
