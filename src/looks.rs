@@ -82,6 +82,16 @@ pub enum Confidence {
     Certain,
 }
 
+impl Confidence {
+    pub fn name(self) -> &'static str {
+        match self {
+            Confidence::Certain => "certain",
+            Confidence::Likely => "likely",
+            Confidence::Unknown => "unknown",
+        }
+    }
+}
+
 /// One dump request (or GET for one object) and how its answer went.
 #[derive(Debug, Clone, Serialize)]
 pub struct Request {
@@ -448,6 +458,8 @@ pub struct Look {
     pub port: Option<u32>,
     /// Packets of its requests.
     pub requests: Vec<u64>,
+    /// The tables its dumps listed (links, addresses, routes).
+    pub asked: Vec<ObjectKind>,
     /// The packet its last answer ended in: the moment a replay of it uses.
     pub end_packet: u64,
     #[serde(skip)]
@@ -489,6 +501,9 @@ pub fn group(requests: &[Request]) -> Vec<Look> {
         });
         if joins && let Some(l) = looks.last_mut() {
             l.requests.push(r.packet);
+            if !l.asked.contains(&r.kind) {
+                l.asked.push(r.kind);
+            }
             l.end_packet = r.end_packet.unwrap_or(r.packet).max(l.end_packet);
             l.confidence = l.confidence.min(r.confidence);
             if r.library == Library::GlibcGetaddrinfo {
@@ -502,6 +517,7 @@ pub fn group(requests: &[Request]) -> Vec<Look> {
                 confidence: r.confidence,
                 port: r.port,
                 requests: vec![r.packet],
+                asked: vec![r.kind],
                 end_packet: r.end_packet.unwrap_or(r.packet),
                 ts: r.ts,
                 implies: Vec::new(),
@@ -610,6 +626,24 @@ impl Looker {
     }
 }
 
+/// `links and addresses`.
+fn kinds(asked: &[ObjectKind]) -> String {
+    let names: Vec<&str> = [
+        (ObjectKind::Links, "links"),
+        (ObjectKind::Addresses, "addresses"),
+        (ObjectKind::Routes, "routes"),
+    ]
+    .iter()
+    .filter(|(k, _)| asked.contains(k))
+    .map(|(_, n)| *n)
+    .collect();
+    match names.as_slice() {
+        [one] => (*one).to_owned(),
+        [a, b] => format!("{a} and {b}"),
+        _ => names.join(", "),
+    }
+}
+
 /// The looks `--at auto` replays: the last one of `who` (every one with
 /// `every`), each with the reason it was chosen; empty when there is none.
 pub fn choose(looks: &[Look], who: Looker, every: bool) -> Vec<(Look, String)> {
@@ -630,14 +664,12 @@ pub fn choose(looks: &[Look], who: Looker, every: bool) -> Vec<(Look, String)> {
             (
                 l.clone(),
                 format!(
-                    "--at auto: {which}: {} ({:?}){port}, requests in packets {}",
+                    "--at auto: {which}: {} ({}){port}, requests in packets {}; its {} as those dumps returned them",
                     l.library.name(),
-                    l.confidence,
-                    l.requests.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
-                )
-                .replace("(Certain)", "(certain)")
-                .replace("(Likely)", "(likely)")
-                .replace("(Unknown)", "(unknown)"),
+                    l.confidence.name(),
+                    l.requests.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+                    kinds(&l.asked),
+                ),
             )
         })
         .collect()

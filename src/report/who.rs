@@ -16,11 +16,7 @@ use crate::netlink::names;
 use crate::report::style::Style;
 
 fn confidence(c: Confidence) -> &'static str {
-    match c {
-        Confidence::Certain => "certain",
-        Confidence::Likely => "likely",
-        Confidence::Unknown => "unknown",
-    }
+    c.name()
 }
 
 pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Result<()> {
