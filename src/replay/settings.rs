@@ -202,7 +202,8 @@ impl FromStr for Resolved {
 pub struct DetectSettings {
     /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
-    /// can-reach=DEST, kubernetes-internal-ip.
+    /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
+    /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
     #[arg(long, default_value = "first-found")]
     pub method: String,
     /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1.
