@@ -60,7 +60,7 @@ macro_rules! fixtures {
                 let rel = p.strip_prefix(fixture_dir()).expect("below").to_string_lossy().into_owned();
                 assert!(listed.contains(&rel), "{rel} has no test in tests/kernels.rs");
             }
-            assert!(listed.len() >= 36, "the matrix shrank: {}", listed.len());
+            assert!(listed.len() >= 42, "the matrix shrank: {}", listed.len());
         }
     };
 }
@@ -84,6 +84,9 @@ fixtures! {
     k61_refused_l0: "6.1" "refused.l0";
     k61_refused_l1: "6.1" "refused.l1";
     k61_refused_l2: "6.1" "refused.l2";
+    k61_bridge_port_mac_l0: "6.1" "bridge-port-mac.l0";
+    k61_bridge_port_mac_l1: "6.1" "bridge-port-mac.l1";
+    k61_bridge_port_mac_l2: "6.1" "bridge-port-mac.l2";
     k612_links_l0: "6.12" "links.l0";
     k612_links_l1: "6.12" "links.l1";
     k612_links_l2: "6.12" "links.l2";
@@ -102,6 +105,9 @@ fixtures! {
     k612_refused_l0: "6.12" "refused.l0";
     k612_refused_l1: "6.12" "refused.l1";
     k612_refused_l2: "6.12" "refused.l2";
+    k612_bridge_port_mac_l0: "6.12" "bridge-port-mac.l0";
+    k612_bridge_port_mac_l1: "6.12" "bridge-port-mac.l1";
+    k612_bridge_port_mac_l2: "6.12" "bridge-port-mac.l2";
 }
 
 /// Fresh runs (`NLORDER_MATRIX_DIR`): success rates per kernel and listener count.

@@ -200,6 +200,7 @@ impl Model {
             if was_up && !up {
                 self.admin_up.remove(&index);
                 self.ipv6_ready.remove(&index);
+                self.ipv6_configured.remove(&index);
                 self.link_down(index, ctx, sink);
                 continue;
             }
@@ -229,8 +230,12 @@ impl Model {
         }
         if up && lower_up {
             self.ipv6_ready.insert(index);
+            self.ipv6_configured.insert(index);
         } else {
             self.ipv6_ready.remove(&index);
+        }
+        if !up {
+            self.ipv6_configured.remove(&index);
         }
     }
 
@@ -352,6 +357,12 @@ impl Model {
             return;
         }
         if dev_type != ARPHRD_ETHER {
+            return;
+        }
+        // Carrier came back on a device configured since it went up: the
+        // kernel keeps what it made (IF_READY), even if the MAC changed
+        // meanwhile (a bridge that took a port's address).
+        if !self.ipv6_configured.insert(index) {
             return;
         }
         self.add_multicast_route(index, ctx, sink);
@@ -678,6 +689,7 @@ impl Model {
         self.remove_routes(|r| r.oif == Some(index), ctx, sink);
         self.admin_up.remove(&index);
         self.ipv6_ready.remove(&index);
+        self.ipv6_configured.remove(&index);
         self.unknown_link_local.remove(&index);
         self.dad.retain(|d| d.index != index);
         self.bridges_with_ports.remove(&index);

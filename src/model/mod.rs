@@ -126,6 +126,10 @@ pub struct Model {
     /// Devices administratively up, and those up with carrier (IPv6 configured).
     admin_up: FxHashSet<u32>,
     ipv6_ready: FxHashSet<u32>,
+    /// Devices whose IPv6 configuration (link-local address, fe80::/64 and
+    /// ff00::/8) was made since they last went up (the kernel's IF_READY):
+    /// losing and regaining carrier does not make it again.
+    ipv6_configured: FxHashSet<u32>,
     /// Devices whose EUI-64 link-local address the model made without knowing the MAC.
     unknown_link_local: FxHashSet<u32>,
     /// Bridges that have had a port (their carrier follows their ports).
@@ -173,6 +177,7 @@ impl Model {
             last_assigned_index: 0,
             admin_up: FxHashSet::default(),
             ipv6_ready: FxHashSet::default(),
+            ipv6_configured: FxHashSet::default(),
             unknown_link_local: FxHashSet::default(),
             bridges_with_ports: FxHashSet::default(),
             assumed_promotion: None,

@@ -163,7 +163,12 @@ impl Model {
                 self.routes.insert(r.key(), r);
             }
         }
-        for set in [&mut self.admin_up, &mut self.ipv6_ready, &mut self.unknown_link_local] {
+        for set in [
+            &mut self.admin_up,
+            &mut self.ipv6_ready,
+            &mut self.ipv6_configured,
+            &mut self.unknown_link_local,
+        ] {
             if set.remove(&from) {
                 set.insert(to);
             }
