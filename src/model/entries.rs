@@ -267,16 +267,24 @@ pub struct AddrEntry {
 }
 
 impl AddrEntry {
-    /// A permanent IPv6 link-local /64, as the kernel makes one at carrier.
-    pub fn link_local(index: u32, address: std::net::Ipv6Addr, origin: Origin) -> Self {
+    /// A permanent address the kernel makes by itself (127.0.0.1/8 and ::1
+    /// on loopback, the link-local /64 at carrier).
+    pub fn kernel_made(
+        index: u32,
+        address: IpAddr,
+        prefix_len: u8,
+        scope: u8,
+        label: Option<ShortName>,
+        origin: Origin,
+    ) -> Self {
         AddrEntry {
             index,
-            family: AF_INET6,
-            address: IpAddr::V6(address),
+            family: if address.is_ipv4() { AF_INET } else { AF_INET6 },
+            address,
             peer: None,
-            prefix_len: 64,
-            label: None,
-            scope: crate::netlink::names::RT_SCOPE_LINK,
+            prefix_len,
+            label,
+            scope,
             flags: crate::netlink::names::IFA_F_PERMANENT,
             header_flags: crate::netlink::names::IFA_F_PERMANENT as u8,
             broadcast: None,
@@ -285,6 +293,12 @@ impl AddrEntry {
             rt_priority: None,
             origin,
         }
+    }
+
+    /// A permanent IPv6 link-local /64, as the kernel makes one at carrier.
+    pub fn link_local(index: u32, address: std::net::Ipv6Addr, origin: Origin) -> Self {
+        let scope = crate::netlink::names::RT_SCOPE_LINK;
+        AddrEntry::kernel_made(index, IpAddr::V6(address), 64, scope, None, origin)
     }
 
     /// `None` for messages without an IPv4/IPv6 address.

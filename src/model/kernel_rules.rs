@@ -276,22 +276,14 @@ impl Model {
     fn link_up<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(index) else { return };
         if l.flags & IFF_LOOPBACK != 0 || l.dev_type == ARPHRD_LOOPBACK {
-            let lo = AddrEntry {
+            let lo = AddrEntry::kernel_made(
                 index,
-                family: AF_INET,
-                address: IpAddr::V4(Ipv4Addr::LOCALHOST),
-                peer: None,
-                prefix_len: 8,
-                label: Some(l.name),
-                scope: RT_SCOPE_HOST,
-                flags: IFA_F_PERMANENT,
-                header_flags: IFA_F_PERMANENT as u8,
-                broadcast: None,
-                cacheinfo: None,
-                first_addr_attr: None,
-                rt_priority: None,
-                origin: Origin::KernelRule(ctx.packet, KernelRule::LoopbackAddress),
-            };
+                IpAddr::V4(Ipv4Addr::LOCALHOST),
+                8,
+                RT_SCOPE_HOST,
+                Some(l.name),
+                Origin::KernelRule(ctx.packet, KernelRule::LoopbackAddress),
+            );
             if !self.device_addresses(index, AF_INET).iter().any(|a| a.same_key(&lo)) {
                 self.upsert_addr(lo, ctx, sink);
             }
@@ -337,22 +329,14 @@ impl Model {
             self.ipv6_address_routes(a, ctx, sink);
         }
         if loopback || dev_type == ARPHRD_LOOPBACK {
-            let one = AddrEntry {
+            let one = AddrEntry::kernel_made(
                 index,
-                family: AF_INET6,
-                address: IpAddr::V6(Ipv6Addr::LOCALHOST),
-                peer: None,
-                prefix_len: 128,
-                label: None,
-                scope: RT_SCOPE_HOST,
-                flags: IFA_F_PERMANENT,
-                header_flags: IFA_F_PERMANENT as u8,
-                broadcast: None,
-                cacheinfo: None,
-                first_addr_attr: None,
-                rt_priority: None,
-                origin: Origin::KernelRule(ctx.packet, KernelRule::Ipv6Loopback),
-            };
+                IpAddr::V6(Ipv6Addr::LOCALHOST),
+                128,
+                RT_SCOPE_HOST,
+                None,
+                Origin::KernelRule(ctx.packet, KernelRule::Ipv6Loopback),
+            );
             self.add_kernel_addr(one, ctx, sink);
             return;
         }
