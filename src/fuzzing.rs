@@ -56,7 +56,7 @@ pub fn run_decoders(data: &[u8]) -> u64 {
 
 /// Every layer: the decoders, the model, the replays and every printer.
 pub fn run_all_layers(data: &[u8]) -> u64 {
-    let Some((decoded, who)) = decode(data) else {
+    let Some((decoded, _)) = decode(data) else {
         return 0;
     };
     let Some(end) = rebuild_and_replay(data) else {
@@ -64,7 +64,7 @@ pub fn run_all_layers(data: &[u8]) -> u64 {
     };
     rebuild_to_middle(data, end.packet / 2);
     watch_first_found(data);
-    evaluate_at_looks(data, &who);
+    evaluate_at_looks(data);
     decoded
 }
 
@@ -408,45 +408,41 @@ fn watch_first_found(data: &[u8]) {
     }
 }
 
-/// Pass 5: `--at auto --all-looks`: first-found and glibc's order at each
-/// look of the programs they stand for.
-fn evaluate_at_looks(data: &[u8], who: &Who) {
-    let mut packets: Vec<u64> = [Looker::Go, Looker::GlibcGetaddrinfo, Looker::Nobody]
-        .into_iter()
-        .flat_map(|l| crate::looks::choose(&who.looks, l, true))
-        .map(|(look, _)| look.end_packet)
-        .collect();
-    if packets.is_empty() {
-        return;
-    }
-    packets.sort_unstable();
-    packets.dedup();
-    let Some(mut reader) = open(data) else { return };
-    let mut diags = Diagnostics::default();
+/// Pass 5: `--at auto` (and `--all-looks`): first-found and glibc's order
+/// at the looks of the programs they stand for, found in the same pass.
+fn evaluate_at_looks(data: &[u8]) {
     let spec = calico_spec("first-found", &calico::Options::default());
     let candidates = [
         IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1)),
         IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1)),
     ];
-    let eval = |m: &Model| (spec.detect(m), gai::sort(m, &candidates, &gai::Options::default()));
-    let Ok((results, _)) = crate::rebuild::evaluate_at(
-        &mut reader,
-        TraceOptions::default(),
-        ModelOptions::default(),
-        &packets,
-        &mut diags,
-        eval,
-    ) else {
-        return;
-    };
-    for (moment, (_, order)) in &results {
-        let _ = crate::report::gai::write_gai_text(&mut io::sink(), order, None, moment, &STYLE);
-    }
-    let detections: Vec<(Moment, Detection)> = results.into_iter().map(|(m, (d, _))| (m, d)).collect();
-    for json in [false, true] {
-        let mut out = io::sink();
-        let mut report = Report::new(&mut out, json, STYLE, false);
-        let _ = report.detections("node", capture_path(), detections.clone(), true);
-        let _ = report.finish(None);
+    for (who, every) in [
+        (Looker::Go, true),
+        (Looker::GlibcGetaddrinfo, true),
+        (Looker::Go, false),
+    ] {
+        let Some(mut reader) = open(data) else { return };
+        let mut diags = Diagnostics::default();
+        let eval = |m: &Model| (spec.detect(m), gai::sort(m, &candidates, &gai::Options::default()));
+        let Ok((results, _)) = crate::rebuild::evaluate_at_looks(
+            &mut reader,
+            TraceOptions::default(),
+            ModelOptions::default(),
+            (who, every),
+            &mut diags,
+            eval,
+        ) else {
+            return;
+        };
+        for (moment, (_, order)) in &results {
+            let _ = crate::report::gai::write_gai_text(&mut io::sink(), order, None, moment, &STYLE);
+        }
+        let detections: Vec<(Moment, Detection)> = results.into_iter().map(|(m, (d, _))| (m, d)).collect();
+        for json in [false, true] {
+            let mut out = io::sink();
+            let mut report = Report::new(&mut out, json, STYLE, false);
+            let _ = report.detections("node", capture_path(), detections.clone(), every);
+            let _ = report.finish(None);
+        }
     }
 }

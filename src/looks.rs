@@ -580,10 +580,11 @@ pub struct Collector {
 }
 
 impl Collector {
-    pub fn observe(&mut self, m: &TraceMessage<'_>) {
-        if let Some(r) = self.looks.observe(m) {
-            self.done.push(r);
-        }
+    /// Takes one message; returns the request whose answer it ended.
+    pub fn observe(&mut self, m: &TraceMessage<'_>) -> Option<&Request> {
+        let r = self.looks.observe(m)?;
+        self.done.push(r);
+        self.done.last()
     }
 
     pub fn finish(mut self) -> Who {

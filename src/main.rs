@@ -161,11 +161,11 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
                 nlorder::replay::MethodSpec::Calico { options, .. } => options.clone(),
                 _ => calico::Options::default(),
             };
-            for (moment, rows) in evaluate(&path, open, trace, model, args.at, looker, |m| matrix::run(m, &base))? {
+            for (moment, rows) in evaluate(open, trace, model, args.at, looker, |m| matrix::run(m, &base))? {
                 report.matrix(&node, &path, &moment, &rows)?;
             }
         } else {
-            let results = evaluate(&path, open, trace, model, args.at, looker, |m| spec.detect(m))?;
+            let results = evaluate(open, trace, model, args.at, looker, |m| spec.detect(m))?;
             report.detections(&node, &path, results, args.all_looks)?;
         }
     }
@@ -192,7 +192,7 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     let open = || args.input.io.open(path);
     let (trace, model) = (args.input.io.trace(), args.model.options());
     if args.all_looks {
-        let results = evaluate(path, open, trace, model, args.at, (looker, true), |m| {
+        let results = evaluate(open, trace, model, args.at, (looker, true), |m| {
             gai::sort(m, &args.addrs, &options)
         })?;
         let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
@@ -200,7 +200,7 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let results = evaluate(path, open, trace, model, args.at, (looker, false), |m| {
+    let results = evaluate(open, trace, model, args.at, (looker, false), |m| {
         let result = gai::sort(m, &args.addrs, &options);
         let why = match !observed.is_empty() && observed != result.order {
             true => gai::explain_mismatch(m, &args.addrs, &options, &observed),

@@ -3,12 +3,13 @@
 //! Contract: streams the capture once through the trace and the model,
 //! stopping after the record the user named (`--at PACKET`) or the last
 //! record at or before a time (`--at TIME`); changes go to the caller's
-//! sink. [`watch`] re-evaluates after every change, [`evaluate_at`] at
-//! chosen packets (the looks of `--at auto`). Each returns the [`Moment`]
+//! sink. [`watch`] re-evaluates after every change, [`evaluate_at_looks`]
+//! where the looks of `--at auto` ended, found in the same pass. Each returns the [`Moment`]
 //! it stopped at. Memory: one record plus the model.
 
 use crate::capture::{self, CaptureReader, Timestamp};
 use crate::diag::Diagnostics;
+use crate::looks::Looker;
 use crate::model::{ChangeSink, Model, ModelOptions};
 pub use crate::moment::{At, AtSpec, AtValue, Moment, Outside};
 use crate::trace::{TraceOptions, TraceStats, read_trace};
@@ -120,41 +121,66 @@ pub fn watch<T: PartialEq + Clone>(
     ))
 }
 
-/// Rebuilds the whole capture, evaluating `eval` on the model as it stood
-/// once each of `packets` (ascending) had been applied; returns the
-/// evaluations with their moments, and the final rebuild.
-pub fn evaluate_at<T>(
+/// `--at auto`: rebuilds the whole capture once, attributing its requests
+/// as it goes (see [`crate::looks`]), and evaluates `eval` as the tables
+/// stood when each answer to `who` ended. Returns, for the last look of
+/// `who` (every look with `every`), the evaluation at its end with the
+/// reason it was chosen; and the final rebuild. Memory: with `every`
+/// false only the latest evaluation is kept.
+pub fn evaluate_at_looks<T>(
     reader: &mut CaptureReader<'_>,
     trace: TraceOptions,
     options: ModelOptions,
-    packets: &[u64],
+    (who, every): (Looker, bool),
     diags: &mut Diagnostics,
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<(Moment, T)>, Rebuilt), capture::Error> {
     let mut model = Model::new(options);
     let mut moment = Moment::start(None);
-    let mut out = Vec::new();
-    let mut next = packets.iter().copied().peekable();
+    let mut collector = crate::looks::Collector::default();
+    // The packet whose end a wanted answer reached: evaluated once all of
+    // that packet's messages are applied.
+    let mut due: Option<u64> = None;
+    let mut evaluated: Vec<(Moment, T)> = Vec::new();
+    let mut evaluate = |model: &Model, moment: &Moment, evaluated: &mut Vec<(Moment, T)>| {
+        let mut at = moment.clone();
+        at.at = Some(At::Packet(moment.packet));
+        if !every {
+            evaluated.clear();
+        }
+        evaluated.push((at, eval(model)));
+    };
     let stats = read_trace(reader, trace, diags, |m| {
-        while let Some(p) = next.next_if(|p| m.packet > *p) {
-            let mut at = moment.clone();
-            at.at = Some(At::Packet(p));
-            at.to_end = false;
-            out.push((at, eval(&model)));
+        if due.is_some_and(|p| m.packet > p) {
+            evaluate(&model, &moment, &mut evaluated);
+            due = None;
         }
         moment.first.get_or_insert((m.packet, m.ts));
         moment.last = Some((m.packet, m.ts));
         moment.packet = m.packet;
         moment.ts = m.ts;
+        if collector.observe(m).is_some_and(|r| r.dump && who.wants(r.library)) {
+            due = Some(m.packet);
+        }
         model.apply(m, &mut ());
         true
     })?;
     model.finish(&mut ());
-    for p in next {
-        let mut at = moment.clone();
-        at.at = Some(At::Packet(p));
-        out.push((at, eval(&model)));
+    if due.is_some() {
+        evaluate(&model, &moment, &mut evaluated);
     }
+    let looks = collector.finish().looks;
+    let mut out = Vec::new();
+    for (look, why) in crate::looks::choose(&looks, who, every) {
+        // A look ends where its last answer ended, which was evaluated.
+        let i = evaluated.iter().position(|(m, _)| m.packet == look.end_packet);
+        if let Some(i) = i {
+            let (mut at, v) = evaluated.swap_remove(i);
+            at.chosen = Some(why);
+            out.push((at, v));
+        }
+    }
+    out.sort_by_key(|(m, _)| m.packet);
     Ok((
         out,
         Rebuilt {

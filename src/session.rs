@@ -157,42 +157,21 @@ impl Session {
         Ok((rebuilt, diags))
     }
 
-    /// Rebuilds the whole capture and evaluates `eval` as the tables stood
-    /// at each of `packets` (see [`crate::rebuild::evaluate_at`]); writes
-    /// the summary.
-    pub fn evaluate_at<T>(
+    /// `--at auto` (see [`crate::rebuild::evaluate_at_looks`]); writes the
+    /// summary.
+    pub fn evaluate_at_looks<T>(
         &mut self,
         trace: TraceOptions,
         model: ModelOptions,
-        packets: &[u64],
+        who: (crate::looks::Looker, bool),
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<(crate::rebuild::Moment, T)>, Rebuilt), Error> {
         let mut diags = Diagnostics::default();
-        let done = crate::rebuild::evaluate_at(&mut self.reader, trace, model, packets, &mut diags, eval);
+        let done = crate::rebuild::evaluate_at_looks(&mut self.reader, trace, model, who, &mut diags, eval);
         self.done();
         let (results, rebuilt) = done.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
         Ok((results, rebuilt))
-    }
-
-    /// `--at auto`: the moments the replayed program looked at the tables
-    /// (the last one, or all with `every`), read from the capture at
-    /// `path` in a first pass of its own; empty when it never looked.
-    pub fn looks_of(
-        path: &Path,
-        style: Style,
-        trace: TraceOptions,
-        who: crate::looks::Looker,
-        every: bool,
-    ) -> Result<Vec<(crate::looks::Look, String)>, Error> {
-        if path.as_os_str() == "-" {
-            return Err(Error::Usage(
-                "--at auto reads the capture twice (once to find the looks): give a file, not -".into(),
-            ));
-        }
-        let mut first = Session::open(path, true, false, style)?;
-        let found = first.who(trace)?;
-        Ok(crate::looks::choose(&found.looks, who, every))
     }
 
     /// Rebuilds the model, re-evaluating `eval` after every change (see
@@ -215,10 +194,9 @@ impl Session {
 /// Evaluates `eval` at the moment(s) `at` names: the end of the capture,
 /// a packet or time, or with `auto` the last look of `who` (every look
 /// with `every`; the end of the capture, said so, when there is none).
-/// `open` opens the capture (twice for `auto`).
+/// `open` opens the capture; it is read once, `auto` included.
 pub fn evaluate<T>(
-    path: &Path,
-    open: impl Fn() -> Result<Session, Error>,
+    open: impl FnOnce() -> Result<Session, Error>,
     trace: TraceOptions,
     model: ModelOptions,
     at: Option<crate::rebuild::AtSpec>,
@@ -233,28 +211,21 @@ pub fn evaluate<T>(
     }
     match at {
         Some(AtSpec::Auto) => {
-            let picks = Session::looks_of(path, Style::plain(), trace, who, every)?;
-            let mut session = open()?;
-            if picks.is_empty() {
-                let (mut rebuilt, _) = session.rebuild(trace, model, None, &mut ())?;
-                rebuilt.moment.chosen = Some(match who {
-                    crate::looks::Looker::Nobody => "--at auto: this resolver asks netlink for nothing (it connects \
-                         UDP sockets to learn sources), so no look marks its moment; the end of the capture is used"
-                        .to_owned(),
-                    _ => format!(
-                        "--at auto: no {} looked at the tables in this capture; its end is used",
-                        who.name()
-                    ),
-                });
-                let v = eval(&rebuilt.model);
-                return Ok(vec![(rebuilt.moment, v)]);
+            let (results, mut rebuilt) = open()?.evaluate_at_looks(trace, model, (who, every), &mut eval)?;
+            if !results.is_empty() {
+                return Ok(results);
             }
-            let packets: Vec<u64> = picks.iter().map(|(l, _)| l.end_packet).collect();
-            let (mut results, _) = session.evaluate_at(trace, model, &packets, eval)?;
-            for ((moment, _), (_, why)) in results.iter_mut().zip(picks) {
-                moment.chosen = Some(why);
-            }
-            Ok(results)
+            rebuilt.moment.chosen = Some(match who {
+                crate::looks::Looker::Nobody => "--at auto: this resolver asks netlink for nothing (it connects \
+                     UDP sockets to learn sources), so no look marks its moment; the end of the capture is used"
+                    .to_owned(),
+                _ => format!(
+                    "--at auto: no {} looked at the tables in this capture; its end is used",
+                    who.name()
+                ),
+            });
+            let v = eval(&rebuilt.model);
+            Ok(vec![(rebuilt.moment, v)])
         }
         other => {
             let (rebuilt, _) = open()?.rebuild(trace, model, other.and_then(AtSpec::moment), &mut ())?;

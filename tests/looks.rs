@@ -427,3 +427,30 @@ fn fresh_look_runs_meet_the_same_checks() {
         }
     }
 }
+
+/// `--at auto` finds the looks while it rebuilds, in one pass: a capture
+/// on stdin gives the same answer as the file.
+#[test]
+fn at_auto_reads_the_capture_once_so_stdin_works() {
+    use std::io::Write;
+    let path = common::fixture("looks/6.12/gai-node.l0.pcap");
+    let (from_file, _) = common::detect_json(&["--at", "auto", &path.to_string_lossy()]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .args(["detect", "-q", "--format", "json", "--at", "auto", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let bytes = std::fs::read(&path).expect("read");
+    child.stdin.take().expect("stdin").write_all(&bytes).expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let from_stdin = &doc["nodes"][0];
+    assert_eq!(from_stdin["address"], from_file["address"]);
+    assert_eq!(from_stdin["moment"]["packet"], from_file["moment"]["packet"]);
+    assert_eq!(
+        from_file["moment"]["packet"], 80,
+        "the Go program's look ends at packet 80"
+    );
+}
