@@ -84,7 +84,7 @@ fn decode(data: &[u8]) -> Option<(u64, Who)> {
     let mut diags = Diagnostics::default();
     let mut text = TextPrinter::new(io::sink(), STYLE, true);
     let mut json = JsonLinesPrinter::new(io::sink(), true);
-    let mut collector = Collector::default();
+    let mut collector = Collector::listing();
     let mut n = 0;
     let stats = read_trace(&mut reader, TraceOptions::default(), &mut diags, |m| {
         n += 1;

@@ -484,12 +484,20 @@ fn program(l: Library) -> u8 {
 /// Requests closer than this (and of one port and program) are one look.
 const LOOK_GAP_NANOS: i128 = 2_000_000_000;
 
-/// Groups requests (in capture order) into looks.
-pub fn group(requests: &[Request]) -> Vec<Look> {
-    let mut looks: Vec<Look> = Vec::new();
-    let mut last_ts: Option<Timestamp> = None;
-    for r in requests.iter().filter(|r| r.dump) {
-        let joins = looks.last().is_some_and(|l| {
+/// Groups requests, fed in capture order (by request packet), into looks.
+#[derive(Debug, Default)]
+struct Grouper {
+    looks: Vec<Look>,
+    last_ts: Option<Timestamp>,
+}
+
+impl Grouper {
+    fn push(&mut self, r: &Request) {
+        if !r.dump {
+            return;
+        }
+        let last_ts = self.last_ts;
+        let joins = self.looks.last().is_some_and(|l| {
             l.port.is_some()
                 && l.port == r.port
                 && program(l.library) == program(r.library)
@@ -499,7 +507,7 @@ pub fn group(requests: &[Request]) -> Vec<Look> {
                     _ => true,
                 }
         });
-        if joins && let Some(l) = looks.last_mut() {
+        if joins && let Some(l) = self.looks.last_mut() {
             l.requests.push(r.packet);
             if !l.asked.contains(&r.kind) {
                 l.asked.push(r.kind);
@@ -512,7 +520,7 @@ pub fn group(requests: &[Request]) -> Vec<Look> {
             add_implications(l, r);
         } else {
             let mut l = Look {
-                number: looks.len() + 1,
+                number: self.looks.len() + 1,
                 library: r.library,
                 confidence: r.confidence,
                 port: r.port,
@@ -523,11 +531,19 @@ pub fn group(requests: &[Request]) -> Vec<Look> {
                 implies: Vec::new(),
             };
             add_implications(&mut l, r);
-            looks.push(l);
+            self.looks.push(l);
         }
-        last_ts = r.ts;
+        self.last_ts = r.ts;
     }
-    looks
+}
+
+/// Groups requests (in capture order) into looks.
+pub fn group(requests: &[Request]) -> Vec<Look> {
+    let mut g = Grouper::default();
+    for r in requests {
+        g.push(r);
+    }
+    g.looks
 }
 
 fn add_implications(l: &mut Look, r: &Request) {
@@ -572,27 +588,75 @@ pub struct Who {
     pub looks: Vec<Look>,
 }
 
-/// Collects every request of a trace (feed it with `read_trace`).
+/// A request whose answer just ended: what `--at auto` needs to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ended {
+    pub library: Library,
+    pub dump: bool,
+}
+
+/// Collects the looks of a trace (feed it with `read_trace`), and with
+/// [`Collector::listing`] every request too. Requests are grouped as soon
+/// as no earlier one is still waiting for its answer, so memory holds the
+/// looks and at most the open requests, not every request of the capture.
 #[derive(Debug, Default)]
 pub struct Collector {
     looks: Looks,
-    done: Vec<Request>,
+    keep_requests: bool,
+    /// Answered requests not yet grouped (an earlier one is still open).
+    waiting: Vec<Request>,
+    requests: Vec<Request>,
+    grouper: Grouper,
 }
 
 impl Collector {
-    /// Takes one message; returns the request whose answer it ended.
-    pub fn observe(&mut self, m: &TraceMessage<'_>) -> Option<&Request> {
+    /// A collector that also keeps every request (for `nlorder who`).
+    pub fn listing() -> Collector {
+        Collector {
+            keep_requests: true,
+            ..Collector::default()
+        }
+    }
+
+    /// Takes one message; returns what ended when it ended a request.
+    pub fn observe(&mut self, m: &TraceMessage<'_>) -> Option<Ended> {
         let r = self.looks.observe(m)?;
-        self.done.push(r);
-        self.done.last()
+        let ended = Ended {
+            library: r.library,
+            dump: r.dump,
+        };
+        self.waiting.push(r);
+        let oldest_open = self.looks.open.iter().map(|o| o.packet).min();
+        self.waiting.sort_by_key(|w| w.packet);
+        let ready = match oldest_open {
+            Some(p) => self.waiting.iter().take_while(|w| w.packet < p).count(),
+            None => self.waiting.len(),
+        };
+        let drained: Vec<Request> = self.waiting.drain(..ready).collect();
+        for w in drained {
+            self.take(w);
+        }
+        Some(ended)
+    }
+
+    fn take(&mut self, r: Request) {
+        self.grouper.push(&r);
+        if self.keep_requests {
+            self.requests.push(r);
+        }
     }
 
     pub fn finish(mut self) -> Who {
-        let mut requests = self.done;
-        requests.extend(self.looks.unfinished());
-        requests.sort_by_key(|r| r.packet);
-        let looks = group(&requests);
-        Who { requests, looks }
+        let mut rest = std::mem::take(&mut self.waiting);
+        rest.extend(self.looks.unfinished());
+        rest.sort_by_key(|r| r.packet);
+        for r in rest {
+            self.take(r);
+        }
+        Who {
+            requests: self.requests,
+            looks: self.grouper.looks,
+        }
     }
 }
 

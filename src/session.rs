@@ -110,7 +110,7 @@ impl Session {
     /// Every request of the capture and the looks they form (see
     /// [`crate::looks`]); writes the summary.
     pub fn who(&mut self, trace: TraceOptions) -> Result<crate::looks::Who, Error> {
-        let mut collector = crate::looks::Collector::default();
+        let mut collector = crate::looks::Collector::listing();
         let (stats, diags) = self.read(trace, |m| {
             collector.observe(m);
             true
