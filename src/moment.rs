@@ -220,6 +220,11 @@ impl Moment {
 
     /// The warning for an `--at` outside the capture, naming its range.
     pub fn outside_warning(&self) -> Option<String> {
+        self.outside_warning_as("--at")
+    }
+
+    /// The same, naming the setting as the user wrote it (`at =` in a manifest).
+    pub fn outside_warning_as(&self, setting: &str) -> Option<String> {
         let side = self.outside()?;
         let at = self.at?.describe();
         let when = |(p, ts): (u64, Option<Timestamp>)| match ts {
@@ -232,8 +237,8 @@ impl Moment {
             _ => "empty".to_owned(),
         };
         Some(match side {
-            Outside::Before => format!("--at {at} is before the capture ({range}): nothing was applied"),
-            Outside::After => format!("--at {at} is after the capture ({range}): its end state is used"),
+            Outside::Before => format!("{setting} {at} is before the capture ({range}): nothing was applied"),
+            Outside::After => format!("{setting} {at} is after the capture ({range}): its end state is used"),
         })
     }
 }

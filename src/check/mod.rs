@@ -178,7 +178,7 @@ fn snapshot(manifest: &Path, path: &Path, c: &Case, at: Option<At>) -> Result<Sn
         .collect();
     Ok(Snapshot {
         at,
-        outside: r.moment.outside_warning().map(|w| w.replacen("--at", "at =", 1)),
+        outside: r.moment.outside_warning_as("at ="),
         model: r.model,
         warnings,
     })
