@@ -9,11 +9,12 @@
 //! a filtered one, is merged into that view instead, and a bridge-port
 //! (AF_BRIDGE) link dump is only counted.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::changes::{Change, ChangeSink, ObjectKind};
 use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
 use super::kernel_order::{self, OrderEvidence};
+use super::route_table::{RouteTable, Through};
 use super::{Ctx, DeviceAddrs, LinkOrderSource, Model};
 use crate::diag::Diagnostic;
 use crate::netlink::Body;
@@ -39,7 +40,9 @@ pub(super) struct OpenDump {
     pub first_packet: Option<u64>,
     pub links: Vec<LinkEntry>,
     pub addrs: Vec<AddrEntry>,
-    pub routes: Vec<RouteEntry>,
+    /// Routes go straight into a table of their own (the dump of a BGP
+    /// node's table is never held twice).
+    pub routes: RouteTable,
     pub interrupted: bool,
     pub filtered: bool,
     /// A route dump asked for one table only.
@@ -57,7 +60,7 @@ impl OpenDump {
             first_packet: None,
             links: Vec::new(),
             addrs: Vec::new(),
-            routes: Vec::new(),
+            routes: RouteTable::default(),
             interrupted: false,
             filtered: false,
             table: None,
@@ -72,8 +75,8 @@ impl OpenDump {
             Body::Link(l) if l.family != AF_BRIDGE => self.links.push(LinkEntry::from_message(l, origin)),
             Body::Addr(a) => self.addrs.extend(AddrEntry::from_message(a, origin)),
             Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
-                let seq = self.routes.len() as i64;
-                self.routes.push(RouteEntry::from_message(r, origin, seq));
+                let seq = self.routes.next_seq();
+                self.routes.insert(RouteEntry::from_message(r, origin, seq));
             }
             _ => {}
         }
@@ -247,7 +250,14 @@ impl Model {
     /// The entries a dump of `kind` speaks for.
     fn view_of(&self, kind: ObjectKind, families: &[u8], table: Option<u32>) -> View {
         match kind {
-            ObjectKind::Links => View::Links(self.links.iter().filter(|l| !l.placeholder).cloned().collect()),
+            ObjectKind::Links => View::Links(
+                self.links
+                    .as_slice()
+                    .iter()
+                    .filter(|l| !l.placeholder)
+                    .cloned()
+                    .collect(),
+            ),
             ObjectKind::Addresses => View::Addrs(
                 self.addresses(None)
                     .into_iter()
@@ -338,15 +348,25 @@ impl Model {
 
     fn replace_links(&mut self, links: Vec<LinkEntry>, packet: u64, disagreements: &mut Vec<String>) {
         // What the model predicted, for the links both know.
-        if self.links.iter().any(|l| !l.origin.is_dump() && !l.placeholder) {
-            let seen: Vec<u32> = links.iter().map(|l| l.index).collect();
+        let listed: FxHashSet<u32> = links.iter().map(|l| l.index).collect();
+        if self
+            .links
+            .as_slice()
+            .iter()
+            .any(|l| !l.origin.is_dump() && !l.placeholder)
+        {
             let predicted: Vec<u32> = self
                 .links
+                .as_slice()
                 .iter()
                 .map(|l| l.index)
-                .filter(|i| seen.contains(i))
+                .filter(|i| listed.contains(i))
                 .collect();
-            let seen_common: Vec<u32> = seen.iter().copied().filter(|i| predicted.contains(i)).collect();
+            let seen_common: Vec<u32> = links
+                .iter()
+                .map(|l| l.index)
+                .filter(|i| self.links.contains(*i))
+                .collect();
             if predicted != seen_common {
                 let names = |v: &[u32]| {
                     v.iter()
@@ -388,50 +408,53 @@ impl Model {
         // Addresses and routes of devices that no longer exist go with them.
         let gone: Vec<u32> = self
             .links
+            .as_slice()
             .iter()
             .map(|l| l.index)
-            .filter(|i| !links.iter().any(|l| l.index == *i))
+            .filter(|i| !listed.contains(i))
             .collect();
         for i in gone {
             self.addrs.remove(&i);
-            self.routes.retain(|_, r| r.oif != Some(i));
+            self.routes.remove_where(Through::Device(i), |_| true);
+            self.devices.remove(&i);
         }
         // What a dump cannot say (the veth peer, an address set by hand) carries over.
         let mut links = links;
         for l in &mut links {
-            if let Some(old) = self.links.iter().find(|o| o.index == l.index) {
+            if let Some(old) = self.links.get(l.index) {
                 l.peer = l.peer.or(old.peer);
                 l.hwaddr_set |= old.hwaddr_set;
             }
         }
-        self.links = links;
+        self.links.replace_all(links);
         self.seen_link_dump = true;
-        let indices: Vec<u32> = self.links.iter().map(|l| l.index).collect();
+        let indices: Vec<u32> = self.links.as_slice().iter().map(|l| l.index).collect();
         for i in indices {
             self.sync_link_state(i);
         }
         // Devices with addresses but no link entry keep a placeholder.
-        let missing: Vec<u32> = self
+        let mut missing: Vec<u32> = self
             .addrs
             .keys()
             .copied()
-            .filter(|i| !self.links.iter().any(|l| l.index == *i))
+            .filter(|i| !self.links.contains(*i))
             .collect();
+        missing.sort_unstable();
         for i in missing {
-            let pos = kernel_order::link_insert_position(&self.links, i, self.link_order);
             self.links
-                .insert(pos, LinkEntry::placeholder(i, Origin::Inferred(packet)));
+                .insert(LinkEntry::placeholder(i, Origin::Inferred(packet)), self.link_order);
         }
     }
 
     fn replace_addresses(&mut self, addrs: Vec<AddrEntry>, families: &[u8], disagreements: &mut Vec<String>) {
         let mut fresh: FxHashMap<u32, DeviceAddrs> = FxHashMap::default();
         let mut device_order: Vec<u32> = Vec::new();
+        let mut listed: FxHashSet<u32> = FxHashSet::default();
         for a in addrs {
             if !families.contains(&a.family) {
                 continue;
             }
-            if !device_order.contains(&a.index) && families.first() == Some(&a.family) {
+            if families.first() == Some(&a.family) && listed.insert(a.index) {
                 device_order.push(a.index);
             }
             fresh.entry(a.index).or_default().list_mut(a.family).push(a);
@@ -465,10 +488,7 @@ impl Model {
             *family_flag(&mut self.seen_addr_dump, fam) = true;
         }
         // The dump walks devices in the kernel's link order.
-        let link_positions: Vec<usize> = device_order
-            .iter()
-            .filter_map(|i| self.links.iter().position(|l| l.index == *i))
-            .collect();
+        let link_positions: Vec<usize> = device_order.iter().filter_map(|i| self.links.position_of(*i)).collect();
         if self.seen_link_dump
             && link_positions
                 .iter()
@@ -487,55 +507,48 @@ impl Model {
             }
         }
         self.addrs.retain(|_, d| !d.v4.is_empty() || !d.v6.is_empty());
-        let indices: Vec<u32> = self.addrs.keys().copied().collect();
+        let mut indices: Vec<u32> = self.addrs.keys().copied().collect();
+        indices.sort_unstable();
         for i in indices {
-            if !self.links.iter().any(|l| l.index == i) {
-                let pos = kernel_order::link_insert_position(&self.links, i, self.link_order);
+            if !self.links.contains(i) {
                 let packet = families
                     .first()
                     .and_then(|&f| self.device_addresses(i, f).first())
                     .map(|a| a.origin.packet())
                     .unwrap_or(0);
-                self.links.insert(pos, LinkEntry::placeholder(i, Origin::Dump(packet)));
+                self.links
+                    .insert(LinkEntry::placeholder(i, Origin::Dump(packet)), self.link_order);
             }
         }
     }
 
     fn replace_routes(
         &mut self,
-        routes: Vec<RouteEntry>,
+        mut routes: RouteTable,
         families: &[u8],
         table: Option<u32>,
         disagreements: &mut Vec<String>,
     ) {
         let covered = |r: &RouteEntry| families.contains(&r.family) && table.is_none_or(|t| r.table == t);
-        let inferred: Vec<&RouteEntry> = self
-            .routes
-            .values()
-            .filter(|r| covered(r) && !r.origin.is_dump())
-            .collect();
-        let dumped: rustc_hash::FxHashSet<_> = if inferred.is_empty() {
-            Default::default()
-        } else {
-            routes.iter().map(RouteEntry::key).collect()
-        };
-        for r in inferred {
-            if !dumped.contains(&r.key()) {
+        for r in self.routes.iter().filter(|r| covered(r) && !r.origin.is_dump()) {
+            if !routes.contains(&r.key()) {
                 disagreements.push(format!(
                     "route {} predicted from notifications is not in the dump",
                     self.route_text(r)
                 ));
             }
         }
-        self.routes.retain(|_, r| !covered(r));
-        let base = self.next_route_seq;
-        for mut r in routes {
-            if !families.contains(&r.family) {
-                continue;
-            }
+        self.routes.retain(|r| !covered(r));
+        routes.retain(|r| families.contains(&r.family));
+        if self.routes.is_empty() {
+            // The dump speaks for every route the model had: it is the table.
+            self.routes = routes;
+            return;
+        }
+        let base = self.routes.next_seq();
+        for mut r in routes.into_routes() {
             r.seq += base;
-            self.next_route_seq = self.next_route_seq.max(r.seq + 1);
-            self.routes.insert(r.key(), r);
+            self.routes.insert(r);
         }
     }
 
@@ -548,7 +561,10 @@ impl Model {
                 packet: l.origin.packet(),
                 ..*ctx
             };
+            let index = l.index;
             self.upsert_link(l, &c, sink);
+            // The kernel's state as the dump shows it, side effects done.
+            self.sync_link_state(index);
         }
         for a in dump.addrs {
             let c = Ctx {
@@ -557,7 +573,7 @@ impl Model {
             };
             self.upsert_addr(a, &c, sink);
         }
-        for r in dump.routes {
+        for r in dump.routes.into_routes() {
             let c = Ctx {
                 packet: r.origin.packet(),
                 ..*ctx

@@ -15,8 +15,9 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use super::changes::{Change, ChangeSink};
-use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
+use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
 use super::kernel_order;
+use super::route_table::Through;
 use super::{Ctx, Model};
 use crate::netlink::names::*;
 
@@ -172,11 +173,13 @@ impl Model {
             // starts with; once ports come and go, it has carrier while one
             // of them forwards (up, with carrier).
             return up(l)
-                && (!self.bridges_with_ports.contains(&l.index)
+                && (!self.state(l.index).had_ports
                     || self
                         .links
+                        .ports(l.index)
                         .iter()
-                        .any(|p| p.master == Some(l.index) && up(p) && self.carrier(p, depth + 1)));
+                        .filter_map(|&p| self.link(p))
+                        .any(|p| up(p) && self.carrier(p, depth + 1)));
         }
         if kind_is(l, b"vlan") || kind_is(l, b"macvlan") || kind_is(l, b"ipvlan") {
             return match l.link.and_then(|i| self.link(i)) {
@@ -187,34 +190,67 @@ impl Model {
         true
     }
 
-    /// After any change to links: the kernel's reaction to devices that went
-    /// up, down, or gained carrier. `first` is the device the change was
-    /// about (its own reaction comes first, as in the kernel).
-    pub(super) fn links_changed<S: ChangeSink>(&mut self, first: Option<u32>, ctx: &Ctx, sink: &mut S) {
-        let mut order: Vec<u32> = first.into_iter().collect();
-        order.extend(self.links.iter().map(|l| l.index).filter(|i| Some(*i) != first));
-        for index in order {
-            let Some(l) = self.link(index) else { continue };
-            let up = l.flags & IFF_UP != 0;
-            let was_up = self.admin_up.contains(&index);
-            if was_up && !up {
-                self.admin_up.remove(&index);
-                self.ipv6_ready.remove(&index);
-                self.ipv6_configured.remove(&index);
-                self.link_down(index, ctx, sink);
+    /// After a change to links: the kernel's reaction to devices that went
+    /// up, down, or gained or lost carrier. `first` is the device the change
+    /// was about (its own reaction comes first, as in the kernel); `also`
+    /// names devices whose carrier may have changed with it (a master a
+    /// port left, the followers of a removed device). Only those and,
+    /// transitively, the devices whose carrier follows them (see
+    /// [`carrier`](Self::carrier)) are looked at, in dump order: no other
+    /// device's state can have changed.
+    pub(super) fn links_changed<S: ChangeSink>(
+        &mut self,
+        first: Option<u32>,
+        also: impl IntoIterator<Item = u32>,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        let mut queue: Vec<u32> = first.into_iter().chain(also).collect();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut next = 0;
+        while let Some(&x) = queue.get(next) {
+            next += 1;
+            if !seen.insert(x) {
                 continue;
             }
-            if up && !was_up {
-                self.admin_up.insert(index);
-                self.link_up(index, ctx, sink);
-            }
-            let ready = up && self.link(index).is_some_and(|l| self.carrier(l, 0));
-            // (a device that is down has no IPv6 configuration whatever its carrier)
-            if ready && self.ipv6_ready.insert(index) {
-                self.ipv6_link_ready(index, ctx, sink);
-            } else if !ready {
-                self.ipv6_ready.remove(&index);
-            }
+            queue.extend_from_slice(self.links.followers(x));
+            queue.extend(self.link(x).and_then(|l| l.master));
+        }
+        let mut order: Vec<(usize, u32)> = seen
+            .into_iter()
+            .filter(|i| Some(*i) != first)
+            .filter_map(|i| self.links.position_of(i).map(|p| (p, i)))
+            .collect();
+        order.sort_unstable();
+        for index in first.into_iter().chain(order.into_iter().map(|(_, i)| i)) {
+            self.link_state_changed(index, ctx, sink);
+        }
+    }
+
+    /// One device's reaction to its own state: up, down, ready for IPv6.
+    fn link_state_changed<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let Some(l) = self.link(index) else { return };
+        let up = l.flags & IFF_UP != 0;
+        let was_up = self.state(index).admin_up;
+        if was_up && !up {
+            let st = self.state_mut(index);
+            st.admin_up = false;
+            st.ipv6_ready = false;
+            st.ipv6_configured = false;
+            self.link_down(index, ctx, sink);
+            return;
+        }
+        if up && !was_up {
+            self.state_mut(index).admin_up = true;
+            self.link_up(index, ctx, sink);
+        }
+        let ready = up && self.link(index).is_some_and(|l| self.carrier(l, 0));
+        // (a device that is down has no IPv6 configuration whatever its carrier)
+        if ready && !self.state(index).ipv6_ready {
+            self.state_mut(index).ipv6_ready = true;
+            self.ipv6_link_ready(index, ctx, sink);
+        } else if !ready {
+            self.state_mut(index).ipv6_ready = false;
         }
     }
 
@@ -223,26 +259,21 @@ impl Model {
     pub(super) fn sync_link_state(&mut self, index: u32) {
         let Some(l) = self.link(index) else { return };
         let (up, lower_up) = (l.flags & IFF_UP != 0, l.flags & IFF_LOWER_UP != 0);
-        if up {
-            self.admin_up.insert(index);
-        } else {
-            self.admin_up.remove(&index);
-        }
+        let st = self.state_mut(index);
+        st.admin_up = up;
+        st.ipv6_ready = up && lower_up;
         if up && lower_up {
-            self.ipv6_ready.insert(index);
-            self.ipv6_configured.insert(index);
-        } else {
-            self.ipv6_ready.remove(&index);
+            st.ipv6_configured = true;
         }
         if !up {
-            self.ipv6_configured.remove(&index);
+            st.ipv6_configured = false;
         }
     }
 
     /// A bridge without an address of its own takes the lowest of its ports'.
     pub(super) fn bridge_address(&mut self, bridge: u32) {
-        if self.links.iter().any(|p| p.master == Some(bridge)) {
-            self.bridges_with_ports.insert(bridge);
+        if !self.links.ports(bridge).is_empty() && self.links.contains(bridge) {
+            self.state_mut(bridge).had_ports = true;
         }
         let Some(b) = self.link(bridge) else { return };
         if !kind_is(b, b"bridge") || b.hwaddr_set {
@@ -250,8 +281,9 @@ impl Model {
         }
         let ports: Vec<Option<ShortName>> = self
             .links
+            .ports(bridge)
             .iter()
-            .filter(|p| p.master == Some(bridge))
+            .filter_map(|&p| self.link(p))
             .map(|p| p.hwaddr)
             .collect();
         if ports.is_empty() {
@@ -265,9 +297,7 @@ impl Model {
         } else {
             None
         };
-        if let Some(b) = self.links.iter_mut().find(|l| l.index == bridge) {
-            b.hwaddr = lowest;
-        }
+        self.links.update(bridge, |b| b.hwaddr = lowest);
     }
 
     /// NETDEV_UP: IPv4 routes of every address of the device (their local
@@ -305,7 +335,8 @@ impl Model {
     fn link_down<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         self.dad.retain(|d| d.index != index);
         self.remove_routes(
-            |r| r.oif == Some(index) && (r.family == AF_INET6 || (r.scope != RT_SCOPE_HOST && r.kind != RTN_LOCAL)),
+            Through::Device(index),
+            |r| r.family == AF_INET6 || (r.scope != RT_SCOPE_HOST && r.kind != RTN_LOCAL),
             ctx,
             sink,
         );
@@ -346,7 +377,7 @@ impl Model {
         // Carrier came back on a device configured since it went up: the
         // kernel keeps what it made (IF_READY), even if the MAC changed
         // meanwhile (a bridge that took a port's address).
-        if !self.ipv6_configured.insert(index) {
+        if std::mem::replace(&mut self.state_mut(index).ipv6_configured, true) {
             return;
         }
         self.add_multicast_route(index, ctx, sink);
@@ -367,7 +398,7 @@ impl Model {
             Origin::KernelRule(ctx.packet, KernelRule::Ipv6LinkLocal),
         );
         if address.is_none() {
-            self.unknown_link_local.insert(index);
+            self.state_mut(index).unknown_link_local = true;
         }
         self.add_kernel_addr(entry, ctx, sink);
     }
@@ -488,7 +519,7 @@ impl Model {
             || self
                 .link(a.index)
                 .is_some_and(|l| l.flags & (IFF_NOARP | IFF_LOOPBACK) != 0 || l.dev_type == ARPHRD_LOOPBACK);
-        let ready = self.ipv6_ready.contains(&a.index);
+        let ready = self.state(a.index).ipv6_ready;
         let up = self.link(a.index).is_some_and(|l| l.flags & IFF_UP != 0);
         if up && a.flags & IFA_F_NOPREFIXROUTE == 0 && a.prefix_len < 128 {
             let mut p = kernel_route(
@@ -508,11 +539,14 @@ impl Model {
             && !self.dad.iter().any(|d| d.index == a.index && d.address == a.address)
             && !self
                 .routes
-                .values()
-                .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address))
+                .any_through(a.index, |r| r.kind == RTN_LOCAL && r.dst == Some(a.address))
         {
             // Duplicate address detection runs first (up to a second's delay
             // and one probe a second): the local route comes when it ends.
+            if let Some(t) = ctx.ts {
+                let t = t.as_nanos();
+                self.dad_oldest = Some(self.dad_oldest.map_or(t, |o| o.min(t)));
+            }
             self.dad.push(PendingDad {
                 index: a.index,
                 address: a.address,
@@ -541,6 +575,14 @@ impl Model {
         if self.dad.is_empty() {
             return;
         }
+        // Nothing has run its time while the oldest DAD has not: only the
+        // few DADs under way at once are looked at, and only then.
+        if done.is_none()
+            && let (Some(n), Some(oldest)) = (now, self.dad_oldest)
+            && n.as_nanos() - oldest < DAD_NANOS
+        {
+            return;
+        }
         let over = |d: &PendingDad| {
             done == Some((d.index, d.address))
                 || match (now, d.started) {
@@ -552,6 +594,7 @@ impl Model {
         let (finished, waiting): (Vec<PendingDad>, Vec<PendingDad>) =
             std::mem::take(&mut self.dad).into_iter().partition(over);
         self.dad = waiting;
+        self.dad_oldest = self.dad.iter().filter_map(|d| d.started).map(|t| t.as_nanos()).min();
         for d in finished {
             if now.is_none() && done.is_none() {
                 self.dad_unfinished.push((d.packet, d.index, d.address));
@@ -576,27 +619,29 @@ impl Model {
             let addr = a.address;
             let plen = a.prefix_len;
             let is_ll_prefix = plen == 64 && prefix == IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0));
-            self.remove_routes(
-                |r| {
-                    r.family == AF_INET6
-                        && r.oif == Some(index)
-                        && r.gateway.is_none()
-                        && ((r.kind == RTN_LOCAL && r.dst == Some(addr) && r.dst_len == 128)
-                            || (!still
-                                && !is_ll_prefix
-                                && r.kind == RTN_UNICAST
-                                && r.protocol == RTPROT_KERNEL
-                                && r.dst == Some(prefix)
-                                && r.dst_len == plen))
-                },
-                ctx,
-                sink,
-            );
+            let through_dev = |r: &RouteEntry| r.oif == Some(index) && r.gateway.is_none();
+            // Its local route, and its prefix route unless another address needs it
+            // (looked up by prefix: a device can hold thousands of routes).
+            let mut removed = self
+                .routes
+                .remove_where(Through::Prefix(AF_INET6, Some(addr), 128), |r| {
+                    through_dev(r) && r.kind == RTN_LOCAL && r.dst == Some(addr)
+                });
+            if !still && !is_ll_prefix {
+                removed.extend(
+                    self.routes
+                        .remove_where(Through::Prefix(AF_INET6, (plen > 0).then_some(prefix), plen), |r| {
+                            through_dev(r) && r.kind == RTN_UNICAST && r.protocol == RTPROT_KERNEL
+                        }),
+                );
+            }
+            removed.sort_by(super::route_order::dump_order);
+            self.report_removed(removed, ctx, sink);
             return;
         }
         let mask = v4_mask(a.prefix_len);
         let prefix = v4(a.peer.unwrap_or(a.address)) & mask;
-        let remaining: Vec<AddrEntry> = self.device_addresses(index, AF_INET).to_vec();
+        let remaining = self.device_addresses(index, AF_INET);
         let same_local = remaining.iter().any(|o| o.address == a.address);
         let subnet_left = remaining
             .iter()
@@ -606,35 +651,43 @@ impl Model {
         let primary = !a.is_secondary();
         let brd = a.broadcast;
         let subnet_brd = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
-        self.remove_routes(
-            |r| {
-                if r.family != AF_INET || r.oif != Some(index) || r.protocol != RTPROT_KERNEL {
-                    return false;
-                }
-                let dst = r.dst.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-                (!same_local && r.kind == RTN_LOCAL && r.dst_len == 32 && dst == addr)
-                    || (primary
-                        && r.prefsrc == Some(addr)
-                        && (r.kind == RTN_UNICAST || r.kind == RTN_LOCAL)
-                        && r.dst_len == plen
-                        && v4(dst) == prefix)
-                    || (!subnet_left
-                        && r.kind == RTN_BROADCAST
-                        && r.dst_len == 32
-                        && (Some(dst) == brd || (primary && dst == subnet_brd)))
-            },
-            ctx,
-            sink,
-        );
+        let kernel_v4 = |r: &RouteEntry| r.family == AF_INET && r.oif == Some(index) && r.protocol == RTPROT_KERNEL;
+        // The routes it brought, each looked up by its prefix (a device can
+        // hold thousands of routes).
+        let mut removed = Vec::new();
+        if !same_local {
+            removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(addr), 32), |r| {
+                kernel_v4(r) && r.kind == RTN_LOCAL
+            }));
+        }
+        if primary {
+            let net = (plen > 0).then_some(IpAddr::V4(Ipv4Addr::from(prefix)));
+            removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, net, plen), |r| {
+                kernel_v4(r) && r.prefsrc == Some(addr) && (r.kind == RTN_UNICAST || r.kind == RTN_LOCAL)
+            }));
+        }
+        if !subnet_left {
+            let brds = brd.into_iter().chain(primary.then_some(subnet_brd));
+            for b in brds {
+                removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(b), 32), |r| {
+                    kernel_v4(r) && r.kind == RTN_BROADCAST
+                }));
+            }
+        }
+        removed.sort_by(super::route_order::dump_order);
+        self.report_removed(removed, ctx, sink);
         // The device's last IPv4 address gone: IPv4 is disabled on it and
         // every IPv4 route through it goes, silently (`fib_disable_ip`).
         if self.device_addresses(index, AF_INET).is_empty() {
-            self.remove_routes(|r| r.family == AF_INET && r.oif == Some(index), ctx, sink);
+            self.remove_routes(Through::Device(index), |r| r.family == AF_INET, ctx, sink);
         }
-        // Routes through any device that used the address as their source.
-        let anywhere = self.addrs.values().any(|d| d.v4.iter().any(|o| o.address == addr));
-        if !anywhere {
-            self.remove_routes(|r| r.family == AF_INET && r.prefsrc == Some(addr), ctx, sink);
+        // Routes through any device that used the address as their source
+        // (looked for among the devices only when such routes remain).
+        if self.routes.has_source(addr) {
+            let anywhere = self.addrs.values().any(|d| d.v4.iter().any(|o| o.address == addr));
+            if !anywhere {
+                self.remove_routes(Through::Source(addr), |r| r.family == AF_INET, ctx, sink);
+            }
         }
     }
 
@@ -647,19 +700,34 @@ impl Model {
         ctx: &Ctx,
         sink: &mut S,
     ) {
-        if self.routes.contains_key(&r.key()) {
+        if self.routes.contains(&r.key()) {
             return;
         }
         r.origin = Origin::KernelRule(ctx.packet, rule);
         self.insert_route(r, Placement::Append, ctx, sink);
     }
 
-    /// Removes the routes `gone` selects, reporting each.
-    pub(super) fn remove_routes<S: ChangeSink>(&mut self, gone: impl Fn(&RouteEntry) -> bool, ctx: &Ctx, sink: &mut S) {
-        let keys: Vec<_> = self.routes.iter().filter(|(_, r)| gone(r)).map(|(k, _)| *k).collect();
-        let mut removed: Vec<RouteEntry> = keys.iter().filter_map(|k| self.routes.remove(k)).collect();
+    /// Removes the routes through a device, or with a source, that `gone`
+    /// selects, reporting each in dump order.
+    pub(super) fn remove_routes<S: ChangeSink>(
+        &mut self,
+        through: Through,
+        gone: impl Fn(&RouteEntry) -> bool,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        let removed = self.routes.remove_where(through, gone);
+        self.report_removed(removed, ctx, sink);
+    }
+
+    /// Removes the route with this key, reporting it.
+    pub(super) fn remove_route<S: ChangeSink>(&mut self, key: &RouteKey, ctx: &Ctx, sink: &mut S) {
+        let removed: Vec<RouteEntry> = self.routes.remove(key).into_iter().collect();
+        self.report_removed(removed, ctx, sink);
+    }
+
+    fn report_removed<S: ChangeSink>(&mut self, removed: Vec<RouteEntry>, ctx: &Ctx, sink: &mut S) {
         if sink.wants_changes() {
-            removed.sort_by(super::route_order::dump_order);
             for r in removed {
                 let dev = self.route_dev(&r);
                 sink.change(ctx.event(Change::RouteRemoved { route: r, dev }));
@@ -670,13 +738,9 @@ impl Model {
     /// Everything of a deleted device: its addresses and every route through it.
     pub(super) fn device_gone<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         self.addrs.remove(&index);
-        self.remove_routes(|r| r.oif == Some(index), ctx, sink);
-        self.admin_up.remove(&index);
-        self.ipv6_ready.remove(&index);
-        self.ipv6_configured.remove(&index);
-        self.unknown_link_local.remove(&index);
+        self.remove_routes(Through::Device(index), |_| true, ctx, sink);
+        self.devices.remove(&index);
         self.dad.retain(|d| d.index != index);
-        self.bridges_with_ports.remove(&index);
     }
 
     /// `inetdev_changename`: IPv4 labels follow a renamed device (the first

@@ -16,13 +16,16 @@ pub mod entries;
 mod inferred_routes;
 pub mod kernel_order;
 pub mod kernel_rules;
+pub mod link_table;
 mod notify;
+pub mod prefix;
 mod requests;
 pub mod route_order;
+pub mod route_table;
 
 use std::collections::HashSet;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::netlink::Body;
@@ -32,6 +35,8 @@ use crate::trace::TraceMessage;
 pub use changes::{Change, ChangeSink, Event, ObjectKind};
 pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
 pub use kernel_order::{KernelVersion, LinkOrder};
+pub use link_table::LinkTable;
+pub use route_table::RouteTable;
 
 /// How the model was told to behave where a capture cannot say.
 #[derive(Debug, Clone, Copy)]
@@ -96,6 +101,24 @@ impl ModelStats {
     }
 }
 
+/// What the model tracks of a device beyond its link message: the state
+/// the kernel's rules react to.
+#[derive(Debug, Default, Clone, Copy)]
+struct DeviceState {
+    /// Administratively up, as the model last reacted to it.
+    admin_up: bool,
+    /// Up with carrier: IPv6 is configured on it.
+    ipv6_ready: bool,
+    /// Its IPv6 configuration (link-local address, fe80::/64 and ff00::/8)
+    /// was made since it last went up (the kernel's IF_READY): losing and
+    /// regaining carrier does not make it again.
+    ipv6_configured: bool,
+    /// Its EUI-64 link-local address was made without knowing the MAC.
+    unknown_link_local: bool,
+    /// A bridge that has had a port (its carrier follows its ports).
+    had_ports: bool,
+}
+
 #[derive(Debug, Default)]
 struct DeviceAddrs {
     v4: Vec<AddrEntry>,
@@ -112,32 +135,29 @@ impl DeviceAddrs {
     }
 }
 
+/// The kernel's tables and the state its rules need, composed of tables
+/// that each keep their own order and indexes ([`LinkTable`],
+/// [`RouteTable`], a device's address lists) while the rules that change
+/// them are split by what they react to (`notify`, `requests`, `dumps`,
+/// `kernel_rules`).
 pub struct Model {
     options: ModelOptions,
-    links: Vec<LinkEntry>,
+    links: LinkTable,
+    /// Each device's addresses; a device without any has no entry.
     addrs: FxHashMap<u32, DeviceAddrs>,
-    /// FxHash: route keys are hashed for every route message of a capture.
-    routes: FxHashMap<RouteKey, RouteEntry>,
-    next_route_seq: i64,
+    routes: RouteTable,
     /// Change requests waiting for the kernel's answer.
     pending: Vec<requests::Pending>,
     /// The last ifindex the kernel assigned by itself (its allocation hint).
     last_assigned_index: u32,
-    /// Devices administratively up, and those up with carrier (IPv6 configured).
-    admin_up: FxHashSet<u32>,
-    ipv6_ready: FxHashSet<u32>,
-    /// Devices whose IPv6 configuration (link-local address, fe80::/64 and
-    /// ff00::/8) was made since they last went up (the kernel's IF_READY):
-    /// losing and regaining carrier does not make it again.
-    ipv6_configured: FxHashSet<u32>,
-    /// Devices whose EUI-64 link-local address the model made without knowing the MAC.
-    unknown_link_local: FxHashSet<u32>,
-    /// Bridges that have had a port (their carrier follows their ports).
-    bridges_with_ports: FxHashSet<u32>,
+    devices: FxHashMap<u32, DeviceState>,
     /// The first packet where a deletion relied on the promote_secondaries option.
     assumed_promotion: Option<u64>,
     /// Duplicate address detection under way (IPv6 local routes wait for it).
     dad: Vec<kernel_rules::PendingDad>,
+    /// When the oldest DAD under way started (none may have run its time
+    /// before then; it may be older than any left, never younger).
+    dad_oldest: Option<i128>,
     /// DAD the capture ended before: (packet it started, device, address).
     dad_unfinished: Vec<(u64, u32, std::net::IpAddr)>,
     link_order: LinkOrder,
@@ -169,19 +189,15 @@ impl Model {
         };
         Model {
             options,
-            links: Vec::new(),
+            links: LinkTable::new(),
             addrs: FxHashMap::default(),
-            routes: FxHashMap::default(),
-            next_route_seq: 0,
+            routes: RouteTable::default(),
             pending: Vec::new(),
             last_assigned_index: 0,
-            admin_up: FxHashSet::default(),
-            ipv6_ready: FxHashSet::default(),
-            ipv6_configured: FxHashSet::default(),
-            unknown_link_local: FxHashSet::default(),
-            bridges_with_ports: FxHashSet::default(),
+            devices: FxHashMap::default(),
             assumed_promotion: None,
             dad: Vec::new(),
+            dad_oldest: None,
             dad_unfinished: Vec::new(),
             link_order,
             link_order_source,
@@ -206,14 +222,13 @@ impl Model {
     /// devices are warned about; the entries keep their origins.
     pub fn from_tables(links: Vec<LinkEntry>, addrs: Vec<AddrEntry>, routes: Vec<RouteEntry>) -> Self {
         let mut m = Model::new(ModelOptions::default());
-        m.links = links;
+        m.links.replace_all(links);
         for a in addrs {
             m.addrs.entry(a.index).or_default().list_mut(a.family).push(a);
         }
         for (i, mut r) in routes.into_iter().enumerate() {
             r.seq = i as i64;
-            m.next_route_seq = r.seq + 1;
-            m.routes.insert(r.key(), r);
+            m.routes.insert(r);
         }
         m.seen_link_dump = true;
         m
@@ -372,15 +387,15 @@ impl Model {
     }
 
     pub fn links(&self) -> &[LinkEntry] {
-        &self.links
+        self.links.as_slice()
     }
 
     pub fn link(&self, index: u32) -> Option<&LinkEntry> {
-        self.links.iter().find(|l| l.index == index)
+        self.links.get(index)
     }
 
     pub fn link_by_name(&self, name: &[u8]) -> Option<&LinkEntry> {
-        self.links.iter().find(|l| !l.placeholder && l.name.as_bytes() == name)
+        self.links.by_name(name)
     }
 
     /// Name of a link for messages (`ifN` when unknown).
@@ -412,18 +427,26 @@ impl Model {
             if family.is_some_and(|f| f != fam) {
                 continue;
             }
-            for l in &self.links {
+            for l in self.links.as_slice() {
                 out.extend(self.device_addresses(l.index, fam));
             }
         }
         out
     }
 
+    /// Whether any device has an address.
+    pub fn has_addresses(&self) -> bool {
+        self.addrs.values().any(|d| !d.v4.is_empty() || !d.v6.is_empty())
+    }
+
     /// Routes in the order a dump would list them (see [`route_order`]).
     pub fn routes(&self) -> Vec<&RouteEntry> {
-        let mut v: Vec<&RouteEntry> = self.routes.values().collect();
-        v.sort_by(|a, b| route_order::dump_order(a, b));
-        v
+        self.routes.iter().collect()
+    }
+
+    /// The route table itself: routes in dump order and the kernel's lookups.
+    pub fn route_table(&self) -> &RouteTable {
+        &self.routes
     }
 
     /// A route as one line, `10.50.0.0/16 via 192.168.100.1 dev eth0 table main metric 20`.
@@ -469,7 +492,7 @@ impl Model {
     /// a MAC it never saw, the promote_secondaries setting it relied on.
     pub fn notes(&self) -> Vec<String> {
         let mut v = Vec::new();
-        for l in &self.links {
+        for l in self.links.as_slice() {
             if matches!(l.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
                 v.push(format!(
                     "ifindex {} of {} is the index the kernel would assign next; no reply or dump showed it",
@@ -478,7 +501,12 @@ impl Model {
                 ));
             }
         }
-        let mut unknown: Vec<u32> = self.unknown_link_local.iter().copied().collect();
+        let mut unknown: Vec<u32> = self
+            .devices
+            .iter()
+            .filter(|(_, d)| d.unknown_link_local)
+            .map(|(i, _)| *i)
+            .collect();
         unknown.sort_unstable();
         for i in unknown {
             v.push(format!(
@@ -514,7 +542,7 @@ impl Model {
 
     /// Makes sure a device mentioned by an address has a link entry.
     fn ensure_link(&mut self, index: u32, ctx: &Ctx) {
-        if self.links.iter().any(|l| l.index == index) {
+        if self.links.contains(index) {
             return;
         }
         if self.seen_link_dump && self.warned_unknown.insert(index) {
@@ -523,9 +551,29 @@ impl Model {
                 format!("notification for ifindex {index}, which no link dump or notification introduced"),
             );
         }
-        let pos = kernel_order::link_insert_position(&self.links, index, self.link_order);
-        self.links
-            .insert(pos, LinkEntry::placeholder(index, Origin::Inferred(ctx.packet)));
+        self.links.insert(
+            LinkEntry::placeholder(index, Origin::Inferred(ctx.packet)),
+            self.link_order,
+        );
+    }
+
+    fn state(&self, index: u32) -> DeviceState {
+        self.devices.get(&index).copied().unwrap_or_default()
+    }
+
+    fn state_mut(&mut self, index: u32) -> &mut DeviceState {
+        self.devices.entry(index).or_default()
+    }
+
+    /// Forgets a device's addresses entry once it holds none.
+    fn prune_addrs(&mut self, index: u32) {
+        if self
+            .addrs
+            .get(&index)
+            .is_some_and(|d| d.v4.is_empty() && d.v6.is_empty())
+        {
+            self.addrs.remove(&index);
+        }
     }
 }
 

@@ -15,6 +15,7 @@ use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry};
 use super::kernel_order;
 use super::kernel_rules::Placement;
+use super::route_table::Through;
 use super::{Ctx, Model};
 use crate::netlink::Body;
 use crate::netlink::names::*;
@@ -71,12 +72,12 @@ impl Model {
             (Body::Route(r), _) if r.flags & RTM_F_CLONED != 0 => {}
             (Body::Route(r), RTM_DELROUTE) => {
                 let key = RouteEntry::from_message(r, origin, 0).key();
-                self.remove_routes(|x| x.key() == key, ctx, sink);
+                self.remove_route(&key, ctx, sink);
             }
             (Body::Route(r), _) => {
                 let e = RouteEntry::from_message(r, origin, 0);
                 let placement = Placement::from_flags(e.family, flags);
-                if placement == Placement::Replace || !self.routes.contains_key(&e.key()) {
+                if placement == Placement::Replace || !self.routes.contains(&e.key()) {
                     self.insert_route(e, placement, ctx, sink);
                 } else {
                     self.insert_route(e, Placement::Append, ctx, sink);
@@ -96,6 +97,7 @@ impl Model {
                 // the kernel says it is elsewhere, so number it again.
                 if let Some(other) = self
                     .links
+                    .as_slice()
                     .iter()
                     .find(|x| {
                         x.index == new.index
@@ -110,6 +112,7 @@ impl Model {
                 // A device the model numbered itself: the reply tells the real index.
                 if let Some(guess) = self
                     .links
+                    .as_slice()
                     .iter()
                     .find(|x| {
                         x.name == new.name
@@ -135,49 +138,18 @@ impl Model {
         if self.link(to).is_some() {
             return;
         }
-        for l in &mut self.links {
-            if l.index == from {
-                l.index = to;
-            }
-            for r in [&mut l.master, &mut l.link, &mut l.peer] {
-                if *r == Some(from) {
-                    *r = Some(to);
-                }
-            }
-        }
+        self.links.reindex(from, to, self.link_order);
         if let Some(mut d) = self.addrs.remove(&from) {
             for a in d.v4.iter_mut().chain(d.v6.iter_mut()) {
                 a.index = to;
             }
             self.addrs.insert(to, d);
         }
-        let moved: Vec<_> = self
-            .routes
-            .iter()
-            .filter(|(_, r)| r.oif == Some(from))
-            .map(|(k, _)| *k)
-            .collect();
-        for k in moved {
-            if let Some(mut r) = self.routes.remove(&k) {
-                r.oif = Some(to);
-                self.routes.insert(r.key(), r);
-            }
-        }
-        for set in [
-            &mut self.admin_up,
-            &mut self.ipv6_ready,
-            &mut self.ipv6_configured,
-            &mut self.unknown_link_local,
-        ] {
-            if set.remove(&from) {
-                set.insert(to);
-            }
-        }
-        let pos = self.links.iter().position(|l| l.index == to);
-        if let Some(pos) = pos {
-            let l = self.links.remove(pos);
-            let at = kernel_order::link_insert_position(&self.links, to, self.link_order);
-            self.links.insert(at, l);
+        self.routes.move_device(from, to);
+        if let Some(mut state) = self.devices.remove(&from) {
+            // (whether a bridge had ports is the ports' to say again)
+            state.had_ports = false;
+            self.devices.insert(to, state);
         }
     }
 
@@ -209,21 +181,22 @@ impl Model {
         for b in masters.into_iter().flatten() {
             self.bridge_address(b);
         }
-        self.links_changed(Some(index), ctx, sink);
+        self.links_changed(Some(index), masters.into_iter().flatten(), ctx, sink);
     }
 
     pub(super) fn upsert_link<S: ChangeSink>(&mut self, new: LinkEntry, ctx: &Ctx, sink: &mut S) {
-        let index = new.index;
-        if let Some(cur) = self.links.iter_mut().find(|l| l.index == index) {
-            let old = std::mem::replace(cur, new);
+        if let Some(old) = self.links.get(new.index) {
+            let mut cur = new;
             // An update does not move the device; a placeholder becomes real.
             if !old.placeholder && !cur.origin.is_dump() {
                 cur.origin = old.origin;
             }
+            let Some(old) = self.links.replace(cur.clone()) else {
+                return;
+            };
             if !sink.wants_changes() || old.placeholder {
                 return;
             }
-            let cur = cur.clone();
             if old.name != cur.name {
                 sink.change(ctx.event(Change::LinkRenamed {
                     from: old.name.display(),
@@ -248,22 +221,23 @@ impl Model {
             }
             return;
         }
-        let pos = kernel_order::link_insert_position(&self.links, new.index, self.link_order);
         if !new.origin.is_dump() {
             self.created_links.insert(new.index);
         }
         if sink.wants_changes() {
             sink.change(ctx.event(Change::LinkAdded(new.clone())));
         }
-        self.links.insert(pos, new);
+        self.links.insert(new, self.link_order);
     }
 
     /// A device is gone, with everything on it, and the VLANs and macvlans
     /// stacked on it (they are unregistered with their lower device).
     pub(super) fn remove_link<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
-        let stacked: Vec<u32> = self
+        let mut stacked: Vec<u32> = self
             .links
+            .followers(index)
             .iter()
+            .filter_map(|&i| self.link(i))
             .filter(|l| {
                 l.index != index
                     && l.link == Some(index)
@@ -272,29 +246,32 @@ impl Model {
             })
             .map(|l| l.index)
             .collect();
+        // (in dump order, as the kernel walks them)
+        stacked.sort_by_key(|&i| self.links.position_of(i));
         for s in stacked {
             self.remove_link(s, ctx, sink);
         }
-        let Some(pos) = self.links.iter().position(|l| l.index == index) else {
+        // The devices whose carrier followed this one react after it.
+        let followers: Vec<u32> = self.links.followers(index).to_vec();
+        let Some(link) = self.links.remove(index) else {
             return;
         };
-        let link = self.links.remove(pos);
         // The kernel announces the addresses' removal first; IPv4 routes
         // through the device go silently.
         self.device_gone(index, ctx, sink);
         self.created_links.remove(&index);
-        for l in &mut self.links {
-            if l.master == Some(index) {
-                l.master = None;
-            }
+        for port in self.links.ports(index).to_vec() {
+            self.links.update(port, |l| l.master = None);
         }
         if let Some(m) = link.master {
             self.bridge_address(m);
         }
+        let master = link.master;
         if sink.wants_changes() {
             sink.change(ctx.event(Change::LinkRemoved(link)));
         }
-        self.links_changed(None, ctx, sink);
+        let affected = followers.into_iter().chain(master);
+        self.links_changed(None, affected, ctx, sink);
     }
 
     pub(super) fn upsert_addr<S: ChangeSink>(&mut self, new: AddrEntry, ctx: &Ctx, sink: &mut S) {
@@ -303,13 +280,11 @@ impl Model {
         // device's name (`eth0`, `eth0:1`), the only name the capture gives.
         if new.family == AF_INET
             && let Some(label) = new.label
-            && let Some(l) = self
-                .links
-                .iter_mut()
-                .find(|l| l.index == new.index && l.placeholder && !l.has_name())
+            && self.link(new.index).is_some_and(|l| l.placeholder && !l.has_name())
         {
             let base = label.as_bytes().split(|&b| b == b':').next().unwrap_or_default();
-            l.name = super::entries::ShortName::new(base);
+            self.links
+                .update(new.index, |l| l.name = super::entries::ShortName::new(base));
         }
         let ifname = if sink.wants_changes() {
             self.ifname(new.index)
@@ -326,7 +301,7 @@ impl Model {
         let unknown_ll = family == AF_INET6
             && new.scope == RT_SCOPE_LINK
             && !new.origin.is_dump()
-            && self.unknown_link_local.contains(&index)
+            && self.state(index).unknown_link_local
             && is_eui64(&new);
         let list = self.addrs.entry(index).or_default().list_mut(family);
         if unknown_ll
@@ -336,7 +311,7 @@ impl Model {
         {
             let origin = made.origin;
             *made = AddrEntry { origin, ..new };
-            self.unknown_link_local.remove(&index);
+            self.state_mut(index).unknown_link_local = false;
             return;
         }
         if let Some((pos, cur)) = list.iter_mut().enumerate().find(|(_, e)| e.same_key(&new)) {
@@ -390,6 +365,7 @@ impl Model {
             return;
         };
         let removed = list.remove(pos);
+        self.prune_addrs(gone.index);
         self.address_removed(&removed, ctx, sink);
         if sink.wants_changes() {
             sink.change(ctx.event(Change::AddrRemoved {
@@ -460,13 +436,15 @@ impl Model {
         }
         let old_src = removed.address;
         let index = removed.index;
+        self.prune_addrs(index);
         self.address_removed(&removed, ctx, sink);
         for s in &removed_secondaries {
             self.address_removed(s, ctx, sink);
         }
         if !subnet.is_empty() {
             self.remove_routes(
-                |r| r.oif == Some(index) && r.family == AF_INET && r.prefsrc == Some(old_src),
+                Through::Source(old_src),
+                |r| r.family == AF_INET && r.oif == Some(index),
                 ctx,
                 sink,
             );
@@ -492,21 +470,14 @@ impl Model {
         ctx: &Ctx,
         sink: &mut S,
     ) {
-        if let Some(old) = self.routes.get_mut(&new.key()) {
-            new.seq = old.seq;
+        if let Some(old) = self.routes.get(&new.key()) {
             if !new.origin.is_dump() {
                 new.origin = old.origin;
             }
-            *old = new;
+            self.routes.update(new);
             return;
         }
-        let group: Vec<(super::RouteKey, i64)> = self
-            .routes
-            .iter()
-            .filter(|(_, r)| r.same_group(&new))
-            .map(|(k, r)| (*k, r.seq))
-            .collect();
-        let first = group.iter().min_by_key(|(_, s)| *s).copied();
+        let first = self.routes.group_first(&new);
         new.seq = match (placement, first) {
             (Placement::Prepend, Some((_, s))) => s - 1,
             (Placement::Replace, Some((k, s))) => {
@@ -518,19 +489,15 @@ impl Model {
                 }
                 s
             }
-            _ => {
-                self.next_route_seq += 1;
-                self.next_route_seq
-            }
+            _ => self.routes.next_seq(),
         };
-        self.next_route_seq = self.next_route_seq.max(new.seq);
         if sink.wants_changes() {
             sink.change(ctx.event(Change::RouteAdded {
                 route: new.clone(),
                 dev: self.route_dev(&new),
             }));
         }
-        self.routes.insert(new.key(), new);
+        self.routes.insert(new);
     }
 }
 

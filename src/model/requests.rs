@@ -252,7 +252,7 @@ impl Model {
                     r.oif = self.device_towards(gw);
                 }
                 r.origin = Origin::Request(p.packet);
-                if !self.routes.contains_key(&r.key()) || p.flags & NLM_F_REPLACE != 0 {
+                if !self.routes.contains(&r.key()) || p.flags & NLM_F_REPLACE != 0 {
                     self.insert_route(r, Placement::from_flags(p.msg_type_family(), p.flags), &c, sink);
                 }
             }
@@ -263,28 +263,11 @@ impl Model {
     /// The device the kernel finds for a gateway given without one
     /// (`fib_check_nh`): the longest connected (device) route that holds it.
     fn device_towards(&self, gw: IpAddr) -> Option<u32> {
-        let bits = |ip: IpAddr| -> (u128, u8) {
-            match ip {
-                IpAddr::V4(a) => (u128::from(u32::from(a)) << 96, 32),
-                IpAddr::V6(a) => (u128::from(a), 128),
-            }
-        };
-        let (g, width) = bits(gw);
+        let family = if gw.is_ipv4() { AF_INET } else { AF_INET6 };
         self.routes
-            .values()
-            .filter(|r| r.gateway.is_none() && r.oif.is_some() && r.kind == RTN_UNICAST && r.table == RT_TABLE_MAIN)
-            .filter(|r| {
-                let (d, w) = r.dst.map(bits).unwrap_or((0, width));
-                w == width && {
-                    let m = if r.dst_len == 0 {
-                        0
-                    } else {
-                        u128::MAX << (128 - u32::from(r.dst_len))
-                    };
-                    (d ^ g) & m == 0
-                }
+            .longest_match(family, RT_TABLE_MAIN, gw, |r| {
+                r.gateway.is_none() && r.oif.is_some() && r.kind == RTN_UNICAST
             })
-            .max_by_key(|r| r.dst_len)
             .and_then(|r| r.oif)
     }
 
@@ -302,7 +285,7 @@ impl Model {
     /// The first index after `after` that no device uses.
     pub(super) fn next_free_index(&self, after: u32) -> u32 {
         let mut i = after.saturating_add(1);
-        while self.links.iter().any(|l| l.index == i) {
+        while self.links.contains(i) {
             i += 1;
         }
         i
@@ -310,7 +293,7 @@ impl Model {
 
     fn next_index(&mut self) -> u32 {
         let mut i = self.last_assigned_index.saturating_add(1).max(1);
-        while self.links.iter().any(|l| l.index == i) {
+        while self.links.contains(i) {
             i += 1;
         }
         self.last_assigned_index = i;
@@ -369,10 +352,8 @@ impl Model {
             e.hwaddr = l.lower.and_then(|i| self.link(i)).and_then(|x| x.hwaddr);
         }
         self.upsert_link(e, ctx, sink);
-        if let Some(pi) = peer_index
-            && let Some(p) = self.links.iter_mut().find(|x| x.index == pi)
-        {
-            p.peer = Some(index);
+        if let Some(pi) = peer_index {
+            self.links.update(pi, |p| p.peer = Some(index));
         }
         if l.master.is_some() || l.flags != 0 || l.change != 0 {
             self.modify_link(index, l, ctx, sink);
@@ -413,12 +394,15 @@ impl Model {
         self.upsert_link(e, ctx, sink);
         if up_changed {
             // VLANs go up and down with their lower device (`vlan_device_event`).
-            let vlans: Vec<u32> = self
+            let mut vlans: Vec<u32> = self
                 .links
+                .followers(index)
                 .iter()
+                .filter_map(|&v| self.link(v))
                 .filter(|v| v.link == Some(index) && v.kind.is_some_and(|k| k.as_bytes() == b"vlan"))
                 .map(|v| v.index)
                 .collect();
+            vlans.sort_by_key(|&v| self.links.position_of(v));
             for v in vlans {
                 if let Some(mut x) = self.link(v).cloned() {
                     x.flags = (x.flags & !IFF_UP) | now_up;
@@ -432,7 +416,7 @@ impl Model {
         for b in [old_master, l.master].into_iter().flatten() {
             self.bridge_address(b);
         }
-        self.links_changed(Some(index), ctx, sink);
+        self.links_changed(Some(index), old_master, ctx, sink);
     }
 
     fn request_new_addr<S: ChangeSink>(&mut self, mut a: AddrEntry, flags: u16, ctx: &Ctx, sink: &mut S) {
@@ -459,25 +443,20 @@ impl Model {
     }
 
     fn request_del_route<S: ChangeSink>(&mut self, q: &RouteEntry, ctx: &Ctx, sink: &mut S) {
-        let mut found: Vec<&RouteEntry> = self
+        let first = self
             .routes
-            .values()
-            .filter(|r| {
-                r.family == q.family
-                    && r.table == q.table
-                    && r.dst_len == q.dst_len
-                    && r.dst == q.dst
+            .prefix(q.family, q.table, q.dst, q.dst_len)
+            .find(|r| {
+                r.dst == q.dst
                     && r.tos == q.tos
                     && q.priority.is_none_or(|m| r.priority.unwrap_or(0) == m)
                     && q.gateway.is_none_or(|g| r.gateway == Some(g))
                     && q.oif.is_none_or(|o| r.oif == Some(o))
                     && (q.kind == RTN_UNICAST || q.kind == 0 || q.kind == r.kind)
             })
-            .collect();
-        found.sort_by(|a, b| super::route_order::dump_order(a, b));
-        if let Some(first) = found.first() {
-            let key = first.key();
-            self.remove_routes(|r| r.key() == key, ctx, sink);
+            .map(RouteEntry::key);
+        if let Some(key) = first {
+            self.remove_route(&key, ctx, sink);
         }
     }
 }
