@@ -389,11 +389,19 @@ fn watch_first_found(data: &[u8]) {
     let mut diags = Diagnostics::default();
     let spec = calico_spec("first-found", &calico::Options::default());
     let eval = |m: &Model| Outcome(spec.detect(m));
+    // The fast outcome must be the full detection's, whatever the input.
+    let key = |m: &Model| {
+        let fast = spec.outcome(m);
+        let d = spec.detect(m);
+        assert_eq!(fast, (d.address, d.interface, d.error), "outcome fast path");
+        fast
+    };
     let Ok((flips, _)) = watch(
         &mut reader,
         TraceOptions::default(),
         options_for(data),
         &mut diags,
+        key,
         eval,
     ) else {
         return;

@@ -145,11 +145,12 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     for (node, path) in nodes {
         let spec = settings.spec(&node).map_err(|e| Error::Usage(e.to_string()))?;
         if args.timeline {
+            let key = |m: &nlorder::model::Model| spec.outcome(m);
             let eval = |m: &nlorder::model::Model| Outcome(spec.detect(m));
             let (flips, _) = args
                 .io
                 .open(&path)?
-                .watch(args.io.trace(), args.model.options(), eval)?;
+                .watch(args.io.trace(), args.model.options(), key, eval)?;
             report.flips(&node, &path, &flips)?;
             continue;
         }

@@ -72,19 +72,23 @@ pub struct Flip<T> {
     pub causes: Vec<crate::model::Event>,
 }
 
-/// Rebuilds the model and re-evaluates `eval` after every message that
-/// changed it; returns the moments the result changed (the first
-/// evaluation included) and the final rebuild.
-pub fn watch<T: PartialEq + Clone>(
+/// Rebuilds the model and re-evaluates `key` after every message that
+/// changed it; where the key changes (the first evaluation included),
+/// evaluates `eval` in full. Returns those moments and the final rebuild.
+/// `key` is what the result is compared by (cheap; it runs after every
+/// change), `eval` the result shown.
+pub fn watch<K: PartialEq, T: Clone>(
     reader: &mut CaptureReader<'_>,
     trace: TraceOptions,
     options: ModelOptions,
     diags: &mut Diagnostics,
+    mut key: impl FnMut(&Model) -> K,
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
     let mut model = Model::new(options);
     let mut moment = Moment::start(None);
     let mut flips: Vec<Flip<T>> = Vec::new();
+    let mut last: Option<K> = None;
     let mut events: Vec<crate::model::Event> = Vec::new();
     let stats = read_trace(reader, trace, diags, |m| {
         moment.first.get_or_insert((m.packet, m.ts));
@@ -94,10 +98,12 @@ pub fn watch<T: PartialEq + Clone>(
         events.clear();
         model.apply(m, &mut events);
         // Before any address is known there is nothing to choose from.
-        if !events.is_empty() && !model.addresses(None).is_empty() {
-            let now = eval(&model);
-            let before = flips.last().map(|f| f.after.clone());
-            if before.as_ref() != Some(&now) {
+        if !events.is_empty() && model.has_addresses() {
+            let k = key(&model);
+            if last.as_ref() != Some(&k) {
+                last = Some(k);
+                let now = eval(&model);
+                let before = flips.last().map(|f| f.after.clone());
                 flips.push(Flip {
                     packet: m.packet,
                     ts: m.ts,

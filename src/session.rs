@@ -174,16 +174,18 @@ impl Session {
         Ok((results, rebuilt))
     }
 
-    /// Rebuilds the model, re-evaluating `eval` after every change (see
+    /// Rebuilds the model, re-evaluating `key` after every change and `eval`
+    /// where it changed (see
     /// [`crate::rebuild::watch`]), and writes the summary.
-    pub fn watch<T: PartialEq + Clone>(
+    pub fn watch<K: PartialEq, T: Clone>(
         &mut self,
         trace: TraceOptions,
         model: ModelOptions,
+        key: impl FnMut(&Model) -> K,
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
         let mut diags = Diagnostics::default();
-        let watched = crate::rebuild::watch(&mut self.reader, trace, model, &mut diags, eval);
+        let watched = crate::rebuild::watch(&mut self.reader, trace, model, &mut diags, key, eval);
         self.done();
         let (flips, rebuilt) = watched.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;

@@ -201,7 +201,14 @@ impl Model {
             ObjectKind::Addresses => fams.iter().all(|&f| *family_flag(&mut self.seen_addr_dump, f)),
             ObjectKind::Routes => fams.iter().all(|&f| *family_flag(&mut self.seen_route_dump, f)),
         };
-        let before = (seen && sink.wants_changes()).then(|| self.view_of(kind, &fams, table));
+        let wanted = seen && sink.wants_changes();
+        // Routes are compared through the two tables' indexes, before the
+        // dump replaces the model's (a BGP table is never copied for it).
+        let mut revealed = match kind {
+            ObjectKind::Routes if wanted => self.routes_revealed(&dump.routes, &fams, table),
+            _ => Vec::new(),
+        };
+        let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, table));
         match dump.kind {
             ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
             ObjectKind::Addresses => self.replace_addresses(dump.addrs, &fams, &mut disagreements),
@@ -216,7 +223,6 @@ impl Model {
                 }
             }
         }
-        let mut revealed = Vec::new();
         if let Some(before) = before {
             let after = self.view_of(kind, &fams, table);
             revealed = self.revealed(&before, &after);
@@ -245,6 +251,25 @@ impl Model {
                 dump_packet: packet,
             }));
         }
+    }
+
+    /// What a route dump adds to and removes from the routes it speaks for.
+    fn routes_revealed(&self, dump: &RouteTable, families: &[u8], table: Option<u32>) -> Vec<Change> {
+        let covered = |r: &RouteEntry| families.contains(&r.family) && table.is_none_or(|t| r.table == t);
+        let mut out = Vec::new();
+        for r in dump.iter().filter(|r| covered(r) && !self.routes.contains(&r.key())) {
+            out.push(Change::RouteAdded {
+                route: r.clone(),
+                dev: self.route_dev(r),
+            });
+        }
+        for o in self.routes.iter().filter(|o| covered(o) && !dump.contains(&o.key())) {
+            out.push(Change::RouteRemoved {
+                route: o.clone(),
+                dev: self.route_dev(o),
+            });
+        }
+        out
     }
 
     /// The entries a dump of `kind` speaks for.
@@ -276,12 +301,16 @@ impl Model {
     }
 
     /// What changed between two views of the same kind, as changes.
+    /// (Each side is looked up in a hash of the other: a dump can list a
+    /// million routes.)
     fn revealed(&self, before: &View, after: &View) -> Vec<Change> {
         let mut out = Vec::new();
         match (before, after) {
             (View::Links(b), View::Links(a)) => {
+                let old: FxHashMap<u32, &LinkEntry> = b.iter().map(|o| (o.index, o)).collect();
+                let new: FxHashSet<u32> = a.iter().map(|l| l.index).collect();
                 for l in a {
-                    match b.iter().find(|o| o.index == l.index) {
+                    match old.get(&l.index) {
                         None => out.push(Change::LinkAdded(l.clone())),
                         Some(o) => {
                             if o.name != l.name {
@@ -300,12 +329,14 @@ impl Model {
                         }
                     }
                 }
-                for o in b.iter().filter(|o| !a.iter().any(|l| l.index == o.index)) {
+                for o in b.iter().filter(|o| !new.contains(&o.index)) {
                     out.push(Change::LinkRemoved(o.clone()));
                 }
             }
             (View::Addrs(b), View::Addrs(a)) => {
-                for x in a.iter().filter(|x| !b.iter().any(|o| o.same_key(x))) {
+                let old: FxHashSet<_> = b.iter().map(AddrEntry::key).collect();
+                let new: FxHashSet<_> = a.iter().map(AddrEntry::key).collect();
+                for x in a.iter().filter(|x| !old.contains(&x.key())) {
                     let position = self
                         .device_addresses(x.index, x.family)
                         .iter()
@@ -318,7 +349,7 @@ impl Model {
                         new_link: None,
                     });
                 }
-                for o in b.iter().filter(|o| !a.iter().any(|x| x.same_key(o))) {
+                for o in b.iter().filter(|o| !new.contains(&o.key())) {
                     out.push(Change::AddrRemoved {
                         addr: o.clone(),
                         ifname: self.ifname(o.index),
@@ -328,13 +359,15 @@ impl Model {
                 }
             }
             (View::Routes(b), View::Routes(a)) => {
-                for r in a.iter().filter(|r| !b.iter().any(|o| o.key() == r.key())) {
+                let old: FxHashSet<_> = b.iter().map(RouteEntry::key).collect();
+                let new: FxHashSet<_> = a.iter().map(RouteEntry::key).collect();
+                for r in a.iter().filter(|r| !old.contains(&r.key())) {
                     out.push(Change::RouteAdded {
                         route: r.clone(),
                         dev: self.route_dev(r),
                     });
                 }
-                for o in b.iter().filter(|o| !a.iter().any(|r| r.key() == o.key())) {
+                for o in b.iter().filter(|o| !new.contains(&o.key())) {
                     out.push(Change::RouteRemoved {
                         route: o.clone(),
                         dev: self.route_dev(o),

@@ -331,10 +331,14 @@ impl AddrEntry {
     /// The identity the kernel uses: one address per (device, family,
     /// local address, prefix length) for IPv4, per (device, address) for IPv6.
     pub fn same_key(&self, other: &AddrEntry) -> bool {
-        self.index == other.index
-            && self.family == other.family
-            && self.address == other.address
-            && (self.family == AF_INET6 || self.prefix_len == other.prefix_len)
+        self.key() == other.key()
+    }
+
+    /// That identity as a value: (device, family, address, prefix length,
+    /// 0 for IPv6).
+    pub fn key(&self) -> (u32, u8, IpAddr, u8) {
+        let len = if self.family == AF_INET6 { 0 } else { self.prefix_len };
+        (self.index, self.family, self.address, len)
     }
 
     /// `10.9.0.2/24`.

@@ -434,6 +434,19 @@ impl Model {
         out
     }
 
+    /// The devices holding an address of `family`, in no particular order.
+    pub fn devices_with_addresses(&self, family: u8) -> impl Iterator<Item = u32> + '_ {
+        self.addrs
+            .iter()
+            .filter(move |(_, d)| !d.list(family).is_empty())
+            .map(|(i, _)| *i)
+    }
+
+    /// A link's position in dump order (O(1)).
+    pub fn link_position(&self, index: u32) -> Option<usize> {
+        self.links.position_of(index)
+    }
+
     /// Whether any device has an address.
     pub fn has_addresses(&self) -> bool {
         self.addrs.values().any(|d| !d.v4.is_empty() || !d.v6.is_empty())
@@ -529,6 +542,11 @@ impl Model {
             ));
         }
         v
+    }
+
+    /// Whether the model holds routes of a family.
+    pub fn has_routes_of(&self, family: u8) -> bool {
+        self.routes.has_family(family)
     }
 
     /// Whether the capture showed any routes (dump or notification).

@@ -413,6 +413,11 @@ impl RouteTable {
         slots.into_iter().filter_map(|(_, s)| self.take(s)).collect()
     }
 
+    /// Whether any route is of this family.
+    pub fn has_family(&self, family: u8) -> bool {
+        self.tables.keys().any(|(f, _)| *f == family)
+    }
+
     /// Whether any route has this preferred source.
     pub fn has_source(&self, ip: IpAddr) -> bool {
         self.by_source.contains_key(&ip)

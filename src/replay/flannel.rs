@@ -72,10 +72,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     };
     if o.iface.is_empty() && o.iface_regex.is_empty() && o.iface_can_reach.is_none() {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
-        let route = model
-            .routes()
-            .into_iter()
-            .find(|r| r.family == fam && r.table == RT_TABLE_MAIN && r.dst_len == 0);
+        let route = model.route_table().prefix(fam, RT_TABLE_MAIN, None, 0).next();
         match route {
             None if !model.has_routes() => {
                 d.error = Some("no default route: the capture holds no routes (record a route dump)".into());

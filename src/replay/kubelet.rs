@@ -156,22 +156,21 @@ fn choose_host_interface(model: &Model, prefer_v6: bool, d: &mut Detection) {
     } else {
         [AF_INET, AF_INET6]
     };
-    let routes = model.routes();
-    if routes.is_empty() {
+    if !model.has_routes() {
         d.error =
             Some("step 4 needs the default route, but the capture holds no routes: record a route dump too".into());
         return;
     }
     // /proc/net/route: main table, destination 0.0.0.0 whatever the mask;
     // /proc/net/ipv6_route: destination :: with a gateway.
-    let defaults: Vec<_> = routes
-        .iter()
+    // (in dump order: IPv4's, then IPv6's, each looked up by prefix)
+    let table = model.route_table();
+    let defaults: Vec<_> = [AF_INET, AF_INET6]
+        .into_iter()
+        .flat_map(|f| table.zero_prefixes(f, RT_TABLE_MAIN))
         .filter(|r| {
-            (r.family == AF_INET && r.table == RT_TABLE_MAIN && r.dst.is_none_or(|x| x.is_unspecified()))
-                || (r.family == AF_INET6
-                    && r.table == RT_TABLE_MAIN
-                    && r.dst.is_none_or(|x| x.is_unspecified())
-                    && r.gateway.is_some_and(|g| !g.is_unspecified()))
+            r.dst.is_none_or(|x| x.is_unspecified())
+                && (r.family == AF_INET || r.gateway.is_some_and(|g| !g.is_unspecified()))
         })
         .collect();
     if defaults.is_empty() {

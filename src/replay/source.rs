@@ -80,34 +80,17 @@ pub fn common_prefix_len(a: IpAddr, b: IpAddr) -> u32 {
     ((bits(a) ^ bits(b)).leading_zeros()).min(width(a))
 }
 
-fn route_matches(r: &RouteEntry, dst: IpAddr) -> bool {
-    let fam = if dst.is_ipv4() { AF_INET } else { AF_INET6 };
-    r.family == fam
-        && match r.dst {
-            Some(net) => in_prefix(dst, net, r.dst_len),
-            None => r.dst_len == 0,
-        }
-}
-
 /// The route the kernel would use: local table, then main, then default;
 /// within a table the longest prefix, then the lowest metric.
 pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
     let fam = if dst.is_ipv4() { AF_INET } else { AF_INET6 };
-    let routes = model.routes();
-    if !routes.iter().any(|r| r.family == fam) {
+    let routes = model.route_table();
+    if !model.has_routes_of(fam) {
         return Err(NoSource::NoRoutes);
     }
     for table in [RT_TABLE_LOCAL, RT_TABLE_MAIN, 253] {
-        let best = routes
-            .iter()
-            .filter(|r| r.table == table && route_matches(r, dst))
-            .filter(|r| r.kind != 3 || table == RT_TABLE_LOCAL) // broadcast routes only in local
-            .max_by(|a, b| {
-                a.dst_len
-                    .cmp(&b.dst_len)
-                    .then(b.priority.unwrap_or(0).cmp(&a.priority.unwrap_or(0)))
-                    .then(b.seq.cmp(&a.seq))
-            });
+        // broadcast routes only in local
+        let best = routes.longest_match(fam, table, dst, |r| r.kind != 3 || table == RT_TABLE_LOCAL);
         if let Some(r) = best {
             return match r.kind {
                 6..=8 => Err(NoSource::Rejected(model.route_text(r))),
