@@ -571,8 +571,19 @@ impl Model {
                 ));
             }
         }
-        self.routes.retain(|r| !covered(r));
-        routes.retain(|r| families.contains(&r.family));
+        if self
+            .routes
+            .tables()
+            .all(|(f, t)| families.contains(&f) && table.is_none_or(|x| x == t))
+        {
+            // The dump covers every table the model had: the old one goes whole.
+            self.routes = RouteTable::default();
+        } else {
+            self.routes.retain(|r| !covered(r));
+        }
+        if routes.tables().any(|(f, _)| !families.contains(&f)) {
+            routes.retain(|r| families.contains(&r.family));
+        }
         if self.routes.is_empty() {
             // The dump speaks for every route the model had: it is the table.
             self.routes = routes;

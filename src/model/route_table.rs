@@ -413,6 +413,11 @@ impl RouteTable {
         slots.into_iter().filter_map(|(_, s)| self.take(s)).collect()
     }
 
+    /// The (family, table) pairs that hold routes.
+    pub fn tables(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
+        self.tables.keys().copied()
+    }
+
     /// Whether any route is of this family.
     pub fn has_family(&self, family: u8) -> bool {
         self.tables.keys().any(|(f, _)| *f == family)
