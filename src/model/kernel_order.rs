@@ -10,6 +10,7 @@
 use std::net::{IpAddr, Ipv6Addr};
 
 use super::entries::{AddrEntry, LinkEntry};
+use super::prefix::{v4 as v4_bits, v4_mask};
 
 /// The order a link dump walks devices in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -140,21 +141,6 @@ pub fn infer_link_order(indices: &[u32]) -> OrderEvidence {
             let w = neighbours(indices).find(|&(a, b)| a > b).unwrap_or_default();
             OrderEvidence::Neither(format!("ifindex {} listed before {}", w.0, w.1))
         }
-    }
-}
-
-fn v4_bits(ip: IpAddr) -> u32 {
-    match ip {
-        IpAddr::V4(v4) => u32::from(v4),
-        IpAddr::V6(_) => 0,
-    }
-}
-
-fn v4_mask(prefix_len: u8) -> u32 {
-    if prefix_len == 0 {
-        0
-    } else {
-        u32::MAX << (32 - u32::from(prefix_len.min(32)))
     }
 }
 

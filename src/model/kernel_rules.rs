@@ -17,6 +17,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
 use super::kernel_order;
+use super::prefix::{network as v6_prefix, v4, v4_mask};
 use super::route_table::Through;
 use super::{Ctx, Model};
 use crate::netlink::names::*;
@@ -84,35 +85,6 @@ pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_le
         multipath: false,
         origin: Origin::Dump(0),
         seq: 0,
-    }
-}
-
-fn v4(ip: IpAddr) -> u32 {
-    match ip {
-        IpAddr::V4(a) => u32::from(a),
-        IpAddr::V6(_) => 0,
-    }
-}
-
-fn v4_mask(len: u8) -> u32 {
-    if len == 0 {
-        0
-    } else {
-        u32::MAX << (32 - u32::from(len.min(32)))
-    }
-}
-
-fn v6_prefix(ip: IpAddr, len: u8) -> IpAddr {
-    match ip {
-        IpAddr::V6(a) => {
-            let m = if len == 0 {
-                0
-            } else {
-                u128::MAX << (128 - u32::from(len.min(128)))
-            };
-            IpAddr::V6(Ipv6Addr::from(u128::from(a) & m))
-        }
-        other => other,
     }
 }
 

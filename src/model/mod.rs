@@ -147,7 +147,7 @@ pub struct Model {
     addrs: FxHashMap<u32, DeviceAddrs>,
     routes: RouteTable,
     /// Change requests waiting for the kernel's answer.
-    pending: Vec<requests::Pending>,
+    pending: requests::PendingRequests,
     /// The last ifindex the kernel assigned by itself (its allocation hint).
     last_assigned_index: u32,
     devices: FxHashMap<u32, DeviceState>,
@@ -171,10 +171,7 @@ pub struct Model {
     warned_unknown: HashSet<u32>,
     /// Links created by notifications during the capture.
     created_links: HashSet<u32>,
-    /// The last notification (multicast copies for several listeners arrive
-    /// byte-identical and adjacent), and whether it was the previous message.
-    last_notification: Option<(crate::netlink::Header, Vec<u8>)>,
-    previous_was_notification: bool,
+    copies: Copies,
     warnings: Diagnostics,
     stats: ModelStats,
     last_packet: u64,
@@ -192,7 +189,7 @@ impl Model {
             links: LinkTable::new(),
             addrs: FxHashMap::default(),
             routes: RouteTable::default(),
-            pending: Vec::new(),
+            pending: requests::PendingRequests::default(),
             last_assigned_index: 0,
             devices: FxHashMap::default(),
             assumed_promotion: None,
@@ -207,8 +204,7 @@ impl Model {
             seen_route_dump: [false; 2],
             warned_unknown: HashSet::new(),
             created_links: HashSet::new(),
-            last_notification: None,
-            previous_was_notification: false,
+            copies: Copies::default(),
             warnings: Diagnostics::default(),
             stats: ModelStats::default(),
             last_packet: 0,
@@ -329,28 +325,18 @@ impl Model {
             }
             Body::Link(_) | Body::Addr(_) | Body::Route(_) => {
                 is_notification = true;
-                let dup = self.previous_was_notification
-                    && matches!(&self.last_notification,
-                        Some((lh, lp)) if *lh == h && lp.as_slice() == m.message.payload());
-                if dup {
+                if self.copies.is_copy(h, m.message.payload()) {
                     self.stats.duplicate_notifications += 1;
                 } else {
                     self.stats.notifications += 1;
                     self.apply_notification(&d.body, h.kind, h.flags, &ctx, sink);
                 }
-                match &mut self.last_notification {
-                    Some((lh, lp)) => {
-                        *lh = h;
-                        lp.clear();
-                        lp.extend_from_slice(m.message.payload());
-                    }
-                    None => self.last_notification = Some((h, m.message.payload().to_vec())),
-                }
             }
             _ => {}
         }
-        // Only adjacent copies are duplicates.
-        self.previous_was_notification = is_notification;
+        if !is_notification {
+            self.copies.interrupted();
+        }
     }
 
     /// Call at the end of the capture: dumps that never finished are
@@ -592,6 +578,38 @@ impl Model {
         {
             self.addrs.remove(&index);
         }
+    }
+}
+
+/// The copies of one notification: nlmon records one per listening socket,
+/// byte-identical and adjacent; they count once.
+#[derive(Debug, Default)]
+struct Copies {
+    /// The last notification, while nothing else has come since.
+    last: Option<(crate::netlink::Header, Vec<u8>)>,
+    adjacent: bool,
+}
+
+impl Copies {
+    /// Whether this notification repeats the one just before it; it
+    /// becomes the one to compare the next with.
+    fn is_copy(&mut self, h: crate::netlink::Header, payload: &[u8]) -> bool {
+        let copy = self.adjacent && matches!(&self.last, Some((lh, lp)) if *lh == h && lp.as_slice() == payload);
+        match &mut self.last {
+            Some((lh, lp)) => {
+                *lh = h;
+                lp.clear();
+                lp.extend_from_slice(payload);
+            }
+            None => self.last = Some((h, payload.to_vec())),
+        }
+        self.adjacent = true;
+        copy
+    }
+
+    /// Another kind of message came between: only adjacent copies are copies.
+    fn interrupted(&mut self) {
+        self.adjacent = false;
     }
 }
 

@@ -141,13 +141,32 @@ fn ipv6_scope(ip: IpAddr) -> u8 {
     }
 }
 
+/// Requests waiting for the kernel's answer: at most [`MAX_PENDING`], the
+/// oldest dropped first.
+#[derive(Debug, Default)]
+pub(super) struct PendingRequests {
+    waiting: std::collections::VecDeque<Pending>,
+}
+
+impl PendingRequests {
+    fn push(&mut self, p: Pending) {
+        if self.waiting.len() >= MAX_PENDING {
+            self.waiting.pop_front();
+        }
+        self.waiting.push_back(p);
+    }
+
+    /// The newest request with this sequence number that `fits`, taken out.
+    fn take_newest(&mut self, seq: u32, fits: impl Fn(&Pending) -> bool) -> Option<Pending> {
+        let i = self.waiting.iter().rposition(|p| p.seq == seq && fits(p))?;
+        self.waiting.remove(i)
+    }
+}
+
 impl Model {
     /// A request seen going to the kernel.
     pub(super) fn request<S: ChangeSink>(&mut self, p: Pending, ctx: &Ctx, sink: &mut S) {
         if matches!(p.body, RequestBody::Get) || p.flags & NLM_F_ACK != 0 {
-            if self.pending.len() >= MAX_PENDING {
-                self.pending.remove(0);
-            }
             self.pending.push(p);
         } else {
             self.stats.requests_applied += 1;
@@ -163,29 +182,19 @@ impl Model {
             RTM_NEWROUTE => RTM_GETROUTE,
             _ => return false,
         };
-        match self
-            .pending
-            .iter()
-            .rposition(|p| p.seq == seq && p.msg_type == get && matches!(p.body, RequestBody::Get))
-        {
-            Some(i) => {
-                self.pending.remove(i);
-                true
-            }
-            None => false,
-        }
+        self.pending
+            .take_newest(seq, |p| p.msg_type == get && matches!(p.body, RequestBody::Get))
+            .is_some()
     }
 
     /// NLMSG_ERROR answering a request: apply it (error 0) or record the refusal.
     pub(super) fn answer<S: ChangeSink>(&mut self, seq: u32, quoted: Option<u16>, error: i32, ctx: &Ctx, sink: &mut S) {
-        let Some(i) = self
+        let Some(p) = self
             .pending
-            .iter()
-            .rposition(|p| p.seq == seq && quoted.is_none_or(|q| q == p.msg_type))
+            .take_newest(seq, |p| quoted.is_none_or(|q| q == p.msg_type))
         else {
             return;
         };
-        let p = self.pending.remove(i);
         if matches!(p.body, RequestBody::Get) {
             return;
         }

@@ -17,31 +17,14 @@
 //!   bit first; in one node by metric, then list order.
 
 use std::cmp::Ordering;
-use std::net::IpAddr;
 
 use super::entries::RouteEntry;
+use super::prefix::{bits, mask};
 
-fn bits(ip: Option<IpAddr>) -> u128 {
-    match ip {
-        Some(IpAddr::V4(v4)) => u128::from(u32::from(v4)) << 96,
-        Some(IpAddr::V6(v6)) => u128::from(v6),
-        None => 0,
-    }
-}
-
-fn mask(len: u8) -> u128 {
-    match len {
-        0 => 0,
-        l if l >= 128 => u128::MAX,
-        l => u128::MAX << (128 - u32::from(l)),
-    }
-}
-
-/// IPv6 radix-tree walk order of two prefixes (post-order, 0 branch first).
-fn v6_tree(a: &RouteEntry, b: &RouteEntry) -> Ordering {
-    let (ka, kb) = (bits(a.dst) & mask(a.dst_len), bits(b.dst) & mask(b.dst_len));
-    let common = a.dst_len.min(b.dst_len);
-    let diff = (ka ^ kb) & mask(common);
+/// IPv6 radix-tree walk order of two prefixes given as masked bits and
+/// length (post-order, 0 branch first).
+pub(super) fn v6_walk(ka: u128, a_len: u8, kb: u128, b_len: u8) -> Ordering {
+    let diff = (ka ^ kb) & mask(a_len.min(b_len));
     if diff != 0 {
         // the branch with a 0 at the first differing bit is walked first
         let bit = 127 - diff.leading_zeros();
@@ -52,7 +35,12 @@ fn v6_tree(a: &RouteEntry, b: &RouteEntry) -> Ordering {
         };
     }
     // one covers the other: the more specific (deeper) node is walked first
-    b.dst_len.cmp(&a.dst_len)
+    b_len.cmp(&a_len)
+}
+
+fn v6_tree(a: &RouteEntry, b: &RouteEntry) -> Ordering {
+    let (ka, kb) = (bits(a.dst) & mask(a.dst_len), bits(b.dst) & mask(b.dst_len));
+    v6_walk(ka, a.dst_len, kb, b.dst_len)
 }
 
 /// Dump order of two routes.

@@ -103,22 +103,6 @@ impl OrderKey {
     }
 }
 
-/// IPv6 radix-tree walk order of two prefixes (post-order, 0 branch first).
-fn v6_tree(a: u128, a_len: u8, b: u128, b_len: u8) -> Ordering {
-    let diff = (a ^ b) & prefix::mask(a_len.min(b_len));
-    if diff != 0 {
-        // the branch with a 0 at the first differing bit is walked first
-        let bit = 127 - diff.leading_zeros();
-        return if a >> bit & 1 == 0 {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        };
-    }
-    // one covers the other: the more specific (deeper) node is walked first
-    b_len.cmp(&a_len)
-}
-
 impl Ord for OrderKey {
     fn cmp(&self, o: &Self) -> Ordering {
         self.family
@@ -127,7 +111,7 @@ impl Ord for OrderKey {
             .then_with(|| self.table.cmp(&o.table))
             .then_with(|| {
                 if self.family == AF_INET6 {
-                    v6_tree(self.bits(), self.dst_len, o.bits(), o.dst_len)
+                    super::route_order::v6_walk(self.bits(), self.dst_len, o.bits(), o.dst_len)
                 } else {
                     self.bits
                         .cmp(&o.bits)

@@ -12,7 +12,7 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
-use crate::model::{AddrEntry, Model, RouteEntry};
+use crate::model::{AddrEntry, Model, RouteEntry, prefix};
 use crate::netlink::names::*;
 
 /// The kernel's answer for one destination.
@@ -51,33 +51,15 @@ impl std::fmt::Display for NoSource {
     }
 }
 
-fn bits(ip: IpAddr) -> u128 {
-    match ip {
-        IpAddr::V4(v4) => u128::from(u32::from(v4)) << 96,
-        IpAddr::V6(v6) => u128::from(v6),
-    }
-}
-
-fn width(ip: IpAddr) -> u32 {
-    if ip.is_ipv4() { 32 } else { 128 }
-}
-
 /// Whether `ip` lies in `net/len`.
 pub fn in_prefix(ip: IpAddr, net: IpAddr, len: u8) -> bool {
-    if ip.is_ipv4() != net.is_ipv4() {
-        return false;
-    }
-    let len = u32::from(len).min(width(ip));
-    if len == 0 {
-        return true;
-    }
-    let mask = u128::MAX << (128 - len);
-    (bits(ip) ^ bits(net)) & mask == 0
+    prefix::contains(net, len, ip)
 }
 
 /// Leading bits two addresses share.
 pub fn common_prefix_len(a: IpAddr, b: IpAddr) -> u32 {
-    ((bits(a) ^ bits(b)).leading_zeros()).min(width(a))
+    let shared = (prefix::bits(Some(a)) ^ prefix::bits(Some(b))).leading_zeros();
+    shared.min(u32::from(prefix::width(a)))
 }
 
 /// The route the kernel would use: local table, then main, then default;
