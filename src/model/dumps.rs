@@ -29,6 +29,23 @@ pub(super) fn kind_of(msg_type: u16) -> Option<ObjectKind> {
     }
 }
 
+/// A route dump applied where the model holds its routes, as its replies
+/// come: each listed route is upserted and marked, and at NLMSG_DONE the
+/// routes it speaks for that it did not list are swept. A BGP node's table
+/// is then never held twice. Only a requested, unfiltered dump, while no
+/// other is applied so; the others are collected and applied at their end.
+#[derive(Debug)]
+pub(super) struct InPlace {
+    pub mark: u32,
+    /// Routes listed so far.
+    pub listed: usize,
+    /// A route of another table than the request asked for was listed
+    /// (the kernel ignored the filter).
+    pub other_tables: bool,
+    /// Listed routes the model did not have (kept for the timeline only).
+    pub added: Vec<RouteEntry>,
+}
+
 #[derive(Debug)]
 pub(super) struct OpenDump {
     pub kind: ObjectKind,
@@ -47,6 +64,7 @@ pub(super) struct OpenDump {
     pub filtered: bool,
     /// A route dump asked for one table only.
     pub table: Option<u32>,
+    pub in_place: Option<InPlace>,
 }
 
 impl OpenDump {
@@ -64,6 +82,7 @@ impl OpenDump {
             interrupted: false,
             filtered: false,
             table: None,
+            in_place: None,
         }
     }
 
@@ -83,11 +102,50 @@ impl OpenDump {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.links.is_empty() && self.addrs.is_empty() && self.routes.is_empty()
+        self.len() == 0
     }
 
     pub fn len(&self) -> usize {
-        self.links.len() + self.addrs.len() + self.routes.len()
+        let in_place = self.in_place.as_ref().map_or(0, |p| p.listed);
+        self.links.len() + self.addrs.len() + self.routes.len() + in_place
+    }
+
+    /// A route this dump lists, applied to the model's `routes` (see
+    /// [`InPlace`]): it takes the next place of its group, and its mark
+    /// keeps it from the sweep at the dump's end.
+    pub fn push_in_place(&mut self, routes: &mut RouteTable, r: &crate::netlink::Route, packet: u64, keep_added: bool) {
+        let Some(p) = self.in_place.as_mut() else { return };
+        self.first_packet.get_or_insert(packet);
+        let origin = Origin::Dump(self.request_packet.unwrap_or(packet));
+        let e = RouteEntry::from_message(r, origin, routes.next_seq());
+        if self.table.is_some_and(|t| t != e.table) {
+            p.other_tables = true;
+        }
+        p.listed += 1;
+        let added = keep_added.then(|| e.clone());
+        if routes.upsert_marked(e, p.mark).is_none() {
+            p.added.extend(added);
+        }
+    }
+
+    /// What became of a dump that ended in an error.
+    pub fn unapplied(&self) -> String {
+        match &self.in_place {
+            Some(p) if p.listed > 0 => format!(
+                "the {} routes it listed had been applied as they came; none were swept",
+                p.listed
+            ),
+            _ => "not applied".to_owned(),
+        }
+    }
+
+    /// Whether its routes can go straight into the model's table.
+    pub fn can_apply_in_place(&self) -> bool {
+        self.kind == ObjectKind::Routes
+            && self.request_packet.is_some()
+            && !self.filtered
+            && self.in_place.is_none()
+            && self.routes.is_empty()
     }
 
     /// Families this dump speaks for.
@@ -149,6 +207,11 @@ impl Dumps {
         Some(self.open.swap_remove(i))
     }
 
+    /// Whether a dump is being applied in place.
+    pub fn any_in_place(&self) -> bool {
+        self.open.iter().any(|d| d.in_place.is_some())
+    }
+
     pub fn drain(&mut self) -> Vec<OpenDump> {
         std::mem::take(&mut self.open)
     }
@@ -192,7 +255,10 @@ impl Model {
         let (kind, family, entries) = (dump.kind, dump.family, dump.len());
         let mut disagreements = Vec::new();
         let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
-        let table = dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t));
+        let table = match &dump.in_place {
+            Some(p) => dump.table.filter(|_| !p.other_tables),
+            None => dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t)),
+        };
         // What the model held before, to say what the dump revealed: only
         // once an earlier dump gave it the whole view (the first one is the
         // starting state, not news).
@@ -205,7 +271,7 @@ impl Model {
         // Routes are compared through the two tables' indexes, before the
         // dump replaces the model's (a BGP table is never copied for it).
         let mut revealed = match kind {
-            ObjectKind::Routes if wanted => self.routes_revealed(&dump.routes, &fams, table),
+            ObjectKind::Routes if wanted && dump.in_place.is_none() => self.routes_revealed(&dump.routes, &fams, table),
             _ => Vec::new(),
         };
         let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, table));
@@ -214,6 +280,15 @@ impl Model {
             ObjectKind::Addresses => self.replace_addresses(dump.addrs, &fams, &mut disagreements),
             // A dump filtered to one table speaks for that table only,
             // unless the kernel ignored the filter (no strict checking).
+            ObjectKind::Routes if dump.in_place.is_some() => {
+                let Some(p) = dump.in_place else { return };
+                revealed = self.sweep_routes(p, &fams, table, wanted, &mut disagreements);
+                if table.is_none() {
+                    for f in &fams {
+                        *family_flag(&mut self.seen_route_dump, *f) = true;
+                    }
+                }
+            }
             ObjectKind::Routes => {
                 self.replace_routes(dump.routes, &fams, table, &mut disagreements);
                 if table.is_none() {
@@ -251,6 +326,43 @@ impl Model {
                 dump_packet: packet,
             }));
         }
+    }
+
+    /// The end of a route dump applied in place: the routes it speaks for
+    /// and did not list go. Returns what it revealed (with `wanted`).
+    fn sweep_routes(
+        &mut self,
+        p: InPlace,
+        families: &[u8],
+        table: Option<u32>,
+        wanted: bool,
+        disagreements: &mut Vec<String>,
+    ) -> Vec<Change> {
+        let covered = |r: &RouteEntry| families.contains(&r.family) && table.is_none_or(|t| r.table == t);
+        let gone = self.routes.sweep(p.mark, covered);
+        for r in gone.iter().filter(|r| !r.origin.is_dump()) {
+            disagreements.push(format!(
+                "route {} predicted from notifications is not in the dump",
+                self.route_text(r)
+            ));
+        }
+        if !wanted {
+            return Vec::new();
+        }
+        let mut out: Vec<Change> = p
+            .added
+            .into_iter()
+            .filter(|r| covered(r))
+            .map(|r| {
+                let dev = self.route_dev(&r);
+                Change::RouteAdded { route: r, dev }
+            })
+            .collect();
+        for o in gone {
+            let dev = self.route_dev(&o);
+            out.push(Change::RouteRemoved { route: o, dev });
+        }
+        out
     }
 
     /// What a route dump adds to and removes from the routes it speaks for.

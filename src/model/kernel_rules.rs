@@ -511,7 +511,8 @@ impl Model {
             && !self.dad.iter().any(|d| d.index == a.index && d.address == a.address)
             && !self
                 .routes
-                .any_through(a.index, |r| r.kind == RTN_LOCAL && r.dst == Some(a.address))
+                .to_prefix(AF_INET6, Some(a.address), 128)
+                .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address))
         {
             // Duplicate address detection runs first (up to a second's delay
             // and one probe a second): the local route comes when it ends.

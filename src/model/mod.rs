@@ -276,7 +276,12 @@ impl Model {
                     if *error != 0 {
                         self.warn(
                             &ctx,
-                            format!("dump of {:?} failed with {}: not applied", dump.kind, errno(*error)),
+                            format!(
+                                "dump of {:?} failed with {}: {}",
+                                dump.kind,
+                                errno(*error),
+                                dump.unapplied()
+                            ),
                         );
                     } else {
                         self.apply_dump(dump, &ctx, sink);
@@ -289,7 +294,12 @@ impl Model {
                 {
                     self.warn(
                         &ctx,
-                        format!("dump of {:?} answered with {}: not applied", dump.kind, errno(e.error)),
+                        format!(
+                            "dump of {:?} answered with {}: {}",
+                            dump.kind,
+                            errno(e.error),
+                            dump.unapplied()
+                        ),
                     );
                 } else {
                     self.answer(h.seq, e.quoted.map(|q| q.kind), e.error, &ctx, sink);
@@ -297,6 +307,7 @@ impl Model {
             }
             Body::Link(_) | Body::Addr(_) | Body::Route(_) if multi => {
                 let packet = m.packet;
+                let other_in_place = self.dumps.any_in_place();
                 let (dump, fresh) = self.dumps.reply(h.kind, h.seq, h.pid, packet);
                 if fresh {
                     self.warnings.push(Diagnostic::record(
@@ -317,7 +328,25 @@ impl Model {
                 if h.flags & NLM_F_DUMP_FILTERED != 0 {
                     dump.filtered = true;
                 }
-                dump.push(&d.body, packet);
+                match &d.body {
+                    Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
+                        if !other_in_place && dump.can_apply_in_place() {
+                            dump.in_place = Some(dumps::InPlace {
+                                mark: self.routes.new_mark(),
+                                listed: 0,
+                                other_tables: false,
+                                added: Vec::new(),
+                            });
+                        }
+                        if dump.in_place.is_some() {
+                            let keep = sink.wants_changes();
+                            dump.push_in_place(&mut self.routes, r, packet, keep);
+                        } else {
+                            dump.push(&d.body, packet);
+                        }
+                    }
+                    _ => dump.push(&d.body, packet),
+                }
             }
             // The reply to a GET for one object: the kernel's own view of it.
             Body::Link(_) | Body::Addr(_) | Body::Route(_) if self.take_get_reply(h.seq, h.kind) => {

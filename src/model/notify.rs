@@ -76,12 +76,9 @@ impl Model {
             }
             (Body::Route(r), _) => {
                 let e = RouteEntry::from_message(r, origin, 0);
+                // (a route the model has is updated in place whatever the flags)
                 let placement = Placement::from_flags(e.family, flags);
-                if placement == Placement::Replace || !self.routes.contains(&e.key()) {
-                    self.insert_route(e, placement, ctx, sink);
-                } else {
-                    self.insert_route(e, Placement::Append, ctx, sink);
-                }
+                self.insert_route(e, placement, ctx, sink);
             }
             _ => {}
         }
@@ -497,7 +494,7 @@ impl Model {
                 dev: self.route_dev(&new),
             }));
         }
-        self.routes.insert(new);
+        self.routes.insert_new(new);
     }
 }
 

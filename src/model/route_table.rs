@@ -15,84 +15,105 @@
 //!
 //! [`retain`]: RouteTable::retain
 
-use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::entries::{RouteEntry, RouteKey};
 use super::prefix;
 use crate::netlink::names::AF_INET6;
 
-/// A route's place in dump order (see [`route_order::dump_order`], which
-/// this restates as a key), with its slot as the last tie-break.
+/// A route's place in dump order as a key compared field by field (see
+/// [`route_order::dump_order`], which says the same with a comparison
+/// function), its slot as the last tie-break.
+///
+/// The IPv6 radix-tree walk (a more specific prefix before the one that
+/// covers it, the 0 branch before the 1 branch) is lexicographic on the
+/// prefix's bits with every bit after the prefix set, then the longer
+/// prefix first; IPv4's trie walk is on the masked bits, longer first.
 ///
 /// [`route_order::dump_order`]: super::route_order::dump_order
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct OrderKey {
-    /// The destination masked to its prefix, as [`prefix::bits`].
-    bits: (u64, u64),
+    family: u8,
+    /// `table & 255`: tables are walked by hash bucket.
+    bucket: u8,
     table: u32,
+    /// The walk position of the prefix (high and low 64 bits).
+    walk: (u64, u64),
+    /// `255 - dst_len`: longer prefixes first.
+    shorter: u8,
+    /// IPv4: `255 - tos` (higher tos first); IPv6: 0 (tos only breaks ties).
+    lower_tos: u8,
     priority: u32,
     seq: i64,
-    slot: u32,
-    family: u8,
-    dst_len: u8,
     tos: u8,
+    slot: u32,
+}
+
+/// The walk position of a prefix (see [`OrderKey`]).
+fn walk(family: u8, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
+    let m = prefix::mask(dst_len);
+    let mut b = prefix::bits(dst) & m;
+    if family == AF_INET6 {
+        b |= !m;
+    }
+    ((b >> 64) as u64, b as u64)
 }
 
 impl OrderKey {
     fn of(r: &RouteEntry, slot: u32) -> Self {
-        let b = prefix::bits(r.dst) & prefix::mask(r.dst_len);
+        let v6 = r.family == AF_INET6;
         OrderKey {
-            bits: ((b >> 64) as u64, b as u64),
+            family: r.family,
+            bucket: (r.table & 255) as u8,
             table: r.table,
+            walk: walk(r.family, r.dst, r.dst_len),
+            shorter: 255 - r.dst_len,
+            lower_tos: if v6 { 0 } else { 255 - r.tos },
             priority: r.priority.unwrap_or(0),
             seq: r.seq,
-            slot,
-            family: r.family,
-            dst_len: r.dst_len,
             tos: r.tos,
+            slot,
         }
-    }
-
-    fn bits(&self) -> u128 {
-        (u128::from(self.bits.0) << 64) | u128::from(self.bits.1)
     }
 
     /// The first and last key a prefix can have (any tos, metric, seq);
     /// with `group`, those of one group (its tos and metric).
     fn bounds(family: u8, table: u32, dst: Option<IpAddr>, dst_len: u8, group: Option<(u8, u32)>) -> (Self, Self) {
-        let b = prefix::bits(dst) & prefix::mask(dst_len);
+        let v6 = family == AF_INET6;
         let base = OrderKey {
-            bits: ((b >> 64) as u64, b as u64),
+            family,
+            bucket: (table & 255) as u8,
             table,
+            walk: walk(family, dst, dst_len),
+            shorter: 255 - dst_len,
+            lower_tos: 0,
             priority: 0,
             seq: i64::MIN,
-            slot: 0,
-            family,
-            dst_len,
             tos: 0,
+            slot: 0,
         };
-        let v6 = family == AF_INET6;
-        let (lo_tos, hi_tos, lo_prio, hi_prio) = match group {
-            // IPv4 orders tos inside the prefix (higher first); IPv6 only
-            // after seq, so a group's range there holds every tos.
-            Some((_, prio)) if v6 => (0, u8::MAX, prio, prio),
-            Some((tos, prio)) => (tos, tos, prio, prio),
-            None if v6 => (0, u8::MAX, 0, u32::MAX),
-            None => (u8::MAX, 0, 0, u32::MAX),
+        // (lower_tos, tos, priority) at each end
+        let ((lo_lt, lo_tos, lo_prio), (hi_lt, hi_tos, hi_prio)) = match group {
+            // IPv6 compares tos only after seq: a group's range holds every tos.
+            Some((_, prio)) if v6 => ((0, 0, prio), (0, u8::MAX, prio)),
+            Some((tos, prio)) => ((255 - tos, tos, prio), (255 - tos, tos, prio)),
+            None if v6 => ((0, 0, 0), (0, u8::MAX, u32::MAX)),
+            None => ((0, 0, 0), (u8::MAX, u8::MAX, u32::MAX)),
         };
         let lo = OrderKey {
+            lower_tos: lo_lt,
             tos: lo_tos,
             priority: lo_prio,
             ..base
         };
         let hi = OrderKey {
+            lower_tos: hi_lt,
             tos: hi_tos,
             priority: hi_prio,
             seq: i64::MAX,
@@ -100,35 +121,6 @@ impl OrderKey {
             ..base
         };
         (lo, hi)
-    }
-}
-
-impl Ord for OrderKey {
-    fn cmp(&self, o: &Self) -> Ordering {
-        self.family
-            .cmp(&o.family)
-            .then_with(|| (self.table & 255).cmp(&(o.table & 255)))
-            .then_with(|| self.table.cmp(&o.table))
-            .then_with(|| {
-                if self.family == AF_INET6 {
-                    super::route_order::v6_walk(self.bits(), self.dst_len, o.bits(), o.dst_len)
-                } else {
-                    self.bits
-                        .cmp(&o.bits)
-                        .then_with(|| o.dst_len.cmp(&self.dst_len))
-                        .then_with(|| o.tos.cmp(&self.tos))
-                }
-            })
-            .then_with(|| self.priority.cmp(&o.priority))
-            .then_with(|| self.seq.cmp(&o.seq))
-            .then_with(|| self.tos.cmp(&o.tos))
-            .then_with(|| self.slot.cmp(&o.slot))
-    }
-}
-
-impl PartialOrd for OrderKey {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
     }
 }
 
@@ -143,19 +135,112 @@ pub enum Through {
     Prefix(u8, Option<IpAddr>, u8),
 }
 
-fn hash_key(key: &RouteKey) -> u64 {
-    FxBuildHasher.hash_one(key)
+/// A route key's hash, kept in 32 bits next to its slot so that growing
+/// the key index never reads the routes again.
+fn hash_key(key: &RouteKey) -> u32 {
+    let h = FxBuildHasher.hash_one(key);
+    (h ^ (h >> 32)) as u32
+}
+
+/// The 64-bit hash the index probes with, spread from the 32 kept.
+fn spread(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// No slot.
+const NIL: u32 = u32::MAX;
+
+/// Slots chained by a shared value (an output device, a source): a doubly
+/// linked list through the slots, so adding and removing a route costs
+/// O(1) and no set per value grows with the table.
+#[derive(Debug, Clone)]
+struct Chains<K> {
+    heads: FxHashMap<K, u32>,
+    /// `[previous, next]` per slot.
+    links: Vec<[u32; 2]>,
+}
+
+impl<K> Default for Chains<K> {
+    fn default() -> Self {
+        Chains {
+            heads: FxHashMap::default(),
+            links: Vec::new(),
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Copy> Chains<K> {
+    fn set(&mut self, slot: u32, side: usize, to: u32) {
+        if let Some(l) = self.links.get_mut(slot as usize).and_then(|l| l.get_mut(side)) {
+            *l = to;
+        }
+    }
+
+    fn get(&self, slot: u32) -> [u32; 2] {
+        self.links.get(slot as usize).copied().unwrap_or([NIL, NIL])
+    }
+
+    fn push(&mut self, key: K, slot: u32) {
+        if self.links.len() <= slot as usize {
+            self.links.resize(slot as usize + 1, [NIL, NIL]);
+        }
+        let head = self.heads.get(&key).copied().unwrap_or(NIL);
+        if let Some(l) = self.links.get_mut(slot as usize) {
+            *l = [NIL, head];
+        }
+        if head != NIL {
+            self.set(head, 0, slot);
+        }
+        self.heads.insert(key, slot);
+    }
+
+    fn unlink(&mut self, key: K, slot: u32) {
+        let [prev, next] = self.get(slot);
+        if prev != NIL {
+            self.set(prev, 1, next);
+        } else if next != NIL {
+            self.heads.insert(key, next);
+        } else {
+            self.heads.remove(&key);
+        }
+        if next != NIL {
+            self.set(next, 0, prev);
+        }
+        if let Some(l) = self.links.get_mut(slot as usize) {
+            *l = [NIL, NIL];
+        }
+    }
+
+    fn contains(&self, key: &K) -> bool {
+        self.heads.contains_key(key)
+    }
+
+    fn iter(&self, key: &K) -> impl Iterator<Item = u32> + '_ {
+        let first = self.heads.get(key).copied().unwrap_or(NIL);
+        std::iter::successors((first != NIL).then_some(first), |&s| {
+            let next = self.get(s)[1];
+            (next != NIL).then_some(next)
+        })
+    }
+
+    fn clear(&mut self) {
+        self.heads.clear();
+        self.links.clear();
+    }
 }
 
 #[derive(Debug, Default, Clone)]
 pub struct RouteTable {
     slots: Vec<Option<RouteEntry>>,
     free: Vec<u32>,
-    /// Slots by the hash of their route's key.
-    by_key: HashTable<u32>,
+    /// Slots by the hash of their route's key (slot, hash).
+    by_key: HashTable<(u32, u32)>,
     order: BTreeSet<OrderKey>,
-    by_device: FxHashMap<u32, FxHashSet<u32>>,
-    by_source: FxHashMap<IpAddr, FxHashSet<u32>>,
+    by_device: Chains<u32>,
+    by_source: Chains<IpAddr>,
+    /// The mark of the dump that last listed each slot's route (0: none).
+    marks: Vec<u32>,
+    last_mark: u32,
     /// How many routes each (family, table) holds.
     tables: FxHashMap<(u8, u32), usize>,
     /// The last `seq` handed out: a route appended to its group gets the next.
@@ -189,14 +274,16 @@ impl RouteTable {
     /// The slot of the route with this key.
     fn find(&self, key: &RouteKey) -> Option<u32> {
         let slots = &self.slots;
+        let h = hash_key(key);
         self.by_key
-            .find(hash_key(key), |&s| {
-                slots
-                    .get(s as usize)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|r| r.key() == *key)
+            .find(spread(h), |&(s, hs)| {
+                hs == h
+                    && slots
+                        .get(s as usize)
+                        .and_then(Option::as_ref)
+                        .is_some_and(|r| r.key() == *key)
             })
-            .copied()
+            .map(|&(s, _)| s)
     }
 
     pub fn get(&self, key: &RouteKey) -> Option<&RouteEntry> {
@@ -271,16 +358,68 @@ impl RouteTable {
         self.group(r).next().map(|x| (x.key(), x.seq))
     }
 
+    /// Room for `n` more routes.
+    pub fn reserve(&mut self, n: usize) {
+        self.slots.reserve(n);
+        self.by_key.reserve(n, |&(_, h)| spread(h));
+        self.by_device.links.reserve(n);
+    }
+
     /// A fresh `seq` after every one handed out (the end of any group).
     pub fn next_seq(&mut self) -> i64 {
         self.last_seq += 1;
         self.last_seq
     }
 
-    /// Inserts a route whose key is not in the table yet; a route with the
-    /// same key is replaced (and returned). `r.seq` places it in its group.
+    /// Inserts a route; a route with the same key is replaced (and
+    /// returned). `r.seq` places it in its group.
     pub fn insert(&mut self, r: RouteEntry) -> Option<RouteEntry> {
         let old = self.remove(&r.key());
+        self.insert_new(r);
+        old
+    }
+
+    /// A mark for the routes a dump lists (see [`upsert_marked`](Self::upsert_marked)).
+    pub fn new_mark(&mut self) -> u32 {
+        self.last_mark = self.last_mark.wrapping_add(1).max(1);
+        self.last_mark
+    }
+
+    /// Inserts or replaces a route as a dump lists it, marked with `mark`;
+    /// returns the route it replaced.
+    pub fn upsert_marked(&mut self, r: RouteEntry, mark: u32) -> Option<RouteEntry> {
+        let old = self.remove(&r.key());
+        let slot = self.insert_new(r);
+        if self.marks.len() <= slot as usize {
+            self.marks.resize(slot as usize + 1, 0);
+        }
+        if let Some(m) = self.marks.get_mut(slot as usize) {
+            *m = mark;
+        }
+        old
+    }
+
+    /// Removes the routes `covered` selects that the dump marked `mark`
+    /// did not list; returns them in dump order (a scan of the table).
+    pub fn sweep(&mut self, mark: u32, covered: impl Fn(&RouteEntry) -> bool) -> Vec<RouteEntry> {
+        let marks = &self.marks;
+        let mut gone: Vec<(OrderKey, u32)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let r = r.as_ref()?;
+                let listed = marks.get(i).is_some_and(|m| *m == mark);
+                (!listed && covered(r)).then(|| (OrderKey::of(r, i as u32), i as u32))
+            })
+            .collect();
+        gone.sort_unstable_by_key(|g| g.0);
+        gone.into_iter().filter_map(|(_, s)| self.take(s)).collect()
+    }
+
+    /// Inserts a route whose key the caller knows is not in the table;
+    /// returns its slot.
+    pub fn insert_new(&mut self, r: RouteEntry) -> u32 {
         self.last_seq = self.last_seq.max(r.seq);
         let slot = match self.free.pop() {
             Some(s) => s,
@@ -290,24 +429,19 @@ impl RouteTable {
             }
         };
         self.order.insert(OrderKey::of(&r, slot));
-        let slots = &self.slots;
-        self.by_key.insert_unique(hash_key(&r.key()), slot, |&s| {
-            slots
-                .get(s as usize)
-                .and_then(Option::as_ref)
-                .map_or(0, |x| hash_key(&x.key()))
-        });
+        let h = hash_key(&r.key());
+        self.by_key.insert_unique(spread(h), (slot, h), |&(_, hs)| spread(hs));
         if let Some(oif) = r.oif {
-            self.by_device.entry(oif).or_default().insert(slot);
+            self.by_device.push(oif, slot);
         }
         if let Some(src) = r.prefsrc {
-            self.by_source.entry(src).or_default().insert(slot);
+            self.by_source.push(src, slot);
         }
         *self.tables.entry((r.family, r.table)).or_default() += 1;
         if let Some(s) = self.slots.get_mut(slot as usize) {
             *s = Some(r);
         }
-        old
+        slot
     }
 
     /// Changes the route with `new`'s key in place: it keeps its position
@@ -324,45 +458,36 @@ impl RouteTable {
         *cur = new;
         let new_src = cur.prefsrc;
         if old_src != new_src {
-            self.unindex_source(old_src, slot);
+            if let Some(src) = old_src {
+                self.by_source.unlink(src, slot);
+            }
             if let Some(src) = new_src {
-                self.by_source.entry(src).or_default().insert(slot);
+                self.by_source.push(src, slot);
             }
         }
         true
     }
 
-    fn unindex_source(&mut self, src: Option<IpAddr>, slot: u32) {
-        if let Some(src) = src
-            && let Some(set) = self.by_source.get_mut(&src)
-        {
-            set.remove(&slot);
-            if set.is_empty() {
-                self.by_source.remove(&src);
-            }
-        }
-    }
-
     fn take(&mut self, slot: u32) -> Option<RouteEntry> {
         let r = self.slots.get_mut(slot as usize)?.take()?;
         self.order.remove(&OrderKey::of(&r, slot));
-        if let Ok(e) = self.by_key.find_entry(hash_key(&r.key()), |&s| s == slot) {
+        if let Ok(e) = self.by_key.find_entry(spread(hash_key(&r.key())), |&(s, _)| s == slot) {
             e.remove();
         }
-        if let Some(oif) = r.oif
-            && let Some(set) = self.by_device.get_mut(&oif)
-        {
-            set.remove(&slot);
-            if set.is_empty() {
-                self.by_device.remove(&oif);
-            }
+        if let Some(oif) = r.oif {
+            self.by_device.unlink(oif, slot);
         }
-        self.unindex_source(r.prefsrc, slot);
+        if let Some(src) = r.prefsrc {
+            self.by_source.unlink(src, slot);
+        }
         if let Some(n) = self.tables.get_mut(&(r.family, r.table)) {
             *n -= 1;
             if *n == 0 {
                 self.tables.remove(&(r.family, r.table));
             }
+        }
+        if let Some(m) = self.marks.get_mut(slot as usize) {
+            *m = 0;
         }
         self.free.push(slot);
         Some(r)
@@ -377,17 +502,9 @@ impl RouteTable {
     /// selects; returns them in dump order.
     pub fn remove_where(&mut self, through: Through, gone: impl Fn(&RouteEntry) -> bool) -> Vec<RouteEntry> {
         let candidates: Vec<u32> = match through {
-            Through::Device(i) => self.by_device.get(&i).into_iter().flatten().copied().collect(),
-            Through::Source(ip) => self.by_source.get(&ip).into_iter().flatten().copied().collect(),
-            Through::Prefix(family, dst, len) => self
-                .tables
-                .keys()
-                .filter(|(f, _)| *f == family)
-                .flat_map(|&(_, table)| {
-                    let (lo, hi) = OrderKey::bounds(family, table, dst, len, None);
-                    self.order.range(lo..=hi).map(|k| k.slot)
-                })
-                .collect(),
+            Through::Device(i) => self.by_device.iter(&i).collect(),
+            Through::Source(ip) => self.by_source.iter(&ip).collect(),
+            Through::Prefix(family, dst, len) => self.prefix_slots(family, dst, len).collect(),
         };
         let mut slots: Vec<(OrderKey, u32)> = candidates
             .into_iter()
@@ -409,23 +526,32 @@ impl RouteTable {
 
     /// Whether any route has this preferred source.
     pub fn has_source(&self, ip: IpAddr) -> bool {
-        self.by_source.contains_key(&ip)
+        self.by_source.contains(&ip)
     }
 
     /// Whether any route through `oif` satisfies `f`.
     pub fn any_through(&self, oif: u32, f: impl Fn(&RouteEntry) -> bool) -> bool {
-        self.by_device
-            .get(&oif)
-            .is_some_and(|set| set.iter().filter_map(|&s| self.entry(s)).any(f))
+        self.by_device.iter(&oif).filter_map(|s| self.entry(s)).any(f)
+    }
+
+    /// Routes to exactly `dst/dst_len` in any table of the family.
+    pub fn to_prefix(&self, family: u8, dst: Option<IpAddr>, dst_len: u8) -> impl Iterator<Item = &RouteEntry> + '_ {
+        self.prefix_slots(family, dst, dst_len).filter_map(|s| self.entry(s))
+    }
+
+    fn prefix_slots(&self, family: u8, dst: Option<IpAddr>, dst_len: u8) -> impl Iterator<Item = u32> + '_ {
+        self.tables
+            .keys()
+            .filter(move |(f, _)| *f == family)
+            .flat_map(move |&(_, table)| {
+                let (lo, hi) = OrderKey::bounds(family, table, dst, dst_len, None);
+                self.order.range(lo..=hi).map(|k| k.slot)
+            })
     }
 
     /// Moves every route through device `from` to device `to`.
     pub fn move_device(&mut self, from: u32, to: u32) {
-        let slots: Vec<u32> = self
-            .by_device
-            .get(&from)
-            .map(|s| s.iter().copied().collect())
-            .unwrap_or_default();
+        let slots: Vec<u32> = self.by_device.iter(&from).collect();
         for s in slots {
             if let Some(mut r) = self.take(s) {
                 r.oif = Some(to);
@@ -438,6 +564,8 @@ impl RouteTable {
     pub fn into_routes(mut self) -> Vec<RouteEntry> {
         let order = std::mem::take(&mut self.order);
         self.by_key.clear();
+        self.by_device.clear();
+        self.by_source.clear();
         order
             .into_iter()
             .filter_map(|k| self.slots.get_mut(k.slot as usize).and_then(Option::take))
