@@ -134,12 +134,14 @@ fn detect(data: &[u8], spec: &MethodSpec) -> bool {
 /// `nlorder detect --timeline`: Calico first-found after every change.
 fn detect_timeline(data: &[u8], spec: &MethodSpec) -> usize {
     let mut diags = Diagnostics::default();
+    let key = |m: &nlorder::model::Model| spec.outcome(m);
     let eval = |m: &nlorder::model::Model| Outcome(spec.detect(m));
     let (flips, _) = watch(
         &mut reader(data),
         TraceOptions::default(),
         ModelOptions::default(),
         &mut diags,
+        key,
         eval,
     )
     .expect("readable");
