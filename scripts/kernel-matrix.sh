@@ -24,6 +24,36 @@
 #                     built here with cgo), /usr/bin/python3.11 with the few
 #                     stdlib modules /usr/local/bin/pylook.py needs
 #   # comment
+# Steps for real node software (Debian 12's packages, unpacked, never
+# installed, with `apt-get download` + `dpkg-deb -x` and cached in
+# $VMCACHE/daemons; see fixtures/daemons/README.md):
+#   netns add|del NAME  another namespace; `@NAME` in any later step (and in
+#                     file contents) is its real name, `@@` the capture's
+#   in NAME STEP      a step in namespace @NAME instead of the capture's
+#   daemon NAME [VAR=VALUE...] PROGRAM ARGS...
+#                     start a program in the background (its own session,
+#                     environment PATH plus the VAR=VALUEs); what it prints
+#                     goes to NAME.out in the run's directory and, at the end,
+#                     to the log. Daemons still running when the steps end
+#                     are frozen (SIGSTOP) before tcpdump stops and killed
+#                     after the dumps
+#   stop NAME [SIGNAL]  signal a daemon (TERM) and wait for it to exit
+#   waitfor SECONDS CONDITION...
+#                     poll a shell condition in the namespace every half
+#                     second, in the run's directory, for at most SECONDS
+#                     (use files and /proc, not netlink: the capture sees ip)
+#   file PATH         the following lines, up to a line `EOF`, become PATH
+#                     (relative: in the run's directory, `%W` in any step)
+#   run ... < FILE    a run step fed FILE on stdin
+#   qmp add N MAC | qmp del N | qmp link N on|off
+#                     ask the hypervisor (QMP) to hot-add virtio NIC N, to
+#                     remove it, or to set its carrier; the NIC appears in
+#                     the VM's initial namespace, so such scenarios say
+#   root-namespace    capture the VM's initial namespace instead of a fresh one
+#   modprobe MODULE... / rmmod MODULE...
+#                     load / unload modules (tunnels: ipip sit ip_gre
+#                     ip6_tunnel ip6_gre vxlan geneve; ipvlan, macvtap); what a
+#                     run loaded is unloaded after it
 # Output, per kernel K, scenario S and listener count N:
 #   OUTDIR/K/S.lN.pcap       what tcpdump recorded on nlmon0 (pcap, LINKTYPE_NETLINK)
 #   OUTDIR/K/S.lN.ip.json    {"kernel", "listeners", "scenario", "link", "addr", "route4", "route6"}
@@ -57,9 +87,17 @@ for s in "$@"; do [ -f "$s" ] || { echo "$s: no such scenario file" >&2; exit 2;
 VMCACHE=${VMCACHE:-/tmp/nlorder-vm}
 mkdir -p "$VMCACHE" "$out"
 
-# Programs for `run` steps, built or gathered once; only when a scenario runs one.
+# The steps for real software (and what they need in the VM) are only
+# packed when a scenario uses them.
+extended=""
+grep -Eq '^[[:space:]]*(daemon|stop|waitfor|netns|in|file|qmp|modprobe|rmmod|root-namespace)([[:space:]]|$)' "$@" && extended=1
+qmp=""
+grep -Eq '^[[:space:]]*qmp[[:space:]]' "$@" && qmp=1
+
+# Programs for `run` steps that look (Go, Python, getent), built or gathered
+# once; only when a scenario runs one.
 looks=""
-if grep -Eq '^[[:space:]]*run[[:space:]]' "$@"; then
+if grep -Eq '^[[:space:]]*run[[:space:]].*(golook|pylook|getent|python)' "$@"; then
     looks=$(mktemp -d)
     # shellcheck disable=SC2064
     trap "rm -rf '$looks'" EXIT
@@ -90,6 +128,28 @@ kernel_package() {
     esac
 }
 
+# Debian 12's node software, unpacked (never installed: no service starts
+# here) under $VMCACHE/daemons, with the libraries they need that the host
+# may lack. Downloaded once.
+daemon_packages="containernetworking-plugins dnsmasq-base dhcpcd-base isc-dhcp-client radvd keepalived bird2
+    systemd libsystemd-shared libnetfilter-conntrack3 libnftables1 libnftnl11 libnfnetlink0 libxtables12
+    libjansson4 libsnmp40 libsensors5 libpci3 libwrap0 libnl-3-200 libnl-genl-3-200 libssh-gcrypt-4"
+fetch_daemons() { # -> prints the unpacked tree
+    local d=$VMCACHE/daemons
+    if [ ! -f "$d/.complete" ]; then
+        local debs=$VMCACHE/daemon-debs
+        mkdir -p "$debs"
+        # shellcheck disable=SC2086
+        (cd "$debs" && { apt-get download -qq $daemon_packages 2>/dev/null || { apt-get update -qq && apt-get download -qq $daemon_packages; }; }) >&2
+        rm -rf "$d"
+        mkdir -p "$d"
+        for f in "$debs"/*.deb; do dpkg-deb -x "$f" "$d"; done
+        rm -rf "$debs"
+        touch "$d/.complete"
+    fi
+    echo "$d"
+}
+
 fetch_kernel() { # KV -> prints the unpacked tree
     read -r pkg ver < <(kernel_package "$1")
     local k=$VMCACHE/k$1
@@ -102,11 +162,73 @@ fetch_kernel() { # KV -> prints the unpacked tree
     echo "$k $ver"
 }
 
+# What the steps for real software need in the VM: the daemons with their
+# libraries, their users and directories, all of busybox's applets but those
+# that would stand in for real tools, dash for dhclient-script, and kmod's
+# modprobe with a module tree for the modules loaded on demand.
+pack_extended() { # ROOT KERNEL-TREE VERSION
+    local root=$1 k=$2 ver=$3 d
+    d=$(fetch_daemons)
+    local llp="$d/usr/lib/x86_64-linux-gnu:$d/lib/x86_64-linux-gnu:$d/usr/lib/x86_64-linux-gnu/systemd"
+    put() { # SOURCE PATH-IN-VM, with its libraries (those from the packages where the packages put them)
+        mkdir -p "$root$(dirname "$2")"
+        cp -L "$1" "$root$2"
+        for l in $(LD_LIBRARY_PATH=$llp ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+            local t=${l#"$d"}
+            mkdir -p "$root$(dirname "$t")"
+            [ -e "$root$t" ] || cp -L "$l" "$root$t"
+        done
+    }
+    for b in usr/sbin/dnsmasq usr/sbin/dhcpcd sbin/dhclient usr/sbin/radvd usr/sbin/keepalived \
+        usr/sbin/bird usr/sbin/birdc lib/systemd/systemd-networkd; do
+        put "$d/$b" "/$b"
+    done
+    for c in bridge ptp macvlan ipvlan vlan host-local loopback; do put "$d/usr/lib/cni/$c" "/usr/lib/cni/$c"; done
+    # systemd-networkd's DUID comes from the machine ID
+    echo 5a6f8d0e2b9c4e1f9a3d7c6b5e4f3a21 >"$root/etc/machine-id"
+    # /var/run is /run, as on Debian (ip netns, CNI and the daemons agree)
+    rmdir "$root/var/run"
+    ln -s ../run "$root/var/run"
+    mkdir -p "$root/usr/lib/dhcpcd" "$root/etc/dhcp" "$root/var/lib/dhcpcd" "$root/var/lib/dhcp" "$root/var/lib/misc" \
+        "$root/var/lib/cni" "$root/etc/systemd/network" "$root/etc/keepalived" "$root/etc/bird"
+    cp -a "$d/usr/lib/dhcpcd/." "$root/usr/lib/dhcpcd/"
+    cp "$d/etc/dhcpcd.conf" "$root/etc/"
+    cp "$d/sbin/dhclient-script" "$root/sbin/"
+    cp -a "$d/etc/dhcp/." "$root/etc/dhcp/"
+    # Debian's dhclient-script under dash: busybox's sh would run its own
+    # `ip` applet instead of iproute2's
+    put /bin/dash /bin/dash
+    put "$(command -v run-parts)" /usr/bin/run-parts
+    printf '#!/bin/dash\n. /sbin/dhclient-script\n' >"$root/sbin/dhclient-script.dash"
+    chmod +x "$root/sbin/dhclient-script.dash"
+    for a in $(busybox --list); do
+        case $a in
+            ip | ipneigh | route | ifconfig | arp | tc | brctl | vconfig | nameif | tunctl | udhcpc | udhcpd | \
+                modprobe | rmmod | lsmod | depmod | modinfo | run-parts | init | linuxrc | halt | reboot | poweroff) ;;
+            *) [ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a" ;;
+        esac
+    done
+    put /usr/bin/kmod /usr/bin/kmod
+    for t in modprobe rmmod lsmod; do ln -sf /usr/bin/kmod "$root/sbin/$t"; done
+    for m in ipip sit ip_gre ip6_tunnel ip6_gre vxlan geneve ipvlan macvtap; do
+        modprobe -d "$k" -S "$ver" --show-depends $m 2>/dev/null | awk '$1=="insmod"{print $2}' | while read -r p; do
+            local rel=${p#"$k"}
+            mkdir -p "$root$(dirname "$rel")"
+            cp "$p" "$root$rel"
+        done
+    done
+    cp "$k/lib/modules/$ver/modules.builtin" "$k/lib/modules/$ver/modules.builtin.modinfo" "$k/lib/modules/$ver/modules.order" \
+        "$root/lib/modules/$ver/"
+    depmod -b "$root" "$ver"
+}
+
 run_kernel() { # KV OUTDIR
     local kv=$1 dest=$2 k ver
     read -r k ver < <(fetch_kernel "$kv")
     local root
     root=$(mktemp -d)
+    # the VM's / as usual: daemons that drop privileges still reach their files
+    chmod 755 "$root"
     # shellcheck disable=SC2064
     trap "rm -rf '$root' '$root.initrd' '$root.img'" RETURN
     mkdir -p "$root"/{bin,sbin,lib,lib64,proc,sys,dev,tmp,mods,etc,run,var/run,out,scen}
@@ -161,12 +283,31 @@ for m in list(sys.modules.values()):
         # as on Debian: every /etc/hosts line for a name, not just the first
         printf 'multi on\n' >"$root/etc/host.conf"
     fi
+    [ -z "$extended" ] || pack_extended "$root" "$k" "$ver"
     printf 'hosts: files\n' >"$root/etc/nsswitch.conf"
     printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
-    echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
-    echo 'root:x:0:' >"$root/etc/group"
+    if [ -n "$extended" ]; then
+        # the users the daemons switch to
+        cat >"$root/etc/passwd" <<'PASSWD'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+dnsmasq:x:101:65534:dnsmasq:/var/lib/misc:/bin/false
+dhcpcd:x:102:65534:DHCP Client Daemon:/usr/lib/dhcpcd:/bin/false
+systemd-network:x:103:103:systemd Network Management:/:/bin/false
+bird:x:104:104:BIRD Internet Routing Daemon:/run/bird:/bin/false
+keepalived_script:x:105:65534::/nonexistent:/bin/false
+PASSWD
+        printf 'root:x:0:\nnogroup:x:65534:\nsystemd-network:x:103:\nbird:x:104:\n' >"$root/etc/group"
+        printf 'hosts: files\npasswd: files\ngroup: files\n' >"$root/etc/nsswitch.conf"
+    else
+        echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+        echo 'root:x:0:' >"$root/etc/group"
+    fi
     : >"$root/mods/order"
-    for m in virtio_pci virtio_blk nlmon dummy veth bridge 8021q macvlan; do
+    local boot_modules="virtio_pci virtio_blk nlmon dummy veth bridge 8021q macvlan"
+    # virtio_net for hot-added NICs (no udev here to load it)
+    [ -z "$qmp" ] || boot_modules="$boot_modules virtio_net"
+    for m in $boot_modules; do
         modprobe -d "$k" -S "$ver" --show-depends $m 2>/dev/null | awk '$1=="insmod"{print $2}' | while read -r p; do
             b=$(basename "$p")
             grep -qx "$b" "$root/mods/order" || { cp "$p" "$root/mods/"; echo "$b" >>"$root/mods/order"; }
@@ -180,6 +321,10 @@ for m in list(sys.modules.values()):
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp; mount -t tmpfs run /run
 for m in $(cat /mods/order); do insmod /mods/$m 2>/dev/null; done
+if [ -d /usr/lib/cni ]; then
+    mkdir -p /run/dhcpcd /run/bird /run/keepalived /run/systemd/netif /run/radvd
+    chown 103:103 /run/systemd/netif
+fi
 export IP=/usr/sbin/ip TCPDUMP=/usr/sbin/tcpdump BRIDGE=/usr/sbin/bridge
 cd /out && sh /guest.sh > /out/guest.log 2>&1
 echo "guest exit $?" >> /out/guest.log
@@ -189,10 +334,26 @@ INIT
     chmod +x "$root/init"
     (cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1 >"$root.initrd")
     truncate -s 512M "$root.img"
-    timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 -accel tcg -smp 1 -m 2048 -nographic -no-reboot \
+    : >"$dest/console.log"
+    # -nic none: the VM has no network device but the NICs `qmp` steps add,
+    # each alone on a hub whose other port goes nowhere
+    local qmpargs=() drv="" sock=""
+    if [ -n "$qmp" ]; then
+        sock=$(mktemp -u /tmp/matrix-qmp.XXXXXX)
+        python3 "$here/kernel-matrix-qmp.py" "$sock" "$dest/console.log" "$dest/qmp.log" &
+        drv=$!
+        qmpargs=(-qmp "unix:$sock,server=on,wait=off")
+    fi
+    timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 -accel tcg -smp 1 -m 2048 -nographic -no-reboot -nic none \
+        "${qmpargs[@]}" \
         -kernel "$k/boot/vmlinuz-$ver" -initrd "$root.initrd" \
         -drive file="$root.img",format=raw,if=virtio \
-        -append "console=ttyS0 quiet panic=-1 sysrq_always_enabled=1" >"$dest/console.log" 2>&1 || true
+        -append "console=ttyS0 quiet panic=-1 sysrq_always_enabled=1" >>"$dest/console.log" 2>&1 || true
+    if [ -n "$drv" ]; then
+        kill "$drv" 2>/dev/null || true
+        wait "$drv" 2>/dev/null || true
+        rm -f "$sock"
+    fi
     mkdir -p "$dest/raw"
     tar -xf "$root.img" -C "$dest/raw" 2>/dev/null || { echo "$kv: no output from the VM (see $dest/console.log)" >&2; return 1; }
     python3 "$here/kernel-matrix-collect.py" "$dest/raw" "$dest"
