@@ -40,6 +40,62 @@ pub(super) struct PendingDad {
     pub packet: u64,
 }
 
+/// Duplicate address detection under way, in the order it started, with
+/// an index of the addresses (a node bringing up a thousand veths has a
+/// thousand under way at once) and when the oldest started.
+#[derive(Debug, Default)]
+pub(super) struct PendingDads {
+    queue: Vec<PendingDad>,
+    under_way: rustc_hash::FxHashSet<(u32, IpAddr)>,
+    /// When the oldest started (none may have run its time before then;
+    /// it may be older than any left, never younger).
+    oldest: Option<i128>,
+}
+
+impl PendingDads {
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    fn contains(&self, index: u32, address: IpAddr) -> bool {
+        self.under_way.contains(&(index, address))
+    }
+
+    fn start(&mut self, d: PendingDad) {
+        if let Some(t) = d.started {
+            let t = t.as_nanos();
+            self.oldest = Some(self.oldest.map_or(t, |o| o.min(t)));
+        }
+        self.under_way.insert((d.index, d.address));
+        self.queue.push(d);
+    }
+
+    /// Drops those `gone` selects (their address or device went).
+    fn cancel(&mut self, gone: impl Fn(&PendingDad) -> bool) {
+        if self.queue.iter().any(&gone) {
+            self.queue.retain(|d| !gone(d));
+            self.under_way = self.queue.iter().map(|d| (d.index, d.address)).collect();
+        }
+    }
+
+    /// Whether none can have run its time by `now`.
+    fn none_over_by(&self, now: crate::capture::Timestamp) -> bool {
+        self.oldest.is_some_and(|o| now.as_nanos() - o < DAD_NANOS)
+    }
+
+    /// Takes out those `over` selects, in the order they started.
+    fn take(&mut self, over: impl Fn(&PendingDad) -> bool) -> Vec<PendingDad> {
+        let (finished, waiting): (Vec<PendingDad>, Vec<PendingDad>) =
+            std::mem::take(&mut self.queue).into_iter().partition(over);
+        self.queue = waiting;
+        for d in &finished {
+            self.under_way.remove(&(d.index, d.address));
+        }
+        self.oldest = self.queue.iter().filter_map(|d| d.started).map(|t| t.as_nanos()).min();
+        finished
+    }
+}
+
 /// How a new route joins the routes of its group (same table, prefix, tos, metric).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
@@ -305,7 +361,7 @@ impl Model {
     /// NETDEV_DOWN: IPv4 routes through the device go silently except its
     /// host-scoped ones; IPv6 addresses and routes are flushed.
     fn link_down<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
-        self.dad.retain(|d| d.index != index);
+        self.dad.cancel(|d| d.index == index);
         self.remove_routes(
             Through::Device(index),
             |r| r.family == AF_INET6 || (r.scope != RT_SCOPE_HOST && r.kind != RTN_LOCAL),
@@ -508,7 +564,7 @@ impl Model {
         if skip_dad {
             self.ipv6_local_route(a.index, a.address, ctx, sink);
         } else if ready
-            && !self.dad.iter().any(|d| d.index == a.index && d.address == a.address)
+            && !self.dad.contains(a.index, a.address)
             && !self
                 .routes
                 .to_prefix(AF_INET6, Some(a.address), 128)
@@ -516,11 +572,7 @@ impl Model {
         {
             // Duplicate address detection runs first (up to a second's delay
             // and one probe a second): the local route comes when it ends.
-            if let Some(t) = ctx.ts {
-                let t = t.as_nanos();
-                self.dad_oldest = Some(self.dad_oldest.map_or(t, |o| o.min(t)));
-            }
-            self.dad.push(PendingDad {
+            self.dad.start(PendingDad {
                 index: a.index,
                 address: a.address,
                 started: ctx.ts,
@@ -550,10 +602,7 @@ impl Model {
         }
         // Nothing has run its time while the oldest DAD has not: only the
         // few DADs under way at once are looked at, and only then.
-        if done.is_none()
-            && let (Some(n), Some(oldest)) = (now, self.dad_oldest)
-            && n.as_nanos() - oldest < DAD_NANOS
-        {
+        if done.is_none() && now.is_some_and(|n| self.dad.none_over_by(n)) {
             return;
         }
         let over = |d: &PendingDad| {
@@ -564,11 +613,7 @@ impl Model {
                     (Some(_), None) => false,
                 }
         };
-        let (finished, waiting): (Vec<PendingDad>, Vec<PendingDad>) =
-            std::mem::take(&mut self.dad).into_iter().partition(over);
-        self.dad = waiting;
-        self.dad_oldest = self.dad.iter().filter_map(|d| d.started).map(|t| t.as_nanos()).min();
-        for d in finished {
+        for d in self.dad.take(over) {
             if now.is_none() && done.is_none() {
                 self.dad_unfinished.push((d.packet, d.index, d.address));
             }
@@ -582,7 +627,7 @@ impl Model {
     /// it as their source are flushed.
     pub(super) fn address_removed<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let index = a.index;
-        self.dad.retain(|d| !(d.index == index && d.address == a.address));
+        self.dad.cancel(|d| d.index == index && d.address == a.address);
         if a.family == AF_INET6 {
             let prefix = v6_prefix(a.address, a.prefix_len);
             let still = self
@@ -713,7 +758,7 @@ impl Model {
         self.addrs.remove(&index);
         self.remove_routes(Through::Device(index), |_| true, ctx, sink);
         self.devices.remove(&index);
-        self.dad.retain(|d| d.index != index);
+        self.dad.cancel(|d| d.index == index);
     }
 
     /// `inetdev_changename`: IPv4 labels follow a renamed device (the first

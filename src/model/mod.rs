@@ -154,10 +154,7 @@ pub struct Model {
     /// The first packet where a deletion relied on the promote_secondaries option.
     assumed_promotion: Option<u64>,
     /// Duplicate address detection under way (IPv6 local routes wait for it).
-    dad: Vec<kernel_rules::PendingDad>,
-    /// When the oldest DAD under way started (none may have run its time
-    /// before then; it may be older than any left, never younger).
-    dad_oldest: Option<i128>,
+    dad: kernel_rules::PendingDads,
     /// DAD the capture ended before: (packet it started, device, address).
     dad_unfinished: Vec<(u64, u32, std::net::IpAddr)>,
     link_order: LinkOrder,
@@ -193,8 +190,7 @@ impl Model {
             last_assigned_index: 0,
             devices: FxHashMap::default(),
             assumed_promotion: None,
-            dad: Vec::new(),
-            dad_oldest: None,
+            dad: kernel_rules::PendingDads::default(),
             dad_unfinished: Vec::new(),
             link_order,
             link_order_source,
@@ -339,7 +335,14 @@ impl Model {
                             });
                         }
                         if dump.in_place.is_some() {
-                            let keep = sink.wants_changes();
+                            // (what a dump adds is news only after an earlier one)
+                            let [v4_seen, v6_seen] = self.seen_route_dump;
+                            let seen = match dump.family {
+                                AF_INET => v4_seen,
+                                AF_INET6 => v6_seen,
+                                _ => v4_seen && v6_seen,
+                            };
+                            let keep = sink.wants_changes() && seen;
                             dump.push_in_place(&mut self.routes, r, packet, keep);
                         } else {
                             dump.push(&d.body, packet);
