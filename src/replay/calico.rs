@@ -338,6 +338,22 @@ struct Kept<'m> {
     cidrs: Vec<GoAddr<'m>>,
 }
 
+/// Why `GetInterfaces` drops an interface by its name, if it does: a name
+/// the capture never gave cannot be matched, then the include patterns,
+/// then the exclude patterns.
+fn dropped_by_name(link: &LinkEntry, include: Option<&Patterns>, exclude: Option<&Patterns>) -> Option<Verdict> {
+    let name = link.name.as_bytes();
+    if !link.has_name() && (include.is_some() || exclude.is_some()) {
+        Some(Verdict::NameUnknown)
+    } else if include.is_some_and(|inc| inc.is_match(name) == Some(false)) {
+        Some(Verdict::NotIncluded)
+    } else if exclude.is_some_and(|exc| exc.is_match(name) == Some(true)) {
+        Some(Verdict::Excluded)
+    } else {
+        None
+    }
+}
+
 /// `GetInterfaces(include, exclude, version)`: reverse kernel order. Adds a
 /// candidate entry for every interface it drops.
 fn get_interfaces<'m>(
@@ -350,41 +366,27 @@ fn get_interfaces<'m>(
 ) -> Vec<Kept<'m>> {
     let mut kept = Vec::new();
     for link in goview::interfaces(model).iter().rev() {
-        let name = link.name.as_bytes();
-        let shown = link.display_name();
-        if !link.has_name() && (include.is_some() || exclude.is_some()) {
-            out.push(Candidate {
-                interface: shown,
-                index: link.index,
-                verdict: Verdict::NameUnknown,
-                reason: format!(
+        if let Some(verdict) = dropped_by_name(link, include, exclude) {
+            let name = link.name.as_bytes();
+            let reason = match verdict {
+                Verdict::NameUnknown => format!(
                     "nothing in the capture names ifindex {}, so its name cannot be matched (a link dump would tell)",
                     link.index
                 ),
-                addresses: Vec::new(),
-            });
-            continue;
-        }
-        if let Some(inc) = include
-            && inc.is_match(name) == Some(false)
-        {
+                Verdict::NotIncluded => format!(
+                    "matches none of {}",
+                    include.map(|inc| inc.texts().join(",")).unwrap_or_default()
+                ),
+                _ => format!(
+                    "excluded by pattern {}",
+                    exclude.map(|exc| exc.which(name)).unwrap_or_default()
+                ),
+            };
             out.push(Candidate {
-                interface: shown,
+                interface: link.display_name(),
                 index: link.index,
-                verdict: Verdict::NotIncluded,
-                reason: format!("matches none of {}", inc.texts().join(",")),
-                addresses: Vec::new(),
-            });
-            continue;
-        }
-        if let Some(exc) = exclude
-            && exc.is_match(name) == Some(true)
-        {
-            out.push(Candidate {
-                interface: shown,
-                index: link.index,
-                verdict: Verdict::Excluded,
-                reason: format!("excluded by pattern {}", exc.which(name)),
+                verdict,
+                reason,
                 addresses: Vec::new(),
             });
             continue;
@@ -508,12 +510,7 @@ fn filtered_outcome(
     cidrs: &[IpNet],
     o: &Options,
 ) -> Result<(String, String), Unable> {
-    let kept = |link: &LinkEntry| {
-        let name = link.name.as_bytes();
-        (link.has_name() || (include.is_none() && exclude.is_none()))
-            && include.is_none_or(|inc| inc.is_match(name) != Some(false))
-            && exclude.is_none_or(|exc| exc.is_match(name) != Some(true))
-    };
+    let kept = |link: &LinkEntry| dropped_by_name(link, include, exclude).is_none();
     let af = if o.family == Family::V6 { AF_INET6 } else { AF_INET };
     let mut holders: Vec<(usize, u32)> = model
         .devices_with_addresses(af)
