@@ -405,7 +405,14 @@ func main() {
 }
 "#;
 
+/// Built once per test binary: tests run in parallel threads, and two
+/// builds writing the same go.mod at once made one read it half-written.
 pub fn go_binary() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_go_binary).clone()
+}
+
+fn build_go_binary() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-differential");
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("main.go"), GO_PROGRAM).expect("write go");
