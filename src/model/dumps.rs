@@ -123,7 +123,7 @@ impl OpenDump {
         }
         p.listed += 1;
         let added = keep_added.then(|| e.clone());
-        if routes.upsert_marked(e, p.mark).is_none() {
+        if routes.upsert_marked(e, p.mark) {
             p.added.extend(added);
         }
     }

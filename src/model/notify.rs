@@ -474,7 +474,11 @@ impl Model {
             self.routes.update(new);
             return;
         }
-        let first = self.routes.group_first(&new);
+        // (appending needs no look at the group: the next seq is its end)
+        let first = match placement {
+            Placement::Append => None,
+            _ => self.routes.group_first(&new),
+        };
         new.seq = match (placement, first) {
             (Placement::Prepend, Some((_, s))) => s - 1,
             (Placement::Replace, Some((k, s))) => {

@@ -386,17 +386,41 @@ impl RouteTable {
     }
 
     /// Inserts or replaces a route as a dump lists it, marked with `mark`;
-    /// returns the route it replaced.
-    pub fn upsert_marked(&mut self, r: RouteEntry, mark: u32) -> Option<RouteEntry> {
-        let old = self.remove(&r.key());
-        let slot = self.insert_new(r);
+    /// whether it is new. A route the table has keeps its slot, key index
+    /// and device chain (the key is the same) and moves to its new place
+    /// in dump order.
+    pub fn upsert_marked(&mut self, r: RouteEntry, mark: u32) -> bool {
+        let (slot, new) = match self.find(&r.key()) {
+            Some(slot) => {
+                self.last_seq = self.last_seq.max(r.seq);
+                let new_src = r.prefsrc;
+                let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
+                    return false;
+                };
+                let old_place = OrderKey::of(cur, slot);
+                let old_src = std::mem::replace(cur, r).prefsrc;
+                let new_place = OrderKey::of(cur, slot);
+                self.order.remove(&old_place);
+                self.order.insert(new_place);
+                if old_src != new_src {
+                    if let Some(src) = old_src {
+                        self.by_source.unlink(src, slot);
+                    }
+                    if let Some(src) = new_src {
+                        self.by_source.push(src, slot);
+                    }
+                }
+                (slot, false)
+            }
+            None => (self.insert_new(r), true),
+        };
         if self.marks.len() <= slot as usize {
             self.marks.resize(slot as usize + 1, 0);
         }
         if let Some(m) = self.marks.get_mut(slot as usize) {
             *m = mark;
         }
-        old
+        new
     }
 
     /// Removes the routes `covered` selects that the dump marked `mark`
