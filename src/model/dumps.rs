@@ -560,6 +560,7 @@ impl Model {
             .collect();
         for i in gone {
             self.addrs.remove(&i);
+            self.sync_holders(i);
             self.routes.remove_where(Through::Device(i), |_| true);
             self.devices.remove(&i);
         }
@@ -652,6 +653,7 @@ impl Model {
             }
         }
         self.addrs.retain(|_, d| !d.v4.is_empty() || !d.v6.is_empty());
+        self.rebuild_holders();
         let mut indices: Vec<u32> = self.addrs.keys().copied().collect();
         indices.sort_unstable();
         for i in indices {

@@ -756,6 +756,7 @@ impl Model {
     /// Everything of a deleted device: its addresses and every route through it.
     pub(super) fn device_gone<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         self.addrs.remove(&index);
+        self.sync_holders(index);
         self.remove_routes(Through::Device(index), |_| true, ctx, sink);
         self.devices.remove(&index);
         self.dad.cancel(|d| d.index == index);

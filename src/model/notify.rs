@@ -142,6 +142,8 @@ impl Model {
             }
             self.addrs.insert(to, d);
         }
+        self.sync_holders(from);
+        self.sync_holders(to);
         self.routes.move_device(from, to);
         if let Some(mut state) = self.devices.remove(&from) {
             // (whether a bridge had ports is the ports' to say again)
@@ -301,6 +303,11 @@ impl Model {
             && self.state(index).unknown_link_local
             && is_eui64(&new);
         let list = self.addrs.entry(index).or_default().list_mut(family);
+        if list.is_empty() {
+            // (its first address of the family: it is about to hold one)
+            let [v4, v6] = &mut self.holders;
+            (if family == AF_INET6 { v6 } else { v4 }).insert(index);
+        }
         if unknown_ll
             && let Some(made) = list
                 .iter_mut()
