@@ -23,7 +23,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
-use nlorder::model::{Event, ModelOptions};
+use nlorder::model::{ChangeSink, Event, ModelOptions};
 use nlorder::rebuild::{Rebuilt, rebuild, watch};
 use nlorder::replay::verdict::Outcome;
 use nlorder::replay::{DetectSettings, MethodSpec};
@@ -94,8 +94,8 @@ fn messages(data: &[u8]) -> u64 {
         .messages
 }
 
-/// `nlorder table`: a rebuild with no change sink.
-fn table(data: &[u8]) -> Rebuilt {
+/// A rebuild of the whole capture into `sink`.
+fn rebuilt<S: ChangeSink>(data: &[u8], sink: &mut S) -> Rebuilt {
     let mut diags = Diagnostics::default();
     rebuild(
         &mut reader(data),
@@ -103,25 +103,21 @@ fn table(data: &[u8]) -> Rebuilt {
         ModelOptions::default(),
         None,
         &mut diags,
-        &mut (),
+        sink,
     )
     .expect("readable")
+}
+
+/// `nlorder table`: a rebuild with no change sink.
+fn table(data: &[u8]) -> Rebuilt {
+    rebuilt(data, &mut ())
 }
 
 /// `nlorder timeline`: a rebuild whose every change is collected (the
 /// printer's work left out).
 fn timeline(data: &[u8]) -> usize {
-    let mut diags = Diagnostics::default();
     let mut events: Vec<Event> = Vec::new();
-    rebuild(
-        &mut reader(data),
-        TraceOptions::default(),
-        ModelOptions::default(),
-        None,
-        &mut diags,
-        &mut events,
-    )
-    .expect("readable");
+    rebuilt(data, &mut events);
     events.len()
 }
 

@@ -234,6 +234,20 @@ fn fam_name(f: u8) -> &'static str {
     if f == AF_INET6 { "inet6" } else { "inet" }
 }
 
+/// Whether per-family `[IPv4, IPv6]` flags hold for the families a dump of
+/// `family` covers (AF_UNSPEC: both; another family: none, so true): for a
+/// route dump, whether an earlier complete one covered them, so that what
+/// it shows differently is news.
+pub(super) fn covered_before(flags: [bool; 2], family: u8) -> bool {
+    let [v4, v6] = flags;
+    match family {
+        AF_UNSPEC => v4 && v6,
+        AF_INET => v4,
+        AF_INET6 => v6,
+        _ => true,
+    }
+}
+
 impl Model {
     /// NLMSG_DONE: the dump becomes the model's view (or is merged, when it
     /// had no request or was filtered).
@@ -265,7 +279,7 @@ impl Model {
         let seen = match kind {
             ObjectKind::Links => self.seen_link_dump,
             ObjectKind::Addresses => fams.iter().all(|&f| *family_flag(&mut self.seen_addr_dump, f)),
-            ObjectKind::Routes => fams.iter().all(|&f| *family_flag(&mut self.seen_route_dump, f)),
+            ObjectKind::Routes => covered_before(self.seen_route_dump, family),
         };
         let wanted = seen && sink.wants_changes();
         // Routes are compared through the two tables' indexes, before the
@@ -280,17 +294,11 @@ impl Model {
             ObjectKind::Addresses => self.replace_addresses(dump.addrs, &fams, &mut disagreements),
             // A dump filtered to one table speaks for that table only,
             // unless the kernel ignored the filter (no strict checking).
-            ObjectKind::Routes if dump.in_place.is_some() => {
-                let Some(p) = dump.in_place else { return };
-                revealed = self.sweep_routes(p, &fams, table, wanted, &mut disagreements);
-                if table.is_none() {
-                    for f in &fams {
-                        *family_flag(&mut self.seen_route_dump, *f) = true;
-                    }
-                }
-            }
             ObjectKind::Routes => {
-                self.replace_routes(dump.routes, &fams, table, &mut disagreements);
+                match dump.in_place {
+                    Some(p) => revealed = self.sweep_routes(p, &fams, table, wanted, &mut disagreements),
+                    None => self.replace_routes(dump.routes, &fams, table, &mut disagreements),
+                }
                 if table.is_none() {
                     for f in &fams {
                         *family_flag(&mut self.seen_route_dump, *f) = true;

@@ -308,6 +308,7 @@ impl Model {
             Body::Link(_) | Body::Addr(_) | Body::Route(_) if multi => {
                 let packet = m.packet;
                 let other_in_place = self.dumps.any_in_place();
+                let routes_seen = self.seen_route_dump;
                 let (dump, fresh) = self.dumps.reply(h.kind, h.seq, h.pid, packet);
                 if fresh {
                     self.warnings.push(Diagnostic::record(
@@ -340,13 +341,7 @@ impl Model {
                         }
                         if dump.in_place.is_some() {
                             // (what a dump adds is news only after an earlier one)
-                            let [v4_seen, v6_seen] = self.seen_route_dump;
-                            let seen = match dump.family {
-                                AF_INET => v4_seen,
-                                AF_INET6 => v6_seen,
-                                _ => v4_seen && v6_seen,
-                            };
-                            let keep = sink.wants_changes() && seen;
+                            let keep = sink.wants_changes() && dumps::covered_before(routes_seen, dump.family);
                             dump.push_in_place(&mut self.routes, r, packet, keep);
                         } else {
                             dump.push(&d.body, packet);
@@ -469,7 +464,7 @@ impl Model {
 
     /// Whether any device has an address.
     pub fn has_addresses(&self) -> bool {
-        self.addrs.values().any(|d| !d.v4.is_empty() || !d.v6.is_empty())
+        self.holders.iter().any(|h| !h.is_empty())
     }
 
     /// Routes in the order a dump would list them (see [`route_order`]).

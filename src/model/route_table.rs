@@ -358,13 +358,6 @@ impl RouteTable {
         self.group(r).next().map(|x| (x.key(), x.seq))
     }
 
-    /// Room for `n` more routes.
-    pub fn reserve(&mut self, n: usize) {
-        self.slots.reserve(n);
-        self.by_key.reserve(n, |&(_, h)| spread(h));
-        self.by_device.links.reserve(n);
-    }
-
     /// A fresh `seq` after every one handed out (the end of any group).
     pub fn next_seq(&mut self) -> i64 {
         self.last_seq += 1;
@@ -551,11 +544,6 @@ impl RouteTable {
     /// Whether any route has this preferred source.
     pub fn has_source(&self, ip: IpAddr) -> bool {
         self.by_source.contains(&ip)
-    }
-
-    /// Whether any route through `oif` satisfies `f`.
-    pub fn any_through(&self, oif: u32, f: impl Fn(&RouteEntry) -> bool) -> bool {
-        self.by_device.iter(&oif).filter_map(|s| self.entry(s)).any(f)
     }
 
     /// Routes to exactly `dst/dst_len` in any table of the family.
