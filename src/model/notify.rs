@@ -469,18 +469,20 @@ impl Model {
     /// Adds a route where the kernel would, or replaces the first of its group.
     pub(super) fn insert_route<S: ChangeSink>(
         &mut self,
-        mut new: RouteEntry,
+        new: RouteEntry,
         placement: Placement,
         ctx: &Ctx,
         sink: &mut S,
     ) {
-        if let Some(old) = self.routes.get(&new.key()) {
+        let kept = |old: &RouteEntry, new: &mut RouteEntry| {
             if !new.origin.is_dump() {
                 new.origin = old.origin;
             }
-            self.routes.update(new);
-            return;
-        }
+        };
+        let mut new = match self.routes.update_with(new, kept) {
+            Ok(()) => return,
+            Err(new) => new,
+        };
         // (appending needs no look at the group: the next seq is its end)
         let first = match placement {
             Placement::Append => None,

@@ -17,6 +17,7 @@
 
 use std::collections::BTreeSet;
 use std::net::IpAddr;
+use std::ops::Bound::{Excluded, Unbounded};
 
 use std::hash::BuildHasher;
 
@@ -27,35 +28,31 @@ use super::entries::{RouteEntry, RouteKey};
 use super::prefix;
 use crate::netlink::names::AF_INET6;
 
-/// A route's place in dump order as a key compared field by field (see
-/// [`route_order::dump_order`], which says the same with a comparison
-/// function), its slot as the last tie-break.
+/// A route's place in dump order, packed into five words that compare as
+/// its fields do in this order (see [`route_order::dump_order`], which says
+/// the same with a comparison function), its slot as the last tie-break:
 ///
-/// The IPv6 radix-tree walk (a more specific prefix before the one that
-/// covers it, the 0 branch before the 1 branch) is lexicographic on the
-/// prefix's bits with every bit after the prefix set, then the longer
-/// prefix first; IPv4's trie walk is on the masked bits, longer first.
+/// | word | bits, most significant first |
+/// |---|---|
+/// | 0 | family 8, `table & 255` 8 (tables are walked by hash bucket), table 32, 0 16 |
+/// | 1, 2 | the walk position of the prefix (see [`walk`]) |
+/// | 3 | `255 - dst_len` 8 (longer first), IPv4 `255 - tos` 8 (higher first; IPv6 0), metric 32, `seq` high 16 |
+/// | 4 | `seq` low 24, tos 8 (IPv6's last tie-break), slot 32 |
+///
+/// `seq` is kept in 40 bits (biased by 2^39, clamped): it counts routes
+/// added and dump positions, far below 2^39. Five words rather than the
+/// fields keep the index at 40 bytes per route and make a comparison a
+/// few word compares (every route of a table shares the first word).
 ///
 /// [`route_order::dump_order`]: super::route_order::dump_order
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct OrderKey {
-    family: u8,
-    /// `table & 255`: tables are walked by hash bucket.
-    bucket: u8,
-    table: u32,
-    /// The walk position of the prefix (high and low 64 bits).
-    walk: (u64, u64),
-    /// `255 - dst_len`: longer prefixes first.
-    shorter: u8,
-    /// IPv4: `255 - tos` (higher tos first); IPv6: 0 (tos only breaks ties).
-    lower_tos: u8,
-    priority: u32,
-    seq: i64,
-    tos: u8,
-    slot: u32,
-}
+struct OrderKey([u64; 5]);
 
-/// The walk position of a prefix (see [`OrderKey`]).
+/// The walk position of a prefix as two words (high, low): the IPv6
+/// radix-tree walk (a more specific prefix before the one that covers it,
+/// the 0 branch before the 1 branch) is lexicographic on the prefix's bits
+/// with every bit after the prefix set; IPv4's trie walk is on the masked
+/// bits. The longer prefix first breaks ties in both.
 fn walk(family: u8, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
     let m = prefix::mask(dst_len);
     let mut b = prefix::bits(dst) & m;
@@ -65,39 +62,64 @@ fn walk(family: u8, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
     ((b >> 64) as u64, b as u64)
 }
 
+/// `seq` in 40 bits, order kept: biased by 2^39 and clamped.
+fn seq40(seq: i64) -> u64 {
+    const HALF: i64 = 1 << 39;
+    (seq.clamp(-HALF, HALF - 1) + HALF) as u64
+}
+
+/// The place of a prefix's routes in a table before the tie-breaks.
+struct Head {
+    family: u8,
+    table: u32,
+    walk: (u64, u64),
+    dst_len: u8,
+}
+
+impl Head {
+    fn new(family: u8, table: u32, dst: Option<IpAddr>, dst_len: u8) -> Self {
+        Head {
+            family,
+            table,
+            walk: walk(family, dst, dst_len),
+            dst_len,
+        }
+    }
+
+    /// The key with these tie-breaks (`lower_tos`, metric, seq, tos, slot).
+    fn key(&self, lower_tos: u8, priority: u32, seq: u64, tos: u8, slot: u32) -> OrderKey {
+        let w0 = (u64::from(self.family) << 56) | ((u64::from(self.table) & 255) << 48) | (u64::from(self.table) << 16);
+        let w3 = (u64::from(255 - self.dst_len) << 56)
+            | (u64::from(lower_tos) << 48)
+            | (u64::from(priority) << 16)
+            | (seq >> 24);
+        let w4 = ((seq & 0xff_ffff) << 40) | (u64::from(tos) << 32) | u64::from(slot);
+        OrderKey([w0, self.walk.0, self.walk.1, w3, w4])
+    }
+}
+
 impl OrderKey {
     fn of(r: &RouteEntry, slot: u32) -> Self {
-        let v6 = r.family == AF_INET6;
-        OrderKey {
-            family: r.family,
-            bucket: (r.table & 255) as u8,
-            table: r.table,
-            walk: walk(r.family, r.dst, r.dst_len),
-            shorter: 255 - r.dst_len,
-            lower_tos: if v6 { 0 } else { 255 - r.tos },
-            priority: r.priority.unwrap_or(0),
-            seq: r.seq,
-            tos: r.tos,
+        let lower_tos = if r.family == AF_INET6 { 0 } else { 255 - r.tos };
+        Head::new(r.family, r.table, r.dst, r.dst_len).key(
+            lower_tos,
+            r.priority.unwrap_or(0),
+            seq40(r.seq),
+            r.tos,
             slot,
-        }
+        )
+    }
+
+    /// The slot: the last tie-break.
+    fn slot(&self) -> u32 {
+        self.0[4] as u32
     }
 
     /// The first and last key a prefix can have (any tos, metric, seq);
     /// with `group`, those of one group (its tos and metric).
     fn bounds(family: u8, table: u32, dst: Option<IpAddr>, dst_len: u8, group: Option<(u8, u32)>) -> (Self, Self) {
         let v6 = family == AF_INET6;
-        let base = OrderKey {
-            family,
-            bucket: (table & 255) as u8,
-            table,
-            walk: walk(family, dst, dst_len),
-            shorter: 255 - dst_len,
-            lower_tos: 0,
-            priority: 0,
-            seq: i64::MIN,
-            tos: 0,
-            slot: 0,
-        };
+        let head = Head::new(family, table, dst, dst_len);
         // (lower_tos, tos, priority) at each end
         let ((lo_lt, lo_tos, lo_prio), (hi_lt, hi_tos, hi_prio)) = match group {
             // IPv6 compares tos only after seq: a group's range holds every tos.
@@ -106,20 +128,8 @@ impl OrderKey {
             None if v6 => ((0, 0, 0), (0, u8::MAX, u32::MAX)),
             None => ((0, 0, 0), (u8::MAX, u8::MAX, u32::MAX)),
         };
-        let lo = OrderKey {
-            lower_tos: lo_lt,
-            tos: lo_tos,
-            priority: lo_prio,
-            ..base
-        };
-        let hi = OrderKey {
-            lower_tos: hi_lt,
-            tos: hi_tos,
-            priority: hi_prio,
-            seq: i64::MAX,
-            slot: u32::MAX,
-            ..base
-        };
+        let lo = head.key(lo_lt, lo_prio, 0, lo_tos, 0);
+        let hi = head.key(hi_lt, hi_prio, (1 << 40) - 1, hi_tos, u32::MAX);
         (lo, hi)
     }
 }
@@ -245,6 +255,8 @@ pub struct RouteTable {
     tables: FxHashMap<(u8, u32), usize>,
     /// The last `seq` handed out: a route appended to its group gets the next.
     last_seq: i64,
+    /// Where the last route a dump upserted is, and the dump's mark.
+    cursor: Option<(OrderKey, u32)>,
 }
 
 impl RouteTable {
@@ -262,13 +274,13 @@ impl RouteTable {
 
     /// Every route in dump order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &RouteEntry> + '_ {
-        self.order.iter().filter_map(|k| self.entry(k.slot))
+        self.order.iter().filter_map(|k| self.entry(k.slot()))
     }
 
     fn range(&self, lo: OrderKey, hi: OrderKey) -> impl Iterator<Item = (&OrderKey, &RouteEntry)> + '_ {
         self.order
             .range(lo..=hi)
-            .filter_map(|k| self.entry(k.slot).map(|r| (k, r)))
+            .filter_map(|k| self.entry(k.slot()).map(|r| (k, r)))
     }
 
     /// The slot of the route with this key.
@@ -383,7 +395,18 @@ impl RouteTable {
     /// and device chain (the key is the same) and moves to its new place
     /// in dump order.
     pub fn upsert_marked(&mut self, r: RouteEntry, mark: u32) -> bool {
-        let (slot, new) = match self.find(&r.key()) {
+        let key = r.key();
+        // A dump lists routes in dump order, which is the table's: the
+        // route after the one upserted last is most often this one, found
+        // by a walk that stays in cache rather than a random probe.
+        let after = match self.cursor {
+            Some(c) if c.1 == mark => self.order.range((Excluded(c.0), Unbounded)).next(),
+            _ => self.order.first(),
+        };
+        let next = after
+            .map(OrderKey::slot)
+            .filter(|&s| self.entry(s).is_some_and(|e| e.key() == key));
+        let (slot, new) = match next.or_else(|| self.find(&key)) {
             Some(slot) => {
                 self.last_seq = self.last_seq.max(r.seq);
                 let new_src = r.prefsrc;
@@ -407,6 +430,11 @@ impl RouteTable {
             }
             None => (self.insert_new(r), true),
         };
+        self.cursor = self
+            .slots
+            .get(slot as usize)
+            .and_then(Option::as_ref)
+            .map(|e| (OrderKey::of(e, slot), mark));
         if self.marks.len() <= slot as usize {
             self.marks.resize(slot as usize + 1, 0);
         }
@@ -463,13 +491,25 @@ impl RouteTable {
 
     /// Changes the route with `new`'s key in place: it keeps its position
     /// (its `seq`); the rest is `new`'s.
-    pub fn update(&mut self, mut new: RouteEntry) -> bool {
+    pub fn update(&mut self, new: RouteEntry) -> bool {
+        self.update_with(new, |_, _| {}).is_ok()
+    }
+
+    /// Like [`update`](Self::update), `merge` first seeing the route there
+    /// and the new one; gives `new` back when no route has its key (one
+    /// lookup for "change it if it is there").
+    pub fn update_with(
+        &mut self,
+        mut new: RouteEntry,
+        merge: impl FnOnce(&RouteEntry, &mut RouteEntry),
+    ) -> Result<(), RouteEntry> {
         let Some(slot) = self.find(&new.key()) else {
-            return false;
+            return Err(new);
         };
         let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
-            return false;
+            return Err(new);
         };
+        merge(cur, &mut new);
         new.seq = cur.seq;
         let old_src = cur.prefsrc;
         *cur = new;
@@ -482,7 +522,7 @@ impl RouteTable {
                 self.by_source.push(src, slot);
             }
         }
-        true
+        Ok(())
     }
 
     fn take(&mut self, slot: u32) -> Option<RouteEntry> {
@@ -557,7 +597,7 @@ impl RouteTable {
             .filter(move |(f, _)| *f == family)
             .flat_map(move |&(_, table)| {
                 let (lo, hi) = OrderKey::bounds(family, table, dst, dst_len, None);
-                self.order.range(lo..=hi).map(|k| k.slot)
+                self.order.range(lo..=hi).map(|k| k.slot())
             })
     }
 
@@ -580,7 +620,7 @@ impl RouteTable {
         self.by_source.clear();
         order
             .into_iter()
-            .filter_map(|k| self.slots.get_mut(k.slot as usize).and_then(Option::take))
+            .filter_map(|k| self.slots.get_mut(k.slot() as usize).and_then(Option::take))
             .collect()
     }
 

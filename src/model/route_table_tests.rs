@@ -84,6 +84,10 @@ enum Op {
     Delete(RouteEntry),
     DeviceGone(u32),
     SourceGone(IpAddr),
+    /// A complete dump: which routes it still lists (by position in dump
+    /// order, repeated as needed), new ones, and whether they come in dump
+    /// order (a kernel's dump) or shuffled (the slow path of the lookup).
+    Dump(Vec<bool>, Vec<RouteEntry>, bool),
 }
 
 fn any_op() -> impl Strategy<Value = Op> {
@@ -94,6 +98,12 @@ fn any_op() -> impl Strategy<Value = Op> {
         1 => (1u32..4).prop_map(Op::DeviceGone),
         1 => prop::sample::select(vec!["10.1.2.3", "192.168.1.7"])
             .prop_map(|s| Op::SourceGone(s.parse().unwrap_or(IpAddr::from([0u8; 4])))),
+        1 => (
+            prop::collection::vec(prop::bool::weighted(0.8), 1..8),
+            prop::collection::vec(any_route(), 0..4),
+            prop::bool::weighted(0.7),
+        )
+            .prop_map(|(keep, new, ordered)| Op::Dump(keep, new, ordered)),
     ]
 }
 
@@ -231,6 +241,40 @@ proptest! {
                     reference.routes.retain(|r| r.prefsrc != Some(ip));
                     t.remove_where(Through::Source(ip), |_| true);
                     prop_assert!(!t.has_source(ip));
+                }
+                Op::Dump(keep, new, ordered) => {
+                    // What the dump lists: the kept routes and the new ones
+                    // (one route per key), in dump order or shuffled.
+                    let mut listed: Vec<RouteEntry> = reference
+                        .sorted()
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(i, _)| keep.get(i % keep.len()).copied().unwrap_or(true))
+                        .map(|(_, r)| r)
+                        .collect();
+                    for r in new {
+                        if !listed.iter().any(|x| x.key() == r.key()) {
+                            listed.push(r);
+                        }
+                    }
+                    listed.sort_by(dump_order);
+                    if !ordered {
+                        listed.reverse();
+                        let half = listed.len() / 2;
+                        listed.rotate_left(half);
+                    }
+                    let mark = t.new_mark();
+                    reference.routes.clear();
+                    for mut r in listed {
+                        r.seq = t.next_seq();
+                        reference.last_seq = r.seq;
+                        reference.routes.push(r.clone());
+                        t.upsert_marked(r, mark);
+                    }
+                    let mut gone: Vec<RouteKey> = t.sweep(mark, |_| true).iter().map(RouteEntry::key).collect();
+                    gone.sort();
+                    gone.dedup();
+                    prop_assert!(gone.iter().all(|k| !reference.routes.iter().any(|r| r.key() == *k)));
                 }
             }
             check(&t, &reference, &probe)?;
