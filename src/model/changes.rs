@@ -4,6 +4,7 @@
 //! ignores them (`()`) costs nothing, so `table` pays only for the tables.
 
 use super::entries::{AddrEntry, LinkEntry, RouteEntry};
+use crate::netlink::rtnl::Netns;
 
 /// The kind of object a dump lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -18,6 +19,11 @@ pub enum ObjectKind {
 pub enum Change {
     LinkAdded(LinkEntry),
     LinkRemoved(LinkEntry),
+    /// A request sent the link to another namespace: gone from this one.
+    LinkMovedAway {
+        link: LinkEntry,
+        to: Netns,
+    },
     LinkRenamed {
         link: LinkEntry,
         from: String,

@@ -576,7 +576,9 @@ impl Model {
         let mut links = links;
         for l in &mut links {
             if let Some(old) = self.links.get(l.index) {
-                l.peer = l.peer.or(old.peer);
+                if !l.link_elsewhere {
+                    l.peer = l.peer.or(old.peer);
+                }
                 l.hwaddr_set |= old.hwaddr_set;
             }
         }

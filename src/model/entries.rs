@@ -181,6 +181,10 @@ pub struct LinkEntry {
     pub hwaddr_set: bool,
     /// The other end of a veth pair.
     pub peer: Option<u32>,
+    /// `link` (IFLA_LINK: a veth's peer, a VLAN's lower device) is a device
+    /// of another namespace (IFLA_LINK_NETNSID), or the request made the
+    /// veth's peer there: its index means nothing here.
+    pub link_elsewhere: bool,
     pub origin: Origin,
     /// Only known from addresses or routes: no link message seen yet.
     pub placeholder: bool,
@@ -201,6 +205,7 @@ impl LinkEntry {
             hwaddr: l.hwaddr.map(ShortName::new),
             hwaddr_set: false,
             peer: None,
+            link_elsewhere: l.link_netnsid.is_some(),
             origin,
             placeholder: false,
         }
@@ -220,6 +225,7 @@ impl LinkEntry {
             hwaddr: None,
             hwaddr_set: false,
             peer: None,
+            link_elsewhere: false,
             origin,
             placeholder: true,
         }

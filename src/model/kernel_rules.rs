@@ -189,6 +189,9 @@ impl Model {
         }
         let up = |x: &LinkEntry| x.flags & IFF_UP != 0;
         if kind_is(l, b"veth") {
+            if l.link_elsewhere && l.peer.is_none() {
+                return up(l) && !self.state(l.index).foreign_peer_down;
+            }
             // A veth reports its peer as IFLA_LINK.
             return up(l)
                 && match l.peer.or(l.link).and_then(|p| self.link(p)) {

@@ -54,7 +54,8 @@ fn remove_from(map: &mut FxHashMap<u32, Vec<u32>>, key: u32, value: u32) {
 /// The devices a link follows (its IFLA_LINK and its veth peer).
 fn leaders(l: &LinkEntry) -> impl Iterator<Item = u32> {
     let peer = l.peer.filter(|p| Some(*p) != l.link);
-    l.link.into_iter().chain(peer).filter(move |&i| i != l.index)
+    let link = l.link.filter(|_| !l.link_elsewhere);
+    link.into_iter().chain(peer).filter(move |&i| i != l.index)
 }
 
 impl LinkTable {

@@ -117,6 +117,11 @@ struct DeviceState {
     unknown_link_local: bool,
     /// A bridge that has had a port (its carrier follows its ports).
     had_ports: bool,
+    /// A veth whose peer is in another namespace, last shown by a message
+    /// up without carrier: its peer is down. Until a message shows it, the
+    /// peer is taken to be up (the software that puts a peer elsewhere, a
+    /// CNI plugin, brings it up there); the capture cannot say.
+    foreign_peer_down: bool,
 }
 
 #[derive(Debug, Default)]
@@ -256,7 +261,7 @@ impl Model {
         self.finish_dad(m.ts, None, &ctx, sink);
         match &d.body {
             Body::Request(q) => {
-                if h.flags & NLM_F_DUMP == NLM_F_DUMP {
+                if is_dump_request(h.kind, h.flags) {
                     if let Some(kind) = dumps::kind_of(h.kind) {
                         self.dumps.open(kind, q.family, q.table, h.seq, m.packet);
                     }
@@ -518,8 +523,35 @@ impl Model {
     /// What the model had to assume because the capture cannot say, one
     /// sentence each: indexes it predicted, link-local addresses made from
     /// a MAC it never saw, the promote_secondaries setting it relied on.
+    /// Whether a complete link dump was seen, so that every link of the
+    /// namespace is known (not only those the capture names).
+    pub fn links_complete(&self) -> bool {
+        self.seen_link_dump
+    }
+
     pub fn notes(&self) -> Vec<String> {
         let mut v = Vec::new();
+        if !self.seen_link_dump {
+            v.push(
+                "no complete link dump: only the links the capture names are listed; \
+                 links nothing touched during the capture (lo at least) exist but are not shown"
+                    .to_string(),
+            );
+        }
+        for l in self.links.as_slice() {
+            if l.link_elsewhere
+                && l.peer.is_none()
+                && l.flags & IFF_UP != 0
+                && l.flags & IFF_LOWER_UP == 0
+                && !self.state(l.index).foreign_peer_down
+                && l.kind.is_some_and(|k| k.as_bytes() == b"veth")
+            {
+                v.push(format!(
+                    "the veth peer of {} is in another namespace: its carrier there is not in this capture; assumed up",
+                    l.display_name()
+                ));
+            }
+        }
         for l in self.links.as_slice() {
             if matches!(l.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
                 v.push(format!(

@@ -19,6 +19,7 @@ use super::route_table::Through;
 use super::{Ctx, Model};
 use crate::netlink::Body;
 use crate::netlink::names::*;
+use crate::netlink::rtnl::Netns;
 
 impl Model {
     pub(super) fn apply_notification<S: ChangeSink>(
@@ -158,7 +159,9 @@ impl Model {
         let index = new.index;
         let old = self.link(index).cloned();
         if let Some(old) = &old {
-            new.peer = new.peer.or(old.peer);
+            if !new.link_elsewhere {
+                new.peer = new.peer.or(old.peer);
+            }
             new.hwaddr_set |= old.hwaddr_set;
             if new.hwaddr.is_none() {
                 new.hwaddr = old.hwaddr;
@@ -168,7 +171,11 @@ impl Model {
             }
             if new.link.is_none() {
                 new.link = old.link;
+                new.link_elsewhere = old.link_elsewhere;
             }
+        }
+        if new.link_elsewhere && new.flags & IFF_UP != 0 && new.kind.is_some_and(|k| k.as_bytes() == b"veth") {
+            self.state_mut(index).foreign_peer_down = new.flags & IFF_LOWER_UP == 0;
         }
         let renamed = old.as_ref().is_some_and(|o| !o.placeholder && o.name != new.name);
         let masters = [old.as_ref().and_then(|o| o.master), new.master];
@@ -232,6 +239,29 @@ impl Model {
     /// A device is gone, with everything on it, and the VLANs and macvlans
     /// stacked on it (they are unregistered with their lower device).
     pub(super) fn remove_link<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        self.link_gone(index, None, ctx, sink);
+    }
+
+    /// A link sent to another namespace (`dev_change_net_namespace`): gone
+    /// from this one as if deleted, with its addresses, routes and bridge
+    /// port, except that its VLANs and macvlans stay (they are unregistered
+    /// only when it is). A veth peer left here now has its peer elsewhere:
+    /// its carrier is what that peer does there, which this capture cannot
+    /// show.
+    pub(super) fn link_moved_away<S: ChangeSink>(&mut self, index: u32, to: Netns, ctx: &Ctx, sink: &mut S) {
+        let peer = self.link(index).and_then(|l| l.peer);
+        self.link_gone(index, Some(to), ctx, sink);
+        if let Some(p) = peer {
+            self.links.update(p, |l| {
+                l.peer = None;
+                l.link = None;
+                l.link_elsewhere = true;
+            });
+            self.links_changed(Some(p), std::iter::empty(), ctx, sink);
+        }
+    }
+
+    fn link_gone<S: ChangeSink>(&mut self, index: u32, moved: Option<Netns>, ctx: &Ctx, sink: &mut S) {
         let mut stacked: Vec<u32> = self
             .links
             .followers(index)
@@ -244,6 +274,7 @@ impl Model {
                         .is_some_and(|k| matches!(k.as_bytes(), b"vlan" | b"macvlan" | b"ipvlan" | b"macvtap"))
             })
             .map(|l| l.index)
+            .filter(|_| moved.is_none())
             .collect();
         // (in dump order, as the kernel walks them)
         stacked.sort_by_key(|&i| self.links.position_of(i));
@@ -267,7 +298,10 @@ impl Model {
         }
         let master = link.master;
         if sink.wants_changes() {
-            sink.change(ctx.event(Change::LinkRemoved(link)));
+            sink.change(ctx.event(match moved {
+                Some(to) => Change::LinkMovedAway { link, to },
+                None => Change::LinkRemoved(link),
+            }));
         }
         let affected = followers.into_iter().chain(master);
         self.links_changed(None, affected, ctx, sink);

@@ -21,6 +21,7 @@ use super::kernel_order;
 use super::kernel_rules::Placement;
 use super::{Ctx, Model};
 use crate::netlink::names::*;
+use crate::netlink::rtnl::Netns;
 use crate::netlink::{Body, Link};
 
 /// Requests waiting for their answer, at most.
@@ -38,7 +39,11 @@ pub struct LinkRequest {
     pub lower: Option<u32>,
     pub mtu: Option<u32>,
     pub hwaddr: Option<ShortName>,
-    pub peer: Option<(u32, Option<ShortName>)>,
+    /// The veth peer to create: its index (0: the kernel picks), its name,
+    /// and the namespace it is created in when not this one.
+    pub peer: Option<(u32, Option<ShortName>, Option<Netns>)>,
+    /// The namespace the request puts the link in, when it names one.
+    pub netns: Option<Netns>,
 }
 
 impl LinkRequest {
@@ -53,7 +58,8 @@ impl LinkRequest {
             lower: l.link,
             mtu: l.mtu,
             hwaddr: l.hwaddr.map(ShortName::new),
-            peer: l.peer.map(|(i, n)| (i, n.map(ShortName::new))),
+            peer: l.peer.map(|p| (p.index, p.name.map(ShortName::new), p.netns)),
+            netns: l.netns,
         }
     }
 }
@@ -114,9 +120,14 @@ pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<
             if e.family == AF_INET6 && e.priority.is_none() && msg_type == RTM_NEWROUTE {
                 e.priority = Some(1024);
             }
+            // IPv6 reject routes (RTF_REJECT) go through the loopback device
+            // whatever device the request names, or none (`fib6_nh_init`).
+            if e.family == AF_INET6 && matches!(e.kind, RTN_BLACKHOLE | RTN_UNREACHABLE | RTN_PROHIBIT | RTN_THROW) {
+                e.oif = Some(LOOPBACK_IFINDEX);
+            }
             RequestBody::Route(e)
         }
-        Body::Request(_) if flags & NLM_F_DUMP != NLM_F_DUMP => RequestBody::Get,
+        Body::Request(_) if !is_dump_request(msg_type, flags) => RequestBody::Get,
         _ => return None,
     };
     Some(Pending {
@@ -230,13 +241,23 @@ impl Model {
                     }
                 }
             }
+            // IFLA_TARGET_NETNSID: the whole request acts in another namespace.
+            (RequestBody::Link(l), _) if matches!(l.netns, Some(Netns::Id(_))) => {}
             (RequestBody::Link(l), _) => {
                 let exists = self.resolve(l);
                 match exists {
+                    // `dev_change_net_namespace`: the link leaves this namespace.
+                    Some(index) if l.netns.is_some() && (p.flags & NLM_F_EXCL == 0 || l.kind.is_none()) => {
+                        if let Some(to) = l.netns {
+                            self.link_moved_away(index, to, &c, sink);
+                        }
+                    }
                     Some(index) if p.flags & NLM_F_EXCL == 0 || l.kind.is_none() => {
                         self.modify_link(index, l, &c, sink)
                     }
                     Some(_) => {}
+                    // Created directly in another namespace: nothing here.
+                    None if l.netns.is_some() => {}
                     None if p.flags & NLM_F_CREATE != 0 => self.create_link(l, &c, sink),
                     None => {}
                 }
@@ -314,7 +335,8 @@ impl Model {
         // index it asked for only when the device itself asked for one too
         // (it tests the device's index, not the peer's): seen on 6.1 and 6.12.
         let mut peer_index = None;
-        if let Some((pi, pname)) = &l.peer {
+        let peer_elsewhere = l.peer.is_some_and(|(_, _, ns)| ns.is_some());
+        if let Some((pi, pname, None)) = &l.peer {
             let (index, origin) = if *pi != 0 && l.index != 0 {
                 (*pi, Origin::KernelRule(ctx.packet, KernelRule::VethPeer))
             } else {
@@ -348,6 +370,7 @@ impl Model {
         e.mtu = l.mtu;
         e.link = l.lower;
         e.peer = peer_index;
+        e.link_elsewhere = peer_elsewhere;
         // dummy devices are NOARP (no duplicate address detection)
         e.flags = if l.kind.is_some_and(|k| k.as_bytes() == b"dummy") {
             IFF_BROADCAST | IFF_NOARP

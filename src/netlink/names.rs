@@ -27,6 +27,14 @@ pub const NLM_F_DUMP_FILTERED: u16 = 0x20;
 pub const NLM_F_ROOT: u16 = 0x100;
 pub const NLM_F_MATCH: u16 = 0x200;
 pub const NLM_F_DUMP: u16 = NLM_F_ROOT | NLM_F_MATCH;
+
+/// Whether a request is a dump: a GET (`RTM_GET*`) with either of
+/// NLM_F_ROOT and NLM_F_MATCH, as `rtnetlink_rcv_msg` tests it (dhcpcd
+/// sends NLM_F_MATCH alone). On other requests those bits mean
+/// NLM_F_REPLACE and NLM_F_EXCL.
+pub fn is_dump_request(msg_type: u16, flags: u16) -> bool {
+    msg_type >= RTM_NEWLINK && msg_type & 3 == 2 && flags & NLM_F_REQUEST != 0 && flags & NLM_F_DUMP != 0
+}
 pub const NLM_F_CAPPED: u16 = 0x100;
 pub const NLM_F_ACK_TLVS: u16 = 0x200;
 /// Flags of NEW requests (same bits as ROOT/MATCH/ATOMIC of GET requests).
@@ -53,6 +61,15 @@ pub const IFLA_LINK: u16 = 5;
 pub const IFLA_MASTER: u16 = 10;
 pub const IFLA_OPERSTATE: u16 = 16;
 pub const IFLA_LINKINFO: u16 = 18;
+/// The namespace a request puts the link in: a process's (`IFLA_NET_NS_PID`),
+/// a namespace file descriptor (`IFLA_NET_NS_FD`), or a namespace id of
+/// the requester's (`IFLA_TARGET_NETNSID`, which makes the whole request
+/// act there).
+pub const IFLA_NET_NS_PID: u16 = 19;
+pub const IFLA_NET_NS_FD: u16 = 28;
+pub const IFLA_TARGET_NETNSID: u16 = 46;
+/// The namespace (by id) of the device IFLA_LINK names, when not this one.
+pub const IFLA_LINK_NETNSID: u16 = 37;
 pub const IFLA_INFO_KIND: u16 = 1;
 pub const IFLA_INFO_DATA: u16 = 2;
 /// Inside a veth's IFLA_INFO_DATA: the peer's `ifinfomsg` and attributes.
@@ -112,6 +129,12 @@ pub const RTN_UNICAST: u8 = 1;
 pub const RTN_LOCAL: u8 = 2;
 pub const RTN_BROADCAST: u8 = 3;
 pub const RTN_MULTICAST: u8 = 5;
+pub const RTN_BLACKHOLE: u8 = 6;
+pub const RTN_UNREACHABLE: u8 = 7;
+pub const RTN_PROHIBIT: u8 = 8;
+pub const RTN_THROW: u8 = 9;
+/// The loopback device's ifindex in every namespace (`LOOPBACK_IFINDEX`).
+pub const LOOPBACK_IFINDEX: u32 = 1;
 pub const RTPROT_KERNEL: u8 = 2;
 pub const RTPROT_BOOT: u8 = 3;
 pub const RTM_F_CLONED: u32 = 0x200;

@@ -119,9 +119,46 @@ pub struct Link<'a> {
     pub operstate: Option<u8>,
     pub mtu: Option<u32>,
     pub hwaddr: Option<&'a [u8]>,
-    /// The other end of a veth pair being created (`VETH_INFO_PEER`):
-    /// its requested ifindex (0: the kernel picks) and name.
-    pub peer: Option<(u32, Option<&'a [u8]>)>,
+    /// The other end of a veth pair being created (`VETH_INFO_PEER`).
+    pub peer: Option<Peer<'a>>,
+    /// The namespace a request puts (or moves) the link in.
+    pub netns: Option<Netns>,
+    /// IFLA_LINK names a device of the namespace with this id, not of this one.
+    pub link_netnsid: Option<i32>,
+}
+
+/// A namespace as a request names it: the capture says which request,
+/// never which namespace that is (a descriptor or id means something only
+/// to the process that sent it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Netns {
+    /// The network namespace of process PID (`IFLA_NET_NS_PID`).
+    Pid(u32),
+    /// A namespace file the requester holds open (`IFLA_NET_NS_FD`).
+    Fd(u32),
+    /// A namespace id of the requester's (`IFLA_TARGET_NETNSID`).
+    Id(i32),
+}
+
+impl std::fmt::Display for Netns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Netns::Pid(p) => write!(f, "the namespace of pid {p}"),
+            Netns::Fd(d) => write!(f, "the namespace of the requester's fd {d}"),
+            Netns::Id(i) => write!(f, "the namespace of nsid {i}"),
+        }
+    }
+}
+
+/// The peer of a veth being created, as `VETH_INFO_PEER` asks for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Peer<'a> {
+    /// The requested ifindex (0: the kernel picks).
+    pub index: u32,
+    pub name: Option<&'a [u8]>,
+    /// Created in another namespace.
+    pub netns: Option<Netns>,
 }
 
 /// `struct ifa_cacheinfo`.
@@ -331,6 +368,16 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
             }
             None => false,
         },
+        IFLA_NET_NS_PID | IFLA_NET_NS_FD | IFLA_TARGET_NETNSID | IFLA_LINK_NETNSID => {
+            let Some(v) = a.u32(order) else { return false };
+            match a.kind {
+                IFLA_NET_NS_PID => l.netns = Some(Netns::Pid(v)),
+                IFLA_NET_NS_FD => l.netns = Some(Netns::Fd(v)),
+                IFLA_TARGET_NETNSID => l.netns = Some(Netns::Id(v as i32)),
+                _ => l.link_netnsid = Some(v as i32),
+            }
+            true
+        }
         IFLA_LINKINFO => {
             let mut inner = None;
             each_attr(a.value, order, &mut inner, |i| {
@@ -352,19 +399,29 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
 /// `VETH_INFO_PEER` inside a veth's IFLA_INFO_DATA: an `ifinfomsg` for the
 /// peer followed by its attributes. Problems inside it are not the message's:
 /// a peer that cannot be read is simply unknown.
-fn veth_peer(data: &[u8], order: ByteOrder) -> Option<(u32, Option<&[u8]>)> {
+fn veth_peer(data: &[u8], order: ByteOrder) -> Option<Peer<'_>> {
     let mut peer = None;
     for a in Attrs::new(data, order).flatten() {
         if a.kind != VETH_INFO_PEER {
             continue;
         }
         let h = IfInfoMsg::new_checked(a.value, order).ok()?;
-        let index = h.index();
-        let name = Attrs::new(h.attrs(), order)
-            .flatten()
-            .find(|x| x.kind == IFLA_IFNAME)
-            .map(|x| x.cstr());
-        peer = Some((index, name));
+        let mut p = Peer {
+            index: h.index(),
+            name: None,
+            netns: None,
+        };
+        for x in Attrs::new(h.attrs(), order).flatten() {
+            let v = x.u32(order);
+            match x.kind {
+                IFLA_IFNAME => p.name = Some(x.cstr()),
+                IFLA_NET_NS_PID => p.netns = v.map(Netns::Pid),
+                IFLA_NET_NS_FD => p.netns = v.map(Netns::Fd),
+                IFLA_TARGET_NETNSID => p.netns = v.map(|v| Netns::Id(v as i32)),
+                _ => {}
+            }
+        }
+        peer = Some(p);
     }
     peer
 }

@@ -18,6 +18,7 @@ use crate::model::{AddrEntry, Origin, RouteEntry};
 use crate::netlink::attr_text::{AttrText, attr_texts};
 pub use crate::netlink::names::escape_bytes;
 use crate::netlink::names::{self, *};
+use crate::netlink::rtnl::Netns;
 use crate::netlink::rtnl::{Addr, Body, CacheInfo, ErrorMsg, Link, Request, Route};
 use crate::netlink::wire::Header;
 use crate::report::style::Style;
@@ -127,7 +128,7 @@ impl<W: Write> MessagePrinter for TextPrinter<W> {
         if h.flags & NLM_F_DUMP_INTR != 0 {
             flags.push_str(&s.bad(" DUMP_INTR(inconsistent dump)"));
         }
-        if h.flags & NLM_F_REQUEST != 0 && h.flags & NLM_F_DUMP == NLM_F_DUMP {
+        if names::is_dump_request(h.kind, h.flags) {
             flags.push_str(" dump");
         }
         write!(
@@ -177,7 +178,29 @@ fn describe_link(l: &Link<'_>, s: &Style) -> String {
     if let Some(o) = l.operstate {
         out.push_str(&format!(" state {}", names::operstate(o)));
     }
+    if let Some(id) = l.link_netnsid {
+        out.push_str(&format!(" link-netnsid {id}"));
+    }
+    if let Some(p) = &l.peer {
+        let name = p.name.map(escape_bytes).unwrap_or_else(|| "?".into());
+        out.push_str(&format!(" peer {name}"));
+        if let Some(ns) = p.netns {
+            out.push_str(&format!(" {}", netns_words(ns)));
+        }
+    }
+    if let Some(ns) = l.netns {
+        out.push_str(&format!(" {}", netns_words(ns)));
+    }
     out
+}
+
+/// A namespace as `ip` spells the option that names it.
+fn netns_words(ns: Netns) -> String {
+    match ns {
+        Netns::Pid(p) => format!("netns pid {p}"),
+        Netns::Fd(d) => format!("netns fd {d}"),
+        Netns::Id(i) => format!("target-netnsid {i}"),
+    }
 }
 
 fn describe_addr(a: &Addr<'_>, ifname: &str, s: &Style) -> String {
@@ -294,6 +317,23 @@ struct JsonLink {
     flags_raw: u32,
     dev_type: u16,
     hwaddr: Option<String>,
+    /// The namespace a request puts the link in (`{"fd": 4}`, `{"pid": N}`, `{"id": N}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    netns: Option<crate::netlink::rtnl::Netns>,
+    /// IFLA_LINK is a device of the namespace with this id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link_netnsid: Option<i32>,
+    /// The veth peer a request creates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peer: Option<JsonPeer>,
+}
+
+#[derive(Serialize)]
+struct JsonPeer {
+    index: u32,
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    netns: Option<crate::netlink::rtnl::Netns>,
 }
 
 #[derive(Serialize)]
@@ -434,6 +474,13 @@ impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
                     hwaddr: l
                         .hwaddr
                         .map(|b| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(":")),
+                    netns: l.netns,
+                    link_netnsid: l.link_netnsid,
+                    peer: l.peer.map(|p| JsonPeer {
+                        index: p.index,
+                        name: p.name.map(escape_bytes),
+                        netns: p.netns,
+                    }),
                 }),
                 _ => None,
             },

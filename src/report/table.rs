@@ -114,6 +114,9 @@ pub struct JsonTable {
     pub listeners: u64,
     pub stats: crate::model::ModelStats,
     pub kernel_order: JsonKernelOrder,
+    /// A complete link dump was seen: every link is listed. Without one,
+    /// only the links the capture names are (see `notes`).
+    pub links_complete: bool,
     pub links: Vec<JsonLink>,
     pub addresses: Vec<JsonAddr>,
     pub routes: Vec<JsonRoute>,
@@ -196,6 +199,7 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
             links: order,
             source: source.clone(),
         },
+        links_complete: model.links_complete(),
         links: model.links().iter().map(json_link).collect(),
         addresses: model
             .addresses(filter.af())

@@ -34,6 +34,11 @@ pub fn describe(change: &Change) -> String {
             l.kind.map(|k| format!(", {}", k.display())).unwrap_or_default()
         ),
         Change::LinkRemoved(l) => format!("- link {} (ifindex {})", l.display_name(), l.index),
+        Change::LinkMovedAway { link, to } => format!(
+            "- link {} (ifindex {}): gone from this namespace (moved to {to})",
+            link.display_name(),
+            link.index
+        ),
         Change::Refused {
             request_packet,
             summary,
@@ -204,6 +209,7 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
     match change {
         Change::LinkAdded(l) => ("link_added", json!({ "link": json_link(l) })),
         Change::LinkRemoved(l) => ("link_removed", json!({ "link": json_link(l) })),
+        Change::LinkMovedAway { link, to } => ("link_moved_away", json!({ "link": json_link(link), "to": to })),
         Change::Refused {
             request_packet,
             summary,
