@@ -55,6 +55,12 @@ pub enum Change {
         /// Secondaries removed with it (promote_secondaries off).
         removed_secondaries: Vec<AddrEntry>,
     },
+    /// Its valid lifetime ran out (inferred from the last message that
+    /// showed it); the kernel deletes it then (an `AddrRemoved` follows).
+    AddrExpired {
+        addr: AddrEntry,
+        ifname: String,
+    },
     /// Flags (tentative, deprecated, secondary...) or lifetimes changed.
     AddrChanged {
         addr: AddrEntry,

@@ -291,7 +291,12 @@ impl Model {
         let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, table));
         match dump.kind {
             ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
-            ObjectKind::Addresses => self.replace_addresses(dump.addrs, &fams, &mut disagreements),
+            ObjectKind::Addresses => {
+                for a in &dump.addrs {
+                    self.note_lifetime(a, ctx);
+                }
+                self.replace_addresses(dump.addrs, &fams, &mut disagreements)
+            }
             // A dump filtered to one table speaks for that table only,
             // unless the kernel ignored the filter (no strict checking).
             ObjectKind::Routes => {

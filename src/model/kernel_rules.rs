@@ -797,3 +797,58 @@ impl Model {
         }
     }
 }
+
+impl Model {
+    /// Notes what an address's message (or request) says of its valid
+    /// lifetime, at the moment of `ctx`.
+    pub(super) fn note_lifetime(&mut self, a: &AddrEntry, ctx: &Ctx) {
+        let Some(at) = ctx.ts.map(nanos) else { return };
+        let valid = a.cacheinfo.map_or(u32::MAX, |c| c.valid);
+        self.lifetimes.note(a.key(), at, valid);
+    }
+
+    /// The addresses whose valid lifetime ran out by this message: the
+    /// kernel deletes them itself (`check_lifetime`, `addrconf_verify`),
+    /// as an `ip addr del` would, announcing it only to listeners. Each
+    /// is said to have expired at its end (inferred), then removed.
+    pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        let Some(now) = ctx.ts.map(nanos) else { return };
+        if self.lifetimes.next_end().is_none_or(|end| end > now) {
+            return;
+        }
+        for (end, key) in self.lifetimes.due(now) {
+            let (index, family, ..) = key;
+            let Some(e) = self
+                .device_addresses(index, family)
+                .iter()
+                .find(|a| a.key() == key)
+                .cloned()
+            else {
+                continue;
+            };
+            let at = Ctx {
+                ts: Some(timestamp(end)),
+                ..*ctx
+            };
+            if sink.wants_changes() {
+                sink.change(at.event(Change::AddrExpired {
+                    addr: e.clone(),
+                    ifname: self.ifname(index),
+                }));
+            }
+            self.delete_addr(&e, &at, sink);
+        }
+    }
+}
+
+/// A capture timestamp in nanoseconds since the epoch (0 before it).
+fn nanos(t: crate::capture::Timestamp) -> u64 {
+    u64::try_from(t.as_nanos()).unwrap_or(0)
+}
+
+fn timestamp(n: u64) -> crate::capture::Timestamp {
+    crate::capture::Timestamp {
+        secs: i64::try_from(n / 1_000_000_000).unwrap_or(i64::MAX),
+        nanos: (n % 1_000_000_000) as u32,
+    }
+}

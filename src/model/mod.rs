@@ -16,6 +16,7 @@ pub mod entries;
 mod inferred_routes;
 pub mod kernel_order;
 pub mod kernel_rules;
+pub mod lifetimes;
 pub mod link_table;
 mod notify;
 pub mod prefix;
@@ -179,6 +180,8 @@ pub struct Model {
     warnings: Diagnostics,
     stats: ModelStats,
     last_packet: u64,
+    /// When each address with a finite valid lifetime runs out.
+    lifetimes: lifetimes::Lifetimes,
 }
 
 impl Model {
@@ -212,6 +215,7 @@ impl Model {
             warnings: Diagnostics::default(),
             stats: ModelStats::default(),
             last_packet: 0,
+            lifetimes: lifetimes::Lifetimes::default(),
         }
     }
 
@@ -259,6 +263,7 @@ impl Model {
         };
         let mut is_notification = false;
         self.finish_dad(m.ts, None, &ctx, sink);
+        self.expire_addresses(&ctx, sink);
         match &d.body {
             Body::Request(q) => {
                 if is_dump_request(h.kind, h.flags) {
@@ -573,6 +578,25 @@ impl Model {
                 "the link-local address of {} is made from its MAC, which the capture never showed: shown as fe80::/64",
                 self.ifname(i)
             ));
+        }
+        for (end, (index, family, address, _)) in self.lifetimes.pending() {
+            if let Some(a) = self
+                .device_addresses(index, family)
+                .iter()
+                .find(|a| a.address == address)
+            {
+                let t = crate::capture::Timestamp {
+                    secs: i64::try_from(end / 1_000_000_000).unwrap_or(i64::MAX),
+                    nanos: (end % 1_000_000_000) as u32,
+                };
+                v.push(format!(
+                    "{} on {}: its valid lifetime ends at {}, after the last packet; the kernel then deletes it \
+                     with its routes (silently on a quiet host)",
+                    a.cidr(),
+                    self.ifname(index),
+                    t.rfc3339()
+                ));
+            }
         }
         for (p, i, a) in &self.dad_unfinished {
             v.push(format!(

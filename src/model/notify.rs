@@ -308,6 +308,7 @@ impl Model {
     }
 
     pub(super) fn upsert_addr<S: ChangeSink>(&mut self, new: AddrEntry, ctx: &Ctx, sink: &mut S) {
+        self.note_lifetime(&new, ctx);
         self.ensure_link(new.index, ctx);
         // A device only addresses showed: an IPv4 label starts with the
         // device's name (`eth0`, `eth0:1`), the only name the capture gives.
@@ -402,6 +403,7 @@ impl Model {
         let Some(pos) = list.iter().position(|e| e.same_key(gone)) else {
             return;
         };
+        self.lifetimes.forget(&gone.key());
         let removed = list.remove(pos);
         self.prune_addrs(gone.index);
         self.address_removed(&removed, ctx, sink);
@@ -417,6 +419,7 @@ impl Model {
 
     pub(super) fn delete_addr<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let promote = self.options.promote_secondaries;
+        self.lifetimes.forget(&gone.key());
         let ifname = if sink.wants_changes() {
             self.ifname(gone.index)
         } else {

@@ -98,6 +98,12 @@ pub fn describe(change: &Change) -> String {
             s.push_str(&format!(" ({})", notes.join(", ")));
             s
         }
+        Change::AddrExpired { addr, ifname } => {
+            format!(
+                "~ {} on {ifname}: valid lifetime over, expired (inferred; the kernel deletes it)",
+                addr.cidr()
+            )
+        }
         Change::AddrRemoved {
             addr,
             ifname,
@@ -230,6 +236,10 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
             "addr_added",
             json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(), "family": if addr.family == AF_INET6 { 6 } else { 4 },
                     "position": position + 1, "new_link": new_link.is_some(), "flags": names::address_flags(addr.family, addr.flags) }),
+        ),
+        Change::AddrExpired { addr, ifname } => (
+            "addr_expired",
+            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(), "inferred": true }),
         ),
         Change::AddrRemoved {
             addr,
