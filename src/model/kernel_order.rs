@@ -35,6 +35,15 @@ pub struct KernelVersion {
 }
 
 impl KernelVersion {
+    /// Whether deleting an IPv6 address with a finite lifetime (SLAAC,
+    /// DHCPv6, `valid_lft`) takes its prefix route with it: upstream
+    /// c7dc5b522882 (6.19), backported to the 6.6 stable series and later;
+    /// before, only permanent addresses did, and such a route stayed until
+    /// its own expiry.
+    pub fn prefix_route_goes_with_any_address(self) -> bool {
+        (self.major, self.minor) >= (6, 6)
+    }
+
     /// The device walk order of this release's link dumps (the xarray walk
     /// came with 6.9).
     pub fn link_order(self) -> LinkOrder {

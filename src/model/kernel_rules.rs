@@ -648,7 +648,14 @@ impl Model {
                 .remove_where(Through::Prefix(AF_INET6, Some(addr), 128), |r| {
                     through_dev(r) && r.kind == RTN_LOCAL && r.dst == Some(addr)
                 });
-            if !still && !is_ll_prefix {
+            // (`ipv6_del_addr`: on older kernels only a permanent address
+            // takes its prefix route with it)
+            let takes_prefix_route = a.flags & IFA_F_PERMANENT != 0
+                || self
+                    .options
+                    .kernel
+                    .is_none_or(|k| k.prefix_route_goes_with_any_address());
+            if !still && !is_ll_prefix && takes_prefix_route {
                 removed.extend(
                     self.routes
                         .remove_where(Through::Prefix(AF_INET6, (plen > 0).then_some(prefix), plen), |r| {
