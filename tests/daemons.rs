@@ -123,12 +123,6 @@ const KNOWN: &[Known] = &[
     ),
     (
         "tunnel-modules.l0",
-        "addresses",
-        &["6.1", "6.12"],
-        "the link-local address the kernel gives an ipip tunnel (fe80::5efe:<local IPv4>) is not inferred",
-    ),
-    (
-        "tunnel-modules.l0",
         "routes",
         &["6.1", "6.12"],
         "the tunnel's link-local routes (fe80::/64, its local route, ff00::/8) are not inferred",

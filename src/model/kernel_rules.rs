@@ -22,10 +22,6 @@ use super::route_table::Through;
 use super::{Ctx, Model};
 use crate::netlink::names::*;
 
-/// ARPHRD_ETHER: devices that get an EUI-64 link-local address.
-const ARPHRD_ETHER: u16 = 1;
-const ARPHRD_LOOPBACK: u16 = 772;
-
 /// The longest duplicate address detection takes with the kernel's defaults
 /// (a random delay below `rtr_solicit_delay`, 1 s, then `dad_transmits`, 1,
 /// probe of `retrans_time`, 1 s).
@@ -167,6 +163,32 @@ pub fn eui64_link_local(mac: &[u8]) -> Option<Ipv6Addr> {
         m[3],
         m[4],
         m[5],
+    ]))
+}
+
+/// The link-local address of an IPv4 tunnel from its local address
+/// (`__ipv6_isatap_ifid`): `fe80::200:5efe:a.b.c.d` for a global IPv4
+/// address, `fe80::5efe:a.b.c.d` for a private or special one.
+pub fn isatap_link_local(v4: &[u8]) -> Option<Ipv6Addr> {
+    let a: [u8; 4] = v4.try_into().ok()?;
+    if a == [0; 4] {
+        return None;
+    }
+    let ip = Ipv4Addr::from(a);
+    // the kernel's list: 0/8, 10/8, 127/8, 169.254/16, 172.16/12,
+    // 192.0.2/24, 192.88.99/24, 192.168/16, 198.18/15, multicast, broadcast
+    let special = a[0] == 0
+        || ip.is_private()
+        || ip.is_loopback()
+        || ip.is_link_local()
+        || a[..3] == [192, 0, 2]
+        || a[..3] == [192, 88, 99]
+        || (a[0] == 198 && (a[1] & 0xfe) == 18)
+        || ip.is_multicast()
+        || ip.is_broadcast();
+    let u = if special { 0 } else { 2 };
+    Some(Ipv6Addr::from([
+        0xfe, 0x80, 0, 0, 0, 0, 0, 0, u, 0, 0x5e, 0xfe, a[0], a[1], a[2], a[3],
     ]))
 }
 
@@ -402,7 +424,10 @@ impl Model {
             self.add_kernel_addr(one, ctx, sink);
             return;
         }
-        if dev_type != ARPHRD_ETHER {
+        // (`ipv6_generate_eui64`: Ethernet from its MAC, an ipip tunnel
+        // ISATAP-style from its local IPv4 address; other types are not
+        // modelled)
+        if dev_type != ARPHRD_ETHER && dev_type != ARPHRD_TUNNEL {
             return;
         }
         // Carrier came back on a device configured since it went up: the
@@ -422,7 +447,10 @@ impl Model {
         );
         ll.priority = Some(256);
         self.add_kernel_route(ll, KernelRule::Ipv6LinkLocalRoute, ctx, sink);
-        let address = hwaddr.and_then(|m| eui64_link_local(m.as_bytes()));
+        let address = hwaddr.and_then(|m| match dev_type {
+            ARPHRD_TUNNEL => isatap_link_local(m.as_bytes()),
+            _ => eui64_link_local(m.as_bytes()),
+        });
         let entry = AddrEntry::link_local(
             index,
             address.unwrap_or(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
@@ -857,5 +885,31 @@ fn timestamp(n: u64) -> crate::capture::Timestamp {
     crate::capture::Timestamp {
         secs: i64::try_from(n / 1_000_000_000).unwrap_or(i64::MAX),
         nanos: (n % 1_000_000_000) as u32,
+    }
+}
+
+#[cfg(test)]
+mod isatap_tests {
+    use super::isatap_link_local;
+    use std::net::Ipv6Addr;
+
+    fn ll(v4: [u8; 4]) -> Option<Ipv6Addr> {
+        isatap_link_local(&v4)
+    }
+
+    /// The universal bit is clear for the kernel's list of private and
+    /// special IPv4 ranges (seen: 10.19.0.1 gives fe80::5efe:a13:1 on 6.1
+    /// and 6.12), set otherwise; 0.0.0.0 gives no address.
+    #[test]
+    fn isatap_universal_bit_follows_the_kernels_list() {
+        let parse = |s: &str| s.parse::<Ipv6Addr>().ok();
+        assert_eq!(ll([10, 19, 0, 1]), parse("fe80::5efe:a13:1"));
+        assert_eq!(ll([192, 0, 2, 1]), parse("fe80::5efe:c000:201"));
+        assert_eq!(ll([198, 19, 0, 1]), parse("fe80::5efe:c613:1"));
+        assert_eq!(ll([8, 8, 8, 8]), parse("fe80::200:5efe:808:808"));
+        // 203.0.113/24 is documentation to Rust, not to the kernel's list
+        assert_eq!(ll([203, 0, 113, 5]), parse("fe80::200:5efe:cb00:7105"));
+        assert_eq!(ll([0, 0, 0, 0]), None);
+        assert_eq!(isatap_link_local(&[1, 2, 3]), None);
     }
 }

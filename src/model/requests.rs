@@ -44,6 +44,9 @@ pub struct LinkRequest {
     pub peer: Option<(u32, Option<ShortName>, Option<Netns>)>,
     /// The namespace the request puts the link in, when it names one.
     pub netns: Option<Netns>,
+    /// An IPv4 tunnel's local and remote endpoints.
+    pub tunnel_local: Option<ShortName>,
+    pub tunnel_remote: Option<ShortName>,
 }
 
 impl LinkRequest {
@@ -60,6 +63,8 @@ impl LinkRequest {
             hwaddr: l.hwaddr.map(ShortName::new),
             peer: l.peer.map(|p| (p.index, p.name.map(ShortName::new), p.netns)),
             netns: l.netns,
+            tunnel_local: l.tunnel_local.map(ShortName::new),
+            tunnel_remote: l.tunnel_remote.map(ShortName::new),
         }
     }
 }
@@ -366,17 +371,25 @@ impl Model {
         e.placeholder = false;
         e.name = l.name.unwrap_or_default();
         e.kind = l.kind;
-        e.dev_type = 1;
+        e.dev_type = device_type(l.kind);
         e.mtu = l.mtu;
         e.link = l.lower;
         e.peer = peer_index;
         e.link_elsewhere = peer_elsewhere;
-        // dummy devices are NOARP (no duplicate address detection)
-        e.flags = if l.kind.is_some_and(|k| k.as_bytes() == b"dummy") {
-            IFF_BROADCAST | IFF_NOARP
-        } else {
-            IFF_BROADCAST | IFF_MULTICAST
+        // dummy devices are NOARP (no duplicate address detection); IP
+        // tunnels too, point-to-point when they have a remote end
+        let remote = l.tunnel_remote.is_some_and(|r| r.as_bytes().iter().any(|&b| b != 0));
+        e.flags = match e.dev_type {
+            ARPHRD_TUNNEL | ARPHRD_SIT | ARPHRD_IPGRE if remote => IFF_POINTOPOINT | IFF_NOARP,
+            ARPHRD_TUNNEL | ARPHRD_SIT | ARPHRD_IPGRE => IFF_NOARP,
+            ARPHRD_NONE => IFF_POINTOPOINT | IFF_NOARP | IFF_MULTICAST,
+            _ if l.kind.is_some_and(|k| k.as_bytes() == b"dummy") => IFF_BROADCAST | IFF_NOARP,
+            _ => IFF_BROADCAST | IFF_MULTICAST,
         };
+        // An IPv4 tunnel's link-layer address is its local IPv4 address.
+        if matches!(e.dev_type, ARPHRD_TUNNEL | ARPHRD_SIT | ARPHRD_IPGRE) {
+            e.hwaddr = Some(l.tunnel_local.unwrap_or_else(|| ShortName::new(&[0; 4])));
+        }
         if let Some(h) = l.hwaddr {
             e.hwaddr = Some(h);
             e.hwaddr_set = true;
@@ -500,5 +513,19 @@ impl Pending {
             RequestBody::Addr(a) => a.family,
             _ => AF_UNSPEC,
         }
+    }
+}
+
+/// The device type a link of this kind gets (`ARPHRD_*`, what its
+/// driver's setup sets): Ethernet unless it is an IP tunnel or wireguard.
+fn device_type(kind: Option<ShortName>) -> u16 {
+    match kind.as_ref().map(ShortName::as_bytes) {
+        Some(b"ipip") => ARPHRD_TUNNEL,
+        Some(b"sit") => ARPHRD_SIT,
+        Some(b"gre") => ARPHRD_IPGRE,
+        Some(b"ip6tnl") => ARPHRD_TUNNEL6,
+        Some(b"ip6gre") => ARPHRD_IP6GRE,
+        Some(b"wireguard") => ARPHRD_NONE,
+        _ => ARPHRD_ETHER,
     }
 }

@@ -75,6 +75,22 @@ pub const IFLA_INFO_DATA: u16 = 2;
 /// Inside a veth's IFLA_INFO_DATA: the peer's `ifinfomsg` and attributes.
 pub const VETH_INFO_PEER: u16 = 1;
 pub const IFLA_INFO_SLAVE_KIND: u16 = 4;
+/// Inside an ipip or sit tunnel's IFLA_INFO_DATA: its local and remote IPv4.
+pub const IFLA_IPTUN_LOCAL: u16 = 2;
+pub const IFLA_IPTUN_REMOTE: u16 = 3;
+/// Inside a gre tunnel's IFLA_INFO_DATA: its local and remote IPv4.
+pub const IFLA_GRE_LOCAL: u16 = 6;
+pub const IFLA_GRE_REMOTE: u16 = 7;
+
+/// Device types (`ARPHRD_*`).
+pub const ARPHRD_ETHER: u16 = 1;
+pub const ARPHRD_TUNNEL: u16 = 768;
+pub const ARPHRD_TUNNEL6: u16 = 769;
+pub const ARPHRD_LOOPBACK: u16 = 772;
+pub const ARPHRD_SIT: u16 = 776;
+pub const ARPHRD_IPGRE: u16 = 778;
+pub const ARPHRD_IP6GRE: u16 = 823;
+pub const ARPHRD_NONE: u16 = 65534;
 
 pub const IFA_ADDRESS: u16 = 1;
 pub const IFA_LOCAL: u16 = 2;

@@ -125,6 +125,10 @@ pub struct Link<'a> {
     pub netns: Option<Netns>,
     /// IFLA_LINK names a device of the namespace with this id, not of this one.
     pub link_netnsid: Option<i32>,
+    /// An IPv4 tunnel's (ipip, sit, gre) endpoints as a request gives them
+    /// (`IFLA_IPTUN_LOCAL`/`REMOTE`, `IFLA_GRE_LOCAL`/`REMOTE`).
+    pub tunnel_local: Option<&'a [u8]>,
+    pub tunnel_remote: Option<&'a [u8]>,
 }
 
 /// A namespace as a request names it: the capture says which request,
@@ -385,6 +389,23 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
                     IFLA_INFO_KIND => l.kind = Some(i.cstr()),
                     IFLA_INFO_SLAVE_KIND => l.port_kind = Some(i.cstr()),
                     IFLA_INFO_DATA if l.kind == Some(b"veth".as_slice()) => l.peer = veth_peer(i.value, order),
+                    IFLA_INFO_DATA => {
+                        let (local, remote) = match l.kind {
+                            Some(b"ipip" | b"sit") => (IFLA_IPTUN_LOCAL, IFLA_IPTUN_REMOTE),
+                            Some(b"gre" | b"gretap" | b"erspan") => (IFLA_GRE_LOCAL, IFLA_GRE_REMOTE),
+                            _ => (0, 0),
+                        };
+                        for x in Attrs::new(i.value, order).flatten() {
+                            if x.value.len() != 4 {
+                                continue;
+                            }
+                            if local != 0 && x.kind == local {
+                                l.tunnel_local = Some(x.value);
+                            } else if remote != 0 && x.kind == remote {
+                                l.tunnel_remote = Some(x.value);
+                            }
+                        }
+                    }
                     _ => {}
                 }
                 true

@@ -191,6 +191,11 @@ fn describe_link(l: &Link<'_>, s: &Style) -> String {
     if let Some(ns) = l.netns {
         out.push_str(&format!(" {}", netns_words(ns)));
     }
+    for (word, a) in [("local", l.tunnel_local), ("remote", l.tunnel_remote)] {
+        if let Some(ip) = a.and_then(|b| <[u8; 4]>::try_from(b).ok()) {
+            out.push_str(&format!(" {word} {}", std::net::Ipv4Addr::from(ip)));
+        }
+    }
     out
 }
 
@@ -326,6 +331,11 @@ struct JsonLink {
     /// The veth peer a request creates.
     #[serde(skip_serializing_if = "Option::is_none")]
     peer: Option<JsonPeer>,
+    /// An IPv4 tunnel's endpoints as the request gives them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tunnel_local: Option<std::net::Ipv4Addr>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tunnel_remote: Option<std::net::Ipv4Addr>,
 }
 
 #[derive(Serialize)]
@@ -476,6 +486,11 @@ impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
                         .map(|b| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(":")),
                     netns: l.netns,
                     link_netnsid: l.link_netnsid,
+                    tunnel_local: l.tunnel_local.and_then(|b| <[u8; 4]>::try_from(b).ok()).map(Into::into),
+                    tunnel_remote: l
+                        .tunnel_remote
+                        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+                        .map(Into::into),
                     peer: l.peer.map(|p| JsonPeer {
                         index: p.index,
                         name: p.name.map(escape_bytes),
