@@ -121,12 +121,6 @@ const KNOWN: &[Known] = &[
         &["6.1"],
         "the prefix routes the kernel made from the advertisements leave no message on a quiet host; 6.1 still dumps them after they expired (negative expires) until the fib6 garbage collector runs",
     ),
-    (
-        "tunnel-modules.l0",
-        "routes",
-        &["6.1", "6.12"],
-        "the tunnel's link-local routes (fe80::/64, its local route, ff00::/8) are not inferred",
-    ),
 ];
 
 fn strict() -> bool {
