@@ -284,6 +284,19 @@ impl Model {
     fn link_state_changed<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(index) else { return };
         let up = l.flags & IFF_UP != 0;
+        // An MTU below IPv6's minimum takes IPv6 off the device, with all
+        // its IPv6 addresses (permanent ones too) and routes; raising it
+        // again configures IPv6 afresh (`addrconf_notify`, NETDEV_CHANGEMTU).
+        let mtu_low = l.mtu.is_some_and(|m| m < IPV6_MIN_MTU) && l.flags & IFF_LOOPBACK == 0;
+        if mtu_low != self.state(index).ipv6_off {
+            let st = self.state_mut(index);
+            st.ipv6_off = mtu_low;
+            if mtu_low {
+                st.ipv6_ready = false;
+                st.ipv6_configured = false;
+                self.ipv6_off(index, ctx, sink);
+            }
+        }
         let was_up = self.state(index).admin_up;
         if was_up && !up {
             let st = self.state_mut(index);
@@ -297,7 +310,7 @@ impl Model {
             self.state_mut(index).admin_up = true;
             self.link_up(index, ctx, sink);
         }
-        let ready = up && self.link(index).is_some_and(|l| self.carrier(l, 0));
+        let ready = up && !self.state(index).ipv6_off && self.link(index).is_some_and(|l| self.carrier(l, 0));
         // (a device that is down has no IPv6 configuration whatever its carrier)
         if ready && !self.state(index).ipv6_ready {
             self.state_mut(index).ipv6_ready = true;
@@ -312,10 +325,12 @@ impl Model {
     pub(super) fn sync_link_state(&mut self, index: u32) {
         let Some(l) = self.link(index) else { return };
         let (up, lower_up) = (l.flags & IFF_UP != 0, l.flags & IFF_LOWER_UP != 0);
+        let off = l.mtu.is_some_and(|m| m < IPV6_MIN_MTU) && l.flags & IFF_LOOPBACK == 0;
         let st = self.state_mut(index);
+        st.ipv6_off = off;
         st.admin_up = up;
-        st.ipv6_ready = up && lower_up;
-        if up && lower_up {
+        st.ipv6_ready = up && lower_up && !off;
+        if st.ipv6_ready {
             st.ipv6_configured = true;
         }
         if !up {
@@ -385,6 +400,17 @@ impl Model {
 
     /// NETDEV_DOWN: IPv4 routes through the device go silently except its
     /// host-scoped ones; IPv6 addresses and routes are flushed.
+    /// IPv6 taken off a device (`addrconf_ifdown` with its inet6_dev
+    /// destroyed): every IPv6 address and route through it goes.
+    fn ipv6_off<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        self.dad.cancel(|d| d.index == index);
+        self.remove_routes(Through::Device(index), |r| r.family == AF_INET6, ctx, sink);
+        let v6: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
+        for a in v6 {
+            self.remove_addr_entry(&a, ctx, sink);
+        }
+    }
+
     fn link_down<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         self.dad.cancel(|d| d.index == index);
         self.remove_routes(

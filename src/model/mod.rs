@@ -123,6 +123,8 @@ struct DeviceState {
     /// peer is taken to be up (the software that puts a peer elsewhere, a
     /// CNI plugin, brings it up there); the capture cannot say.
     foreign_peer_down: bool,
+    /// Its MTU is below IPv6's minimum: IPv6 is off on it.
+    ipv6_off: bool,
 }
 
 #[derive(Debug, Default)]

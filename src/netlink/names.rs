@@ -149,6 +149,8 @@ pub const RTN_BLACKHOLE: u8 = 6;
 pub const RTN_UNREACHABLE: u8 = 7;
 pub const RTN_PROHIBIT: u8 = 8;
 pub const RTN_THROW: u8 = 9;
+/// IPv6's minimum MTU: below it a device has no IPv6.
+pub const IPV6_MIN_MTU: u32 = 1280;
 /// The loopback device's ifindex in every namespace (`LOOPBACK_IFINDEX`).
 pub const LOOPBACK_IFINDEX: u32 = 1;
 pub const RTPROT_KERNEL: u8 = 2;
