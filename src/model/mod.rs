@@ -587,10 +587,7 @@ impl Model {
                 .iter()
                 .find(|a| a.address == address)
             {
-                let t = crate::capture::Timestamp {
-                    secs: i64::try_from(end / 1_000_000_000).unwrap_or(i64::MAX),
-                    nanos: (end % 1_000_000_000) as u32,
-                };
+                let t = kernel_rules::timestamp(end);
                 v.push(format!(
                     "{} on {}: its valid lifetime ends at {}, after the last packet; the kernel then deletes it \
                      with its routes (silently on a quiet host)",
