@@ -192,6 +192,11 @@ pub fn isatap_link_local(v4: &[u8]) -> Option<Ipv6Addr> {
     ]))
 }
 
+/// A device whose MTU is below IPv6's minimum has no IPv6 (loopback aside).
+fn ipv6_mtu_too_low(l: &LinkEntry) -> bool {
+    l.mtu.is_some_and(|m| m < IPV6_MIN_MTU) && l.flags & IFF_LOOPBACK == 0
+}
+
 fn kind_is(l: &LinkEntry, k: &[u8]) -> bool {
     l.kind.is_some_and(|x| x.as_bytes() == k)
 }
@@ -287,7 +292,7 @@ impl Model {
         // An MTU below IPv6's minimum takes IPv6 off the device, with all
         // its IPv6 addresses (permanent ones too) and routes; raising it
         // again configures IPv6 afresh (`addrconf_notify`, NETDEV_CHANGEMTU).
-        let mtu_low = l.mtu.is_some_and(|m| m < IPV6_MIN_MTU) && l.flags & IFF_LOOPBACK == 0;
+        let mtu_low = ipv6_mtu_too_low(l);
         if mtu_low != self.state(index).ipv6_off {
             let st = self.state_mut(index);
             st.ipv6_off = mtu_low;
@@ -325,7 +330,7 @@ impl Model {
     pub(super) fn sync_link_state(&mut self, index: u32) {
         let Some(l) = self.link(index) else { return };
         let (up, lower_up) = (l.flags & IFF_UP != 0, l.flags & IFF_LOWER_UP != 0);
-        let off = l.mtu.is_some_and(|m| m < IPV6_MIN_MTU) && l.flags & IFF_LOOPBACK == 0;
+        let off = ipv6_mtu_too_low(l);
         let st = self.state_mut(index);
         st.ipv6_off = off;
         st.admin_up = up;
@@ -405,6 +410,11 @@ impl Model {
     fn ipv6_off<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         self.dad.cancel(|d| d.index == index);
         self.remove_routes(Through::Device(index), |r| r.family == AF_INET6, ctx, sink);
+        self.remove_ipv6_addresses(index, ctx, sink);
+    }
+
+    /// Every IPv6 address of a device, removed as a flush removes them.
+    fn remove_ipv6_addresses<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let v6: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
         for a in v6 {
             self.remove_addr_entry(&a, ctx, sink);
@@ -419,10 +429,7 @@ impl Model {
             ctx,
             sink,
         );
-        let v6: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
-        for a in v6 {
-            self.remove_addr_entry(&a, ctx, sink);
-        }
+        self.remove_ipv6_addresses(index, ctx, sink);
     }
 
     /// `addrconf_dev_config` when a device is up with carrier: the routes
