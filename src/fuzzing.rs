@@ -288,9 +288,15 @@ fn detections(model: &Model, moment: &Moment) {
         let mut report = Report::new(&mut out, json, STYLE, true);
         // Several nodes, so that equal answers make conflicts.
         for (i, d) in found.iter().enumerate() {
-            let _ = report.detection(&format!("node{}", i % 3), capture_path(), moment, d.clone());
+            let _ = report.detection(
+                &format!("node{}", i % 3),
+                capture_path(),
+                moment,
+                d.clone(),
+                &Default::default(),
+            );
         }
-        let _ = report.matrix("all", capture_path(), moment, &found);
+        let _ = report.matrix("all", capture_path(), moment, &found, &Default::default());
         let _ = report.finish(Some(&expected));
     }
 }
@@ -411,7 +417,7 @@ fn watch_first_found(data: &[u8]) {
     for json in [false, true] {
         let mut out = io::sink();
         let mut report = Report::new(&mut out, json, STYLE, false);
-        let _ = report.flips("node", capture_path(), &flips);
+        let _ = report.flips("node", capture_path(), &flips, &Default::default());
         let _ = report.finish(None);
     }
 }
@@ -449,7 +455,7 @@ fn evaluate_at_looks(data: &[u8]) {
         for json in [false, true] {
             let mut out = io::sink();
             let mut report = Report::new(&mut out, json, STYLE, false);
-            let _ = report.detections("node", capture_path(), detections.clone(), every);
+            let _ = report.detections("node", capture_path(), detections.clone(), every, &Default::default());
             let _ = report.finish(None);
         }
     }

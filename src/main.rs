@@ -16,7 +16,7 @@ use cli::{
 use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
 use nlorder::report::table::{FamilyFilter, write_table};
 use nlorder::report::timeline::TimelinePrinter;
-use nlorder::session::{Error, evaluate};
+use nlorder::session::{Error, evaluate, evaluate_grounded};
 
 /// Exit status when an expectation does not hold.
 const EXIT_EXPECTATION: u8 = 1;
@@ -147,11 +147,9 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
         if args.timeline {
             let key = |m: &nlorder::model::Model| spec.outcome(m);
             let eval = |m: &nlorder::model::Model| Outcome(spec.detect(m));
-            let (flips, _) = args
-                .io
-                .open(&path)?
-                .watch(args.io.trace(), args.model.options(), key, eval)?;
-            report.flips(&node, &path, &flips)?;
+            let mut session = args.io.open(&path)?;
+            let (flips, _) = session.watch(args.io.trace(), args.model.options(), key, eval)?;
+            report.flips(&node, &path, &flips, &session.grounds)?;
             continue;
         }
         let (open, trace, model) = (|| args.io.open(&path), args.io.trace(), args.model.options());
@@ -162,12 +160,13 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
                 nlorder::replay::MethodSpec::Calico { options, .. } => options.clone(),
                 _ => calico::Options::default(),
             };
-            for (moment, rows) in evaluate(open, trace, model, args.at, looker, |m| matrix::run(m, &base))? {
-                report.matrix(&node, &path, &moment, &rows)?;
+            let (results, grounds) = evaluate_grounded(open, trace, model, args.at, looker, |m| matrix::run(m, &base))?;
+            for (moment, rows) in results {
+                report.matrix(&node, &path, &moment, &rows, &grounds)?;
             }
         } else {
-            let results = evaluate(open, trace, model, args.at, looker, |m| spec.detect(m))?;
-            report.detections(&node, &path, results, args.all_looks)?;
+            let (results, grounds) = evaluate_grounded(open, trace, model, args.at, looker, |m| spec.detect(m))?;
+            report.detections(&node, &path, results, args.all_looks, &grounds)?;
         }
     }
     let (failed, conflicts) = report.finish(settings.expect.as_ref())?;

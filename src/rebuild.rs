@@ -24,6 +24,31 @@ pub struct Rebuilt {
     pub moment: Moment,
 }
 
+/// What answers from a rebuilt model rest on beyond the capture's bytes:
+/// the problems met reading it, and what the model had to assume. Every
+/// subcommand's JSON carries both.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Grounds {
+    /// The capture's diagnostics and the model's warnings, in that order.
+    pub warnings: Vec<String>,
+    /// What the model assumed because the capture cannot say (see
+    /// [`Model::notes`]).
+    pub assumptions: Vec<String>,
+}
+
+impl Grounds {
+    pub fn of(model: &Model, diags: &Diagnostics) -> Grounds {
+        Grounds {
+            warnings: diags
+                .iter()
+                .chain(model.warnings().iter())
+                .map(ToString::to_string)
+                .collect(),
+            assumptions: model.notes(),
+        }
+    }
+}
+
 pub fn rebuild<S: ChangeSink>(
     reader: &mut CaptureReader<'_>,
     trace: TraceOptions,

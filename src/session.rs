@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
 use crate::model::{ChangeSink, Model, ModelOptions};
-use crate::rebuild::{At, Flip, Rebuilt};
+use crate::rebuild::{At, Flip, Grounds, Rebuilt};
 use crate::report::style::Style;
 use crate::report::summary::{write_model_summary, write_summary};
 use crate::trace::{TraceMessage, TraceOptions, TraceStats};
@@ -46,6 +46,8 @@ pub struct Session {
     pub name: String,
     quiet: bool,
     style: Style,
+    /// What the last rebuild rests on (see [`Grounds`]).
+    pub grounds: Grounds,
 }
 
 impl Session {
@@ -81,6 +83,7 @@ impl Session {
             name,
             quiet,
             style,
+            grounds: Grounds::default(),
         })
     }
 
@@ -92,6 +95,24 @@ impl Session {
 
     fn unreadable(&self, e: impl std::fmt::Display) -> Error {
         Error::Unreadable(format!("{}: {e}", self.name))
+    }
+
+    /// A capture with no rtnetlink message (up to the moment asked for)
+    /// cannot be replayed: an empty model would answer as if the host had
+    /// no interfaces. Unreadable for this purpose.
+    fn replayable(&self, stats: &TraceStats) -> Result<(), Error> {
+        if stats.messages > 0 {
+            return Ok(());
+        }
+        let what = match stats.records {
+            0 => "no records".to_owned(),
+            1 if stats.route_records == 0 => "1 record, not rtnetlink (NETLINK_ROUTE)".to_owned(),
+            n if stats.route_records == 0 => format!("{n} records, none of them rtnetlink (NETLINK_ROUTE)"),
+            n => format!("{n} records, no rtnetlink message decoded"),
+        };
+        Err(self.unreadable(format!(
+            "no rtnetlink data ({what}): no tables can be rebuilt and nothing can be replayed"
+        )))
     }
 
     /// Streams every message to `visit` (which stops the walk by returning
@@ -150,6 +171,8 @@ impl Session {
         self.done();
         let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
+        self.replayable(&rebuilt.stats)?;
+        self.grounds = Grounds::of(&rebuilt.model, &diags);
         // Said even with --quiet: the answer is not about the moment asked for.
         if let Some(w) = rebuilt.moment.outside_warning() {
             eprintln!("nlorder: {}: warning: {w}", self.name);
@@ -171,6 +194,8 @@ impl Session {
         self.done();
         let (results, rebuilt) = done.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
+        self.replayable(&rebuilt.stats)?;
+        self.grounds = Grounds::of(&rebuilt.model, &diags);
         Ok((results, rebuilt))
     }
 
@@ -189,6 +214,8 @@ impl Session {
         self.done();
         let (flips, rebuilt) = watched.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
+        self.replayable(&rebuilt.stats)?;
+        self.grounds = Grounds::of(&rebuilt.model, &diags);
         Ok((flips, rebuilt))
     }
 }
@@ -202,9 +229,21 @@ pub fn evaluate<T>(
     trace: TraceOptions,
     model: ModelOptions,
     at: Option<crate::rebuild::AtSpec>,
+    who: (crate::looks::Looker, bool),
+    eval: impl FnMut(&Model) -> T,
+) -> Result<Vec<(crate::rebuild::Moment, T)>, Error> {
+    evaluate_grounded(open, trace, model, at, who, eval).map(|(results, _)| results)
+}
+
+/// [`evaluate`], and what the answers rest on (of the final rebuild).
+pub fn evaluate_grounded<T>(
+    open: impl FnOnce() -> Result<Session, Error>,
+    trace: TraceOptions,
+    model: ModelOptions,
+    at: Option<crate::rebuild::AtSpec>,
     (who, every): (crate::looks::Looker, bool),
     mut eval: impl FnMut(&Model) -> T,
-) -> Result<Vec<(crate::rebuild::Moment, T)>, Error> {
+) -> Result<(Vec<(crate::rebuild::Moment, T)>, Grounds), Error> {
     use crate::rebuild::AtSpec;
     if every && at != Some(AtSpec::Auto) {
         return Err(Error::Usage(
@@ -213,9 +252,11 @@ pub fn evaluate<T>(
     }
     match at {
         Some(AtSpec::Auto) => {
-            let (results, mut rebuilt) = open()?.evaluate_at_looks(trace, model, (who, every), &mut eval)?;
+            let mut session = open()?;
+            let (results, mut rebuilt) = session.evaluate_at_looks(trace, model, (who, every), &mut eval)?;
+            let grounds = std::mem::take(&mut session.grounds);
             if !results.is_empty() {
-                return Ok(results);
+                return Ok((results, grounds));
             }
             rebuilt.moment.chosen = Some(match who {
                 crate::looks::Looker::Nobody => "--at auto: this resolver asks netlink for nothing (it connects \
@@ -227,12 +268,13 @@ pub fn evaluate<T>(
                 ),
             });
             let v = eval(&rebuilt.model);
-            Ok(vec![(rebuilt.moment, v)])
+            Ok((vec![(rebuilt.moment, v)], grounds))
         }
         other => {
-            let (rebuilt, _) = open()?.rebuild(trace, model, other.and_then(AtSpec::moment), &mut ())?;
+            let mut session = open()?;
+            let (rebuilt, _) = session.rebuild(trace, model, other.and_then(AtSpec::moment), &mut ())?;
             let v = eval(&rebuilt.model);
-            Ok(vec![(rebuilt.moment, v)])
+            Ok((vec![(rebuilt.moment, v)], std::mem::take(&mut session.grounds)))
         }
     }
 }

@@ -205,9 +205,11 @@ fn kubelet_rows_name_the_interface_index_and_family_6_prefers_ipv6() {
     let (d, _) = common::detect_json(&["--method", "kubelet", "--resolved", "192.168.10.5", &f]);
     assert_eq!(d["candidates"][0]["interface"], "ens160");
     assert_eq!(d["candidates"][0]["index"], 3, "{d}");
-    // --family 6 is kubelet's --node-ip ::: prefer IPv6 (this host has none, so IPv4 follows)
+    // --family 6 is kubelet's --node-ip ::: prefer IPv6 (this host has none, so IPv4 follows,
+    // said, and labelled with the answer's family)
     let (d, _) = common::detect_json(&["--method", "kubelet", "--family", "6", &f]);
-    assert_eq!(d["family"], 6, "{d}");
+    assert_eq!(d["family"], 4, "{d}");
+    assert!(d["notes"].to_string().contains("kubelet falls back to IPv4"), "{d}");
     let out = common::nlorder(&[
         "detect",
         "-q",

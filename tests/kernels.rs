@@ -108,6 +108,12 @@ fixtures! {
     k612_bridge_port_mac_l0: "6.12" "bridge-port-mac.l0";
     k612_bridge_port_mac_l1: "6.12" "bridge-port-mac.l1";
     k612_bridge_port_mac_l2: "6.12" "bridge-port-mac.l2";
+    k61_shared_broadcast_l0: "6.1" "shared-broadcast.l0";
+    k61_shared_broadcast_l1: "6.1" "shared-broadcast.l1";
+    k61_shared_broadcast_l2: "6.1" "shared-broadcast.l2";
+    k612_shared_broadcast_l0: "6.12" "shared-broadcast.l0";
+    k612_shared_broadcast_l1: "6.12" "shared-broadcast.l1";
+    k612_shared_broadcast_l2: "6.12" "shared-broadcast.l2";
 }
 
 /// Fresh runs (`NLORDER_MATRIX_DIR`): success rates per kernel and listener count.

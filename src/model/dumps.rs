@@ -55,6 +55,8 @@ pub(super) struct OpenDump {
     pub pid: Option<u32>,
     pub request_packet: Option<u64>,
     pub first_packet: Option<u64>,
+    /// The packet of its latest reply.
+    pub last_packet: Option<u64>,
     pub links: Vec<LinkEntry>,
     pub addrs: Vec<AddrEntry>,
     /// Routes go straight into a table of their own (the dump of a BGP
@@ -76,6 +78,7 @@ impl OpenDump {
             pid: None,
             request_packet,
             first_packet: None,
+            last_packet: None,
             links: Vec::new(),
             addrs: Vec::new(),
             routes: RouteTable::default(),
@@ -179,14 +182,52 @@ impl Dumps {
     fn position(&self, seq: u32, pid: u32) -> Option<usize> {
         self.open
             .iter()
-            .position(|d| d.seq == seq && d.pid == Some(pid))
+            .rposition(|d| d.seq == seq && d.pid == Some(pid))
             .or_else(|| self.open.iter().position(|d| d.seq == seq && d.pid.is_none()))
     }
 
-    /// The dump a multipart reply belongs to; `true` when it had to be
-    /// opened without a request.
-    pub fn reply(&mut self, msg_type: u16, seq: u32, pid: u32, _packet: u64) -> (&mut OpenDump, bool) {
-        let (i, fresh) = match self.position(seq, pid) {
+    /// The dump a multipart reply of `msg_type` belongs to: the newest
+    /// open request of the reply's kind, with this `seq`, that this port's
+    /// replies already fill or that no port has claimed yet. (glibc's
+    /// `__check_native` stops reading a link dump once it has the devices
+    /// it wants and closes its socket; the next request of the process,
+    /// within the same second, has the same port and seq. Pairing by kind
+    /// and newest first keeps its replies out of the abandoned dump.)
+    fn position_for_reply(&self, msg_type: u16, seq: u32, pid: u32) -> Option<usize> {
+        let kind = kind_of(msg_type);
+        self.open
+            .iter()
+            .rposition(|d| d.seq == seq && kind.is_none_or(|k| d.kind == k) && d.pid.is_none_or(|p| p == pid))
+    }
+
+    /// Dumps this port left unfinished: a reply from `pid` is about to
+    /// claim a newer request with the same `seq`, so older dumps it was
+    /// filling will get no more replies. They are taken out (to be merged,
+    /// never applied as the whole table).
+    pub fn take_abandoned(&mut self, msg_type: u16, seq: u32, pid: u32) -> Vec<OpenDump> {
+        let Some(i) = self.position_for_reply(msg_type, seq, pid) else {
+            return Vec::new();
+        };
+        if self.open.get(i).is_none_or(|d| d.pid.is_some()) {
+            return Vec::new();
+        }
+        let mut abandoned = Vec::new();
+        let mut k = 0;
+        while k < i.min(self.open.len()) {
+            if self.open.get(k).is_some_and(|d| d.seq == seq && d.pid == Some(pid)) {
+                abandoned.push(self.open.remove(k));
+            } else {
+                k += 1;
+            }
+        }
+        abandoned
+    }
+
+    /// The dump a multipart reply belongs to (see
+    /// [`Dumps::position_for_reply`]); `true` when it had to be opened
+    /// without a request.
+    pub fn reply(&mut self, msg_type: u16, seq: u32, pid: u32, packet: u64) -> (&mut OpenDump, bool) {
+        let (i, fresh) = match self.position_for_reply(msg_type, seq, pid) {
             Some(i) => (i, false),
             None => {
                 let kind = kind_of(msg_type).unwrap_or(ObjectKind::Links);
@@ -199,6 +240,7 @@ impl Dumps {
         #[allow(clippy::indexing_slicing)]
         let d = &mut self.open[i];
         d.pid = Some(pid);
+        d.last_packet = Some(packet);
         (d, fresh)
     }
 

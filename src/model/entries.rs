@@ -367,6 +367,11 @@ pub struct RouteKey {
     /// (IPv4 aliases, IPv6 routes alike).
     pub gateway: Option<IpAddr>,
     pub oif: Option<u32>,
+    /// IPv4 only: two routes that differ only by their preferred source
+    /// are two routes (`fib_find_info` compares `fib_prefsrc`; e.g. the
+    /// broadcast routes of two addresses whose subnets share a broadcast
+    /// address). IPv6 does not compare it.
+    pub prefsrc: Option<IpAddr>,
 }
 
 fn ip_bits(ip: Option<IpAddr>) -> u128 {
@@ -451,6 +456,10 @@ impl RouteEntry {
             kind: self.kind,
             gateway: self.gateway,
             oif: self.oif,
+            prefsrc: match self.family {
+                AF_INET => self.prefsrc,
+                _ => None,
+            },
         }
     }
 

@@ -669,13 +669,16 @@ impl Model {
         if done.is_none() && now.is_some_and(|n| self.dad.none_over_by(n)) {
             return;
         }
-        let over = |d: &PendingDad| {
-            done == Some((d.index, d.address))
-                || match (now, d.started) {
-                    (None, _) => true,
-                    (Some(n), Some(s)) => n.as_nanos() - s.as_nanos() >= DAD_NANOS,
-                    (Some(_), None) => false,
-                }
+        if done.is_some_and(|(index, address)| !self.dad.contains(index, address)) {
+            return;
+        }
+        // A notification ends its own address's DAD and no other: each
+        // address's local route comes when its own DAD ends.
+        let over = |d: &PendingDad| match (done, now, d.started) {
+            (Some(one), _, _) => one == (d.index, d.address),
+            (None, None, _) => true,
+            (None, Some(n), Some(s)) => n.as_nanos() - s.as_nanos() >= DAD_NANOS,
+            (None, Some(_), None) => false,
         };
         for d in self.dad.take(over) {
             if now.is_none() && done.is_none() {
@@ -738,6 +741,15 @@ impl Model {
         let addr = a.address;
         let plen = a.prefix_len;
         let primary = !a.is_secondary();
+        // The source of the routes it brought: its own address, or its
+        // primary's (`fib_del_ifaddr` deletes them with that prefsrc).
+        let prim = match primary {
+            true => Some(addr),
+            false => remaining
+                .iter()
+                .find(|p| !p.is_secondary() && kernel_order::same_ipv4_subnet(p, a))
+                .map(|p| p.address),
+        };
         let brd = a.broadcast;
         let subnet_brd = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
         let kernel_v4 = |r: &RouteEntry| r.family == AF_INET && r.oif == Some(index) && r.protocol == RTPROT_KERNEL;
@@ -759,7 +771,7 @@ impl Model {
             let brds = brd.into_iter().chain(primary.then_some(subnet_brd));
             for b in brds {
                 removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(b), 32), |r| {
-                    kernel_v4(r) && r.kind == RTN_BROADCAST
+                    kernel_v4(r) && r.kind == RTN_BROADCAST && prim.is_none_or(|p| r.prefsrc == Some(p))
                 }));
             }
         }

@@ -497,6 +497,7 @@ impl Model {
                     && q.priority.is_none_or(|m| r.priority.unwrap_or(0) == m)
                     && q.gateway.is_none_or(|g| r.gateway == Some(g))
                     && q.oif.is_none_or(|o| r.oif == Some(o))
+                    && q.prefsrc.is_none_or(|s| r.prefsrc == Some(s))
                     && (q.kind == RTN_UNICAST || q.kind == 0 || q.kind == r.kind)
             })
             .map(RouteEntry::key);

@@ -9,7 +9,7 @@ use std::net::IpAddr;
 
 use super::goview::{self, AddrView};
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
-use crate::model::Model;
+use crate::model::{Model, RouteEntry};
 use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_TABLE_MAIN};
 
 #[derive(Debug, Clone, Default)]
@@ -120,6 +120,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         d.interface = interface_of(model, ip);
         d.notes
             .push("step 3: no valid answer of the preferred family; the first valid one of the other".into());
+        d.family = super::Family::of(ip);
     }
     if d.address.is_some() {
         d.notes
@@ -147,6 +148,26 @@ fn interface_of(model: &Model, ip: IpAddr) -> Option<String> {
         .iter()
         .find(|a| a.address == ip)
         .map(|a| model.ifname(a.index))
+}
+
+/// An answer of the family tried second: says why the first gave none,
+/// and labels the detection with the answer's family.
+fn fell_back(d: &mut Detection, fams: [u8; 2], defaults: &[&RouteEntry], ip: IpAddr) {
+    let [first, _] = fams;
+    let got = if ip.is_ipv6() { AF_INET6 } else { AF_INET };
+    if got == first {
+        return;
+    }
+    let (want, other) = match first {
+        AF_INET6 => ("IPv6", "IPv4"),
+        _ => ("IPv4", "IPv6"),
+    };
+    let why = match defaults.iter().any(|r| r.family == first) {
+        false => format!("no {want} default route"),
+        true => format!("no {want} default route leads to a global {want} address"),
+    };
+    d.notes.push(format!("{why}: kubelet falls back to {other}"));
+    d.family = super::Family::of(ip);
 }
 
 /// `ChooseHostInterface` (`ResolveBindAddress` with an IPv6 `--node-ip ::`).
@@ -227,6 +248,7 @@ fn choose_host_interface(model: &Model, prefer_v6: bool, d: &mut Detection) {
                 d.address = Some(ip.to_string());
                 d.interface = Some(name);
                 d.notes.push("step 4: address of the default-route interface".into());
+                fell_back(d, fams, &defaults, ip);
                 return;
             }
             // RFC 5549 setups: a global address on an up loopback interface.
@@ -242,6 +264,7 @@ fn choose_host_interface(model: &Model, prefer_v6: bool, d: &mut Detection) {
                             "step 4: {name} has no global address; loopback fallback to {}",
                             l.display_name()
                         ));
+                        fell_back(d, fams, &defaults, a.ip);
                         return;
                     }
                 }

@@ -2,6 +2,7 @@
 //! pure functions of the kernel model, with the reason for every candidate
 //! passed over.
 
+pub mod assumed;
 pub mod calico;
 pub mod conflict;
 pub mod flannel;
@@ -34,11 +35,31 @@ pub enum MethodSpec {
 }
 
 impl MethodSpec {
+    /// The replay, with a note for each assumption its answer rests on
+    /// (see [`assumed`]).
     pub fn detect(&self, model: &Model) -> Detection {
-        match self {
+        let mut d = match self {
             MethodSpec::Calico { text, method, options } => calico::detect_parsed(model, text, method, options),
             MethodSpec::Kubelet(o) => kubelet::detect(model, o),
             MethodSpec::Flannel(o) => flannel::detect(model, o),
+        };
+        assumed::note(model, &mut d, self.walks_links());
+        d
+    }
+
+    /// Whether the answer depends on the order the interfaces are walked
+    /// in (not on route order or a unique address).
+    fn walks_links(&self) -> bool {
+        match self {
+            MethodSpec::Calico { method, .. } => matches!(
+                method,
+                Ok(calico::Method::FirstFound(_)
+                    | calico::Method::Interface(_)
+                    | calico::Method::SkipInterface(_)
+                    | calico::Method::Cidr(_))
+            ),
+            MethodSpec::Flannel(o) => !o.iface_regex.is_empty(),
+            MethodSpec::Kubelet(_) => false,
         }
     }
 

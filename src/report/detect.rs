@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::rebuild::Flip;
+use crate::rebuild::{Flip, Grounds};
 use crate::replay::conflict::Conflict;
 use crate::replay::verdict::{Detection, Outcome, Verdict};
 use crate::report::decode::format_ts;
@@ -201,6 +201,12 @@ pub fn nodes(args: &[String]) -> Result<Vec<(String, std::path::PathBuf)>, Strin
     Ok(nodes)
 }
 
+/// Adds what a result rests on to its JSON object.
+fn insert_grounds(o: &mut serde_json::Map<String, serde_json::Value>, grounds: &Grounds) {
+    o.insert("warnings".into(), grounds.warnings.clone().into());
+    o.insert("assumptions".into(), grounds.assumptions.clone().into());
+}
+
 /// The results of `nlorder detect` over one or more captures, printed as
 /// text as they come or gathered into one JSON document; then conflicts
 /// between nodes and the `--expect` check decide the exit status.
@@ -208,7 +214,8 @@ pub fn nodes(args: &[String]) -> Result<Vec<(String, std::path::PathBuf)>, Strin
 /// JSON: always one document `{"nodes": [...], "conflicts": [...]}`, one
 /// entry per capture in argument order: a detection (with `node`,
 /// `capture`, `at_packet` and `moment`), `{node, capture, methods}` with
-/// `--all`, or `{node, capture, flips}` with `--timeline`.
+/// `--all`, or `{node, capture, flips}` with `--timeline`; each entry also
+/// has `warnings` and `assumptions` (see [`Grounds`]).
 pub struct Report<'w> {
     out: &'w mut dyn Write,
     json: bool,
@@ -241,6 +248,7 @@ impl<'w> Report<'w> {
         capture: &std::path::Path,
         moment: &crate::rebuild::Moment,
         d: Detection,
+        grounds: &Grounds,
     ) -> io::Result<()> {
         if self.json {
             let mut v = serde_json::to_value(&d).map_err(io::Error::other)?;
@@ -249,6 +257,7 @@ impl<'w> Report<'w> {
                 o.insert("capture".into(), capture.display().to_string().into());
                 o.insert("at_packet".into(), moment.packet.into());
                 o.insert("moment".into(), super::moment::json(moment));
+                insert_grounds(o, grounds);
             }
             self.nodes.push(v);
         } else {
@@ -272,10 +281,11 @@ impl<'w> Report<'w> {
         capture: &std::path::Path,
         results: Vec<(crate::rebuild::Moment, Detection)>,
         every: bool,
+        grounds: &Grounds,
     ) -> io::Result<()> {
         if !every {
             for (moment, d) in results {
-                self.detection(node, capture, &moment, d)?;
+                self.detection(node, capture, &moment, d, grounds)?;
             }
             return Ok(());
         }
@@ -309,7 +319,8 @@ impl<'w> Report<'w> {
         }
         if self.json {
             self.nodes
-                .push(serde_json::json!({ "node": node, "capture": capture, "looks": looks }));
+                .push(serde_json::json!({ "node": node, "capture": capture, "looks": looks,
+                "warnings": grounds.warnings, "assumptions": grounds.assumptions }));
         }
         if let Some((_, last)) = results.into_iter().next_back() {
             self.results.push((node.to_owned(), last));
@@ -324,11 +335,14 @@ impl<'w> Report<'w> {
         capture: &std::path::Path,
         moment: &crate::rebuild::Moment,
         rows: &[Detection],
+        grounds: &Grounds,
     ) -> io::Result<()> {
         if self.json {
             let moment = super::moment::json(moment);
-            self.nodes
-                .push(serde_json::json!({ "node": node, "capture": capture, "moment": moment, "methods": rows }));
+            self.nodes.push(
+                serde_json::json!({ "node": node, "capture": capture, "moment": moment, "methods": rows,
+                "warnings": grounds.warnings, "assumptions": grounds.assumptions }),
+            );
             Ok(())
         } else {
             writeln!(self.out, "[{node}] every method on {}:", capture.display())?;
@@ -338,10 +352,18 @@ impl<'w> Report<'w> {
     }
 
     /// The moments the choice changed (`--timeline`).
-    pub fn flips(&mut self, node: &str, capture: &std::path::Path, flips: &[Flip<Outcome>]) -> io::Result<()> {
+    pub fn flips(
+        &mut self,
+        node: &str,
+        capture: &std::path::Path,
+        flips: &[Flip<Outcome>],
+        grounds: &Grounds,
+    ) -> io::Result<()> {
         if self.json {
-            self.nodes
-                .push(serde_json::json!({ "node": node, "capture": capture, "flips": json_flips(flips) }));
+            self.nodes.push(
+                serde_json::json!({ "node": node, "capture": capture, "flips": json_flips(flips),
+                "warnings": grounds.warnings, "assumptions": grounds.assumptions }),
+            );
         } else {
             writeln!(
                 self.out,

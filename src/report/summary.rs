@@ -100,7 +100,16 @@ pub fn write_summary(
 /// so everything the kernel did by itself is inferred).
 pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) -> io::Result<()> {
     let listeners = match stats.listeners() {
-        0 => "no notifications: nothing listened to rtnetlink groups, so the kernel's own changes are inferred by its rules".to_owned(),
+        // A listener during a change would have left its notification in
+        // the capture; without changes, silence says nothing about listeners.
+        0 if stats.requests_applied > 0 => format!(
+            "no notifications in the capture although {} changed the tables: nothing listened to rtnetlink groups then, so the kernel's own changes are inferred by its rules",
+            match stats.requests_applied {
+                1 => "a request".to_owned(),
+                n => format!("{n} requests"),
+            }
+        ),
+        0 => "no notifications in the capture: either nothing changed or nothing listened to rtnetlink groups; changes the kernel made by itself would not show".to_owned(),
         1 => format!("{} notifications (one listener)", stats.notifications),
         n => format!(
             "{} notifications, each recorded {n} times ({n} listeners; {} copies merged)",

@@ -1,0 +1,125 @@
+//! Kernel behaviours checked on the bytes real kernels sent: each test
+//! names the committed real-kernel capture and the packets that show the
+//! behaviour, and asserts what the model does at those packets.
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod common;
+
+fn fx(name: &str) -> String {
+    common::fixture(name).to_str().expect("path").to_owned()
+}
+
+/// The packet of the first timeline line that contains all of `words`.
+fn first_packet(timeline: &str, words: &[&str]) -> Option<u64> {
+    timeline
+        .lines()
+        .find(|l| words.iter().all(|w| l.contains(w)))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|p| p.parse().ok())
+}
+
+/// DAD ends per address. `kernels/6.12/ipv6.l1.pcap` (one listener):
+/// fd00:99::1 on veth0 is announced tentative in packet 127; 2001:db8:1::7
+/// on veth1 is announced without the tentative flag in packet 134 (133 on
+/// 6.1); fd00:99::1's DAD ends in packet 189 (188) and the kernel announces
+/// its local route right after. Another address's announcement does not
+/// end this one's DAD.
+#[test]
+fn dad_ends_per_address() {
+    for (kernel, tentative, other_done, own_done) in [("6.12", 127, 134, 189), ("6.1", 127, 133, 188)] {
+        let f = fx(&format!("kernels/{kernel}/ipv6.l1.pcap"));
+        let out = common::nlorder(&["timeline", "-q", &f]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            first_packet(&text, &["+ fd00:99::1/64 on veth0"]),
+            Some(tentative),
+            "{kernel}: {text}"
+        );
+        // the capture: another address announced done while fd00:99::1 is tentative
+        let out = common::nlorder(&["decode", "-q", &f]);
+        let decoded = String::from_utf8_lossy(&out.stdout);
+        let line = decoded
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{other_done} ")) && l.contains("RTM_NEWADDR"))
+            .unwrap_or_else(|| panic!("{kernel}: no RTM_NEWADDR in packet {other_done}"));
+        assert!(
+            line.contains("K>U") && line.contains("2001:db8:1::7/64") && !line.contains("tentative"),
+            "{kernel}: {line}"
+        );
+        let local = first_packet(&text, &["+ route fd00:99::1/128 dev veth0 table local"]);
+        assert!(
+            local.is_some_and(|p| p >= own_done),
+            "{kernel}: the local route of fd00:99::1 came in packet {local:?}, before its DAD ended ({own_done})"
+        );
+    }
+}
+
+/// The local broadcast routes of one device, as `(dst, prefsrc)`.
+fn broadcasts(capture: &str, at: u64) -> Vec<(String, String)> {
+    let (t, _) = common::json_of("table", &["--at", &at.to_string(), capture]);
+    t["routes"]
+        .as_array()
+        .expect("routes")
+        .iter()
+        .filter(|r| r["type"] == "broadcast" && r["oif"] == "eth0")
+        .map(|r| {
+            (
+                r["dst"].as_str().expect("dst").to_owned(),
+                r["prefsrc"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Routes that differ only by their preferred source are two routes.
+/// `kernels/*/shared-broadcast.l0.pcap` (a quiet host): 10.9.0.9/24 and
+/// 10.9.0.200/25 on eth0 share the broadcast address 10.9.0.255; the dump
+/// in packet 35 lists two broadcast routes, one per source, and after the
+/// /25 is deleted (packet 43) the one with source 10.9.0.9 is left.
+#[test]
+fn routes_that_differ_only_by_prefsrc_are_two_routes() {
+    let pair = |src: &str| ("10.9.0.255/32".to_owned(), src.to_owned());
+    for kernel in ["6.1", "6.12"] {
+        let f = fx(&format!("kernels/{kernel}/shared-broadcast.l0.pcap"));
+        // predicted by the kernel's rules before the dump, then the dump
+        for at in [33, 35] {
+            assert_eq!(
+                broadcasts(&f, at),
+                [pair("10.9.0.9"), pair("10.9.0.200")],
+                "{kernel} at {at}"
+            );
+        }
+        assert_eq!(broadcasts(&f, 44), [pair("10.9.0.9")], "{kernel}");
+    }
+}
+
+/// glibc's abandoned dumps. `looks/*/gai-native.l0.pcap`: getent resolves
+/// a name twice; each time glibc's `__check_native` dumps the links on a
+/// fresh socket and stops reading once it has seen d1 and d2 (on 6.12:
+/// request 54, replies 55-57, no NLMSG_DONE), then the next `__check_pf`
+/// asks for the addresses with the same port and seq (58, replies 59, done
+/// 60). Those replies belong to the address dump: every link and address
+/// is still there, and nothing is said to be cut short but the last
+/// abandoned dump's merge.
+#[test]
+fn replies_pair_with_the_newest_request_of_their_kind() {
+    for (kernel, done) in [("6.1", 62), ("6.12", 60)] {
+        let f = fx(&format!("looks/{kernel}/gai-native.l0.pcap"));
+        let (t, _) = common::json_of("table", &["--at", &done.to_string(), &f]);
+        let links: Vec<&str> = t["links"]
+            .as_array()
+            .expect("links")
+            .iter()
+            .map(|l| l["name"].as_str().expect("name"))
+            .collect();
+        assert_eq!(links, ["lo", "nlmon0", "d1", "d2", "x1", "x2", "x3", "x4"], "{kernel}");
+        let addrs = t["addresses"].as_array().expect("addresses").len();
+        assert_eq!(addrs, 6, "{kernel}: {}", t["addresses"]);
+        assert!(
+            t["warnings"].as_array().expect("w").is_empty(),
+            "{kernel}: {}",
+            t["warnings"]
+        );
+    }
+}
