@@ -237,9 +237,18 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         let xml = printer::junit(&outcomes).map_err(io::Error::other)?;
         std::fs::write(path, xml).map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
     }
-    Ok(match outcomes.iter().all(|o| o.passed) {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::from(EXIT_EXPECTATION),
+    // Whatever could not be run makes the run unreadable (2), said on
+    // stderr too, once every manifest has run and the reports are written.
+    let errors: Vec<&nlorder::check::Outcome> = outcomes.iter().filter(|o| o.is_error()).collect();
+    for o in &errors {
+        eprintln!("nlorder: {}: {}", o.place(), o.message.as_deref().unwrap_or_default());
+    }
+    Ok(if !errors.is_empty() {
+        ExitCode::from(EXIT_UNREADABLE)
+    } else if outcomes.iter().all(|o| o.passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_EXPECTATION)
     })
 }
 

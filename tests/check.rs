@@ -189,3 +189,100 @@ fn junit_and_json_reports() {
     assert_eq!(v["results"][0]["kind"], "detect");
     assert_eq!(v["results"][0]["line"], 2);
 }
+
+/// A folder of manifests in a fresh temp dir (removed first).
+fn folder(name: &str, files: &[(&str, String)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for (f, text) in files {
+        let p = dir.join(f);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+        std::fs::write(&p, text).expect("write");
+    }
+    dir
+}
+
+#[test]
+fn one_broken_manifest_does_not_cancel_the_others() {
+    let nerd = fx("incident-nerdctl.pcap");
+    let dir = folder(
+        "one-broken",
+        &[
+            (
+                "bad/missing.nlorder.toml",
+                "# no capture here\ncapture = \"missing.pcap\"\n[[detect]]\naddress = \"10.4.0.1/24\"\n".into(),
+            ),
+            (
+                "good/good.nlorder.toml",
+                format!(
+                    "capture = {nerd:?}\n[[detect]]\naddress = \"10.4.0.1/24\"\n\
+                     [[detect]]\nmethod = \"interface=eth(\"\naddress = \"10.4.0.1/24\"\n"
+                ),
+            ),
+            (
+                "good/typo.nlorder.toml",
+                format!("capture = {nerd:?}\n\n[[detect]]\nadress = \"10.4.0.1/24\"\n"),
+            ),
+        ],
+    );
+    let junit = dir.join("junit.xml");
+    let (out, err, code) = run(&["--junit", junit.to_str().expect("p"), dir.to_str().expect("p")]);
+    // Every manifest ran; the broken ones make the run unreadable (2) only at the end.
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("PASS ") && l.contains("good.nlorder.toml:2")),
+        "{out}"
+    );
+    let missing = out
+        .lines()
+        .position(|l| l.starts_with("ERROR ") && l.contains("missing.nlorder.toml:2"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        out.lines().nth(missing + 1).expect("why").contains("missing.pcap"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ERROR ") && l.contains("typo.nlorder.toml:4")),
+        "{out}"
+    );
+    // A setting nlorder cannot use is an error of that expectation alone.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ERROR ") && l.contains("good.nlorder.toml:4")),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("1 passed, 0 failed, 3 errors"), "{out}");
+    assert!(err.contains("missing.pcap") && err.contains("adress"), "{err}");
+    let xml = std::fs::read_to_string(&junit).expect("junit written");
+    assert!(xml.contains("errors=\"3\""), "{xml}");
+    assert_eq!(xml.matches("<error").count(), 3, "{xml}");
+    assert!(
+        xml.contains("missing.nlorder.toml:2") && xml.contains("typo.nlorder.toml:4"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testcase name=\"[") && xml.contains("detect first-found (IPv4)"),
+        "{xml}"
+    );
+    let (out, _, code) = run(&["--format", "json", dir.to_str().expect("p")]);
+    assert_eq!(code, Some(2));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        (v["passed"].as_u64(), v["failed"].as_u64(), v["errors"].as_u64()),
+        (Some(1), Some(0), Some(3)),
+        "{v}"
+    );
+    let errors: Vec<&serde_json::Value> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["kind"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 3, "{v}");
+    assert!(
+        errors.iter().all(|e| e["line"].is_u64() && e["message"].is_string()),
+        "{v}"
+    );
+}

@@ -6,8 +6,11 @@
 //! rebuild per distinct `at`), evaluates every expectation with the same
 //! replays the commands use, and returns one [`Outcome`] per expectation;
 //! with `update` it also returns the values to write back (`update`
-//! module). Unreadable manifests or captures are errors (exit 2 in the
-//! CLI); failed expectations are outcomes.
+//! module). A manifest, case or expectation that cannot be run (unreadable
+//! or malformed manifest, missing capture, settings nlorder cannot use) is
+//! an outcome of kind `error` placed at its file and line, so one broken
+//! input never cancels the others (the CLI exits 2 once all have run);
+//! failed expectations are outcomes of their own kind.
 
 pub mod manifest;
 pub mod update;
@@ -28,8 +31,9 @@ use crate::replay::gai;
 use crate::trace::TraceOptions;
 use manifest::{Case, Manifest, WarningsSpec};
 
-/// Why a manifest could not be run (exit 2 in the CLI); failed
-/// expectations are [`Outcome`]s, not errors.
+/// Why a manifest, case or expectation could not be run; [`run`] and
+/// [`run_paths`] turn each into an [`Outcome`] of kind `error` (exit 2 in
+/// the CLI), failed expectations are outcomes of their own kind.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file or folder that cannot be read or written.
@@ -55,6 +59,25 @@ pub enum Error {
 }
 
 impl Error {
+    /// The manifest line the error is about, when known.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Error::Manifest { line, .. } => *line,
+            _ => None,
+        }
+    }
+
+    /// What went wrong, for a result already placed at `manifest` (and
+    /// its line): the path is said only when it is another file's.
+    pub fn detail(&self, manifest: &Path) -> String {
+        match self {
+            Error::Manifest { path, message, .. } if path == manifest => message.clone(),
+            Error::Io { path, source } if path == manifest => source.to_string(),
+            Error::Capture { path, message } if path == manifest => message.clone(),
+            other => other.to_string(),
+        }
+    }
+
     pub(crate) fn manifest(path: &Path, line: Option<usize>, message: impl Into<String>) -> Error {
         Error::Manifest {
             path: path.to_path_buf(),
@@ -72,7 +95,8 @@ pub struct Outcome {
     pub line: Option<usize>,
     /// The case's name or capture.
     pub case: String,
-    /// `link_order`, `address`, `address_order`, `detect`, `gai`, `warnings`.
+    /// `link_order`, `address`, `address_order`, `detect`, `gai`,
+    /// `warnings`; or `error`: it could not be run (`message` says why).
     pub kind: &'static str,
     /// What was checked, e.g. `detect first-found (IPv4)`.
     pub name: String,
@@ -81,6 +105,39 @@ pub struct Outcome {
     pub actual: String,
     /// Why it could not be evaluated, if it could not.
     pub message: Option<String>,
+}
+
+impl Outcome {
+    /// The kind of an outcome that could not be run.
+    pub const ERROR: &'static str = "error";
+
+    /// A manifest, case or expectation that could not be run.
+    pub fn error(manifest: &Path, line: Option<usize>, case: String, name: String, message: String) -> Outcome {
+        Outcome {
+            manifest: manifest.to_path_buf(),
+            line,
+            case,
+            kind: Outcome::ERROR,
+            name,
+            passed: false,
+            expected: String::new(),
+            actual: String::new(),
+            message: Some(message),
+        }
+    }
+
+    /// `manifest:line`, or the manifest alone when the line is not known.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.manifest.display()),
+            None => self.manifest.display().to_string(),
+        }
+    }
+
+    /// Whether it could not be run (rather than passed or failed).
+    pub fn is_error(&self) -> bool {
+        self.kind == Outcome::ERROR
+    }
 }
 
 /// A value `--update` writes back: `kind` #`index` of case `case`, `key`.
@@ -117,30 +174,31 @@ struct Snapshot {
     outside: Option<String>,
 }
 
-fn model_options(manifest: &Path, c: &Case) -> Result<ModelOptions, Error> {
-    let bad = |m: String| Error::manifest(manifest, None, m);
+fn model_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<ModelOptions, Error> {
+    let bad = |key: &str, msg: String| Error::manifest(&m.path, m.key_line(case_index, key), msg);
     Ok(ModelOptions {
         kernel: c
             .kernel
             .as_deref()
             .map(str::parse)
             .transpose()
-            .map_err(|e| bad(format!("kernel = {e}")))?,
+            .map_err(|e| bad("kernel", format!("kernel = {e}")))?,
         promote_secondaries: c.promote_secondaries.unwrap_or(true),
         link_order: match c.kernel_order.as_deref() {
             None => None,
             Some("ascending") => Some(KernelOrder::Ascending),
             Some("buckets") => Some(KernelOrder::Buckets),
             Some(o) => {
-                return Err(bad(format!(
-                    "kernel_order = {o:?}: expected \"ascending\" or \"buckets\""
-                )));
+                return Err(bad(
+                    "kernel_order",
+                    format!("kernel_order = {o:?}: expected \"ascending\" or \"buckets\""),
+                ));
             }
         },
     })
 }
 
-fn trace_options(manifest: &Path, c: &Case) -> Result<TraceOptions, Error> {
+fn trace_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<TraceOptions, Error> {
     Ok(TraceOptions {
         byte_order: match c.netlink_endian.as_deref() {
             None => None,
@@ -148,8 +206,8 @@ fn trace_options(manifest: &Path, c: &Case) -> Result<TraceOptions, Error> {
             Some("big") => Some(ByteOrder::Big),
             Some(o) => {
                 return Err(Error::manifest(
-                    manifest,
-                    None,
+                    &m.path,
+                    m.key_line(case_index, "netlink_endian"),
                     format!("netlink_endian = {o:?}: expected \"little\" or \"big\""),
                 ));
             }
@@ -157,13 +215,13 @@ fn trace_options(manifest: &Path, c: &Case) -> Result<TraceOptions, Error> {
     })
 }
 
-fn snapshot(manifest: &Path, path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, Error> {
+fn snapshot(m: &Manifest, case_index: Option<usize>, path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, Error> {
     let capture_error = |e: &dyn std::fmt::Display| Error::Capture {
         path: path.to_path_buf(),
         message: e.to_string(),
     };
-    let trace = trace_options(manifest, c)?;
-    let model = model_options(manifest, c)?;
+    let trace = trace_options(m, case_index, c)?;
+    let model = model_options(m, case_index, c)?;
     let file = std::fs::File::open(path).map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: e,
@@ -270,8 +328,9 @@ impl CaseRun<'_> {
     }
 }
 
-/// Runs every expectation of one manifest.
-pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
+/// Runs every expectation of one manifest; a case that cannot be run is
+/// one `error` outcome (after those of its expectations that did run).
+pub fn run(m: &Manifest) -> (Vec<Outcome>, Vec<NewValue>) {
     let mut outcomes = Vec::new();
     let mut updates = Vec::new();
     for (case_index, case) in m.cases() {
@@ -284,8 +343,18 @@ pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
             outcomes: Vec::new(),
             updates: Vec::new(),
         };
-        run_case(case, &capture_path, &mut r)?;
-        if case.expectation_count() == 0 {
+        let ran = run_case(case, &capture_path, &mut r);
+        if let Err(e) = &ran {
+            let line = e.line().or_else(|| m.key_line(case_index, "capture"));
+            let name = match e {
+                Error::Manifest { .. } => "settings",
+                _ => "capture",
+            };
+            let message = e.detail(&m.path);
+            r.outcomes
+                .push(Outcome::error(&m.path, line, r.case_name.clone(), name.into(), message));
+        }
+        if ran.is_ok() && case.expectation_count() == 0 {
             // Nothing written down is nothing checked: that is not a pass.
             r.outcomes.push(Outcome {
                 manifest: m.path.clone(),
@@ -305,11 +374,16 @@ pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
         outcomes.append(&mut r.outcomes);
         updates.append(&mut r.updates);
     }
-    Ok((outcomes, updates))
+    (outcomes, updates)
 }
 
 /// The looks in a case's capture (for `at = "auto"`).
-fn who_looked(path: &Path, c: &Case) -> Result<Vec<crate::looks::Look>, Error> {
+fn who_looked(
+    m: &Manifest,
+    case_index: Option<usize>,
+    path: &Path,
+    c: &Case,
+) -> Result<Vec<crate::looks::Look>, Error> {
     let file = std::fs::File::open(path).map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: e,
@@ -320,8 +394,9 @@ fn who_looked(path: &Path, c: &Case) -> Result<Vec<crate::looks::Look>, Error> {
     };
     let mut reader = CaptureReader::new(file).map_err(|e| capture_error(&e))?;
     let mut collector = crate::looks::Collector::default();
-    crate::trace::read_trace(&mut reader, trace_options(path, c)?, &mut Diagnostics::default(), |m| {
-        collector.observe(m);
+    let trace = trace_options(m, case_index, c)?;
+    crate::trace::read_trace(&mut reader, trace, &mut Diagnostics::default(), |msg| {
+        collector.observe(msg);
         true
     })
     .map_err(|e| capture_error(&e))?;
@@ -344,7 +419,7 @@ fn snapshot_at(snaps: &[Snapshot], i: usize) -> Result<&Snapshot, String> {
 
 fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Error> {
     let mut snaps: Vec<Snapshot> = Vec::new();
-    let r_path = r.manifest.path.clone();
+    let (manifest, case_index) = (r.manifest, r.case_index);
     let mut looks: Option<Vec<crate::looks::Look>> = None;
     // Returns the snapshot index for an `at`, rebuilding once per moment;
     // `at = "auto"` is the last look of `looker` (detect, gai).
@@ -360,7 +435,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                     return Ok(Err("at = \"auto\" is for detect and gai expectations".into()));
                 };
                 if looks.is_none() {
-                    looks = Some(who_looked(capture, case)?);
+                    looks = Some(who_looked(manifest, case_index, capture, case)?);
                 }
                 let last = crate::looks::choose(looks.as_deref().unwrap_or_default(), looker, false);
                 last.first().map(|(l, _)| At::Packet(l.end_packet))
@@ -370,7 +445,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         let i = match snaps.iter().position(|s| s.at == at) {
             Some(i) => i,
             None => {
-                snaps.push(snapshot(&r_path, capture, case, at)?);
+                snaps.push(snapshot(manifest, case_index, capture, case, at)?);
                 snaps.len() - 1
             }
         };
@@ -426,19 +501,27 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
     }
     for (i, e) in case.detect.iter().enumerate() {
         let s = get(&e.at, Some(Looker::Go), &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
-        // Settings nlorder cannot use are the manifest's mistake: stop (exit 2).
-        let spec = e
+        let name = format!("detect {} (IPv{})", e.method, e.family());
+        // Settings nlorder cannot use are the manifest's mistake: an error
+        // (exit 2), and the other expectations still run.
+        let spec = match e
             .validate(std::slice::from_ref(&r.case_name))
             .and_then(|()| e.spec(&r.case_name))
-            .map_err(|err| {
-                Error::manifest(
+        {
+            Ok(spec) => spec,
+            Err(err) => {
+                let line = r.manifest.line_of(r.case_index, "detect", i);
+                r.outcomes.push(Outcome::error(
                     &r.manifest.path,
-                    r.manifest.line_of(r.case_index, "detect", i),
+                    line,
+                    r.case_name.clone(),
+                    name,
                     err.to_string(),
-                )
-            })?;
+                ));
+                continue;
+            }
+        };
         let spec: Result<_, String> = Ok(spec);
-        let name = format!("detect {} (IPv{})", e.method, e.family());
         let d = s.and_then(|s| spec.map(|spec| spec.detect(&s.model)));
         // `address` means what `--expect` means (a bare IP matches any prefix).
         let addr = d.clone().map(|d| match &e.expect {
@@ -591,45 +674,74 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
 
 /// Runs every manifest under `paths` (with `update`, first writes the values
 /// computed now into each, snapshot style, reporting each file it changed
-/// to `updated`); the outcomes in manifest order.
+/// to `updated`); the outcomes in manifest order. A path, manifest or case
+/// that cannot be run is an `error` outcome and the others still run; the
+/// only error is finding nothing at all to run.
 pub fn run_paths(
     paths: &[std::path::PathBuf],
     update: bool,
     mut updated: impl FnMut(&Path),
 ) -> Result<Vec<Outcome>, Error> {
-    let files = manifest::discover(paths)?;
-    if files.is_empty() {
+    let (files, errors) = manifest::discover(paths);
+    if files.is_empty() && errors.is_empty() {
         return Err(Error::NoManifests);
     }
-    let mut outcomes = Vec::new();
-    for f in &files {
-        let mut m = manifest::load(f)?;
-        if update {
-            let write = |text: &str| {
-                std::fs::write(f, text).map_err(|e| Error::Io {
-                    path: f.clone(),
-                    source: e,
-                })
+    let place_error =
+        |path: &Path, e: &Error, name: &str| Outcome::error(path, e.line(), String::new(), name.into(), e.detail(path));
+    // A path that cannot be read is placed at itself.
+    let mut outcomes: Vec<Outcome> = errors
+        .iter()
+        .map(|e| {
+            let path = match e {
+                Error::Io { path, .. } | Error::Capture { path, .. } | Error::Manifest { path, .. } => path.as_path(),
+                Error::NoManifests => Path::new(""),
             };
-            let empty: Vec<Option<usize>> = m
-                .cases()
-                .iter()
-                .filter(|(_, c)| c.expectation_count() == 0)
-                .map(|(i, _)| *i)
-                .collect();
-            if !empty.is_empty() {
-                write(&update::skeleton(&m.text, &empty).map_err(|e| Error::manifest(f, None, e.to_string()))?)?;
-                m = manifest::load(f)?;
+            place_error(path, e, "path")
+        })
+        .collect();
+    for f in &files {
+        let mut m = match manifest::load(f) {
+            Ok(m) => m,
+            Err(e) => {
+                outcomes.push(place_error(f, &e, "manifest"));
+                continue;
             }
-            let (_, values) = run(&m)?;
-            let text = update::apply(&m.text, &values).map_err(|e| Error::manifest(f, None, e.to_string()))?;
-            if text != m.text {
-                write(&text)?;
-                updated(f);
+        };
+        if update {
+            let written = (|| -> Result<Manifest, Error> {
+                let write = |text: &str| {
+                    std::fs::write(f, text).map_err(|e| Error::Io {
+                        path: f.clone(),
+                        source: e,
+                    })
+                };
+                let empty: Vec<Option<usize>> = m
+                    .cases()
+                    .iter()
+                    .filter(|(_, c)| c.expectation_count() == 0)
+                    .map(|(i, _)| *i)
+                    .collect();
+                if !empty.is_empty() {
+                    write(&update::skeleton(&m.text, &empty).map_err(|e| Error::manifest(f, None, e.to_string()))?)?;
+                    m = manifest::load(f)?;
+                }
+                let (_, values) = run(&m);
+                let text = update::apply(&m.text, &values).map_err(|e| Error::manifest(f, None, e.to_string()))?;
+                if text != m.text {
+                    write(&text)?;
+                    updated(f);
+                }
+                manifest::load(f)
+            })();
+            match written {
+                Ok(new) => m = new,
+                Err(e) => {
+                    outcomes.push(place_error(f, &e, "update"));
+                    continue;
+                }
             }
-            m = manifest::load(f)?;
         }
-        outcomes.append(&mut run(&m)?.0);
+        outcomes.append(&mut run(&m).0);
     }
     Ok(outcomes)
 }
