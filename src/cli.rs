@@ -267,7 +267,8 @@ pub struct CheckArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Write the values computed now into the manifests (snapshot style); a
-    /// manifest that only names its capture gets default expectations.
+    /// manifest that only names its capture gets default expectations. A
+    /// manifest any part of which cannot be run is not written at all.
     #[arg(long)]
     pub update: bool,
     /// Also write JUnit XML to this file: a test case per expectation, and an

@@ -227,7 +227,10 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
 
 fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     use nlorder::report::check as printer;
-    let updated = |f: &std::path::Path| eprintln!("nlorder: updated {}", f.display());
+    let updated = |f: &std::path::Path, written: bool| match written {
+        true => eprintln!("nlorder: updated {}", f.display()),
+        false => eprintln!("nlorder: {} not updated: some of it could not be run", f.display()),
+    };
     let outcomes =
         nlorder::check::run_paths(&args.paths, args.update, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
     let (mut out, json) = (stdout(), args.format == OutputFormat::Json);

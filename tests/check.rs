@@ -286,3 +286,50 @@ fn one_broken_manifest_does_not_cancel_the_others() {
         "{v}"
     );
 }
+
+#[test]
+fn update_writes_nothing_when_the_run_fails() {
+    let nerd = fx("incident-nerdctl.pcap");
+    let dir = folder(
+        "update-missing",
+        &[
+            ("x.nlorder.toml", "# incident 4712\ncapture = \"missing.pcap\"\n".into()),
+            // One case that could be recorded, one that cannot: the file stays as it is.
+            (
+                "y.nlorder.toml",
+                format!("[[case]]\ncapture = {nerd:?}\n\n[[case]]\ncapture = \"missing.pcap\"\n"),
+            ),
+            // A stale value next to settings nlorder cannot use: not rewritten either.
+            (
+                "z.nlorder.toml",
+                format!(
+                    "capture = {nerd:?}\n[[detect]]\naddress = \"1.2.3.4\"\n\
+                     [[detect]]\nmethod = \"cidr=10.0.0.0/33\"\n"
+                ),
+            ),
+            ("ok.nlorder.toml", format!("capture = {nerd:?}\n")),
+        ],
+    );
+    let text = |f: &str| std::fs::read_to_string(dir.join(f)).expect("read");
+    let before: Vec<String> = ["x", "y", "z"]
+        .iter()
+        .map(|f| text(&format!("{f}.nlorder.toml")))
+        .collect();
+    let (out, err, code) = run(&["--update", dir.to_str().expect("p")]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    for (f, was) in ["x", "y", "z"].iter().zip(&before) {
+        assert_eq!(&text(&format!("{f}.nlorder.toml")), was, "{f}: {err}");
+        assert!(err.contains(&format!("{f}.nlorder.toml not updated")), "{f}: {err}");
+    }
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ERROR ") && l.contains("x.nlorder.toml:2")),
+        "{out}"
+    );
+    // The manifest that ran is still recorded.
+    assert!(
+        err.contains("nlorder: updated") && err.contains("ok.nlorder.toml"),
+        "{err}"
+    );
+    assert!(text("ok.nlorder.toml").contains("address = \"10.4.0.1/24\""));
+}

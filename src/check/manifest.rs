@@ -232,6 +232,11 @@ pub fn load(path: &Path) -> Result<Manifest, Error> {
         ));
     }
     let text = String::from_utf8(bytes).map_err(|_| Error::manifest(path, None, "not a manifest (not UTF-8 text)"))?;
+    parse(path, text)
+}
+
+/// Parses a manifest's text (read from `path`, or to be written there).
+pub fn parse(path: &Path, text: String) -> Result<Manifest, Error> {
     let root: Case = toml::from_str(&text).map_err(|e| {
         let line = e
             .span()

@@ -455,6 +455,13 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             None => Ok(i),
         })
     };
+    if case.expectation_count() == 0 {
+        // Nothing to check still needs a capture that can be read.
+        get(&None, None, &mut snaps)?.map_err(|w| Error::Capture {
+            path: capture.to_path_buf(),
+            message: w,
+        })?;
+    }
     for (i, e) in case.link_order.iter().enumerate() {
         let s = get(&e.at, None, &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
         let actual = s.map(|s| Value::List(s.model.links().iter().map(|l| l.display_name()).collect()));
@@ -672,15 +679,52 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
     Ok(())
 }
 
-/// Runs every manifest under `paths` (with `update`, first writes the values
-/// computed now into each, snapshot style, reporting each file it changed
-/// to `updated`); the outcomes in manifest order. A path, manifest or case
-/// that cannot be run is an `error` outcome and the others still run; the
-/// only error is finding nothing at all to run.
+/// What `--update` makes of one manifest.
+enum Update {
+    /// The values computed now are the ones written down.
+    Unchanged,
+    /// The manifest with the values computed now (and, for a case with
+    /// no expectations, the default ones).
+    Changed(Box<Manifest>),
+    /// Some of it could not be run: nothing is written.
+    NotRun,
+}
+
+fn update_of(m: &Manifest) -> Result<Update, Error> {
+    let toml_error = |e: toml_edit::TomlError| Error::manifest(&m.path, None, e.to_string());
+    let empty: Vec<Option<usize>> = m
+        .cases()
+        .iter()
+        .filter(|(_, c)| c.expectation_count() == 0)
+        .map(|(i, _)| *i)
+        .collect();
+    let with_defaults = match empty.is_empty() {
+        true => m.clone(),
+        false => manifest::parse(&m.path, update::skeleton(&m.text, &empty).map_err(toml_error)?)?,
+    };
+    let (outcomes, values) = run(&with_defaults);
+    if outcomes.iter().any(Outcome::is_error) {
+        return Ok(Update::NotRun);
+    }
+    let text = update::apply(&with_defaults.text, &values).map_err(toml_error)?;
+    if text == m.text {
+        return Ok(Update::Unchanged);
+    }
+    Ok(Update::Changed(Box::new(manifest::parse(&m.path, text)?)))
+}
+
+/// Runs every manifest under `paths`; the outcomes in manifest order. A
+/// path, manifest or case that cannot be run is an `error` outcome and the
+/// others still run; the only error is finding nothing at all to run.
+///
+/// With `update`, first writes the values computed now into each manifest,
+/// snapshot style, but only one that ran without an error; `written` hears
+/// of each file changed (`true`) and each left as it was because some of
+/// it could not be run (`false`).
 pub fn run_paths(
     paths: &[std::path::PathBuf],
     update: bool,
-    mut updated: impl FnMut(&Path),
+    mut written: impl FnMut(&Path, bool),
 ) -> Result<Vec<Outcome>, Error> {
     let (files, errors) = manifest::discover(paths);
     if files.is_empty() && errors.is_empty() {
@@ -708,39 +752,27 @@ pub fn run_paths(
             }
         };
         if update {
-            let written = (|| -> Result<Manifest, Error> {
-                let write = |text: &str| {
-                    std::fs::write(f, text).map_err(|e| Error::Io {
-                        path: f.clone(),
-                        source: e,
-                    })
-                };
-                let empty: Vec<Option<usize>> = m
-                    .cases()
-                    .iter()
-                    .filter(|(_, c)| c.expectation_count() == 0)
-                    .map(|(i, _)| *i)
-                    .collect();
-                if !empty.is_empty() {
-                    write(&update::skeleton(&m.text, &empty).map_err(|e| Error::manifest(f, None, e.to_string()))?)?;
-                    m = manifest::load(f)?;
-                }
-                let (_, values) = run(&m);
-                let text = update::apply(&m.text, &values).map_err(|e| Error::manifest(f, None, e.to_string()))?;
-                if text != m.text {
-                    write(&text)?;
-                    updated(f);
-                }
-                manifest::load(f)
-            })();
-            match written {
-                Ok(new) => m = new,
-                Err(e) => {
-                    outcomes.push(place_error(f, &e, "update"));
-                    continue;
-                }
+            match update_of(&m) {
+                Ok(Update::Changed(new)) => match std::fs::write(f, &new.text) {
+                    Ok(()) => {
+                        written(f, true);
+                        m = *new;
+                    }
+                    Err(e) => {
+                        let e = Error::Io {
+                            path: f.clone(),
+                            source: e,
+                        };
+                        outcomes.push(place_error(f, &e, "update"));
+                    }
+                },
+                Ok(Update::Unchanged) => {}
+                Ok(Update::NotRun) => written(f, false),
+                Err(e) => outcomes.push(place_error(f, &e, "update")),
             }
         }
+        // Without an update written, the manifest as it is (whose errors
+        // say why nothing was written).
         outcomes.append(&mut run(&m).0);
     }
     Ok(outcomes)
