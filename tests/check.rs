@@ -333,3 +333,67 @@ fn update_writes_nothing_when_the_run_fails() {
     );
     assert!(text("ok.nlorder.toml").contains("address = \"10.4.0.1/24\""));
 }
+
+#[test]
+fn replay_errors_moments_and_line_order() {
+    let nerd = fx("incident-nerdctl.pcap");
+    let p = tmp(
+        "replay-errors.nlorder.toml",
+        &format!(
+            "capture = {nerd:?}\nwarnings = \"none\"\n\
+             [[gai]]\ncandidates = [\"192.168.10.5\"]\norder = [\"192.168.10.5\"]\n\
+             [[detect]]\nmethod = \"firstfound\"\naddress = \"1.2.3.4\"\n\
+             [[detect]]\nat = 3\naddress = \"none\"\n\
+             [[detect]]\naddress = \"10.4.0.1/24\"\n\
+             [[detect]]\ncalico_version = \"3.23.3\"\naddress = \"10.4.0.1/24\"\n\
+             [[link_order]]\nlinks = [\"lo\", \"veth-ens160\", \"ens160\", \"nerdctl0\"]\n"
+        ),
+    );
+    let junit = p.with_extension("xml");
+    let (out, err, code) = run(&["--junit", junit.to_str().expect("p"), p.to_str().expect("p")]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    // The replay's own error, as `detect` prints it.
+    let fail = out.lines().position(|l| l.starts_with("FAIL")).expect("a failure");
+    assert!(
+        out.lines().nth(fail).expect("l").contains("detect firstfound (IPv4)"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .nth(fail + 1)
+            .expect("why")
+            .contains("Invalid IP autodetection method: firstfound"),
+        "{out}"
+    );
+    // In manifest line order.
+    let lines: Vec<usize> = out
+        .lines()
+        .filter(|l| l.starts_with("PASS") || l.starts_with("FAIL"))
+        .map(|l| {
+            let place = l.split(' ').nth(1).expect("place");
+            place.rsplit(':').next().expect("line").parse().expect("number")
+        })
+        .collect();
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "{out}");
+    assert_eq!(lines.first(), Some(&2), "{out}");
+    // Two detections that differ only by their moment have two names.
+    assert!(out.contains("] detect first-found (IPv4) at 3\n"), "{out}");
+    let xml = std::fs::read_to_string(&junit).expect("junit");
+    let mut names: Vec<&str> = xml
+        .split("<testcase name=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().expect("name"))
+        .collect();
+    let n = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), n, "{xml}");
+    // Names that would still repeat (settings the name leaves out) name their line.
+    assert!(
+        xml.contains("detect first-found (IPv4) (line 12)") && xml.contains("detect first-found (IPv4) (line 14)"),
+        "{xml}"
+    );
+    assert!(xml.contains("Invalid IP autodetection method: firstfound"), "{xml}");
+}

@@ -98,7 +98,8 @@ pub struct Outcome {
     /// `link_order`, `address`, `address_order`, `detect`, `gai`,
     /// `warnings`; or `error`: it could not be run (`message` says why).
     pub kind: &'static str,
-    /// What was checked, e.g. `detect first-found (IPv4)`.
+    /// What was checked, e.g. `detect first-found (IPv4)`, with the
+    /// expectation's `at` when it has one (`detect first-found (IPv4) at 11`).
     pub name: String,
     pub passed: bool,
     pub expected: String,
@@ -263,6 +264,12 @@ fn link_addresses(model: &Model, ifname: &str, family: Option<u8>) -> Option<Vec
     )
 }
 
+/// ` at MOMENT` for an expectation that names one, so that two that differ
+/// only by their moment have two names.
+fn at_suffix(at: &Option<manifest::AtValue>) -> String {
+    at.as_ref().map(|a| format!(" at {a}")).unwrap_or_default()
+}
+
 struct CaseRun<'a> {
     manifest: &'a Manifest,
     case_index: Option<usize>,
@@ -285,6 +292,8 @@ impl CaseRun<'_> {
         }
     }
 
+    /// One outcome; `why` is the replay's own account of its answer
+    /// (calico-node's error, say), shown when the expectation fails.
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
@@ -294,6 +303,7 @@ impl CaseRun<'_> {
         expected: Option<Value>,
         actual: Result<Value, String>,
         key: &'static str,
+        why: Option<String>,
     ) {
         let line = self.manifest.line_of(self.case_index, kind, index);
         let (passed, actual_text, message) = match (&expected, &actual) {
@@ -303,7 +313,8 @@ impl CaseRun<'_> {
                 a.show(),
                 Some(format!("no expected `{key}` recorded: run `nlorder check --update`")),
             ),
-            (Some(e), Ok(a)) => (e == a, a.show(), None),
+            (Some(e), Ok(a)) if e == a => (true, a.show(), None),
+            (Some(_), Ok(a)) => (false, a.show(), why),
         };
         if let Ok(a) = &actual {
             self.updates.push(NewValue {
@@ -328,8 +339,9 @@ impl CaseRun<'_> {
     }
 }
 
-/// Runs every expectation of one manifest; a case that cannot be run is
-/// one `error` outcome (after those of its expectations that did run).
+/// Runs every expectation of one manifest, each case's outcomes in the
+/// manifest's line order; a case that cannot be run is one `error`
+/// outcome (with those of its expectations that did run).
 pub fn run(m: &Manifest) -> (Vec<Outcome>, Vec<NewValue>) {
     let mut outcomes = Vec::new();
     let mut updates = Vec::new();
@@ -371,6 +383,9 @@ pub fn run(m: &Manifest) -> (Vec<Outcome>, Vec<NewValue>) {
                 )),
             });
         }
+        // In the order the manifest writes them (the expectations of one
+        // section keep theirs; what has no line comes last).
+        r.outcomes.sort_by_key(|o| o.line.unwrap_or(usize::MAX));
         outcomes.append(&mut r.outcomes);
         updates.append(&mut r.updates);
     }
@@ -468,10 +483,11 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         r.record(
             "link_order",
             i,
-            "link order".into(),
+            format!("link order{}", at_suffix(&e.at)),
             e.links.clone().map(Value::List),
             actual,
             "links",
+            None,
         );
     }
     for (i, e) in case.address.iter().enumerate() {
@@ -485,9 +501,9 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                 .any(|a| a == &e.address || a.split('/').next() == Some(e.address.as_str()));
             Ok(Value::Text(if here { "present" } else { "absent" }.into()))
         });
-        let name = format!("address {} on {}", e.address, e.interface);
+        let name = format!("address {} on {}{}", e.address, e.interface, at_suffix(&e.at));
         let expected = Some(Value::Text(if want { "present" } else { "absent" }.into()));
-        r.record("address", i, name, expected, actual, "present");
+        r.record("address", i, name, expected, actual, "present", None);
     }
     for (i, e) in case.address_order.iter().enumerate() {
         let s = get(&e.at, None, &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
@@ -496,7 +512,8 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                 .map(Value::List)
                 .ok_or_else(|| format!("no interface named {}", e.interface))
         });
-        let name = format!("address order on {}", e.interface);
+        let family = e.family.map(|f| format!(" (IPv{f})")).unwrap_or_default();
+        let name = format!("address order on {}{family}{}", e.interface, at_suffix(&e.at));
         r.record(
             "address_order",
             i,
@@ -504,11 +521,13 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             e.addresses.clone().map(Value::List),
             actual,
             "addresses",
+            None,
         );
     }
     for (i, e) in case.detect.iter().enumerate() {
         let s = get(&e.at, Some(Looker::Go), &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
         let name = format!("detect {} (IPv{})", e.method, e.family());
+        let at = at_suffix(&e.at);
         // Settings nlorder cannot use are the manifest's mistake: an error
         // (exit 2), and the other expectations still run.
         let spec = match e
@@ -522,7 +541,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                     &r.manifest.path,
                     line,
                     r.case_name.clone(),
-                    name,
+                    format!("{name}{at}"),
                     err.to_string(),
                 ));
                 continue;
@@ -530,6 +549,14 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         };
         let spec: Result<_, String> = Ok(spec);
         let d = s.and_then(|s| spec.map(|spec| spec.detect(&s.model)));
+        // Why the replay chose nothing, in its own words, as `detect` says it.
+        let why = d.as_ref().ok().and_then(|d| {
+            let error = d.error.as_ref()?;
+            Some(match d.address {
+                None => format!("{} (IPv{}) -> nothing: {error}", d.method, d.family),
+                Some(_) => error.clone(),
+            })
+        });
         // `address` means what `--expect` means (a bare IP matches any prefix).
         let addr = d.clone().map(|d| match &e.expect {
             Some(want) if want.holds(&d) => Value::Text(want.to_string()),
@@ -542,10 +569,11 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             r.record(
                 "detect",
                 i,
-                name.clone(),
+                format!("{name}{at}"),
                 e.expect.as_ref().map(|x| Value::Text(x.to_string())),
                 addr,
                 "address",
+                why.clone(),
             );
         } else {
             r.update_only("detect", i, "address", addr);
@@ -554,10 +582,11 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             r.record(
                 "detect",
                 i,
-                format!("{name} interface"),
+                format!("{name} interface{at}"),
                 e.interface.clone().map(Value::Text),
                 iface,
                 "interface",
+                why,
             );
         } else {
             r.update_only("detect", i, "interface", iface);
@@ -605,11 +634,12 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             Ok(Value::List(res.order.iter().map(|a| a.to_string()).collect()))
         });
         let name = format!(
-            "gai {} {}",
+            "gai {} {}{}",
             e.resolver.as_deref().unwrap_or("glibc"),
-            e.candidates.join(",")
+            e.candidates.join(","),
+            at_suffix(&e.at)
         );
-        r.record("gai", i, name, e.order.clone().map(Value::List), actual, "order");
+        r.record("gai", i, name, e.order.clone().map(Value::List), actual, "order", None);
     }
     if let Some(spec) = &case.warnings {
         let line = r.manifest.line_of(r.case_index, "warnings", 0);

@@ -90,14 +90,21 @@ pub fn write_json(out: &mut dyn Write, outcomes: &[Outcome]) -> io::Result<()> {
 
 /// JUnit XML: a test suite per manifest, a test case per expectation, an
 /// `<error>` test case for each manifest, case or expectation that could
-/// not be run.
+/// not be run. Test case names are unique in their suite.
 pub fn junit(outcomes: &[Outcome]) -> Result<String, quick_junit::SerializeError> {
     let mut report = Report::new("nlorder check");
     let mut manifests: Vec<&std::path::Path> = outcomes.iter().map(|o| o.manifest.as_path()).collect();
     manifests.dedup();
     for m in manifests {
         let mut suite = TestSuite::new(m.display().to_string());
-        for o in outcomes.iter().filter(|o| o.manifest == m) {
+        let here: Vec<&Outcome> = outcomes.iter().filter(|o| o.manifest == m).collect();
+        // Names repeat where expectations differ only in settings the name
+        // leaves out (a Calico release, say): those name their line too.
+        let mut seen = std::collections::HashMap::new();
+        for o in &here {
+            *seen.entry(title(o)).or_insert(0usize) += 1;
+        }
+        for o in here {
             let status = if o.passed {
                 TestCaseStatus::success()
             } else if o.is_error() {
@@ -120,7 +127,13 @@ pub fn junit(outcomes: &[Outcome]) -> Result<String, quick_junit::SerializeError
                 ));
                 s
             };
-            let mut case = TestCase::new(title(o), status);
+            let mut name = title(o);
+            if seen.get(&name).is_some_and(|n| *n > 1)
+                && let Some(line) = o.line
+            {
+                name.push_str(&format!(" (line {line})"));
+            }
+            let mut case = TestCase::new(name, status);
             case.set_classname(o.kind);
             suite.add_test_case(case);
         }
