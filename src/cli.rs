@@ -193,8 +193,8 @@ pub struct DetectArgs {
     #[command(flatten)]
     pub settings: nlorder::replay::DetectSettings,
     /// Take the method from a Tigera operator Installation (YAML or JSON):
-    /// nodeAddressAutodetectionV4/V6.
-    #[arg(long)]
+    /// nodeAddressAutodetectionV4/V6 (so not together with --method).
+    #[arg(long, conflicts_with = "method")]
     pub installation: Option<PathBuf>,
     /// Every method, with defaults derived from the host, side by side.
     #[arg(long, conflicts_with = "timeline")]

@@ -127,6 +127,10 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     use nlorder::replay::{calico, matrix, verdict::Outcome};
     use nlorder::report::detect::Report;
     let mut settings = args.settings.clone();
+    // Said even with --quiet: the answer is not the release asked for.
+    if let Some(w) = settings.calico_version.unknown_warning() {
+        eprintln!("nlorder: warning: --calico-version: {w}");
+    }
     if let Some(path) = &args.installation {
         let (method, why) =
             nlorder::replay::operator::method_of_file(path, settings.family()).map_err(Error::Unreadable)?;
