@@ -42,6 +42,11 @@ pub enum Command {
     /// Predict the order getaddrinfo returns for these addresses, and explain every swap.
     Gai(GaiArgs),
     /// Run regression manifests (*.nlorder.toml) against their recorded traces.
+    ///
+    /// Every manifest runs: one that cannot (malformed, its capture missing or
+    /// unreadable, settings nlorder cannot use) is an ERROR result at its file
+    /// and line, and the others still run. Exit status: 0 when every
+    /// expectation holds, 1 when one fails, 2 when anything could not be run.
     Check(CheckArgs),
     /// Record the kernel's tables (and, with --follow, its notifications) as an nlmon-format capture.
     Record(RecordArgs),
@@ -188,8 +193,8 @@ pub struct DetectArgs {
     #[command(flatten)]
     pub settings: nlorder::replay::DetectSettings,
     /// Take the method from a Tigera operator Installation (YAML or JSON):
-    /// nodeAddressAutodetectionV4/V6.
-    #[arg(long)]
+    /// nodeAddressAutodetectionV4/V6 (so not together with --method).
+    #[arg(long, conflicts_with = "method")]
     pub installation: Option<PathBuf>,
     /// Every method, with defaults derived from the host, side by side.
     #[arg(long, conflicts_with = "timeline")]
@@ -262,10 +267,12 @@ pub struct CheckArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Write the values computed now into the manifests (snapshot style); a
-    /// manifest that only names its capture gets default expectations.
+    /// manifest that only names its capture gets default expectations. A
+    /// manifest any part of which cannot be run is not written at all.
     #[arg(long)]
     pub update: bool,
-    /// Also write JUnit XML to this file.
+    /// Also write JUnit XML to this file: a test case per expectation, and an
+    /// <error> one for each manifest, case or expectation that could not be run.
     #[arg(long)]
     pub junit: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]

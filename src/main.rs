@@ -127,6 +127,10 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     use nlorder::replay::{calico, matrix, verdict::Outcome};
     use nlorder::report::detect::Report;
     let mut settings = args.settings.clone();
+    // Said even with --quiet: the answer is not the release asked for.
+    if let Some(w) = settings.calico_version.unknown_warning() {
+        eprintln!("nlorder: warning: --calico-version: {w}");
+    }
     if let Some(path) = &args.installation {
         let (method, why) =
             nlorder::replay::operator::method_of_file(path, settings.family()).map_err(Error::Unreadable)?;
@@ -226,7 +230,10 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
 
 fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     use nlorder::report::check as printer;
-    let updated = |f: &std::path::Path| eprintln!("nlorder: updated {}", f.display());
+    let updated = |f: &std::path::Path, written: bool| match written {
+        true => eprintln!("nlorder: updated {}", f.display()),
+        false => eprintln!("nlorder: {} not updated: some of it could not be run", f.display()),
+    };
     let outcomes =
         nlorder::check::run_paths(&args.paths, args.update, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
     let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
@@ -236,9 +243,18 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         let xml = printer::junit(&outcomes).map_err(io::Error::other)?;
         std::fs::write(path, xml).map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
     }
-    Ok(match outcomes.iter().all(|o| o.passed) {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::from(EXIT_EXPECTATION),
+    // Whatever could not be run makes the run unreadable (2), said on
+    // stderr too, once every manifest has run and the reports are written.
+    let errors: Vec<&nlorder::check::Outcome> = outcomes.iter().filter(|o| o.is_error()).collect();
+    for o in &errors {
+        eprintln!("nlorder: {}: {}", o.place(), o.message.as_deref().unwrap_or_default());
+    }
+    Ok(if !errors.is_empty() {
+        ExitCode::from(EXIT_UNREADABLE)
+    } else if outcomes.iter().all(|o| o.passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_EXPECTATION)
     })
 }
 

@@ -127,6 +127,16 @@ pub enum AtValue {
     Text(String),
 }
 
+/// As the manifest writes it (`11`, `auto`, `2024-03-13T21:53:37.7Z`).
+impl std::fmt::Display for AtValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AtValue::Packet(p) => write!(f, "{p}"),
+            AtValue::Text(t) => f.write_str(t),
+        }
+    }
+}
+
 impl AtValue {
     pub fn resolve(&self) -> Result<AtSpec, BadValue> {
         match self {

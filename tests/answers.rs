@@ -30,6 +30,19 @@ fn refused(args: &[&str]) -> (Option<i32>, String) {
     (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// Exit status and stderr of a `check` whose one manifest cannot be run:
+/// its results are that one ERROR (each manifest is reported, so that one
+/// broken manifest does not hide the others' results).
+fn check_refused(args: &[&str]) -> (Option<i32>, String) {
+    let out = common::nlorder(args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("ERROR ") && stdout.trim_end().ends_with("0 passed, 0 failed, 1 error"),
+        "{args:?} printed {stdout}"
+    );
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 #[test]
 fn mistakes_in_detect_arguments_are_refused_with_one_line() {
     let f = fx("incident-nerdctl.pcap");
@@ -108,7 +121,7 @@ fn manifests_refuse_what_the_command_line_refuses_with_file_and_line() {
         "bad-method.nlorder.toml",
         "capture = \"n.pcap\"\n\n[[detect]]  # why this one\nmethod = \"interface=eth(\"\naddress = \"none\"\n",
     );
-    let (code, err) = refused(&["check", p.to_str().expect("p")]);
+    let (code, err) = check_refused(&["check", p.to_str().expect("p")]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("bad-method.nlorder.toml:3: --method interface=eth("),
@@ -127,7 +140,7 @@ fn manifests_refuse_what_the_command_line_refuses_with_file_and_line() {
 #[test]
 fn a_capture_given_to_check_is_named_as_such() {
     for f in ["basic.pcap", "derived/notify-addr.pcap.gz", "pcapng/basic.pcapng"] {
-        let (code, err) = refused(&["check", &fx(f)]);
+        let (code, err) = check_refused(&["check", &fx(f)]);
         assert_eq!(code, Some(2), "{f}");
         assert!(err.contains("a capture, not a manifest"), "{f}: {err}");
         assert!(err.contains("nlorder check --update"), "{f}: {err}");

@@ -189,3 +189,211 @@ fn junit_and_json_reports() {
     assert_eq!(v["results"][0]["kind"], "detect");
     assert_eq!(v["results"][0]["line"], 2);
 }
+
+/// A folder of manifests in a fresh temp dir (removed first).
+fn folder(name: &str, files: &[(&str, String)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for (f, text) in files {
+        let p = dir.join(f);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+        std::fs::write(&p, text).expect("write");
+    }
+    dir
+}
+
+#[test]
+fn one_broken_manifest_does_not_cancel_the_others() {
+    let nerd = fx("incident-nerdctl.pcap");
+    let dir = folder(
+        "one-broken",
+        &[
+            (
+                "bad/missing.nlorder.toml",
+                "# no capture here\ncapture = \"missing.pcap\"\n[[detect]]\naddress = \"10.4.0.1/24\"\n".into(),
+            ),
+            (
+                "good/good.nlorder.toml",
+                format!(
+                    "capture = {nerd:?}\n[[detect]]\naddress = \"10.4.0.1/24\"\n\
+                     [[detect]]\nmethod = \"interface=eth(\"\naddress = \"10.4.0.1/24\"\n"
+                ),
+            ),
+            (
+                "good/typo.nlorder.toml",
+                format!("capture = {nerd:?}\n\n[[detect]]\nadress = \"10.4.0.1/24\"\n"),
+            ),
+        ],
+    );
+    let junit = dir.join("junit.xml");
+    let (out, err, code) = run(&["--junit", junit.to_str().expect("p"), dir.to_str().expect("p")]);
+    // Every manifest ran; the broken ones make the run unreadable (2) only at the end.
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("PASS ") && l.contains("good.nlorder.toml:2")),
+        "{out}"
+    );
+    let missing = out
+        .lines()
+        .position(|l| l.starts_with("ERROR ") && l.contains("missing.nlorder.toml:2"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        out.lines().nth(missing + 1).expect("why").contains("missing.pcap"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ERROR ") && l.contains("typo.nlorder.toml:4")),
+        "{out}"
+    );
+    // A setting nlorder cannot use is an error of that expectation alone.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ERROR ") && l.contains("good.nlorder.toml:4")),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("1 passed, 0 failed, 3 errors"), "{out}");
+    assert!(err.contains("missing.pcap") && err.contains("adress"), "{err}");
+    let xml = std::fs::read_to_string(&junit).expect("junit written");
+    assert!(xml.contains("errors=\"3\""), "{xml}");
+    assert_eq!(xml.matches("<error").count(), 3, "{xml}");
+    assert!(
+        xml.contains("missing.nlorder.toml:2") && xml.contains("typo.nlorder.toml:4"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testcase name=\"[") && xml.contains("detect first-found (IPv4)"),
+        "{xml}"
+    );
+    let (out, _, code) = run(&["--format", "json", dir.to_str().expect("p")]);
+    assert_eq!(code, Some(2));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        (v["passed"].as_u64(), v["failed"].as_u64(), v["errors"].as_u64()),
+        (Some(1), Some(0), Some(3)),
+        "{v}"
+    );
+    let errors: Vec<&serde_json::Value> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["kind"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 3, "{v}");
+    assert!(
+        errors.iter().all(|e| e["line"].is_u64() && e["message"].is_string()),
+        "{v}"
+    );
+}
+
+#[test]
+fn update_writes_nothing_when_the_run_fails() {
+    let nerd = fx("incident-nerdctl.pcap");
+    let dir = folder(
+        "update-missing",
+        &[
+            ("x.nlorder.toml", "# incident 4712\ncapture = \"missing.pcap\"\n".into()),
+            // One case that could be recorded, one that cannot: the file stays as it is.
+            (
+                "y.nlorder.toml",
+                format!("[[case]]\ncapture = {nerd:?}\n\n[[case]]\ncapture = \"missing.pcap\"\n"),
+            ),
+            // A stale value next to settings nlorder cannot use: not rewritten either.
+            (
+                "z.nlorder.toml",
+                format!(
+                    "capture = {nerd:?}\n[[detect]]\naddress = \"1.2.3.4\"\n\
+                     [[detect]]\nmethod = \"cidr=10.0.0.0/33\"\n"
+                ),
+            ),
+            ("ok.nlorder.toml", format!("capture = {nerd:?}\n")),
+        ],
+    );
+    let text = |f: &str| std::fs::read_to_string(dir.join(f)).expect("read");
+    let before: Vec<String> = ["x", "y", "z"]
+        .iter()
+        .map(|f| text(&format!("{f}.nlorder.toml")))
+        .collect();
+    let (out, err, code) = run(&["--update", dir.to_str().expect("p")]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    for (f, was) in ["x", "y", "z"].iter().zip(&before) {
+        assert_eq!(&text(&format!("{f}.nlorder.toml")), was, "{f}: {err}");
+        assert!(err.contains(&format!("{f}.nlorder.toml not updated")), "{f}: {err}");
+    }
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ERROR ") && l.contains("x.nlorder.toml:2")),
+        "{out}"
+    );
+    // The manifest that ran is still recorded.
+    assert!(
+        err.contains("nlorder: updated") && err.contains("ok.nlorder.toml"),
+        "{err}"
+    );
+    assert!(text("ok.nlorder.toml").contains("address = \"10.4.0.1/24\""));
+}
+
+#[test]
+fn replay_errors_moments_and_line_order() {
+    let nerd = fx("incident-nerdctl.pcap");
+    let p = tmp(
+        "replay-errors.nlorder.toml",
+        &format!(
+            "capture = {nerd:?}\nwarnings = \"none\"\n\
+             [[gai]]\ncandidates = [\"192.168.10.5\"]\norder = [\"192.168.10.5\"]\n\
+             [[detect]]\nmethod = \"firstfound\"\naddress = \"1.2.3.4\"\n\
+             [[detect]]\nat = 3\naddress = \"none\"\n\
+             [[detect]]\naddress = \"10.4.0.1/24\"\n\
+             [[detect]]\ncalico_version = \"3.23.3\"\naddress = \"10.4.0.1/24\"\n\
+             [[link_order]]\nlinks = [\"lo\", \"veth-ens160\", \"ens160\", \"nerdctl0\"]\n"
+        ),
+    );
+    let junit = p.with_extension("xml");
+    let (out, err, code) = run(&["--junit", junit.to_str().expect("p"), p.to_str().expect("p")]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    // The replay's own error, as `detect` prints it.
+    let fail = out.lines().position(|l| l.starts_with("FAIL")).expect("a failure");
+    assert!(
+        out.lines().nth(fail).expect("l").contains("detect firstfound (IPv4)"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .nth(fail + 1)
+            .expect("why")
+            .contains("Invalid IP autodetection method: firstfound"),
+        "{out}"
+    );
+    // In manifest line order.
+    let lines: Vec<usize> = out
+        .lines()
+        .filter(|l| l.starts_with("PASS") || l.starts_with("FAIL"))
+        .map(|l| {
+            let place = l.split(' ').nth(1).expect("place");
+            place.rsplit(':').next().expect("line").parse().expect("number")
+        })
+        .collect();
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "{out}");
+    assert_eq!(lines.first(), Some(&2), "{out}");
+    // Two detections that differ only by their moment have two names.
+    assert!(out.contains("] detect first-found (IPv4) at 3\n"), "{out}");
+    let xml = std::fs::read_to_string(&junit).expect("junit");
+    let mut names: Vec<&str> = xml
+        .split("<testcase name=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().expect("name"))
+        .collect();
+    let n = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), n, "{xml}");
+    // Names that would still repeat (settings the name leaves out) name their line.
+    assert!(
+        xml.contains("detect first-found (IPv4) (line 12)") && xml.contains("detect first-found (IPv4) (line 14)"),
+        "{xml}"
+    );
+    assert!(xml.contains("Invalid IP autodetection method: firstfound"), "{xml}");
+}

@@ -189,3 +189,69 @@ fn operator_installation_and_bad_methods() {
         assert!(err.starts_with("error: --method"), "{bad}: {err}");
     }
 }
+
+#[test]
+fn installation_and_method_together_are_refused() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("detect");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let inst = dir.join("installation-conflict.yaml");
+    std::fs::write(
+        &inst,
+        "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec:\n  calicoNetwork:\n    nodeAddressAutodetectionV4:\n      interface: ens.*\n",
+    )
+    .expect("write");
+    let out = common::nlorder(&[
+        "detect",
+        "--installation",
+        inst.to_str().expect("p"),
+        "--method",
+        "kubelet",
+        &fx("incident-nerdctl.pcap"),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty(), "{err}");
+    assert!(
+        err.starts_with("error:") && err.contains("--installation") && err.contains("--method"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_calico_release_newer_than_any_known_is_said_and_replayed_as_the_newest() {
+    let f = fx("incident-nerdctl.pcap");
+    let out = common::nlorder(&["detect", "--calico-version", "9.9.9", &f]);
+    let (stdout, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let latest = nlorder::replay::calico::Version::LATEST;
+    assert!(
+        err.lines().any(|l| l.contains("v9.9.9")
+            && l.contains("newer than any release nlorder knows")
+            && l.contains(&latest.to_string())),
+        "{err}"
+    );
+    let semantics = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("semantics:"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        semantics.contains(&format!("calico-node {latest} ")) && semantics.contains("v9.9.9"),
+        "{semantics}"
+    );
+    // The same with an invalid method (the replay stops before it walks anything).
+    let (d, _) = detect_json(&["--calico-version", "4.0", "--method", "firstfound", &f]);
+    assert!(
+        d["semantics"]
+            .as_str()
+            .expect("semantics")
+            .starts_with(&format!("calico-node {latest} ")),
+        "{d}"
+    );
+    // A release nlorder knows is named as it is, with no warning.
+    let out = common::nlorder(&["detect", "--calico-version", "3.22.1", &f]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("newer than"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("semantics: calico-node v3.22.1:"));
+}

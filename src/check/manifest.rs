@@ -135,15 +135,43 @@ impl Manifest {
         self.path.parent().unwrap_or(Path::new("."))
     }
 
+    /// Line (1-based) of the key `key` of case `case` itself (`capture`,
+    /// `kernel`, ...), when the manifest sets it.
+    pub fn key_line(&self, case: Option<usize>, key: &str) -> Option<usize> {
+        let mut case_seen: isize = -1;
+        let mut in_table = false;
+        for (i, line) in self.text.lines().enumerate() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                let header = t.split('#').next().unwrap_or(t).trim_end();
+                if header == "[[case]]" {
+                    case_seen += 1;
+                    in_table = false;
+                } else {
+                    in_table = true;
+                }
+                continue;
+            }
+            let here = case.map_or(case_seen < 0, |c| case_seen == c as isize);
+            if here && !in_table && is_key(t, key) {
+                return Some(i + 1);
+            }
+        }
+        None
+    }
+
     /// Line (1-based) of the `n`-th `[[KIND]]` header of case `case`.
     pub fn line_of(&self, case: Option<usize>, kind: &str, n: usize) -> Option<usize> {
+        // `warnings` is a key of the case, not a section.
+        if kind == "warnings" {
+            return self.key_line(case, "warnings");
+        }
         let header = match case {
             None => format!("[[{kind}]]"),
             Some(_) => format!("[[case.{kind}]]"),
         };
         let mut case_seen: isize = -1;
         let mut seen = 0;
-        let mut in_plain_table = false;
         for (i, line) in self.text.lines().enumerate() {
             // A header may carry a trailing comment (`[[detect]]  # why`).
             let t = match line.trim() {
@@ -153,17 +181,9 @@ impl Manifest {
             if t == "[[case]]" {
                 case_seen += 1;
                 seen = 0;
-                in_plain_table = false;
                 continue;
             }
-            if t.starts_with('[') {
-                in_plain_table = !t.starts_with("[[case]]");
-            }
             let here = case.map_or(case_seen < 0, |c| case_seen == c as isize);
-            // `warnings` is a key of the case, not a section.
-            if kind == "warnings" && here && !in_plain_table && t.starts_with("warnings") {
-                return Some(i + 1);
-            }
             if t == header && here {
                 if seen == n {
                     return Some(i + 1);
@@ -173,6 +193,12 @@ impl Manifest {
         }
         None
     }
+}
+
+/// Whether a (trimmed) line sets `key` (`key = ...`).
+fn is_key(line: &str, key: &str) -> bool {
+    line.strip_prefix(key)
+        .is_some_and(|rest| rest.trim_start().starts_with('='))
 }
 
 /// Reads and parses a manifest; errors carry the file and line.
@@ -206,6 +232,11 @@ pub fn load(path: &Path) -> Result<Manifest, Error> {
         ));
     }
     let text = String::from_utf8(bytes).map_err(|_| Error::manifest(path, None, "not a manifest (not UTF-8 text)"))?;
+    parse(path, text)
+}
+
+/// Parses a manifest's text (read from `path`, or to be written there).
+pub fn parse(path: &Path, text: String) -> Result<Manifest, Error> {
     let root: Case = toml::from_str(&text).map_err(|e| {
         let line = e
             .span()
@@ -243,18 +274,25 @@ pub fn load(path: &Path) -> Result<Manifest, Error> {
 }
 
 /// Every manifest under `paths`: files as given, folders searched for
-/// `*.nlorder.toml` and `nlorder.toml`, sorted.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
-        let rd = std::fs::read_dir(dir).map_err(|e| Error::Io {
-            path: dir.to_path_buf(),
-            source: e,
-        })?;
+/// `*.nlorder.toml` and `nlorder.toml`, sorted; and every path or folder
+/// that could not be read (the others are still searched).
+pub fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Error>) {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<Error>) {
+        let rd = match std::fs::read_dir(dir) {
+            Ok(rd) => rd,
+            Err(e) => {
+                errors.push(Error::Io {
+                    path: dir.to_path_buf(),
+                    source: e,
+                });
+                return;
+            }
+        };
         let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
-                walk(&p, out)?;
+                walk(&p, out, errors);
             } else if p
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -263,20 +301,19 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
                 out.push(p);
             }
         }
-        Ok(())
     }
-    let mut out = Vec::new();
+    let (mut out, mut errors) = (Vec::new(), Vec::new());
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut out)?;
+            walk(p, &mut out, &mut errors);
         } else if p.exists() {
             out.push(p.clone());
         } else {
-            return Err(Error::Io {
+            errors.push(Error::Io {
                 path: p.clone(),
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or folder"),
             });
         }
     }
-    Ok(out)
+    (out, errors)
 }

@@ -6,8 +6,11 @@
 //! rebuild per distinct `at`), evaluates every expectation with the same
 //! replays the commands use, and returns one [`Outcome`] per expectation;
 //! with `update` it also returns the values to write back (`update`
-//! module). Unreadable manifests or captures are errors (exit 2 in the
-//! CLI); failed expectations are outcomes.
+//! module). A manifest, case or expectation that cannot be run (unreadable
+//! or malformed manifest, missing capture, settings nlorder cannot use) is
+//! an outcome of kind `error` placed at its file and line, so one broken
+//! input never cancels the others (the CLI exits 2 once all have run);
+//! failed expectations are outcomes of their own kind.
 
 pub mod manifest;
 pub mod update;
@@ -28,8 +31,9 @@ use crate::replay::gai;
 use crate::trace::TraceOptions;
 use manifest::{Case, Manifest, WarningsSpec};
 
-/// Why a manifest could not be run (exit 2 in the CLI); failed
-/// expectations are [`Outcome`]s, not errors.
+/// Why a manifest, case or expectation could not be run; [`run`] and
+/// [`run_paths`] turn each into an [`Outcome`] of kind `error` (exit 2 in
+/// the CLI), failed expectations are outcomes of their own kind.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file or folder that cannot be read or written.
@@ -55,6 +59,25 @@ pub enum Error {
 }
 
 impl Error {
+    /// The manifest line the error is about, when known.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Error::Manifest { line, .. } => *line,
+            _ => None,
+        }
+    }
+
+    /// What went wrong, for a result already placed at `manifest` (and
+    /// its line): the path is said only when it is another file's.
+    pub fn detail(&self, manifest: &Path) -> String {
+        match self {
+            Error::Manifest { path, message, .. } if path == manifest => message.clone(),
+            Error::Io { path, source } if path == manifest => source.to_string(),
+            Error::Capture { path, message } if path == manifest => message.clone(),
+            other => other.to_string(),
+        }
+    }
+
     pub(crate) fn manifest(path: &Path, line: Option<usize>, message: impl Into<String>) -> Error {
         Error::Manifest {
             path: path.to_path_buf(),
@@ -72,15 +95,50 @@ pub struct Outcome {
     pub line: Option<usize>,
     /// The case's name or capture.
     pub case: String,
-    /// `link_order`, `address`, `address_order`, `detect`, `gai`, `warnings`.
+    /// `link_order`, `address`, `address_order`, `detect`, `gai`,
+    /// `warnings`; or `error`: it could not be run (`message` says why).
     pub kind: &'static str,
-    /// What was checked, e.g. `detect first-found (IPv4)`.
+    /// What was checked, e.g. `detect first-found (IPv4)`, with the
+    /// expectation's `at` when it has one (`detect first-found (IPv4) at 11`).
     pub name: String,
     pub passed: bool,
     pub expected: String,
     pub actual: String,
     /// Why it could not be evaluated, if it could not.
     pub message: Option<String>,
+}
+
+impl Outcome {
+    /// The kind of an outcome that could not be run.
+    pub const ERROR: &'static str = "error";
+
+    /// A manifest, case or expectation that could not be run.
+    pub fn error(manifest: &Path, line: Option<usize>, case: String, name: String, message: String) -> Outcome {
+        Outcome {
+            manifest: manifest.to_path_buf(),
+            line,
+            case,
+            kind: Outcome::ERROR,
+            name,
+            passed: false,
+            expected: String::new(),
+            actual: String::new(),
+            message: Some(message),
+        }
+    }
+
+    /// `manifest:line`, or the manifest alone when the line is not known.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.manifest.display()),
+            None => self.manifest.display().to_string(),
+        }
+    }
+
+    /// Whether it could not be run (rather than passed or failed).
+    pub fn is_error(&self) -> bool {
+        self.kind == Outcome::ERROR
+    }
 }
 
 /// A value `--update` writes back: `kind` #`index` of case `case`, `key`.
@@ -117,30 +175,31 @@ struct Snapshot {
     outside: Option<String>,
 }
 
-fn model_options(manifest: &Path, c: &Case) -> Result<ModelOptions, Error> {
-    let bad = |m: String| Error::manifest(manifest, None, m);
+fn model_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<ModelOptions, Error> {
+    let bad = |key: &str, msg: String| Error::manifest(&m.path, m.key_line(case_index, key), msg);
     Ok(ModelOptions {
         kernel: c
             .kernel
             .as_deref()
             .map(str::parse)
             .transpose()
-            .map_err(|e| bad(format!("kernel = {e}")))?,
+            .map_err(|e| bad("kernel", format!("kernel = {e}")))?,
         promote_secondaries: c.promote_secondaries.unwrap_or(true),
         link_order: match c.kernel_order.as_deref() {
             None => None,
             Some("ascending") => Some(KernelOrder::Ascending),
             Some("buckets") => Some(KernelOrder::Buckets),
             Some(o) => {
-                return Err(bad(format!(
-                    "kernel_order = {o:?}: expected \"ascending\" or \"buckets\""
-                )));
+                return Err(bad(
+                    "kernel_order",
+                    format!("kernel_order = {o:?}: expected \"ascending\" or \"buckets\""),
+                ));
             }
         },
     })
 }
 
-fn trace_options(manifest: &Path, c: &Case) -> Result<TraceOptions, Error> {
+fn trace_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<TraceOptions, Error> {
     Ok(TraceOptions {
         byte_order: match c.netlink_endian.as_deref() {
             None => None,
@@ -148,8 +207,8 @@ fn trace_options(manifest: &Path, c: &Case) -> Result<TraceOptions, Error> {
             Some("big") => Some(ByteOrder::Big),
             Some(o) => {
                 return Err(Error::manifest(
-                    manifest,
-                    None,
+                    &m.path,
+                    m.key_line(case_index, "netlink_endian"),
                     format!("netlink_endian = {o:?}: expected \"little\" or \"big\""),
                 ));
             }
@@ -157,13 +216,13 @@ fn trace_options(manifest: &Path, c: &Case) -> Result<TraceOptions, Error> {
     })
 }
 
-fn snapshot(manifest: &Path, path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, Error> {
+fn snapshot(m: &Manifest, case_index: Option<usize>, path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, Error> {
     let capture_error = |e: &dyn std::fmt::Display| Error::Capture {
         path: path.to_path_buf(),
         message: e.to_string(),
     };
-    let trace = trace_options(manifest, c)?;
-    let model = model_options(manifest, c)?;
+    let trace = trace_options(m, case_index, c)?;
+    let model = model_options(m, case_index, c)?;
     let file = std::fs::File::open(path).map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: e,
@@ -205,6 +264,12 @@ fn link_addresses(model: &Model, ifname: &str, family: Option<u8>) -> Option<Vec
     )
 }
 
+/// ` at MOMENT` for an expectation that names one, so that two that differ
+/// only by their moment have two names.
+fn at_suffix(at: &Option<manifest::AtValue>) -> String {
+    at.as_ref().map(|a| format!(" at {a}")).unwrap_or_default()
+}
+
 struct CaseRun<'a> {
     manifest: &'a Manifest,
     case_index: Option<usize>,
@@ -227,6 +292,8 @@ impl CaseRun<'_> {
         }
     }
 
+    /// One outcome; `why` is the replay's own account of its answer
+    /// (calico-node's error, say), shown when the expectation fails.
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
@@ -236,6 +303,7 @@ impl CaseRun<'_> {
         expected: Option<Value>,
         actual: Result<Value, String>,
         key: &'static str,
+        why: Option<String>,
     ) {
         let line = self.manifest.line_of(self.case_index, kind, index);
         let (passed, actual_text, message) = match (&expected, &actual) {
@@ -245,7 +313,8 @@ impl CaseRun<'_> {
                 a.show(),
                 Some(format!("no expected `{key}` recorded: run `nlorder check --update`")),
             ),
-            (Some(e), Ok(a)) => (e == a, a.show(), None),
+            (Some(e), Ok(a)) if e == a => (true, a.show(), None),
+            (Some(_), Ok(a)) => (false, a.show(), why),
         };
         if let Ok(a) = &actual {
             self.updates.push(NewValue {
@@ -270,8 +339,10 @@ impl CaseRun<'_> {
     }
 }
 
-/// Runs every expectation of one manifest.
-pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
+/// Runs every expectation of one manifest, each case's outcomes in the
+/// manifest's line order; a case that cannot be run is one `error`
+/// outcome (with those of its expectations that did run).
+pub fn run(m: &Manifest) -> (Vec<Outcome>, Vec<NewValue>) {
     let mut outcomes = Vec::new();
     let mut updates = Vec::new();
     for (case_index, case) in m.cases() {
@@ -284,8 +355,18 @@ pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
             outcomes: Vec::new(),
             updates: Vec::new(),
         };
-        run_case(case, &capture_path, &mut r)?;
-        if case.expectation_count() == 0 {
+        let ran = run_case(case, &capture_path, &mut r);
+        if let Err(e) = &ran {
+            let line = e.line().or_else(|| m.key_line(case_index, "capture"));
+            let name = match e {
+                Error::Manifest { .. } => "settings",
+                _ => "capture",
+            };
+            let message = e.detail(&m.path);
+            r.outcomes
+                .push(Outcome::error(&m.path, line, r.case_name.clone(), name.into(), message));
+        }
+        if ran.is_ok() && case.expectation_count() == 0 {
             // Nothing written down is nothing checked: that is not a pass.
             r.outcomes.push(Outcome {
                 manifest: m.path.clone(),
@@ -302,14 +383,22 @@ pub fn run(m: &Manifest) -> Result<(Vec<Outcome>, Vec<NewValue>), Error> {
                 )),
             });
         }
+        // In the order the manifest writes them (the expectations of one
+        // section keep theirs; what has no line comes last).
+        r.outcomes.sort_by_key(|o| o.line.unwrap_or(usize::MAX));
         outcomes.append(&mut r.outcomes);
         updates.append(&mut r.updates);
     }
-    Ok((outcomes, updates))
+    (outcomes, updates)
 }
 
 /// The looks in a case's capture (for `at = "auto"`).
-fn who_looked(path: &Path, c: &Case) -> Result<Vec<crate::looks::Look>, Error> {
+fn who_looked(
+    m: &Manifest,
+    case_index: Option<usize>,
+    path: &Path,
+    c: &Case,
+) -> Result<Vec<crate::looks::Look>, Error> {
     let file = std::fs::File::open(path).map_err(|e| Error::Io {
         path: path.to_path_buf(),
         source: e,
@@ -320,8 +409,9 @@ fn who_looked(path: &Path, c: &Case) -> Result<Vec<crate::looks::Look>, Error> {
     };
     let mut reader = CaptureReader::new(file).map_err(|e| capture_error(&e))?;
     let mut collector = crate::looks::Collector::default();
-    crate::trace::read_trace(&mut reader, trace_options(path, c)?, &mut Diagnostics::default(), |m| {
-        collector.observe(m);
+    let trace = trace_options(m, case_index, c)?;
+    crate::trace::read_trace(&mut reader, trace, &mut Diagnostics::default(), |msg| {
+        collector.observe(msg);
         true
     })
     .map_err(|e| capture_error(&e))?;
@@ -344,7 +434,7 @@ fn snapshot_at(snaps: &[Snapshot], i: usize) -> Result<&Snapshot, String> {
 
 fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Error> {
     let mut snaps: Vec<Snapshot> = Vec::new();
-    let r_path = r.manifest.path.clone();
+    let (manifest, case_index) = (r.manifest, r.case_index);
     let mut looks: Option<Vec<crate::looks::Look>> = None;
     // Returns the snapshot index for an `at`, rebuilding once per moment;
     // `at = "auto"` is the last look of `looker` (detect, gai).
@@ -360,7 +450,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                     return Ok(Err("at = \"auto\" is for detect and gai expectations".into()));
                 };
                 if looks.is_none() {
-                    looks = Some(who_looked(capture, case)?);
+                    looks = Some(who_looked(manifest, case_index, capture, case)?);
                 }
                 let last = crate::looks::choose(looks.as_deref().unwrap_or_default(), looker, false);
                 last.first().map(|(l, _)| At::Packet(l.end_packet))
@@ -370,7 +460,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         let i = match snaps.iter().position(|s| s.at == at) {
             Some(i) => i,
             None => {
-                snaps.push(snapshot(&r_path, capture, case, at)?);
+                snaps.push(snapshot(manifest, case_index, capture, case, at)?);
                 snaps.len() - 1
             }
         };
@@ -380,16 +470,24 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             None => Ok(i),
         })
     };
+    if case.expectation_count() == 0 {
+        // Nothing to check still needs a capture that can be read.
+        get(&None, None, &mut snaps)?.map_err(|w| Error::Capture {
+            path: capture.to_path_buf(),
+            message: w,
+        })?;
+    }
     for (i, e) in case.link_order.iter().enumerate() {
         let s = get(&e.at, None, &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
         let actual = s.map(|s| Value::List(s.model.links().iter().map(|l| l.display_name()).collect()));
         r.record(
             "link_order",
             i,
-            "link order".into(),
+            format!("link order{}", at_suffix(&e.at)),
             e.links.clone().map(Value::List),
             actual,
             "links",
+            None,
         );
     }
     for (i, e) in case.address.iter().enumerate() {
@@ -403,9 +501,9 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                 .any(|a| a == &e.address || a.split('/').next() == Some(e.address.as_str()));
             Ok(Value::Text(if here { "present" } else { "absent" }.into()))
         });
-        let name = format!("address {} on {}", e.address, e.interface);
+        let name = format!("address {} on {}{}", e.address, e.interface, at_suffix(&e.at));
         let expected = Some(Value::Text(if want { "present" } else { "absent" }.into()));
-        r.record("address", i, name, expected, actual, "present");
+        r.record("address", i, name, expected, actual, "present", None);
     }
     for (i, e) in case.address_order.iter().enumerate() {
         let s = get(&e.at, None, &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
@@ -414,7 +512,8 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                 .map(Value::List)
                 .ok_or_else(|| format!("no interface named {}", e.interface))
         });
-        let name = format!("address order on {}", e.interface);
+        let family = e.family.map(|f| format!(" (IPv{f})")).unwrap_or_default();
+        let name = format!("address order on {}{family}{}", e.interface, at_suffix(&e.at));
         r.record(
             "address_order",
             i,
@@ -422,24 +521,42 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             e.addresses.clone().map(Value::List),
             actual,
             "addresses",
+            None,
         );
     }
     for (i, e) in case.detect.iter().enumerate() {
         let s = get(&e.at, Some(Looker::Go), &mut snaps)?.and_then(|i| snapshot_at(&snaps, i));
-        // Settings nlorder cannot use are the manifest's mistake: stop (exit 2).
-        let spec = e
+        let name = format!("detect {} (IPv{})", e.method, e.family());
+        let at = at_suffix(&e.at);
+        // Settings nlorder cannot use are the manifest's mistake: an error
+        // (exit 2), and the other expectations still run.
+        let spec = match e
             .validate(std::slice::from_ref(&r.case_name))
             .and_then(|()| e.spec(&r.case_name))
-            .map_err(|err| {
-                Error::manifest(
+        {
+            Ok(spec) => spec,
+            Err(err) => {
+                let line = r.manifest.line_of(r.case_index, "detect", i);
+                r.outcomes.push(Outcome::error(
                     &r.manifest.path,
-                    r.manifest.line_of(r.case_index, "detect", i),
+                    line,
+                    r.case_name.clone(),
+                    format!("{name}{at}"),
                     err.to_string(),
-                )
-            })?;
+                ));
+                continue;
+            }
+        };
         let spec: Result<_, String> = Ok(spec);
-        let name = format!("detect {} (IPv{})", e.method, e.family());
         let d = s.and_then(|s| spec.map(|spec| spec.detect(&s.model)));
+        // Why the replay chose nothing, in its own words, as `detect` says it.
+        let why = d.as_ref().ok().and_then(|d| {
+            let error = d.error.as_ref()?;
+            Some(match d.address {
+                None => format!("{} (IPv{}) -> nothing: {error}", d.method, d.family),
+                Some(_) => error.clone(),
+            })
+        });
         // `address` means what `--expect` means (a bare IP matches any prefix).
         let addr = d.clone().map(|d| match &e.expect {
             Some(want) if want.holds(&d) => Value::Text(want.to_string()),
@@ -452,10 +569,11 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             r.record(
                 "detect",
                 i,
-                name.clone(),
+                format!("{name}{at}"),
                 e.expect.as_ref().map(|x| Value::Text(x.to_string())),
                 addr,
                 "address",
+                why.clone(),
             );
         } else {
             r.update_only("detect", i, "address", addr);
@@ -464,10 +582,11 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             r.record(
                 "detect",
                 i,
-                format!("{name} interface"),
+                format!("{name} interface{at}"),
                 e.interface.clone().map(Value::Text),
                 iface,
                 "interface",
+                why,
             );
         } else {
             r.update_only("detect", i, "interface", iface);
@@ -515,11 +634,12 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             Ok(Value::List(res.order.iter().map(|a| a.to_string()).collect()))
         });
         let name = format!(
-            "gai {} {}",
+            "gai {} {}{}",
             e.resolver.as_deref().unwrap_or("glibc"),
-            e.candidates.join(",")
+            e.candidates.join(","),
+            at_suffix(&e.at)
         );
-        r.record("gai", i, name, e.order.clone().map(Value::List), actual, "order");
+        r.record("gai", i, name, e.order.clone().map(Value::List), actual, "order", None);
     }
     if let Some(spec) = &case.warnings {
         let line = r.manifest.line_of(r.case_index, "warnings", 0);
@@ -589,47 +709,101 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
     Ok(())
 }
 
-/// Runs every manifest under `paths` (with `update`, first writes the values
-/// computed now into each, snapshot style, reporting each file it changed
-/// to `updated`); the outcomes in manifest order.
+/// What `--update` makes of one manifest.
+enum Update {
+    /// The values computed now are the ones written down.
+    Unchanged,
+    /// The manifest with the values computed now (and, for a case with
+    /// no expectations, the default ones).
+    Changed(Box<Manifest>),
+    /// Some of it could not be run: nothing is written.
+    NotRun,
+}
+
+fn update_of(m: &Manifest) -> Result<Update, Error> {
+    let toml_error = |e: toml_edit::TomlError| Error::manifest(&m.path, None, e.to_string());
+    let empty: Vec<Option<usize>> = m
+        .cases()
+        .iter()
+        .filter(|(_, c)| c.expectation_count() == 0)
+        .map(|(i, _)| *i)
+        .collect();
+    let with_defaults = match empty.is_empty() {
+        true => m.clone(),
+        false => manifest::parse(&m.path, update::skeleton(&m.text, &empty).map_err(toml_error)?)?,
+    };
+    let (outcomes, values) = run(&with_defaults);
+    if outcomes.iter().any(Outcome::is_error) {
+        return Ok(Update::NotRun);
+    }
+    let text = update::apply(&with_defaults.text, &values).map_err(toml_error)?;
+    if text == m.text {
+        return Ok(Update::Unchanged);
+    }
+    Ok(Update::Changed(Box::new(manifest::parse(&m.path, text)?)))
+}
+
+/// Runs every manifest under `paths`; the outcomes in manifest order. A
+/// path, manifest or case that cannot be run is an `error` outcome and the
+/// others still run; the only error is finding nothing at all to run.
+///
+/// With `update`, first writes the values computed now into each manifest,
+/// snapshot style, but only one that ran without an error; `written` hears
+/// of each file changed (`true`) and each left as it was because some of
+/// it could not be run (`false`).
 pub fn run_paths(
     paths: &[std::path::PathBuf],
     update: bool,
-    mut updated: impl FnMut(&Path),
+    mut written: impl FnMut(&Path, bool),
 ) -> Result<Vec<Outcome>, Error> {
-    let files = manifest::discover(paths)?;
-    if files.is_empty() {
+    let (files, errors) = manifest::discover(paths);
+    if files.is_empty() && errors.is_empty() {
         return Err(Error::NoManifests);
     }
-    let mut outcomes = Vec::new();
-    for f in &files {
-        let mut m = manifest::load(f)?;
-        if update {
-            let write = |text: &str| {
-                std::fs::write(f, text).map_err(|e| Error::Io {
-                    path: f.clone(),
-                    source: e,
-                })
+    let place_error =
+        |path: &Path, e: &Error, name: &str| Outcome::error(path, e.line(), String::new(), name.into(), e.detail(path));
+    // A path that cannot be read is placed at itself.
+    let mut outcomes: Vec<Outcome> = errors
+        .iter()
+        .map(|e| {
+            let path = match e {
+                Error::Io { path, .. } | Error::Capture { path, .. } | Error::Manifest { path, .. } => path.as_path(),
+                Error::NoManifests => Path::new(""),
             };
-            let empty: Vec<Option<usize>> = m
-                .cases()
-                .iter()
-                .filter(|(_, c)| c.expectation_count() == 0)
-                .map(|(i, _)| *i)
-                .collect();
-            if !empty.is_empty() {
-                write(&update::skeleton(&m.text, &empty).map_err(|e| Error::manifest(f, None, e.to_string()))?)?;
-                m = manifest::load(f)?;
+            place_error(path, e, "path")
+        })
+        .collect();
+    for f in &files {
+        let mut m = match manifest::load(f) {
+            Ok(m) => m,
+            Err(e) => {
+                outcomes.push(place_error(f, &e, "manifest"));
+                continue;
             }
-            let (_, values) = run(&m)?;
-            let text = update::apply(&m.text, &values).map_err(|e| Error::manifest(f, None, e.to_string()))?;
-            if text != m.text {
-                write(&text)?;
-                updated(f);
+        };
+        if update {
+            match update_of(&m) {
+                Ok(Update::Changed(new)) => match std::fs::write(f, &new.text) {
+                    Ok(()) => {
+                        written(f, true);
+                        m = *new;
+                    }
+                    Err(e) => {
+                        let e = Error::Io {
+                            path: f.clone(),
+                            source: e,
+                        };
+                        outcomes.push(place_error(f, &e, "update"));
+                    }
+                },
+                Ok(Update::Unchanged) => {}
+                Ok(Update::NotRun) => written(f, false),
+                Err(e) => outcomes.push(place_error(f, &e, "update")),
             }
-            m = manifest::load(f)?;
         }
-        outcomes.append(&mut run(&m)?.0);
+        // Without an update written, the manifest as it is (whose errors
+        // say why nothing was written).
+        outcomes.append(&mut run(&m).0);
     }
     Ok(outcomes)
 }

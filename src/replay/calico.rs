@@ -30,6 +30,33 @@ pub struct Version(pub u32, pub u32, pub u32);
 impl Version {
     /// The newest release whose behaviour is replayed here.
     pub const LATEST: Version = Version(3, 32, 1);
+
+    /// The release whose behaviour is replayed for this one: itself, or
+    /// [`Version::LATEST`] for a later release nlorder does not know.
+    pub fn replayed(self) -> Version {
+        self.min(Version::LATEST)
+    }
+
+    /// For a release later than any nlorder knows, what that means for
+    /// its answers; `None` for one it knows.
+    pub fn unknown_warning(self) -> Option<String> {
+        (self > Version::LATEST).then(|| {
+            format!(
+                "calico-node {self} is newer than any release nlorder knows; its answers are {}'s \
+                 (the newest it knows)",
+                Version::LATEST
+            )
+        })
+    }
+
+    /// `calico-node vX.Y.Z` as replayed, naming the release asked for
+    /// when that is a later one nlorder does not know.
+    fn replayed_name(self) -> String {
+        match self.replayed() {
+            v if v == self => format!("calico-node {v}"),
+            v => format!("calico-node {v} ({self} asked: newer than any release nlorder knows)"),
+        }
+    }
 }
 
 impl FromStr for Version {
@@ -223,6 +250,7 @@ fn split_list(s: &str) -> Vec<String> {
 
 impl Method {
     pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
+        let v = v.replayed();
         let invalid = || MethodError::Invalid(format!("Invalid IP autodetection method: {s} (calico-node terminates)"));
         let defaults = || default_excludes(v).into_iter().map(String::from).collect::<Vec<_>>();
         let compile =
@@ -546,6 +574,17 @@ pub fn outcome_parsed(
     if !matches!(o.ip, IpSetting::Autodetect) {
         return None;
     }
+    let replayed;
+    let o = match o.version.replayed() {
+        v if v == o.version => o,
+        v => {
+            replayed = Options {
+                version: v,
+                ..o.clone()
+            };
+            &replayed
+        }
+    };
     let result = match method.as_ref().ok()? {
         Method::FirstFound(ex) | Method::SkipInterface(ex) => filtered_outcome(model, None, Some(ex), &[], o),
         Method::Interface(inc) => filtered_outcome(model, Some(inc), None, &[], o),
@@ -583,11 +622,15 @@ fn k8s_bug(v: Version) -> bool {
     (v.0 == 3 && v.1 == 22 && v.2 <= 3) || (v.0 == 3 && v.1 == 23 && v.2 <= 1)
 }
 
-fn semantics(v: Version, method: &Method) -> String {
+/// What the replay of release `asked` does (a later release than any
+/// nlorder knows is replayed as, and named as, [`Version::LATEST`]).
+fn semantics(asked: Version, method: &Method) -> String {
+    let v = asked.replayed();
     let ex = default_excludes(v);
     let anchored = ex.iter().all(|p| p.starts_with('^'));
     let mut s = format!(
-        "calico-node {v}: interfaces walked in reverse kernel link order; default excludes ({} patterns, {}): {}",
+        "{}: interfaces walked in reverse kernel link order; default excludes ({} patterns, {}): {}",
+        asked.replayed_name(),
         ex.len(),
         if anchored {
             "^-anchored"
@@ -616,6 +659,18 @@ pub fn detect(model: &Model, method_text: &str, o: &Options) -> Detection {
 
 /// Replays one method, parsed once by the caller.
 pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, MethodError>, o: &Options) -> Detection {
+    let asked = o.version;
+    let replayed;
+    let o = match asked.replayed() {
+        v if v == asked => o,
+        v => {
+            replayed = Options {
+                version: v,
+                ..o.clone()
+            };
+            &replayed
+        }
+    };
     let name = if method_text.is_empty() {
         "first-found"
     } else {
@@ -624,12 +679,12 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
     let method = match method {
         Ok(m) => m,
         Err(e) => {
-            let mut d = Detection::new(name, format!("calico-node {}", o.version), o.family);
+            let mut d = Detection::new(name, asked.replayed_name(), o.family);
             d.error = Some(e.to_string());
             return d;
         }
     };
-    let mut d = Detection::new(name, semantics(o.version, method), o.family);
+    let mut d = Detection::new(name, semantics(asked, method), o.family);
     match &o.ip {
         IpSetting::None => {
             d.notes.push(format!(

@@ -206,7 +206,8 @@ pub struct DetectSettings {
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
     #[arg(long, default_value = "first-found")]
     pub method: String,
-    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1.
+    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
+    /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
     #[arg(long, default_value = "latest")]
     pub calico_version: calico::Version,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.

@@ -1,6 +1,8 @@
 //! Printers for `nlorder check`: one line per expectation with the
-//! difference shown like a diff, the `N passed, M failed` summary, JSON,
-//! and JUnit XML for CI systems.
+//! difference shown like a diff, an `ERROR` line with the reason for each
+//! manifest, case or expectation that could not be run, the
+//! `N passed, M failed` summary (`, K errors` when there are), JSON, and
+//! JUnit XML for CI systems (errors as `<error>` test cases).
 //!
 //! Contract: formatting only, fed the [`Outcome`]s of `check::run`.
 
@@ -11,20 +13,28 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use crate::check::Outcome;
 use crate::report::style::Style;
 
-fn place(o: &Outcome) -> String {
-    match o.line {
-        Some(l) => format!("{}:{l}", o.manifest.display()),
-        None => o.manifest.display().to_string(),
+/// `[case] name`, or the name alone for what belongs to no case.
+fn title(o: &Outcome) -> String {
+    match o.case.is_empty() {
+        true => o.name.clone(),
+        false => format!("[{}] {}", o.case, o.name),
     }
 }
 
 pub fn write_text(out: &mut dyn Write, outcomes: &[Outcome], style: &Style) -> io::Result<()> {
     for o in outcomes {
-        if o.passed {
-            writeln!(out, "{} {} [{}] {}", style.value("PASS"), place(o), o.case, o.name)?;
+        if o.is_error() {
+            writeln!(out, "{} {} {}", style.bad("ERROR"), o.place(), title(o))?;
+            if let Some(m) = &o.message {
+                writeln!(out, "    {m}")?;
+            }
             continue;
         }
-        writeln!(out, "{} {} [{}] {}", style.bad("FAIL"), place(o), o.case, o.name)?;
+        if o.passed {
+            writeln!(out, "{} {} [{}] {}", style.value("PASS"), o.place(), o.case, o.name)?;
+            continue;
+        }
+        writeln!(out, "{} {} [{}] {}", style.bad("FAIL"), o.place(), o.case, o.name)?;
         if let Some(m) = &o.message {
             writeln!(out, "    {m}")?;
         }
@@ -46,32 +56,62 @@ pub fn write(out: &mut dyn Write, json: bool, outcomes: &[Outcome], style: &Styl
     writeln!(out, "{}", summary(outcomes))
 }
 
-pub fn summary(outcomes: &[Outcome]) -> String {
+/// Passed, failed, and could not be run.
+fn counts(outcomes: &[Outcome]) -> (usize, usize, usize) {
     let passed = outcomes.iter().filter(|o| o.passed).count();
-    format!("{passed} passed, {} failed", outcomes.len() - passed)
+    let errors = outcomes.iter().filter(|o| o.is_error()).count();
+    (passed, outcomes.len() - passed - errors, errors)
 }
 
+pub fn summary(outcomes: &[Outcome]) -> String {
+    match counts(outcomes) {
+        (passed, failed, 0) => format!("{passed} passed, {failed} failed"),
+        (passed, failed, 1) => format!("{passed} passed, {failed} failed, 1 error"),
+        (passed, failed, errors) => format!("{passed} passed, {failed} failed, {errors} errors"),
+    }
+}
+
+/// `{passed, failed, results}`, and `errors` when something could not be run.
 pub fn write_json(out: &mut dyn Write, outcomes: &[Outcome]) -> io::Result<()> {
-    let passed = outcomes.iter().filter(|o| o.passed).count();
-    let doc = serde_json::json!({
-        "passed": passed,
-        "failed": outcomes.len() - passed,
-        "results": outcomes,
-    });
+    let (passed, failed, errors) = counts(outcomes);
+    let mut doc = serde_json::Map::new();
+    doc.insert("passed".into(), passed.into());
+    doc.insert("failed".into(), failed.into());
+    if errors > 0 {
+        doc.insert("errors".into(), errors.into());
+    }
+    doc.insert(
+        "results".into(),
+        serde_json::to_value(outcomes).map_err(io::Error::from)?,
+    );
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)
 }
 
-/// JUnit XML: a test suite per manifest, a test case per expectation.
+/// JUnit XML: a test suite per manifest, a test case per expectation, an
+/// `<error>` test case for each manifest, case or expectation that could
+/// not be run. Test case names are unique in their suite.
 pub fn junit(outcomes: &[Outcome]) -> Result<String, quick_junit::SerializeError> {
     let mut report = Report::new("nlorder check");
     let mut manifests: Vec<&std::path::Path> = outcomes.iter().map(|o| o.manifest.as_path()).collect();
     manifests.dedup();
     for m in manifests {
         let mut suite = TestSuite::new(m.display().to_string());
-        for o in outcomes.iter().filter(|o| o.manifest == m) {
+        let here: Vec<&Outcome> = outcomes.iter().filter(|o| o.manifest == m).collect();
+        // Names repeat where expectations differ only in settings the name
+        // leaves out (a Calico release, say): those name their line too.
+        let mut seen = std::collections::HashMap::new();
+        for o in &here {
+            *seen.entry(title(o)).or_insert(0usize) += 1;
+        }
+        for o in here {
             let status = if o.passed {
                 TestCaseStatus::success()
+            } else if o.is_error() {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                s.set_message(o.message.clone().unwrap_or_default());
+                s.set_description(format!("at {}", o.place()));
+                s
             } else {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 s.set_message(
@@ -83,11 +123,17 @@ pub fn junit(outcomes: &[Outcome]) -> Result<String, quick_junit::SerializeError
                     "- expected: {}\n+ actual:   {}\nat {}",
                     o.expected,
                     o.actual,
-                    place(o)
+                    o.place()
                 ));
                 s
             };
-            let mut case = TestCase::new(format!("[{}] {}", o.case, o.name), status);
+            let mut name = title(o);
+            if seen.get(&name).is_some_and(|n| *n > 1)
+                && let Some(line) = o.line
+            {
+                name.push_str(&format!(" (line {line})"));
+            }
+            let mut case = TestCase::new(name, status);
             case.set_classname(o.kind);
             suite.add_test_case(case);
         }
