@@ -231,7 +231,10 @@ pub struct GaiArgs {
     pub gai_conf: Option<PathBuf>,
     /// Evaluate the tables as they stood at this record or time (see `table --at`),
     /// or `auto`: when the resolver last looked at them (glibc: its __check_pf
-    /// dump; Go's own resolver and musl never ask, so the end is used).
+    /// dump). Go's own resolver never asks: its moment is inferred from the last
+    /// interface look of a Go program that sent no __check_pf (the program that
+    /// resolves usually enumerates too), else the end is used; musl never asks,
+    /// so the end is used.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::AtSpec>,
     /// With --at auto: the order at every look, not only the last, marking where it changed.
@@ -377,13 +380,15 @@ impl RecordArgs {
 }
 
 impl ResolverArg {
-    /// The program `--at auto` looks for: Go's own resolver and musl's ask
-    /// netlink for nothing (on real captures `GODEBUG=netdns=go` leaves no
-    /// request behind).
+    /// The program `--at auto` looks for: Go's own resolver asks netlink
+    /// for nothing (on real captures `GODEBUG=netdns=go` leaves no request
+    /// behind), so its program's interface look stands for it; musl's asks
+    /// for nothing either.
     pub fn looker(self) -> nlorder::looks::Looker {
         match self {
             ResolverArg::Glibc => nlorder::looks::Looker::GlibcGetaddrinfo,
-            ResolverArg::Go | ResolverArg::Musl => nlorder::looks::Looker::Nobody,
+            ResolverArg::Go => nlorder::looks::Looker::GoResolver,
+            ResolverArg::Musl => nlorder::looks::Looker::Nobody,
         }
     }
 

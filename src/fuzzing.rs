@@ -416,8 +416,9 @@ fn watch_first_found(data: &[u8]) {
     }
 }
 
-/// Pass 5: `--at auto` (and `--all-looks`): first-found and glibc's order
-/// at the looks of the programs they stand for, found in the same pass.
+/// Pass 5: `--at auto` (and `--all-looks`): first-found and the resolvers'
+/// order at the looks of the programs they stand for (Go's resolver's
+/// inferred from its program's), found in the same pass.
 fn evaluate_at_looks(data: &[u8]) {
     let spec = calico_spec("first-found", &calico::Options::default());
     let candidates = [
@@ -428,6 +429,7 @@ fn evaluate_at_looks(data: &[u8]) {
         (Looker::Go, true),
         (Looker::GlibcGetaddrinfo, true),
         (Looker::Go, false),
+        (Looker::GoResolver, false),
     ] {
         let Some(mut reader) = open(data) else { return };
         let mut diags = Diagnostics::default();

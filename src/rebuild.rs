@@ -132,7 +132,9 @@ pub fn watch<K: PartialEq, T: Clone>(
 /// stood when each answer to `who` ended. Returns, for the last look of
 /// `who` (every look with `every`), the evaluation at its end with the
 /// reason it was chosen; and the final rebuild. Memory: with `every`
-/// false only the latest evaluation is kept.
+/// false only the latest evaluation is kept (for Go's own resolver, the
+/// latest of each port not yet seen sending glibc's `__check_pf`: which
+/// look counts is only known at the end).
 pub fn evaluate_at_looks<T>(
     reader: &mut CaptureReader<'_>,
     trace: TraceOptions,
@@ -144,44 +146,64 @@ pub fn evaluate_at_looks<T>(
     let mut model = Model::new(options);
     let mut moment = Moment::start(None);
     let mut collector = crate::looks::Collector::default();
-    // The packet whose end a wanted answer reached: evaluated once all of
-    // that packet's messages are applied.
-    let mut due: Option<u64> = None;
-    let mut evaluated: Vec<(Moment, T)> = Vec::new();
-    let mut evaluate = |model: &Model, moment: &Moment, evaluated: &mut Vec<(Moment, T)>| {
+    // The packet whose end a wanted answer reached, and the port that
+    // asked: evaluated once all of that packet's messages are applied.
+    let mut due: Option<(u64, Option<u32>)> = None;
+    let mut evaluated: Vec<(Moment, Option<u32>, T)> = Vec::new();
+    // Ports that sent glibc's getaddrinfo requests (Go's resolver only).
+    let mut glibc_ports: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+    let per_port = who == Looker::GoResolver;
+    let mut evaluate = |model: &Model, moment: &Moment, port: Option<u32>, evaluated: &mut Vec<_>| {
         let mut at = moment.clone();
         at.at = Some(At::Packet(moment.packet));
+        at.inferred = who.inferred();
         if !every {
-            evaluated.clear();
+            match per_port {
+                true => evaluated.retain(|(_, p, _)| *p != port),
+                false => evaluated.clear(),
+            }
         }
-        evaluated.push((at, eval(model)));
+        evaluated.push((at, port, eval(model)));
     };
     let stats = read_trace(reader, trace, diags, |m| {
-        if due.is_some_and(|p| m.packet > p) {
-            evaluate(&model, &moment, &mut evaluated);
+        if let Some((p, port)) = due
+            && m.packet > p
+        {
+            evaluate(&model, &moment, port, &mut evaluated);
             due = None;
         }
         moment.first.get_or_insert((m.packet, m.ts));
         moment.last = Some((m.packet, m.ts));
         moment.packet = m.packet;
         moment.ts = m.ts;
-        if collector.observe(m).is_some_and(|r| r.dump && who.wants(r.library)) {
-            due = Some(m.packet);
+        // A port known to be a cgo program's is never Go's resolver.
+        let cgo = |port: Option<u32>| per_port && port.is_some_and(|p| glibc_ports.contains(&p));
+        match collector.observe(m) {
+            Some(r) if r.dump && who.wants(r.library) && !cgo(r.port) => due = Some((m.packet, r.port)),
+            Some(r) if per_port && r.library.is_glibc_getaddrinfo() => {
+                if let Some(p) = r.port {
+                    glibc_ports.insert(p);
+                    if !every {
+                        evaluated.retain(|(_, q, _)| *q != Some(p));
+                    }
+                }
+            }
+            _ => {}
         }
         model.apply(m, &mut ());
         true
     })?;
     model.finish(&mut ());
-    if due.is_some() {
-        evaluate(&model, &moment, &mut evaluated);
+    if let Some((_, port)) = due {
+        evaluate(&model, &moment, port, &mut evaluated);
     }
     let looks = collector.finish().looks;
     let mut out = Vec::new();
     for (look, why) in crate::looks::choose(&looks, who, every) {
         // A look ends where its last answer ended, which was evaluated.
-        let i = evaluated.iter().position(|(m, _)| m.packet == look.end_packet);
+        let i = evaluated.iter().position(|(m, _, _)| m.packet == look.end_packet);
         if let Some(i) = i {
-            let (mut at, v) = evaluated.swap_remove(i);
+            let (mut at, _, v) = evaluated.swap_remove(i);
             at.chosen = Some(why);
             out.push((at, v));
         }

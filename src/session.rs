@@ -221,6 +221,11 @@ pub fn evaluate<T>(
                 crate::looks::Looker::Nobody => "--at auto: this resolver asks netlink for nothing (it connects \
                      UDP sockets to learn sources), so no look marks its moment; the end of the capture is used"
                     .to_owned(),
+                crate::looks::Looker::GoResolver => "--at auto: Go's own resolver asks netlink for nothing (it \
+                     connects UDP sockets to learn sources), and no Go program that sent no __check_pf enumerated \
+                     interfaces in this capture (the program that resolves usually does), so nothing marks its \
+                     moment; the end of the capture is used"
+                    .to_owned(),
                 _ => format!(
                     "--at auto: no {} looked at the tables in this capture; its end is used",
                     who.name()

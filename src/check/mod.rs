@@ -332,6 +332,7 @@ fn who_looked(path: &Path, c: &Case) -> Result<Vec<crate::looks::Look>, Error> {
 fn gai_looker(resolver: Option<&str>) -> Looker {
     match resolver {
         None | Some("glibc") => Looker::GlibcGetaddrinfo,
+        Some("go") => Looker::GoResolver,
         _ => Looker::Nobody,
     }
 }
