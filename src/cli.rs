@@ -240,10 +240,17 @@ pub struct GaiArgs {
     /// With --at auto: the order at every look, not only the last, marking where it changed.
     #[arg(long, conflicts_with_all = ["observed", "observed_file"])]
     pub all_looks: bool,
+    /// Re-sort after every change in the capture and list where the order changed, with
+    /// the rules behind each new order and the changes that caused it. With --observed:
+    /// mark the moments that give the observed order; exit 1 when none does.
+    #[arg(long, conflicts_with_all = ["at", "all_looks"])]
+    pub timeline: bool,
     /// DEST=SRC: the source address for DEST, where the capture cannot tell. Repeatable.
     #[arg(long, value_parser = parse_source)]
     pub source: Vec<(std::net::IpAddr, std::net::IpAddr)>,
-    /// The order the program actually got (comma-separated); exit 1 on mismatch.
+    /// The order the program actually got (comma-separated); exit 1 on mismatch, with what
+    /// could explain it, first a moment of the capture that gives the observed order (the
+    /// latest before the moment evaluated, else the earliest after it).
     #[arg(long, value_delimiter = ',')]
     pub observed: Vec<std::net::IpAddr>,
     /// The same, from `getent ahosts NAME` output (or one address per line).

@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
 use crate::model::{ChangeSink, Model, ModelOptions};
-use crate::rebuild::{At, Flip, Rebuilt};
+use crate::rebuild::{At, Flip, Follow, Rebuilt};
 use crate::report::style::Style;
 use crate::report::summary::{write_model_summary, write_summary};
 use crate::trace::{TraceMessage, TraceOptions, TraceStats};
@@ -145,8 +145,21 @@ impl Session {
         at: Option<At>,
         sink: &mut S,
     ) -> Result<(Rebuilt, Diagnostics), Error> {
+        self.rebuild_following(trace, model, at, sink, &mut ())
+    }
+
+    /// [`Session::rebuild`], every message also given to `follow` (see
+    /// [`crate::rebuild::rebuild_following`]).
+    pub fn rebuild_following<S: ChangeSink>(
+        &mut self,
+        trace: TraceOptions,
+        model: ModelOptions,
+        at: Option<At>,
+        sink: &mut S,
+        follow: &mut impl Follow,
+    ) -> Result<(Rebuilt, Diagnostics), Error> {
         let mut diags = Diagnostics::default();
-        let rebuilt = crate::rebuild::rebuild(&mut self.reader, trace, model, at, &mut diags, sink);
+        let rebuilt = crate::rebuild::rebuild_following(&mut self.reader, trace, model, at, &mut diags, sink, follow);
         self.done();
         let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
@@ -164,10 +177,12 @@ impl Session {
         trace: TraceOptions,
         model: ModelOptions,
         who: (crate::looks::Looker, bool),
+        follow: &mut impl Follow,
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<(crate::rebuild::Moment, T)>, Rebuilt), Error> {
         let mut diags = Diagnostics::default();
-        let done = crate::rebuild::evaluate_at_looks(&mut self.reader, trace, model, who, &mut diags, eval);
+        let done =
+            crate::rebuild::evaluate_at_looks_following(&mut self.reader, trace, model, who, &mut diags, follow, eval);
         self.done();
         let (results, rebuilt) = done.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
@@ -202,7 +217,22 @@ pub fn evaluate<T>(
     trace: TraceOptions,
     model: ModelOptions,
     at: Option<crate::rebuild::AtSpec>,
+    who: (crate::looks::Looker, bool),
+    eval: impl FnMut(&Model) -> T,
+) -> Result<Vec<(crate::rebuild::Moment, T)>, Error> {
+    evaluate_following(open, trace, model, at, who, &mut (), eval)
+}
+
+/// [`evaluate`], every message of the capture also given to `follow` in
+/// the same pass (a [`crate::rebuild::Watcher`] watches the whole capture
+/// whatever `at` says).
+pub fn evaluate_following<T>(
+    open: impl FnOnce() -> Result<Session, Error>,
+    trace: TraceOptions,
+    model: ModelOptions,
+    at: Option<crate::rebuild::AtSpec>,
     (who, every): (crate::looks::Looker, bool),
+    follow: &mut impl Follow,
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<Vec<(crate::rebuild::Moment, T)>, Error> {
     use crate::rebuild::AtSpec;
@@ -213,7 +243,7 @@ pub fn evaluate<T>(
     }
     match at {
         Some(AtSpec::Auto) => {
-            let (results, mut rebuilt) = open()?.evaluate_at_looks(trace, model, (who, every), &mut eval)?;
+            let (results, mut rebuilt) = open()?.evaluate_at_looks(trace, model, (who, every), follow, &mut eval)?;
             if !results.is_empty() {
                 return Ok(results);
             }
@@ -235,7 +265,8 @@ pub fn evaluate<T>(
             Ok(vec![(rebuilt.moment, v)])
         }
         other => {
-            let (rebuilt, _) = open()?.rebuild(trace, model, other.and_then(AtSpec::moment), &mut ())?;
+            let (rebuilt, _) =
+                open()?.rebuild_following(trace, model, other.and_then(AtSpec::moment), &mut (), follow)?;
             let v = eval(&rebuilt.model);
             Ok(vec![(rebuilt.moment, v)])
         }
