@@ -236,16 +236,26 @@ pub struct GaiArgs {
     pub gai_conf: Option<PathBuf>,
     /// Evaluate the tables as they stood at this record or time (see `table --at`),
     /// or `auto`: when the resolver last looked at them (glibc: its __check_pf
-    /// dump; Go's own resolver and musl never ask, so the end is used).
+    /// dump). Go's own resolver never asks: its moment is inferred from the last
+    /// interface look of a Go program that sent no __check_pf (the program that
+    /// resolves usually enumerates too), else the end is used; musl never asks,
+    /// so the end is used.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::AtSpec>,
     /// With --at auto: the order at every look, not only the last, marking where it changed.
     #[arg(long, conflicts_with_all = ["observed", "observed_file"])]
     pub all_looks: bool,
+    /// Re-sort after every change in the capture and list where the order changed, with
+    /// the rules behind each new order and the changes that caused it. With --observed:
+    /// mark the moments that give the observed order; exit 1 when none does.
+    #[arg(long, conflicts_with_all = ["at", "all_looks"])]
+    pub timeline: bool,
     /// DEST=SRC: the source address for DEST, where the capture cannot tell. Repeatable.
     #[arg(long, value_parser = parse_source)]
     pub source: Vec<(std::net::IpAddr, std::net::IpAddr)>,
-    /// The order the program actually got (comma-separated); exit 1 on mismatch.
+    /// The order the program actually got (comma-separated); exit 1 on mismatch, with what
+    /// could explain it, first a moment of the capture that gives the observed order (the
+    /// latest before the moment evaluated, else the earliest after it).
     #[arg(long, value_delimiter = ',')]
     pub observed: Vec<std::net::IpAddr>,
     /// The same, from `getent ahosts NAME` output (or one address per line).
@@ -384,13 +394,15 @@ impl RecordArgs {
 }
 
 impl ResolverArg {
-    /// The program `--at auto` looks for: Go's own resolver and musl's ask
-    /// netlink for nothing (on real captures `GODEBUG=netdns=go` leaves no
-    /// request behind).
+    /// The program `--at auto` looks for: Go's own resolver asks netlink
+    /// for nothing (on real captures `GODEBUG=netdns=go` leaves no request
+    /// behind), so its program's interface look stands for it; musl's asks
+    /// for nothing either.
     pub fn looker(self) -> nlorder::looks::Looker {
         match self {
             ResolverArg::Glibc => nlorder::looks::Looker::GlibcGetaddrinfo,
-            ResolverArg::Go | ResolverArg::Musl => nlorder::looks::Looker::Nobody,
+            ResolverArg::Go => nlorder::looks::Looker::GoResolver,
+            ResolverArg::Musl => nlorder::looks::Looker::Nobody,
         }
     }
 

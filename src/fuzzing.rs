@@ -18,7 +18,9 @@
 //!    kubernetes-internal-ip, kubelet and flannel, with and without flags)
 //!    through `detect`'s report, and the getaddrinfo order of glibc, Go and
 //!    musl over a few candidates, with `gai`'s printers;
-//! 3. rebuilt up to the middle record with no change sink (`table --at`);
+//! 3. rebuilt up to the middle record with no change sink (`table --at`),
+//!    while a second model watches glibc's order over the whole capture
+//!    in the same pass (`gai --at --observed`; `gai --timeline`'s printers);
 //! 4. watched with first-found (`detect --timeline`), under model options
 //!    taken from the input's length;
 //! 5. evaluated at each look of a Go program or of glibc's getaddrinfo
@@ -343,24 +345,40 @@ fn resolvers(model: &Model, moment: &Moment) {
             };
             let _ =
                 crate::report::gai::write_gai_text(&mut io::sink(), &result, Some((&observed, &why)), moment, &STYLE);
-            let _ = crate::report::gai::json_document(&result, moment, &observed, &why).map(|d| d.to_string());
+            let seen = crate::report::gai::Observed {
+                order: &observed,
+                why: &why,
+                moments: &[],
+            };
+            let _ = crate::report::gai::json_document(&result, moment, &seen).map(|d| d.to_string());
         }
     }
 }
 
 /// Pass 3: the tables as they stood at record `packet`, built without
-/// reporting changes (the model's other path).
+/// reporting changes (the model's other path), while a watcher follows
+/// glibc's order to the end: the moments of the capture that explain an
+/// order, and `gai --timeline`'s printers.
 fn rebuild_to_middle(data: &[u8], packet: u64) {
     let Some(mut reader) = open(data) else { return };
     let mut diags = Diagnostics::default();
     let at = Some(At::Packet(packet));
-    let Ok(rebuilt) = rebuild(
+    let candidates = [
+        IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1)),
+        IpAddr::V6(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1)),
+        IpAddr::V4(Ipv4Addr::LOCALHOST),
+    ];
+    let options = gai::Options::default();
+    let sort = |m: &Model| gai::sort(m, &candidates, &options);
+    let mut watcher = crate::rebuild::Watcher::new(ModelOptions::default(), |m: &Model| sort(m).order, sort);
+    let Ok(rebuilt) = crate::rebuild::rebuild_following(
         &mut reader,
         TraceOptions::default(),
         ModelOptions::default(),
         at,
         &mut diags,
         &mut (),
+        &mut watcher,
     ) else {
         return;
     };
@@ -372,6 +390,17 @@ fn rebuild_to_middle(data: &[u8], packet: u64) {
         FamilyFilter::All,
         &STYLE,
     );
+    let last = watcher.last_packet();
+    let flips = crate::rebuild::per_packet(watcher.finish().0, |a, b| a.order == b.order);
+    let spans = gai::spans(flips.iter().map(|f| (f.packet, f.after.order.as_slice())), last);
+    for s in &spans {
+        let _ = gai::explain_by_moment(&spans, rebuilt.moment.packet, &s.order);
+    }
+    let observed: Vec<IpAddr> = candidates.iter().rev().copied().collect();
+    for json in [false, true] {
+        let who = (Resolver::Glibc, &candidates[..]);
+        let _ = crate::report::gai::write_timeline(&mut io::sink(), json, who, &flips, &observed, &STYLE);
+    }
 }
 
 /// Model options picked by the input, so that the fuzzer reaches them all.
@@ -422,8 +451,9 @@ fn watch_first_found(data: &[u8]) {
     }
 }
 
-/// Pass 5: `--at auto` (and `--all-looks`): first-found and glibc's order
-/// at the looks of the programs they stand for, found in the same pass.
+/// Pass 5: `--at auto` (and `--all-looks`): first-found and the resolvers'
+/// order at the looks of the programs they stand for (Go's resolver's
+/// inferred from its program's), found in the same pass.
 fn evaluate_at_looks(data: &[u8]) {
     let spec = calico_spec("first-found", &calico::Options::default());
     let candidates = [
@@ -434,6 +464,7 @@ fn evaluate_at_looks(data: &[u8]) {
         (Looker::Go, true),
         (Looker::GlibcGetaddrinfo, true),
         (Looker::Go, false),
+        (Looker::GoResolver, false),
     ] {
         let Some(mut reader) = open(data) else { return };
         let mut diags = Diagnostics::default();

@@ -16,7 +16,7 @@ use cli::{
 use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
 use nlorder::report::table::{FamilyFilter, write_table};
 use nlorder::report::timeline::TimelinePrinter;
-use nlorder::session::{Error, evaluate, evaluate_grounded};
+use nlorder::session::{Error, evaluate, evaluate_following, evaluate_grounded};
 
 /// Exit status when an expectation does not hold.
 const EXIT_EXPECTATION: u8 = 1;
@@ -191,6 +191,9 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
         nlorder::report::gai::observed(&args.observed, args.observed_file.as_deref()).map_err(Error::Unreadable)?;
     let options = gai::Options::read(args.resolver.resolver(), args.gai_conf.as_deref(), args.source.clone())
         .map_err(Error::Unreadable)?;
+    if args.timeline {
+        return gai_timeline(args, &options, &observed);
+    }
     let looker = args.resolver.looker();
     let path = &args.input.capture;
     let open = || args.input.io.open(path);
@@ -204,7 +207,11 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let results = evaluate(open, trace, model, args.at, (looker, false), |m| {
+    // With an observed order, a second model watches the whole capture in
+    // the same pass: the stretches whose order is the observed one.
+    let order = |m: &nlorder::model::Model| gai::sort(m, &args.addrs, &options).order;
+    let mut watcher = (!observed.is_empty()).then(|| nlorder::rebuild::Watcher::new(model, order, order));
+    let (results, _) = evaluate_following(open, trace, model, args.at, (looker, false), &mut watcher, |m| {
         let result = gai::sort(m, &args.addrs, &options);
         let why = match !observed.is_empty() && observed != result.order {
             true => gai::explain_mismatch(m, &args.addrs, &options, &observed),
@@ -212,19 +219,60 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
         };
         (result, why)
     })?;
-    let Some((moment, (result, why))) = results.into_iter().next_back() else {
+    let Some((moment, (result, mut why))) = results.into_iter().next_back() else {
         return Ok(ExitCode::SUCCESS);
     };
+    let spans = watcher.map_or_else(Vec::new, |w| {
+        let last = w.last_packet();
+        let flips = nlorder::rebuild::per_packet(w.finish().0, |a, b| a == b);
+        gai::spans(flips.iter().map(|f| (f.packet, f.after.as_slice())), last)
+    });
     let mismatch = !observed.is_empty() && observed != result.order;
+    if mismatch && let Some(e) = gai::explain_by_moment(&spans, moment.packet, &observed) {
+        why.insert(0, e);
+    }
+    let moments: Vec<gai::Span> = spans.into_iter().filter(|s| s.order == observed).collect();
+    let seen = nlorder::report::gai::Observed {
+        order: &observed,
+        why: &why,
+        moments: &moments,
+    };
     let mut out = stdout();
     let json = args.format == OutputFormat::Json;
     let style = args.input.io.style();
-    nlorder::report::gai::write_gai(&mut out, json, &result, &observed, &why, &moment, &style)?;
+    nlorder::report::gai::write_gai(&mut out, json, &result, &seen, &moment, &style)?;
     out.flush()?;
     Ok(if mismatch {
         ExitCode::from(EXIT_EXPECTATION)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// `gai --timeline`: the order re-sorted after every change, listed where
+/// it changed (one entry per packet: what `--at PACKET` can name).
+fn gai_timeline(
+    args: &GaiArgs,
+    options: &nlorder::replay::gai::Options,
+    observed: &[std::net::IpAddr],
+) -> Result<ExitCode, Error> {
+    use nlorder::replay::gai;
+    let key = |m: &nlorder::model::Model| gai::sort(m, &args.addrs, options).order;
+    let eval = |m: &nlorder::model::Model| gai::sort(m, &args.addrs, options);
+    let (flips, _) =
+        args.input
+            .io
+            .open(&args.input.capture)?
+            .watch(args.input.io.trace(), args.model.options(), key, eval)?;
+    let flips = nlorder::rebuild::per_packet(flips, |a, b| a.order == b.order);
+    let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
+    let who = (options.resolver, args.addrs.as_slice());
+    nlorder::report::gai::write_timeline(&mut out, json, who, &flips, observed, &args.input.io.style())?;
+    out.flush()?;
+    let explained = observed.is_empty() || flips.iter().any(|f| f.after.order == observed);
+    Ok(match explained {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(EXIT_EXPECTATION),
     })
 }
 

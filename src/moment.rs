@@ -163,6 +163,9 @@ pub struct Moment {
     pub to_end: bool,
     /// Why this moment, when nlorder chose it (`--at auto`).
     pub chosen: Option<String>,
+    /// Whether the moment is only inferred: the program's own requests do
+    /// not show it (Go's resolver, from its program's interface look).
+    pub inferred: bool,
 }
 
 /// An `--at` that names no moment inside the capture.
@@ -185,6 +188,7 @@ impl Moment {
             last: None,
             to_end: true,
             chosen: None,
+            inferred: false,
         }
     }
 

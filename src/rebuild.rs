@@ -5,14 +5,18 @@
 //! record at or before a time (`--at TIME`); changes go to the caller's
 //! sink. [`watch`] re-evaluates after every change, [`evaluate_at_looks`]
 //! where the looks of `--at auto` ended, found in the same pass. Each returns the [`Moment`]
-//! it stopped at. Memory: one record plus the model.
+//! it stopped at. Memory: one record plus the model. A [`Watcher`] given
+//! to [`rebuild_following`] or [`evaluate_at_looks_following`] watches
+//! the whole capture in the same pass with a second model (the pass then
+//! reads on past `--at PACKET|TIME`), so a capture on stdin is still read
+//! once.
 
 use crate::capture::{self, CaptureReader, Timestamp};
 use crate::diag::Diagnostics;
 use crate::looks::Looker;
 use crate::model::{ChangeSink, Model, ModelOptions};
 pub use crate::moment::{At, AtSpec, AtValue, Moment, Outside};
-use crate::trace::{TraceOptions, TraceStats, read_trace};
+use crate::trace::{TraceMessage, TraceOptions, TraceStats, read_trace};
 
 /// The result of a rebuild.
 pub struct Rebuilt {
@@ -57,9 +61,30 @@ pub fn rebuild<S: ChangeSink>(
     diags: &mut Diagnostics,
     sink: &mut S,
 ) -> Result<Rebuilt, capture::Error> {
+    rebuild_following(reader, trace, options, at, diags, sink, &mut ())
+}
+
+/// [`rebuild`], with every message of the capture also given to `follow`:
+/// when it is active the pass reads on past `at` for it alone (the
+/// returned model and moment are still those at `at`; the statistics count
+/// the whole capture).
+pub fn rebuild_following<S: ChangeSink>(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    options: ModelOptions,
+    at: Option<At>,
+    diags: &mut Diagnostics,
+    sink: &mut S,
+    follow: &mut impl Follow,
+) -> Result<Rebuilt, capture::Error> {
     let mut model = Model::new(options);
     let mut moment = Moment::start(at);
+    let mut stopped = false;
     let stats = read_trace(reader, trace, diags, |m| {
+        if stopped {
+            follow.message(m);
+            return true;
+        }
         moment.first.get_or_insert((m.packet, m.ts));
         moment.last = Some((m.packet, m.ts));
         let past = match at {
@@ -69,12 +94,18 @@ pub fn rebuild<S: ChangeSink>(
         };
         if past {
             moment.to_end = false;
-            return false;
+            stopped = true;
+            if !follow.active() {
+                return false;
+            }
+            follow.message(m);
+            return true;
         }
         moment.packet = m.packet;
         moment.ts = m.ts;
         sink.message(m);
         model.apply(m, sink);
+        follow.message(m);
         true
     })?;
     model.finish(sink);
@@ -97,6 +128,107 @@ pub struct Flip<T> {
     pub causes: Vec<crate::model::Event>,
 }
 
+/// Something that follows every message of a pass besides the pass's own
+/// model: a [`Watcher`], or nothing (`()`, `None`).
+pub trait Follow {
+    /// Whether it wants the messages at all (a pass reads on past its own
+    /// `--at` only for one that does).
+    fn active(&self) -> bool;
+    fn message(&mut self, m: &TraceMessage<'_>);
+}
+
+impl Follow for () {
+    fn active(&self) -> bool {
+        false
+    }
+
+    fn message(&mut self, _: &TraceMessage<'_>) {}
+}
+
+impl<F: Follow> Follow for Option<F> {
+    fn active(&self) -> bool {
+        self.as_ref().is_some_and(Follow::active)
+    }
+
+    fn message(&mut self, m: &TraceMessage<'_>) {
+        if let Some(f) = self {
+            f.message(m);
+        }
+    }
+}
+
+/// What [`watch`] does, message by message, with its own model: after
+/// every message that changed the model (once it holds an address),
+/// re-evaluates `key`, and where it changed (the first evaluation
+/// included) evaluates `eval` in full and keeps a [`Flip`].
+pub struct Watcher<K, T, FK, FE> {
+    model: Model,
+    key: FK,
+    eval: FE,
+    last: Option<K>,
+    flips: Vec<Flip<T>>,
+    events: Vec<crate::model::Event>,
+    last_packet: u64,
+}
+
+impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Watcher<K, T, FK, FE> {
+    pub fn new(options: ModelOptions, key: FK, eval: FE) -> Self {
+        Watcher {
+            model: Model::new(options),
+            key,
+            eval,
+            last: None,
+            flips: Vec::new(),
+            events: Vec::new(),
+            last_packet: 0,
+        }
+    }
+
+    /// Applies one message and re-evaluates where it changed the model.
+    pub fn apply(&mut self, m: &TraceMessage<'_>) {
+        self.last_packet = m.packet;
+        self.events.clear();
+        self.model.apply(m, &mut self.events);
+        // Before any address is known there is nothing to choose from.
+        if !self.events.is_empty() && self.model.has_addresses() {
+            let k = (self.key)(&self.model);
+            if self.last.as_ref() != Some(&k) {
+                self.last = Some(k);
+                let now = (self.eval)(&self.model);
+                let before = self.flips.last().map(|f| f.after.clone());
+                self.flips.push(Flip {
+                    packet: m.packet,
+                    ts: m.ts,
+                    before,
+                    after: now,
+                    causes: self.events.clone(),
+                });
+            }
+        }
+    }
+
+    /// The last packet it was given (0: none).
+    pub fn last_packet(&self) -> u64 {
+        self.last_packet
+    }
+
+    /// The flips, and the model at the end of the capture.
+    pub fn finish(mut self) -> (Vec<Flip<T>>, Model) {
+        self.model.finish(&mut ());
+        (self.flips, self.model)
+    }
+}
+
+impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Follow for Watcher<K, T, FK, FE> {
+    fn active(&self) -> bool {
+        true
+    }
+
+    fn message(&mut self, m: &TraceMessage<'_>) {
+        self.apply(m);
+    }
+}
+
 /// Rebuilds the model and re-evaluates `key` after every message that
 /// changed it; where the key changes (the first evaluation included),
 /// evaluates `eval` in full. Returns those moments and the final rebuild.
@@ -107,40 +239,20 @@ pub fn watch<K: PartialEq, T: Clone>(
     trace: TraceOptions,
     options: ModelOptions,
     diags: &mut Diagnostics,
-    mut key: impl FnMut(&Model) -> K,
-    mut eval: impl FnMut(&Model) -> T,
+    key: impl FnMut(&Model) -> K,
+    eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
-    let mut model = Model::new(options);
+    let mut watcher = Watcher::new(options, key, eval);
     let mut moment = Moment::start(None);
-    let mut flips: Vec<Flip<T>> = Vec::new();
-    let mut last: Option<K> = None;
-    let mut events: Vec<crate::model::Event> = Vec::new();
     let stats = read_trace(reader, trace, diags, |m| {
         moment.first.get_or_insert((m.packet, m.ts));
         moment.last = Some((m.packet, m.ts));
         moment.packet = m.packet;
         moment.ts = m.ts;
-        events.clear();
-        model.apply(m, &mut events);
-        // Before any address is known there is nothing to choose from.
-        if !events.is_empty() && model.has_addresses() {
-            let k = key(&model);
-            if last.as_ref() != Some(&k) {
-                last = Some(k);
-                let now = eval(&model);
-                let before = flips.last().map(|f| f.after.clone());
-                flips.push(Flip {
-                    packet: m.packet,
-                    ts: m.ts,
-                    before,
-                    after: now,
-                    causes: events.clone(),
-                });
-            }
-        }
+        watcher.apply(m);
         true
     })?;
-    model.finish(&mut ());
+    let (flips, model) = watcher.finish();
     Ok((
         flips,
         Rebuilt {
@@ -152,61 +264,130 @@ pub fn watch<K: PartialEq, T: Clone>(
     ))
 }
 
+/// Flips of one packet as one: only the state after a whole packet is a
+/// moment `--at PACKET` can name. Within a packet the first `before` and
+/// the last `after` stand, causes are joined, and a packet whose flips
+/// come back to where they started (by `same`) is left out.
+pub fn per_packet<T>(flips: Vec<Flip<T>>, same: impl Fn(&T, &T) -> bool) -> Vec<Flip<T>> {
+    let mut out: Vec<Flip<T>> = Vec::new();
+    for f in flips {
+        match out.last_mut() {
+            Some(last) if last.packet == f.packet => {
+                last.after = f.after;
+                last.causes.extend(f.causes);
+            }
+            _ => {
+                // The packet before is complete: drop it if it changed nothing.
+                if out
+                    .last()
+                    .is_some_and(|l| l.before.as_ref().is_some_and(|b| same(b, &l.after)))
+                {
+                    out.pop();
+                }
+                out.push(f);
+            }
+        }
+    }
+    if out
+        .last()
+        .is_some_and(|l| l.before.as_ref().is_some_and(|b| same(b, &l.after)))
+    {
+        out.pop();
+    }
+    out
+}
+
 /// `--at auto`: rebuilds the whole capture once, attributing its requests
 /// as it goes (see [`crate::looks`]), and evaluates `eval` as the tables
 /// stood when each answer to `who` ended. Returns, for the last look of
 /// `who` (every look with `every`), the evaluation at its end with the
 /// reason it was chosen; and the final rebuild. Memory: with `every`
-/// false only the latest evaluation is kept.
+/// false only the latest evaluation is kept (for Go's own resolver, the
+/// latest of each port not yet seen sending glibc's `__check_pf`: which
+/// look counts is only known at the end).
 pub fn evaluate_at_looks<T>(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    options: ModelOptions,
+    who: (Looker, bool),
+    diags: &mut Diagnostics,
+    eval: impl FnMut(&Model) -> T,
+) -> Result<(Vec<(Moment, T)>, Rebuilt), capture::Error> {
+    evaluate_at_looks_following(reader, trace, options, who, diags, &mut (), eval)
+}
+
+/// [`evaluate_at_looks`], with every message also given to `follow`.
+pub fn evaluate_at_looks_following<T>(
     reader: &mut CaptureReader<'_>,
     trace: TraceOptions,
     options: ModelOptions,
     (who, every): (Looker, bool),
     diags: &mut Diagnostics,
+    follow: &mut impl Follow,
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<(Moment, T)>, Rebuilt), capture::Error> {
     let mut model = Model::new(options);
     let mut moment = Moment::start(None);
     let mut collector = crate::looks::Collector::default();
-    // The packet whose end a wanted answer reached: evaluated once all of
-    // that packet's messages are applied.
-    let mut due: Option<u64> = None;
-    let mut evaluated: Vec<(Moment, T)> = Vec::new();
-    let mut evaluate = |model: &Model, moment: &Moment, evaluated: &mut Vec<(Moment, T)>| {
+    // The packet whose end a wanted answer reached, and the port that
+    // asked: evaluated once all of that packet's messages are applied.
+    let mut due: Option<(u64, Option<u32>)> = None;
+    let mut evaluated: Vec<(Moment, Option<u32>, T)> = Vec::new();
+    // Ports that sent glibc's getaddrinfo requests (Go's resolver only).
+    let mut glibc_ports: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+    let per_port = who == Looker::GoResolver;
+    let mut evaluate = |model: &Model, moment: &Moment, port: Option<u32>, evaluated: &mut Vec<_>| {
         let mut at = moment.clone();
         at.at = Some(At::Packet(moment.packet));
+        at.inferred = who.inferred();
         if !every {
-            evaluated.clear();
+            match per_port {
+                true => evaluated.retain(|(_, p, _)| *p != port),
+                false => evaluated.clear(),
+            }
         }
-        evaluated.push((at, eval(model)));
+        evaluated.push((at, port, eval(model)));
     };
     let stats = read_trace(reader, trace, diags, |m| {
-        if due.is_some_and(|p| m.packet > p) {
-            evaluate(&model, &moment, &mut evaluated);
+        if let Some((p, port)) = due
+            && m.packet > p
+        {
+            evaluate(&model, &moment, port, &mut evaluated);
             due = None;
         }
         moment.first.get_or_insert((m.packet, m.ts));
         moment.last = Some((m.packet, m.ts));
         moment.packet = m.packet;
         moment.ts = m.ts;
-        if collector.observe(m).is_some_and(|r| r.dump && who.wants(r.library)) {
-            due = Some(m.packet);
+        // A port known to be a cgo program's is never Go's resolver.
+        let cgo = |port: Option<u32>| per_port && port.is_some_and(|p| glibc_ports.contains(&p));
+        match collector.observe(m) {
+            Some(r) if r.dump && who.wants(r.library) && !cgo(r.port) => due = Some((m.packet, r.port)),
+            Some(r) if per_port && r.library.is_glibc_getaddrinfo() => {
+                if let Some(p) = r.port {
+                    glibc_ports.insert(p);
+                    if !every {
+                        evaluated.retain(|(_, q, _)| *q != Some(p));
+                    }
+                }
+            }
+            _ => {}
         }
         model.apply(m, &mut ());
+        follow.message(m);
         true
     })?;
     model.finish(&mut ());
-    if due.is_some() {
-        evaluate(&model, &moment, &mut evaluated);
+    if let Some((_, port)) = due {
+        evaluate(&model, &moment, port, &mut evaluated);
     }
     let looks = collector.finish().looks;
     let mut out = Vec::new();
     for (look, why) in crate::looks::choose(&looks, who, every) {
         // A look ends where its last answer ended, which was evaluated.
-        let i = evaluated.iter().position(|(m, _)| m.packet == look.end_packet);
+        let i = evaluated.iter().position(|(m, _, _)| m.packet == look.end_packet);
         if let Some(i) = i {
-            let (mut at, v) = evaluated.swap_remove(i);
+            let (mut at, _, v) = evaluated.swap_remove(i);
             at.chosen = Some(why);
             out.push((at, v));
         }

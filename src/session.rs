@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
 use crate::model::{ChangeSink, Model, ModelOptions};
-use crate::rebuild::{At, Flip, Grounds, Rebuilt};
+use crate::rebuild::{At, Flip, Follow, Grounds, Rebuilt};
 use crate::report::style::Style;
 use crate::report::summary::{write_model_summary, write_summary};
 use crate::trace::{TraceMessage, TraceOptions, TraceStats};
@@ -166,8 +166,21 @@ impl Session {
         at: Option<At>,
         sink: &mut S,
     ) -> Result<(Rebuilt, Diagnostics), Error> {
+        self.rebuild_following(trace, model, at, sink, &mut ())
+    }
+
+    /// [`Session::rebuild`], every message also given to `follow` (see
+    /// [`crate::rebuild::rebuild_following`]).
+    pub fn rebuild_following<S: ChangeSink>(
+        &mut self,
+        trace: TraceOptions,
+        model: ModelOptions,
+        at: Option<At>,
+        sink: &mut S,
+        follow: &mut impl Follow,
+    ) -> Result<(Rebuilt, Diagnostics), Error> {
         let mut diags = Diagnostics::default();
-        let rebuilt = crate::rebuild::rebuild(&mut self.reader, trace, model, at, &mut diags, sink);
+        let rebuilt = crate::rebuild::rebuild_following(&mut self.reader, trace, model, at, &mut diags, sink, follow);
         self.done();
         let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
@@ -187,10 +200,12 @@ impl Session {
         trace: TraceOptions,
         model: ModelOptions,
         who: (crate::looks::Looker, bool),
+        follow: &mut impl Follow,
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<(crate::rebuild::Moment, T)>, Rebuilt), Error> {
         let mut diags = Diagnostics::default();
-        let done = crate::rebuild::evaluate_at_looks(&mut self.reader, trace, model, who, &mut diags, eval);
+        let done =
+            crate::rebuild::evaluate_at_looks_following(&mut self.reader, trace, model, who, &mut diags, follow, eval);
         self.done();
         let (results, rebuilt) = done.map_err(|e| self.unreadable(e))?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
@@ -232,7 +247,7 @@ pub fn evaluate<T>(
     who: (crate::looks::Looker, bool),
     eval: impl FnMut(&Model) -> T,
 ) -> Result<Vec<(crate::rebuild::Moment, T)>, Error> {
-    evaluate_grounded(open, trace, model, at, who, eval).map(|(results, _)| results)
+    evaluate_following(open, trace, model, at, who, &mut (), eval).map(|(results, _)| results)
 }
 
 /// [`evaluate`], and what the answers rest on (of the final rebuild).
@@ -241,7 +256,22 @@ pub fn evaluate_grounded<T>(
     trace: TraceOptions,
     model: ModelOptions,
     at: Option<crate::rebuild::AtSpec>,
+    who: (crate::looks::Looker, bool),
+    eval: impl FnMut(&Model) -> T,
+) -> Result<(Vec<(crate::rebuild::Moment, T)>, Grounds), Error> {
+    evaluate_following(open, trace, model, at, who, &mut (), eval)
+}
+
+/// [`evaluate_grounded`], every message of the capture also given to
+/// `follow` in the same pass (a [`crate::rebuild::Watcher`] watches the
+/// whole capture whatever `at` says).
+pub fn evaluate_following<T>(
+    open: impl FnOnce() -> Result<Session, Error>,
+    trace: TraceOptions,
+    model: ModelOptions,
+    at: Option<crate::rebuild::AtSpec>,
     (who, every): (crate::looks::Looker, bool),
+    follow: &mut impl Follow,
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<(crate::rebuild::Moment, T)>, Grounds), Error> {
     use crate::rebuild::AtSpec;
@@ -253,7 +283,7 @@ pub fn evaluate_grounded<T>(
     match at {
         Some(AtSpec::Auto) => {
             let mut session = open()?;
-            let (results, mut rebuilt) = session.evaluate_at_looks(trace, model, (who, every), &mut eval)?;
+            let (results, mut rebuilt) = session.evaluate_at_looks(trace, model, (who, every), follow, &mut eval)?;
             let grounds = std::mem::take(&mut session.grounds);
             if !results.is_empty() {
                 return Ok((results, grounds));
@@ -261,6 +291,11 @@ pub fn evaluate_grounded<T>(
             rebuilt.moment.chosen = Some(match who {
                 crate::looks::Looker::Nobody => "--at auto: this resolver asks netlink for nothing (it connects \
                      UDP sockets to learn sources), so no look marks its moment; the end of the capture is used"
+                    .to_owned(),
+                crate::looks::Looker::GoResolver => "--at auto: Go's own resolver asks netlink for nothing (it \
+                     connects UDP sockets to learn sources), and no Go program that sent no __check_pf enumerated \
+                     interfaces in this capture (the program that resolves usually does), so nothing marks its \
+                     moment; the end of the capture is used"
                     .to_owned(),
                 _ => format!(
                     "--at auto: no {} looked at the tables in this capture; its end is used",
@@ -272,7 +307,8 @@ pub fn evaluate_grounded<T>(
         }
         other => {
             let mut session = open()?;
-            let (rebuilt, _) = session.rebuild(trace, model, other.and_then(AtSpec::moment), &mut ())?;
+            let (rebuilt, _) =
+                session.rebuild_following(trace, model, other.and_then(AtSpec::moment), &mut (), follow)?;
             let v = eval(&rebuilt.model);
             Ok((vec![(rebuilt.moment, v)], std::mem::take(&mut session.grounds)))
         }

@@ -94,6 +94,7 @@ fn a_closed_pipe_ends_every_subcommand_quietly() {
         vec!["detect", "--all", f],
         vec!["detect", "--timeline", f],
         vec!["gai", gai, "172.18.45.2", "10.0.0.1"],
+        vec!["gai", "--timeline", gai, "172.18.45.2", "10.0.0.1"],
         vec!["check", manifests],
     ];
     for args in runs {

@@ -138,3 +138,155 @@ fn sources_come_from_routes_or_overrides() {
     let (v, _) = gai(&[&fx("third-party/pyroute2__nl0.pcap"), "172.16.254.133", "192.168.39.1"]);
     assert!(v["notes"].to_string().contains("inferred"), "{}", v["notes"]);
 }
+
+/// The recorded `getent` output from before the alias was promoted: at the
+/// end of the capture glibc sorts the other way, but an earlier moment of
+/// the capture gives exactly the observed order, and that is said first.
+#[test]
+fn a_mismatch_names_the_earlier_moment_that_gives_the_observed_order() {
+    let cap = fx("incident-gai-alias.pcap");
+    let before = fx("incident-gai-alias.before.getent");
+    let args = [cap.as_str(), "172.18.45.2", "172.18.45.100", "--observed-file", &before];
+    let (r, code) = gai(&args);
+    assert_eq!(code, Some(1));
+    assert_eq!(r["matches_observed"], false);
+    let why = r["mismatch_explanations"].as_array().expect("why");
+    assert_eq!(
+        why[0],
+        "moment: an earlier moment of the capture gives exactly this order (packet 11): it held from \
+         packet 7 until packet 12 changed it; --at 11 replays it",
+    );
+    assert_eq!(
+        r["observed_moments"],
+        serde_json::json!([{"from": 7, "to": 11, "changed_by": 12, "order": ["172.18.45.2", "172.18.45.100"]}])
+    );
+    // and that moment does give it
+    let (at, code) = gai(&[
+        "--at",
+        "11",
+        &cap,
+        "172.18.45.2",
+        "172.18.45.100",
+        "--observed-file",
+        &before,
+    ]);
+    assert_eq!(
+        (at["matches_observed"].clone(), code),
+        (serde_json::json!(true), Some(0))
+    );
+    // text, with the capture on stdin: the capture is still read once
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .args([
+            "gai",
+            "-q",
+            "-",
+            "172.18.45.2",
+            "172.18.45.100",
+            "--observed-file",
+            &before,
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    {
+        use std::io::Write;
+        let bytes = std::fs::read(&cap).expect("read");
+        child.stdin.take().expect("stdin").write_all(&bytes).expect("write");
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "could be explained by moment: an earlier moment of the capture gives exactly this order (packet 11)"
+        ),
+        "{text}"
+    );
+    // from an earlier --at, the order the capture turns to later is found there
+    let after = fx("incident-gai-alias.after.getent");
+    let (r, code) = gai(&[
+        "--at",
+        "11",
+        &cap,
+        "172.18.45.2",
+        "172.18.45.100",
+        "--observed-file",
+        &after,
+    ]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        r["mismatch_explanations"][0],
+        "moment: a later moment of the capture gives exactly this order (packet 12): it held from packet 12 \
+         to the end of the capture; --at 12 replays it"
+    );
+    // an answer set the capture never sorts to has no moment
+    let (r, _) = gai(&[&cap, "172.18.45.2", "172.18.45.100", "--observed", "172.18.45.100"]);
+    assert!(!r["mismatch_explanations"].to_string().contains("moment:"), "{r}");
+    assert_eq!(r["observed_moments"], serde_json::json!([]));
+}
+
+/// `gai --timeline`: where the order changed along the capture, with the
+/// rule behind each new order and the changes that caused it.
+#[test]
+fn the_timeline_lists_where_the_order_changed() {
+    let cap = fx("incident-gai-alias.pcap");
+    let before = fx("incident-gai-alias.before.getent");
+    let out = common::nlorder(&[
+        "gai",
+        "-q",
+        "--timeline",
+        &cap,
+        "172.18.45.2",
+        "172.18.45.100",
+        "--observed-file",
+        &before,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "a moment gives the observed order");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "glibc order over time:");
+    assert_eq!(
+        lines[1],
+        "     7 2026-11-21T20:22:00.479430Z (start) -> 172.18.45.2, 172.18.45.100  <- the observed order"
+    );
+    assert!(lines[2].contains("rule 9, 32 vs 25 common bits"), "{text}");
+    let change = lines
+        .iter()
+        .position(|l| l.starts_with("    12 "))
+        .expect("the change in packet 12");
+    assert_eq!(
+        lines[change],
+        "    12 2026-11-21T20:22:00.486485Z 172.18.45.2, 172.18.45.100 -> 172.18.45.100, 172.18.45.2"
+    );
+    assert!(
+        text.contains("because: - 172.18.45.2/24 eth0: secondary 172.18.45.100 promoted"),
+        "{text}"
+    );
+    assert_eq!(text.matches(" -> ").count(), 2, "two moments: {text}");
+    // JSON
+    let (t, code) = gai(&["--timeline", &cap, "172.18.45.2", "172.18.45.100"]);
+    assert_eq!(code, Some(0));
+    let flips = t["flips"].as_array().expect("flips");
+    let packets: Vec<u64> = flips.iter().map(|f| f["packet"].as_u64().expect("p")).collect();
+    assert_eq!(packets, [7, 12]);
+    assert_eq!(flips[1]["before"], serde_json::json!(["172.18.45.2", "172.18.45.100"]));
+    assert_eq!(flips[1]["after"], serde_json::json!(["172.18.45.100", "172.18.45.2"]));
+    assert_eq!(flips[1]["steps"][0]["rule"], 9);
+    assert_eq!(t["resolver"], "glibc");
+    // an observed order no moment gives: exit 1
+    let out = common::nlorder(&[
+        "gai",
+        "-q",
+        "--timeline",
+        &cap,
+        "172.18.45.2",
+        "172.18.45.100",
+        "--observed",
+        "172.18.45.100",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    // a timeline has no single moment
+    let out = common::nlorder(&["gai", "--timeline", "--at", "10", &cap, "172.18.45.2"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,5 +1,6 @@
 //! Who looked, and what they saw: real programs (glibc's getaddrinfo via
-//! getent, Python and Go's cgo resolver, Go's net package, iproute2) ran
+//! getent, Python and Go's cgo resolver, Go's net package, Go's own
+//! resolver in a program that enumerates its interfaces, iproute2) ran
 //! during real nlmon captures on Debian's 6.1 and 6.12 kernels
 //! (fixtures/looks/). `who` must name each one from the bytes alone, and
 //! the replays at each program's own look must print what it printed.
@@ -10,7 +11,14 @@ mod common;
 
 use serde_json::Value;
 
-const FIXTURES: [&str; 4] = ["6.1/gai-node", "6.1/go-enum", "6.12/gai-node", "6.12/go-enum"];
+const FIXTURES: [&str; 6] = [
+    "6.1/gai-node",
+    "6.1/go-enum",
+    "6.1/go-resolver",
+    "6.12/gai-node",
+    "6.12/go-enum",
+    "6.12/go-resolver",
+];
 
 struct Run {
     name: String,
@@ -106,20 +114,30 @@ fn runs(path: &std::path::Path) -> Vec<Run> {
         .collect()
 }
 
-/// What a run is, and which library's requests it must have sent.
-fn expected_library(run: &Run) -> Option<&'static str> {
+/// What a run is, and which libraries' requests it must have sent (none:
+/// it asks netlink for nothing).
+fn expected_libraries(run: &Run) -> Vec<&'static str> {
     let cmd = run.command.join(" ");
-    if cmd.contains("getent") || cmd.contains("pylook") || run.env.iter().any(|e| e.contains("netdns=cgo")) {
-        Some("glibc")
+    let cgo = run.env.iter().any(|e| e.contains("netdns=cgo"));
+    if cmd.contains("golook node") {
+        // interfaces first, then the lookup: through glibc with cgo
+        if cgo { vec!["go-net", "glibc"] } else { vec!["go-net"] }
+    } else if cmd.contains("getent") || cmd.contains("pylook") || cgo {
+        vec!["glibc"]
     } else if run.env.iter().any(|e| e.contains("netdns=go")) {
-        None // Go's own resolver asks netlink for nothing
+        Vec::new() // Go's own resolver asks netlink for nothing
     } else if cmd.contains("golook interfaces") {
-        Some("go-net")
+        vec!["go-net"]
     } else if cmd.contains("/ip ") {
-        Some("iproute2")
+        vec!["iproute2"]
     } else {
         panic!("{}: a run this test does not know", run.name)
     }
+}
+
+/// Whether the run sent requests of `lib`.
+fn sends(run: &Run, lib: &str) -> bool {
+    expected_libraries(run).contains(&lib)
 }
 
 #[test]
@@ -141,22 +159,28 @@ fn check_who(c: &Case) {
                 .iter()
                 .filter(|r| r["port"].as_u64() == Some(run.pid) && r["dump"] == true)
                 .collect();
-            match expected_library(run) {
-                None => assert!(mine.is_empty(), "{fixture} {}: {mine:?}", run.name),
-                Some(lib) => {
-                    assert!(
-                        !mine.is_empty(),
-                        "{fixture} {}: no request from port {}",
-                        run.name,
-                        run.pid
-                    );
-                    for r in mine {
-                        let got = r["library"].as_str().expect("library");
-                        assert!(got.starts_with(lib), "{fixture} {}: {got} for {r}", run.name);
-                        if lib != "iproute2" {
-                            assert_eq!(r["confidence"], "certain", "{fixture} {}: {r}", run.name);
-                        }
-                    }
+            let libs = expected_libraries(run);
+            if libs.is_empty() {
+                assert!(mine.is_empty(), "{fixture} {}: {mine:?}", run.name);
+            }
+            for lib in &libs {
+                assert!(
+                    mine.iter()
+                        .any(|r| r["library"].as_str().is_some_and(|l| l.starts_with(lib))),
+                    "{fixture} {}: no {lib} request from port {}",
+                    run.name,
+                    run.pid
+                );
+            }
+            for r in mine {
+                let got = r["library"].as_str().expect("library");
+                assert!(
+                    libs.iter().any(|lib| got.starts_with(lib)),
+                    "{fixture} {}: {got} for {r}",
+                    run.name
+                );
+                if got != "iproute2" {
+                    assert_eq!(r["confidence"], "certain", "{fixture} {}: {r}", run.name);
                 }
             }
         }
@@ -173,16 +197,17 @@ fn check_who(c: &Case) {
     }
 }
 
-/// The end packet of the look a run made (its port's last look).
-fn look_of(who: &Value, pid: u64) -> u64 {
+/// The end packet of the look a run made with `lib` (its port's last such look).
+fn look_of(who: &Value, pid: u64, lib: &str) -> u64 {
     who["looks"]
         .as_array()
         .expect("looks")
         .iter()
         .filter(|l| l["port"].as_u64() == Some(pid))
+        .filter(|l| l["library"].as_str().is_some_and(|l| l.starts_with(lib)))
         .filter_map(|l| l["end_packet"].as_u64())
         .next_back()
-        .unwrap_or_else(|| panic!("no look from port {pid}"))
+        .unwrap_or_else(|| panic!("no {lib} look from port {pid}"))
 }
 
 /// The distinct addresses of getent/Python/Go output, in order.
@@ -219,8 +244,12 @@ fn gai_order(args: &[&str], candidates: &[String]) -> (Vec<String>, Value) {
 #[test]
 fn gai_at_each_programs_look_predicts_what_it_printed() {
     let cases = committed();
-    assert_eq!(cases.iter().filter(|c| c.name.contains("gai-node")).count(), 2);
-    for c in cases.iter().filter(|c| c.name.contains("gai-node")) {
+    let with_glibc: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.runs.iter().any(|r| sends(r, "glibc")))
+        .collect();
+    assert_eq!(with_glibc.len(), 4, "gai-node and go-resolver on both kernels");
+    for c in with_glibc {
         check_gai(c);
     }
 }
@@ -231,8 +260,8 @@ fn check_gai(c: &Case) {
         let f = c.capture.clone();
         let (who, _) = common::json_of("who", &[&f]);
         let all = &c.runs;
-        let glibc: Vec<&Run> = all.iter().filter(|r| expected_library(r) == Some("glibc")).collect();
-        assert!(glibc.len() >= 3, "{fixture}");
+        let glibc: Vec<&Run> = all.iter().filter(|r| sends(r, "glibc")).collect();
+        assert!(!glibc.is_empty(), "{fixture}");
         let mut last = None;
         for run in &glibc {
             let name = run.command.last().expect("name");
@@ -243,7 +272,7 @@ fn check_gai(c: &Case) {
                 .filter(|l| l.split_whitespace().nth(1) == Some(name.as_str()))
                 .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
                 .collect();
-            let at = look_of(&who, run.pid).to_string();
+            let at = look_of(&who, run.pid, "glibc").to_string();
             let (order, _) = gai_order(&["--at", &at, &f], &candidates);
             assert_eq!(
                 order,
@@ -262,20 +291,102 @@ fn check_gai(c: &Case) {
             why.contains("--at auto: the last of") && why.contains("glibc getaddrinfo"),
             "{why}"
         );
-        // Go's own resolver leaves no look: the end is used, and said
+        // Go's own resolver asks netlink for nothing: --at auto infers its
+        // moment from the last interface look of a Go program whose port
+        // sent no __check_pf (a cgo program's is left out), and says so
         let go = all
             .iter()
             .find(|r| r.env.iter().any(|e| e.contains("netdns=go")))
             .expect("a Go resolver run");
+        let name = go.command.last().expect("name");
+        let candidates: Vec<String> = go
+            .hosts
+            .iter()
+            .filter(|l| l.split_whitespace().nth(1) == Some(name.as_str()))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .collect();
         let (order, g) = gai_order(&["--at", "auto", "--resolver", "go", &f], &candidates);
         assert_eq!(order, printed_order(go), "{fixture}: Go's resolver");
-        assert!(
-            g["moment"]["description"]
-                .as_str()
-                .expect("m")
-                .contains("asks netlink for nothing"),
-            "{g}"
-        );
+        let moment = &g["moment"];
+        let why = moment["description"].as_str().expect("m");
+        assert!(why.contains("asks netlink for nothing"), "{why}");
+        let mut go_programs = all.iter().filter(|r| sends(r, "go-net") && !sends(r, "glibc"));
+        match go_programs.next_back() {
+            Some(r) => {
+                let look = look_of(&who, r.pid, "go-net");
+                assert_eq!(moment["packet"], look, "{fixture}: {}'s interface look", r.name);
+                assert_eq!(moment["inferred"], true, "{fixture}");
+                assert!(why.contains("(--at auto, inferred: "), "{why}");
+                assert!(why.contains(&format!("port {},", r.pid)), "{why}");
+                for cgo in all.iter().filter(|r| sends(r, "go-net") && sends(r, "glibc")) {
+                    assert!(why.contains(&format!("port {} also sent __check_pf", cgo.pid)), "{why}");
+                }
+            }
+            None => {
+                assert_eq!(moment["end_of_capture"], true, "{fixture}");
+                assert_eq!(moment["inferred"], false, "{fixture}");
+            }
+        }
+    }
+}
+
+/// Go's own resolver in a program that enumerates its interfaces first (as
+/// kubelet does), then an address change, then the same program built with
+/// cgo: the end of the capture gives another order than the one Go printed;
+/// the program's own look gives it, and a cgo program's later look is not
+/// taken for Go's resolver's.
+#[test]
+fn go_resolver_at_auto_is_its_programs_interface_look_not_the_end() {
+    for c in committed().iter().filter(|c| c.name.contains("go-resolver")) {
+        let fixture = &c.name;
+        let (who, _) = common::json_of("who", &[&c.capture]);
+        let go = c.runs.iter().find(|r| r.name == "go-node").expect("go-node");
+        let cgo = c.runs.iter().find(|r| r.name == "cgo-node").expect("cgo-node");
+        let candidates = ["10.0.6.2".to_owned(), "2001:db8:20::2".to_owned()];
+        let printed = printed_order(go);
+        assert_eq!(printed, ["2001:db8:20::2", "10.0.6.2"], "{fixture}");
+        // the end of the capture: the IPv6 address is gone, IPv4 first
+        let (at_end, _) = gai_order(&["--resolver", "go", &c.capture], &candidates);
+        assert_ne!(at_end, printed, "{fixture}: the end is not Go's moment");
+        let (at_auto, g) = gai_order(&["--at", "auto", "--resolver", "go", &c.capture], &candidates);
+        assert_eq!(at_auto, printed, "{fixture}");
+        assert_eq!(g["moment"]["packet"], look_of(&who, go.pid, "go-net"), "{fixture}");
+        // the cgo program's Go look is later, and left out
+        assert!(look_of(&who, cgo.pid, "go-net") > look_of(&who, go.pid, "go-net"));
+        // every look of a Go program that is not a cgo one: only go-node's
+        let out = common::nlorder(&[
+            "gai",
+            "-q",
+            "--at",
+            "auto",
+            "--all-looks",
+            "--resolver",
+            "go",
+            &c.capture,
+            "10.0.6.2",
+            "2001:db8:20::2",
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.matches("go order:").count(), 1, "{fixture}: {text}");
+        assert!(text.contains("(--at auto, inferred: look 1 of the capture"), "{text}");
+        // manifests' at = "auto" for resolver = "go" is the same moment
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-resolver");
+        std::fs::create_dir_all(&dir).expect("dir");
+        let manifest = dir.join(format!("{}.nlorder.toml", fixture.replace('/', "-")));
+        let capture = std::fs::canonicalize(&c.capture).expect("capture");
+        std::fs::write(
+            &manifest,
+            format!(
+                "capture = {:?}\nkernel = {:?}\n\n[[gai]]\ncandidates = [\"10.0.6.2\", \"2001:db8:20::2\"]\n\
+                 resolver = \"go\"\nat = \"auto\"\norder = [\"2001:db8:20::2\", \"10.0.6.2\"]\n",
+                capture.to_str().expect("path"),
+                c.kernel
+            ),
+        )
+        .expect("manifest");
+        let out = common::nlorder(&["check", manifest.to_str().expect("path")]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{fixture}: {text}");
     }
 }
 
@@ -310,11 +421,11 @@ fn check_go(c: &Case) {
         let f = c.capture.clone();
         let (who, _) = common::json_of("who", &[&f]);
         let all = &c.runs;
-        let go_runs: Vec<&Run> = all.iter().filter(|r| expected_library(r) == Some("go-net")).collect();
+        let go_runs: Vec<&Run> = all.iter().filter(|r| sends(r, "go-net")).collect();
         assert!(!go_runs.is_empty(), "{fixture}");
         for run in &go_runs {
             let seen = go_interfaces(run);
-            let at = look_of(&who, run.pid).to_string();
+            let at = look_of(&who, run.pid, "go-net").to_string();
             let kernel = c.kernel.as_str();
             let (t, _) = common::json_of("table", &["--kernel", kernel, "--at", &at, &f]);
             let links: Vec<String> = t["links"]
@@ -419,10 +530,10 @@ fn fresh_look_runs_meet_the_same_checks() {
     for c in &cases {
         eprintln!("checking {}", c.name);
         check_who(c);
-        if c.runs.iter().any(|r| expected_library(r) == Some("glibc")) {
+        if c.runs.iter().any(|r| sends(r, "glibc")) {
             check_gai(c);
         }
-        if c.runs.iter().any(|r| expected_library(r) == Some("go-net")) {
+        if c.runs.iter().any(|r| sends(r, "go-net")) {
             check_go(c);
         }
     }

@@ -422,6 +422,7 @@ fn who_looked(
 fn gai_looker(resolver: Option<&str>) -> Looker {
     match resolver {
         None | Some("glibc") => Looker::GlibcGetaddrinfo,
+        Some("go") => Looker::GoResolver,
         _ => Looker::Nobody,
     }
 }

@@ -1,14 +1,25 @@
 //! Printers for `nlorder gai`: the predicted order, the rule behind every
-//! adjacent pair, each candidate's source, and the comparison with what the
-//! program observed.
+//! adjacent pair, each candidate's source, the comparison with what the
+//! program observed, and (`--timeline`) where the order changed.
 //!
-//! Contract: formatting only, fed a [`GaiResult`].
+//! Contract: formatting only, fed a [`GaiResult`] (and [`Flip`]s of them).
 
 use std::io::{self, Write};
 use std::net::IpAddr;
 
-use crate::replay::gai::GaiResult;
+use crate::rebuild::Flip;
+use crate::replay::gai::{GaiResult, Span};
 use crate::report::style::Style;
+
+/// What the program observed, what could explain a mismatch, and the
+/// stretches of the capture whose order is the observed one (empty when
+/// nothing was observed).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Observed<'a> {
+    pub order: &'a [IpAddr],
+    pub why: &'a [String],
+    pub moments: &'a [Span],
+}
 
 fn list(v: &[IpAddr]) -> String {
     v.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
@@ -109,24 +120,87 @@ pub fn write_looks(
 }
 
 /// Prints `nlorder gai`'s answer: text, or the JSON document.
-#[allow(clippy::too_many_arguments)]
 pub fn write_gai(
     out: &mut dyn Write,
     json: bool,
     result: &GaiResult,
-    observed: &[IpAddr],
-    why: &[String],
+    observed: &Observed<'_>,
     moment: &crate::rebuild::Moment,
     style: &Style,
 ) -> io::Result<()> {
     if json {
-        let doc = json_document(result, moment, observed, why).map_err(io::Error::from)?;
+        let doc = json_document(result, moment, observed).map_err(io::Error::from)?;
         serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
         writeln!(out)
     } else {
-        let obs = (!observed.is_empty()).then_some((observed, why));
+        let obs = (!observed.order.is_empty()).then_some((observed.order, observed.why));
         write_gai_text(out, result, obs, moment, style)
     }
+}
+
+/// `--timeline`: where the order changed along the capture, each change
+/// with the rules behind the new order and the changes in that packet
+/// that caused it; with an observed order, the moments that give it are
+/// marked. JSON `{"resolver", "input", "observed", "flips": [{"packet",
+/// "ts", "time", "before", "after", "steps", "causes", "observed"}]}`.
+pub fn write_timeline(
+    out: &mut dyn Write,
+    json: bool,
+    (resolver, input): (crate::replay::gai::Resolver, &[IpAddr]),
+    flips: &[Flip<GaiResult>],
+    observed: &[IpAddr],
+    style: &Style,
+) -> io::Result<()> {
+    let is_observed = |r: &GaiResult| !observed.is_empty() && r.order == observed;
+    if json {
+        let rows: Vec<serde_json::Value> = flips
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "packet": f.packet,
+                    "ts": f.ts.map(|t| t.as_secs_f64()),
+                    "time": f.ts.map(|t| t.rfc3339()),
+                    "before": f.before.as_ref().map(|b| &b.order),
+                    "after": f.after.order,
+                    "steps": f.after.steps,
+                    "causes": f.causes.iter().map(|c| super::timeline::describe(&c.change)).collect::<Vec<_>>(),
+                    "observed": is_observed(&f.after),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "resolver": resolver, "input": input, "observed": observed, "flips": rows,
+        });
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        return writeln!(out);
+    }
+    let name = format!("{resolver:?}").to_lowercase();
+    writeln!(out, "{} order over time:", style.kind(name))?;
+    if flips.is_empty() {
+        writeln!(out, "  no address in the capture: nothing to sort")?;
+    }
+    for f in flips {
+        let was = f.before.as_ref().map_or_else(|| "(start)".into(), |b| list(&b.order));
+        let mark = if is_observed(&f.after) {
+            "  <- the observed order"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{} {} {was} -> {}{mark}",
+            style.dim(format!("{:>6}", f.packet)),
+            super::decode::format_ts(f.ts),
+            style.value(list(&f.after.order)),
+        )?;
+        for s in &f.after.steps {
+            writeln!(out, "         {}", s.explanation)?;
+        }
+        for c in &f.causes {
+            writeln!(out, "         because: {}", super::timeline::describe(&c.change))?;
+        }
+    }
+    Ok(())
 }
 
 pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
@@ -152,22 +226,27 @@ pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
 }
 
 /// The JSON document of `nlorder gai`: the prediction, the moment it was
-/// made at, and (with `--observed`) whether the program's order matched
-/// and which assumption would explain a mismatch.
+/// made at, and (with `--observed`) whether the program's order matched,
+/// which assumption would explain a mismatch, and the stretches of the
+/// capture (`observed_moments`: `from`, `to`, `changed_by`, `order`) that
+/// give the observed order.
 pub fn json_document(
     result: &crate::replay::gai::GaiResult,
     moment: &crate::rebuild::Moment,
-    observed: &[std::net::IpAddr],
-    why: &[String],
+    observed: &Observed<'_>,
 ) -> serde_json::Result<serde_json::Value> {
     let mut v = serde_json::to_value(result)?;
     if let Some(o) = v.as_object_mut() {
         o.insert("at_packet".into(), moment.packet.into());
         o.insert("moment".into(), super::moment::json(moment));
-        if !observed.is_empty() {
-            o.insert("observed".into(), serde_json::json!(observed));
-            o.insert("matches_observed".into(), (observed == result.order.as_slice()).into());
-            o.insert("mismatch_explanations".into(), serde_json::json!(why));
+        if !observed.order.is_empty() {
+            o.insert("observed".into(), serde_json::json!(observed.order));
+            o.insert(
+                "matches_observed".into(),
+                (observed.order == result.order.as_slice()).into(),
+            );
+            o.insert("mismatch_explanations".into(), serde_json::json!(observed.why));
+            o.insert("observed_moments".into(), serde_json::to_value(observed.moments)?);
         }
     }
     Ok(v)

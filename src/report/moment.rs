@@ -9,9 +9,11 @@ use serde_json::{Value, json};
 
 use crate::rebuild::{Moment, Outside};
 
-/// `{"packet", "time", "at", "end_of_capture", "outside"}`: the last record
-/// applied and its time, the `--at` asked for, whether that is the end of
-/// the capture, and `before`/`after` when `--at` lies outside it.
+/// `{"packet", "time", "at", "end_of_capture", "outside", "inferred",
+/// "description"}`: the last record applied and its time, the `--at` asked
+/// for, whether that is the end of the capture, `before`/`after` when
+/// `--at` lies outside it, whether `--at auto` only inferred the moment
+/// (Go's own resolver), and the moment in words.
 pub fn json(m: &Moment) -> Value {
     json!({
         "packet": m.packet,
@@ -22,6 +24,7 @@ pub fn json(m: &Moment) -> Value {
             Outside::Before => "before",
             Outside::After => "after",
         }),
+        "inferred": m.inferred,
         "description": m.describe(),
     })
 }

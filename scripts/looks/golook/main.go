@@ -6,6 +6,9 @@
 //	                     its Addrs() in order (one RTM_GETADDR dump each)
 //	golook lookup NAME   net.LookupIP(NAME) in order; GODEBUG=netdns=go or
 //	                     netdns=cgo picks the resolver
+//	golook node NAME     both in one process, as a node agent (kubelet)
+//	                     enumerates its interfaces and resolves its own name:
+//	                     interfaces, then lookup NAME
 //
 // Output, one item a line:
 //
@@ -37,13 +40,19 @@ func main() {
 			usage()
 		}
 		lookup(os.Args[2])
+	case "node":
+		if len(os.Args) != 3 {
+			usage()
+		}
+		interfaces()
+		lookup(os.Args[2])
 	default:
 		usage()
 	}
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: golook interfaces | golook lookup NAME")
+	fmt.Fprintln(os.Stderr, "usage: golook interfaces | golook lookup NAME | golook node NAME")
 	os.Exit(2)
 }
 

@@ -124,3 +124,70 @@ fn go_keeps_the_order_of_two_unusable_destinations() {
     // musl ranks them by precedence (IPv6 40 > IPv4 35)
     assert_eq!(go_cmp(&a, &b, true).0, Ordering::Greater);
 }
+
+fn order(s: &str) -> Vec<std::net::IpAddr> {
+    s.split(',').map(|a| a.parse().expect("address")).collect()
+}
+
+/// The stretches of a capture and which one explains an observed order:
+/// the latest before the moment evaluated, else the earliest after, else
+/// the one that holds it.
+#[test]
+fn the_moment_that_gives_an_observed_order() {
+    use super::{explain_by_moment, spans};
+    let (a, b) = (order("10.0.0.1,10.0.0.2"), order("10.0.0.2,10.0.0.1"));
+    let changes = [
+        (5, a.as_slice()),
+        (9, b.as_slice()),
+        (20, a.as_slice()),
+        (31, b.as_slice()),
+    ];
+    let s = spans(changes, 40);
+    let bounds: Vec<(u64, u64, Option<u64>)> = s.iter().map(|s| (s.from, s.to, s.changed_by)).collect();
+    assert_eq!(
+        bounds,
+        [(5, 8, Some(9)), (9, 19, Some(20)), (20, 30, Some(31)), (31, 40, None)]
+    );
+    let why = |at: u64, o: &[std::net::IpAddr]| explain_by_moment(&s, at, o).unwrap_or_default();
+    // at the end (b there): a was last seen up to packet 30
+    assert!(
+        why(40, &a).starts_with("moment: an earlier moment of the capture gives exactly this order (packet 30)"),
+        "{}",
+        why(40, &a)
+    );
+    // at packet 3, before any: the first stretch of b, from packet 9
+    assert!(why(3, &b).starts_with("moment: a later moment of the capture gives exactly this order (packet 9)"));
+    // inside a stretch of the same order (the end-of-capture rules made the difference)
+    assert!(why(35, &b).starts_with("moment: the capture showed exactly this order at packet 35"));
+    // never seen
+    assert_eq!(explain_by_moment(&s, 40, &order("10.0.0.3,10.0.0.1")), None);
+    assert!(spans(std::iter::empty(), 40).is_empty());
+}
+
+/// Flips of one packet are one; a packet that comes back to where it
+/// started is no flip.
+#[test]
+fn flips_are_counted_per_packet() {
+    use crate::rebuild::{Flip, per_packet};
+    let flip = |packet: u64, before: Option<u8>, after: u8| Flip {
+        packet,
+        ts: None,
+        before,
+        after,
+        causes: Vec::new(),
+    };
+    let flips = vec![
+        flip(3, None, 1),
+        flip(7, Some(1), 2),
+        flip(7, Some(2), 1),
+        flip(9, Some(1), 2),
+        flip(9, Some(2), 3),
+        flip(12, Some(3), 4),
+        flip(12, Some(4), 3),
+    ];
+    let got: Vec<(u64, Option<u8>, u8)> = per_packet(flips, |a, b| a == b)
+        .iter()
+        .map(|f| (f.packet, f.before, f.after))
+        .collect();
+    assert_eq!(got, [(3, None, 1), (9, Some(1), 3)]);
+}

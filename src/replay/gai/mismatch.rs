@@ -5,6 +5,8 @@
 //! candidates, the options and the observed order; it re-runs [`sort`]
 //! on variants of the options and of the model (never changing the model
 //! it is given) and returns one sentence per explanation, never none.
+//! [`explain_by_moment`] looks for the observed order among the orders
+//! the capture went through ([`Span`]s, from a watch of the whole capture).
 
 use std::net::{IpAddr, Ipv6Addr};
 
@@ -93,4 +95,72 @@ fn toggle_ipv6(model: &Model, has: bool) -> Model {
     }
     let routes = model.routes().into_iter().cloned().collect();
     Model::from_tables(links, addrs, routes)
+}
+
+/// A stretch of the capture during which the predicted order stayed the
+/// same: from the packet that made it (`from`) to the last packet before
+/// the next change, or the capture's last (`to`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Span {
+    pub from: u64,
+    pub to: u64,
+    /// The packet whose change ended it (none: it lasted to the end).
+    pub changed_by: Option<u64>,
+    pub order: Vec<IpAddr>,
+}
+
+/// The spans of a capture from the packets where the order changed (in
+/// capture order, one per packet) and the capture's last packet.
+pub fn spans<'a>(changes: impl IntoIterator<Item = (u64, &'a [IpAddr])>, last: u64) -> Vec<Span> {
+    let changes: Vec<(u64, &[IpAddr])> = changes.into_iter().collect();
+    let next = changes.iter().skip(1).map(|(p, _)| Some(*p)).chain([None]);
+    changes
+        .iter()
+        .zip(next)
+        .map(|(&(from, order), changed_by)| Span {
+            from,
+            to: changed_by.map_or(last.max(from), |p| p.saturating_sub(1).max(from)),
+            changed_by,
+            order: order.to_vec(),
+        })
+        .collect()
+}
+
+/// The moment of the capture whose order is `observed`, as one
+/// explanation: the stretch that holds `at` (the moment evaluated) when it
+/// gives it (the capture showed it there, before the end-of-capture rules
+/// `--at` applies: DAD ended, unfinished dumps merged); else the latest
+/// stretch ending before `at`, said with its last packet (the state
+/// nearest to `at`, just before the change that ended it); else the
+/// earliest starting after `at`, said with its first packet. None when no
+/// moment gives it.
+pub fn explain_by_moment(spans: &[Span], at: u64, observed: &[IpAddr]) -> Option<String> {
+    let same = || spans.iter().filter(|s| s.order == observed);
+    let held = |s: &Span| match s.changed_by {
+        Some(p) => format!("it held from packet {} until packet {p} changed it", s.from),
+        None => format!("it held from packet {} to the end of the capture", s.from),
+    };
+    if let Some(s) = same().find(|s| s.from <= at && at <= s.to) {
+        return Some(format!(
+            "moment: the capture showed exactly this order at packet {at} ({}), before the rules nlorder applies \
+             at the moment evaluated (DAD ended, unfinished dumps merged)",
+            held(s)
+        ));
+    }
+    if let Some(s) = same().rfind(|s| s.to < at) {
+        return Some(format!(
+            "moment: an earlier moment of the capture gives exactly this order (packet {}): {}; --at {} replays it",
+            s.to,
+            held(s),
+            s.to
+        ));
+    }
+    same().find(|s| s.from > at).map(|s| {
+        format!(
+            "moment: a later moment of the capture gives exactly this order (packet {}): {}; --at {} replays it",
+            s.from,
+            held(s),
+            s.from
+        )
+    })
 }

@@ -34,7 +34,7 @@ use serde::Serialize;
 pub use candidates::CandidateFacts;
 pub use gai_conf::{GaiConf, PolicyRow};
 pub use glibc_sort::glibc_order;
-pub use mismatch::explain_mismatch;
+pub use mismatch::{Span, explain_by_moment, explain_mismatch, spans};
 
 use crate::model::Model;
 
