@@ -16,7 +16,7 @@ use cli::{
 use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
 use nlorder::report::table::{FamilyFilter, write_table};
 use nlorder::report::timeline::TimelinePrinter;
-use nlorder::session::{Error, evaluate, evaluate_following, evaluate_grounded};
+use nlorder::session::{Error, evaluate, evaluate_following};
 
 /// Exit status when an expectation does not hold.
 const EXIT_EXPECTATION: u8 = 1;
@@ -164,12 +164,14 @@ fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
                 nlorder::replay::MethodSpec::Calico { options, .. } => options.clone(),
                 _ => calico::Options::default(),
             };
-            let (results, grounds) = evaluate_grounded(open, trace, model, args.at, looker, |m| matrix::run(m, &base))?;
+            let (results, grounds) =
+                evaluate_following(open, trace, model, args.at, looker, &mut (), |m| matrix::run(m, &base))?;
             for (moment, rows) in results {
                 report.matrix(&node, &path, &moment, &rows, &grounds)?;
             }
         } else {
-            let (results, grounds) = evaluate_grounded(open, trace, model, args.at, looker, |m| spec.detect(m))?;
+            let (results, grounds) =
+                evaluate_following(open, trace, model, args.at, looker, &mut (), |m| spec.detect(m))?;
             report.detections(&node, &path, results, args.all_looks, &grounds)?;
         }
     }

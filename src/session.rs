@@ -140,6 +140,15 @@ impl Session {
         Ok(collector.finish())
     }
 
+    /// After a rebuild: the summary, the refusal of a capture with nothing
+    /// to replay, and what the answers will rest on.
+    fn rebuilt(&mut self, rebuilt: &Rebuilt, diags: &Diagnostics) -> Result<(), Error> {
+        self.summary(&rebuilt.stats, diags, Some(&rebuilt.model))?;
+        self.replayable(&rebuilt.stats)?;
+        self.grounds = Grounds::of(&rebuilt.model, diags);
+        Ok(())
+    }
+
     /// Writes the capture summary (not with `quiet`).
     pub fn summary(&self, stats: &TraceStats, diags: &Diagnostics, model: Option<&Model>) -> Result<(), Error> {
         if self.quiet {
@@ -183,9 +192,7 @@ impl Session {
         let rebuilt = crate::rebuild::rebuild_following(&mut self.reader, trace, model, at, &mut diags, sink, follow);
         self.done();
         let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
-        self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
-        self.replayable(&rebuilt.stats)?;
-        self.grounds = Grounds::of(&rebuilt.model, &diags);
+        self.rebuilt(&rebuilt, &diags)?;
         // Said even with --quiet: the answer is not about the moment asked for.
         if let Some(w) = rebuilt.moment.outside_warning() {
             eprintln!("nlorder: {}: warning: {w}", self.name);
@@ -208,9 +215,7 @@ impl Session {
             crate::rebuild::evaluate_at_looks_following(&mut self.reader, trace, model, who, &mut diags, follow, eval);
         self.done();
         let (results, rebuilt) = done.map_err(|e| self.unreadable(e))?;
-        self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
-        self.replayable(&rebuilt.stats)?;
-        self.grounds = Grounds::of(&rebuilt.model, &diags);
+        self.rebuilt(&rebuilt, &diags)?;
         Ok((results, rebuilt))
     }
 
@@ -228,9 +233,7 @@ impl Session {
         let watched = crate::rebuild::watch(&mut self.reader, trace, model, &mut diags, key, eval);
         self.done();
         let (flips, rebuilt) = watched.map_err(|e| self.unreadable(e))?;
-        self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
-        self.replayable(&rebuilt.stats)?;
-        self.grounds = Grounds::of(&rebuilt.model, &diags);
+        self.rebuilt(&rebuilt, &diags)?;
         Ok((flips, rebuilt))
     }
 }
@@ -250,20 +253,8 @@ pub fn evaluate<T>(
     evaluate_following(open, trace, model, at, who, &mut (), eval).map(|(results, _)| results)
 }
 
-/// [`evaluate`], and what the answers rest on (of the final rebuild).
-pub fn evaluate_grounded<T>(
-    open: impl FnOnce() -> Result<Session, Error>,
-    trace: TraceOptions,
-    model: ModelOptions,
-    at: Option<crate::rebuild::AtSpec>,
-    who: (crate::looks::Looker, bool),
-    eval: impl FnMut(&Model) -> T,
-) -> Result<(Vec<(crate::rebuild::Moment, T)>, Grounds), Error> {
-    evaluate_following(open, trace, model, at, who, &mut (), eval)
-}
-
-/// [`evaluate_grounded`], every message of the capture also given to
-/// `follow` in the same pass (a [`crate::rebuild::Watcher`] watches the
+/// [`evaluate`], and what the answers rest on (of the final rebuild), every
+/// message of the capture also given to `follow` in the same pass (a [`crate::rebuild::Watcher`] watches the
 /// whole capture whatever `at` says).
 pub fn evaluate_following<T>(
     open: impl FnOnce() -> Result<Session, Error>,

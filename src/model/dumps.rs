@@ -211,15 +211,14 @@ impl Dumps {
         if self.open.get(i).is_none_or(|d| d.pid.is_some()) {
             return Vec::new();
         }
-        let mut abandoned = Vec::new();
-        let mut k = 0;
-        while k < i.min(self.open.len()) {
-            if self.open.get(k).is_some_and(|d| d.seq == seq && d.pid == Some(pid)) {
-                abandoned.push(self.open.remove(k));
-            } else {
-                k += 1;
-            }
-        }
+        // Only dumps opened before the one claimed: split them off, keep
+        // the rest in order.
+        let newer = self.open.split_off(i);
+        let (abandoned, kept): (Vec<OpenDump>, Vec<OpenDump>) = std::mem::take(&mut self.open)
+            .into_iter()
+            .partition(|d| d.seq == seq && d.pid == Some(pid));
+        self.open = kept;
+        self.open.extend(newer);
         abandoned
     }
 

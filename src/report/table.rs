@@ -189,6 +189,7 @@ pub fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
 }
 
 pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
+    let grounds = crate::rebuild::Grounds::of(model, extra);
     let (order, source) = model.link_order();
     JsonTable {
         at_packet: moment.packet,
@@ -212,12 +213,8 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
             .filter(|r| filter.af().is_none_or(|f| f == r.family))
             .map(|r| json_route(r, model))
             .collect(),
-        notes: model.notes(),
-        warnings: extra
-            .iter()
-            .chain(model.warnings().iter())
-            .map(|d| d.to_string())
-            .collect(),
+        notes: grounds.assumptions,
+        warnings: grounds.warnings,
     }
 }
 
