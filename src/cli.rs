@@ -152,7 +152,10 @@ pub struct TableArgs {
     pub model: ModelArgs,
     /// The tables as they stood once this record (a packet number, as `decode`
     /// numbers them) or the last record at or before this time (epoch seconds
-    /// or RFC 3339) had been applied. Default: the end of the capture.
+    /// or RFC 3339) had been applied; `end+SECS`: that long after the last
+    /// record, the kernel's own timers (duplicate address detection, address
+    /// lifetimes) run on and nothing else assumed (what `ip` shows a few
+    /// seconds after the capture of a quiet host). Default: the last record.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::At>,
     /// Only this address family: 4 or 6.

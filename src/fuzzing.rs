@@ -152,8 +152,9 @@ fn rebuild_and_replay(data: &[u8]) -> Option<Moment> {
         &mut timelines,
     )
     .ok()?;
-    let _ = timelines.text.finish();
-    let _ = timelines.json.finish();
+    let grounds = crate::rebuild::Grounds::of(&rebuilt.model, &diags);
+    let _ = timelines.text.finish(&grounds);
+    let _ = timelines.json.finish(&grounds);
     let (model, moment) = (&rebuilt.model, &rebuilt.moment);
     let _ = crate::report::summary::write_summary(&mut io::sink(), &reader.info, &rebuilt.stats, &diags, STYLE);
     let _ = crate::report::summary::write_model_summary(&mut io::sink(), model.stats());
@@ -350,7 +351,8 @@ fn resolvers(model: &Model, moment: &Moment) {
                 why: &why,
                 moments: &[],
             };
-            let _ = crate::report::gai::json_document(&result, moment, &seen).map(|d| d.to_string());
+            let grounds = crate::rebuild::Grounds::of(model, &Diagnostics::default());
+            let _ = crate::report::gai::json_document(&result, moment, &seen, &grounds).map(|d| d.to_string());
         }
     }
 }
@@ -399,7 +401,8 @@ fn rebuild_to_middle(data: &[u8], packet: u64) {
     let observed: Vec<IpAddr> = candidates.iter().rev().copied().collect();
     for json in [false, true] {
         let who = (Resolver::Glibc, &candidates[..]);
-        let _ = crate::report::gai::write_timeline(&mut io::sink(), json, who, &flips, &observed, &STYLE);
+        let grounds = crate::rebuild::Grounds::of(&rebuilt.model, &Diagnostics::default());
+        let _ = crate::report::gai::write_timeline(&mut io::sink(), json, who, (&flips, &grounds), &observed, &STYLE);
     }
 }
 

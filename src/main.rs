@@ -16,7 +16,7 @@ use cli::{
 use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
 use nlorder::report::table::{FamilyFilter, write_table};
 use nlorder::report::timeline::TimelinePrinter;
-use nlorder::session::{Error, evaluate, evaluate_following};
+use nlorder::session::{Error, evaluate_following};
 
 /// Exit status when an expectation does not hold.
 const EXIT_EXPECTATION: u8 = 1;
@@ -111,7 +111,7 @@ fn timeline(args: &TimelineArgs) -> Result<ExitCode, Error> {
     let json = args.format == OutputFormat::Json;
     let mut printer = TimelinePrinter::new(stdout(), json, args.input.io.style());
     session.rebuild(args.input.io.trace(), args.model.options(), None, &mut printer)?;
-    printer.finish()?;
+    printer.finish(&session.grounds)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -201,11 +201,11 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     let open = || args.input.io.open(path);
     let (trace, model) = (args.input.io.trace(), args.model.options());
     if args.all_looks {
-        let results = evaluate(open, trace, model, args.at, (looker, true), |m| {
+        let (results, grounds) = evaluate_following(open, trace, model, args.at, (looker, true), &mut (), |m| {
             gai::sort(m, &args.addrs, &options)
         })?;
         let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
-        nlorder::report::gai::write_looks(&mut out, json, &results, &args.input.io.style())?;
+        nlorder::report::gai::write_looks(&mut out, json, &results, &grounds, &args.input.io.style())?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -213,7 +213,7 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     // the same pass: the stretches whose order is the observed one.
     let order = |m: &nlorder::model::Model| gai::sort(m, &args.addrs, &options).order;
     let mut watcher = (!observed.is_empty()).then(|| nlorder::rebuild::Watcher::new(model, order, order));
-    let (results, _) = evaluate_following(open, trace, model, args.at, (looker, false), &mut watcher, |m| {
+    let (results, grounds) = evaluate_following(open, trace, model, args.at, (looker, false), &mut watcher, |m| {
         let result = gai::sort(m, &args.addrs, &options);
         let why = match !observed.is_empty() && observed != result.order {
             true => gai::explain_mismatch(m, &args.addrs, &options, &observed),
@@ -242,7 +242,7 @@ fn gai(args: &GaiArgs) -> Result<ExitCode, Error> {
     let mut out = stdout();
     let json = args.format == OutputFormat::Json;
     let style = args.input.io.style();
-    nlorder::report::gai::write_gai(&mut out, json, &result, &seen, &moment, &style)?;
+    nlorder::report::gai::write_gai(&mut out, json, (&result, &moment), &seen, &grounds, &style)?;
     out.flush()?;
     Ok(if mismatch {
         ExitCode::from(EXIT_EXPECTATION)
@@ -261,15 +261,13 @@ fn gai_timeline(
     use nlorder::replay::gai;
     let key = |m: &nlorder::model::Model| gai::sort(m, &args.addrs, options).order;
     let eval = |m: &nlorder::model::Model| gai::sort(m, &args.addrs, options);
-    let (flips, _) =
-        args.input
-            .io
-            .open(&args.input.capture)?
-            .watch(args.input.io.trace(), args.model.options(), key, eval)?;
+    let mut session = args.input.io.open(&args.input.capture)?;
+    let (flips, _) = session.watch(args.input.io.trace(), args.model.options(), key, eval)?;
     let flips = nlorder::rebuild::per_packet(flips, |a, b| a.order == b.order);
     let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
     let who = (options.resolver, args.addrs.as_slice());
-    nlorder::report::gai::write_timeline(&mut out, json, who, &flips, observed, &args.input.io.style())?;
+    let listed = (flips.as_slice(), &session.grounds);
+    nlorder::report::gai::write_timeline(&mut out, json, who, listed, observed, &args.input.io.style())?;
     out.flush()?;
     let explained = observed.is_empty() || flips.iter().any(|f| f.after.order == observed);
     Ok(match explained {

@@ -1,4 +1,4 @@
-//! Moments of a capture: how the user names one (`--at PACKET|TIME|auto`,
+//! Moments of a capture: how the user names one (`--at PACKET|TIME|end+SECS|auto`,
 //! a manifest's `at`), and where a rebuild stopped and why.
 //!
 //! Contract: [`At`], [`AtSpec`] and [`AtValue`] parse what users write
@@ -13,16 +13,33 @@ use crate::capture::Timestamp;
 pub enum At {
     /// Once record N (1-based, as `decode` numbers them) had been applied.
     Packet(u64),
-    /// Once the last record at or before this time had been applied.
+    /// Once the last record at or before this time had been applied, and
+    /// the kernel's own timers (the end of duplicate address detection,
+    /// address lifetimes) had run up to it.
     Time(Timestamp),
+    /// This many nanoseconds after the last record: the end state, with the
+    /// kernel's timers run on that long and nothing else assumed to happen
+    /// (what `ip` shows a few seconds after a capture of a quiet host).
+    AfterEnd(u64),
 }
 
 impl std::str::FromStr for At {
     type Err = BadValue;
 
     /// `123` is a packet number; `1700000000.25` (epoch seconds) or
-    /// `2024-03-13T21:53:37.7Z` (RFC 3339) is a time.
+    /// `2024-03-13T21:53:37.7Z` (RFC 3339) is a time; `end+3` or `end+2.5s`
+    /// is that many seconds after the last record.
     fn from_str(s: &str) -> Result<Self, BadValue> {
+        if let Some(after) = s.strip_prefix("end+") {
+            let secs = after.strip_suffix('s').unwrap_or(after);
+            return match secs.parse::<f64>() {
+                Ok(x) if x.is_finite() && (0.0..=1e9).contains(&x) => Ok(At::AfterEnd((x * 1e9).round() as u64)),
+                _ => Err(BadValue::new(
+                    s,
+                    "not a number of seconds after the last packet (end+3, end+2.5s)",
+                )),
+            };
+        }
         if let Ok(n) = s.parse::<u64>()
             && n < 1_000_000_000
         {
@@ -53,7 +70,7 @@ impl std::str::FromStr for At {
             }
             Err(_) => Err(BadValue::new(
                 s,
-                "neither a packet number nor a time (epoch seconds or RFC 3339)",
+                "neither a packet number, a time (epoch seconds or RFC 3339) nor end+SECONDS",
             )),
         }
     }
@@ -103,7 +120,7 @@ impl std::str::FromStr for AtSpec {
         s.parse().map(AtSpec::Moment).map_err(|_| {
             BadValue::new(
                 s,
-                "neither auto, a packet number nor a time (epoch seconds or RFC 3339)",
+                "neither auto, a packet number, a time (epoch seconds or RFC 3339) nor end+SECONDS",
             )
         })
     }
@@ -206,6 +223,8 @@ impl Moment {
         let after = match at {
             At::Packet(n) => n > last,
             At::Time(t) => last_ts.is_some_and(|l| t > l),
+            // asked for on purpose: not a mistake to warn of
+            At::AfterEnd(_) => false,
         };
         after.then_some(Outside::After)
     }
@@ -228,6 +247,11 @@ impl Moment {
                     when(self.packet, self.ts)
                 )
             }
+            (Some(At::AfterEnd(n)), None) => format!(
+                "{}s after {} (the end of the capture; the kernel's timers ran on, nothing else is known)",
+                n as f64 / 1e9,
+                when(self.packet, self.ts)
+            ),
             (Some(at), None) => format!("{} (--at {})", when(self.packet, self.ts), at.describe()),
         }
     }
@@ -252,7 +276,10 @@ impl Moment {
         };
         Some(match side {
             Outside::Before => format!("{setting} {at} is before the capture ({range}): nothing was applied"),
-            Outside::After => format!("{setting} {at} is after the capture ({range}): its end state is used"),
+            Outside::After => format!(
+                "{setting} {at} is after the capture ({range}): its end state is used, with the kernel's timers \
+                 (duplicate address detection, address lifetimes) run on to {at}"
+            ),
         })
     }
 }
@@ -263,6 +290,7 @@ impl At {
         match self {
             At::Packet(n) => n.to_string(),
             At::Time(t) => t.rfc3339(),
+            At::AfterEnd(n) => format!("end+{}s", *n as f64 / 1e9),
         }
     }
 }

@@ -90,7 +90,7 @@ pub fn rebuild_following<S: ChangeSink>(
         let past = match at {
             Some(At::Packet(n)) => m.packet > n,
             Some(At::Time(t)) => m.ts.is_some_and(|ts| ts > t),
-            None => false,
+            None | Some(At::AfterEnd(_)) => false,
         };
         if past {
             moment.to_end = false;
@@ -108,13 +108,25 @@ pub fn rebuild_following<S: ChangeSink>(
         follow.message(m);
         true
     })?;
-    model.finish(sink);
+    model.finish(until(at, &moment), sink);
     Ok(Rebuilt {
         model,
         stats,
         last_packet: moment.packet,
         moment,
     })
+}
+
+/// The time the tables are asked for: the last record applied, or the
+/// time `--at` names past it (`end+SECS`, a time between records or after
+/// the capture), which the kernel's own timers run on to.
+fn until(at: Option<At>, moment: &Moment) -> Option<Timestamp> {
+    let last = moment.ts;
+    match at {
+        Some(At::Time(t)) => Some(last.map_or(t, |l| l.max(t))),
+        Some(At::AfterEnd(n)) => last.map(|l| l.plus_nanos(n)),
+        Some(At::Packet(_)) | None => last,
+    }
 }
 
 /// A moment when a re-evaluated result changed.
@@ -214,7 +226,8 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
 
     /// The flips, and the model at the end of the capture.
     pub fn finish(mut self) -> (Vec<Flip<T>>, Model) {
-        self.model.finish(&mut ());
+        let last = self.model.last_ts();
+        self.model.finish(last, &mut ());
         (self.flips, self.model)
     }
 }
@@ -377,7 +390,7 @@ pub fn evaluate_at_looks_following<T>(
         follow.message(m);
         true
     })?;
-    model.finish(&mut ());
+    model.finish(moment.ts, &mut ());
     if let Some((_, port)) = due {
         evaluate(&model, &moment, port, &mut evaluated);
     }

@@ -162,6 +162,10 @@ impl Session {
             for w in m.warnings().iter() {
                 writeln!(err, "  {w}")?;
             }
+            // What the tables rest on where the capture is silent.
+            for n in m.notes() {
+                writeln!(err, "  assumed: {n}")?;
+            }
         }
         err.flush()?;
         Ok(())

@@ -123,3 +123,81 @@ fn replies_pair_with_the_newest_request_of_their_kind() {
         );
     }
 }
+
+/// DAD still under way when the capture ends is not assumed over.
+/// `incident-hotplug.pcap` (`nlorder record`, a real 6.12 host): ens19's
+/// and veth-ens19's link-locals start DAD at packet 14 (link-up), the
+/// address dump at packet 30 shows all four link-locals tentative (the
+/// ens160 pair's first in the dump at packet 7) and the route dump that
+/// ends the capture (packet 33, 0.5 s after link-up) has no local route
+/// for any of them, as `ip -j` right after it. Every one of the four is
+/// treated alike: tentative, no local route, a note each; `--at end+3`
+/// runs DAD to its end for all four, marked assumed; the timeline has a
+/// time on every line.
+#[test]
+fn dad_under_way_at_the_end_of_the_capture() {
+    let f = fx("incident-hotplug.pcap");
+    let (t, _) = common::json_of("table", &[&f]);
+    let link_locals: Vec<&serde_json::Value> = t["addresses"]
+        .as_array()
+        .expect("addresses")
+        .iter()
+        .filter(|a| a["address"].as_str().is_some_and(|s| s.starts_with("fe80:")))
+        .collect();
+    assert_eq!(link_locals.len(), 4, "{t}");
+    let local_fe80 = |t: &serde_json::Value| -> Vec<serde_json::Value> {
+        t["routes"]
+            .as_array()
+            .expect("routes")
+            .iter()
+            .filter(|r| r["type"] == "local" && r["dst"].as_str().is_some_and(|d| d.starts_with("fe80:")))
+            .cloned()
+            .collect()
+    };
+    for a in &link_locals {
+        assert!(a["flags"].to_string().contains("tentative"), "{a}");
+        assert_eq!(a["assumed"], false, "{a}");
+    }
+    assert_eq!(local_fe80(&t), Vec::<serde_json::Value>::new(), "{t}");
+    let notes: Vec<String> = t["assumptions"]
+        .as_array()
+        .expect("assumptions")
+        .iter()
+        .filter_map(|n| n.as_str())
+        .filter(|n| n.contains("duplicate address detection") && n.contains("still under way"))
+        .map(String::from)
+        .collect();
+    assert_eq!(notes.len(), 4, "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("packet 14:") && n.contains("veth-ens19")),
+        "{notes:?}"
+    );
+
+    let (later, _) = common::json_of("table", &["--at", "end+3", &f]);
+    let locals = local_fe80(&later);
+    assert_eq!(locals.len(), 4, "{later}");
+    assert!(locals.iter().all(|r| r["assumed"] == true), "{locals:?}");
+    for a in later["addresses"].as_array().expect("addresses") {
+        if a["address"].as_str().is_some_and(|s| s.starts_with("fe80:")) {
+            assert!(!a["flags"].to_string().contains("tentative"), "{a}");
+            assert_eq!(a["assumed"], true, "{a}");
+        }
+    }
+    assert!(
+        later["moment"].to_string().contains("3s after packet 33"),
+        "{}",
+        later["moment"]
+    );
+    // 1.2 s on is too early: every DAD began at most 0.51 s before the end
+    let (early, _) = common::json_of("table", &["--at", "end+1.2s", &f]);
+    assert_eq!(local_fe80(&early).len(), 0, "{early}");
+
+    let out = common::nlorder(&["timeline", "-q", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in text.lines() {
+        let time = line.split_whitespace().nth(1).unwrap_or_default();
+        assert!(time.starts_with("2026-11-21T"), "a line without its time: {line}");
+    }
+}

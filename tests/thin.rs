@@ -101,6 +101,45 @@ fn a_truncated_capture_says_what_its_answer_rests_on() {
     }
 }
 
+/// The same capture through `gai` (plain, `--all-looks`, `--timeline`) and
+/// `timeline`: every JSON document carries the warning and the assumption,
+/// and the text summary on stderr says the assumption (not with `-q`).
+#[test]
+fn every_json_carries_the_grounds_of_a_truncated_capture() {
+    let f = fx("third-party/nldecap__two_packets_le.pcap");
+    let has = |v: &Value, what: &str| {
+        assert!(
+            strings(&v["warnings"]).iter().any(|w| w.contains("no NLMSG_DONE")),
+            "{what}: {v}"
+        );
+        assert!(
+            strings(&v["assumptions"])
+                .iter()
+                .any(|a| a.contains("no complete link dump")),
+            "{what}: {v}"
+        );
+    };
+    for extra in [&[][..], &["--at", "auto", "--all-looks"][..], &["--timeline"][..]] {
+        let mut args = extra.to_vec();
+        args.extend([f.as_str(), "10.0.0.1", "fe80::1"]);
+        let (v, _) = common::json_of("gai", &args);
+        has(&v, &format!("gai {extra:?}"));
+    }
+    let out = common::nlorder(&["timeline", "--format", "json", &f]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last: Value = serde_json::from_str(stdout.lines().last().expect("a line")).expect("JSON");
+    assert_eq!(last["change"], "end", "{stdout}");
+    assert_eq!(last["packet"], 2, "{last}");
+    has(&last["detail"], "timeline");
+    // every line before it is a change of the capture
+    assert!(stdout.lines().rev().skip(1).all(|l| !l.contains("\"end\"")), "{stdout}");
+    let out = common::nlorder(&["timeline", &f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("  assumed: no complete link dump"), "{err}");
+    let out = common::nlorder(&["timeline", "-q", &f]);
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// A real-kernel capture with a link dump assumes no order.
 #[test]
 fn a_complete_capture_assumes_no_link_order() {

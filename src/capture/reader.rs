@@ -60,6 +60,16 @@ impl Timestamp {
         i128::from(self.secs) * 1_000_000_000 + i128::from(self.nanos)
     }
 
+    /// That many nanoseconds later (saturating at the representable range).
+    pub fn plus_nanos(&self, n: u64) -> Timestamp {
+        let total = self.as_nanos().saturating_add(i128::from(n));
+        let secs = i64::try_from(total.div_euclid(1_000_000_000)).unwrap_or(i64::MAX);
+        Timestamp {
+            secs,
+            nanos: total.rem_euclid(1_000_000_000) as u32,
+        }
+    }
+
     /// Seconds as a float, for JSON consumers that want a number.
     pub fn as_secs_f64(&self) -> f64 {
         self.secs as f64 + f64::from(self.nanos) / 1e9

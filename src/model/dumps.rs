@@ -333,10 +333,15 @@ impl Model {
         match dump.kind {
             ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
             ObjectKind::Addresses => {
+                let mut v6 = Vec::new();
                 for a in &dump.addrs {
                     self.note_lifetime(a, ctx);
+                    if a.family == AF_INET6 {
+                        v6.push((a.index, a.address, a.flags));
+                    }
                 }
-                self.replace_addresses(dump.addrs, &fams, &mut disagreements)
+                self.replace_addresses(dump.addrs, &fams, &mut disagreements);
+                self.dad_as_dumped(&v6, ctx, sink);
             }
             // A dump filtered to one table speaks for that table only,
             // unless the kernel ignored the filter (no strict checking).

@@ -34,6 +34,9 @@ pub(super) struct PendingDad {
     pub address: IpAddr,
     pub started: Option<crate::capture::Timestamp>,
     pub packet: u64,
+    /// Known from a dump that showed the address tentative: it began at
+    /// `started` at the latest.
+    pub from_dump: bool,
 }
 
 /// Duplicate address detection under way, in the order it started, with
@@ -77,6 +80,11 @@ impl PendingDads {
     /// Whether none can have run its time by `now`.
     fn none_over_by(&self, now: crate::capture::Timestamp) -> bool {
         self.oldest.is_some_and(|o| now.as_nanos() - o < DAD_NANOS)
+    }
+
+    /// Those still under way, in the order they started.
+    pub fn under_way(&self) -> impl Iterator<Item = &PendingDad> {
+        self.queue.iter()
     }
 
     /// Takes out those `over` selects, in the order they started.
@@ -641,6 +649,7 @@ impl Model {
                 address: a.address,
                 started: ctx.ts,
                 packet: ctx.packet,
+                from_dump: false,
             });
         }
     }
@@ -648,12 +657,18 @@ impl Model {
     fn ipv6_local_route<S: ChangeSink>(&mut self, index: u32, address: IpAddr, ctx: &Ctx, sink: &mut S) {
         let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, address, 128, index);
         local.priority = Some(0);
+        if self.after_capture.running {
+            self.after_capture.routes.insert(local.key());
+        }
         self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
     }
 
-    /// Duplicate address detection that has ended by `now` (or, with
-    /// `now` None, all of it: the end of the capture) adds its local routes.
-    /// `done` ends one at once (its notification said so).
+    /// Duplicate address detection that has run its course by `now` adds
+    /// its local route and clears its address's `tentative` flag (what
+    /// `addrconf_dad_completed` does); `done` ends one at once (its
+    /// notification said so, and brought the flags). Nothing ends without
+    /// a time or a notification: a capture without timestamps keeps its
+    /// DADs under way.
     pub(super) fn finish_dad<S: ChangeSink>(
         &mut self,
         now: Option<crate::capture::Timestamp>,
@@ -666,7 +681,7 @@ impl Model {
         }
         // Nothing has run its time while the oldest DAD has not: only the
         // few DADs under way at once are looked at, and only then.
-        if done.is_none() && now.is_some_and(|n| self.dad.none_over_by(n)) {
+        if done.is_none() && now.is_none_or(|n| self.dad.none_over_by(n)) {
             return;
         }
         if done.is_some_and(|(index, address)| !self.dad.contains(index, address)) {
@@ -676,15 +691,97 @@ impl Model {
         // address's local route comes when its own DAD ends.
         let over = |d: &PendingDad| match (done, now, d.started) {
             (Some(one), _, _) => one == (d.index, d.address),
-            (None, None, _) => true,
             (None, Some(n), Some(s)) => n.as_nanos() - s.as_nanos() >= DAD_NANOS,
-            (None, Some(_), None) => false,
+            (None, _, _) => false,
         };
-        for d in self.dad.take(over) {
-            if now.is_none() && done.is_none() {
-                self.dad_unfinished.push((d.packet, d.index, d.address));
+        let ended = self.dad.take(over);
+        if done.is_none() {
+            self.note_unseen_dad_order(&ended);
+        }
+        for d in ended {
+            if done.is_none() {
+                self.dad_completed(&d, ctx, sink);
             }
             self.ipv6_local_route(d.index, d.address, ctx, sink);
+        }
+    }
+
+    /// What an address dump says of DAD: an address no longer tentative
+    /// has ended it (its local route is there); one still tentative on a
+    /// ready device is under way, begun at the latest then (it ends by
+    /// time like the others). `addrs`: (device, address, flags).
+    pub(super) fn dad_as_dumped<S: ChangeSink>(&mut self, addrs: &[(u32, IpAddr, u32)], ctx: &Ctx, sink: &mut S) {
+        for &(index, address, flags) in addrs {
+            let under_way = self.dad.contains(index, address);
+            if flags & IFA_F_TENTATIVE == 0 {
+                if under_way {
+                    self.finish_dad(None, Some((index, address)), ctx, sink);
+                }
+            } else if !under_way
+                && flags & (IFA_F_DADFAILED | IFA_F_NODAD) == 0
+                && self.state(index).ipv6_ready
+                && !self
+                    .routes
+                    .to_prefix(AF_INET6, Some(address), 128)
+                    .any(|r| r.kind == RTN_LOCAL && r.oif == Some(index))
+            {
+                self.dad.start(PendingDad {
+                    index,
+                    address,
+                    started: ctx.ts,
+                    packet: ctx.packet,
+                    from_dump: true,
+                });
+            }
+        }
+    }
+
+    /// DAD ended unseen (no notification): the address loses its
+    /// `tentative` flag as the kernel's own notification would have said.
+    fn dad_completed<S: ChangeSink>(&mut self, d: &PendingDad, ctx: &Ctx, sink: &mut S) {
+        let Some(list) = self.addrs.get_mut(&d.index).map(|a| a.list_mut(AF_INET6)) else {
+            return;
+        };
+        let Some(a) = list.iter_mut().find(|a| a.address == d.address) else {
+            return;
+        };
+        let old_flags = a.flags;
+        if old_flags & IFA_F_TENTATIVE == 0 {
+            return;
+        }
+        a.flags &= !IFA_F_TENTATIVE;
+        let addr = a.clone();
+        if self.after_capture.running {
+            self.after_capture.addrs.insert(addr.key());
+        }
+        if sink.wants_changes() {
+            let ifname = self.ifname(d.index);
+            sink.change(ctx.event(Change::AddrChanged {
+                addr,
+                ifname,
+                old_flags,
+            }));
+        }
+    }
+
+    /// DADs that ended unseen, each after a random delay of up to a second
+    /// (`addrconf_dad_kick`): the same address on two devices has two local
+    /// routes to one prefix, kept in the order their DADs ended
+    /// (`fib6_add_rt2node`), which then no message showed.
+    fn note_unseen_dad_order(&mut self, ended: &[PendingDad]) {
+        const DELAY: i128 = 1_000_000_000;
+        for (i, a) in ended.iter().enumerate() {
+            let close = ended.iter().skip(i + 1).any(|b| {
+                b.address == a.address
+                    && b.index != a.index
+                    && match (a.started, b.started) {
+                        (Some(x), Some(y)) => (x.as_nanos() - y.as_nanos()).abs() < DELAY,
+                        _ => true,
+                    }
+            });
+            if close && !self.dad_order_unknown.contains(&a.address) {
+                self.dad_order_unknown.push(a.address);
+            }
         }
     }
 
@@ -910,6 +1007,9 @@ impl Model {
                 ts: Some(timestamp(end)),
                 ..*ctx
             };
+            if self.after_capture.running {
+                self.after_capture.expired.push((index, e.cidr()));
+            }
             if sink.wants_changes() {
                 sink.change(at.event(Change::AddrExpired {
                     addr: e.clone(),
@@ -957,5 +1057,44 @@ mod isatap_tests {
         assert_eq!(ll([203, 0, 113, 5]), parse("fe80::200:5efe:cb00:7105"));
         assert_eq!(ll([0, 0, 0, 0]), None);
         assert_eq!(isatap_link_local(&[1, 2, 3]), None);
+    }
+}
+
+#[cfg(test)]
+mod dad_order_tests {
+    use super::PendingDad;
+    use crate::capture::Timestamp;
+    use crate::model::{Model, ModelOptions};
+    use std::net::IpAddr;
+
+    fn dad(index: u32, address: &str, secs: i64, nanos: u32) -> PendingDad {
+        PendingDad {
+            index,
+            address: address.parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 16])),
+            started: Some(Timestamp { secs, nanos }),
+            packet: 1,
+            from_dump: false,
+        }
+    }
+
+    /// Only the same address on two devices, whose DADs began less than
+    /// the random delay apart, has local routes whose order is unknown.
+    #[test]
+    fn the_order_of_unseen_dads_is_unknown_only_where_it_shows() {
+        let mut m = Model::new(ModelOptions::default());
+        m.note_unseen_dad_order(&[
+            dad(2, "fd00::1", 10, 0),
+            dad(3, "fd00::1", 10, 400_000_000),
+            dad(2, "fd00::2", 10, 0),
+            dad(3, "fd00::3", 10, 0),
+            // a second apart: the first one's DAD surely ended first
+            dad(2, "fd00::4", 10, 0),
+            dad(3, "fd00::4", 11, 500_000_000),
+        ]);
+        assert_eq!(
+            m.dad_order_unknown,
+            vec!["fd00::1".parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 4]))]
+        );
+        assert!(m.notes().iter().any(|n| n.starts_with("fd00::1 is on several devices")));
     }
 }

@@ -39,6 +39,20 @@ pub use kernel_order::{KernelVersion, LinkOrder};
 pub use link_table::LinkTable;
 pub use route_table::RouteTable;
 
+/// What the kernel's timers did after the last record (`--at end+SECS`),
+/// kept apart so the printers can mark it assumed.
+#[derive(Debug, Default)]
+struct AfterCapture {
+    /// The timers are running past the last record now.
+    running: bool,
+    /// Routes they added.
+    routes: rustc_hash::FxHashSet<RouteKey>,
+    /// Addresses whose duplicate address detection they ended.
+    addrs: rustc_hash::FxHashSet<lifetimes::AddrKey>,
+    /// Addresses whose lifetime they ended (deleted).
+    expired: Vec<(u32, String)>,
+}
+
 /// How the model was told to behave where a capture cannot say.
 #[derive(Debug, Clone, Copy)]
 pub struct ModelOptions {
@@ -165,8 +179,14 @@ pub struct Model {
     assumed_promotion: Option<u64>,
     /// Duplicate address detection under way (IPv6 local routes wait for it).
     dad: kernel_rules::PendingDads,
-    /// DAD the capture ended before: (packet it started, device, address).
-    dad_unfinished: Vec<(u64, u32, std::net::IpAddr)>,
+    /// DAD still under way at the moment the tables were asked for.
+    dad_unfinished: Vec<kernel_rules::PendingDad>,
+    /// Addresses whose DADs ended unseen (by time, no notification) close
+    /// enough together that the order of their local routes is not known.
+    dad_order_unknown: Vec<std::net::IpAddr>,
+    /// Routes and addresses the kernel's timers made after the last record
+    /// (`--at end+SECS`): assumed, nothing in the capture shows them.
+    after_capture: AfterCapture,
     link_order: LinkOrder,
     link_order_source: LinkOrderSource,
     dumps: dumps::Dumps,
@@ -182,6 +202,7 @@ pub struct Model {
     warnings: Diagnostics,
     stats: ModelStats,
     last_packet: u64,
+    last_ts: Option<crate::capture::Timestamp>,
     /// When each address with a finite valid lifetime runs out.
     lifetimes: lifetimes::Lifetimes,
 }
@@ -205,6 +226,8 @@ impl Model {
             assumed_promotion: None,
             dad: kernel_rules::PendingDads::default(),
             dad_unfinished: Vec::new(),
+            dad_order_unknown: Vec::new(),
+            after_capture: AfterCapture::default(),
             link_order,
             link_order_source,
             dumps: dumps::Dumps::default(),
@@ -217,6 +240,7 @@ impl Model {
             warnings: Diagnostics::default(),
             stats: ModelStats::default(),
             last_packet: 0,
+            last_ts: None,
             lifetimes: lifetimes::Lifetimes::default(),
         }
     }
@@ -246,6 +270,9 @@ impl Model {
         let d = &m.decoded;
         let h = d.header;
         self.last_packet = m.packet;
+        if m.ts.is_some() {
+            self.last_ts = m.ts;
+        }
         if self.options.kernel.is_none()
             && self.options.link_order.is_none()
             && let Some(k) = m.os.and_then(|os| os.parse::<KernelVersion>().ok())
@@ -389,19 +416,37 @@ impl Model {
         }
     }
 
-    /// Call at the end of the capture: dumps that never finished are
-    /// reported, and what they listed is merged in.
-    pub fn finish<S: ChangeSink>(&mut self, sink: &mut S) {
+    /// The time of the last record applied (None: no record had one).
+    pub fn last_ts(&self) -> Option<crate::capture::Timestamp> {
+        self.last_ts
+    }
+
+    /// Call once the records are applied, with the time the tables are
+    /// asked for (`until`: the last record's, or later with `--at
+    /// end+SECS`): the kernel's timers run on to it (DAD that has run its
+    /// course adds its local routes, lifetimes that ran out delete their
+    /// addresses), DAD still under way is noted; dumps that never finished
+    /// are reported, and what they listed is merged in (at the last
+    /// record's time).
+    pub fn finish<S: ChangeSink>(&mut self, until: Option<crate::capture::Timestamp>, sink: &mut S) {
         let end = Ctx {
             packet: self.last_packet,
-            ts: None,
+            ts: self.last_ts,
             offset: 0,
         };
-        self.finish_dad(None, None, &end, sink);
+        let later = until.filter(|u| self.last_ts.is_none_or(|l| *u > l));
+        if let Some(u) = later {
+            let at = Ctx { ts: Some(u), ..end };
+            self.after_capture.running = true;
+            self.expire_addresses(&at, sink);
+            self.finish_dad(Some(u), None, &at, sink);
+            self.after_capture.running = false;
+        }
+        self.dad_unfinished = self.dad.under_way().cloned().collect();
         for dump in self.dumps.drain() {
             let ctx = Ctx {
                 packet: dump.first_packet.or(dump.request_packet).unwrap_or(self.last_packet),
-                ts: None,
+                ts: self.last_ts,
                 offset: 0,
             };
             if dump.is_empty() {
@@ -610,10 +655,43 @@ impl Model {
                 ));
             }
         }
-        for (p, i, a) in &self.dad_unfinished {
+        for d in &self.dad_unfinished {
+            let secs = match (d.started, self.last_ts) {
+                (Some(s), Some(l)) => Some((l.as_nanos() - s.as_nanos()) as f64 / 1e9),
+                _ => None,
+            };
+            let since = match (secs, d.from_dump) {
+                (Some(x), false) => format!(" {x:.2} s after it began"),
+                (Some(x), true) => format!(" (the dump showed it tentative {x:.2} s before the last packet)"),
+                (None, _) => String::new(),
+            };
             v.push(format!(
-                "packet {p}: duplicate address detection of {a} on {} had not ended by the last packet; \
-                 its local route is assumed to have come",
+                "packet {}: duplicate address detection of {} on {} was still under way{since} (it takes 1 to 2 s): \
+                 the address is tentative and has no local route yet; unless it is a duplicate both change \
+                 silently when it ends (--at end+2 shows the tables then)",
+                d.packet,
+                d.address,
+                self.ifname(d.index)
+            ));
+        }
+        for a in &self.dad_order_unknown {
+            v.push(format!(
+                "{a} is on several devices and their duplicate address detections ended unseen, each after a \
+                 random delay of up to 1 s: the order of its local routes is the order they began, which the \
+                 kernel's may not be"
+            ));
+        }
+        if !self.after_capture.routes.is_empty() || !self.after_capture.addrs.is_empty() {
+            v.push(format!(
+                "after the last packet the kernel's timers were run on (--at): {} address(es) ended duplicate \
+                 address detection, {} local route(s) came; nothing else was assumed to happen",
+                self.after_capture.addrs.len(),
+                self.after_capture.routes.len()
+            ));
+        }
+        for (i, a) in &self.after_capture.expired {
+            v.push(format!(
+                "{a} on {}: its valid lifetime ran out after the last packet (--at): deleted with its routes",
                 self.ifname(*i)
             ));
         }
@@ -625,6 +703,18 @@ impl Model {
             ));
         }
         v
+    }
+
+    /// Whether the kernel's timers made this route after the last record
+    /// (`--at end+SECS`): assumed, no message shows it.
+    pub fn route_after_capture(&self, r: &RouteEntry) -> bool {
+        !self.after_capture.routes.is_empty() && self.after_capture.routes.contains(&r.key())
+    }
+
+    /// Whether the kernel's timers changed this address after the last
+    /// record (its duplicate address detection ended): assumed.
+    pub fn address_after_capture(&self, a: &AddrEntry) -> bool {
+        !self.after_capture.addrs.is_empty() && self.after_capture.addrs.contains(&a.key())
     }
 
     /// Whether the model holds routes of a family.

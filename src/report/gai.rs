@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 use std::net::IpAddr;
 
-use crate::rebuild::Flip;
+use crate::rebuild::{Flip, Grounds};
 use crate::replay::gai::{GaiResult, Span};
 use crate::report::style::Style;
 
@@ -84,11 +84,12 @@ pub fn observed(list: &[IpAddr], file: Option<&std::path::Path>) -> Result<Vec<I
 }
 
 /// `--all-looks`: the order at every look, marking where it changed; JSON
-/// `{"looks": [{"moment", "order", "changed"}]}`.
+/// `{"looks": [{"moment", "order", "changed"}], "warnings", "assumptions"}`.
 pub fn write_looks(
     out: &mut dyn Write,
     json: bool,
     results: &[(crate::rebuild::Moment, GaiResult)],
+    grounds: &Grounds,
     style: &Style,
 ) -> io::Result<()> {
     let mut rows = Vec::new();
@@ -113,23 +114,27 @@ pub fn write_looks(
         before = Some(r.order.as_slice());
     }
     if json {
-        serde_json::to_writer_pretty(&mut *out, &serde_json::json!({ "looks": rows })).map_err(io::Error::from)?;
+        let doc = serde_json::json!({
+            "looks": rows, "warnings": grounds.warnings, "assumptions": grounds.assumptions,
+        });
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
         writeln!(out)?;
     }
     Ok(())
 }
 
-/// Prints `nlorder gai`'s answer: text, or the JSON document.
+/// Prints `nlorder gai`'s answer: text, or the JSON document (see
+/// [`json_document`]).
 pub fn write_gai(
     out: &mut dyn Write,
     json: bool,
-    result: &GaiResult,
+    (result, moment): (&GaiResult, &crate::rebuild::Moment),
     observed: &Observed<'_>,
-    moment: &crate::rebuild::Moment,
+    grounds: &Grounds,
     style: &Style,
 ) -> io::Result<()> {
     if json {
-        let doc = json_document(result, moment, observed).map_err(io::Error::from)?;
+        let doc = json_document(result, moment, observed, grounds).map_err(io::Error::from)?;
         serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
         writeln!(out)
     } else {
@@ -142,12 +147,13 @@ pub fn write_gai(
 /// with the rules behind the new order and the changes in that packet
 /// that caused it; with an observed order, the moments that give it are
 /// marked. JSON `{"resolver", "input", "observed", "flips": [{"packet",
-/// "ts", "time", "before", "after", "steps", "causes", "observed"}]}`.
+/// "ts", "time", "before", "after", "steps", "causes", "observed"}],
+/// "warnings", "assumptions"}`.
 pub fn write_timeline(
     out: &mut dyn Write,
     json: bool,
     (resolver, input): (crate::replay::gai::Resolver, &[IpAddr]),
-    flips: &[Flip<GaiResult>],
+    (flips, grounds): (&[Flip<GaiResult>], &Grounds),
     observed: &[IpAddr],
     style: &Style,
 ) -> io::Result<()> {
@@ -170,6 +176,7 @@ pub fn write_timeline(
             .collect();
         let doc = serde_json::json!({
             "resolver": resolver, "input": input, "observed": observed, "flips": rows,
+            "warnings": grounds.warnings, "assumptions": grounds.assumptions,
         });
         serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
         return writeln!(out);
@@ -234,9 +241,12 @@ pub fn json_document(
     result: &crate::replay::gai::GaiResult,
     moment: &crate::rebuild::Moment,
     observed: &Observed<'_>,
+    grounds: &Grounds,
 ) -> serde_json::Result<serde_json::Value> {
     let mut v = serde_json::to_value(result)?;
     if let Some(o) = v.as_object_mut() {
+        o.insert("warnings".into(), grounds.warnings.clone().into());
+        o.insert("assumptions".into(), grounds.assumptions.clone().into());
         o.insert("at_packet".into(), moment.packet.into());
         o.insert("moment".into(), super::moment::json(moment));
         if !observed.order.is_empty() {

@@ -75,6 +75,9 @@ pub struct JsonAddr {
     pub preferred_lft: Option<u32>,
     #[serde(flatten)]
     pub origin: Origin,
+    /// The kernel's timers changed it after the last record (`--at
+    /// end+SECS`): no message shows it as it is listed.
+    pub assumed: bool,
 }
 
 #[derive(Serialize)]
@@ -94,6 +97,9 @@ pub struct JsonRoute {
     pub multipath: bool,
     #[serde(flatten)]
     pub origin: Origin,
+    /// The kernel's timers made it after the last record (`--at
+    /// end+SECS`): no message shows it.
+    pub assumed: bool,
 }
 
 #[derive(Serialize)]
@@ -115,13 +121,14 @@ pub struct JsonTable {
     pub stats: crate::model::ModelStats,
     pub kernel_order: JsonKernelOrder,
     /// A complete link dump was seen: every link is listed. Without one,
-    /// only the links the capture names are (see `notes`).
+    /// only the links the capture names are (see `assumptions`).
     pub links_complete: bool,
     pub links: Vec<JsonLink>,
     pub addresses: Vec<JsonAddr>,
     pub routes: Vec<JsonRoute>,
-    /// What the model had to assume because the capture cannot say.
-    pub notes: Vec<String>,
+    /// What the model had to assume because the capture cannot say (the
+    /// same key as in every other subcommand's JSON).
+    pub assumptions: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -158,6 +165,7 @@ pub fn json_addr(a: &AddrEntry, model: &Model) -> JsonAddr {
         valid_lft: a.cacheinfo.map(|c| c.valid),
         preferred_lft: a.cacheinfo.map(|c| c.preferred),
         origin: a.origin,
+        assumed: model.address_after_capture(a),
     }
 }
 
@@ -185,6 +193,7 @@ pub fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
         protocol: names::route_protocol(r.protocol).into_owned(),
         multipath: r.multipath,
         origin: r.origin,
+        assumed: model.route_after_capture(r),
     }
 }
 
@@ -213,7 +222,7 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
             .filter(|r| filter.af().is_none_or(|f| f == r.family))
             .map(|r| json_route(r, model))
             .collect(),
-        notes: grounds.assumptions,
+        assumptions: grounds.assumptions,
         warnings: grounds.warnings,
     }
 }
@@ -355,11 +364,15 @@ pub fn write_table_text(
                 continue;
             }
             for a in model.device_addresses(l.index, fam) {
+                let after = match model.address_after_capture(a) {
+                    true => ", after the capture: assumed",
+                    false => "",
+                };
                 writeln!(
                     out,
                     "{}  {}",
                     addr_line(a, &l.display_name(), style),
-                    style.dim(format!("[{}]", origin_text(&a.origin)))
+                    style.dim(format!("[{}{after}]", origin_text(&a.origin)))
                 )?;
             }
         }
@@ -369,7 +382,11 @@ pub fn write_table_text(
         if filter.af().is_some_and(|f| f != r.family) {
             continue;
         }
-        writeln!(out, "{}", route_line(r, &|i| model.ifname(i), style))?;
+        let line = route_line(r, &|i| model.ifname(i), style);
+        match model.route_after_capture(r) {
+            true => writeln!(out, "{line}  {}", style.dim("[after the capture: assumed]"))?,
+            false => writeln!(out, "{line}")?,
+        }
     }
     let notes = model.notes();
     if !notes.is_empty() {

@@ -1,6 +1,9 @@
 //! Printers for `nlorder timeline`: one line (or JSON object) per change.
 //!
-//! Contract: formatting only, fed [`Event`]s in capture order.
+//! Contract: formatting only, fed [`Event`]s in capture order. JSON Lines:
+//! one object per change (`packet`, `ts`, `change`, `text`, `detail`), and
+//! a last one, `"change": "end"`, whose `detail` holds the capture's
+//! `warnings` and the model's `assumptions` (see [`Grounds`]).
 
 use std::io::{self, Write};
 
@@ -8,6 +11,7 @@ use serde_json::json;
 
 use crate::model::{Change, Event, ObjectKind, Origin};
 use crate::netlink::names::{self, AF_INET6, IFF_UP};
+use crate::rebuild::Grounds;
 use crate::report::decode::format_ts;
 use crate::report::style::Style;
 use crate::report::table::{json_link, route_dst};
@@ -315,6 +319,8 @@ pub struct TimelinePrinter<W: Write> {
     error: Option<io::Error>,
     /// Who asked for the tables: said inline where each answer ended.
     looks: crate::looks::Looks,
+    /// The last message seen: where the closing JSON line stands.
+    last: Option<(u64, Option<crate::capture::Timestamp>)>,
 }
 
 impl<W: Write> TimelinePrinter<W> {
@@ -325,6 +331,7 @@ impl<W: Write> TimelinePrinter<W> {
             style,
             error: None,
             looks: crate::looks::Looks::new(),
+            last: None,
         }
     }
 
@@ -362,16 +369,31 @@ impl<W: Write> TimelinePrinter<W> {
         }
     }
 
-    pub fn finish(mut self) -> io::Result<()> {
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => self.out.flush(),
+    /// Ends the listing; JSON closes with the `end` line that carries what
+    /// the rebuild rests on (text leaves that to the summary on stderr).
+    pub fn finish(mut self, grounds: &Grounds) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
         }
+        if self.json {
+            let (packet, ts) = self.last.unwrap_or((0, None));
+            let obj = json!({
+                "packet": packet,
+                "ts": ts.map(|t| t.as_secs_f64()),
+                "change": "end",
+                "text": "end of the capture",
+                "detail": { "warnings": grounds.warnings, "assumptions": grounds.assumptions },
+            });
+            serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::from)?;
+            writeln!(self.out)?;
+        }
+        self.out.flush()
     }
 }
 
 impl<W: Write> crate::model::ChangeSink for TimelinePrinter<W> {
     fn message(&mut self, m: &crate::trace::TraceMessage<'_>) {
+        self.last = Some((m.packet, m.ts));
         if self.error.is_some() {
             return;
         }

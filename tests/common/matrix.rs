@@ -45,9 +45,13 @@ impl Run {
         v
     }
 
-    /// `nlorder table --format json` on the capture.
+    /// `nlorder table --format json` on the capture, as the tables stood
+    /// when `ip -j` ran: the guest waits 3 s after the last step before it
+    /// stops tcpdump and runs `ip`, so the kernel's timers (the end of
+    /// duplicate address detection, lifetimes) have run that long at least.
     pub fn table(&self) -> Value {
         let mut args: Vec<String> = vec!["table".into(), "--format".into(), "json".into(), "-q".into()];
+        args.extend(["--at".into(), "end+3".into()]);
         args.extend(self.args());
         args.push(self.pcap.to_string_lossy().into_owned());
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -128,8 +128,9 @@ pub fn spans<'a>(changes: impl IntoIterator<Item = (u64, &'a [IpAddr])>, last: u
 
 /// The moment of the capture whose order is `observed`, as one
 /// explanation: the stretch that holds `at` (the moment evaluated) when it
-/// gives it (the capture showed it there, before the end-of-capture rules
-/// `--at` applies: DAD ended, unfinished dumps merged); else the latest
+/// gives it (the capture showed it there, before the rules applied at the
+/// moment evaluated: unfinished dumps merged, the kernel's timers run on to
+/// it); else the latest
 /// stretch ending before `at`, said with its last packet (the state
 /// nearest to `at`, just before the change that ended it); else the
 /// earliest starting after `at`, said with its first packet. None when no
@@ -143,7 +144,7 @@ pub fn explain_by_moment(spans: &[Span], at: u64, observed: &[IpAddr]) -> Option
     if let Some(s) = same().find(|s| s.from <= at && at <= s.to) {
         return Some(format!(
             "moment: the capture showed exactly this order at packet {at} ({}), before the rules nlorder applies \
-             at the moment evaluated (DAD ended, unfinished dumps merged)",
+             at the moment evaluated (unfinished dumps merged, the kernel's timers run on to it)",
             held(s)
         ));
     }
