@@ -116,9 +116,11 @@ fn timeline(args: &TimelineArgs) -> Result<ExitCode, Error> {
 }
 
 fn who(args: &WhoArgs) -> Result<ExitCode, Error> {
-    let who = args.input.io.open(&args.input.capture)?.who(args.input.io.trace())?;
+    let mut session = args.input.io.open(&args.input.capture)?;
+    let who = session.who(args.input.io.trace())?;
     let (mut out, json) = (stdout(), args.format == OutputFormat::Json);
-    nlorder::report::who::write_who(&mut out, json, &who, &args.input.io.style())?;
+    let warnings = &session.grounds.warnings;
+    nlorder::report::who::write_who(&mut out, json, &who, warnings, &args.input.io.style())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

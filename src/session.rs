@@ -129,7 +129,8 @@ impl Session {
     }
 
     /// Every request of the capture and the looks they form (see
-    /// [`crate::looks`]); writes the summary.
+    /// [`crate::looks`]); writes the summary and keeps what reading met in
+    /// [`Session::grounds`].
     pub fn who(&mut self, trace: TraceOptions) -> Result<crate::looks::Who, Error> {
         let mut collector = crate::looks::Collector::listing();
         let (stats, diags) = self.read(trace, |m| {
@@ -137,6 +138,10 @@ impl Session {
             true
         })?;
         self.summary(&stats, &diags, None)?;
+        self.grounds = Grounds {
+            warnings: diags.iter().map(ToString::to_string).collect(),
+            assumptions: Vec::new(),
+        };
         Ok(collector.finish())
     }
 

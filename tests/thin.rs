@@ -138,6 +138,9 @@ fn every_json_carries_the_grounds_of_a_truncated_capture() {
     assert!(err.contains("  assumed: no complete link dump"), "{err}");
     let out = common::nlorder(&["timeline", "-q", &f]);
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    // `who` rebuilds nothing: what reading met, nothing assumed
+    let (w, _) = common::json_of("who", &[&f]);
+    assert!(w["warnings"].is_array(), "{w}");
 }
 
 /// A real-kernel capture with a link dump assumes no order.

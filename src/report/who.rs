@@ -4,8 +4,9 @@
 //! Contract: [`write_who_text`] prints one line per request (packet, time,
 //! what was asked, port, library, confidence and evidence), then the looks
 //! with what each implies; a capture without requests says so in one line.
-//! [`who_json`] is `{"requests": [...], "looks": [...]}` with the same
-//! fields (times as RFC 3339).
+//! [`who_json`] is `{"requests": [...], "looks": [...], "warnings": [...]}`
+//! with the same fields (times as RFC 3339) and what reading the capture
+//! met (no tables are rebuilt: nothing is assumed).
 
 use std::io::{self, Write};
 
@@ -77,9 +78,13 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
 }
 
 /// Prints `nlorder who`: text, or the JSON document.
-pub fn write_who(out: &mut dyn Write, json: bool, who: &Who, style: &Style) -> io::Result<()> {
+pub fn write_who(out: &mut dyn Write, json: bool, who: &Who, warnings: &[String], style: &Style) -> io::Result<()> {
     if json {
-        serde_json::to_writer_pretty(&mut *out, &who_json(who)).map_err(io::Error::from)?;
+        let mut doc = who_json(who);
+        if let Some(o) = doc.as_object_mut() {
+            o.insert("warnings".into(), warnings.into());
+        }
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
         writeln!(out)
     } else {
         write_who_text(out, who, style)
