@@ -4,8 +4,8 @@
     kernel-matrix-collect.py RAWDIR DESTDIR
 
 For every run RAWDIR/S.lN.pcap: copies the capture and the step log, and
-joins the four `ip -j` outputs, the kernel release and the listener count
-into DESTDIR/S.lN.ip.json. Runs that had `run` steps also get
+joins the four `ip -j` outputs, the kernel release, the listener count and
+when `ip -j` ran (`ip_time`, epoch seconds) into DESTDIR/S.lN.ip.json. Runs that had `run` steps also get
 DESTDIR/S.lN.runs.json: a list, in the scenario's order, of
 {"name", "command", "env", "hosts", "pid", "start", "end", "exit", "stdout",
 "stderr"} (command: the argv; env: the VAR=VALUEs the step set, on top of
@@ -30,6 +30,11 @@ for pcap in sorted(raw.glob("*.pcap")):
     if promote.exists():
         # a sysctl no capture shows: the tests tell nlorder, as a user would
         doc["promote_secondaries"] = int(promote.read_text().strip())
+    iptime = raw / f"{base}.iptime"
+    if iptime.exists():
+        # when `ip -j` ran, in epoch seconds on the capture's clock
+        # (whole seconds: a `.%N` left by a date without nanoseconds goes)
+        doc["ip_time"] = iptime.read_text().strip().removesuffix(".%N")
     for key, suffix in [("link", "link"), ("addr", "addr"), ("route4", "route4"), ("route6", "route6")]:
         text = (raw / f"{base}.{suffix}.json").read_text() or "[]"
         doc[key] = json.loads(text)

@@ -258,6 +258,10 @@ run() { # SCENARIO-FILE LISTENERS
     for m in $mons; do kill "$m"; done
     kill "$td"
     wait "$td" 2>/dev/null
+    # when `ip` looked (the capture's clock, whole seconds: busybox's date
+    # has no %N): the kernel's timers had run on to here, which a quiet
+    # host's capture cannot show
+    date +%s > "$base.iptime"
     ipn "$ns" -j -d link show > "$base.link.json"
     ipn "$ns" -j addr show > "$base.addr.json"
     ipn "$ns" -j -4 route show table all > "$base.route4.json"

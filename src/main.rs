@@ -97,7 +97,7 @@ fn decode(args: &DecodeArgs) -> Result<ExitCode, Error> {
 }
 
 fn table(args: &TableArgs) -> Result<ExitCode, Error> {
-    let mut session = args.input.io.open(&args.input.capture)?;
+    let mut session = args.input.io.open(&args.input.capture)?.assumptions_in_output();
     let (rebuilt, diags) = session.rebuild(args.input.io.trace(), args.model.options(), args.at, &mut ())?;
     let filter = FamilyFilter::from(args.family);
     let (mut out, json) = (stdout(), args.format == OutputFormat::Json);

@@ -48,6 +48,9 @@ pub struct Session {
     style: Style,
     /// What the last rebuild rests on (see [`Grounds`]).
     pub grounds: Grounds,
+    /// The command's own output lists the assumptions (`table`): the
+    /// summary does not repeat them.
+    assumptions_in_output: bool,
 }
 
 impl Session {
@@ -84,7 +87,15 @@ impl Session {
             quiet,
             style,
             grounds: Grounds::default(),
+            assumptions_in_output: false,
         })
+    }
+
+    /// The command lists the model's assumptions itself: the summary on
+    /// stderr leaves them out.
+    pub fn assumptions_in_output(mut self) -> Session {
+        self.assumptions_in_output = true;
+        self
     }
 
     fn done(&self) {
@@ -168,8 +179,10 @@ impl Session {
                 writeln!(err, "  {w}")?;
             }
             // What the tables rest on where the capture is silent.
-            for n in m.notes() {
-                writeln!(err, "  assumed: {n}")?;
+            if !self.assumptions_in_output {
+                for n in m.notes() {
+                    writeln!(err, "  assumed: {n}")?;
+                }
             }
         }
         err.flush()?;

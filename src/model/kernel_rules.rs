@@ -633,15 +633,20 @@ impl Model {
             p.priority = Some(a.rt_priority.filter(|m| *m != 0).unwrap_or(256));
             self.add_kernel_route(p, KernelRule::Ipv6PrefixRoute, ctx, sink);
         }
+        // `ipv6_add_addr` makes every address that will run DAD tentative;
+        // a request or the model's own link-local carries no flags of the
+        // kernel's (a dump or notification does).
+        // (only until its DAD has ended: its local route is there then)
+        let dad_ended = self
+            .routes
+            .to_prefix(AF_INET6, Some(a.address), 128)
+            .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address));
+        if !skip_dad && matches!(a.origin, Origin::Request(_) | Origin::KernelRule(..)) && !dad_ended {
+            self.set_tentative(a.index, a.address);
+        }
         if skip_dad {
             self.ipv6_local_route(a.index, a.address, ctx, sink);
-        } else if ready
-            && !self.dad.contains(a.index, a.address)
-            && !self
-                .routes
-                .to_prefix(AF_INET6, Some(a.address), 128)
-                .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address))
-        {
+        } else if ready && !self.dad.contains(a.index, a.address) && !dad_ended {
             // Duplicate address detection runs first (up to a second's delay
             // and one probe a second): the local route comes when it ends.
             self.dad.start(PendingDad {
@@ -733,6 +738,16 @@ impl Model {
                     from_dump: true,
                 });
             }
+        }
+    }
+
+    fn set_tentative(&mut self, index: u32, address: IpAddr) {
+        if let Some(a) = self
+            .addrs
+            .get_mut(&index)
+            .and_then(|d| d.list_mut(AF_INET6).iter_mut().find(|a| a.address == address))
+        {
+            a.flags |= IFA_F_TENTATIVE;
         }
     }
 

@@ -661,12 +661,14 @@ impl Model {
                 _ => None,
             };
             let since = match (secs, d.from_dump) {
-                (Some(x), false) => format!(" {x:.2} s after it began"),
-                (Some(x), true) => format!(" (the dump showed it tentative {x:.2} s before the last packet)"),
+                (Some(x), false) => format!(" {x:.2} s after it began (it takes 1 to 2 s)"),
+                (Some(x), true) => {
+                    format!(" (a dump showed it tentative {x:.2} s before the last packet; it takes 1 to 2 s)")
+                }
                 (None, _) => String::new(),
             };
             v.push(format!(
-                "packet {}: duplicate address detection of {} on {} was still under way{since} (it takes 1 to 2 s): \
+                "packet {}: duplicate address detection of {} on {} was still under way{since}: \
                  the address is tentative and has no local route yet; unless it is a duplicate both change \
                  silently when it ends (--at end+2 shows the tables then)",
                 d.packet,

@@ -46,12 +46,16 @@ impl Run {
     }
 
     /// `nlorder table --format json` on the capture, as the tables stood
-    /// when `ip -j` ran: the guest waits 3 s after the last step before it
-    /// stops tcpdump and runs `ip`, so the kernel's timers (the end of
-    /// duplicate address detection, lifetimes) have run that long at least.
+    /// when `ip -j` ran: at `ip_time` (when the guest ran it, on the
+    /// capture's clock), or for runs recorded before that was kept, 3 s
+    /// after the last record (the guest waits 3 s after the last step): the
+    /// kernel's timers (the end of duplicate address detection, address
+    /// lifetimes) have run on to then, which a quiet host's capture cannot
+    /// show.
     pub fn table(&self) -> Value {
         let mut args: Vec<String> = vec!["table".into(), "--format".into(), "json".into(), "-q".into()];
-        args.extend(["--at".into(), "end+3".into()]);
+        let at = self.ip["ip_time"].as_str().unwrap_or("end+3").to_owned();
+        args.extend(["--at".into(), at]);
         args.extend(self.args());
         args.push(self.pcap.to_string_lossy().into_owned());
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -148,7 +152,7 @@ pub fn expected_of(ip: &Value, keep: impl Fn(u64, &str) -> bool) -> Tables {
     for l in ip["addr"].as_array().into_iter().flatten().filter(|l| kept(l)) {
         for a in l["addr_info"].as_array().into_iter().flatten() {
             t.addrs.push(format!(
-                "{}: {} {}/{} scope {} label={}{}",
+                "{}: {} {}/{} scope {} label={}{}{}",
                 l["ifindex"],
                 s(&a["family"]),
                 s(&a["local"]),
@@ -156,6 +160,7 @@ pub fn expected_of(ip: &Value, keep: impl Fn(u64, &str) -> bool) -> Tables {
                 s(&a["scope"]),
                 s(&a["label"]),
                 if a["secondary"] == true { " secondary" } else { "" },
+                if a["tentative"] == true { " tentative" } else { "" },
             ));
         }
     }
@@ -197,18 +202,17 @@ pub fn ours(t: &Value) -> Tables {
                 if a["index"] != l["index"] || a["family"] != fam {
                     continue;
                 }
-                let secondary = a["flags"]
-                    .as_array()
-                    .is_some_and(|f| f.iter().any(|f| f == "secondary"));
+                let flag = |name: &str| a["flags"].as_array().is_some_and(|f| f.iter().any(|f| f == name));
                 out.addrs.push(format!(
-                    "{}: {} {}/{} scope {} label={}{}",
+                    "{}: {} {}/{} scope {} label={}{}{}",
                     l["index"],
                     if fam == 4 { "inet" } else { "inet6" },
                     s(&a["address"]),
                     a["prefix_len"],
                     s(&a["scope"]),
                     if fam == 4 { s(&a["label"]) } else { String::new() },
-                    if secondary { " secondary" } else { "" },
+                    if flag("secondary") { " secondary" } else { "" },
+                    if flag("tentative") { " tentative" } else { "" },
                 ));
             }
         }
