@@ -2,6 +2,7 @@
 //! library's options. Parsing only; `main.rs` runs the commands.
 
 use std::io::IsTerminal;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -194,7 +195,7 @@ pub struct DetectArgs {
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
-    pub settings: nlorder::replay::DetectSettings,
+    pub settings: DetectSettingsArgs,
     /// Take the method from a Tigera operator Installation (YAML or JSON):
     /// nodeAddressAutodetectionV4/V6 (so not together with --method).
     #[arg(long, conflicts_with = "method")]
@@ -351,7 +352,8 @@ impl IoOptions {
     }
 
     pub fn open(&self, path: &Path) -> Result<Session, Error> {
-        Session::open(path, self.quiet, std::io::stderr().is_terminal(), self.style())
+        let bar = (!self.quiet && std::io::stderr().is_terminal()).then(|| Box::new(Progress::default()) as _);
+        Session::open(path, self.quiet, self.style(), bar)
     }
 }
 
@@ -449,4 +451,108 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
         out.write_all(text.as_bytes())?;
     }
     Ok(())
+}
+
+/// The command-line side of `nlorder::replay::DetectSettings`: the same fields, with
+/// their flags (the manifests deserialize the library's type directly).
+#[derive(Debug, Clone, Args)]
+pub struct DetectSettingsArgs {
+    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
+    /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
+    /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
+    #[arg(long, default_value = "first-found")]
+    pub method: String,
+    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
+    /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
+    #[arg(long, default_value = "latest")]
+    pub calico_version: nlorder::replay::calico::Version,
+    /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
+    #[arg(long)]
+    pub family: Option<nlorder::replay::settings::Family>,
+    /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
+    /// `NODE=IP` gives it for one node of several captures.
+    #[arg(long, value_name = "[NODE=]IP")]
+    pub node_internal_ip: Vec<nlorder::replay::settings::NodeInternalIp>,
+    /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
+    #[arg(long, default_value = "autodetect")]
+    pub ip: nlorder::replay::calico::IpSetting,
+    /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
+    #[arg(long)]
+    pub bgp_peer: Vec<IpAddr>,
+    /// kubelet --node-ip (one, or two comma-separated for dual stack).
+    #[arg(long, value_delimiter = ',')]
+    pub node_ip: Vec<IpAddr>,
+    /// kubelet --hostname-override.
+    #[arg(long)]
+    pub hostname_override: Option<String>,
+    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
+    #[arg(long, value_name = "ADDR|none")]
+    pub resolved: Vec<nlorder::replay::settings::Resolved>,
+    /// flannel --iface (name or IP), repeatable.
+    #[arg(long)]
+    pub iface: Vec<String>,
+    /// flannel --iface-regex, repeatable.
+    #[arg(long)]
+    pub iface_regex: Vec<String>,
+    /// flannel --iface-can-reach.
+    #[arg(long)]
+    pub iface_can_reach: Option<IpAddr>,
+    /// flannel --public-ip.
+    #[arg(long)]
+    pub public_ip: Option<IpAddr>,
+    /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
+    /// the prefix, none: nothing chosen). In a manifest: `address`.
+    #[arg(long, value_name = "ADDR[/LEN]|none", conflicts_with = "all")]
+    pub expect: Option<nlorder::replay::settings::Expected>,
+}
+
+impl From<DetectSettingsArgs> for nlorder::replay::DetectSettings {
+    fn from(a: DetectSettingsArgs) -> Self {
+        nlorder::replay::DetectSettings {
+            method: a.method,
+            calico_version: a.calico_version,
+            family: a.family,
+            node_internal_ip: a.node_internal_ip,
+            ip: a.ip,
+            bgp_peer: a.bgp_peer,
+            node_ip: a.node_ip,
+            hostname_override: a.hostname_override,
+            resolved: a.resolved,
+            iface: a.iface,
+            iface_regex: a.iface_regex,
+            iface_can_reach: a.iface_can_reach,
+            public_ip: a.public_ip,
+            expect: a.expect,
+            ..Default::default()
+        }
+    }
+}
+
+/// Files larger than this get a progress bar on a terminal.
+const PROGRESS_FROM: u64 = 8 << 20;
+
+/// The progress bar of a large capture read on a terminal.
+#[derive(Default)]
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl nlorder::session::ReadProgress for Progress {
+    fn wrap(&mut self, source: Box<dyn std::io::Read + Send>, len: Option<u64>) -> Box<dyn std::io::Read + Send> {
+        use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+        let Some(len) = len.filter(|l| *l > PROGRESS_FROM) else {
+            return source;
+        };
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+        if let Ok(s) = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}") {
+            bar.set_style(s);
+        }
+        self.0 = Some(bar.clone());
+        Box::new(bar.wrap_read(source))
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
 }

@@ -128,7 +128,7 @@ fn who(args: &WhoArgs) -> Result<ExitCode, Error> {
 fn detect(args: &DetectArgs) -> Result<ExitCode, Error> {
     use nlorder::replay::{calico, matrix, verdict::Outcome};
     use nlorder::report::detect::Report;
-    let mut settings = args.settings.clone();
+    let mut settings = nlorder::replay::DetectSettings::from(args.settings.clone());
     // Said even with --quiet: the answer is not the release asked for.
     if let Some(w) = settings.calico_version.unknown_warning() {
         eprintln!("nlorder: warning: --calico-version: {w}");

@@ -1,6 +1,6 @@
-//! A capture opened for one command: read from a file or stdin (a progress
-//! bar on a terminal for large files), rebuilt into the kernel model, and
-//! summarised on stderr.
+//! A capture opened for one command: read from a file or stdin (watched by
+//! the caller's [`ReadProgress`], a progress bar in the CLI), rebuilt into
+//! the kernel model, and summarised on stderr.
 //!
 //! Contract: every subcommand opens, rebuilds and summarises through here,
 //! so they all report the same way; failures are typed ([`Error`]): input
@@ -11,8 +11,6 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
@@ -36,12 +34,17 @@ pub enum Error {
     Output(#[from] io::Error),
 }
 
-/// Files larger than this get a progress bar on a terminal.
-const PROGRESS_FROM: u64 = 8 << 20;
+/// Watches the bytes a session reads: the CLI's progress bar.
+pub trait ReadProgress {
+    /// Wraps the capture's reader; `len`: the file's size, when known.
+    fn wrap(&mut self, source: Box<dyn Read + Send>, len: Option<u64>) -> Box<dyn Read + Send>;
+    /// The capture has been read (or reading stopped).
+    fn finish(&mut self);
+}
 
 pub struct Session {
     pub reader: CaptureReader<'static>,
-    progress: Option<ProgressBar>,
+    progress: Option<Box<dyn ReadProgress>>,
     /// The path as the user gave it (`-` for stdin).
     pub name: String,
     quiet: bool,
@@ -54,9 +57,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// Opens `path` (`-`: stdin). `terminal`: whether stderr is one (for the
-    /// progress bar); `quiet`: no summary, no progress.
-    pub fn open(path: &Path, quiet: bool, terminal: bool, style: Style) -> Result<Session, Error> {
+    /// Opens `path` (`-`: stdin), its reading watched by `progress`;
+    /// `quiet`: no summary.
+    pub fn open(
+        path: &Path,
+        quiet: bool,
+        style: Style,
+        mut progress: Option<Box<dyn ReadProgress>>,
+    ) -> Result<Session, Error> {
         let name = path.display().to_string();
         let (source, len): (Box<dyn Read + Send>, Option<u64>) = if name == "-" {
             (Box::new(io::stdin()), None)
@@ -65,18 +73,8 @@ impl Session {
             let len = f.metadata().ok().map(|m| m.len());
             (Box::new(f), len)
         };
-        let progress = match len {
-            Some(len) if !quiet && terminal && len > PROGRESS_FROM => {
-                let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-                if let Ok(s) = ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}") {
-                    bar.set_style(s);
-                }
-                Some(bar)
-            }
-            _ => None,
-        };
-        let source: Box<dyn Read + Send> = match &progress {
-            Some(bar) => Box::new(bar.wrap_read(source)),
+        let source = match &mut progress {
+            Some(p) => p.wrap(source, len),
             None => source,
         };
         let reader = CaptureReader::new(source).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;
@@ -98,9 +96,9 @@ impl Session {
         self
     }
 
-    fn done(&self) {
-        if let Some(bar) = &self.progress {
-            bar.finish_and_clear();
+    fn done(&mut self) {
+        if let Some(p) = &mut self.progress {
+            p.finish();
         }
     }
 

@@ -197,63 +197,47 @@ impl FromStr for Resolved {
 }
 
 /// Everything that selects and configures a replayed method.
-#[derive(Debug, Clone, clap::Args, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DetectSettings {
     /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
-    #[arg(long, default_value = "first-found")]
     pub method: String,
     /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
     /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
-    #[arg(long, default_value = "latest")]
     pub calico_version: calico::Version,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
-    #[arg(long)]
     pub family: Option<Family>,
     /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
     /// `NODE=IP` gives it for one node of several captures.
-    #[arg(long, value_name = "[NODE=]IP")]
     pub node_internal_ip: Vec<NodeInternalIp>,
     /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
-    #[arg(long, default_value = "autodetect")]
     pub ip: calico::IpSetting,
     /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
-    #[arg(long)]
     pub bgp_peer: Vec<IpAddr>,
     /// kubelet --node-ip (one, or two comma-separated for dual stack).
-    #[arg(long, value_delimiter = ',')]
     pub node_ip: Vec<IpAddr>,
     /// kubelet --hostname-override.
-    #[arg(long)]
     pub hostname_override: Option<String>,
     /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
-    #[arg(long, value_name = "ADDR|none")]
     pub resolved: Vec<Resolved>,
     /// flannel --iface (name or IP), repeatable.
-    #[arg(long)]
     pub iface: Vec<String>,
     /// flannel --iface-regex, repeatable.
-    #[arg(long)]
     pub iface_regex: Vec<String>,
     /// flannel --iface-can-reach.
-    #[arg(long)]
     pub iface_can_reach: Option<IpAddr>,
     /// flannel --public-ip.
-    #[arg(long)]
     pub public_ip: Option<IpAddr>,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
-    #[arg(long, value_name = "ADDR[/LEN]|none", conflicts_with = "all")]
     #[serde(rename = "address")]
     pub expect: Option<Expected>,
     /// Manifests only: the interface the detection must choose.
-    #[arg(skip)]
     pub interface: Option<String>,
     /// Manifests only: the moment to evaluate (a packet number or a time).
-    #[arg(skip)]
     pub at: Option<crate::rebuild::AtValue>,
 }
 
