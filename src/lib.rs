@@ -13,6 +13,36 @@
 //! - [`check`]: regression manifests run against recorded traces;
 //! - [`report`]: printers (text, JSON Lines, summaries) fed those results;
 //! - the `nlorder` binary: a thin command line over all of it.
+//!
+//! # Example
+//!
+//! Rebuild the tables of a captured host and replay Calico's `first-found`
+//! on them (the incident behind `fixtures/incident-nerdctl.pcap`: a bridge
+//! created last wins, because calico-node walks links in reverse order):
+//!
+//! ```
+//! use nlorder::capture::CaptureReader;
+//! use nlorder::diag::Diagnostics;
+//! use nlorder::model::ModelOptions;
+//! use nlorder::rebuild::rebuild;
+//! use nlorder::replay::calico;
+//! use nlorder::trace::TraceOptions;
+//!
+//! let file = std::fs::File::open("fixtures/incident-nerdctl.pcap")?;
+//! let mut reader = CaptureReader::new(file)?;
+//! let mut diags = Diagnostics::default();
+//! // the tables at the end of the capture (`Some(At::Packet(n))`: earlier)
+//! let rebuilt = rebuild(&mut reader, TraceOptions::default(), ModelOptions::default(), None, &mut diags, &mut ())?;
+//! let answer = calico::detect(&rebuilt.model, "first-found", &calico::Options::default());
+//! assert_eq!(answer.interface.as_deref(), Some("nerdctl0"));
+//! // every candidate with the reason it was taken or passed over
+//! for c in &answer.candidates {
+//!     println!("{}: {}", c.interface, c.reason);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! `examples/first_found.rs` does the same for every capture in a folder.
 
 pub mod bad_value;
 pub mod capture;
