@@ -12,10 +12,8 @@ mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
-use nlorder::diag::Diagnostics;
 use nlorder::model::ModelOptions;
-use nlorder::rebuild::rebuild;
-use nlorder::trace::TraceOptions;
+use nlorder::rebuild::rebuild_to_end;
 
 fn table(c: &mut Criterion) {
     let mut g = c.benchmark_group("table");
@@ -32,16 +30,7 @@ fn table(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 let mut reader = CaptureReader::new(Cursor::new(&data[..])).expect("capture");
-                let mut diags = Diagnostics::default();
-                let r = rebuild(
-                    &mut reader,
-                    TraceOptions::default(),
-                    ModelOptions::default(),
-                    None,
-                    &mut diags,
-                    &mut (),
-                )
-                .expect("readable");
+                let (r, _) = rebuild_to_end(&mut reader, ModelOptions::default()).expect("readable");
                 r.model.links().len()
             })
         });

@@ -11,24 +11,14 @@
 use std::path::{Path, PathBuf};
 
 use nlorder::capture::CaptureReader;
-use nlorder::diag::Diagnostics;
 use nlorder::model::ModelOptions;
-use nlorder::rebuild::rebuild;
+use nlorder::rebuild::rebuild_to_end;
 use nlorder::replay::calico;
-use nlorder::trace::TraceOptions;
 
 /// The answer for one capture, as one line.
 fn first_found(path: &Path) -> Result<String, Box<dyn std::error::Error>> {
     let mut reader = CaptureReader::new(std::fs::File::open(path)?)?;
-    let mut diags = Diagnostics::default();
-    let rebuilt = rebuild(
-        &mut reader,
-        TraceOptions::default(),
-        ModelOptions::default(),
-        None,
-        &mut diags,
-        &mut (),
-    )?;
+    let (rebuilt, _) = rebuild_to_end(&mut reader, ModelOptions::default())?;
     let d = calico::detect(&rebuilt.model, "first-found", &calico::Options::default());
     Ok(match (&d.address, &d.interface, &d.error) {
         (Some(a), Some(i), _) => format!("{a} on {i}"),

@@ -22,17 +22,15 @@
 //!
 //! ```
 //! use nlorder::capture::CaptureReader;
-//! use nlorder::diag::Diagnostics;
 //! use nlorder::model::ModelOptions;
-//! use nlorder::rebuild::rebuild;
+//! use nlorder::rebuild::rebuild_to_end;
 //! use nlorder::replay::calico;
-//! use nlorder::trace::TraceOptions;
 //!
 //! let file = std::fs::File::open("fixtures/incident-nerdctl.pcap")?;
 //! let mut reader = CaptureReader::new(file)?;
-//! let mut diags = Diagnostics::default();
-//! // the tables at the end of the capture (`Some(At::Packet(n))`: earlier)
-//! let rebuilt = rebuild(&mut reader, TraceOptions::default(), ModelOptions::default(), None, &mut diags, &mut ())?;
+//! // the tables at the end of the capture (`rebuild::rebuild` stops earlier
+//! // with `--at`'s moments, and reports each change to a sink)
+//! let (rebuilt, _warnings) = rebuild_to_end(&mut reader, ModelOptions::default())?;
 //! let answer = calico::detect(&rebuilt.model, "first-found", &calico::Options::default());
 //! assert_eq!(answer.interface.as_deref(), Some("nerdctl0"));
 //! // every candidate with the reason it was taken or passed over

@@ -64,6 +64,18 @@ pub fn rebuild<S: ChangeSink>(
     rebuild_following(reader, trace, options, at, diags, sink, &mut ())
 }
 
+/// The whole capture with the default trace options: the tables at its
+/// end, and what reading met (the library's shortest path from a capture
+/// to a [`Model`]).
+pub fn rebuild_to_end(
+    reader: &mut CaptureReader<'_>,
+    options: ModelOptions,
+) -> Result<(Rebuilt, Diagnostics), capture::Error> {
+    let mut diags = Diagnostics::default();
+    let rebuilt = rebuild(reader, TraceOptions::default(), options, None, &mut diags, &mut ())?;
+    Ok((rebuilt, diags))
+}
+
 /// [`rebuild`], with every message of the capture also given to `follow`:
 /// when it is active the pass reads on past `at` for it alone (the
 /// returned model and moment are still those at `at`; the statistics count
