@@ -9,7 +9,9 @@
 //! to [`rebuild_following`] or [`evaluate_at_looks_following`] watches
 //! the whole capture in the same pass with a second model (the pass then
 //! reads on past `--at PACKET|TIME`), so a capture on stdin is still read
-//! once.
+//! once. Every pass goes through one loop (`drive`), which keeps the
+//! moment and stops at `--at`; the passes differ only in what they do with
+//! each message.
 
 use crate::capture::{self, CaptureReader, Timestamp};
 use crate::diag::Diagnostics;
@@ -64,6 +66,47 @@ pub fn rebuild<S: ChangeSink>(
     rebuild_following(reader, trace, options, at, diags, sink, &mut ())
 }
 
+/// The one loop over a capture's messages that every pass shares: it keeps
+/// the [`Moment`] (the capture's range as far as it was read, the last
+/// record applied) and stops after `at`. `step` gets each message with
+/// the moment as it stands after it, and whether it lies past `at`; with
+/// `read_past` the pass reads on to the end for those, else it stops at
+/// the first.
+fn drive(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    diags: &mut Diagnostics,
+    at: Option<At>,
+    read_past: bool,
+    mut step: impl FnMut(&TraceMessage<'_>, &Moment, bool),
+) -> Result<(TraceStats, Moment), capture::Error> {
+    let mut moment = Moment::start(at);
+    let mut stopped = false;
+    let stats = read_trace(reader, trace, diags, |m| {
+        if !stopped {
+            moment.first.get_or_insert((m.packet, m.ts));
+            moment.last = Some((m.packet, m.ts));
+            stopped = match at {
+                Some(At::Packet(n)) => m.packet > n,
+                Some(At::Time(t)) => m.ts.is_some_and(|ts| ts > t),
+                None | Some(At::AfterEnd(_)) => false,
+            };
+            if stopped {
+                moment.to_end = false;
+            } else {
+                moment.packet = m.packet;
+                moment.ts = m.ts;
+            }
+        }
+        if stopped && !read_past {
+            return false;
+        }
+        step(m, &moment, stopped);
+        true
+    })?;
+    Ok((stats, moment))
+}
+
 /// The whole capture with the default trace options: the tables at its
 /// end, and what reading met (the library's shortest path from a capture
 /// to a [`Model`]).
@@ -90,35 +133,12 @@ pub fn rebuild_following<S: ChangeSink>(
     follow: &mut impl Follow,
 ) -> Result<Rebuilt, capture::Error> {
     let mut model = Model::new(options);
-    let mut moment = Moment::start(at);
-    let mut stopped = false;
-    let stats = read_trace(reader, trace, diags, |m| {
-        if stopped {
-            follow.message(m);
-            return true;
+    let (stats, moment) = drive(reader, trace, diags, at, follow.active(), |m, _, past| {
+        if !past {
+            sink.message(m);
+            model.apply(m, sink);
         }
-        moment.first.get_or_insert((m.packet, m.ts));
-        moment.last = Some((m.packet, m.ts));
-        let past = match at {
-            Some(At::Packet(n)) => m.packet > n,
-            Some(At::Time(t)) => m.ts.is_some_and(|ts| ts > t),
-            None | Some(At::AfterEnd(_)) => false,
-        };
-        if past {
-            moment.to_end = false;
-            stopped = true;
-            if !follow.active() {
-                return false;
-            }
-            follow.message(m);
-            return true;
-        }
-        moment.packet = m.packet;
-        moment.ts = m.ts;
-        sink.message(m);
-        model.apply(m, sink);
         follow.message(m);
-        true
     })?;
     model.finish(until(at, &moment), sink);
     Ok(Rebuilt {
@@ -268,15 +288,7 @@ pub fn watch<K: PartialEq, T: Clone>(
     eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
     let mut watcher = Watcher::new(options, key, eval);
-    let mut moment = Moment::start(None);
-    let stats = read_trace(reader, trace, diags, |m| {
-        moment.first.get_or_insert((m.packet, m.ts));
-        moment.last = Some((m.packet, m.ts));
-        moment.packet = m.packet;
-        moment.ts = m.ts;
-        watcher.apply(m);
-        true
-    })?;
+    let (stats, moment) = drive(reader, trace, diags, None, false, |m, _, _| watcher.apply(m))?;
     let (flips, model) = watcher.finish();
     Ok((
         flips,
@@ -352,7 +364,6 @@ pub fn evaluate_at_looks_following<T>(
     mut eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<(Moment, T)>, Rebuilt), capture::Error> {
     let mut model = Model::new(options);
-    let mut moment = Moment::start(None);
     let mut collector = crate::looks::Collector::default();
     // The packet whose end a wanted answer reached, and the port that
     // asked: evaluated once all of that packet's messages are applied.
@@ -373,17 +384,19 @@ pub fn evaluate_at_looks_following<T>(
         }
         evaluated.push((at, port, eval(model)));
     };
-    let stats = read_trace(reader, trace, diags, |m| {
+    // The record applied before this one: where a due answer is evaluated.
+    let mut before: Option<(u64, Option<Timestamp>)> = None;
+    let (stats, moment) = drive(reader, trace, diags, None, false, |m, moment, _| {
         if let Some((p, port)) = due
             && m.packet > p
+            && let Some((packet, ts)) = before
         {
-            evaluate(&model, &moment, port, &mut evaluated);
+            let mut then = moment.clone();
+            (then.packet, then.ts, then.last) = (packet, ts, before);
+            evaluate(&model, &then, port, &mut evaluated);
             due = None;
         }
-        moment.first.get_or_insert((m.packet, m.ts));
-        moment.last = Some((m.packet, m.ts));
-        moment.packet = m.packet;
-        moment.ts = m.ts;
+        before = Some((m.packet, m.ts));
         // A port known to be a cgo program's is never Go's resolver.
         let cgo = |port: Option<u32>| per_port && port.is_some_and(|p| glibc_ports.contains(&p));
         match collector.observe(m) {
@@ -400,7 +413,6 @@ pub fn evaluate_at_looks_following<T>(
         }
         model.apply(m, &mut ());
         follow.message(m);
-        true
     })?;
     model.finish(moment.ts, &mut ());
     if let Some((_, port)) = due {
