@@ -126,7 +126,8 @@ fn replies_pair_with_the_newest_request_of_their_kind() {
 
 /// DAD still under way when the capture ends is not assumed over.
 /// `incident-hotplug.pcap` (`nlorder record`, a real 6.12 host): ens19's
-/// and veth-ens19's link-locals start DAD at packet 14 (link-up), the
+/// and veth-ens19's link-locals start DAD at packet 15 (linkwatch has made
+/// them ready: their first IPv6 route is notified there), the
 /// address dump at packet 30 shows all four link-locals tentative (the
 /// ens160 pair's first in the dump at packet 7) and the route dump that
 /// ends the capture (packet 33, 0.5 s after link-up) has no local route
@@ -171,7 +172,7 @@ fn dad_under_way_at_the_end_of_the_capture() {
     assert!(
         notes
             .iter()
-            .any(|n| n.starts_with("packet 14:") && n.contains("veth-ens19")),
+            .any(|n| n.starts_with("packet 15:") && n.contains("veth-ens19")),
         "{notes:?}"
     );
 
@@ -200,4 +201,87 @@ fn dad_under_way_at_the_end_of_the_capture() {
         let time = line.split_whitespace().nth(1).unwrap_or_default();
         assert!(time.starts_with("2026-11-21T"), "a line without its time: {line}");
     }
+}
+
+/// The devices of one kind of the kernel's own IPv6 routes (`fe80::/64`
+/// unicast in main, `ff00::/8` multicast in local), in dump order.
+fn ipv6_route_devices(capture: &str, kernel: &str, at: Option<u64>, dst: &str) -> Vec<String> {
+    let mut args = vec!["--kernel", kernel];
+    let at = at.map(|p| p.to_string());
+    if let Some(p) = &at {
+        args.extend(["--at", p.as_str()]);
+    }
+    args.push(capture);
+    let (t, _) = common::json_of("table", &args);
+    t["routes"]
+        .as_array()
+        .expect("routes")
+        .iter()
+        .filter(|r| r["dst"] == dst)
+        .map(|r| r["oif"].as_str().expect("oif").to_owned())
+        .collect()
+}
+
+/// IPv6 readiness follows the operational state, not the carrier
+/// (`addrconf_link_ready`: oper up and a tx qdisc). `kernels/*/ipv6-ready.l0.pcap`
+/// (a quiet host): `ip link set veth0 up` (request 32, acknowledged in 33)
+/// gives veth0 and veth1 carrier and brings the VLAN veth0.10 up, none of
+/// them oper up yet; linkwatch then takes its queue in order, and the
+/// VLAN's event, queued when it was made (packet 20) and held back by the
+/// once-a-second limit, comes first. The route dump of packet 34 lists
+/// fe80::/64 and ff00::/8 through veth0.10, veth0, veth1, as predicted at
+/// 33. Then `ip link set veth1 up` (request 67) brings veth1.20 up with
+/// veth1: on 6.1 veth1's operstate is still UP from before it went down
+/// (request 55; its event waits for the limit), so veth1 is ready at
+/// NETDEV_UP and comes first; on 6.12 the GETLINK of `ip link set`
+/// (packet 65) ran that event first, and the VLAN comes first.
+#[test]
+fn ipv6_readiness_follows_the_operational_state() {
+    for (kernel, second) in [("6.1", ["veth1", "veth1.20"]), ("6.12", ["veth1.20", "veth1"])] {
+        let f = fx(&format!("kernels/{kernel}/ipv6-ready.l0.pcap"));
+        for dst in ["fe80::/64", "ff00::/8"] {
+            assert_eq!(
+                ipv6_route_devices(&f, kernel, Some(33), dst),
+                ["veth0.10", "veth0", "veth1"],
+                "{kernel} {dst} at 33"
+            );
+            let all = ipv6_route_devices(&f, kernel, None, dst);
+            assert_eq!(all[..2], ["veth0.10", "veth0"], "{kernel} {dst}");
+            assert_eq!(all[2..], second, "{kernel} {dst}");
+        }
+    }
+}
+
+/// With listeners the notifications show the same order, and the model
+/// keeps it. `kernels/6.1/ipv6-ready.l2.pcap`: veth0.10's fe80::/64 is
+/// announced in packet 97, veth0's in 103, veth1's in 109 (veth0 came up
+/// LOWERLAYERDOWN in 91: it had carrier, it was not ready).
+/// `kernels/6.12/ipv6-ready.l1.pcap`: the listener's GETLINK of the new
+/// VLAN (packet 50, answered in 51) ran its event at once, so veth0's comes
+/// first (67), then veth1's (70) and veth0.10's (73); after `ip link set
+/// veth1 up` (137), veth1.20's (141) comes before veth1's (143).
+#[test]
+fn ipv6_readiness_with_listeners() {
+    for (kernel, run, first) in [
+        ("6.1", "l2", ["veth0.10", "veth0", "veth1"]),
+        ("6.12", "l1", ["veth0", "veth1", "veth0.10"]),
+    ] {
+        let f = fx(&format!("kernels/{kernel}/ipv6-ready.{run}.pcap"));
+        let out = common::nlorder(&["timeline", "-q", "--kernel", kernel, &f]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let added = |dev: &str| {
+            first_packet(&text, &[&format!("+ route fe80::/64 dev {dev} table main")])
+                .unwrap_or_else(|| panic!("{kernel} {run}: no fe80::/64 through {dev}: {text}"))
+        };
+        let packets: Vec<u64> = first.iter().map(|d| added(d)).collect();
+        assert!(
+            packets.is_sorted(),
+            "{kernel} {run}: {first:?} added in packets {packets:?}"
+        );
+    }
+    let f = fx("kernels/6.12/ipv6-ready.l1.pcap");
+    assert_eq!(
+        ipv6_route_devices(&f, "6.12", Some(147), "fe80::/64"),
+        ["veth0", "veth0.10", "veth1.20", "veth1"]
+    );
 }

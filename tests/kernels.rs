@@ -114,6 +114,12 @@ fixtures! {
     k612_shared_broadcast_l0: "6.12" "shared-broadcast.l0";
     k612_shared_broadcast_l1: "6.12" "shared-broadcast.l1";
     k612_shared_broadcast_l2: "6.12" "shared-broadcast.l2";
+    k61_ipv6_ready_l0: "6.1" "ipv6-ready.l0";
+    k61_ipv6_ready_l1: "6.1" "ipv6-ready.l1";
+    k61_ipv6_ready_l2: "6.1" "ipv6-ready.l2";
+    k612_ipv6_ready_l0: "6.12" "ipv6-ready.l0";
+    k612_ipv6_ready_l1: "6.12" "ipv6-ready.l1";
+    k612_ipv6_ready_l2: "6.12" "ipv6-ready.l2";
 }
 
 /// Fresh runs (`NLORDER_MATRIX_DIR`): success rates per kernel and listener count.

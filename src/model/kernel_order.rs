@@ -44,6 +44,16 @@ impl KernelVersion {
         (self.major, self.minor) >= (6, 6)
     }
 
+    /// Whether `rtnl_getlink` runs the device's pending linkwatch event
+    /// before it answers (`linkwatch_sync_dev`, from "net: core:
+    /// synchronize link-watch when carrier is queried", December 2023): a
+    /// GETLINK for one device then brings its operational state up to date.
+    /// 6.12 does, 6.1 does not; 6.7, the release that change was written
+    /// for, is taken as the first, unchecked.
+    pub fn getlink_syncs_linkwatch(self) -> bool {
+        (self.major, self.minor) >= (6, 7)
+    }
+
     /// The device walk order of this release's link dumps (the xarray walk
     /// came with 6.9).
     pub fn link_order(self) -> LinkOrder {

@@ -8,9 +8,10 @@
 //! `Origin::KernelRule(packet, rule)`. Restated from net/ipv4/fib_frontend.c
 //! (`fib_add_ifaddr`, `fib_del_ifaddr`, `fib_disable_ip`), net/ipv4/devinet.c
 //! (loopback address, label renames), net/ipv6/addrconf.c (`addrconf_dev_config`,
-//! `addrconf_ifdown`, prefix and local routes) and the device drivers'
-//! carrier rules, and checked against Debian's 6.1 and 6.12 in the kernel
-//! matrix (`fixtures/kernels/`).
+//! `addrconf_ifdown`, prefix and local routes; a device is ready for IPv6
+//! when `addrconf_link_ready` says so, at NETDEV_UP or when linkwatch has
+//! run: see `linkwatch`) and the device drivers' carrier rules, and checked
+//! against Debian's 6.1 and 6.12 in the kernel matrix (`fixtures/kernels/`).
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
@@ -200,6 +201,13 @@ pub fn isatap_link_local(v4: &[u8]) -> Option<Ipv6Addr> {
     ]))
 }
 
+/// When 8021q sets a VLAN's carrier (see `Model::vlan_carrier`).
+#[derive(Debug, Clone, Copy)]
+enum VlanMoment {
+    Open,
+    Stop,
+}
+
 /// A device whose MTU is below IPv6's minimum has no IPv6 (loopback aside).
 fn ipv6_mtu_too_low(l: &LinkEntry) -> bool {
     l.mtu.is_some_and(|m| m < IPV6_MIN_MTU) && l.flags & IFF_LOOPBACK == 0
@@ -213,12 +221,15 @@ impl Model {
     /// `netif_carrier_ok` by the drivers' rules: a veth has carrier while
     /// both ends are up (with its peer unknown, while it is up and its own
     /// LOWER_UP flag is set), a bridge while it is up and either never had
-    /// a port or has a port that is up with carrier, a VLAN, macvlan or
-    /// ipvlan while its lower device has carrier (whatever the lower's
-    /// admin state, and always when the lower is unknown); dummy, loopback
-    /// and the rest always. A device five steps down the chain of lower
+    /// a port or has a port that is up with carrier, a macvlan or ipvlan
+    /// while its lower device has carrier (whatever the lower's admin
+    /// state, and always when the lower is unknown); dummy, loopback and
+    /// the rest always. A VLAN has the carrier 8021q last handed it (see
+    /// [`vlan_carrier`](Self::vlan_carrier)): the lower's, taken at
+    /// moments, so a VLAN that is down keeps what it had when its lower
+    /// device goes down. A device five steps down the chain of lower
     /// devices and ports counts as without carrier.
-    fn carrier(&self, l: &LinkEntry, depth: u8) -> bool {
+    pub(super) fn carrier(&self, l: &LinkEntry, depth: u8) -> bool {
         if depth > 4 {
             return false;
         }
@@ -246,6 +257,9 @@ impl Model {
                         .iter()
                         .filter_map(|&p| self.link(p))
                         .any(|p| up(p) && self.carrier(p, depth + 1)));
+        }
+        if kind_is(l, b"vlan") && self.state(l.index).seen {
+            return self.state(l.index).carrier;
         }
         if kind_is(l, b"vlan") || kind_is(l, b"macvlan") || kind_is(l, b"ipvlan") {
             return match l.link.and_then(|i| self.link(i)) {
@@ -282,25 +296,39 @@ impl Model {
             queue.extend_from_slice(self.links.followers(x));
             queue.extend(self.link(x).and_then(|l| l.master));
         }
+        // (a veth's peer right after it: `veth_open` and `veth_close` set
+        // both ends' carrier before the notifiers see the device)
+        let peer = first.and_then(|f| self.link(f)).and_then(|l| l.peer);
+        let peer = peer.filter(|p| seen.contains(p));
         let mut order: Vec<(usize, u32)> = seen
             .into_iter()
-            .filter(|i| Some(*i) != first)
+            .filter(|i| Some(*i) != first && Some(*i) != peer)
             .filter_map(|i| self.links.position_of(i).map(|p| (p, i)))
             .collect();
         order.sort_unstable();
-        for index in first.into_iter().chain(order.into_iter().map(|(_, i)| i)) {
+        for index in first.into_iter().chain(peer).chain(order.into_iter().map(|(_, i)| i)) {
             self.link_state_changed(index, ctx, sink);
         }
     }
 
-    /// One device's reaction to its own state: up, down, ready for IPv6.
+    /// One device's reaction to its own state: up, down, carrier, ready
+    /// for IPv6. The order is `__dev_open`'s: the driver sets the carrier
+    /// (queueing linkwatch events), the qdisc is attached if it has
+    /// carrier, then NETDEV_UP, where addrconf takes the device as ready
+    /// only if its operational state is already up: one that got carrier
+    /// with this change is not before its linkwatch event has run (see
+    /// `linkwatch`).
     fn link_state_changed<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(index) else { return };
         let up = l.flags & IFF_UP != 0;
+        let vlan = kind_is(l, b"vlan");
+        if !self.state(index).seen {
+            self.first_seen(index);
+        }
         // An MTU below IPv6's minimum takes IPv6 off the device, with all
         // its IPv6 addresses (permanent ones too) and routes; raising it
         // again configures IPv6 afresh (`addrconf_notify`, NETDEV_CHANGEMTU).
-        let mtu_low = ipv6_mtu_too_low(l);
+        let mtu_low = self.link(index).is_some_and(ipv6_mtu_too_low);
         if mtu_low != self.state(index).ipv6_off {
             let st = self.state_mut(index);
             st.ipv6_off = mtu_low;
@@ -316,16 +344,69 @@ impl Model {
             st.admin_up = false;
             st.ipv6_ready = false;
             st.ipv6_configured = false;
+            st.qdisc = false;
             self.link_down(index, ctx, sink);
+            if vlan {
+                self.vlan_carrier(index, VlanMoment::Stop);
+            } else {
+                self.carrier_follows(index);
+            }
             return;
         }
         if up && !was_up {
             self.state_mut(index).admin_up = true;
+            if self.state(index).lw_pending {
+                self.lw.came_up();
+            }
+            if vlan {
+                self.vlan_carrier(index, VlanMoment::Open);
+            } else {
+                self.carrier_follows(index);
+            }
+            let st = self.state_mut(index);
+            st.qdisc = st.carrier;
             self.link_up(index, ctx, sink);
+        } else if !vlan {
+            self.carrier_follows(index);
         }
-        let ready = up && !self.state(index).ipv6_off && self.link(index).is_some_and(|l| self.carrier(l, 0));
-        // (a device that is down has no IPv6 configuration whatever its carrier)
-        if ready && !self.state(index).ipv6_ready {
+        self.ipv6_readiness(index, ctx, sink);
+    }
+
+    /// The carrier the drivers' rules give a device that is not a VLAN now
+    /// (a change queues its linkwatch event).
+    fn carrier_follows(&mut self, index: u32) {
+        let carrier = self.link(index).is_some_and(|l| self.carrier(l, 0));
+        self.set_carrier(index, carrier);
+    }
+
+    /// A VLAN's carrier at the moments 8021q sets it: `vlan_dev_open` turns
+    /// it on if the lower device has carrier (never off); `vlan_dev_stop`
+    /// turns it off, and when the lower device's going down closed it, the
+    /// lower's carrier is handed over after (`netif_stacked_transfer_operstate`,
+    /// also at the lower's NETDEV_CHANGE: see `linkwatch`).
+    fn vlan_carrier(&mut self, index: u32, moment: VlanMoment) {
+        let lower = self.link(index).and_then(|l| l.link).and_then(|i| self.link(i));
+        let lower_carrier = lower.is_none_or(|x| self.carrier(x, 1));
+        let lower_down = lower.is_some_and(|x| x.flags & IFF_UP == 0);
+        match moment {
+            VlanMoment::Open if lower_carrier => self.set_carrier(index, true),
+            VlanMoment::Open => {}
+            VlanMoment::Stop => {
+                self.set_carrier(index, false);
+                if lower_down {
+                    self.set_carrier(index, lower_carrier);
+                }
+            }
+        }
+    }
+
+    /// `addrconf_link_ready` (up, oper up, a tx qdisc), checked at
+    /// NETDEV_UP and NETDEV_CHANGE: a device that becomes ready gets its
+    /// IPv6 configuration.
+    pub(super) fn ipv6_readiness<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let st = self.state(index);
+        let ready = st.admin_up && !st.ipv6_off && st.oper_up && st.qdisc;
+        if ready && !st.ipv6_ready {
             self.state_mut(index).ipv6_ready = true;
             self.ipv6_link_ready(index, ctx, sink);
         } else if !ready {
@@ -333,21 +414,74 @@ impl Model {
         }
     }
 
+    /// A device first met in a message, not made in the capture: its
+    /// kernel state as far as the message shows it (a device that is down
+    /// shows neither its operstate nor its carrier: taken as linkwatch
+    /// would have left them).
+    fn first_seen(&mut self, index: u32) {
+        let Some(l) = self.link(index) else { return };
+        let (up, running, lower_up) = (
+            l.flags & IFF_UP != 0,
+            l.flags & IFF_RUNNING != 0,
+            l.flags & IFF_LOWER_UP != 0,
+        );
+        let carrier = match (kind_is(l, b"vlan"), up) {
+            (true, true) => lower_up,
+            (true, false) => l.link.and_then(|i| self.link(i)).is_none_or(|x| self.carrier(x, 1)),
+            (false, _) => self.carrier(l, 0),
+        };
+        let st = self.state_mut(index);
+        st.seen = true;
+        st.carrier = carrier;
+        st.oper_up = if up { running } else { carrier };
+    }
+
     /// The kernel showed a device's state (dump or reply): the model takes
     /// it as it is, without replaying side effects the kernel already had.
+    /// A linkwatch event the model has queued stays queued (a GETLINK reply
+    /// of a kernel that does not sync, and dumps, show the operstate it has
+    /// not changed yet).
     pub(super) fn sync_link_state(&mut self, index: u32) {
         let Some(l) = self.link(index) else { return };
-        let (up, lower_up) = (l.flags & IFF_UP != 0, l.flags & IFF_LOWER_UP != 0);
+        let (up, running, lower_up) = (
+            l.flags & IFF_UP != 0,
+            l.flags & IFF_RUNNING != 0,
+            l.flags & IFF_LOWER_UP != 0,
+        );
         let off = ipv6_mtu_too_low(l);
+        let seen = self.state(index).seen;
+        // (a running device shows its carrier; a bridge up without one has
+        // had ports, which all left or lost theirs)
+        let bridge_without = kind_is(l, b"bridge") && up && !lower_up;
+        let carrier = match (kind_is(l, b"vlan"), up, seen) {
+            (_, true, _) => lower_up,
+            (true, false, true) => self.state(index).carrier,
+            (true, false, false) => l.link.and_then(|i| self.link(i)).is_none_or(|x| self.carrier(x, 1)),
+            (false, false, _) => self.carrier(l, 0),
+        };
         let st = self.state_mut(index);
+        st.had_ports |= bridge_without;
+        st.seen = true;
         st.ipv6_off = off;
         st.admin_up = up;
-        st.ipv6_ready = up && lower_up && !off;
+        st.carrier = carrier;
+        if up {
+            st.oper_up = running;
+        } else if !seen {
+            st.oper_up = carrier;
+        }
+        st.qdisc = up && carrier;
+        st.ipv6_ready = up && !off && st.oper_up && st.qdisc;
         if st.ipv6_ready {
             st.ipv6_configured = true;
         }
         if !up {
             st.ipv6_configured = false;
+        }
+        // Up with carrier and not yet oper up: its event is queued in the
+        // kernel, whether or not the capture showed its cause.
+        if up && carrier && !st.oper_up && !st.lw_pending {
+            self.lw_fire(index);
         }
     }
 

@@ -18,6 +18,7 @@ pub mod kernel_order;
 pub mod kernel_rules;
 pub mod lifetimes;
 pub mod link_table;
+mod linkwatch;
 mod notify;
 pub mod prefix;
 mod requests;
@@ -120,9 +121,25 @@ impl ModelStats {
 /// the kernel's rules react to.
 #[derive(Debug, Default, Clone, Copy)]
 struct DeviceState {
+    /// Its kernel state below was set: at registration, or from the first
+    /// message that showed the device.
+    seen: bool,
     /// Administratively up, as the model last reacted to it.
     admin_up: bool,
-    /// Up with carrier: IPv6 is configured on it.
+    /// `netif_carrier_ok` as the kernel has it now (a VLAN's is what the
+    /// kernel last handed it; see `Model::carrier`).
+    carrier: bool,
+    /// `netif_oper_up`: the operational state linkwatch last gave it is UP
+    /// or UNKNOWN. It follows the carrier only once the device's linkwatch
+    /// event has run (see `linkwatch`).
+    oper_up: bool,
+    /// A tx qdisc is attached (`!qdisc_tx_is_noop`): the device was opened,
+    /// or linkwatch last saw it, with carrier.
+    qdisc: bool,
+    /// A linkwatch event is queued for it, with this ticket.
+    lw_pending: bool,
+    lw_ticket: u64,
+    /// Ready for IPv6 (`addrconf_link_ready`: up, oper up, with a tx qdisc).
     ipv6_ready: bool,
     /// Its IPv6 configuration (link-local address, fe80::/64 and ff00::/8)
     /// was made since it last went up (the kernel's IF_READY): losing and
@@ -179,6 +196,8 @@ pub struct Model {
     assumed_promotion: Option<u64>,
     /// Duplicate address detection under way (IPv6 local routes wait for it).
     dad: kernel_rules::PendingDads,
+    /// Devices whose operational state has yet to follow their carrier.
+    lw: linkwatch::Linkwatch,
     /// DAD still under way at the moment the tables were asked for.
     dad_unfinished: Vec<kernel_rules::PendingDad>,
     /// Addresses whose DADs ended unseen (by time, no notification) close
@@ -225,6 +244,7 @@ impl Model {
             devices: FxHashMap::default(),
             assumed_promotion: None,
             dad: kernel_rules::PendingDads::default(),
+            lw: linkwatch::Linkwatch::default(),
             dad_unfinished: Vec::new(),
             dad_order_unknown: Vec::new(),
             after_capture: AfterCapture::default(),
@@ -291,6 +311,8 @@ impl Model {
             offset: m.offset,
         };
         let mut is_notification = false;
+        self.lw.clock = m.ts.map(|t| t.as_nanos());
+        self.linkwatch_timer(&ctx, sink);
         self.finish_dad(m.ts, None, &ctx, sink);
         self.expire_addresses(&ctx, sink);
         match &d.body {
@@ -438,6 +460,9 @@ impl Model {
         if let Some(u) = later {
             let at = Ctx { ts: Some(u), ..end };
             self.after_capture.running = true;
+            // linkwatch runs within a second of the last record (its DADs
+            // start then), the other timers on to `until`
+            self.linkwatch_finish(&end, sink);
             self.expire_addresses(&at, sink);
             self.finish_dad(Some(u), None, &at, sink);
             self.after_capture.running = false;

@@ -45,7 +45,13 @@ impl Model {
                 }
                 self.remove_link(l.index, ctx, sink);
             }
-            (Body::Link(l), _) => self.link_message(LinkEntry::from_message(l, origin), ctx, sink),
+            (Body::Link(l), _) => {
+                // A device the model does not know, announced down: just
+                // made (`register_netdevice` announces it before anything
+                // can bring it up). One announced up existed before.
+                let made = self.link(l.index).is_none_or(|x| x.placeholder) && l.flags & IFF_UP == 0;
+                self.link_message(LinkEntry::from_message(l, origin), made, ctx, sink)
+            }
             (Body::Addr(a), RTM_DELADDR) => {
                 if let Some(e) = AddrEntry::from_message(a, origin)
                     && let Some(have) = self
@@ -122,7 +128,10 @@ impl Model {
                     self.reindex(guess, new.index);
                 }
                 let index = new.index;
-                self.link_message(new, ctx, sink);
+                // (a kernel that syncs linkwatch on GETLINK has run the
+                // device's event before it answered)
+                self.linkwatch_sync(index, ctx, sink);
+                self.link_message(new, false, ctx, sink);
                 self.sync_link_state(index);
             }
             Body::Addr(_) => self.apply_notification(body, RTM_NEWADDR, 0, ctx, sink),
@@ -146,6 +155,7 @@ impl Model {
         self.sync_holders(from);
         self.sync_holders(to);
         self.routes.move_device(from, to);
+        self.lw.reindex(from, to);
         if let Some(mut state) = self.devices.remove(&from) {
             // (whether a bridge had ports is the ports' to say again)
             state.had_ports = false;
@@ -154,8 +164,9 @@ impl Model {
     }
 
     /// A link as a message describes it (notification or reply), then the
-    /// kernel's reaction to its state.
-    fn link_message<S: ChangeSink>(&mut self, mut new: LinkEntry, ctx: &Ctx, sink: &mut S) {
+    /// kernel's reaction to its state. `made`: the message announces a
+    /// device just registered.
+    fn link_message<S: ChangeSink>(&mut self, mut new: LinkEntry, made: bool, ctx: &Ctx, sink: &mut S) {
         let index = new.index;
         let old = self.link(index).cloned();
         if let Some(old) = &old {
@@ -181,6 +192,10 @@ impl Model {
         let masters = [old.as_ref().and_then(|o| o.master), new.master];
         let name = new.name;
         self.upsert_link(new, ctx, sink);
+        if made {
+            self.registered(index);
+        }
+        self.note_link_message(index);
         if renamed {
             self.relabel(index, name, ctx, sink);
         }

@@ -190,6 +190,12 @@ impl Model {
         }
     }
 
+    /// Whether a change request waits for its answer: the kernel holds
+    /// its rtnl lock for it, and linkwatch cannot run meanwhile.
+    pub(super) fn change_in_progress(&self) -> bool {
+        self.pending.waiting.iter().any(|p| !matches!(p.body, RequestBody::Get))
+    }
+
     /// The GET this message replies to, if any (consumed).
     pub(super) fn take_get_reply(&mut self, seq: u32, msg_type: u16) -> bool {
         let get = match msg_type {
@@ -293,6 +299,8 @@ impl Model {
             }
             _ => {}
         }
+        // The request done, the kernel's rtnl lock is free: linkwatch runs.
+        self.linkwatch_after_request(&c, sink);
     }
 
     /// The device the kernel finds for a gateway given without one
@@ -358,6 +366,7 @@ impl Model {
             e.flags = IFF_BROADCAST | IFF_MULTICAST;
             peer_index = Some(index);
             self.upsert_link(e, ctx, sink);
+            self.registered(index);
         }
         let (index, origin) = if l.index != 0 {
             (l.index, Origin::Request(ctx.packet))
@@ -400,6 +409,7 @@ impl Model {
         if let Some(pi) = peer_index {
             self.links.update(pi, |p| p.peer = Some(index));
         }
+        self.registered(index);
         if l.master.is_some() || l.flags != 0 || l.change != 0 {
             self.modify_link(index, l, ctx, sink);
         }

@@ -1,0 +1,338 @@
+//! linkwatch: when a device's operational state catches up with its
+//! carrier, and so when IPv6 takes it as ready. `addrconf_link_ready` is
+//! `netif_oper_up(dev) && !qdisc_tx_is_noop(dev)`, not the carrier: a veth
+//! brought up while its peer is up has carrier at once, but its operstate
+//! stays LOWERLAYERDOWN until the linkwatch work has run.
+//!
+//! Contract: a carrier change queues the device's event once
+//! (`linkwatch_fire_event`), and a VLAN or macvlan queues one when it is
+//! made. The work (`__linkwatch_run_queue`) takes the queue in order: the
+//! operational state follows the carrier, the qdisc is attached, and a
+//! device that is up gets NETDEV_CHANGE (IPv6 made ready, the carrier
+//! handed to its VLANs). It runs once the request that queued an urgent
+//! event has been applied (a running device that is stacked, `iflink !=
+//! ifindex`, or gains carrier); events that are not urgent wait for the
+//! once-a-second limit (`linkwatch_nextevent`), timed by the capture's
+//! timestamps, and an urgent run leaves them queued. The work never runs
+//! while a change request waits for its answer (the kernel holds its rtnl
+//! lock). On 6.12 (not 6.1) `rtnl_getlink` runs a device's own event
+//! first (`linkwatch_sync_dev`), seen as its GETLINK reply. A link message
+//! showing a running device says what the kernel has (IFF_RUNNING is
+//! `netif_oper_up`) and is taken as it is. Only queued devices are looked
+//! at. linkwatch is one for the whole host, and its limit is moved by
+//! events of every namespace: the model assumes nothing but the captured
+//! namespace queued any.
+//!
+//! Restated from net/core/link_watch.c, net/core/dev.c (`__dev_open`:
+//! the driver's `ndo_open`, `dev_activate`, then NETDEV_UP),
+//! net/ipv6/addrconf.c (`addrconf_notify`), drivers/net/veth.c
+//! (`veth_open`, `veth_newlink`), drivers/net/macvlan.c and net/8021q
+//! (`vlan_dev_init`, `register_vlan_dev`, `vlan_dev_open`,
+//! `vlan_dev_stop`, `vlan_device_event`) of Debian's
+//! 6.1.176 and 6.12.117, and checked against both in the kernel matrix
+//! (`fixtures/kernels/*/ipv6-ready.*`). Where the two differ:
+//! `default_operstate` gives 6.12 DOWN rather than LOWERLAYERDOWN when the
+//! iflink device has carrier (neither is oper up, so nothing here
+//! changes), and only 6.12 syncs on GETLINK. Not modelled: dormant and
+//! testing states, LAG ports (urgent too), and the carrier bridges and
+//! macvlans take from their ports and lower devices, which follows at once
+//! here rather than at the lower device's own event.
+
+use super::changes::ChangeSink;
+use super::{Ctx, Model};
+use crate::netlink::names::*;
+
+/// `HZ` jiffies: the once-a-second limit on linkwatch runs that handle
+/// events that are not urgent.
+const LIMIT_NANOS: i128 = 1_000_000_000;
+
+/// The kernel's linkwatch queue (`lweventlist`) and its rate limit.
+///
+/// The queue is kept in two parts, in order: events a run for urgent ones
+/// left for the next full run (`held`), then those queued since (`queue`).
+/// A run for urgent events looks at `held` only when one of its devices
+/// may have become urgent, so its cost is that of the events queued since
+/// the last run. An entry carries the ticket its device got when queued;
+/// one whose device was synced, handled or gone since is skipped.
+#[derive(Debug, Default)]
+pub(super) struct Linkwatch {
+    held: Vec<(u32, u64)>,
+    queue: Vec<(u32, u64)>,
+    /// A device of `held` came up: it may be urgent now.
+    recheck: bool,
+    tickets: u64,
+    /// `linkwatch_nextevent`, in nanoseconds since the epoch: before it a
+    /// run handles urgent events only. None before the first full run.
+    next_event: Option<i128>,
+    /// An urgent event asked for the work to run at once.
+    urgent: bool,
+    /// When the delayed work will run (`linkwatch_schedule_work(0)`: not
+    /// before `next_event`), while events wait for it.
+    due: Option<i128>,
+    /// The time of the message being applied.
+    pub clock: Option<i128>,
+}
+
+impl Linkwatch {
+    fn is_empty(&self) -> bool {
+        self.held.is_empty() && self.queue.is_empty()
+    }
+
+    /// A device the model numbered itself got its real index.
+    pub fn reindex(&mut self, from: u32, to: u32) {
+        for (i, _) in self.held.iter_mut().chain(self.queue.iter_mut()) {
+            if *i == from {
+                *i = to;
+            }
+        }
+    }
+
+    /// A device that was down came up: if its event is held, it may be
+    /// urgent now.
+    pub fn came_up(&mut self) {
+        self.recheck = true;
+    }
+}
+
+fn kind_in(l: &super::LinkEntry, kinds: &[&[u8]]) -> bool {
+    l.kind.is_some_and(|k| kinds.contains(&k.as_bytes()))
+}
+
+impl Model {
+    /// `linkwatch_urgent_event`: the device is running and either stacked
+    /// (its iflink is another device: the kernel puts IFLA_LINK in its
+    /// messages) or has carrier (its qdisc is then changing).
+    fn lw_urgent(&self, index: u32) -> bool {
+        let st = self.state(index);
+        let stacked = self.link(index).is_some_and(|l| {
+            l.link.is_some()
+                || l.peer.is_some()
+                || l.link_elsewhere
+                || kind_in(
+                    l,
+                    &[
+                        b"veth", b"vlan", b"macvlan", b"macvtap", b"ipvlan", b"ipip", b"sit", b"gre", b"ip6tnl",
+                        b"ip6gre",
+                    ],
+                )
+        });
+        st.admin_up && (stacked || st.carrier)
+    }
+
+    /// `linkwatch_fire_event`: queued once; an urgent event also asks for
+    /// the work to run at once.
+    pub(super) fn lw_fire(&mut self, index: u32) {
+        let urgent = self.lw_urgent(index);
+        if !self.state(index).lw_pending {
+            self.lw.tickets += 1;
+            let ticket = self.lw.tickets;
+            let st = self.state_mut(index);
+            st.lw_pending = true;
+            st.lw_ticket = ticket;
+            self.lw.queue.push((index, ticket));
+        } else if !urgent {
+            return;
+        } else {
+            // (queued earlier: perhaps held)
+            self.lw.recheck = true;
+        }
+        if urgent {
+            // (the work runs now, or once the request holding the rtnl
+            // lock is answered)
+            self.lw.urgent = true;
+            let now = self.lw.clock.unwrap_or(i128::MIN);
+            self.lw.due = Some(self.lw.due.map_or(now, |d| d.min(now)));
+        } else {
+            self.schedule_delayed();
+        }
+    }
+
+    /// `linkwatch_schedule_work(0)`: the delayed work is set for the end of
+    /// the limit's window, or now; a timer already set stays.
+    fn schedule_delayed(&mut self) {
+        if self.lw.due.is_none() {
+            let now = self.lw.clock.unwrap_or(i128::MIN);
+            self.lw.due = Some(self.lw.next_event.map_or(now, |e| e.max(now)));
+        }
+    }
+
+    /// `netif_carrier_on` / `netif_carrier_off`: a change queues an event.
+    pub(super) fn set_carrier(&mut self, index: u32, carrier: bool) {
+        let st = self.state_mut(index);
+        if st.carrier != carrier {
+            st.carrier = carrier;
+            self.lw_fire(index);
+        }
+    }
+
+    /// After a request was applied (the kernel's rtnl lock released): the
+    /// work runs if an urgent event asked for it or the limit allows a
+    /// full run.
+    pub(super) fn linkwatch_after_request<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        let now = ctx.ts.map(|t| t.as_nanos());
+        let due = self.lw.due.is_some_and(|d| now.is_none_or(|n| d <= n));
+        if self.lw.urgent || due {
+            self.linkwatch_run(now, ctx, sink);
+        }
+    }
+
+    /// Before each message: the delayed work ran when its time came,
+    /// unless a change request held the kernel's rtnl lock then (it runs
+    /// once that request is answered).
+    pub(super) fn linkwatch_timer<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        let Some(due) = self.lw.due else { return };
+        let Some(now) = ctx.ts.map(|t| t.as_nanos()) else {
+            return;
+        };
+        if due <= now && !self.change_in_progress() {
+            self.linkwatch_run(Some(due), ctx, sink);
+        }
+    }
+
+    /// The end of the capture: whatever was queued has run since.
+    pub(super) fn linkwatch_finish<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        if !self.lw.is_empty() {
+            self.linkwatch_run(None, ctx, sink);
+        }
+    }
+
+    /// `linkwatch_sync_dev` in `rtnl_getlink` (see
+    /// `KernelVersion::getlink_syncs_linkwatch`): the device's own event
+    /// runs before its reply is made.
+    pub(super) fn linkwatch_sync<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let syncs = self.options.kernel.is_none_or(|k| k.getlink_syncs_linkwatch());
+        if syncs && self.state(index).lw_pending {
+            self.linkwatch_do_dev(index, ctx, sink);
+        }
+    }
+
+    /// `linkwatch_event`: one run of the work at `now` (None: whenever,
+    /// everything), and again while it queued urgent events itself.
+    fn linkwatch_run<S: ChangeSink>(&mut self, now: Option<i128>, ctx: &Ctx, sink: &mut S) {
+        // (each pass can only queue the VLANs of the devices it handled)
+        for _ in 0..8 {
+            let urgent_only = matches!((self.lw.next_event, now), (Some(e), Some(n)) if e > n);
+            if !urgent_only {
+                self.lw.next_event = now.map(|n| n + LIMIT_NANOS);
+            }
+            self.lw.urgent = false;
+            self.lw.due = None;
+            let mut work = std::mem::take(&mut self.lw.queue);
+            if !urgent_only || self.lw.recheck {
+                self.lw.recheck = false;
+                let mut all = std::mem::take(&mut self.lw.held);
+                all.append(&mut work);
+                work = all;
+            }
+            for (index, ticket) in work {
+                let st = self.state(index);
+                if !st.lw_pending || st.lw_ticket != ticket {
+                    continue;
+                }
+                if urgent_only && !self.lw_urgent(index) {
+                    // left for the next full run, in its place
+                    self.lw.held.push((index, ticket));
+                    continue;
+                }
+                self.linkwatch_do_dev(index, ctx, sink);
+            }
+            if !self.lw.is_empty() {
+                let at = self.lw.clock;
+                self.lw.clock = now;
+                self.schedule_delayed();
+                self.lw.clock = at;
+            }
+            if !self.lw.urgent {
+                return;
+            }
+        }
+    }
+
+    /// `linkwatch_do_dev`: the operational state follows the carrier
+    /// (`rfc2863_policy`); a device that is up gets its qdisc
+    /// (`dev_activate`/`dev_deactivate`) and NETDEV_CHANGE: addrconf
+    /// first (IPv6 ready, or no longer), then 8021q hands the carrier to
+    /// the device's VLANs.
+    fn linkwatch_do_dev<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        if !self.links.contains(index) {
+            return;
+        }
+        let st = self.state_mut(index);
+        st.lw_pending = false;
+        st.oper_up = st.carrier;
+        if !st.admin_up {
+            return;
+        }
+        st.qdisc = st.carrier;
+        let carrier = st.carrier;
+        self.ipv6_readiness(index, ctx, sink);
+        for v in self.vlans_on(index) {
+            self.set_carrier(v, carrier);
+        }
+    }
+
+    /// The VLANs whose lower device this is, in dump order.
+    pub(super) fn vlans_on(&self, index: u32) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .links
+            .followers(index)
+            .iter()
+            .filter_map(|&i| self.link(i))
+            .filter(|l| l.index != index && l.link == Some(index) && kind_in(l, &[b"vlan"]))
+            .map(|l| l.index)
+            .collect();
+        v.sort_by_key(|&i| self.links.position_of(i));
+        v
+    }
+
+    /// A device the capture shows being made (a request the kernel
+    /// accepted, or the notification of a new device): its state as
+    /// `register_netdevice` and its driver leave it. A device starts with
+    /// carrier, so `linkwatch_init_dev` leaves its operstate UNKNOWN (oper
+    /// up) until an event says otherwise; a veth drops its carrier once
+    /// registered, which queues one. A VLAN or macvlan takes its lower
+    /// device's carrier in `ndo_init` (an operstate of LOWERLAYERDOWN at
+    /// registration without it, UNKNOWN with it) and queues an event
+    /// whatever it is (`register_vlan_dev`, `macvlan_common_newlink`).
+    pub(super) fn registered(&mut self, index: u32) {
+        let Some(l) = self.link(index) else { return };
+        let stacked = kind_in(l, &[b"vlan", b"macvlan", b"macvtap"]);
+        let carrier = if stacked {
+            l.link
+                .and_then(|i| self.link(i))
+                .is_none_or(|lower| self.carrier(lower, 1))
+        } else {
+            self.carrier(l, 0)
+        };
+        let st = self.state_mut(index);
+        st.seen = true;
+        st.carrier = carrier || !stacked;
+        st.oper_up = st.carrier;
+        self.set_carrier(index, carrier);
+        if stacked {
+            self.lw_fire(index);
+        }
+    }
+
+    /// What a link message (notification or reply) shows of the kernel's
+    /// state: a running device's operstate (IFF_RUNNING is `netif_oper_up`)
+    /// and, for a VLAN, its carrier (IFF_LOWER_UP). A device that is down
+    /// shows neither. Oper up with carrier, its qdisc is attached (it was
+    /// opened with carrier, or linkwatch has run for it since).
+    pub(super) fn note_link_message(&mut self, index: u32) {
+        let Some(l) = self.link(index) else { return };
+        if l.flags & IFF_UP == 0 {
+            return;
+        }
+        let (running, lower_up) = (l.flags & IFF_RUNNING != 0, l.flags & IFF_LOWER_UP != 0);
+        let vlan = kind_in(l, &[b"vlan"]);
+        let st = self.state_mut(index);
+        st.oper_up = running;
+        if running && lower_up && st.admin_up {
+            st.qdisc = true;
+        }
+        if vlan {
+            self.set_carrier(index, lower_up);
+        }
+    }
+}
