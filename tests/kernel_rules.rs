@@ -285,3 +285,21 @@ fn ipv6_readiness_with_listeners() {
         ["veth0", "veth0.10", "veth1.20", "veth1"]
     );
 }
+
+/// Linkwatch events still queued at the last packet are not assumed to have
+/// run: `kernels/6.12/ipv6-ready.l0.pcap` ends with veth1 brought up again
+/// (no listener shows linkwatch's run); the table says so, and `--at end+2`
+/// runs it.
+#[test]
+fn linkwatch_queued_at_the_end_is_said() {
+    let f = fx("kernels/6.12/ipv6-ready.l0.pcap");
+    let said = |extra: &[&str]| {
+        let mut args = vec!["--kernel", "6.12"];
+        args.extend_from_slice(extra);
+        args.push(&f);
+        let (t, _) = common::json_of("table", &args);
+        t["assumptions"].to_string().contains("queued for linkwatch")
+    };
+    assert!(said(&[]));
+    assert!(!said(&["--at", "end+2"]));
+}

@@ -74,7 +74,7 @@ pub(super) struct Linkwatch {
 }
 
 impl Linkwatch {
-    fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.held.is_empty() && self.queue.is_empty()
     }
 

@@ -701,6 +701,14 @@ impl Model {
                 self.ifname(d.index)
             ));
         }
+        if !self.lw.is_empty() {
+            v.push(
+                "some devices' link events were still queued for linkwatch at the last packet (it runs within a \
+                 second): their operational state, and IPv6 on those just brought up, are as before it ran \
+                 (--at end+2 shows the tables once it has)"
+                    .to_owned(),
+            );
+        }
         for a in &self.dad_order_unknown {
             v.push(format!(
                 "{a} is on several devices and their duplicate address detections ended unseen, each after a \
