@@ -302,4 +302,20 @@ fn linkwatch_queued_at_the_end_is_said() {
     };
     assert!(said(&[]));
     assert!(!said(&["--at", "end+2"]));
+    // every route the timers added after the last packet is marked assumed
+    let routes = |extra: &[&str]| {
+        let mut args = vec!["--kernel", "6.12"];
+        args.extend_from_slice(extra);
+        args.push(&f);
+        let (t, _) = common::json_of("table", &args);
+        t["routes"].as_array().expect("routes").clone()
+    };
+    let (before, after) = (routes(&[]), routes(&["--at", "end+2"]));
+    let same = |a: &serde_json::Value, b: &serde_json::Value| {
+        a["dst"] == b["dst"] && a["oif"] == b["oif"] && a["table"] == b["table"]
+    };
+    let new: Vec<&serde_json::Value> = after.iter().filter(|r| !before.iter().any(|b| same(b, r))).collect();
+    assert!(!new.is_empty(), "{after:?}");
+    assert!(new.iter().all(|r| r["assumed"] == true), "{new:?}");
+    assert!(before.iter().all(|r| r["assumed"] == false));
 }

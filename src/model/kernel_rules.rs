@@ -796,9 +796,6 @@ impl Model {
     fn ipv6_local_route<S: ChangeSink>(&mut self, index: u32, address: IpAddr, ctx: &Ctx, sink: &mut S) {
         let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, address, 128, index);
         local.priority = Some(0);
-        if self.after_capture.running {
-            self.after_capture.routes.insert(local.key());
-        }
         self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
     }
 
@@ -1051,6 +1048,10 @@ impl Model {
             return;
         }
         r.origin = Origin::KernelRule(ctx.packet, rule);
+        // (whatever the kernel's timers add after the last record is assumed)
+        if self.after_capture.running {
+            self.after_capture.routes.insert(r.key());
+        }
         self.insert_route(r, Placement::Append, ctx, sink);
     }
 

@@ -48,7 +48,7 @@ struct AfterCapture {
     running: bool,
     /// Routes they added.
     routes: rustc_hash::FxHashSet<RouteKey>,
-    /// Addresses whose duplicate address detection they ended.
+    /// Addresses they added or whose duplicate address detection they ended.
     addrs: rustc_hash::FxHashSet<lifetimes::AddrKey>,
     /// Addresses whose lifetime they ended (deleted).
     expired: Vec<(u32, String)>,
@@ -718,8 +718,8 @@ impl Model {
         }
         if !self.after_capture.routes.is_empty() || !self.after_capture.addrs.is_empty() {
             v.push(format!(
-                "after the last packet the kernel's timers were run on (--at): {} address(es) ended duplicate \
-                 address detection, {} local route(s) came; nothing else was assumed to happen",
+                "after the last packet the kernel's timers were run on (--at): {} address(es) came or ended \
+                 duplicate address detection, {} route(s) came; nothing else was assumed to happen",
                 self.after_capture.addrs.len(),
                 self.after_capture.routes.len()
             ));

@@ -324,6 +324,9 @@ impl Model {
 
     pub(super) fn upsert_addr<S: ChangeSink>(&mut self, new: AddrEntry, ctx: &Ctx, sink: &mut S) {
         self.note_lifetime(&new, ctx);
+        if self.after_capture.running {
+            self.after_capture.addrs.insert(new.key());
+        }
         self.ensure_link(new.index, ctx);
         // A device only addresses showed: an IPv4 label starts with the
         // device's name (`eth0`, `eth0:1`), the only name the capture gives.
