@@ -6,8 +6,15 @@
 // Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+/// The README's commands run from the top of the repository (where a
+/// newcomer types them); every test here works from there.
+fn at_top() {
+    std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).expect("the repository's top");
+}
+
 #[test]
 fn readme_examples_print_what_they_show() {
+    at_top();
     trycmd::TestCases::new()
         .register_bin("nlorder", std::path::Path::new(env!("CARGO_BIN_EXE_nlorder")))
         .env("NO_COLOR", "1")
@@ -33,6 +40,7 @@ fn options_in(text: &str) -> std::collections::BTreeSet<String> {
 /// option nlorder does not have (cargo's own flags aside).
 #[test]
 fn help_man_page_and_readme_agree_on_every_option() {
+    at_top();
     let readme = options_in(&std::fs::read_to_string("README.md").expect("README.md"));
     let man = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
         .arg("man")

@@ -39,7 +39,7 @@ const GROUPS: [(&str, &[&str]); 3] = [
 fn scale_dir() -> PathBuf {
     match std::env::var_os("NLORDER_SCALE_DIR") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/scale-captures"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/scale-captures"),
     }
 }
 
@@ -63,7 +63,7 @@ fn make_missing(dir: &Path) {
     if missing.is_empty() || !nix::unistd::geteuid().is_root() {
         return;
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/scale-captures.sh");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/scale-captures.sh");
     eprintln!(
         "growth: recording {} into {} (minutes for the 1M routes)",
         missing.join(" "),

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures")).to_path_buf()
 }
 
 pub fn fixture(name: &str) -> PathBuf {
