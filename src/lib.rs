@@ -42,12 +42,10 @@
 //!
 //! `examples/first_found.rs` does the same for every capture in a folder.
 
+pub mod app;
 pub mod bad_value;
 pub mod capture;
-pub mod check;
 pub mod diag;
-#[doc(hidden)]
-pub mod fuzzing;
 pub mod looks;
 pub mod model;
 pub mod moment;
@@ -56,7 +54,6 @@ pub mod rebuild;
 pub mod record;
 pub mod replay;
 pub mod report;
-pub mod session;
 pub mod trace;
 
 #[cfg(test)]

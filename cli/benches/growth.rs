@@ -21,12 +21,13 @@ use std::process::Command;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use nlorder::app::settings::DetectSettings;
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
 use nlorder::model::{ChangeSink, Event, ModelOptions};
 use nlorder::rebuild::{Rebuilt, rebuild, watch};
+use nlorder::replay::MethodSpec;
 use nlorder::replay::verdict::Outcome;
-use nlorder::replay::{DetectSettings, MethodSpec};
 use nlorder::trace::{TraceOptions, read_trace};
 
 /// Each group and the shapes it compares.

@@ -1,15 +1,16 @@
 //! Command-line definitions (clap derive) and their conversion into the
-//! library's options. Parsing only; `main.rs` runs the commands.
+//! library's requests ([`nlorder::app`]). Parsing and mapping only;
+//! `main.rs` runs the requests.
 
 use std::io::IsTerminal;
 use std::net::IpAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use nlorder::app::{self, Console, Error, Format, ReadProgress, Source};
 use nlorder::model::{LinkOrder, ModelOptions};
 use nlorder::netlink::ByteOrder;
 use nlorder::report::style::Style;
-use nlorder::session::{Error, Session};
 use nlorder::trace::TraceOptions;
 
 #[derive(Debug, Parser)]
@@ -351,9 +352,15 @@ impl IoOptions {
         }
     }
 
-    pub fn open(&self, path: &Path) -> Result<Session, Error> {
-        let bar = (!self.quiet && std::io::stderr().is_terminal()).then(|| Box::new(Progress::default()) as _);
-        Session::open(path, self.quiet, self.style(), bar)
+    /// How the command talks: a progress bar only on a terminal, not with --quiet.
+    pub fn console(&self) -> Console {
+        let bar = || Box::new(Progress::default()) as Box<dyn ReadProgress>;
+        Console {
+            quiet: self.quiet,
+            style: self.style(),
+            trace: self.trace(),
+            progress: (!self.quiet && std::io::stderr().is_terminal()).then_some(bar as fn() -> _),
+        }
     }
 }
 
@@ -372,13 +379,13 @@ impl ModelArgs {
 
 impl CheckArgs {
     /// Colours as `--color` says (check reads no capture, so no other I/O option).
-    pub fn style(&self) -> nlorder::report::style::Style {
+    fn console(&self) -> Console {
         IoOptions {
             netlink_endian: None,
             quiet: false,
             color: self.color,
         }
-        .style()
+        .console()
     }
 }
 
@@ -399,18 +406,6 @@ impl RecordArgs {
 }
 
 impl ResolverArg {
-    /// The program `--at auto` looks for: Go's own resolver asks netlink
-    /// for nothing (on real captures `GODEBUG=netdns=go` leaves no request
-    /// behind), so its program's interface look stands for it; musl's asks
-    /// for nothing either.
-    pub fn looker(self) -> nlorder::looks::Looker {
-        match self {
-            ResolverArg::Glibc => nlorder::looks::Looker::GlibcGetaddrinfo,
-            ResolverArg::Go => nlorder::looks::Looker::GoResolver,
-            ResolverArg::Musl => nlorder::looks::Looker::Nobody,
-        }
-    }
-
     pub fn resolver(self) -> nlorder::replay::gai::Resolver {
         use nlorder::replay::gai::Resolver;
         match self {
@@ -453,7 +448,7 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The command-line side of `nlorder::replay::DetectSettings`: the same fields, with
+/// The command-line side of `nlorder::app::settings::DetectSettings`: the same fields, with
 /// their flags (the manifests deserialize the library's type directly).
 #[derive(Debug, Clone, Args)]
 pub struct DetectSettingsArgs {
@@ -469,11 +464,11 @@ pub struct DetectSettingsArgs {
     pub calico_version: nlorder::replay::calico::Version,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
     #[arg(long)]
-    pub family: Option<nlorder::replay::settings::Family>,
+    pub family: Option<nlorder::replay::Family>,
     /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
     /// `NODE=IP` gives it for one node of several captures.
     #[arg(long, value_name = "[NODE=]IP")]
-    pub node_internal_ip: Vec<nlorder::replay::settings::NodeInternalIp>,
+    pub node_internal_ip: Vec<nlorder::app::settings::NodeInternalIp>,
     /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
     #[arg(long, default_value = "autodetect")]
     pub ip: nlorder::replay::calico::IpSetting,
@@ -488,7 +483,7 @@ pub struct DetectSettingsArgs {
     pub hostname_override: Option<String>,
     /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
     #[arg(long, value_name = "ADDR|none")]
-    pub resolved: Vec<nlorder::replay::settings::Resolved>,
+    pub resolved: Vec<nlorder::app::settings::Resolved>,
     /// flannel --iface (name or IP), repeatable.
     #[arg(long)]
     pub iface: Vec<String>,
@@ -504,12 +499,12 @@ pub struct DetectSettingsArgs {
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[arg(long, value_name = "ADDR[/LEN]|none", conflicts_with = "all")]
-    pub expect: Option<nlorder::replay::settings::Expected>,
+    pub expect: Option<nlorder::app::settings::Expected>,
 }
 
-impl From<DetectSettingsArgs> for nlorder::replay::DetectSettings {
+impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
     fn from(a: DetectSettingsArgs) -> Self {
-        nlorder::replay::DetectSettings {
+        nlorder::app::settings::DetectSettings {
             method: a.method,
             calico_version: a.calico_version,
             family: a.family,
@@ -536,7 +531,7 @@ const PROGRESS_FROM: u64 = 8 << 20;
 #[derive(Default)]
 struct Progress(Option<indicatif::ProgressBar>);
 
-impl nlorder::session::ReadProgress for Progress {
+impl ReadProgress for Progress {
     fn wrap(&mut self, source: Box<dyn std::io::Read + Send>, len: Option<u64>) -> Box<dyn std::io::Read + Send> {
         use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
         let Some(len) = len.filter(|l| *l > PROGRESS_FROM) else {
@@ -554,5 +549,130 @@ impl nlorder::session::ReadProgress for Progress {
         if let Some(bar) = &self.0 {
             bar.finish_and_clear();
         }
+    }
+}
+
+impl From<OutputFormat> for Format {
+    fn from(f: OutputFormat) -> Format {
+        match f {
+            OutputFormat::Text => Format::Text,
+            OutputFormat::Json => Format::Json,
+        }
+    }
+}
+
+/// A subcommand as the library's request, and how it talks.
+pub enum Request {
+    Decode(app::decode::Decode),
+    Table(app::table::Table),
+    Timeline(app::timeline::Timeline),
+    Who(app::who::Who),
+    Detect(Box<app::detect::Detect>),
+    Gai(Box<app::gai::Gai>),
+    Check(app::check::Check),
+    Record(app::record::Record),
+}
+
+impl InputArgs {
+    fn source(&self) -> Source {
+        Source::Path(self.capture.clone())
+    }
+}
+
+impl Command {
+    /// The request this subcommand makes (`None`: completions and man,
+    /// which are the command line's own).
+    pub fn request(self) -> Result<Option<(Request, Console)>, Error> {
+        Ok(Some(match self {
+            Command::Decode(a) => (
+                Request::Decode(app::decode::Decode {
+                    capture: a.input.source(),
+                    format: a.format.into(),
+                    attrs: a.attrs,
+                }),
+                a.input.io.console(),
+            ),
+            Command::Table(a) => (
+                Request::Table(app::table::Table {
+                    capture: a.input.source(),
+                    model: a.model.options(),
+                    at: a.at,
+                    family: a.family,
+                    format: a.format.into(),
+                }),
+                a.input.io.console(),
+            ),
+            Command::Timeline(a) => (
+                Request::Timeline(app::timeline::Timeline {
+                    capture: a.input.source(),
+                    model: a.model.options(),
+                    format: a.format.into(),
+                }),
+                a.input.io.console(),
+            ),
+            Command::Who(a) => (
+                Request::Who(app::who::Who {
+                    capture: a.input.source(),
+                    format: a.format.into(),
+                }),
+                a.input.io.console(),
+            ),
+            Command::Detect(a) => (
+                Request::Detect(Box::new(app::detect::Detect {
+                    nodes: app::detect::nodes(&a.captures)?,
+                    settings: a.settings.into(),
+                    installation: a.installation,
+                    model: a.model.options(),
+                    at: a.at,
+                    timeline: a.timeline,
+                    all: a.all,
+                    all_looks: a.all_looks,
+                    format: a.format.into(),
+                })),
+                a.io.console(),
+            ),
+            Command::Gai(a) => (
+                Request::Gai(Box::new(app::gai::Gai {
+                    capture: a.input.source(),
+                    addrs: a.addrs,
+                    model: a.model.options(),
+                    resolver: a.resolver.resolver(),
+                    gai_conf: a.gai_conf,
+                    at: a.at,
+                    all_looks: a.all_looks,
+                    timeline: a.timeline,
+                    sources: a.source,
+                    observed: a.observed,
+                    observed_file: a.observed_file,
+                    format: a.format.into(),
+                })),
+                a.input.io.console(),
+            ),
+            Command::Check(a) => {
+                let console = a.console();
+                let check = app::check::Check {
+                    paths: a.paths,
+                    update: a.update,
+                    junit: a.junit,
+                    format: a.format.into(),
+                };
+                (Request::Check(check), console)
+            }
+            Command::Record(a) => {
+                let (format, options) = a.options();
+                let console = Console {
+                    quiet: a.quiet,
+                    ..Console::quiet()
+                };
+                let record = app::record::Record {
+                    file: a.file,
+                    netns: a.netns,
+                    format,
+                    options,
+                };
+                (Request::Record(record), console)
+            }
+            Command::Completions { .. } | Command::Man => return Ok(None),
+        }))
     }
 }

@@ -3,12 +3,117 @@
 //! printers (many cases), and the model, the replays and their printers
 //! (fewer cases: in a debug build they cost some 30 ms each).
 //! The coverage-guided version of the same harness is `fuzz/` (cargo fuzz).
+//! Both run the library's own requests (`nlorder::app`), the ones the
+//! command line runs, over the bytes.
 // Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod common;
 
+use nlorder::app::settings::DetectSettings;
+use nlorder::app::{self, Console, Format, Source};
+use nlorder::rebuild::{At, AtSpec};
+use nlorder::replay::gai::Resolver;
 use proptest::prelude::*;
+
+/// `decode` over the bytes, both printers; how many messages it printed.
+fn decoders(capture: &Source) -> u64 {
+    let mut text = Vec::new();
+    let request = |format| app::decode::Decode {
+        capture: capture.clone(),
+        format,
+        attrs: true,
+    };
+    let _ = request(Format::Text).run(&Console::quiet(), &mut text);
+    let mut json = Vec::new();
+    let _ = request(Format::Json).run(&Console::quiet(), &mut json);
+    json.iter().filter(|&&b| b == b'\n').count() as u64
+}
+
+/// Every subcommand's request over the bytes, both formats: the decoders,
+/// `who`, the model (`table`, at the end and at a packet; `timeline`), the
+/// replays (Calico, kubelet, flannel, every method side by side, after
+/// every change and at every look) and getaddrinfo's three resolvers.
+/// Returns how many messages `decode` printed.
+fn every_request(data: &[u8]) -> u64 {
+    let capture = Source::Bytes(data.into());
+    let decoded = decoders(&capture);
+    let (console, model, mut out) = (Console::quiet(), Default::default(), std::io::sink());
+    for format in [Format::Text, Format::Json] {
+        let _ = app::who::Who {
+            capture: capture.clone(),
+            format,
+        }
+        .run(&console, &mut out);
+        let _ = app::timeline::Timeline {
+            capture: capture.clone(),
+            model,
+            format,
+        }
+        .run(&console, &mut out);
+        for at in [None, Some(At::Packet(decoded / 2))] {
+            let table = app::table::Table {
+                capture: capture.clone(),
+                model,
+                at,
+                family: None,
+                format,
+            };
+            let _ = table.run(&console, &mut out);
+        }
+        for (method, all, timeline, at) in [
+            ("first-found", false, false, None),
+            ("kubelet", false, false, Some(AtSpec::Auto)),
+            ("flannel", false, true, None),
+            ("can-reach=10.0.0.1", true, false, None),
+            ("first-found", false, true, None),
+        ] {
+            let nodes = vec![app::detect::Node {
+                name: "n".into(),
+                capture: capture.clone(),
+            }];
+            let settings = DetectSettings {
+                method: method.into(),
+                ..DetectSettings::default()
+            };
+            let (installation, all_looks) = (None, at.is_some());
+            let detect = app::detect::Detect {
+                nodes,
+                settings,
+                installation,
+                model,
+                at,
+                timeline,
+                all,
+                all_looks,
+                format,
+            };
+            let _ = detect.run(&console, &mut out);
+        }
+        for (resolver, timeline, at) in [
+            (Resolver::Glibc, false, Some(AtSpec::Auto)),
+            (Resolver::Go, true, None),
+            (Resolver::Musl, false, None),
+        ] {
+            let gai = app::gai::Gai {
+                capture: capture.clone(),
+                addrs: vec!["10.0.0.1".parse().expect("ip"), "fe80::1".parse().expect("ip")],
+                model,
+                resolver,
+                gai_conf: None,
+                at,
+                all_looks: false,
+                timeline,
+                sources: Vec::new(),
+                observed: vec!["fe80::1".parse().expect("ip")],
+                observed_file: None,
+                format,
+            };
+            let _ = gai.run(&console, &mut out);
+        }
+    }
+    decoded
+}
 
 fn seeds() -> Vec<Vec<u8>> {
     [
@@ -88,12 +193,12 @@ proptest! {
     fn mutated_fixtures_never_panic(seed in 0usize..6, muts in proptest::collection::vec(mutation(), 1..6)) {
         let seeds = seeds();
         let data = apply(seeds[seed % seeds.len()].clone(), &muts);
-        nlorder::fuzzing::run_decoders(&data);
+        decoders(&Source::Bytes(data.into()));
     }
 
     #[test]
     fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..512)) {
-        nlorder::fuzzing::run_all_layers(&data);
+        every_request(&data);
     }
 }
 
@@ -107,7 +212,7 @@ proptest! {
     ) {
         let seeds = seeds();
         let data = apply(seeds[seed % seeds.len()].clone(), &muts);
-        nlorder::fuzzing::run_all_layers(&data);
+        every_request(&data);
     }
 }
 
@@ -120,14 +225,14 @@ fn timestamps_beyond_year_9999_print() {
     let idb = u32::from_le_bytes(ng[shb + 4..shb + 8].try_into().expect("4")) as usize;
     let epb = shb + idb;
     ng[epb + 12..epb + 16].copy_from_slice(&0xffff_ff00u32.to_le_bytes()); // ts_high
-    assert!(nlorder::fuzzing::run_all_layers(&ng) > 0);
+    assert!(every_request(&ng) > 0);
 }
 
 #[test]
 fn unmutated_seeds_decode_messages() {
     // The harness really reaches the decoders (a harness that returns early
     // everywhere would pass the properties above trivially).
-    let decoded: Vec<u64> = seeds().iter().map(|d| nlorder::fuzzing::run_all_layers(d)).collect();
+    let decoded: Vec<u64> = seeds().iter().map(|d| every_request(d)).collect();
     assert!(decoded[..5].iter().all(|&n| n > 10), "{decoded:?}");
     assert_eq!(decoded[5], 0, "sock_diag records are not route messages");
 }

@@ -15,9 +15,9 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
+use super::family::Family;
 use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
-use super::settings::Family;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{LinkEntry, Model};

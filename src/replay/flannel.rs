@@ -23,7 +23,7 @@ pub struct Options {
     pub iface_can_reach: Option<IpAddr>,
     pub public_ip: Option<IpAddr>,
     /// 4 or 6.
-    pub family: super::Family,
+    pub family: super::family::Family,
 }
 
 /// `GetInterfaceIP4Addrs`/`IP6Addrs`: sorted, filtered.

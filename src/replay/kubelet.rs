@@ -45,9 +45,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let node_ip = o.node_ip.first().copied();
     let prefer_v6 = node_ip.is_some_and(|i| i.is_ipv6());
     let family = if prefer_v6 {
-        super::Family::V6
+        super::family::Family::V6
     } else {
-        super::Family::V4
+        super::family::Family::V4
     };
     let mut d = Detection::new(
         "kubelet",
@@ -120,7 +120,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         d.interface = interface_of(model, ip);
         d.notes
             .push("step 3: no valid answer of the preferred family; the first valid one of the other".into());
-        d.family = super::Family::of(ip);
+        d.family = super::family::Family::of(ip);
     }
     if d.address.is_some() {
         d.notes
@@ -167,7 +167,7 @@ fn fell_back(d: &mut Detection, fams: [u8; 2], defaults: &[&RouteEntry], ip: IpA
         true => format!("no {want} default route leads to a global {want} address"),
     };
     d.notes.push(format!("{why}: kubelet falls back to {other}"));
-    d.family = super::Family::of(ip);
+    d.family = super::family::Family::of(ip);
 }
 
 /// `ChooseHostInterface` (`ResolveBindAddress` with an IPv6 `--node-ip ::`).

@@ -9,11 +9,12 @@
 
 use std::collections::BTreeSet;
 
-use super::Family;
 use super::calico;
+use super::family::Family;
 use super::goview;
+use super::method::MethodSpec;
 use super::verdict::Detection;
-use super::{MethodSpec, flannel, kubelet};
+use super::{flannel, kubelet};
 use crate::model::Model;
 use crate::netlink::names::RT_TABLE_MAIN;
 

@@ -57,7 +57,7 @@ pub struct Detection {
     /// Which version's behaviour was replayed, and what that means.
     pub semantics: String,
     /// 4 or 6 in JSON.
-    pub family: super::Family,
+    pub family: super::family::Family,
     /// `10.4.0.1/24`, or a bare IP for components that report one.
     pub address: Option<String>,
     pub interface: Option<String>,
@@ -72,7 +72,7 @@ pub struct Detection {
 }
 
 impl Detection {
-    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: super::Family) -> Self {
+    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: super::family::Family) -> Self {
         Detection {
             method: method.into(),
             semantics: semantics.into(),

@@ -4,13 +4,69 @@
 //! `N passed, M failed` summary (`, K errors` when there are), JSON, and
 //! JUnit XML for CI systems (errors as `<error>` test cases).
 //!
-//! Contract: formatting only, fed the [`Outcome`]s of `check::run`.
+//! Contract: formatting only, fed the [`Outcome`]s of `app::check::run` (the result type is defined here, with its printers).
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// The result of one expectation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub manifest: PathBuf,
+    /// Line of the expectation's section, when known.
+    pub line: Option<usize>,
+    /// The case's name or capture.
+    pub case: String,
+    /// `link_order`, `address`, `address_order`, `detect`, `gai`,
+    /// `warnings`; or `error`: it could not be run (`message` says why).
+    pub kind: &'static str,
+    /// What was checked, e.g. `detect first-found (IPv4)`, with the
+    /// expectation's `at` when it has one (`detect first-found (IPv4) at 11`).
+    pub name: String,
+    pub passed: bool,
+    pub expected: String,
+    pub actual: String,
+    /// Why it could not be evaluated, if it could not.
+    pub message: Option<String>,
+}
+
+impl Outcome {
+    /// The kind of an outcome that could not be run.
+    pub const ERROR: &'static str = "error";
+
+    /// A manifest, case or expectation that could not be run.
+    pub fn error(manifest: &Path, line: Option<usize>, case: String, name: String, message: String) -> Outcome {
+        Outcome {
+            manifest: manifest.to_path_buf(),
+            line,
+            case,
+            kind: Outcome::ERROR,
+            name,
+            passed: false,
+            expected: String::new(),
+            actual: String::new(),
+            message: Some(message),
+        }
+    }
+
+    /// `manifest:line`, or the manifest alone when the line is not known.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.manifest.display()),
+            None => self.manifest.display().to_string(),
+        }
+    }
+
+    /// Whether it could not be run (rather than passed or failed).
+    pub fn is_error(&self) -> bool {
+        self.kind == Outcome::ERROR
+    }
+}
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use crate::check::Outcome;
 use crate::report::style::Style;
 
 /// `[case] name`, or the name alone for what belongs to no case.

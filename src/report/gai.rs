@@ -69,20 +69,6 @@ pub fn write_gai_text(
     Ok(())
 }
 
-/// Addresses from `getent ahosts` output (STREAM lines; other lines of the
-/// same address are duplicates) or from one address per line.
-/// `--observed A,B` or `--observed-file F` (getent output): the order the
-/// program got; an error line naming the file when it cannot be read.
-pub fn observed(list: &[IpAddr], file: Option<&std::path::Path>) -> Result<Vec<IpAddr>, String> {
-    match file {
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| e.to_string())
-            .and_then(|t| parse_observed(&t))
-            .map_err(|e| format!("{}: {e}", p.display())),
-        None => Ok(list.to_vec()),
-    }
-}
-
 /// `--all-looks`: the order at every look, marking where it changed; JSON
 /// `{"looks": [{"moment", "order", "changed"}], "warnings", "assumptions"}`.
 pub fn write_looks(
@@ -208,28 +194,6 @@ pub fn write_timeline(
         }
     }
     Ok(())
-}
-
-pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
-    let mut out: Vec<IpAddr> = Vec::new();
-    let has_socktypes = text
-        .lines()
-        .any(|l| l.split_whitespace().nth(1).is_some_and(|t| t == "STREAM"));
-    for (n, line) in text.lines().enumerate() {
-        let mut f = line.split_whitespace();
-        let Some(first) = f.next() else { continue };
-        if has_socktypes && f.next() != Some("STREAM") {
-            continue;
-        }
-        let addr = first.split('%').next().unwrap_or(first);
-        let ip: IpAddr = addr
-            .parse()
-            .map_err(|_| format!("line {}: {first:?} is not an address", n + 1))?;
-        if out.last() != Some(&ip) {
-            out.push(ip);
-        }
-    }
-    Ok(out)
 }
 
 /// The JSON document of `nlorder gai`: the prediction, the moment it was

@@ -62,26 +62,6 @@ pub struct Options {
     pub sources: Vec<(IpAddr, IpAddr)>,
 }
 
-impl Options {
-    /// The options of `nlorder gai`: `gai_conf` is the host's
-    /// /etc/gai.conf, read here (an error line names it).
-    pub fn read(
-        resolver: Resolver,
-        gai_conf: Option<&std::path::Path>,
-        sources: Vec<(IpAddr, IpAddr)>,
-    ) -> Result<Options, String> {
-        let gai_conf = match gai_conf {
-            Some(p) => GaiConf::parse(&std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?),
-            None => GaiConf::default(),
-        };
-        Ok(Options {
-            resolver,
-            gai_conf,
-            sources,
-        })
-    }
-}
-
 impl Default for Options {
     fn default() -> Self {
         Options {

@@ -15,7 +15,7 @@
 
 use serde::Deserialize;
 
-use super::Family;
+use crate::replay::Family;
 
 /// `nodeAddressAutodetectionV4/V6`: at most one method may be set.
 #[derive(Debug, Default, Deserialize)]

@@ -16,7 +16,7 @@ pub use crate::rebuild::AtValue;
 
 /// `[[detect]]`: any `nlorder detect` setting, the same names and meanings
 /// (`address` is `--expect`), plus the `interface` expected and `at`.
-pub type Detect = crate::replay::DetectSettings;
+pub type Detect = crate::app::settings::DetectSettings;
 
 /// `warnings = "none"` or a list of substrings that warnings may contain.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

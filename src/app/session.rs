@@ -10,7 +10,8 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
@@ -34,6 +35,62 @@ pub enum Error {
     Output(#[from] io::Error),
 }
 
+/// Where a capture comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A file, or `-` for stdin.
+    Path(PathBuf),
+    /// Bytes already in memory (the fuzz target, tests); named `<bytes>`.
+    Bytes(Arc<[u8]>),
+}
+
+impl Source {
+    /// The path as the user gave it (`-`: stdin, `<bytes>`: in memory).
+    pub fn path(&self) -> &Path {
+        match self {
+            Source::Path(p) => p,
+            Source::Bytes(_) => Path::new("<bytes>"),
+        }
+    }
+}
+
+impl From<PathBuf> for Source {
+    fn from(p: PathBuf) -> Source {
+        Source::Path(p)
+    }
+}
+
+/// How a command talks on the terminal and reads its captures: the same
+/// for every request of one run.
+pub struct Console {
+    /// No summary on stderr.
+    pub quiet: bool,
+    /// Colours of the output.
+    pub style: Style,
+    /// Netlink byte order and the like.
+    pub trace: TraceOptions,
+    /// Makes the watcher of a capture's reading (a progress bar), if any.
+    pub progress: Option<fn() -> Box<dyn ReadProgress>>,
+}
+
+impl Console {
+    /// Quiet, colourless, default trace options: for callers that want the
+    /// output alone (tests, the fuzz target).
+    pub fn quiet() -> Console {
+        Console {
+            quiet: true,
+            style: Style { color: false },
+            trace: TraceOptions::default(),
+            progress: None,
+        }
+    }
+
+    /// Opens `capture` for one command.
+    pub fn open(&self, capture: &Source) -> Result<Session, Error> {
+        Session::open(capture, self.quiet, self.style, self.progress.map(|p| p()))
+    }
+}
+
 /// Watches the bytes a session reads: the CLI's progress bar.
 pub trait ReadProgress {
     /// Wraps the capture's reader; `len`: the file's size, when known.
@@ -42,6 +99,7 @@ pub trait ReadProgress {
     fn finish(&mut self);
 }
 
+/// A capture opened for one command.
 pub struct Session {
     pub reader: CaptureReader<'static>,
     progress: Option<Box<dyn ReadProgress>>,
@@ -57,21 +115,23 @@ pub struct Session {
 }
 
 impl Session {
-    /// Opens `path` (`-`: stdin), its reading watched by `progress`;
-    /// `quiet`: no summary.
+    /// Opens `capture`, its reading watched by `progress`; `quiet`: no
+    /// summary.
     pub fn open(
-        path: &Path,
+        capture: &Source,
         quiet: bool,
         style: Style,
         mut progress: Option<Box<dyn ReadProgress>>,
     ) -> Result<Session, Error> {
-        let name = path.display().to_string();
-        let (source, len): (Box<dyn Read + Send>, Option<u64>) = if name == "-" {
-            (Box::new(io::stdin()), None)
-        } else {
-            let f = File::open(path).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;
-            let len = f.metadata().ok().map(|m| m.len());
-            (Box::new(f), len)
+        let name = capture.path().display().to_string();
+        let (source, len): (Box<dyn Read + Send>, Option<u64>) = match capture {
+            Source::Bytes(b) => (Box::new(io::Cursor::new(b.clone())), Some(b.len() as u64)),
+            Source::Path(p) if p.as_os_str() == "-" => (Box::new(io::stdin()), None),
+            Source::Path(p) => {
+                let f = File::open(p).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;
+                let len = f.metadata().ok().map(|m| m.len());
+                (Box::new(f), len)
+            }
         };
         let source = match &mut progress {
             Some(p) => p.wrap(source, len),

@@ -1,0 +1,50 @@
+//! `nlorder check`: every manifest under the paths given, run, printed,
+//! and (with `--junit`) written as JUnit XML.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::{Outcome, run_paths};
+use crate::app::{Console, Error, Format, Status};
+use crate::report::check as printer;
+
+/// Runs the manifests found under `paths`.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// Manifests, or folders searched for them.
+    pub paths: Vec<PathBuf>,
+    /// Write the values computed now into the manifests.
+    pub update: bool,
+    /// Also write JUnit XML here.
+    pub junit: Option<PathBuf>,
+    pub format: Format,
+}
+
+impl Check {
+    pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
+        let updated = |f: &std::path::Path, written: bool| match written {
+            true => eprintln!("nlorder: updated {}", f.display()),
+            false => eprintln!("nlorder: {} not updated: some of it could not be run", f.display()),
+        };
+        let outcomes = run_paths(&self.paths, self.update, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
+        printer::write(out, self.format == Format::Json, &outcomes, &console.style)?;
+        out.flush()?;
+        if let Some(path) = &self.junit {
+            let xml = printer::junit(&outcomes).map_err(std::io::Error::other)?;
+            std::fs::write(path, xml).map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
+        }
+        // Whatever could not be run makes the run unreadable, said on stderr
+        // too, once every manifest has run and the reports are written.
+        let errors: Vec<&Outcome> = outcomes.iter().filter(|o| o.is_error()).collect();
+        for o in &errors {
+            eprintln!("nlorder: {}: {}", o.place(), o.message.as_deref().unwrap_or_default());
+        }
+        Ok(if !errors.is_empty() {
+            Status::Unreadable
+        } else if outcomes.iter().all(|o| o.passed) {
+            Status::Success
+        } else {
+            Status::Mismatch
+        })
+    }
+}

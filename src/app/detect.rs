@@ -1,0 +1,160 @@
+//! `nlorder detect`: what a node-IP detection method would choose on one
+//! or more captures (nodes), at a moment, at every look, or after every
+//! change; conflicts between nodes and `--expect` decide the status.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::settings::DetectSettings;
+use super::{Console, Error, Format, Source, Status};
+use crate::looks::Looker;
+use crate::model::{Model, ModelOptions};
+use crate::rebuild::AtSpec;
+use crate::replay::verdict::Outcome;
+use crate::replay::{MethodSpec, calico, matrix};
+use crate::report::detect::{Report, outcome};
+
+/// One detection method over captures named by node.
+#[derive(Debug, Clone)]
+pub struct Detect {
+    /// The captures, one per node (see [`nodes`]).
+    pub nodes: Vec<Node>,
+    pub settings: DetectSettings,
+    /// A Tigera operator `Installation` whose method replaces the settings'.
+    pub installation: Option<PathBuf>,
+    pub model: ModelOptions,
+    pub at: Option<AtSpec>,
+    /// After every change instead of at one moment.
+    pub timeline: bool,
+    /// Every method side by side.
+    pub all: bool,
+    /// At every look `--at auto` finds.
+    pub all_looks: bool,
+    pub format: Format,
+}
+
+impl Detect {
+    pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
+        let mut settings = self.settings.clone();
+        // Said even with --quiet: the answer is not the release asked for.
+        if let Some(w) = settings.calico_version.unknown_warning() {
+            eprintln!("nlorder: warning: --calico-version: {w}");
+        }
+        if let Some(path) = &self.installation {
+            let (method, why) = super::operator::method_of_file(path, settings.family()).map_err(Error::Unreadable)?;
+            if !console.quiet {
+                eprintln!("nlorder: --installation: {method} ({why})");
+            }
+            settings.method = method;
+        }
+        let names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
+        settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
+        let json = self.format == Format::Json;
+        let multi = self.nodes.len() > 1;
+        let mut report = Report::new(&mut *out, json, console.style, multi);
+        for Node {
+            name: node,
+            capture: source,
+        } in &self.nodes
+        {
+            let (node, path) = (node.as_str(), source.path());
+            let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
+            if self.timeline {
+                let key = |m: &Model| spec.outcome(m);
+                let eval = |m: &Model| Outcome(spec.detect(m));
+                let mut session = console.open(source)?;
+                let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
+                report.flips(node, path, &flips, &session.grounds)?;
+                continue;
+            }
+            let open = || console.open(source);
+            // Calico, kubelet and flannel are Go programs: `--at auto` finds Go's looks.
+            let looker = (Looker::Go, self.all_looks);
+            let (trace, model) = (console.trace, self.model);
+            if self.all {
+                let base = match &spec {
+                    MethodSpec::Calico { options, .. } => options.clone(),
+                    _ => calico::Options::default(),
+                };
+                let (results, grounds) =
+                    super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
+                        matrix::run(m, &base)
+                    })?;
+                for (moment, rows) in results {
+                    report.matrix(node, path, &moment, &rows, &grounds)?;
+                }
+            } else {
+                let (results, grounds) =
+                    super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
+                        spec.detect(m)
+                    })?;
+                report.detections(node, path, results, self.all_looks, &grounds)?;
+            }
+        }
+        let (results, outside) = report.results();
+        let conflicts = crate::replay::conflict::check(results);
+        let mut failed: Vec<String> = Vec::new();
+        if let Some(want) = &settings.expect {
+            let missed = results.iter().filter(|(_, d)| !want.holds(d));
+            failed.extend(missed.map(|(n, d)| format!("{n}: expected {want}, got {}", outcome(d))));
+            // An expectation evaluated outside the capture checked nothing.
+            failed.extend(outside.iter().cloned());
+        }
+        report.finish(&conflicts)?;
+        out.flush()?;
+        for f in &failed {
+            eprintln!("nlorder: {f}");
+        }
+        Ok(if failed.is_empty() && conflicts.is_empty() {
+            Status::Success
+        } else {
+            Status::Mismatch
+        })
+    }
+}
+
+/// `NODE=PATH`, or a path whose file name (up to its first dot) names the node.
+pub fn node_and_path(arg: &str) -> (String, std::path::PathBuf) {
+    match arg.split_once('=') {
+        Some((n, p)) if !n.is_empty() && !n.contains('/') => (n.to_string(), std::path::PathBuf::from(p)),
+        _ => {
+            let p = std::path::PathBuf::from(arg);
+            let stem = p
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| arg.to_owned());
+            (stem.split('.').next().unwrap_or(&stem).to_string(), p)
+        }
+    }
+}
+
+/// A node's capture.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub name: String,
+    pub capture: Source,
+}
+
+/// The captures of `nlorder detect`, named (`NODE=PATH`, or the file's
+/// stem); two with one name, or two reading stdin, are refused.
+pub fn nodes(args: &[String]) -> Result<Vec<Node>, Error> {
+    let nodes: Vec<_> = args.iter().map(|c| node_and_path(c)).collect();
+    for (i, (node, path)) in nodes.iter().enumerate() {
+        let earlier = nodes.get(..i).unwrap_or_default();
+        if earlier.iter().any(|(n, _)| n == node) {
+            return Err(Error::Usage(format!(
+                "two captures are named {node}: name them NODE=PATH"
+            )));
+        }
+        if path.as_os_str() == "-" && earlier.iter().any(|(_, p)| p == path) {
+            return Err(Error::Usage("two captures read stdin (-): only one can".into()));
+        }
+    }
+    Ok(nodes
+        .into_iter()
+        .map(|(name, path)| Node {
+            name,
+            capture: Source::Path(path),
+        })
+        .collect())
+}

@@ -1,0 +1,27 @@
+//! `nlorder record`: a live kernel's tables (and, following, its
+//! notifications) written as an nlmon-format capture.
+
+use std::path::PathBuf;
+
+use super::{Console, Error, Status};
+use crate::record::{FileFormat, Options, record_to};
+
+/// Records the host (or the namespace `netns`) into `file` (`-`: stdout).
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub file: PathBuf,
+    pub netns: Option<String>,
+    pub format: FileFormat,
+    pub options: Options,
+}
+
+impl Record {
+    pub fn run(&self, console: &Console) -> Result<Status, Error> {
+        let summary = record_to(&self.file, self.netns.as_deref(), self.format, &self.options)
+            .map_err(|e| Error::Unreadable(e.to_string()))?;
+        if !console.quiet {
+            eprintln!("nlorder: {}", summary.describe(&self.file.display().to_string()));
+        }
+        Ok(Status::Success)
+    }
+}

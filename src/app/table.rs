@@ -1,0 +1,38 @@
+//! `nlorder table`: the tables at a moment of the capture.
+
+use std::io::Write;
+
+use super::{Console, Error, Format, Source, Status};
+use crate::model::ModelOptions;
+use crate::rebuild::At;
+use crate::replay::Family;
+use crate::report::table::{FamilyFilter, write_table};
+
+/// The tables of `capture` at `at` (its end if none), of one family or
+/// both.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub capture: Source,
+    pub model: ModelOptions,
+    pub at: Option<At>,
+    pub family: Option<Family>,
+    pub format: Format,
+}
+
+impl Table {
+    pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
+        let mut session = console.open(&self.capture)?.assumptions_in_output();
+        let (rebuilt, diags) = session.rebuild(console.trace, self.model, self.at, &mut ())?;
+        let json = self.format == Format::Json;
+        write_table(
+            out,
+            json,
+            &rebuilt,
+            FamilyFilter::from(self.family),
+            &diags,
+            &console.style,
+        )?;
+        out.flush()?;
+        Ok(Status::Success)
+    }
+}
