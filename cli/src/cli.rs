@@ -457,7 +457,7 @@ pub struct DetectSettingsArgs {
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
     #[arg(long, default_value = "first-found")]
-    pub method: String,
+    pub method: nlorder::replay::method::Method,
     /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
     /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
     #[arg(long, default_value = "latest")]

@@ -10,6 +10,7 @@ use super::{Console, Error, Format, Source, Status};
 use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::rebuild::AtSpec;
+use crate::replay::method::Method;
 use crate::replay::verdict::Outcome;
 use crate::replay::{MethodSpec, calico, matrix};
 use crate::report::detect::{Report, outcome};
@@ -45,7 +46,7 @@ impl Detect {
             if !console.quiet {
                 eprintln!("nlorder: --installation: {method} ({why})");
             }
-            settings.method = method;
+            settings.method = Method::Calico(method);
         }
         let names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
         settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;

@@ -18,6 +18,7 @@ use std::str::FromStr;
 use ipnet::IpNet;
 use serde::{Deserialize, Deserializer};
 
+use crate::replay::method::Method;
 use crate::replay::verdict::Detection;
 use crate::replay::{Family, MethodSpec, calico, flannel, kubelet};
 
@@ -133,7 +134,7 @@ pub struct DetectSettings {
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
-    pub method: String,
+    pub method: Method,
     /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
     /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
     pub calico_version: calico::Version,
@@ -173,7 +174,7 @@ pub struct DetectSettings {
 impl Default for DetectSettings {
     fn default() -> Self {
         DetectSettings {
-            method: "first-found".into(),
+            method: Method::default(),
             calico_version: calico::Version::LATEST,
             family: None,
             node_internal_ip: Vec::new(),
@@ -223,13 +224,13 @@ impl DetectSettings {
     /// Settings that cannot mean anything for the chosen method, or for the
     /// nodes named (`nodes`: the names of the captures).
     pub fn validate(&self, nodes: &[String]) -> Result<(), SettingsError> {
-        let method = self.method.as_str();
+        let method = &self.method;
         let not_for = |option: &'static str, owner: &'static str| SettingsError::NotForMethod {
             option,
             owner,
-            method: method.to_owned(),
+            method: method.to_string(),
         };
-        if method != "flannel" {
+        if *method != Method::Flannel {
             for (set, option) in [
                 (!self.iface.is_empty(), "iface"),
                 (!self.iface_regex.is_empty(), "iface-regex"),
@@ -241,7 +242,7 @@ impl DetectSettings {
                 }
             }
         }
-        if method != "kubelet" {
+        if *method != Method::Kubelet {
             for (set, option) in [
                 (!self.node_ip.is_empty(), "node-ip"),
                 (self.hostname_override.is_some(), "hostname-override"),
@@ -252,13 +253,13 @@ impl DetectSettings {
                 }
             }
         }
-        if method == "kubelet"
+        if *method == Method::Kubelet
             && let (Some(f), Some(ip)) = (self.family, self.node_ip.first())
             && Family::of(*ip) != f
         {
             return Err(SettingsError::FamilyConflict(f, *ip));
         }
-        if method.starts_with("kubernetes-internal-ip") {
+        if matches!(method, Method::Calico(text) if text.starts_with("kubernetes-internal-ip")) {
             if self.node_internal_ip.is_empty() {
                 return Err(SettingsError::NoInternalIp);
             }
@@ -288,9 +289,9 @@ impl DetectSettings {
     /// overriding the one set here (an operator Installation's).
     pub fn spec(&self, node: &str) -> Result<MethodSpec, SettingsError> {
         let family = self.family();
-        Ok(match self.method.as_str() {
+        Ok(match &self.method {
             // kubelet prefers IPv6 when told `--node-ip ::`; `--family 6` says that.
-            "kubelet" => MethodSpec::Kubelet(kubelet::Options {
+            Method::Kubelet => MethodSpec::Kubelet(kubelet::Options {
                 node_ip: match (self.family, self.node_ip.is_empty()) {
                     (Some(Family::V6), true) => vec![IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)],
                     _ => self.node_ip.clone(),
@@ -305,14 +306,14 @@ impl DetectSettings {
                     })
                     .collect(),
             }),
-            "flannel" => MethodSpec::Flannel(flannel::Options {
+            Method::Flannel => MethodSpec::Flannel(flannel::Options {
                 iface: self.iface.clone(),
                 iface_regex: self.iface_regex.clone(),
                 iface_can_reach: self.iface_can_reach,
                 public_ip: self.public_ip,
                 family,
             }),
-            text => {
+            Method::Calico(text) => {
                 let options = calico::Options {
                     version: self.calico_version,
                     family,

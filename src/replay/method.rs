@@ -1,12 +1,79 @@
-//! The registry of detection methods: one variant per replayed program,
-//! each with its settings, and the one place that runs them.
+//! The registry of detection methods: [`Method`] names each replayed
+//! program (as the command line and the manifests spell it), [`MethodSpec`]
+//! is one with its settings, and [`MethodSpec::detect`] the one place that
+//! runs them.
 //!
-//! Contract: adding a method adds its replay module, a variant here and
-//! its arm in each match; nothing else dispatches on methods.
+//! Contract: adding a method adds its replay module, a variant of both
+//! enums here and its arm in each of their matches; nothing else in the
+//! library tells methods apart by name.
 
 use super::verdict::Detection;
 use super::{assumed, calico, flannel, kubelet};
 use crate::model::Model;
+
+/// A detection method, parsed once from `--method` or a manifest's
+/// `method`: the name of a program that picks a node IP, or else a
+/// calico-node `IP_AUTODETECTION_METHOD` value (calico-node's default
+/// program; what calico-node itself rejects, it rejects in the replay).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    /// calico-node, with the `IP_AUTODETECTION_METHOD` value as written
+    /// (parsed by [`calico::Method::parse`] for the release replayed).
+    Calico(String),
+    /// kubelet's node IP.
+    Kubelet,
+    /// flannel's public IP.
+    Flannel,
+}
+
+impl Method {
+    /// The program whose settings these are (`calico-node`, `kubelet`, ...).
+    pub fn program(&self) -> &'static str {
+        match self {
+            Method::Calico(_) => "calico-node",
+            Method::Kubelet => "kubelet",
+            Method::Flannel => "flannel",
+        }
+    }
+}
+
+impl Default for Method {
+    fn default() -> Self {
+        Method::Calico("first-found".into())
+    }
+}
+
+impl From<&str> for Method {
+    fn from(s: &str) -> Method {
+        match s {
+            "kubelet" => Method::Kubelet,
+            "flannel" => Method::Flannel,
+            text => Method::Calico(text.to_owned()),
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Method::from(s))
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Method::Calico(text) => f.write_str(text),
+            other => f.write_str(other.program()),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Method {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Method::from(String::deserialize(d)?.as_str()))
+    }
+}
 
 /// A method and its settings.
 #[derive(Debug, Clone)]

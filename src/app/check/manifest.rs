@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::Error;
+use super::error::Error;
 
 pub use crate::rebuild::AtValue;
 

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{Outcome, run_paths};
+use super::run::{Outcome, run_paths};
 use crate::app::{Console, Error, Format, Status};
 use crate::report::check as printer;
 

@@ -8,7 +8,30 @@
 
 use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
-use super::{NewValue, Value};
+/// A value `--update` writes back: `kind` #`index` of case `case`, `key`.
+#[derive(Debug, Clone)]
+pub struct NewValue {
+    pub case: Option<usize>,
+    pub kind: &'static str,
+    pub index: usize,
+    pub key: &'static str,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Text(String),
+    List(Vec<String>),
+}
+
+impl Value {
+    pub(super) fn show(&self) -> String {
+        match self {
+            Value::Text(t) => t.clone(),
+            Value::List(l) => format!("[{}]", l.join(", ")),
+        }
+    }
+}
 
 fn parse(text: &str) -> Result<DocumentMut, toml_edit::TomlError> {
     text.parse::<DocumentMut>()

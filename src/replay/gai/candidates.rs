@@ -12,34 +12,11 @@
 
 use std::net::IpAddr;
 
-use serde::Serialize;
-
-use super::{Options, Resolver, glibc_sort, rfc6724};
+use super::facts::{CandidateFacts, Options, Resolver};
+use super::{glibc_sort, rfc6724};
 use crate::model::Model;
 use crate::netlink::names::*;
 use crate::replay::source;
-
-/// What the resolver knows about one candidate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CandidateFacts {
-    pub address: IpAddr,
-    /// Position in the name-service order, 0-based.
-    pub position: usize,
-    pub source: Option<IpAddr>,
-    /// How the source was found.
-    pub source_why: String,
-    /// glibc: prefix length of the source's address entry; musl: bits the
-    /// source shares with the address. 0: unknown or not used.
-    pub prefix_len: u8,
-    /// glibc: the source's entry is deprecated or optimistic.
-    pub deprecated: bool,
-    /// glibc: the source's entry is a home address.
-    pub home: bool,
-    /// glibc: ifindex of the source's entry (u32::MAX: unknown).
-    pub index: u32,
-    /// glibc: the source's device is known and not a tunnel.
-    pub native: bool,
-}
 
 /// The facts of every candidate in `input`, and whether the host has a
 /// non-loopback IPv6 address. `routes_inferred` says the model's routes

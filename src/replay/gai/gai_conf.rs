@@ -8,7 +8,6 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use super::to6;
 use crate::replay::source::in_prefix;
 
 /// One policy-table row: prefix (IPv6, IPv4 mapped), length, value.
@@ -167,4 +166,12 @@ pub(super) fn lookup(table: &[PolicyRow], ip: IpAddr) -> u32 {
         .iter()
         .find(|(p, len, _)| in_prefix(a, IpAddr::V6(*p), *len))
         .map_or(0, |r| r.2)
+}
+
+/// IPv4 as IPv4-mapped IPv6, IPv6 unchanged.
+pub(super) fn to6(ip: IpAddr) -> Ipv6Addr {
+    match ip {
+        IpAddr::V4(v4) => v4.to_ipv6_mapped(),
+        IpAddr::V6(v6) => v6,
+    }
 }

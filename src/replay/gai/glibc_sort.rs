@@ -12,8 +12,9 @@
 use std::cmp::Ordering;
 use std::net::{IpAddr, Ipv4Addr};
 
+use super::facts::CandidateFacts;
+use super::gai_conf::to6;
 use super::gai_conf::{GaiConf, PolicyRow, Tables, lookup};
-use super::{CandidateFacts, to6};
 use crate::model::kernel_order::ipv6_src_scope;
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::*;

@@ -10,8 +10,9 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
+use super::facts::{Options, Resolver};
 use super::gai_conf::GaiConf;
-use super::{Options, Resolver, sort};
+use super::sort::sort;
 use crate::model::{AddrEntry, Model, Origin};
 use crate::netlink::names::*;
 

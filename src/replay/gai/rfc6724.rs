@@ -11,8 +11,9 @@
 use std::cmp::Ordering;
 use std::net::IpAddr;
 
+use super::facts::CandidateFacts;
+use super::gai_conf::to6;
 use super::gai_conf::{PolicyRow, lookup, row};
-use super::{CandidateFacts, to6};
 use crate::model::kernel_order::ipv6_src_scope;
 use crate::replay::source::common_prefix_len;
 

@@ -1,0 +1,59 @@
+//! Why a manifest, case or expectation could not be run.
+
+use std::path::{Path, PathBuf};
+
+/// Why a manifest, case or expectation could not be run; [`run`] and
+/// [`run_paths`] turn each into an [`Outcome`] of kind `error` (exit 2 in
+/// the CLI), failed expectations are outcomes of their own kind.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file or folder that cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A manifest nlorder cannot use, with the line when known.
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Manifest {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
+    /// A capture named by a manifest that cannot be read.
+    #[error("{}: {message}", path.display())]
+    Capture { path: PathBuf, message: String },
+    /// The paths given hold no manifest.
+    #[error("no manifests (*.nlorder.toml, nlorder.toml) found")]
+    NoManifests,
+}
+
+impl Error {
+    /// The manifest line the error is about, when known.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Error::Manifest { line, .. } => *line,
+            _ => None,
+        }
+    }
+
+    /// What went wrong, for a result already placed at `manifest` (and
+    /// its line): the path is said only when it is another file's.
+    pub fn detail(&self, manifest: &Path) -> String {
+        match self {
+            Error::Manifest { path, message, .. } if path == manifest => message.clone(),
+            Error::Io { path, source } if path == manifest => source.to_string(),
+            Error::Capture { path, message } if path == manifest => message.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    pub(crate) fn manifest(path: &Path, line: Option<usize>, message: impl Into<String>) -> Error {
+        Error::Manifest {
+            path: path.to_path_buf(),
+            line,
+            message: message.into(),
+        }
+    }
+}
