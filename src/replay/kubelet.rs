@@ -7,10 +7,10 @@
 
 use std::net::IpAddr;
 
-use super::goview::{self, AddrView};
+use super::goview;
+use super::host_interface::{self, NoHostInterface};
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
-use crate::model::{Model, RouteEntry};
-use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_TABLE_MAIN};
+use crate::model::Model;
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -134,7 +134,21 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         d.notes.push("step 3: no resolver answer passed validateNodeIP".into());
     }
     // Step 4.
-    choose_host_interface(model, prefer_v6, &mut d);
+    let said = host_interface::Said {
+        program: "kubelet",
+        step: "step 4: ",
+    };
+    if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, said) {
+        d.error = Some(match e {
+            NoHostInterface::NoRoutesCaptured => {
+                "step 4 needs the default route, but the capture holds no routes: record a route dump too".into()
+            }
+            NoHostInterface::NoDefaultRoutes => {
+                "no default routes found in /proc/net/route or /proc/net/ipv6_route".into()
+            }
+            NoHostInterface::NoneUsable => "unable to select an IP from default routes".into(),
+        });
+    }
     d
 }
 
@@ -148,130 +162,6 @@ fn interface_of(model: &Model, ip: IpAddr) -> Option<String> {
         .iter()
         .find(|a| a.address == ip)
         .map(|a| model.ifname(a.index))
-}
-
-/// An answer of the family tried second: says why the first gave none,
-/// and labels the detection with the answer's family.
-fn fell_back(d: &mut Detection, fams: [u8; 2], defaults: &[&RouteEntry], ip: IpAddr) {
-    let [first, _] = fams;
-    let got = if ip.is_ipv6() { AF_INET6 } else { AF_INET };
-    if got == first {
-        return;
-    }
-    let (want, other) = match first {
-        AF_INET6 => ("IPv6", "IPv4"),
-        _ => ("IPv4", "IPv6"),
-    };
-    let why = match defaults.iter().any(|r| r.family == first) {
-        false => format!("no {want} default route"),
-        true => format!("no {want} default route leads to a global {want} address"),
-    };
-    d.notes.push(format!("{why}: kubelet falls back to {other}"));
-    d.family = super::family::Family::of(ip);
-}
-
-/// `ChooseHostInterface` (`ResolveBindAddress` with an IPv6 `--node-ip ::`).
-fn choose_host_interface(model: &Model, prefer_v6: bool, d: &mut Detection) {
-    let fams: [u8; 2] = if prefer_v6 {
-        [AF_INET6, AF_INET]
-    } else {
-        [AF_INET, AF_INET6]
-    };
-    if !model.has_routes() {
-        d.error =
-            Some("step 4 needs the default route, but the capture holds no routes: record a route dump too".into());
-        return;
-    }
-    // /proc/net/route: main table, destination 0.0.0.0 whatever the mask;
-    // /proc/net/ipv6_route: destination :: with a gateway.
-    // (in dump order: IPv4's, then IPv6's, each looked up by prefix)
-    let table = model.route_table();
-    let defaults: Vec<_> = [AF_INET, AF_INET6]
-        .into_iter()
-        .flat_map(|f| table.zero_prefixes(f, RT_TABLE_MAIN))
-        .filter(|r| {
-            r.dst.is_none_or(|x| x.is_unspecified())
-                && (r.family == AF_INET || r.gateway.is_some_and(|g| !g.is_unspecified()))
-        })
-        .collect();
-    if defaults.is_empty() {
-        d.error = Some("no default routes found in /proc/net/route or /proc/net/ipv6_route".into());
-        return;
-    }
-    for fam in fams {
-        for r in defaults.iter().filter(|r| r.family == fam) {
-            let Some(oif) = r.oif else { continue };
-            let name = model.ifname(oif);
-            let Some(link) = model.link(oif) else { continue };
-            let mut addrs = Vec::new();
-            let mut found = None;
-            if link.flags & IFF_UP == 0 {
-                d.candidates.push(Candidate {
-                    interface: name.clone(),
-                    index: oif,
-                    verdict: Verdict::NotUp,
-                    reason: format!("default route `{}`: interface is down", model.route_text(r)),
-                    addresses: Vec::new(),
-                });
-            } else {
-                for a in goview::addrs(model, oif, AddrView::GoNet) {
-                    let want = if fam == AF_INET { a.ip.is_ipv4() } else { a.ip.is_ipv6() };
-                    let (v, why) = if !want {
-                        (Verdict::OtherFamily, "other family".to_string())
-                    } else if found.is_some() {
-                        (Verdict::NotReached, "an earlier address won".into())
-                    } else if goview::is_global_unicast(a.ip) {
-                        found = Some(a.ip);
-                        (Verdict::Chosen, "first global unicast address".into())
-                    } else {
-                        (Verdict::NotGlobalUnicast, goview::not_global_reason(a.ip).into())
-                    };
-                    addrs.push(AddrVerdict {
-                        address: a.cidr(),
-                        verdict: v,
-                        reason: why,
-                    });
-                }
-                d.candidates.push(Candidate {
-                    interface: name.clone(),
-                    index: oif,
-                    verdict: if found.is_some() {
-                        Verdict::Chosen
-                    } else {
-                        Verdict::NoAddress
-                    },
-                    reason: format!("default route `{}`", model.route_text(r)),
-                    addresses: addrs,
-                });
-            }
-            if let Some(ip) = found {
-                d.address = Some(ip.to_string());
-                d.interface = Some(name);
-                d.notes.push("step 4: address of the default-route interface".into());
-                fell_back(d, fams, &defaults, ip);
-                return;
-            }
-            // RFC 5549 setups: a global address on an up loopback interface.
-            for l in model.links() {
-                if l.flags & IFF_UP != 0 && l.flags & IFF_LOOPBACK != 0 {
-                    let lo = goview::addrs(model, l.index, AddrView::GoNet)
-                        .into_iter()
-                        .find(|a| a.ip.is_ipv4() == (fam == AF_INET) && goview::is_global_unicast(a.ip));
-                    if let Some(a) = lo {
-                        d.address = Some(a.ip.to_string());
-                        d.interface = Some(l.display_name());
-                        d.notes.push(format!(
-                            "step 4: {name} has no global address; loopback fallback to {}",
-                            l.display_name()
-                        ));
-                        fell_back(d, fams, &defaults, a.ip);
-                        return;
-                    }
-                }
-            }
-        }
-    }
-    d.error = Some("unable to select an IP from default routes".into());
 }
 
 #[cfg(test)]

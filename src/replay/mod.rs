@@ -10,6 +10,7 @@ pub mod flannel;
 pub mod gai;
 pub mod goregex;
 pub mod goview;
+pub mod host_interface;
 pub mod kubelet;
 pub mod matrix;
 pub mod method;

@@ -1,0 +1,162 @@
+//! apimachinery's `ChooseHostInterface` (`pkg/util/net/interface.go`:
+//! `chooseHostInterface`, `getAllDefaultRoutes`,
+//! `chooseHostInterfaceFromRoute`), the walk kubelet, kubeadm and k3s
+//! share: the default routes of `/proc/net/route` and
+//! `/proc/net/ipv6_route` (main table, dump order), the preferred family
+//! first; the first up interface with a global unicast address of that
+//! family, else a global address on an up loopback interface.
+//!
+//! Contract: a pure function of the model; fills a detection's candidates
+//! and answer, or says why there is none ([`NoHostInterface`]); each
+//! program words that reason itself.
+
+use std::net::IpAddr;
+
+use super::goview::{self, AddrView};
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use crate::model::{Model, RouteEntry};
+use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_TABLE_MAIN};
+
+/// An answer of the family tried second: says why the first gave none,
+/// and labels the detection with the answer's family.
+fn fell_back(d: &mut Detection, fams: [u8; 2], defaults: &[&RouteEntry], ip: IpAddr, said: Said) {
+    let [first, _] = fams;
+    let got = if ip.is_ipv6() { AF_INET6 } else { AF_INET };
+    if got == first {
+        return;
+    }
+    let (want, other) = match first {
+        AF_INET6 => ("IPv6", "IPv4"),
+        _ => ("IPv4", "IPv6"),
+    };
+    let why = match defaults.iter().any(|r| r.family == first) {
+        false => format!("no {want} default route"),
+        true => format!("no {want} default route leads to a global {want} address"),
+    };
+    d.notes.push(format!("{why}: {} falls back to {other}", said.program));
+    d.family = super::family::Family::of(ip);
+}
+
+/// Why no address was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoHostInterface {
+    /// The capture holds no routes at all: the walk cannot be replayed.
+    NoRoutesCaptured,
+    /// No default route (apimachinery's `noRoutesError`).
+    NoDefaultRoutes,
+    /// Default routes, but none leads to a usable address.
+    NoneUsable,
+}
+
+/// How the notes name the program and the step of its own logic.
+#[derive(Debug, Clone, Copy)]
+pub struct Said {
+    pub program: &'static str,
+    /// Prefixed to each note (`step 4: `), or empty.
+    pub step: &'static str,
+}
+
+/// `ChooseHostInterface` (`ResolveBindAddress` preferring IPv6 when
+/// `prefer_v6`): the candidates go into `d`, and the chosen address and
+/// interface when there is one.
+pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> Result<(), NoHostInterface> {
+    let fams: [u8; 2] = if prefer_v6 {
+        [AF_INET6, AF_INET]
+    } else {
+        [AF_INET, AF_INET6]
+    };
+    if !model.has_routes() {
+        return Err(NoHostInterface::NoRoutesCaptured);
+    }
+    // /proc/net/route: main table, destination 0.0.0.0 whatever the mask;
+    // /proc/net/ipv6_route: destination :: with a gateway.
+    // (in dump order: IPv4's, then IPv6's, each looked up by prefix)
+    let table = model.route_table();
+    let defaults: Vec<_> = [AF_INET, AF_INET6]
+        .into_iter()
+        .flat_map(|f| table.zero_prefixes(f, RT_TABLE_MAIN))
+        .filter(|r| {
+            r.dst.is_none_or(|x| x.is_unspecified())
+                && (r.family == AF_INET || r.gateway.is_some_and(|g| !g.is_unspecified()))
+        })
+        .collect();
+    if defaults.is_empty() {
+        return Err(NoHostInterface::NoDefaultRoutes);
+    }
+    for fam in fams {
+        for r in defaults.iter().filter(|r| r.family == fam) {
+            let Some(oif) = r.oif else { continue };
+            let name = model.ifname(oif);
+            let Some(link) = model.link(oif) else { continue };
+            let mut addrs = Vec::new();
+            let mut found = None;
+            if link.flags & IFF_UP == 0 {
+                d.candidates.push(Candidate {
+                    interface: name.clone(),
+                    index: oif,
+                    verdict: Verdict::NotUp,
+                    reason: format!("default route `{}`: interface is down", model.route_text(r)),
+                    addresses: Vec::new(),
+                });
+            } else {
+                for a in goview::addrs(model, oif, AddrView::GoNet) {
+                    let want = if fam == AF_INET { a.ip.is_ipv4() } else { a.ip.is_ipv6() };
+                    let (v, why) = if !want {
+                        (Verdict::OtherFamily, "other family".to_string())
+                    } else if found.is_some() {
+                        (Verdict::NotReached, "an earlier address won".into())
+                    } else if goview::is_global_unicast(a.ip) {
+                        found = Some(a.ip);
+                        (Verdict::Chosen, "first global unicast address".into())
+                    } else {
+                        (Verdict::NotGlobalUnicast, goview::not_global_reason(a.ip).into())
+                    };
+                    addrs.push(AddrVerdict {
+                        address: a.cidr(),
+                        verdict: v,
+                        reason: why,
+                    });
+                }
+                d.candidates.push(Candidate {
+                    interface: name.clone(),
+                    index: oif,
+                    verdict: if found.is_some() {
+                        Verdict::Chosen
+                    } else {
+                        Verdict::NoAddress
+                    },
+                    reason: format!("default route `{}`", model.route_text(r)),
+                    addresses: addrs,
+                });
+            }
+            if let Some(ip) = found {
+                d.address = Some(ip.to_string());
+                d.interface = Some(name);
+                d.notes
+                    .push(format!("{}address of the default-route interface", said.step));
+                fell_back(d, fams, &defaults, ip, said);
+                return Ok(());
+            }
+            // RFC 5549 setups: a global address on an up loopback interface.
+            for l in model.links() {
+                if l.flags & IFF_UP != 0 && l.flags & IFF_LOOPBACK != 0 {
+                    let lo = goview::addrs(model, l.index, AddrView::GoNet)
+                        .into_iter()
+                        .find(|a| a.ip.is_ipv4() == (fam == AF_INET) && goview::is_global_unicast(a.ip));
+                    if let Some(a) = lo {
+                        d.address = Some(a.ip.to_string());
+                        d.interface = Some(l.display_name());
+                        d.notes.push(format!(
+                            "{}{name} has no global address; loopback fallback to {}",
+                            said.step,
+                            l.display_name()
+                        ));
+                        fell_back(d, fams, &defaults, a.ip, said);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+    Err(NoHostInterface::NoneUsable)
+}
