@@ -452,7 +452,7 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
 /// their flags (the manifests deserialize the library's type directly).
 #[derive(Debug, Clone, Args)]
 pub struct DetectSettingsArgs {
-    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// `kubelet`, `flannel`, `kubeadm`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
@@ -496,6 +496,10 @@ pub struct DetectSettingsArgs {
     /// flannel --public-ip.
     #[arg(long)]
     pub public_ip: Option<IpAddr>,
+    /// kubeadm --apiserver-advertise-address: `::` prefers IPv6, a loopback address
+    /// selects a global address on lo, any other is used as given.
+    #[arg(long)]
+    pub advertise_address: Option<IpAddr>,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[arg(long, value_name = "ADDR[/LEN]|none", conflicts_with = "all")]
@@ -518,6 +522,7 @@ impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
             iface_regex: a.iface_regex,
             iface_can_reach: a.iface_can_reach,
             public_ip: a.public_ip,
+            advertise_address: a.advertise_address,
             expect: a.expect,
             ..Default::default()
         }

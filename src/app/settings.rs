@@ -20,7 +20,7 @@ use serde::{Deserialize, Deserializer};
 
 use crate::replay::method::Method;
 use crate::replay::verdict::Detection;
-use crate::replay::{Family, MethodSpec, calico, flannel, kubelet};
+use crate::replay::{Family, MethodSpec, calico, flannel, kubeadm, kubelet};
 
 /// Deserializes any type from its text form (`FromStr`), so manifests take
 /// exactly what the command line takes.
@@ -130,7 +130,7 @@ impl FromStr for Resolved {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DetectSettings {
-    /// `kubelet`, `flannel`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// `kubelet`, `flannel`, `kubeadm`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
@@ -161,6 +161,9 @@ pub struct DetectSettings {
     pub iface_can_reach: Option<IpAddr>,
     /// flannel --public-ip.
     pub public_ip: Option<IpAddr>,
+    /// kubeadm --apiserver-advertise-address (`::` prefers IPv6, a loopback
+    /// address a global one on lo).
+    pub advertise_address: Option<IpAddr>,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[serde(rename = "address")]
@@ -187,6 +190,7 @@ impl Default for DetectSettings {
             iface_regex: Vec::new(),
             iface_can_reach: None,
             public_ip: None,
+            advertise_address: None,
             expect: None,
             interface: None,
             at: None,
@@ -241,6 +245,9 @@ impl DetectSettings {
                     return Err(not_for(option, "flannel"));
                 }
             }
+        }
+        if *method != Method::Kubeadm && self.advertise_address.is_some() {
+            return Err(not_for("advertise-address", "kubeadm"));
         }
         if *method != Method::Kubelet {
             for (set, option) in [
@@ -305,6 +312,9 @@ impl DetectSettings {
                         Resolved::Nothing => None,
                     })
                     .collect(),
+            }),
+            Method::Kubeadm => MethodSpec::Kubeadm(kubeadm::Options {
+                advertise_address: self.advertise_address,
             }),
             Method::Flannel => MethodSpec::Flannel(flannel::Options {
                 iface: self.iface.clone(),

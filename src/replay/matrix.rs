@@ -14,7 +14,7 @@ use super::family::Family;
 use super::goview;
 use super::method::MethodSpec;
 use super::verdict::Detection;
-use super::{flannel, kubelet};
+use super::{flannel, kubeadm, kubelet};
 use crate::model::Model;
 use crate::netlink::names::RT_TABLE_MAIN;
 
@@ -83,6 +83,7 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
         }));
     }
     out.push(MethodSpec::Kubelet(kubelet::Options::default()));
+    out.push(MethodSpec::Kubeadm(kubeadm::Options::default()));
     out
 }
 

@@ -8,7 +8,7 @@
 //! library tells methods apart by name.
 
 use super::verdict::Detection;
-use super::{assumed, calico, flannel, kubelet};
+use super::{assumed, calico, flannel, kubeadm, kubelet};
 use crate::model::Model;
 
 /// A detection method, parsed once from `--method` or a manifest's
@@ -24,6 +24,8 @@ pub enum Method {
     Kubelet,
     /// flannel's public IP.
     Flannel,
+    /// kubeadm's API server advertise address.
+    Kubeadm,
 }
 
 impl Method {
@@ -33,6 +35,7 @@ impl Method {
             Method::Calico(_) => "calico-node",
             Method::Kubelet => "kubelet",
             Method::Flannel => "flannel",
+            Method::Kubeadm => "kubeadm",
         }
     }
 }
@@ -48,6 +51,7 @@ impl From<&str> for Method {
         match s {
             "kubelet" => Method::Kubelet,
             "flannel" => Method::Flannel,
+            "kubeadm" => Method::Kubeadm,
             text => Method::Calico(text.to_owned()),
         }
     }
@@ -86,6 +90,7 @@ pub enum MethodSpec {
     },
     Kubelet(kubelet::Options),
     Flannel(flannel::Options),
+    Kubeadm(kubeadm::Options),
 }
 
 impl MethodSpec {
@@ -96,6 +101,7 @@ impl MethodSpec {
             MethodSpec::Calico { text, method, options } => calico::detect_parsed(model, text, method, options),
             MethodSpec::Kubelet(o) => kubelet::detect(model, o),
             MethodSpec::Flannel(o) => flannel::detect(model, o),
+            MethodSpec::Kubeadm(o) => kubeadm::detect(model, o),
         };
         assumed::note(model, &mut d, self.walks_links());
         d
@@ -113,7 +119,7 @@ impl MethodSpec {
                     | calico::Method::Cidr(_))
             ),
             MethodSpec::Flannel(o) => !o.iface_regex.is_empty(),
-            MethodSpec::Kubelet(_) => false,
+            MethodSpec::Kubelet(_) | MethodSpec::Kubeadm(_) => false,
         }
     }
 

@@ -11,6 +11,7 @@ pub mod gai;
 pub mod goregex;
 pub mod goview;
 pub mod host_interface;
+pub mod kubeadm;
 pub mod kubelet;
 pub mod matrix;
 pub mod method;

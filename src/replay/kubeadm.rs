@@ -1,0 +1,152 @@
+//! kubeadm's API server advertise address (`kubeadm init` without
+//! `--apiserver-advertise-address`, or with `::`, `0.0.0.0` or a loopback
+//! address): kubeadm's `SetAPIEndpointDynamicDefaults` and
+//! `ChooseAPIServerBindAddress` (cmd/kubeadm/app/util/config), over
+//! apimachinery's `ResolveBindAddress` and `ChooseBindAddressForInterface`
+//! (`pkg/util/net/interface.go`).
+//!
+//! Contract: a pure function of the model and the advertise address given.
+//! Semantics: a specific address is used as given; a loopback address
+//! selects the first up `lo`'s first global unicast address (IPv4 first);
+//! otherwise the default-route walk ([`super::host_interface`]) prefers the
+//! family of the address given (IPv4 when none). No default route at all:
+//! kubeadm warns and advertises `0.0.0.0`, which the later validation of
+//! the configuration refuses; the answer carries that warning as its error.
+
+use std::net::IpAddr;
+
+use super::family::Family;
+use super::goview::{self, AddrView};
+use super::host_interface::{self, NoHostInterface};
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use crate::model::Model;
+use crate::netlink::names::IFF_UP;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `--apiserver-advertise-address` (`localAPIEndpoint.advertiseAddress`).
+    pub advertise_address: Option<IpAddr>,
+}
+
+/// apimachinery's `LoopbackInterfaceName`.
+const LOOPBACK: &str = "lo";
+
+pub fn detect(model: &Model, o: &Options) -> Detection {
+    let given = o.advertise_address;
+    let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
+    let family = if prefer_v6 { Family::V6 } else { Family::V4 };
+    let mut d = Detection::new(
+        "kubeadm",
+        "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
+         a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
+         0.0.0.0 without default routes",
+        family,
+    );
+    match given {
+        Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
+            d.address = Some(ip.to_string());
+            d.interface = model
+                .addresses(None)
+                .iter()
+                .find(|a| a.address == ip)
+                .map(|a| model.ifname(a.index));
+            d.family = Family::of(ip);
+            d.notes.push("--apiserver-advertise-address given: no detection".into());
+            if d.interface.is_none() {
+                d.notes.push(format!("{ip} is on none of the host's interfaces"));
+            }
+        }
+        Some(ip) if ip.is_loopback() => on_loopback(model, &mut d),
+        _ => {
+            let said = host_interface::Said {
+                program: "kubeadm",
+                step: "",
+            };
+            match host_interface::choose(model, prefer_v6, &mut d, said) {
+                Ok(()) => {}
+                Err(NoHostInterface::NoRoutesCaptured) => {
+                    d.error = Some(
+                        "kubeadm walks the default routes, but the capture holds no routes: record a route dump too"
+                            .into(),
+                    );
+                }
+                Err(NoHostInterface::NoDefaultRoutes) => {
+                    d.address = Some("0.0.0.0".into());
+                    d.family = Family::V4;
+                    d.error = Some(
+                        "WARNING: could not obtain a bind address for the API Server: no default routes found in \
+                         /proc/net/route or /proc/net/ipv6_route; using: 0.0.0.0 (which kubeadm then refuses as an \
+                         advertise address)"
+                            .into(),
+                    );
+                }
+                Err(NoHostInterface::NoneUsable) => {
+                    d.error = Some("unable to select an IP from default routes.".into());
+                }
+            }
+        }
+    }
+    d
+}
+
+/// `ChooseBindAddressForInterface("lo")`: the interface must be up; its
+/// first global unicast IPv4 address, else its first IPv6 one.
+fn on_loopback(model: &Model, d: &mut Detection) {
+    d.notes
+        .push("a loopback --apiserver-advertise-address selects a global address on lo".into());
+    let Some(lo) = model.link_by_name(LOOPBACK.as_bytes()) else {
+        d.error = Some(format!("route ip+net: no such network interface ({LOOPBACK})"));
+        return;
+    };
+    let addrs = goview::addrs(model, lo.index, AddrView::GoNet);
+    let up = lo.flags & IFF_UP != 0;
+    let pick = |v4: bool| {
+        addrs
+            .iter()
+            .find(|a| a.ip.is_ipv4() == v4 && goview::is_global_unicast(a.ip))
+            .map(|a| a.ip)
+    };
+    let chosen = up.then(|| pick(true).or_else(|| pick(false))).flatten();
+    let verdicts = addrs
+        .iter()
+        .map(|a| {
+            let (verdict, reason) = if Some(a.ip) == chosen {
+                (Verdict::Chosen, "first global unicast address, IPv4 first".to_owned())
+            } else if !goview::is_global_unicast(a.ip) {
+                (Verdict::NotGlobalUnicast, goview::not_global_reason(a.ip).to_owned())
+            } else if chosen.is_some() {
+                (Verdict::NotReached, "an earlier address won".to_owned())
+            } else {
+                (Verdict::NotUp, "lo is down".to_owned())
+            };
+            AddrVerdict {
+                address: a.cidr(),
+                verdict,
+                reason,
+            }
+        })
+        .collect();
+    d.candidates.push(Candidate {
+        interface: lo.display_name(),
+        index: lo.index,
+        verdict: match (up, chosen) {
+            (false, _) => Verdict::NotUp,
+            (true, Some(_)) => Verdict::Chosen,
+            (true, None) => Verdict::NoAddress,
+        },
+        reason: "the loopback interface".into(),
+        addresses: verdicts,
+    });
+    match chosen {
+        Some(ip) => {
+            d.address = Some(ip.to_string());
+            d.interface = Some(lo.display_name());
+            d.family = Family::of(ip);
+        }
+        None => d.error = Some(format!("unable to select an IP from {LOOPBACK} network interface")),
+    }
+}
+
+#[cfg(test)]
+#[path = "kubeadm_tests.rs"]
+mod tests;
