@@ -2,17 +2,27 @@
 //! netlink (nlmon) captures, in the kernel's own order, and explain which
 //! address a node-IP detection method or resolver would pick.
 //!
-//! Layers, each depending only on the ones above it:
+//! Layers, each depending only on the ones above it (`cli/tests/layers.rs`
+//! holds the code to this list):
 //! - [`capture`]: pcap/pcapng records and their link-layer headers
 //!   ([`record`] writes them, from a live kernel);
 //! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
 //! - [`trace`]: a capture as a stream of decoded messages;
-//! - [`looks`]: who asked the kernel for its tables, and when;
 //! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;
-//! - [`replay`]: node-IP detection and resolvers, replayed on the model;
-//! - [`check`]: regression manifests run against recorded traces;
-//! - [`report`]: printers (text, JSON Lines, summaries) fed those results;
-//! - the `nlorder` binary: a thin command line over all of it.
+//! - [`looks`]: who asked the kernel for its tables, and when;
+//! - [`moment`] and [`rebuild`]: a capture replayed into the model, up to a
+//!   moment (`--at`), change by change, or at each look, in one pass;
+//! - [`replay`]: node-IP detection methods and resolvers, pure functions of
+//!   the model ([`replay::method`] registers the methods);
+//! - [`report`]: printers (text, JSON, JUnit, the stderr summary) fed those
+//!   results;
+//! - [`app`]: one typed request per subcommand (`app::detect::Detect`,
+//!   `app::gai::Gai`, ...) that runs the pipeline and the printers, with
+//!   the settings the command line and the regression manifests share,
+//!   and the manifests themselves ([`app::check`]);
+//! - the `nlorder` binary (`cli/`, its own crate: clap and the progress
+//!   bar live there): maps flags to a request and its status to an exit
+//!   code.
 //!
 //! # Example
 //!

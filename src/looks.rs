@@ -94,7 +94,7 @@ impl Confidence {
 
 /// One dump request (or GET for one object) and how its answer went.
 #[derive(Debug, Clone, Serialize)]
-pub struct Request {
+pub struct Asked {
     /// The request's packet.
     pub packet: u64,
     #[serde(skip)]
@@ -131,7 +131,7 @@ pub struct Request {
     table: Option<u32>,
 }
 
-impl Request {
+impl Asked {
     pub fn time(&self) -> Option<String> {
         self.ts.map(|t| t.rfc3339())
     }
@@ -160,9 +160,9 @@ const MAX_OPEN: usize = 64;
 /// The attribution state of one capture.
 #[derive(Debug, Default)]
 pub struct Looks {
-    open: Vec<Request>,
+    open: Vec<Asked>,
     /// The last finished request, for the rules that look at pairs.
-    last: Option<Request>,
+    last: Option<Asked>,
 }
 
 fn kind_of(t: u16) -> Option<ObjectKind> {
@@ -187,7 +187,7 @@ impl Looks {
     }
 
     /// Takes one message; returns a request whose answer it ended.
-    pub fn observe(&mut self, m: &TraceMessage<'_>) -> Option<Request> {
+    pub fn observe(&mut self, m: &TraceMessage<'_>) -> Option<Asked> {
         let h = &m.message.header;
         if let Body::Request(q) = &m.decoded.body
             && h.flags & NLM_F_REQUEST != 0
@@ -196,7 +196,7 @@ impl Looks {
             if self.open.len() >= MAX_OPEN {
                 self.open.remove(0);
             }
-            self.open.push(Request {
+            self.open.push(Asked {
                 packet: m.packet,
                 ts: m.ts,
                 kind,
@@ -263,25 +263,25 @@ impl Looks {
     }
 
     /// Requests whose answer never ended in the capture.
-    pub fn unfinished(&mut self) -> Vec<Request> {
-        let mut v: Vec<Request> = std::mem::take(&mut self.open);
+    pub fn unfinished(&mut self) -> Vec<Asked> {
+        let mut v: Vec<Asked> = std::mem::take(&mut self.open);
         for r in &mut v {
             self.attribute(r);
         }
         v
     }
 
-    fn attribute(&self, r: &mut Request) {
+    fn attribute(&self, r: &mut Asked) {
         let (library, confidence, evidence) = self.rules(r);
         r.library = library;
         r.confidence = confidence;
         r.evidence = evidence;
     }
 
-    fn rules(&self, r: &Request) -> (Library, Confidence, String) {
+    fn rules(&self, r: &Asked) -> (Library, Confidence, String) {
         let dump_flags = r.flags & !NLM_F_ACK == NLM_F_REQUEST | NLM_F_DUMP;
         let time_seq = seq_is_time(r.seq, r.ts);
-        let same_port = |p: &Request| p.port.is_some() && p.port == r.port;
+        let same_port = |p: &Asked| p.port.is_some() && p.port == r.port;
         let prev = self.last.as_ref().filter(|p| same_port(p));
         if !r.dump {
             if !r.short_form {
@@ -492,7 +492,7 @@ struct Grouper {
 }
 
 impl Grouper {
-    fn push(&mut self, r: &Request) {
+    fn push(&mut self, r: &Asked) {
         if !r.dump {
             return;
         }
@@ -538,7 +538,7 @@ impl Grouper {
 }
 
 /// Groups requests (in capture order) into looks.
-pub fn group(requests: &[Request]) -> Vec<Look> {
+pub fn group(requests: &[Asked]) -> Vec<Look> {
     let mut g = Grouper::default();
     for r in requests {
         g.push(r);
@@ -546,7 +546,7 @@ pub fn group(requests: &[Request]) -> Vec<Look> {
     g.looks
 }
 
-fn add_implications(l: &mut Look, r: &Request) {
+fn add_implications(l: &mut Look, r: &Asked) {
     let say = |l: &mut Look, s: String| {
         if !l.implies.contains(&s) {
             l.implies.push(s);
@@ -584,7 +584,7 @@ fn add_implications(l: &mut Look, r: &Request) {
 /// Requests and looks of a whole trace, as `nlorder who` prints them.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Who {
-    pub requests: Vec<Request>,
+    pub requests: Vec<Asked>,
     pub looks: Vec<Look>,
 }
 
@@ -606,8 +606,8 @@ pub struct Collector {
     looks: Looks,
     keep_requests: bool,
     /// Answered requests not yet grouped (an earlier one is still open).
-    waiting: Vec<Request>,
-    requests: Vec<Request>,
+    waiting: Vec<Asked>,
+    requests: Vec<Asked>,
     grouper: Grouper,
 }
 
@@ -635,14 +635,14 @@ impl Collector {
             Some(p) => self.waiting.iter().take_while(|w| w.packet < p).count(),
             None => self.waiting.len(),
         };
-        let drained: Vec<Request> = self.waiting.drain(..ready).collect();
+        let drained: Vec<Asked> = self.waiting.drain(..ready).collect();
         for w in drained {
             self.take(w);
         }
         Some(ended)
     }
 
-    fn take(&mut self, r: Request) {
+    fn take(&mut self, r: Asked) {
         self.grouper.push(&r);
         if self.keep_requests {
             self.requests.push(r);

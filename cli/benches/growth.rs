@@ -27,7 +27,7 @@ use nlorder::diag::Diagnostics;
 use nlorder::model::{ChangeSink, Event, ModelOptions};
 use nlorder::rebuild::{Rebuilt, rebuild, watch};
 use nlorder::replay::MethodSpec;
-use nlorder::replay::verdict::Outcome;
+use nlorder::replay::verdict::Choice;
 use nlorder::trace::{TraceOptions, read_trace};
 
 /// Each group and the shapes it compares.
@@ -132,7 +132,7 @@ fn detect(data: &[u8], spec: &MethodSpec) -> bool {
 fn detect_timeline(data: &[u8], spec: &MethodSpec) -> usize {
     let mut diags = Diagnostics::default();
     let key = |m: &nlorder::model::Model| spec.outcome(m);
-    let eval = |m: &nlorder::model::Model| Outcome(spec.detect(m));
+    let eval = |m: &nlorder::model::Model| Choice(spec.detect(m));
     let (flips, _) = watch(
         &mut reader(data),
         TraceOptions::default(),

@@ -122,7 +122,7 @@ pub enum OnOff {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum KernelOrder {
+pub enum KernelOrderArg {
     Ascending,
     Buckets,
 }
@@ -138,7 +138,7 @@ pub struct ModelArgs {
     /// hash buckets (ifindex & 255, newest first; older kernels). Default: inferred
     /// from a link dump, else ascending.
     #[arg(long, value_enum)]
-    pub kernel_order: Option<KernelOrder>,
+    pub kernel_order: Option<KernelOrderArg>,
     /// Kernel release of the captured host (`6.1`, `6.12.117+deb12-amd64`, as
     /// `uname -r` prints it): chooses the release's rules (link dump order).
     /// Default: the capture's pcapng `shb_os`, else inferred from a link dump.
@@ -369,8 +369,8 @@ impl ModelArgs {
         ModelOptions {
             promote_secondaries: self.promote_secondaries == OnOff::On,
             link_order: self.kernel_order.map(|o| match o {
-                KernelOrder::Ascending => LinkOrder::Ascending,
-                KernelOrder::Buckets => LinkOrder::Buckets,
+                KernelOrderArg::Ascending => LinkOrder::Ascending,
+                KernelOrderArg::Buckets => LinkOrder::Buckets,
             }),
             kernel: self.kernel,
         }
@@ -567,7 +567,7 @@ impl From<OutputFormat> for Format {
 }
 
 /// A subcommand as the library's request, and how it talks.
-pub enum Request {
+pub enum Job {
     Decode(app::decode::Decode),
     Table(app::table::Table),
     Timeline(app::timeline::Timeline),
@@ -587,10 +587,10 @@ impl InputArgs {
 impl Command {
     /// The request this subcommand makes (`None`: completions and man,
     /// which are the command line's own).
-    pub fn request(self) -> Result<Option<(Request, Console)>, Error> {
+    pub fn request(self) -> Result<Option<(Job, Console)>, Error> {
         Ok(Some(match self {
             Command::Decode(a) => (
-                Request::Decode(app::decode::Decode {
+                Job::Decode(app::decode::Decode {
                     capture: a.input.source(),
                     format: a.format.into(),
                     attrs: a.attrs,
@@ -598,7 +598,7 @@ impl Command {
                 a.input.io.console(),
             ),
             Command::Table(a) => (
-                Request::Table(app::table::Table {
+                Job::Table(app::table::Table {
                     capture: a.input.source(),
                     model: a.model.options(),
                     at: a.at,
@@ -608,7 +608,7 @@ impl Command {
                 a.input.io.console(),
             ),
             Command::Timeline(a) => (
-                Request::Timeline(app::timeline::Timeline {
+                Job::Timeline(app::timeline::Timeline {
                     capture: a.input.source(),
                     model: a.model.options(),
                     format: a.format.into(),
@@ -616,14 +616,14 @@ impl Command {
                 a.input.io.console(),
             ),
             Command::Who(a) => (
-                Request::Who(app::who::Who {
+                Job::Who(app::who::Who {
                     capture: a.input.source(),
                     format: a.format.into(),
                 }),
                 a.input.io.console(),
             ),
             Command::Detect(a) => (
-                Request::Detect(Box::new(app::detect::Detect {
+                Job::Detect(Box::new(app::detect::Detect {
                     nodes: app::detect::nodes(&a.captures)?,
                     settings: a.settings.into(),
                     installation: a.installation,
@@ -637,7 +637,7 @@ impl Command {
                 a.io.console(),
             ),
             Command::Gai(a) => (
-                Request::Gai(Box::new(app::gai::Gai {
+                Job::Gai(Box::new(app::gai::Gai {
                     capture: a.input.source(),
                     addrs: a.addrs,
                     model: a.model.options(),
@@ -661,7 +661,7 @@ impl Command {
                     junit: a.junit,
                     format: a.format.into(),
                 };
-                (Request::Check(check), console)
+                (Job::Check(check), console)
             }
             Command::Record(a) => {
                 let (format, options) = a.options();
@@ -675,7 +675,7 @@ impl Command {
                     format,
                     options,
                 };
-                (Request::Record(record), console)
+                (Job::Record(record), console)
             }
             Command::Completions { .. } | Command::Man => return Ok(None),
         }))

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use cli::{Cli, Command, Request};
+use cli::{Cli, Command, Job};
 use nlorder::app::{Error, Status};
 
 /// Exit status when an expectation does not hold.
@@ -52,14 +52,14 @@ fn run(command: Command) -> Result<Status, Error> {
                 return Ok(Status::Success);
             };
             let status = match request {
-                Request::Decode(r) => r.run(&console, &mut out),
-                Request::Table(r) => r.run(&console, &mut out),
-                Request::Timeline(r) => r.run(&console, &mut out),
-                Request::Who(r) => r.run(&console, &mut out),
-                Request::Detect(r) => r.run(&console, &mut out),
-                Request::Gai(r) => r.run(&console, &mut out),
-                Request::Check(r) => r.run(&console, &mut out),
-                Request::Record(r) => r.run(&console),
+                Job::Decode(r) => r.run(&console, &mut out),
+                Job::Table(r) => r.run(&console, &mut out),
+                Job::Timeline(r) => r.run(&console, &mut out),
+                Job::Who(r) => r.run(&console, &mut out),
+                Job::Detect(r) => r.run(&console, &mut out),
+                Job::Gai(r) => r.run(&console, &mut out),
+                Job::Check(r) => r.run(&console, &mut out),
+                Job::Record(r) => r.run(&console),
             }?;
             out.flush()?;
             return Ok(status);

@@ -11,7 +11,7 @@ use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::rebuild::AtSpec;
 use crate::replay::method::Method;
-use crate::replay::verdict::Outcome;
+use crate::replay::verdict::Choice;
 use crate::replay::{MethodSpec, calico, matrix};
 use crate::report::detect::{Report, outcome};
 
@@ -62,7 +62,7 @@ impl Detect {
             let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
             if self.timeline {
                 let key = |m: &Model| spec.outcome(m);
-                let eval = |m: &Model| Outcome(spec.detect(m));
+                let eval = |m: &Model| Choice(spec.detect(m));
                 let mut session = console.open(source)?;
                 let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
                 report.flips(node, path, &flips, &session.grounds)?;

@@ -96,9 +96,9 @@ impl Detection {
 /// A detection compared by its outcome only (address, interface, error):
 /// what `--timeline` tracks.
 #[derive(Debug, Clone)]
-pub struct Outcome(pub Detection);
+pub struct Choice(pub Detection);
 
-impl PartialEq for Outcome {
+impl PartialEq for Choice {
     fn eq(&self, other: &Self) -> bool {
         self.0.address == other.0.address && self.0.interface == other.0.interface && self.0.error == other.0.error
     }

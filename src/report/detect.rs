@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::rebuild::{Flip, Grounds};
 use crate::replay::conflict::Conflict;
-use crate::replay::verdict::{Detection, Outcome, Verdict};
+use crate::replay::verdict::{Choice, Detection, Verdict};
 use crate::report::decode::format_ts;
 use crate::report::style::Style;
 
@@ -101,7 +101,7 @@ pub fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: &Style)
     Ok(())
 }
 
-pub fn write_flips_text(out: &mut dyn Write, flips: &[Flip<Outcome>], style: &Style) -> io::Result<()> {
+pub fn write_flips_text(out: &mut dyn Write, flips: &[Flip<Choice>], style: &Style) -> io::Result<()> {
     for f in flips {
         let was = f
             .before
@@ -153,7 +153,7 @@ pub struct JsonFlip<'a> {
     pub causes: Vec<String>,
 }
 
-pub fn json_flips(flips: &[Flip<Outcome>]) -> Vec<JsonFlip<'_>> {
+pub fn json_flips(flips: &[Flip<Choice>]) -> Vec<JsonFlip<'_>> {
     flips
         .iter()
         .map(|f| JsonFlip {
@@ -325,7 +325,7 @@ impl<'w> Report<'w> {
         &mut self,
         node: &str,
         capture: &std::path::Path,
-        flips: &[Flip<Outcome>],
+        flips: &[Flip<Choice>],
         grounds: &Grounds,
     ) -> io::Result<()> {
         if self.json {

@@ -339,7 +339,7 @@ impl<W: Write> TimelinePrinter<W> {
         &mut self,
         packet: u64,
         ts: Option<crate::capture::Timestamp>,
-        r: &crate::looks::Request,
+        r: &crate::looks::Asked,
     ) -> io::Result<()> {
         let port = r.port.map(|p| format!(" (port {p})")).unwrap_or_default();
         let text = if r.library == crate::looks::Library::Unknown {

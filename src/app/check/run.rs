@@ -10,7 +10,7 @@ use super::update::{self, NewValue, Value};
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
 use crate::looks::Looker;
-use crate::model::{LinkOrder as KernelOrder, Model, ModelOptions};
+use crate::model::{LinkOrder, Model, ModelOptions};
 use crate::netlink::ByteOrder;
 use crate::netlink::names::{AF_INET, AF_INET6};
 use crate::rebuild::{At, AtSpec, rebuild};
@@ -39,8 +39,8 @@ fn model_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<Mo
         promote_secondaries: c.promote_secondaries.unwrap_or(true),
         link_order: match c.kernel_order.as_deref() {
             None => None,
-            Some("ascending") => Some(KernelOrder::Ascending),
-            Some("buckets") => Some(KernelOrder::Buckets),
+            Some("ascending") => Some(LinkOrder::Ascending),
+            Some("buckets") => Some(LinkOrder::Buckets),
             Some(o) => {
                 return Err(bad(
                     "kernel_order",
