@@ -112,6 +112,9 @@ pub struct Session {
     /// The command's own output lists the assumptions (`table`): the
     /// summary does not repeat them.
     assumptions_in_output: bool,
+    /// Nothing on stderr, not even a moment outside the capture (the
+    /// caller reports it itself: `check`).
+    silent: bool,
 }
 
 impl Session {
@@ -146,6 +149,7 @@ impl Session {
             style,
             grounds: Grounds::default(),
             assumptions_in_output: false,
+            silent: false,
         })
     }
 
@@ -153,6 +157,13 @@ impl Session {
     /// stderr leaves them out.
     pub fn assumptions_in_output(mut self) -> Session {
         self.assumptions_in_output = true;
+        self
+    }
+
+    /// Nothing on stderr: no summary, no warning of a moment outside the
+    /// capture (the caller says it its own way).
+    pub fn silent(mut self) -> Session {
+        (self.quiet, self.silent) = (true, true);
         self
     }
 
@@ -274,7 +285,9 @@ impl Session {
         let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
         self.rebuilt(&rebuilt, &diags)?;
         // Said even with --quiet: the answer is not about the moment asked for.
-        if let Some(w) = rebuilt.moment.outside_warning() {
+        if !self.silent
+            && let Some(w) = rebuilt.moment.outside_warning()
+        {
             eprintln!("nlorder: {}: warning: {w}", self.name);
         }
         Ok((rebuilt, diags))

@@ -7,13 +7,12 @@ use std::path::Path;
 use super::error::Error;
 use super::manifest::{self, Case, Manifest, WarningsSpec};
 use super::update::{self, NewValue, Value};
-use crate::capture::CaptureReader;
-use crate::diag::Diagnostics;
+use crate::app::{Console, Session, Source};
 use crate::looks::Looker;
 use crate::model::{LinkOrder, Model, ModelOptions};
 use crate::netlink::ByteOrder;
 use crate::netlink::names::{AF_INET, AF_INET6};
-use crate::rebuild::{At, AtSpec, rebuild};
+use crate::rebuild::{At, AtSpec};
 use crate::replay::gai;
 pub use crate::report::check::Outcome;
 use crate::trace::TraceOptions;
@@ -68,30 +67,41 @@ fn trace_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<Tr
     })
 }
 
-fn snapshot(m: &Manifest, case_index: Option<usize>, path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, Error> {
-    let capture_error = |e: &dyn std::fmt::Display| Error::Capture {
-        path: path.to_path_buf(),
-        message: e.to_string(),
+/// Opens a case's capture as every command does (see
+/// [`crate::app::Session`]), silently: what goes wrong is an outcome.
+fn open(m: &Manifest, case_index: Option<usize>, path: &Path, c: &Case) -> Result<(Session, Console), Error> {
+    let console = Console {
+        trace: trace_options(m, case_index, c)?,
+        ..Console::quiet()
     };
-    let trace = trace_options(m, case_index, c)?;
-    let model = model_options(m, case_index, c)?;
-    let file = std::fs::File::open(path).map_err(|e| Error::Io {
+    let session = console
+        .open(&Source::Path(path.to_path_buf()))
+        .map_err(|e| capture_error(path, e))?;
+    Ok((session.silent(), console))
+}
+
+/// A capture's error as check places it: the capture's path, and what
+/// went wrong (the session's message names the path first).
+fn capture_error(path: &Path, e: crate::app::Error) -> Error {
+    let text = e.to_string();
+    let prefix = format!("{}: ", path.display());
+    Error::Capture {
         path: path.to_path_buf(),
-        source: e,
-    })?;
-    let mut reader = CaptureReader::new(file).map_err(|e| capture_error(&e))?;
-    let mut diags = Diagnostics::default();
-    let r = rebuild(&mut reader, trace, model, at, &mut diags, &mut ()).map_err(|e| capture_error(&e))?;
-    let warnings = diags
-        .iter()
-        .chain(r.model.warnings().iter())
-        .map(|d| d.to_string())
-        .collect();
+        message: text.strip_prefix(&prefix).map(str::to_owned).unwrap_or(text),
+    }
+}
+
+fn snapshot(m: &Manifest, case_index: Option<usize>, path: &Path, c: &Case, at: Option<At>) -> Result<Snapshot, Error> {
+    let model = model_options(m, case_index, c)?;
+    let (mut session, console) = open(m, case_index, path, c)?;
+    let (r, _) = session
+        .rebuild(console.trace, model, at, &mut ())
+        .map_err(|e| capture_error(path, e))?;
     Ok(Snapshot {
         at,
         outside: r.moment.outside_warning_as("at ="),
         model: r.model,
-        warnings,
+        warnings: std::mem::take(&mut session.grounds.warnings),
     })
 }
 
@@ -251,23 +261,9 @@ fn who_looked(
     path: &Path,
     c: &Case,
 ) -> Result<Vec<crate::looks::Look>, Error> {
-    let file = std::fs::File::open(path).map_err(|e| Error::Io {
-        path: path.to_path_buf(),
-        source: e,
-    })?;
-    let capture_error = |e: &dyn std::fmt::Display| Error::Capture {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    let mut reader = CaptureReader::new(file).map_err(|e| capture_error(&e))?;
-    let mut collector = crate::looks::Collector::default();
-    let trace = trace_options(m, case_index, c)?;
-    crate::trace::read_trace(&mut reader, trace, &mut Diagnostics::default(), |msg| {
-        collector.observe(msg);
-        true
-    })
-    .map_err(|e| capture_error(&e))?;
-    Ok(collector.finish().looks)
+    let (mut session, console) = open(m, case_index, path, c)?;
+    let who = session.who(console.trace).map_err(|e| capture_error(path, e))?;
+    Ok(who.looks)
 }
 
 /// The program whose look `at = "auto"` stands for in a gai expectation.
