@@ -45,6 +45,12 @@ fn every_request(data: &[u8]) -> u64 {
             format,
         }
         .run(&console, &mut out);
+        // With no message decoded every rebuild refuses the capture: the
+        // requests below would only compile their methods' patterns (slow
+        // in a debug build) to be refused (`thin.rs` checks the refusals).
+        if decoded == 0 {
+            continue;
+        }
         let _ = app::timeline::Timeline {
             capture: capture.clone(),
             model,

@@ -258,7 +258,22 @@ impl Session {
         Ok(())
     }
 
-    /// Rebuilds the model up to `at` and writes the summary.
+    /// Runs one pass over the capture (a function of [`crate::rebuild`]):
+    /// then the summary, the refusal of a capture with nothing to replay,
+    /// and what the answers rest on. Every pass goes through here.
+    fn pass<R>(
+        &mut self,
+        run: impl FnOnce(&mut CaptureReader<'static>, &mut Diagnostics) -> Result<(R, Rebuilt), crate::capture::Error>,
+    ) -> Result<(R, Rebuilt, Diagnostics), Error> {
+        let mut diags = Diagnostics::default();
+        let done = run(&mut self.reader, &mut diags);
+        self.done();
+        let (r, rebuilt) = done.map_err(|e| self.unreadable(e))?;
+        self.rebuilt(&rebuilt, &diags)?;
+        Ok((r, rebuilt, diags))
+    }
+
+    /// Rebuilds the model up to `at`, every change to `sink`.
     pub fn rebuild<S: ChangeSink>(
         &mut self,
         trace: TraceOptions,
@@ -279,11 +294,10 @@ impl Session {
         sink: &mut S,
         follow: &mut impl Follow,
     ) -> Result<(Rebuilt, Diagnostics), Error> {
-        let mut diags = Diagnostics::default();
-        let rebuilt = crate::rebuild::rebuild_following(&mut self.reader, trace, model, at, &mut diags, sink, follow);
-        self.done();
-        let rebuilt = rebuilt.map_err(|e| self.unreadable(e))?;
-        self.rebuilt(&rebuilt, &diags)?;
+        let ((), rebuilt, diags) = self.pass(|reader, diags| {
+            let r = crate::rebuild::rebuild_following(reader, trace, model, at, diags, sink, follow)?;
+            Ok(((), r))
+        })?;
         // Said even with --quiet: the answer is not about the moment asked for.
         if !self.silent
             && let Some(w) = rebuilt.moment.outside_warning()
@@ -293,8 +307,7 @@ impl Session {
         Ok((rebuilt, diags))
     }
 
-    /// `--at auto` (see [`crate::rebuild::evaluate_at_looks`]); writes the
-    /// summary.
+    /// `--at auto` (see [`crate::rebuild::evaluate_at_looks`]).
     pub fn evaluate_at_looks<T>(
         &mut self,
         trace: TraceOptions,
@@ -303,18 +316,14 @@ impl Session {
         follow: &mut impl Follow,
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<(crate::rebuild::Moment, T)>, Rebuilt), Error> {
-        let mut diags = Diagnostics::default();
-        let done =
-            crate::rebuild::evaluate_at_looks_following(&mut self.reader, trace, model, who, &mut diags, follow, eval);
-        self.done();
-        let (results, rebuilt) = done.map_err(|e| self.unreadable(e))?;
-        self.rebuilt(&rebuilt, &diags)?;
+        let (results, rebuilt, _) = self.pass(|reader, diags| {
+            crate::rebuild::evaluate_at_looks_following(reader, trace, model, who, diags, follow, eval)
+        })?;
         Ok((results, rebuilt))
     }
 
     /// Rebuilds the model, re-evaluating `key` after every change and `eval`
-    /// where it changed (see
-    /// [`crate::rebuild::watch`]), and writes the summary.
+    /// where it changed (see [`crate::rebuild::watch`]).
     pub fn watch<K: PartialEq, T: Clone>(
         &mut self,
         trace: TraceOptions,
@@ -322,32 +331,18 @@ impl Session {
         key: impl FnMut(&Model) -> K,
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
-        let mut diags = Diagnostics::default();
-        let watched = crate::rebuild::watch(&mut self.reader, trace, model, &mut diags, key, eval);
-        self.done();
-        let (flips, rebuilt) = watched.map_err(|e| self.unreadable(e))?;
-        self.rebuilt(&rebuilt, &diags)?;
+        let (flips, rebuilt, _) =
+            self.pass(|reader, diags| crate::rebuild::watch(reader, trace, model, diags, key, eval))?;
         Ok((flips, rebuilt))
     }
 }
 
 /// Evaluates `eval` at the moment(s) `at` names: the end of the capture,
 /// a packet or time, or with `auto` the last look of `who` (every look
-/// with `every`; the end of the capture, said so, when there is none).
-/// `open` opens the capture; it is read once, `auto` included.
-pub fn evaluate<T>(
-    open: impl FnOnce() -> Result<Session, Error>,
-    trace: TraceOptions,
-    model: ModelOptions,
-    at: Option<crate::rebuild::AtSpec>,
-    who: (crate::looks::Looker, bool),
-    eval: impl FnMut(&Model) -> T,
-) -> Result<Vec<(crate::rebuild::Moment, T)>, Error> {
-    evaluate_following(open, trace, model, at, who, &mut (), eval).map(|(results, _)| results)
-}
-
-/// [`evaluate`], and what the answers rest on (of the final rebuild), every
-/// message of the capture also given to `follow` in the same pass (a [`crate::rebuild::Watcher`] watches the
+/// with `every`; the end of the capture, said so, when there is none); and
+/// what the answers rest on (of the final rebuild). `open` opens the
+/// capture; it is read once, `auto` included, every message also given to
+/// `follow` in the same pass (a [`crate::rebuild::Watcher`] watches the
 /// whole capture whatever `at` says).
 pub fn evaluate_following<T>(
     open: impl FnOnce() -> Result<Session, Error>,
