@@ -2,7 +2,8 @@
 //! them: each top-level module may name (`crate::module`) only the modules
 //! listed for it here, so data flows one way (capture → netlink → trace →
 //! model → looks → moment → rebuild → replay → report → app; `record`
-//! writes captures beside them). A new use of a module above fails here.
+//! writes captures beside them). A new use of a module above fails here,
+//! and so does any new pair of files that depend on each other.
 
 // Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -129,4 +130,166 @@ fn the_check_sees_a_use_of_a_layer_above() {
             .iter()
             .any(|(d, _)| d == "report" || d == "app" || d == "rebuild")
     );
+}
+
+/// A module path (`replay::gai::sort`) → its file, for every file of src/.
+fn module_files(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+    let mut all = Vec::new();
+    files(src, &mut all);
+    let mut out = BTreeMap::new();
+    for f in all {
+        let rel = f.strip_prefix(src).expect("under src").with_extension("");
+        let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        if parts.last().is_some_and(|l| l == "mod" || l == "lib") {
+            parts.pop();
+        }
+        out.insert(parts, f);
+    }
+    out
+}
+
+/// The paths a file names: `crate::…`, `super::…`, `self::…` (brace
+/// groups expanded one level deep), and `child::…` of its own children.
+fn named_paths(code: &str, here: &[String], children: &BTreeSet<String>) -> Vec<Vec<String>> {
+    let word = regex::Regex::new(r"\b(crate|super|self)((?:::\w+)*)(?:::\{([^{}]*)\})?").expect("regex");
+    let child = regex::Regex::new(r"(?:^|[^:\w])(\w+)::\w").expect("regex");
+    let mut out = Vec::new();
+    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        for c in word.captures_iter(line) {
+            // `pub(super)`, `pub(crate)`: a visibility, not a path.
+            if c[2].is_empty() && c.get(3).is_none() {
+                continue;
+            }
+            let mut base: Vec<String> = match &c[1] {
+                "crate" => Vec::new(),
+                "super" => here[..here.len().saturating_sub(1)].to_vec(),
+                _ => here.to_vec(),
+            };
+            base.extend(c[2].split("::").filter(|s| !s.is_empty()).map(str::to_owned));
+            match c.get(3) {
+                Some(group) => {
+                    for item in group.as_str().split(',') {
+                        let mut p = base.clone();
+                        p.extend(
+                            item.trim()
+                                .split("::")
+                                .map(|s| s.split(' ').next().unwrap_or(s).to_owned()),
+                        );
+                        out.push(p);
+                    }
+                }
+                None => out.push(base),
+            }
+        }
+        for c in child.captures_iter(line) {
+            if children.contains(&c[1]) {
+                let mut p = here.to_vec();
+                p.push(c[1].to_owned());
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Files that depend on each other, found by Tarjan's algorithm.
+fn file_cycles(src: &Path) -> Vec<BTreeSet<String>> {
+    let modules = module_files(src);
+    let resolve = |p: &[String]| {
+        (0..=p.len())
+            .rev()
+            .map(|i| p[..i].to_vec())
+            .find(|q| modules.contains_key(q))
+    };
+    let mut graph: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (m, f) in &modules {
+        if m.last().is_some_and(|l| l.ends_with("_tests") || l == "testutil") {
+            continue;
+        }
+        let children: BTreeSet<String> = modules
+            .keys()
+            .filter(|k| k.len() == m.len() + 1 && k.starts_with(m))
+            .filter_map(|k| k.last().cloned())
+            .collect();
+        let text = std::fs::read_to_string(f).expect("read");
+        let code = text.split("#[cfg(test)]\n").next().expect("code");
+        let deps = graph.entry(m.clone()).or_default();
+        for p in named_paths(code, m, &children) {
+            if let Some(to) = resolve(&p)
+                && !to.is_empty()
+                && &to != m
+                && !to.last().is_some_and(|l| l.ends_with("_tests") || l == "testutil")
+            {
+                deps.insert(to);
+            }
+        }
+    }
+    // Tarjan's strongly connected components.
+    struct T<'g> {
+        graph: &'g BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        index: BTreeMap<Vec<String>, (usize, usize)>,
+        stack: Vec<Vec<String>>,
+        next: usize,
+        out: Vec<BTreeSet<String>>,
+    }
+    fn visit(t: &mut T<'_>, v: &Vec<String>) {
+        t.index.insert(v.clone(), (t.next, t.next));
+        t.next += 1;
+        t.stack.push(v.clone());
+        for w in t.graph.get(v).into_iter().flatten() {
+            if !t.index.contains_key(w) {
+                visit(t, w);
+                let low = t.index[w].1.min(t.index[v].1);
+                t.index.get_mut(v).expect("visited").1 = low;
+            } else if t.stack.contains(w) {
+                let low = t.index[w].0.min(t.index[v].1);
+                t.index.get_mut(v).expect("visited").1 = low;
+            }
+        }
+        if t.index[v].0 == t.index[v].1 {
+            let mut comp = BTreeSet::new();
+            while let Some(w) = t.stack.pop() {
+                let done = &w == v;
+                comp.insert(w.join("/"));
+                if done {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                t.out.push(comp);
+            }
+        }
+    }
+    let mut t = T {
+        graph: &graph,
+        index: BTreeMap::new(),
+        stack: Vec::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !t.index.contains_key(v) {
+            visit(&mut t, v);
+        }
+    }
+    t.out
+}
+
+/// The one cycle left: the model is one type (`Model`) whose methods live
+/// in one file per kernel behaviour, and those files call each other
+/// through it. Any other cycle between files fails here.
+const KNOWN_CYCLE: &[&str] = &[
+    "model",
+    "model/dumps",
+    "model/kernel_rules",
+    "model/linkwatch",
+    "model/requests",
+];
+
+#[test]
+fn no_two_files_depend_on_each_other_but_the_model_s() {
+    let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../src"));
+    let known: BTreeSet<String> = KNOWN_CYCLE.iter().map(|s| (*s).to_owned()).collect();
+    let cycles: Vec<_> = file_cycles(src).into_iter().filter(|c| *c != known).collect();
+    assert!(cycles.is_empty(), "files that depend on each other: {cycles:?}");
 }
