@@ -4,7 +4,7 @@
 //!
 //! Contract: [`Looks::observe`] is fed the trace's messages in capture order
 //! (one pass, bounded memory: only requests still waiting for their end are
-//! held) and returns, when a request's answer ends, its [`Request`] record.
+//! held) and returns, when a request's answer ends, its [`Asked`] record.
 //! [`group`] joins consecutive requests of one socket and one library into
 //! [`Look`]s. Attribution only uses what the capture holds: request length,
 //! body shape, flags, the sequence number's pattern and the port id the

@@ -131,7 +131,7 @@ impl FromStr for Resolved {
 #[serde(deny_unknown_fields, default)]
 pub struct DetectSettings {
     /// `kubelet`, `flannel`, `kubeadm`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
-    /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
+    /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
     pub method: Method,

@@ -124,7 +124,7 @@ impl MethodSpec {
     }
 
     /// What `--timeline` compares: the detection's address, interface and
-    /// error (see [`verdict::Choice`]), through a faster path where the
+    /// error (see [`super::verdict::Choice`]), through a faster path where the
     /// method has one. Always equal to those of [`detect`](Self::detect).
     pub fn outcome(&self, model: &Model) -> (Option<String>, Option<String>, Option<String>) {
         if let MethodSpec::Calico { method, options, .. } = self

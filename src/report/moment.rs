@@ -1,7 +1,7 @@
 //! The moment a table, detection or resolver order was evaluated at, as
 //! every printer shows it.
 //!
-//! Contract: [`json`] is the one JSON shape of a moment (`moment` in the
+//! Contract: [`json()`] is the one JSON shape of a moment (`moment` in the
 //! documents of `table`, `detect` and `gai`); text printers use
 //! [`crate::rebuild::Moment::describe`].
 

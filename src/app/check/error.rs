@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-/// Why a manifest, case or expectation could not be run; [`run`] and
-/// [`run_paths`] turn each into an [`Outcome`] of kind `error` (exit 2 in
+/// Why a manifest, case or expectation could not be run; [`super::run()`] and
+/// [`super::run_paths`] turn each into an [`super::Outcome`] of kind `error` (exit 2 in
 /// the CLI), failed expectations are outcomes of their own kind.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

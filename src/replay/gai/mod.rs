@@ -7,7 +7,7 @@
 //! `--source` override, else the kernel's source-address selection
 //! (`replay::source`) on the model, or, when the capture holds no routes,
 //! on the model with the routes the kernel makes from its addresses
-//! ([`Model::with_inferred_routes`], said in the notes). glibc:
+//! ([`crate::model::Model::with_inferred_routes`], said in the notes). glibc:
 //! `rfc3484_sort` rules 1-10 as glibc implements them, with `__check_pf`'s
 //! facts (prefix lengths and flags are known only when the host has a
 //! non-loopback IPv6 address) and `/etc/gai.conf`; Go and musl: RFC 6724
