@@ -19,7 +19,7 @@ use ipnet::IpNet;
 use serde::{Deserialize, Deserializer};
 
 use crate::replay::method::Method;
-use crate::replay::verdict::Detection;
+use crate::replay::verdict::{Detection, NodeAddress};
 use crate::replay::{Family, MethodSpec, calico, flannel, kubeadm, kubelet};
 
 /// Deserializes any type from its text form (`FromStr`), so manifests take
@@ -81,7 +81,7 @@ impl Expected {
         match self {
             Expected::Nothing => d.address.is_none(),
             Expected::Ip(ip) => d.ip() == Some(*ip),
-            Expected::Net(n) => d.address.as_deref().and_then(|a| a.parse::<IpNet>().ok()) == Some(*n),
+            Expected::Net(n) => d.address == Some(NodeAddress::Net(*n)),
         }
     }
 }

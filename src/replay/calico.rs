@@ -19,7 +19,7 @@ use super::family::Family;
 use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
 use super::source;
-use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{AF_INET, AF_INET6};
 
@@ -428,8 +428,8 @@ fn get_interfaces<'m>(
     kept
 }
 
-fn cidr_of(a: &GoAddr<'_>) -> String {
-    a.cidr()
+fn cidr_of(a: &GoAddr<'_>) -> IpNet {
+    IpNet::new(a.ip, a.prefix_len).unwrap_or_else(|_| IpNet::from(a.ip))
 }
 
 /// `FilteredEnumeration(include, exclude, cidrs, version)`.
@@ -445,7 +445,7 @@ fn filtered(
     let kept = get_interfaces(model, include, exclude, o.family, o.version, &mut dropped);
     // Candidates in walk order: every interface, kept or dropped, reversed.
     let mut verdicts: Vec<Candidate> = Vec::new();
-    let mut chosen: Option<(String, String)> = None;
+    let mut chosen: Option<(IpNet, String)> = None;
     for k in &kept {
         let mut addrs = Vec::new();
         for a in &k.cidrs {
@@ -473,7 +473,7 @@ fn filtered(
                 )
             };
             addrs.push(AddrVerdict {
-                address: cidr_of(a),
+                address: a.cidr(),
                 verdict,
                 reason,
             });
@@ -518,7 +518,7 @@ fn filtered(
     }
     match chosen {
         Some((addr, iface)) => {
-            d.address = Some(addr);
+            d.address = Some(addr.into());
             d.interface = Some(iface);
             Ok(())
         }
@@ -537,7 +537,7 @@ fn filtered_outcome(
     exclude: Option<&Patterns>,
     cidrs: &[IpNet],
     o: &Options,
-) -> Result<(String, String), Unable> {
+) -> Result<(IpNet, String), Unable> {
     let kept = |link: &LinkEntry| dropped_by_name(link, include, exclude).is_none();
     let af = if o.family == Family::V6 { AF_INET6 } else { AF_INET };
     let mut holders: Vec<(usize, u32)> = model
@@ -570,7 +570,7 @@ pub fn outcome_parsed(
     model: &Model,
     method: &Result<Method, MethodError>,
     o: &Options,
-) -> Option<(Option<String>, Option<String>, Option<String>)> {
+) -> Option<(Option<NodeAddress>, Option<String>, Option<String>)> {
     if !matches!(o.ip, IpSetting::Autodetect) {
         return None;
     }
@@ -592,14 +592,14 @@ pub fn outcome_parsed(
         Method::CanReach(_) | Method::KubernetesInternalIp => return None,
     };
     Some(match result {
-        Ok((a, i)) => (Some(a), Some(i), None),
+        Ok((a, i)) => (Some(a.into()), Some(i), None),
         Err(e) => (None, None, Some(e.0)),
     })
 }
 
 /// `GetLocalCIDR`-style lookup: all interfaces, reversed, no exclusions, no
 /// global-unicast check; the first CIDR whose IP equals `ip`.
-fn local_cidr(model: &Model, ip: IpAddr, v: Version) -> Option<(String, String)> {
+fn local_cidr(model: &Model, ip: IpAddr, v: Version) -> Option<(IpNet, String)> {
     let mut sink = Vec::new();
     let fam = family_of(ip);
     let kept = get_interfaces(model, None, None, fam, v, &mut sink);
@@ -609,13 +609,6 @@ fn local_cidr(model: &Model, ip: IpAddr, v: Version) -> Option<(String, String)>
             .find(|a| a.ip == ip)
             .map(|a| (cidr_of(a), k.link.display_name()))
     })
-}
-
-fn masked(cidr: &str) -> String {
-    match IpNet::from_str(cidr) {
-        Ok(n) => n.trunc().to_string(),
-        Err(_) => cidr.to_owned(),
-    }
 }
 
 fn k8s_bug(v: Version) -> bool {
@@ -750,7 +743,7 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
                 (Verdict::NotReached, "an earlier candidate won".into())
             } else if a.ip == choice.source {
                 won = true;
-                d.address = Some(cidr_of(a));
+                d.address = Some(cidr_of(a).into());
                 d.interface = Some(k.link.display_name());
                 (
                     Verdict::Chosen,
@@ -763,7 +756,7 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
                 )
             };
             addrs.push(AddrVerdict {
-                address: cidr_of(a),
+                address: a.cidr(),
                 verdict,
                 reason,
             });
@@ -811,14 +804,14 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
         );
     };
     let result = if k8s_bug(o.version) {
-        let net = masked(&cidr);
+        let net = cidr.trunc();
         d.notes.push(format!(
             "{}: returns the network {net} instead of {cidr}; every node of that subnet claims the same address",
             o.version
         ));
         net
     } else {
-        cidr.clone()
+        cidr
     };
     for l in goview::interfaces(model).iter().rev() {
         let here = l.display_name() == iface;
@@ -834,7 +827,7 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
             addresses: Vec::new(),
         });
     }
-    d.address = Some(result);
+    d.address = Some(result.into());
     d.interface = Some(iface);
     Ok(())
 }
@@ -850,14 +843,24 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         return;
     };
     let on_host = goview::host_has(model, ip);
-    let cidr = match given_len {
-        Some(l) => format!("{ip}/{l}"),
+    let host = if ip.is_ipv4() { 32 } else { 128 };
+    let cidr = match given_len.map(str::parse::<u8>) {
+        Some(Ok(l)) => IpNet::new(ip, l),
+        // calico-node refuses what does not parse as a CIDR, and terminates.
+        Some(Err(_)) => {
+            d.error = Some(format!("{var}={text} is not an address"));
+            return;
+        }
         // v3.18+ completes a bare IPv4 with the host interface's prefix.
         None if o.family == Family::V4 && o.version >= Version(3, 18, 0) => match local_cidr(model, ip, o.version) {
-            Some((c, _)) => c,
-            None => format!("{ip}/32"),
+            Some((c, _)) => Ok(c),
+            None => IpNet::new(ip, host),
         },
-        None => format!("{ip}/{}", if ip.is_ipv4() { 32 } else { 128 }),
+        None => IpNet::new(ip, host),
+    };
+    let Ok(cidr) = cidr else {
+        d.error = Some(format!("{var}={text} is not an address"));
+        return;
     };
     d.notes.push(format!("{var}={text}: used as given, no autodetection"));
     if on_host {
@@ -868,7 +871,7 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
             o.family
         ));
     }
-    d.address = Some(cidr);
+    d.address = Some(cidr.into());
 }
 
 fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {

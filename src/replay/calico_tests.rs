@@ -46,7 +46,7 @@ fn bulk_path_reverse_order() {
         &[(1, "192.168.1.10/24"), (2, "10.0.0.5/16")],
     );
     let d = run(&m, "first-found", "latest");
-    assert_eq!(d.address.as_deref(), Some("10.0.0.5/16"));
+    assert_eq!(d.address_text().as_deref(), Some("10.0.0.5/16"));
     let order: Vec<&str> = d.candidates.iter().map(|c| c.interface.as_str()).collect();
     assert_eq!(order, ["eth1", "eth0"]);
 }
@@ -65,23 +65,23 @@ fn startup_test_kubernetes_internal_ip() {
         "2001:db8:85a3:8d3:1319:8a2e:370:7348".parse().expect("ip"),
     ];
     assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
+        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
         Some("192.168.1.10/24")
     );
     o.family = Family::V6;
     assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
+        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
         Some("2001:db8:85a3:8d3:1319:8a2e:370:7348/64")
     );
     // buggy releases return the network
     o.version = "3.22.1".parse().expect("v");
     assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
+        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
         Some("2001:db8:85a3:8d3::/64")
     );
     o.family = Family::V4;
     assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address.as_deref(),
+        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
         Some("192.168.1.0/24")
     );
     // InternalIP not on the host => autodetect fails
@@ -104,7 +104,7 @@ fn startup_test_get_local_cidr() {
             ip: IpSetting::Explicit(ip.to_owned()),
             ..Options::default()
         };
-        detect(&m, "", &o).address.expect("address")
+        detect(&m, "", &o).address_text().expect("address")
     };
     assert_eq!(explicit("1.2.3.4", 4), "1.2.3.4/24");
     assert_eq!(explicit("4.3.2.1/25", 4), "4.3.2.1/25");
@@ -112,6 +112,18 @@ fn startup_test_get_local_cidr() {
     // IP6: no GetLocalCIDR, a bare IP becomes /128
     assert_eq!(explicit("1:2:3:4::5", 6), "1:2:3:4::5/128");
     assert_eq!(explicit("5:4:3:2::1/64", 6), "5:4:3:2::1/64");
+    // What is no CIDR is calico-node's error, not an address.
+    for bad in ["1.2.3.4/abc", "1.2.3.4/33"] {
+        let o = Options {
+            ip: IpSetting::Explicit(bad.to_owned()),
+            ..Options::default()
+        };
+        let d = detect(&m, "", &o);
+        assert_eq!(
+            (d.address, d.error),
+            (None, Some(format!("IP={bad} is not an address")))
+        );
+    }
 }
 
 #[test]
@@ -142,7 +154,7 @@ fn worked_examples() {
         ],
     );
     assert_eq!(
-        run(&m, "first-found", "latest").address.as_deref(),
+        run(&m, "first-found", "latest").address_text().as_deref(),
         Some("192.168.122.1/24")
     );
     let m = host(
@@ -155,21 +167,24 @@ fn worked_examples() {
         ],
     );
     assert_eq!(
-        run(&m, "first-found", "3.24.6").address.as_deref(),
+        run(&m, "first-found", "3.24.6").address_text().as_deref(),
         Some("192.168.122.1/24")
     );
-    assert_eq!(run(&m, "first-found", "3.25.0").address.as_deref(), Some("10.0.0.5/24"));
+    assert_eq!(
+        run(&m, "first-found", "3.25.0").address_text().as_deref(),
+        Some("10.0.0.5/24")
+    );
     // link-local skipped
     let m = host(&[(2, "eth0")], &[(2, "169.254.3.4/16"), (2, "10.0.0.5/24")]);
     let d = run(&m, "first-found", "latest");
-    assert_eq!(d.address.as_deref(), Some("10.0.0.5/24"));
+    assert_eq!(d.address_text().as_deref(), Some("10.0.0.5/24"));
     assert_eq!(d.candidates[0].addresses[0].verdict, Verdict::NotGlobalUnicast);
     // wlo1 matched the unanchored "lo"
     let m = host(&[(2, "wlo1")], &[(2, "192.168.1.20/24")]);
     assert!(run(&m, "first-found", "3.23.3").error.is_some());
     assert!(run(&m, "first-found", "3.24.2").error.is_some());
     assert_eq!(
-        run(&m, "first-found", "3.23.4").address.as_deref(),
+        run(&m, "first-found", "3.23.4").address_text().as_deref(),
         Some("192.168.1.20/24")
     );
     // IPv6: newest first, flags ignored
@@ -182,7 +197,7 @@ fn worked_examples() {
         ..Options::default()
     };
     assert_eq!(
-        detect(&m, "first-found", &o).address.as_deref(),
+        detect(&m, "first-found", &o).address_text().as_deref(),
         Some("2001:db8::f00/64")
     );
 }
@@ -204,10 +219,10 @@ fn can_reach_uses_the_kernel_source_and_names_the_route() {
         ..Options::default()
     };
     let ff = detect(&m, "first-found", &o);
-    assert_eq!(ff.address.as_deref(), Some("192.168.50.5/24"));
+    assert_eq!(ff.address_text().as_deref(), Some("192.168.50.5/24"));
     assert!(ff.notes.iter().any(|n| n.contains("MISMATCH")), "{:?}", ff.notes);
     let cr = detect(&m, "can-reach=10.20.0.1", &o);
-    assert_eq!(cr.address.as_deref(), Some("10.0.0.5/24"));
+    assert_eq!(cr.address_text().as_deref(), Some("10.0.0.5/24"));
     assert!(
         cr.notes.iter().any(|n| n.contains("default via 10.0.0.1")),
         "{:?}",

@@ -66,7 +66,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         o.family,
     );
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: String| {
-        d.address = Some(ip.to_string());
+        d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
         d.notes.push(why);
     };

@@ -46,34 +46,34 @@ fn match_test_cases() {
     };
     let d = regex(r"192\.168\.200\.\d+");
     assert_eq!(
-        (d.interface.as_deref(), d.address.as_deref()),
+        (d.interface.as_deref(), d.address_text().as_deref()),
         (Some("dummy0"), Some("192.168.200.128"))
     );
     let d = regex(r"dummy\d+");
-    assert_eq!(d.address.as_deref(), Some("1.10.100.1"), "first in kernel order");
+    assert_eq!(d.address_text().as_deref(), Some("1.10.100.1"), "first in kernel order");
     let d = flannel(Options {
         iface: vec!["dummy0".into()],
         ..Options::default()
     });
-    assert_eq!(d.address.as_deref(), Some("1.10.100.1"));
+    assert_eq!(d.address_text().as_deref(), Some("1.10.100.1"));
     let d = flannel(Options {
         iface: vec!["172.16.30.18".into()],
         ..Options::default()
     });
-    assert_eq!(d.address.as_deref(), Some("172.16.30.18"));
+    assert_eq!(d.address_text().as_deref(), Some("172.16.30.18"));
     let d = flannel(Options {
         iface_regex: vec![r"172\.16\.30\.\d+".into()],
         public_ip: Some("172.16.31.200".parse().expect("ip")),
         ..Options::default()
     });
-    assert_eq!(d.address.as_deref(), Some("172.16.30.18"));
+    assert_eq!(d.address_text().as_deref(), Some("172.16.30.18"));
     assert!(d.notes.iter().any(|n| n.contains("172.16.31.200")));
     let d = flannel(Options {
         iface_can_reach: Some("172.16.32.254".parse().expect("ip")),
         ..Options::default()
     });
     assert_eq!(
-        (d.interface.as_deref(), d.address.as_deref()),
+        (d.interface.as_deref(), d.address_text().as_deref()),
         (Some("dummy0"), Some("172.16.32.100"))
     );
 }

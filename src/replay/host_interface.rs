@@ -130,7 +130,7 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                 });
             }
             if let Some(ip) = found {
-                d.address = Some(ip.to_string());
+                d.address = Some(ip.into());
                 d.interface = Some(name);
                 d.notes
                     .push(format!("{}address of the default-route interface", said.step));
@@ -144,7 +144,7 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                         .into_iter()
                         .find(|a| a.ip.is_ipv4() == (fam == AF_INET) && goview::is_global_unicast(a.ip));
                     if let Some(a) = lo {
-                        d.address = Some(a.ip.to_string());
+                        d.address = Some(a.ip.into());
                         d.interface = Some(l.display_name());
                         d.notes.push(format!(
                             "{}{name} has no global address; loopback fallback to {}",

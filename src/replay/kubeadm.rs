@@ -44,7 +44,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     );
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
-            d.address = Some(ip.to_string());
+            d.address = Some(ip.into());
             d.interface = model
                 .addresses(None)
                 .iter()
@@ -71,7 +71,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     );
                 }
                 Err(NoHostInterface::NoDefaultRoutes) => {
-                    d.address = Some("0.0.0.0".into());
+                    d.address = Some(IpAddr::from([0, 0, 0, 0]).into());
                     d.family = Family::V4;
                     d.error = Some(
                         "WARNING: could not obtain a bind address for the API Server: no default routes found in \
@@ -139,7 +139,7 @@ fn on_loopback(model: &Model, d: &mut Detection) {
     });
     match chosen {
         Some(ip) => {
-            d.address = Some(ip.to_string());
+            d.address = Some(ip.into());
             d.interface = Some(lo.display_name());
             d.family = Family::of(ip);
         }

@@ -24,13 +24,13 @@ fn the_default_route_interface_and_the_family_preference() {
     let m = model("incident-vlan-lo.pcap");
     let d = kubeadm(&m, None);
     assert_eq!(
-        (d.address.as_deref(), d.interface.as_deref()),
+        (d.address_text().as_deref(), d.interface.as_deref()),
         (Some("10.9.0.2"), Some("eth0"))
     );
     assert_eq!(d.family, Family::V4);
     // `::` prefers IPv6; with no IPv6 default route kubeadm falls back, and says so.
     let d = kubeadm(&m, Some("::"));
-    assert_eq!(d.address.as_deref(), Some("10.9.0.2"));
+    assert_eq!(d.address_text().as_deref(), Some("10.9.0.2"));
     assert!(
         d.notes
             .iter()
@@ -47,7 +47,7 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
     let m = model("kernels/6.12/ipv4-promote-on.l0.pcap");
     let d = kubeadm(&m, Some("127.0.0.1"));
     assert_eq!(
-        (d.address.as_deref(), d.interface.as_deref()),
+        (d.address_text().as_deref(), d.interface.as_deref()),
         (Some("10.50.0.1"), Some("lo"))
     );
     assert_eq!(d.candidates.len(), 1);
@@ -70,7 +70,7 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
 #[test]
 fn no_default_route_advertises_0_0_0_0_with_kubeadm_s_warning() {
     let d = kubeadm(&model("looks/6.12/gai-node.l0.pcap"), Some("::"));
-    assert_eq!(d.address.as_deref(), Some("0.0.0.0"));
+    assert_eq!(d.address_text().as_deref(), Some("0.0.0.0"));
     assert_eq!(d.family, Family::V4);
     assert!(
         d.error
@@ -86,11 +86,11 @@ fn a_specific_address_is_used_as_given() {
     let m = model("incident-nerdctl.pcap");
     let d = kubeadm(&m, Some("10.4.0.1"));
     assert_eq!(
-        (d.address.as_deref(), d.interface.as_deref()),
+        (d.address_text().as_deref(), d.interface.as_deref()),
         (Some("10.4.0.1"), Some("nerdctl0"))
     );
     assert!(d.candidates.is_empty());
     let d = kubeadm(&m, Some("192.0.2.7"));
-    assert_eq!((d.address.as_deref(), d.interface), (Some("192.0.2.7"), None));
+    assert_eq!((d.address_text().as_deref(), d.interface), (Some("192.0.2.7"), None));
     assert!(d.notes.iter().any(|n| n.contains("on none of the host's interfaces")));
 }

@@ -63,7 +63,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 return d;
             }
         }
-        d.address = Some(ip.to_string());
+        d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
         d.notes.push("step 1: --node-ip given, no detection".into());
         if o.node_ip.len() > 1 {
@@ -76,7 +76,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     }
     // Step 2.
     if let Some(ip) = o.hostname_override.as_deref().and_then(|h| h.parse::<IpAddr>().ok()) {
-        d.address = Some(ip.to_string());
+        d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
         d.notes
             .push("step 2: the hostname is an IP literal (not validated)".into());
@@ -88,7 +88,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         let (verdict, reason) = match validate(model, *ip) {
             Err(e) => (Verdict::NotMatching, format!("rejected by validateNodeIP: {e}")),
             Ok(()) if ip.is_ipv6() == prefer_v6 && d.address.is_none() => {
-                d.address = Some(ip.to_string());
+                d.address = Some((*ip).into());
                 d.interface = interface_of(model, *ip);
                 (
                     Verdict::Chosen,
@@ -116,7 +116,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if d.address.is_none()
         && let Some(ip) = first_other
     {
-        d.address = Some(ip.to_string());
+        d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
         d.notes
             .push("step 3: no valid answer of the preferred family; the first valid one of the other".into());

@@ -31,13 +31,13 @@ fn single_stack_and_dual_stack_routes() {
         &[(3, "fe80::2f7:6fff:fe6e:2956/64"), (3, "10.254.71.145/17")],
         vec![v4()],
     );
-    assert_eq!(kubelet(&m, None).address.as_deref(), Some("10.254.71.145"));
+    assert_eq!(kubelet(&m, None).address_text().as_deref(), Some("10.254.71.145"));
     let m = with_routes(&[(3, "2001::200/64")], vec![v6()]);
-    assert_eq!(kubelet(&m, None).address.as_deref(), Some("2001::200"));
+    assert_eq!(kubelet(&m, None).address_text().as_deref(), Some("2001::200"));
     let m = with_routes(&[(3, "2001::10/64"), (3, "10.254.71.145/17")], vec![v4(), v6()]);
-    assert_eq!(kubelet(&m, None).address.as_deref(), Some("10.254.71.145"));
+    assert_eq!(kubelet(&m, None).address_text().as_deref(), Some("10.254.71.145"));
     assert_eq!(
-        kubelet(&m, Some("::")).address.as_deref(),
+        kubelet(&m, Some("::")).address_text().as_deref(),
         Some("2001::10"),
         "--node-ip :: prefers IPv6"
     );
@@ -60,9 +60,9 @@ fn link_local_interface_falls_back_to_a_global_loopback_address() {
         ],
     );
     let d = kubelet(&m, None);
-    assert_eq!(d.address.as_deref(), Some("10.1.1.1"));
+    assert_eq!(d.address_text().as_deref(), Some("10.1.1.1"));
     assert_eq!(d.interface.as_deref(), Some("lo"));
-    assert_eq!(kubelet(&m, Some("::")).address.as_deref(), Some("fd00:1:1::1"));
+    assert_eq!(kubelet(&m, Some("::")).address_text().as_deref(), Some("fd00:1:1::1"));
 }
 
 #[test]
@@ -83,7 +83,10 @@ fn node_ip_and_resolver_answers() {
         vec![route4("default", Some("10.1.1.254"), 3)],
     );
     // setters_test: --node-ip 10.1.1.1
-    assert_eq!(kubelet(&m, Some("10.1.1.1")).address.as_deref(), Some("10.1.1.1"));
+    assert_eq!(
+        kubelet(&m, Some("10.1.1.1")).address_text().as_deref(),
+        Some("10.1.1.1")
+    );
     // a --node-ip that is not on the host is rejected
     assert!(kubelet(&m, Some("10.9.9.9")).error.is_some());
     // step 3: the first valid answer of the preferred family, loopback skipped
@@ -98,7 +101,7 @@ fn node_ip_and_resolver_answers() {
             ..Options::default()
         },
     );
-    assert_eq!(d.address.as_deref(), Some("10.1.1.1"));
+    assert_eq!(d.address_text().as_deref(), Some("10.1.1.1"));
     assert_eq!(d.candidates[0].verdict, crate::replay::verdict::Verdict::NotMatching);
     assert_eq!(d.candidates[1].verdict, crate::replay::verdict::Verdict::OtherFamily);
 }

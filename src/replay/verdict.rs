@@ -3,6 +3,9 @@
 //! Contract: plain data, shared by every method so that printers and the
 //! regression manifests treat them alike.
 
+use std::net::IpAddr;
+
+use ipnet::IpNet;
 use serde::Serialize;
 
 /// Why a candidate interface or address won or lost.
@@ -49,6 +52,52 @@ pub struct Candidate {
     pub addresses: Vec<AddrVerdict>,
 }
 
+/// The address a method chose, as the program reports it: with its prefix
+/// length (calico-node: `10.4.0.1/24`) or bare (kubelet, flannel,
+/// kubeadm: `10.4.0.1`). JSON and text show it as the program writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NodeAddress {
+    Ip(IpAddr),
+    Net(IpNet),
+}
+
+impl NodeAddress {
+    /// The address without its prefix length.
+    pub fn ip(self) -> IpAddr {
+        match self {
+            NodeAddress::Ip(ip) => ip,
+            NodeAddress::Net(n) => n.addr(),
+        }
+    }
+}
+
+impl From<IpAddr> for NodeAddress {
+    fn from(ip: IpAddr) -> Self {
+        NodeAddress::Ip(ip)
+    }
+}
+
+impl From<IpNet> for NodeAddress {
+    fn from(n: IpNet) -> Self {
+        NodeAddress::Net(n)
+    }
+}
+
+impl std::fmt::Display for NodeAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NodeAddress::Ip(ip) => ip.fmt(f),
+            NodeAddress::Net(n) => n.fmt(f),
+        }
+    }
+}
+
+impl Serialize for NodeAddress {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// The outcome of one method on one capture.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Detection {
@@ -59,7 +108,7 @@ pub struct Detection {
     /// 4 or 6 in JSON.
     pub family: super::family::Family,
     /// `10.4.0.1/24`, or a bare IP for components that report one.
-    pub address: Option<String>,
+    pub address: Option<NodeAddress>,
     pub interface: Option<String>,
     /// Why nothing was chosen.
     pub error: Option<String>,
@@ -87,9 +136,13 @@ impl Detection {
     }
 
     /// The chosen IP without its prefix length.
-    pub fn ip(&self) -> Option<std::net::IpAddr> {
-        let a = self.address.as_deref()?;
-        a.split('/').next()?.parse().ok()
+    pub fn ip(&self) -> Option<IpAddr> {
+        self.address.map(NodeAddress::ip)
+    }
+
+    /// The chosen address as the program writes it.
+    pub fn address_text(&self) -> Option<String> {
+        self.address.map(|a| a.to_string())
     }
 }
 

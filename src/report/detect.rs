@@ -35,7 +35,7 @@ fn verdict_word(v: Verdict) -> &'static str {
 pub fn outcome(d: &Detection) -> String {
     match (&d.address, &d.interface, &d.error) {
         (Some(a), Some(i), _) => format!("{a} on {i}"),
-        (Some(a), None, _) => a.clone(),
+        (Some(a), None, _) => a.to_string(),
         (None, _, Some(e)) => format!("nothing: {e}"),
         _ => "nothing".into(),
     }

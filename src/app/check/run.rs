@@ -409,7 +409,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
         // `address` means what `--expect` means (a bare IP matches any prefix).
         let addr = d.clone().map(|d| match &e.expect {
             Some(want) if want.holds(&d) => Value::Text(want.to_string()),
-            _ => Value::Text(d.address.unwrap_or_else(|| "none".into())),
+            _ => Value::Text(d.address_text().unwrap_or_else(|| "none".into())),
         });
         let iface = d.map(|d| Value::Text(d.interface.unwrap_or_else(|| "none".into())));
         // Only the values written down are checked; with none, the
