@@ -33,13 +33,13 @@ pub struct Rebuilt {
 /// What answers from a rebuilt model rest on beyond the capture's bytes:
 /// the problems met reading it, and what the model had to assume. Every
 /// subcommand's JSON carries both.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Grounds {
     /// The capture's diagnostics and the model's warnings, in that order.
     pub warnings: Vec<String>,
     /// What the model assumed because the capture cannot say (see
-    /// [`Model::notes`]).
-    pub assumptions: Vec<String>,
+    /// [`Model::assumptions`]).
+    pub assumptions: Vec<crate::model::Assumption>,
 }
 
 impl Grounds {
@@ -50,7 +50,7 @@ impl Grounds {
                 .chain(model.warnings().iter())
                 .map(ToString::to_string)
                 .collect(),
-            assumptions: model.notes(),
+            assumptions: model.assumptions(),
         }
     }
 }

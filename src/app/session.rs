@@ -249,7 +249,7 @@ impl Session {
             }
             // What the tables rest on where the capture is silent.
             if !self.assumptions_in_output {
-                for n in m.notes() {
+                for n in m.assumptions() {
                     writeln!(err, "  assumed: {n}")?;
                 }
             }

@@ -10,6 +10,7 @@
 //! for unknown devices) become diagnostics, never errors. The model's size
 //! depends on the size of the tables, not on the length of the capture.
 
+pub mod assumption;
 pub mod changes;
 mod dumps;
 pub mod entries;
@@ -34,6 +35,7 @@ use crate::netlink::Body;
 use crate::netlink::names::*;
 use crate::trace::TraceMessage;
 
+pub use assumption::Assumption;
 pub use changes::{Change, ChangeSink, Event, ObjectKind};
 pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
 pub use kernel_order::{KernelVersion, LinkOrder};
@@ -610,23 +612,20 @@ impl Model {
         &self.stats
     }
 
-    /// What the model had to assume because the capture cannot say, one
-    /// sentence each: indexes it predicted, link-local addresses made from
-    /// a MAC it never saw, the promote_secondaries setting it relied on.
     /// Whether a complete link dump was seen, so that every link of the
     /// namespace is known (not only those the capture names).
     pub fn links_complete(&self) -> bool {
         self.seen_link_dump
     }
 
-    pub fn notes(&self) -> Vec<String> {
+    /// What the model had to assume because the capture cannot say:
+    /// indexes it predicted, link-local addresses made from a MAC it never
+    /// saw, the promote_secondaries setting it relied on, ... (the report
+    /// says each in words).
+    pub fn assumptions(&self) -> Vec<Assumption> {
         let mut v = Vec::new();
         if !self.seen_link_dump {
-            v.push(
-                "no complete link dump: only the links the capture names are listed; \
-                 links nothing touched during the capture (lo at least) exist but are not shown"
-                    .to_string(),
-            );
+            v.push(Assumption::NoLinkDump);
         }
         for l in self.links.as_slice() {
             if l.link_elsewhere
@@ -636,19 +635,15 @@ impl Model {
                 && !self.state(l.index).foreign_peer_down
                 && l.kind.is_some_and(|k| k.as_bytes() == b"veth")
             {
-                v.push(format!(
-                    "the veth peer of {} is in another namespace: its carrier there is not in this capture; assumed up",
-                    l.display_name()
-                ));
+                v.push(Assumption::VethPeerElsewhere { link: l.display_name() });
             }
         }
         for l in self.links.as_slice() {
             if matches!(l.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
-                v.push(format!(
-                    "ifindex {} of {} is the index the kernel would assign next; no reply or dump showed it",
-                    l.index,
-                    l.display_name()
-                ));
+                v.push(Assumption::PredictedIndex {
+                    index: l.index,
+                    link: l.display_name(),
+                });
             }
         }
         let mut unknown: Vec<u32> = self
@@ -659,10 +654,7 @@ impl Model {
             .collect();
         unknown.sort_unstable();
         for i in unknown {
-            v.push(format!(
-                "the link-local address of {} is made from its MAC, which the capture never showed: shown as fe80::/64",
-                self.ifname(i)
-            ));
+            v.push(Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) });
         }
         for (end, (index, family, address, _)) in self.lifetimes.pending() {
             if let Some(a) = self
@@ -670,14 +662,11 @@ impl Model {
                 .iter()
                 .find(|a| a.address == address)
             {
-                let t = kernel_rules::timestamp(end);
-                v.push(format!(
-                    "{} on {}: its valid lifetime ends at {}, after the last packet; the kernel then deletes it \
-                     with its routes (silently on a quiet host)",
-                    a.cidr(),
-                    self.ifname(index),
-                    t.rfc3339()
-                ));
+                v.push(Assumption::LifetimeEndsAfter {
+                    address: a.cidr(),
+                    link: self.ifname(index),
+                    at: kernel_rules::timestamp(end),
+                });
             }
         }
         for d in &self.dad_unfinished {
@@ -685,57 +674,37 @@ impl Model {
                 (Some(s), Some(l)) => Some((l.as_nanos() - s.as_nanos()) as f64 / 1e9),
                 _ => None,
             };
-            let since = match (secs, d.from_dump) {
-                (Some(x), false) => format!(" {x:.2} s after it began (it takes 1 to 2 s)"),
-                (Some(x), true) => {
-                    format!(" (a dump showed it tentative {x:.2} s before the last packet; it takes 1 to 2 s)")
-                }
-                (None, _) => String::new(),
-            };
-            v.push(format!(
-                "packet {}: duplicate address detection of {} on {} was still under way{since}: \
-                 the address is tentative and has no local route yet; unless it is a duplicate both change \
-                 silently when it ends (--at end+2 shows the tables then)",
-                d.packet,
-                d.address,
-                self.ifname(d.index)
-            ));
+            v.push(Assumption::DadUnderWay {
+                packet: d.packet,
+                address: d.address,
+                link: self.ifname(d.index),
+                seconds: secs,
+                from_dump: d.from_dump,
+            });
         }
         if !self.lw.is_empty() {
-            v.push(
-                "some devices' link events were still queued for linkwatch at the last packet (it runs within a \
-                 second): their operational state, and IPv6 on those just brought up, are as before it ran \
-                 (--at end+2 shows the tables once it has)"
-                    .to_owned(),
-            );
+            v.push(Assumption::LinkwatchQueued);
         }
         for a in &self.dad_order_unknown {
-            v.push(format!(
-                "{a} is on several devices and their duplicate address detections ended unseen, each after a \
-                 random delay of up to 1 s: the order of its local routes is the order they began, which the \
-                 kernel's may not be"
-            ));
+            v.push(Assumption::LocalRouteOrderUnknown { address: *a });
         }
         if !self.after_capture.routes.is_empty() || !self.after_capture.addrs.is_empty() {
-            v.push(format!(
-                "after the last packet the kernel's timers were run on (--at): {} address(es) came or ended \
-                 duplicate address detection, {} route(s) came; nothing else was assumed to happen",
-                self.after_capture.addrs.len(),
-                self.after_capture.routes.len()
-            ));
+            v.push(Assumption::TimersRunOn {
+                addresses: self.after_capture.addrs.len(),
+                routes: self.after_capture.routes.len(),
+            });
         }
         for (i, a) in &self.after_capture.expired {
-            v.push(format!(
-                "{a} on {}: its valid lifetime ran out after the last packet (--at): deleted with its routes",
-                self.ifname(*i)
-            ));
+            v.push(Assumption::ExpiredAfter {
+                address: a.to_string(),
+                link: self.ifname(*i),
+            });
         }
         if let Some(p) = self.assumed_promotion {
-            v.push(format!(
-                "packet {p}: a primary IPv4 address with secondaries was deleted and no notification showed what followed; \
-                 promote_secondaries={} was assumed (--promote-secondaries)",
-                if self.options.promote_secondaries { "on" } else { "off" }
-            ));
+            v.push(Assumption::PromoteSecondaries {
+                packet: p,
+                on: self.options.promote_secondaries,
+            });
         }
         v
     }

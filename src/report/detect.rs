@@ -173,7 +173,7 @@ pub fn json_flips(flips: &[Flip<Choice>]) -> Vec<JsonFlip<'_>> {
 /// Adds what a result rests on to its JSON object.
 fn insert_grounds(o: &mut serde_json::Map<String, serde_json::Value>, grounds: &Grounds) {
     o.insert("warnings".into(), grounds.warnings.clone().into());
-    o.insert("assumptions".into(), grounds.assumptions.clone().into());
+    o.insert("assumptions".into(), serde_json::json!(grounds.assumptions));
 }
 
 /// The results of `nlorder detect` over one or more captures, printed as

@@ -210,7 +210,7 @@ pub fn json_document(
     let mut v = serde_json::to_value(result)?;
     if let Some(o) = v.as_object_mut() {
         o.insert("warnings".into(), grounds.warnings.clone().into());
-        o.insert("assumptions".into(), grounds.assumptions.clone().into());
+        o.insert("assumptions".into(), serde_json::json!(grounds.assumptions));
         o.insert("at_packet".into(), moment.packet.into());
         o.insert("moment".into(), super::moment::json(moment));
         if !observed.order.is_empty() {

@@ -1,6 +1,7 @@
 //! Reports: printers that turn results into text for people or JSON for
 //! machines. Printers only format; they decide nothing.
 
+pub mod assumption;
 pub mod check;
 pub mod decode;
 pub mod detect;

@@ -222,7 +222,7 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
             .filter(|r| filter.af().is_none_or(|f| f == r.family))
             .map(|r| json_route(r, model))
             .collect(),
-        assumptions: grounds.assumptions,
+        assumptions: grounds.assumptions.iter().map(ToString::to_string).collect(),
         warnings: grounds.warnings,
     }
 }
@@ -388,7 +388,7 @@ pub fn write_table_text(
             false => writeln!(out, "{line}")?,
         }
     }
-    let notes = model.notes();
+    let notes = model.assumptions();
     if !notes.is_empty() {
         writeln!(out, "{}", style.dim("# not in the capture (assumed)"))?;
         for n in notes {

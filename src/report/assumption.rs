@@ -1,0 +1,89 @@
+//! The model's assumptions in words, as every printer and the stderr
+//! summary say them (JSON: one sentence each, under `assumptions`).
+
+use std::fmt;
+
+use crate::model::Assumption;
+
+impl fmt::Display for Assumption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Assumption::NoLinkDump => f.write_str(
+                "no complete link dump: only the links the capture names are listed; \
+                 links nothing touched during the capture (lo at least) exist but are not shown",
+            ),
+            Assumption::VethPeerElsewhere { link } => write!(
+                f,
+                "the veth peer of {link} is in another namespace: its carrier there is not in this capture; assumed up"
+            ),
+            Assumption::PredictedIndex { index, link } => write!(
+                f,
+                "ifindex {index} of {link} is the index the kernel would assign next; no reply or dump showed it"
+            ),
+            Assumption::LinkLocalFromUnseenMac { link } => write!(
+                f,
+                "the link-local address of {link} is made from its MAC, which the capture never showed: shown as fe80::/64"
+            ),
+            Assumption::LifetimeEndsAfter { address, link, at } => write!(
+                f,
+                "{address} on {link}: its valid lifetime ends at {}, after the last packet; the kernel then deletes it \
+                 with its routes (silently on a quiet host)",
+                at.rfc3339()
+            ),
+            Assumption::DadUnderWay {
+                packet,
+                address,
+                link,
+                seconds,
+                from_dump,
+            } => {
+                let since = match (seconds, from_dump) {
+                    (Some(x), false) => format!(" {x:.2} s after it began (it takes 1 to 2 s)"),
+                    (Some(x), true) => {
+                        format!(" (a dump showed it tentative {x:.2} s before the last packet; it takes 1 to 2 s)")
+                    }
+                    (None, _) => String::new(),
+                };
+                write!(
+                    f,
+                    "packet {packet}: duplicate address detection of {address} on {link} was still under way{since}: \
+                     the address is tentative and has no local route yet; unless it is a duplicate both change \
+                     silently when it ends (--at end+2 shows the tables then)"
+                )
+            }
+            Assumption::LinkwatchQueued => f.write_str(
+                "some devices' link events were still queued for linkwatch at the last packet (it runs within a \
+                 second): their operational state, and IPv6 on those just brought up, are as before it ran \
+                 (--at end+2 shows the tables once it has)",
+            ),
+            Assumption::LocalRouteOrderUnknown { address } => write!(
+                f,
+                "{address} is on several devices and their duplicate address detections ended unseen, each after a \
+                 random delay of up to 1 s: the order of its local routes is the order they began, which the \
+                 kernel's may not be"
+            ),
+            Assumption::TimersRunOn { addresses, routes } => write!(
+                f,
+                "after the last packet the kernel's timers were run on (--at): {addresses} address(es) came or ended \
+                 duplicate address detection, {routes} route(s) came; nothing else was assumed to happen"
+            ),
+            Assumption::ExpiredAfter { address, link } => write!(
+                f,
+                "{address} on {link}: its valid lifetime ran out after the last packet (--at): deleted with its routes"
+            ),
+            Assumption::PromoteSecondaries { packet, on } => write!(
+                f,
+                "packet {packet}: a primary IPv4 address with secondaries was deleted and no notification showed what \
+                 followed; promote_secondaries={} was assumed (--promote-secondaries)",
+                if *on { "on" } else { "off" }
+            ),
+        }
+    }
+}
+
+/// In JSON, the sentence.
+impl serde::Serialize for Assumption {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
