@@ -4,7 +4,8 @@
 //! Contract: [`At`], [`AtSpec`] and [`AtValue`] parse what users write
 //! (RFC 3339 with either offset sign, epoch seconds, packet numbers);
 //! [`Moment`] says which record a model stands at, the capture's range,
-//! and whether an `--at` fell outside it ([`Outside`]).
+//! and whether an `--at` fell outside it ([`Outside`]); the report says
+//! both in words (`report::moment`).
 
 use crate::bad_value::BadValue;
 use crate::capture::Timestamp;
@@ -227,60 +228,6 @@ impl Moment {
             At::AfterEnd(_) => false,
         };
         after.then_some(Outside::After)
-    }
-
-    /// `packet 10, 2026-…Z (the end of the capture)`.
-    pub fn describe(&self) -> String {
-        let when = |p: u64, ts: Option<Timestamp>| match ts {
-            Some(t) => format!("packet {p}, {}", t.rfc3339()),
-            None => format!("packet {p}"),
-        };
-        if let Some(why) = &self.chosen {
-            return format!("{} ({why})", when(self.packet, self.ts));
-        }
-        match (self.at, self.outside()) {
-            (None, _) => format!("{} (the end of the capture)", when(self.packet, self.ts)),
-            (Some(_), Some(Outside::Before)) => "before the first packet (nothing applied)".to_owned(),
-            (Some(_), Some(Outside::After)) => {
-                format!(
-                    "{} (the end of the capture: --at lies after it)",
-                    when(self.packet, self.ts)
-                )
-            }
-            (Some(At::AfterEnd(n)), None) => format!(
-                "{}s after {} (the end of the capture; the kernel's timers ran on, nothing else is known)",
-                n as f64 / 1e9,
-                when(self.packet, self.ts)
-            ),
-            (Some(at), None) => format!("{} (--at {})", when(self.packet, self.ts), at.describe()),
-        }
-    }
-
-    /// The warning for an `--at` outside the capture, naming its range.
-    pub fn outside_warning(&self) -> Option<String> {
-        self.outside_warning_as("--at")
-    }
-
-    /// The same, naming the setting as the user wrote it (`at =` in a manifest).
-    pub fn outside_warning_as(&self, setting: &str) -> Option<String> {
-        let side = self.outside()?;
-        let at = self.at?.describe();
-        let when = |(p, ts): (u64, Option<Timestamp>)| match ts {
-            Some(t) => format!("packet {p}, {}", t.rfc3339()),
-            None => format!("packet {p}"),
-        };
-        let range = match (self.first, self.last) {
-            (Some(f), Some(l)) if self.to_end => format!("{} to {}", when(f), when(l)),
-            (Some(f), _) => format!("from {}", when(f)),
-            _ => "empty".to_owned(),
-        };
-        Some(match side {
-            Outside::Before => format!("{setting} {at} is before the capture ({range}): nothing was applied"),
-            Outside::After => format!(
-                "{setting} {at} is after the capture ({range}): its end state is used, with the kernel's timers \
-                 (duplicate address detection, address lifetimes) run on to {at}"
-            ),
-        })
     }
 }
 

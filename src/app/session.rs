@@ -300,7 +300,7 @@ impl Session {
         })?;
         // Said even with --quiet: the answer is not about the moment asked for.
         if !self.silent
-            && let Some(w) = rebuilt.moment.outside_warning()
+            && let Some(w) = crate::report::moment::outside_warning(&rebuilt.moment, "--at")
         {
             eprintln!("nlorder: {}: warning: {w}", self.name);
         }

@@ -232,9 +232,14 @@ impl<'w> Report<'w> {
         } else {
             let label = self.multi.then_some(node);
             write_detection_text(self.out, &d, label, &self.style)?;
-            writeln!(self.out, "  {}", self.style.dim(format!("at: {}", moment.describe())))?;
+            writeln!(
+                self.out,
+                "  {}",
+                self.style
+                    .dim(format!("at: {}", crate::report::moment::describe(moment)))
+            )?;
         }
-        if let Some(w) = moment.outside_warning() {
+        if let Some(w) = crate::report::moment::outside_warning(moment, "--at") {
             self.outside.push(format!("{node}: {w}"));
         }
         self.results.push((node.to_owned(), d));
@@ -282,7 +287,12 @@ impl<'w> Report<'w> {
                     self.style.kind(&d.method),
                     d.family
                 )?;
-                writeln!(self.out, "  {}", self.style.dim(format!("at: {}", moment.describe())))?;
+                writeln!(
+                    self.out,
+                    "  {}",
+                    self.style
+                        .dim(format!("at: {}", crate::report::moment::describe(moment)))
+                )?;
             }
             before = Some(now);
         }
@@ -316,7 +326,12 @@ impl<'w> Report<'w> {
         } else {
             writeln!(self.out, "[{node}] every method on {}:", capture.display())?;
             write_matrix_text(self.out, rows, &self.style)?;
-            writeln!(self.out, "  {}", self.style.dim(format!("at: {}", moment.describe())))
+            writeln!(
+                self.out,
+                "  {}",
+                self.style
+                    .dim(format!("at: {}", crate::report::moment::describe(moment)))
+            )
         }
     }
 

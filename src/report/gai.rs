@@ -38,7 +38,11 @@ pub fn write_gai_text(
         style.kind(format!("{:?}", r.resolver).to_lowercase()),
         style.value(list(&r.order))
     )?;
-    writeln!(out, "  {}", style.dim(format!("at: {}", moment.describe())))?;
+    writeln!(
+        out,
+        "  {}",
+        style.dim(format!("at: {}", crate::report::moment::describe(moment)))
+    )?;
     writeln!(out, "  name-service order: {}", list(&r.input))?;
     for s in &r.steps {
         writeln!(out, "  {}{}", s.explanation, if s.swapped { "  [swapped]" } else { "" })?;
@@ -95,7 +99,11 @@ pub fn write_looks(
                 style.kind(resolver),
                 style.value(list(&r.order))
             )?;
-            writeln!(out, "  {}", style.dim(format!("at: {}", moment.describe())))?;
+            writeln!(
+                out,
+                "  {}",
+                style.dim(format!("at: {}", crate::report::moment::describe(moment)))
+            )?;
         }
         before = Some(r.order.as_slice());
     }

@@ -3,11 +3,12 @@
 //!
 //! Contract: [`json()`] is the one JSON shape of a moment (`moment` in the
 //! documents of `table`, `detect` and `gai`); text printers use
-//! [`crate::rebuild::Moment::describe`].
+//! [`describe`]; [`outside_warning`] says an `--at` outside the capture.
 
 use serde_json::{Value, json};
 
-use crate::rebuild::{Moment, Outside};
+use crate::capture::Timestamp;
+use crate::rebuild::{At, Moment, Outside};
 
 /// `{"packet", "time", "at", "end_of_capture", "outside", "inferred",
 /// "description"}`: the last record applied and its time, the `--at` asked
@@ -25,6 +26,54 @@ pub fn json(m: &Moment) -> Value {
             Outside::After => "after",
         }),
         "inferred": m.inferred,
-        "description": m.describe(),
+        "description": describe(m),
+    })
+}
+
+/// `packet 10, 2026-…Z (the end of the capture)`.
+pub fn describe(m: &Moment) -> String {
+    let when = |p: u64, ts: Option<Timestamp>| match ts {
+        Some(t) => format!("packet {p}, {}", t.rfc3339()),
+        None => format!("packet {p}"),
+    };
+    if let Some(why) = &m.chosen {
+        return format!("{} ({why})", when(m.packet, m.ts));
+    }
+    match (m.at, m.outside()) {
+        (None, _) => format!("{} (the end of the capture)", when(m.packet, m.ts)),
+        (Some(_), Some(Outside::Before)) => "before the first packet (nothing applied)".to_owned(),
+        (Some(_), Some(Outside::After)) => {
+            format!("{} (the end of the capture: --at lies after it)", when(m.packet, m.ts))
+        }
+        (Some(At::AfterEnd(n)), None) => format!(
+            "{}s after {} (the end of the capture; the kernel's timers ran on, nothing else is known)",
+            n as f64 / 1e9,
+            when(m.packet, m.ts)
+        ),
+        (Some(at), None) => format!("{} (--at {})", when(m.packet, m.ts), at.describe()),
+    }
+}
+
+/// The warning for a moment asked for outside the capture, naming its
+/// range and the setting as the user wrote it (`--at`, or `at =` in a
+/// manifest).
+pub fn outside_warning(m: &Moment, setting: &str) -> Option<String> {
+    let side = m.outside()?;
+    let at = m.at?.describe();
+    let when = |(p, ts): (u64, Option<Timestamp>)| match ts {
+        Some(t) => format!("packet {p}, {}", t.rfc3339()),
+        None => format!("packet {p}"),
+    };
+    let range = match (m.first, m.last) {
+        (Some(f), Some(l)) if m.to_end => format!("{} to {}", when(f), when(l)),
+        (Some(f), _) => format!("from {}", when(f)),
+        _ => "empty".to_owned(),
+    };
+    Some(match side {
+        Outside::Before => format!("{setting} {at} is before the capture ({range}): nothing was applied"),
+        Outside::After => format!(
+            "{setting} {at} is after the capture ({range}): its end state is used, with the kernel's timers \
+             (duplicate address detection, address lifetimes) run on to {at}"
+        ),
     })
 }

@@ -343,7 +343,11 @@ pub fn write_table_text(
         LinkOrderSource::Dump { packet, evidence } => format!("from the link dump in packet {packet}: {evidence}"),
         LinkOrderSource::Default => "no dump could tell; assumed".to_string(),
     };
-    writeln!(out, "{}", style.dim(format!("# tables at {}", moment.describe())))?;
+    writeln!(
+        out,
+        "{}",
+        style.dim(format!("# tables at {}", crate::report::moment::describe(moment)))
+    )?;
     writeln!(
         out,
         "{}",

@@ -99,7 +99,7 @@ fn snapshot(m: &Manifest, case_index: Option<usize>, path: &Path, c: &Case, at: 
         .map_err(|e| capture_error(path, e))?;
     Ok(Snapshot {
         at,
-        outside: r.moment.outside_warning_as("at ="),
+        outside: crate::report::moment::outside_warning(&r.moment, "at ="),
         model: r.model,
         warnings: std::mem::take(&mut session.grounds.warnings),
     })
