@@ -1245,7 +1245,7 @@ mod dad_order_tests {
             m.dad_order_unknown,
             vec!["fd00::1".parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 4]))]
         );
-        let fd00: std::net::IpAddr = "fd00::1".parse().expect("ip");
+        let fd00 = IpAddr::from([0xfd00u16, 0, 0, 0, 0, 0, 0, 1]);
         assert!(
             m.assumptions()
                 .contains(&crate::model::Assumption::LocalRouteOrderUnknown { address: fd00 })
