@@ -31,6 +31,11 @@ fn verdict_word(v: Verdict) -> &'static str {
     }
 }
 
+/// `at: packet 10, … (the end of the capture)`, dimmed.
+fn at_line(moment: &crate::rebuild::Moment, style: &Style) -> String {
+    style.dim(format!("at: {}", crate::report::moment::describe(moment)))
+}
+
 /// `10.4.0.1/24 on nerdctl0`, or the error.
 pub fn outcome(d: &Detection) -> String {
     match (&d.address, &d.interface, &d.error) {
@@ -232,12 +237,7 @@ impl<'w> Report<'w> {
         } else {
             let label = self.multi.then_some(node);
             write_detection_text(self.out, &d, label, &self.style)?;
-            writeln!(
-                self.out,
-                "  {}",
-                self.style
-                    .dim(format!("at: {}", crate::report::moment::describe(moment)))
-            )?;
+            writeln!(self.out, "  {}", at_line(moment, &self.style))?;
         }
         if let Some(w) = crate::report::moment::outside_warning(moment, "--at") {
             self.outside.push(format!("{node}: {w}"));
@@ -287,12 +287,7 @@ impl<'w> Report<'w> {
                     self.style.kind(&d.method),
                     d.family
                 )?;
-                writeln!(
-                    self.out,
-                    "  {}",
-                    self.style
-                        .dim(format!("at: {}", crate::report::moment::describe(moment)))
-                )?;
+                writeln!(self.out, "  {}", at_line(moment, &self.style))?;
             }
             before = Some(now);
         }
@@ -326,12 +321,7 @@ impl<'w> Report<'w> {
         } else {
             writeln!(self.out, "[{node}] every method on {}:", capture.display())?;
             write_matrix_text(self.out, rows, &self.style)?;
-            writeln!(
-                self.out,
-                "  {}",
-                self.style
-                    .dim(format!("at: {}", crate::report::moment::describe(moment)))
-            )
+            writeln!(self.out, "  {}", at_line(moment, &self.style))
         }
     }
 
