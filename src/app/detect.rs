@@ -69,7 +69,8 @@ impl Detect {
                 continue;
             }
             let open = || console.open(source);
-            // Calico, kubelet and flannel are Go programs: `--at auto` finds Go's looks.
+            // Every method replays a Go program (calico-node, kubelet, flannel,
+            // kubeadm): `--at auto` finds Go's looks.
             let looker = (Looker::Go, self.all_looks);
             let (trace, model) = (console.trace, self.model);
             if self.all {
