@@ -12,7 +12,8 @@ mod common;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
-use nlorder::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
+use nlorder::report::Print;
+use nlorder::report::decode::{JsonMessages, TextMessages};
 use nlorder::report::style::Style;
 use nlorder::trace::{TraceOptions, read_trace};
 
@@ -37,14 +38,14 @@ fn decode(c: &mut Criterion) {
     });
     g.bench_function("json lines", |b| {
         b.iter(|| {
-            let mut p = JsonLinesPrinter::new(std::io::sink(), false);
-            run(&data, |m| p.message(m).expect("sink"))
+            let mut p = JsonMessages::new(false);
+            run(&data, |m| p.print(m, &mut std::io::sink()).expect("sink"))
         })
     });
     g.bench_function("text", |b| {
         b.iter(|| {
-            let mut p = TextPrinter::new(std::io::sink(), Style::plain(), false);
-            run(&data, |m| p.message(m).expect("sink"))
+            let mut p = TextMessages::new(Style::plain(), false);
+            run(&data, |m| p.print(m, &mut std::io::sink()).expect("sink"))
         })
     });
     g.finish();

@@ -3,7 +3,9 @@
 use std::io::Write;
 
 use super::{Console, Error, Format, Source, Status};
-use crate::report::decode::{JsonLinesPrinter, MessagePrinter, TextPrinter};
+use crate::report::Print;
+use crate::report::decode::{JsonMessages, TextMessages};
+use crate::trace::TraceMessage;
 
 /// Prints every message of `capture`.
 #[derive(Debug, Clone)]
@@ -17,18 +19,18 @@ pub struct Decode {
 impl Decode {
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?;
-        let mut printer: Box<dyn MessagePrinter + '_> = match self.format {
-            Format::Text => Box::new(TextPrinter::new(&mut *out, console.style, self.attrs)),
-            Format::Json => Box::new(JsonLinesPrinter::new(&mut *out, self.attrs)),
+        let mut printer: Box<dyn for<'m> Print<TraceMessage<'m>>> = match self.format {
+            Format::Text => Box::new(TextMessages::new(console.style, self.attrs)),
+            Format::Json => Box::new(JsonMessages::new(self.attrs)),
         };
         let mut write_error = None;
         let (stats, diags) = session.read(console.trace, |m| {
-            printer.message(m).map_err(|e| write_error = Some(e)).is_ok()
+            printer.print(m, out).map_err(|e| write_error = Some(e)).is_ok()
         })?;
         if let Some(e) = write_error {
             return Err(Error::Output(e));
         }
-        printer.finish()?;
+        out.flush()?;
         session.summary(&stats, &diags, None)?;
         Ok(Status::Success)
     }

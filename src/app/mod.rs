@@ -22,6 +22,7 @@ pub mod table;
 pub mod timeline;
 pub mod who;
 
+pub use crate::report::Format;
 pub use session::{Console, Error, ReadProgress, Session, Source};
 
 /// How a request's run ended, when it could run at all.
@@ -34,12 +35,4 @@ pub enum Status {
     Mismatch,
     /// Some input could not be read, said once all of it ran (`check`).
     Unreadable,
-}
-
-/// Text for people, or JSON for programs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
 }

@@ -6,7 +6,8 @@ use super::{Console, Error, Format, Source, Status};
 use crate::model::ModelOptions;
 use crate::rebuild::At;
 use crate::replay::Family;
-use crate::report::table::{FamilyFilter, write_table};
+use crate::report;
+use crate::report::table::{FamilyFilter, Tables};
 
 /// The tables of `capture` at `at` (its end if none), of one family or
 /// both.
@@ -23,15 +24,12 @@ impl Table {
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?.assumptions_in_output();
         let (rebuilt, diags) = session.rebuild(console.trace, self.model, self.at, &mut ())?;
-        let json = self.format == Format::Json;
-        write_table(
-            out,
-            json,
-            &rebuilt,
-            FamilyFilter::from(self.family),
-            &diags,
-            &console.style,
-        )?;
+        let tables = Tables {
+            rebuilt: &rebuilt,
+            filter: FamilyFilter::from(self.family),
+            diagnostics: &diags,
+        };
+        report::print(self.format, console.style, &tables, out)?;
         out.flush()?;
         Ok(Status::Success)
     }

@@ -3,7 +3,8 @@
 use std::io::Write;
 
 use super::{Console, Error, Format, Source, Status};
-use crate::report::who::write_who;
+use crate::report;
+use crate::report::who::WhoReport;
 
 /// The requests of `capture` and the looks they form.
 #[derive(Debug, Clone)]
@@ -16,8 +17,11 @@ impl Who {
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?;
         let who = session.who(console.trace)?;
-        let json = self.format == Format::Json;
-        write_who(out, json, &who, &session.grounds.warnings, &console.style)?;
+        let report = WhoReport {
+            who: &who,
+            warnings: &session.grounds.warnings,
+        };
+        report::print(self.format, console.style, &report, out)?;
         out.flush()?;
         Ok(Status::Success)
     }

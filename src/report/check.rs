@@ -68,6 +68,7 @@ impl Outcome {
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::report::style::Style;
+use crate::report::{JUnit, Json, Print, Text};
 
 /// `[case] name`, or the name alone for what belongs to no case.
 fn title(o: &Outcome) -> String {
@@ -77,7 +78,15 @@ fn title(o: &Outcome) -> String {
     }
 }
 
-pub fn write_text(out: &mut dyn Write, outcomes: &[Outcome], style: &Style) -> io::Result<()> {
+/// One line per outcome (what failed shown like a diff), then the summary.
+impl Print<[Outcome]> for Text {
+    fn print(&mut self, outcomes: &[Outcome], out: &mut dyn Write) -> io::Result<()> {
+        write_text(out, outcomes, &self.0)?;
+        writeln!(out, "{}", summary(outcomes))
+    }
+}
+
+fn write_text(out: &mut dyn Write, outcomes: &[Outcome], style: &Style) -> io::Result<()> {
     for o in outcomes {
         if o.is_error() {
             writeln!(out, "{} {} {}", style.bad("ERROR"), o.place(), title(o))?;
@@ -102,16 +111,6 @@ pub fn write_text(out: &mut dyn Write, outcomes: &[Outcome], style: &Style) -> i
     Ok(())
 }
 
-/// `N passed, M failed` (the line CI systems read).
-/// Prints `nlorder check`'s results: text with the closing summary, or JSON.
-pub fn write(out: &mut dyn Write, json: bool, outcomes: &[Outcome], style: &Style) -> io::Result<()> {
-    if json {
-        return write_json(out, outcomes);
-    }
-    write_text(out, outcomes, style)?;
-    writeln!(out, "{}", summary(outcomes))
-}
-
 /// Passed, failed, and could not be run.
 fn counts(outcomes: &[Outcome]) -> (usize, usize, usize) {
     let passed = outcomes.iter().filter(|o| o.passed).count();
@@ -119,6 +118,7 @@ fn counts(outcomes: &[Outcome]) -> (usize, usize, usize) {
     (passed, outcomes.len() - passed - errors, errors)
 }
 
+/// `N passed, M failed` (the line CI systems read).
 pub fn summary(outcomes: &[Outcome]) -> String {
     match counts(outcomes) {
         (passed, failed, 0) => format!("{passed} passed, {failed} failed"),
@@ -127,27 +127,42 @@ pub fn summary(outcomes: &[Outcome]) -> String {
     }
 }
 
+/// `check`'s JSON document.
+#[derive(Serialize)]
+struct JsonOutcomes<'a> {
+    passed: usize,
+    failed: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<usize>,
+    results: &'a [Outcome],
+}
+
 /// `{passed, failed, results}`, and `errors` when something could not be run.
-pub fn write_json(out: &mut dyn Write, outcomes: &[Outcome]) -> io::Result<()> {
-    let (passed, failed, errors) = counts(outcomes);
-    let mut doc = serde_json::Map::new();
-    doc.insert("passed".into(), passed.into());
-    doc.insert("failed".into(), failed.into());
-    if errors > 0 {
-        doc.insert("errors".into(), errors.into());
+impl Print<[Outcome]> for Json {
+    fn print(&mut self, outcomes: &[Outcome], out: &mut dyn Write) -> io::Result<()> {
+        let (passed, failed, errors) = counts(outcomes);
+        let doc = JsonOutcomes {
+            passed,
+            failed,
+            errors: (errors > 0).then_some(errors),
+            results: outcomes,
+        };
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)
     }
-    doc.insert(
-        "results".into(),
-        serde_json::to_value(outcomes).map_err(io::Error::from)?,
-    );
-    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-    writeln!(out)
 }
 
 /// JUnit XML: a test suite per manifest, a test case per expectation, an
 /// `<error>` test case for each manifest, case or expectation that could
 /// not be run. Test case names are unique in their suite.
-pub fn junit(outcomes: &[Outcome]) -> Result<String, quick_junit::SerializeError> {
+impl Print<[Outcome]> for JUnit {
+    fn print(&mut self, outcomes: &[Outcome], out: &mut dyn Write) -> io::Result<()> {
+        let xml = junit(outcomes).map_err(io::Error::other)?;
+        out.write_all(xml.as_bytes())
+    }
+}
+
+fn junit(outcomes: &[Outcome]) -> Result<String, quick_junit::SerializeError> {
     let mut report = Report::new("nlorder check");
     let mut manifests: Vec<&std::path::Path> = outcomes.iter().map(|o| o.manifest.as_path()).collect();
     manifests.dedup();

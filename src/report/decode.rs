@@ -21,15 +21,10 @@ use crate::netlink::names::{self, *};
 use crate::netlink::rtnl::Netns;
 use crate::netlink::rtnl::{Addr, Body, CacheInfo, ErrorMsg, Link, Request, Route};
 use crate::netlink::wire::Header;
+use crate::report::Print;
 use crate::report::style::Style;
 use crate::report::table;
 use crate::trace::TraceMessage;
-
-/// Something that prints decoded messages.
-pub trait MessagePrinter {
-    fn message(&mut self, m: &TraceMessage<'_>) -> io::Result<()>;
-    fn finish(&mut self) -> io::Result<()>;
-}
 
 /// Interface names learnt from link messages, by ifindex.
 #[derive(Debug, Default)]
@@ -67,18 +62,17 @@ fn direction(h: &Header) -> &'static str {
     if h.flags & NLM_F_REQUEST != 0 { "U>K" } else { "K>U" }
 }
 
-/// `ip monitor`-like lines.
-pub struct TextPrinter<W: Write> {
-    out: W,
+/// `ip monitor`-like lines, one per message (interface names learnt from
+/// the link messages before it).
+pub struct TextMessages {
     style: Style,
     names: LinkNames,
     attrs: bool,
 }
 
-impl<W: Write> TextPrinter<W> {
-    pub fn new(out: W, style: Style, attrs: bool) -> Self {
+impl TextMessages {
+    pub fn new(style: Style, attrs: bool) -> Self {
         Self {
-            out,
             style,
             names: LinkNames::default(),
             attrs,
@@ -116,8 +110,8 @@ impl<W: Write> TextPrinter<W> {
     }
 }
 
-impl<W: Write> MessagePrinter for TextPrinter<W> {
-    fn message(&mut self, m: &TraceMessage<'_>) -> io::Result<()> {
+impl Print<TraceMessage<'_>> for TextMessages {
+    fn print(&mut self, m: &TraceMessage<'_>, out: &mut dyn Write) -> io::Result<()> {
         let h = &m.decoded.header;
         self.names.learn(&m.decoded.body, h.kind);
         let s = self.style;
@@ -132,7 +126,7 @@ impl<W: Write> MessagePrinter for TextPrinter<W> {
             flags.push_str(" dump");
         }
         write!(
-            self.out,
+            out,
             "{} {} {} {}{} {} {}",
             s.dim(format!("{:>6}", m.packet)),
             format_ts(m.ts),
@@ -143,19 +137,15 @@ impl<W: Write> MessagePrinter for TextPrinter<W> {
             self.describe(&m.decoded.body, h.kind),
         )?;
         if let Some(p) = &m.decoded.problem {
-            write!(self.out, " {}", s.bad(format!("[{p}]")))?;
+            write!(out, " {}", s.bad(format!("[{p}]")))?;
         }
-        writeln!(self.out)?;
+        writeln!(out)?;
         if self.attrs {
             for a in attr_texts(&m.message).attrs {
-                writeln!(self.out, "         attr {:>3} {}", a.kind, a.value)?;
+                writeln!(out, "         attr {:>3} {}", a.kind, a.value)?;
             }
         }
         Ok(())
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
     }
 }
 
@@ -424,24 +414,22 @@ fn family_of(body: &Body<'_>) -> Option<u8> {
 }
 
 /// NDJSON: one object per message.
-pub struct JsonLinesPrinter<W: Write> {
-    out: W,
+pub struct JsonMessages {
     names: LinkNames,
     attrs: bool,
 }
 
-impl<W: Write> JsonLinesPrinter<W> {
-    pub fn new(out: W, attrs: bool) -> Self {
+impl JsonMessages {
+    pub fn new(attrs: bool) -> Self {
         Self {
-            out,
             names: LinkNames::default(),
             attrs,
         }
     }
 }
 
-impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
-    fn message(&mut self, m: &TraceMessage<'_>) -> io::Result<()> {
+impl Print<TraceMessage<'_>> for JsonMessages {
+    fn print(&mut self, m: &TraceMessage<'_>, out: &mut dyn Write) -> io::Result<()> {
         let h = &m.decoded.header;
         self.names.learn(&m.decoded.body, h.kind);
         let body = &m.decoded.body;
@@ -568,11 +556,7 @@ impl<W: Write> MessagePrinter for JsonLinesPrinter<W> {
             attrs,
             attrs_error,
         };
-        serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::from)?;
-        self.out.write_all(b"\n")
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        serde_json::to_writer(&mut *out, &obj).map_err(io::Error::from)?;
+        out.write_all(b"\n")
     }
 }

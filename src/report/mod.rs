@@ -1,5 +1,15 @@
-//! Reports: printers that turn results into text for people or JSON for
-//! machines. Printers only format; they decide nothing.
+//! Reports: printers that turn results into text for people, JSON for
+//! programs, or JUnit XML for CI.
+//!
+//! Contract: every printer is a [`Print`] implementation, fed a result the
+//! request computed once, so every format shows the same values; printers
+//! format, they decide nothing. Whole results are printed by [`Text`],
+//! [`Json`] and [`JUnit`] (chosen by [`print`] from a [`Format`]); streams
+//! (`decode`'s messages, `timeline`'s changes) have stateful printers that
+//! print one item at a time through the same trait. Only this module
+//! chooses words: the layers below return values.
+
+use std::io::{self, Write};
 
 pub mod assumption;
 pub mod check;
@@ -12,3 +22,43 @@ pub mod summary;
 pub mod table;
 pub mod timeline;
 pub mod who;
+
+use style::Style;
+
+/// Text for people, or JSON for programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// A printer of one kind of result `R`.
+pub trait Print<R: ?Sized> {
+    /// Writes `result` to `out`.
+    fn print(&mut self, result: &R, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// Text for people, coloured when the style says so.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Text(pub Style);
+
+/// One JSON document (pretty-printed), or one line per item for streams.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json;
+
+/// JUnit XML, for CI systems.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JUnit;
+
+/// Prints `result` as `format` asks.
+pub fn print<R: ?Sized>(format: Format, style: Style, result: &R, out: &mut dyn Write) -> io::Result<()>
+where
+    Text: Print<R>,
+    Json: Print<R>,
+{
+    match format {
+        Format::Text => Text(style).print(result, out),
+        Format::Json => Json.print(result, out),
+    }
+}

@@ -15,6 +15,7 @@ use crate::diag::Diagnostics;
 use crate::model::{AddrEntry, LinkEntry, LinkOrder, LinkOrderSource, Model, Origin, RouteEntry};
 use crate::netlink::names::{self, AF_INET, AF_INET6, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST};
 use crate::report::style::Style;
+use crate::report::{Json, Print, Text};
 
 /// Which families to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,25 +228,26 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
     }
 }
 
-/// Prints `nlorder table`: text, or the JSON document.
-pub fn write_table(
-    out: &mut dyn Write,
-    json: bool,
-    rebuilt: &crate::rebuild::Rebuilt,
-    filter: FamilyFilter,
-    extra: &Diagnostics,
-    style: &Style,
-) -> io::Result<()> {
-    if json {
-        write_table_json(out, &table_json(&rebuilt.model, &rebuilt.moment, filter, extra))
-    } else {
-        write_table_text(out, &rebuilt.model, &rebuilt.moment, filter, style)
+/// What `nlorder table` prints: the rebuilt tables, the families asked
+/// for, and what reading the capture met.
+pub struct Tables<'a> {
+    pub rebuilt: &'a crate::rebuild::Rebuilt,
+    pub filter: FamilyFilter,
+    pub diagnostics: &'a Diagnostics,
+}
+
+impl Print<Tables<'_>> for Text {
+    fn print(&mut self, t: &Tables<'_>, out: &mut dyn Write) -> io::Result<()> {
+        write_table_text(out, &t.rebuilt.model, &t.rebuilt.moment, t.filter, &self.0)
     }
 }
 
-pub fn write_table_json(out: &mut dyn Write, table: &JsonTable) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, table).map_err(io::Error::from)?;
-    writeln!(out)
+impl Print<Tables<'_>> for Json {
+    fn print(&mut self, t: &Tables<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let table = table_json(&t.rebuilt.model, &t.rebuilt.moment, t.filter, t.diagnostics);
+        serde_json::to_writer_pretty(&mut *out, &table).map_err(io::Error::from)?;
+        writeln!(out)
+    }
 }
 
 fn origin_text(o: &Origin) -> String {

@@ -7,14 +7,19 @@
 
 use std::io::{self, Write};
 
-use serde_json::json;
+use std::borrow::Cow;
 
+use serde::Serialize;
+
+use crate::looks::{Confidence, Library};
 use crate::model::{Change, Event, ObjectKind, Origin};
 use crate::netlink::names::{self, AF_INET6, IFF_UP};
+use crate::netlink::rtnl::Netns;
 use crate::rebuild::Grounds;
 use crate::report::decode::format_ts;
 use crate::report::style::Style;
-use crate::report::table::{json_link, route_dst};
+use crate::report::table::{JsonLink, json_link, route_dst};
+use crate::report::{Json, Print, Text};
 
 fn fam(f: u8) -> &'static str {
     if f == AF_INET6 { "inet6" } else { "inet" }
@@ -214,23 +219,183 @@ pub fn write_event_text(out: &mut dyn Write, e: &Event, style: &Style) -> io::Re
     )
 }
 
+/// A line's details in JSON (`detail`): the fields of its kind.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Detail<'a> {
+    Change(ChangeDetail<'a>),
+    /// A change only a dump showed: its details, marked.
+    Unnotified {
+        #[serde(flatten)]
+        change: ChangeDetail<'a>,
+        unnotified: bool,
+        dump_packet: u64,
+    },
+    Looked {
+        library: Library,
+        request_packet: u64,
+        port: Option<u32>,
+        asked: String,
+        confidence: Confidence,
+    },
+    End {
+        warnings: &'a [String],
+        assumptions: &'a [crate::model::Assumption],
+    },
+}
+
+/// A change's own details.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ChangeDetail<'a> {
+    Link {
+        link: JsonLink,
+    },
+    LinkMovedAway {
+        link: JsonLink,
+        to: &'a Netns,
+    },
+    Refused {
+        request_packet: u64,
+        request: &'a str,
+        errno: i32,
+        error: Cow<'static, str>,
+    },
+    LinkRenamed {
+        link: JsonLink,
+        from: &'a str,
+    },
+    LinkState {
+        link: JsonLink,
+        was_up: bool,
+    },
+    LinkMaster {
+        link: JsonLink,
+        was: Option<u32>,
+    },
+    AddrAdded {
+        ifname: &'a str,
+        index: u32,
+        address: String,
+        family: u8,
+        position: usize,
+        new_link: bool,
+        flags: Vec<&'static str>,
+    },
+    AddrExpired {
+        ifname: &'a str,
+        index: u32,
+        address: String,
+        inferred: bool,
+    },
+    AddrRemoved {
+        ifname: &'a str,
+        index: u32,
+        address: String,
+        promoted: Option<String>,
+        removed_secondaries: Vec<String>,
+    },
+    AddrChanged {
+        ifname: &'a str,
+        index: u32,
+        address: String,
+        old_flags: Vec<&'static str>,
+        flags: Vec<&'static str>,
+    },
+    RouteAdded {
+        dst: String,
+        gateway: Option<std::net::IpAddr>,
+        oif: &'a Option<String>,
+        oif_index: Option<u32>,
+        table: Cow<'static, str>,
+        origin: &'static str,
+        rule: Option<&'static str>,
+    },
+    RouteRemoved {
+        dst: String,
+        gateway: Option<std::net::IpAddr>,
+        oif: &'a Option<String>,
+        oif_index: Option<u32>,
+        table: Cow<'static, str>,
+    },
+    DumpApplied {
+        kind: ObjectKind,
+        family: Cow<'static, str>,
+        entries: usize,
+        disagreements: &'a [String],
+        revealed: usize,
+        dump_packet: u64,
+    },
+}
+
 /// The JSON name and details of a change.
-fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
+fn json_parts(change: &Change) -> (&'static str, Detail<'_>) {
     match change {
-        Change::LinkAdded(l) => ("link_added", json!({ "link": json_link(l) })),
-        Change::LinkRemoved(l) => ("link_removed", json!({ "link": json_link(l) })),
-        Change::LinkMovedAway { link, to } => ("link_moved_away", json!({ "link": json_link(link), "to": to })),
+        Change::Unnotified { change, dump_packet } => {
+            let (kind, detail) = change_parts(change);
+            (
+                kind,
+                Detail::Unnotified {
+                    change: detail,
+                    unnotified: true,
+                    dump_packet: *dump_packet,
+                },
+            )
+        }
+        _ => {
+            let (kind, detail) = change_parts(change);
+            (kind, Detail::Change(detail))
+        }
+    }
+}
+
+/// The JSON name and own details of a change (those of the change an
+/// `Unnotified` wraps).
+fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
+    match change {
+        Change::LinkAdded(l) => ("link_added", ChangeDetail::Link { link: json_link(l) }),
+        Change::LinkRemoved(l) => ("link_removed", ChangeDetail::Link { link: json_link(l) }),
+        Change::LinkMovedAway { link, to } => (
+            "link_moved_away",
+            ChangeDetail::LinkMovedAway {
+                link: json_link(link),
+                to,
+            },
+        ),
         Change::Refused {
             request_packet,
             summary,
             errno,
         } => (
             "refused",
-            json!({ "request_packet": request_packet, "request": summary, "errno": errno, "error": names::errno(*errno) }),
+            ChangeDetail::Refused {
+                request_packet: *request_packet,
+                request: summary,
+                errno: *errno,
+                error: names::errno(*errno),
+            },
         ),
-        Change::LinkRenamed { link, from } => ("link_renamed", json!({ "link": json_link(link), "from": from })),
-        Change::LinkState { link, was_up, .. } => ("link_state", json!({ "link": json_link(link), "was_up": was_up })),
-        Change::LinkMaster { link, was } => ("link_master", json!({ "link": json_link(link), "was": was })),
+        Change::LinkRenamed { link, from } => (
+            "link_renamed",
+            ChangeDetail::LinkRenamed {
+                link: json_link(link),
+                from,
+            },
+        ),
+        Change::LinkState { link, was_up, .. } => (
+            "link_state",
+            ChangeDetail::LinkState {
+                link: json_link(link),
+                was_up: *was_up,
+            },
+        ),
+        Change::LinkMaster { link, was } => (
+            "link_master",
+            ChangeDetail::LinkMaster {
+                link: json_link(link),
+                was: *was,
+            },
+        ),
         Change::AddrAdded {
             addr,
             ifname,
@@ -238,12 +403,24 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
             new_link,
         } => (
             "addr_added",
-            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(), "family": if addr.family == AF_INET6 { 6 } else { 4 },
-                    "position": position + 1, "new_link": new_link.is_some(), "flags": names::address_flags(addr.family, addr.flags) }),
+            ChangeDetail::AddrAdded {
+                ifname,
+                index: addr.index,
+                address: addr.cidr(),
+                family: if addr.family == AF_INET6 { 6 } else { 4 },
+                position: position + 1,
+                new_link: new_link.is_some(),
+                flags: names::address_flags(addr.family, addr.flags),
+            },
         ),
         Change::AddrExpired { addr, ifname } => (
             "addr_expired",
-            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(), "inferred": true }),
+            ChangeDetail::AddrExpired {
+                ifname,
+                index: addr.index,
+                address: addr.cidr(),
+                inferred: true,
+            },
         ),
         Change::AddrRemoved {
             addr,
@@ -252,9 +429,13 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
             removed_secondaries,
         } => (
             "addr_removed",
-            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(),
-                    "promoted": promoted.as_ref().map(|p| p.cidr()),
-                    "removed_secondaries": removed_secondaries.iter().map(|a| a.cidr()).collect::<Vec<_>>() }),
+            ChangeDetail::AddrRemoved {
+                ifname,
+                index: addr.index,
+                address: addr.cidr(),
+                promoted: promoted.as_ref().map(|p| p.cidr()),
+                removed_secondaries: removed_secondaries.iter().map(|a| a.cidr()).collect(),
+            },
         ),
         Change::AddrChanged {
             addr,
@@ -262,17 +443,38 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
             old_flags,
         } => (
             "addr_changed",
-            json!({ "ifname": ifname, "index": addr.index, "address": addr.cidr(),
-                    "old_flags": names::address_flags(addr.family, *old_flags), "flags": names::address_flags(addr.family, addr.flags) }),
+            ChangeDetail::AddrChanged {
+                ifname,
+                index: addr.index,
+                address: addr.cidr(),
+                old_flags: names::address_flags(addr.family, *old_flags),
+                flags: names::address_flags(addr.family, addr.flags),
+            },
         ),
         Change::RouteAdded { route: r, dev } => (
             "route_added",
-            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif": dev, "oif_index": r.oif, "table": names::route_table(r.table),
-                    "origin": r.origin.kind(), "rule": match r.origin { Origin::KernelRule(_, k) => Some(k.name()), _ => None } }),
+            ChangeDetail::RouteAdded {
+                dst: route_dst(r),
+                gateway: r.gateway,
+                oif: dev,
+                oif_index: r.oif,
+                table: names::route_table(r.table),
+                origin: r.origin.kind(),
+                rule: match r.origin {
+                    Origin::KernelRule(_, k) => Some(k.name()),
+                    _ => None,
+                },
+            },
         ),
         Change::RouteRemoved { route: r, dev } => (
             "route_removed",
-            json!({ "dst": route_dst(r), "gateway": r.gateway, "oif": dev, "oif_index": r.oif, "table": names::route_table(r.table) }),
+            ChangeDetail::RouteRemoved {
+                dst: route_dst(r),
+                gateway: r.gateway,
+                oif: dev,
+                oif_index: r.oif,
+                table: names::route_table(r.table),
+            },
         ),
         Change::DumpApplied {
             kind,
@@ -283,39 +485,150 @@ fn json_parts(change: &Change) -> (&'static str, serde_json::Value) {
             dump_packet,
         } => (
             "dump_applied",
-            json!({ "kind": kind, "family": names::address_family(*family), "entries": entries,
-                    "disagreements": disagreements, "revealed": revealed, "dump_packet": dump_packet }),
+            ChangeDetail::DumpApplied {
+                kind: *kind,
+                family: names::address_family(*family),
+                entries: *entries,
+                disagreements,
+                revealed: *revealed,
+                dump_packet: *dump_packet,
+            },
         ),
-        Change::Unnotified { change, dump_packet } => {
-            let (kind, mut detail) = json_parts(change);
-            if let Some(o) = detail.as_object_mut() {
-                o.insert("unnotified".into(), true.into());
-                o.insert("dump_packet".into(), (*dump_packet).into());
-            }
-            (kind, detail)
+        Change::Unnotified { change, .. } => change_parts(change),
+    }
+}
+
+/// One line of `timeline`'s JSON Lines.
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    packet: u64,
+    ts: Option<f64>,
+    change: &'static str,
+    text: Cow<'a, str>,
+    detail: Detail<'a>,
+}
+
+impl JsonLine<'_> {
+    fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, self).map_err(io::Error::from)?;
+        writeln!(out)
+    }
+}
+
+/// A program that asked for the tables, where its answer ended: the line
+/// `timeline` shows in its place among the changes.
+pub struct Looked<'a> {
+    pub packet: u64,
+    pub ts: Option<crate::capture::Timestamp>,
+    pub asked: &'a crate::looks::Asked,
+}
+
+impl Looked<'_> {
+    fn text(&self) -> String {
+        let r = self.asked;
+        let port = r.port.map(|p| format!(" (port {p})")).unwrap_or_default();
+        if r.library == Library::Unknown {
+            format!("? an unknown program asked for {}{port}", r.asked())
+        } else {
+            format!("? {} looked here: {}{port}", r.library.name(), r.asked())
         }
     }
 }
 
-pub fn write_event_json(out: &mut dyn Write, e: &Event) -> io::Result<()> {
-    let (kind, detail) = json_parts(&e.change);
-    let obj = json!({
-        "packet": e.packet,
-        "ts": e.ts.map(|t| t.as_secs_f64()),
-        "change": kind,
-        "text": describe(&e.change),
-        "detail": detail,
-    });
-    serde_json::to_writer(&mut *out, &obj).map_err(io::Error::from)?;
-    writeln!(out)
+/// The end of the listing: the last record, and what the rebuild rests on.
+pub struct End<'a> {
+    pub last: Option<(u64, Option<crate::capture::Timestamp>)>,
+    pub grounds: &'a Grounds,
 }
 
-/// Prints each change as the model reports it (text or JSON Lines); keeps
-/// the first write error, which [`TimelinePrinter::finish`] returns.
-pub struct TimelinePrinter<W: Write> {
+impl Print<Event> for Text {
+    fn print(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        write_event_text(out, e, &self.0)
+    }
+}
+
+impl Print<Looked<'_>> for Text {
+    fn print(&mut self, l: &Looked<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let style = &self.0;
+        writeln!(
+            out,
+            "{} {} {}",
+            style.dim(format!("{:>6}", l.packet)),
+            format_ts(l.ts),
+            style.dim(l.text())
+        )
+    }
+}
+
+/// Text leaves the grounds to the summary on stderr.
+impl Print<End<'_>> for Text {
+    fn print(&mut self, _: &End<'_>, _: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Print<Event> for Json {
+    fn print(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        let (change, detail) = json_parts(&e.change);
+        JsonLine {
+            packet: e.packet,
+            ts: e.ts.map(|t| t.as_secs_f64()),
+            change,
+            text: Cow::Owned(describe(&e.change)),
+            detail,
+        }
+        .write(out)
+    }
+}
+
+impl Print<Looked<'_>> for Json {
+    fn print(&mut self, l: &Looked<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let r = l.asked;
+        JsonLine {
+            packet: l.packet,
+            ts: l.ts.map(|t| t.secs as f64 + f64::from(t.nanos) / 1e9),
+            change: "looked",
+            text: Cow::Owned(l.text()),
+            detail: Detail::Looked {
+                library: r.library,
+                request_packet: r.packet,
+                port: r.port,
+                asked: r.asked(),
+                confidence: r.confidence,
+            },
+        }
+        .write(out)
+    }
+}
+
+/// The closing `end` line carries what the rebuild rests on.
+impl Print<End<'_>> for Json {
+    fn print(&mut self, end: &End<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let (packet, ts) = end.last.unwrap_or((0, None));
+        JsonLine {
+            packet,
+            ts: ts.map(|t| t.as_secs_f64()),
+            change: "end",
+            text: Cow::Borrowed("end of the capture"),
+            detail: Detail::End {
+                warnings: &end.grounds.warnings,
+                assumptions: &end.grounds.assumptions,
+            },
+        }
+        .write(out)
+    }
+}
+
+/// A printer of every item of the timeline.
+pub trait TimelineItems: Print<Event> + for<'a> Print<Looked<'a>> + for<'a> Print<End<'a>> {}
+impl<P> TimelineItems for P where P: Print<Event> + for<'a> Print<Looked<'a>> + for<'a> Print<End<'a>> {}
+
+/// Prints each change as the model reports it, and where a program looked,
+/// with an item printer ([`Text`] or [`Json`]); keeps the first write
+/// error, which [`TimelinePrinter::finish`] returns.
+pub struct TimelinePrinter<W: Write, P: TimelineItems> {
     out: W,
-    json: bool,
-    style: Style,
+    items: P,
     error: Option<io::Error>,
     /// Who asked for the tables: said inline where each answer ended.
     looks: crate::looks::Looks,
@@ -323,75 +636,32 @@ pub struct TimelinePrinter<W: Write> {
     last: Option<(u64, Option<crate::capture::Timestamp>)>,
 }
 
-impl<W: Write> TimelinePrinter<W> {
-    pub fn new(out: W, json: bool, style: Style) -> Self {
+impl<W: Write, P: TimelineItems> TimelinePrinter<W, P> {
+    pub fn new(out: W, items: P) -> Self {
         TimelinePrinter {
             out,
-            json,
-            style,
+            items,
             error: None,
             looks: crate::looks::Looks::new(),
             last: None,
         }
     }
 
-    fn looked(
-        &mut self,
-        packet: u64,
-        ts: Option<crate::capture::Timestamp>,
-        r: &crate::looks::Asked,
-    ) -> io::Result<()> {
-        let port = r.port.map(|p| format!(" (port {p})")).unwrap_or_default();
-        let text = if r.library == crate::looks::Library::Unknown {
-            format!("? an unknown program asked for {}{port}", r.asked())
-        } else {
-            format!("? {} looked here: {}{port}", r.library.name(), r.asked())
-        };
-        if self.json {
-            let obj = serde_json::json!({
-                "packet": packet,
-                "ts": ts.map(|t| t.secs as f64 + f64::from(t.nanos) / 1e9),
-                "change": "looked",
-                "text": text,
-                "detail": { "library": r.library, "request_packet": r.packet, "port": r.port,
-                            "asked": r.asked(), "confidence": r.confidence },
-            });
-            serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::from)?;
-            writeln!(self.out)
-        } else {
-            writeln!(
-                self.out,
-                "{} {} {}",
-                self.style.dim(format!("{packet:>6}")),
-                format_ts(ts),
-                self.style.dim(text)
-            )
-        }
-    }
-
-    /// Ends the listing; JSON closes with the `end` line that carries what
-    /// the rebuild rests on (text leaves that to the summary on stderr).
+    /// Ends the listing (JSON closes with the `end` line).
     pub fn finish(mut self, grounds: &Grounds) -> io::Result<()> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        if self.json {
-            let (packet, ts) = self.last.unwrap_or((0, None));
-            let obj = json!({
-                "packet": packet,
-                "ts": ts.map(|t| t.as_secs_f64()),
-                "change": "end",
-                "text": "end of the capture",
-                "detail": { "warnings": grounds.warnings, "assumptions": grounds.assumptions },
-            });
-            serde_json::to_writer(&mut self.out, &obj).map_err(io::Error::from)?;
-            writeln!(self.out)?;
-        }
+        let end = End {
+            last: self.last,
+            grounds,
+        };
+        self.items.print(&end, &mut self.out)?;
         self.out.flush()
     }
 }
 
-impl<W: Write> crate::model::ChangeSink for TimelinePrinter<W> {
+impl<W: Write, P: TimelineItems> crate::model::ChangeSink for TimelinePrinter<W, P> {
     fn message(&mut self, m: &crate::trace::TraceMessage<'_>) {
         self.last = Some((m.packet, m.ts));
         if self.error.is_some() {
@@ -400,10 +670,14 @@ impl<W: Write> crate::model::ChangeSink for TimelinePrinter<W> {
         // Programs `who` can name; the others are listed by `who` alone.
         if let Some(r) = self.looks.observe(m)
             && r.dump
-            && r.library != crate::looks::Library::Unknown
-            && let Err(e) = self.looked(m.packet, m.ts, &r)
+            && r.library != Library::Unknown
         {
-            self.error = Some(e);
+            let looked = Looked {
+                packet: m.packet,
+                ts: m.ts,
+                asked: &r,
+            };
+            self.error = self.items.print(&looked, &mut self.out).err();
         }
     }
 
@@ -411,11 +685,6 @@ impl<W: Write> crate::model::ChangeSink for TimelinePrinter<W> {
         if self.error.is_some() {
             return;
         }
-        let r = if self.json {
-            write_event_json(&mut self.out, &event)
-        } else {
-            write_event_text(&mut self.out, &event, &self.style)
-        };
-        self.error = r.err();
+        self.error = self.items.print(&event, &mut self.out).err();
     }
 }

@@ -4,17 +4,19 @@
 //! Contract: [`write_who_text`] prints one line per request (packet, time,
 //! what was asked, port, library, confidence and evidence), then the looks
 //! with what each implies; a capture without requests says so in one line.
-//! [`who_json`] is `{"requests": [...], "looks": [...], "warnings": [...]}`
+//! the JSON printer writes `{"requests": [...], "looks": [...], "warnings": [...]}`
 //! with the same fields (times as RFC 3339) and what reading the capture
 //! met (no tables are rebuilt: nothing is assumed).
 
 use std::io::{self, Write};
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use crate::looks::{Confidence, Who};
+use crate::looks::{Asked, Confidence, Library, Look, Who};
+use crate::model::ObjectKind;
 use crate::netlink::names;
 use crate::report::style::Style;
+use crate::report::{Json, Print, Text};
 
 fn confidence(c: Confidence) -> &'static str {
     c.name()
@@ -77,46 +79,102 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
     Ok(())
 }
 
-/// Prints `nlorder who`: text, or the JSON document.
-pub fn write_who(out: &mut dyn Write, json: bool, who: &Who, warnings: &[String], style: &Style) -> io::Result<()> {
-    if json {
-        let mut doc = who_json(who);
-        if let Some(o) = doc.as_object_mut() {
-            o.insert("warnings".into(), warnings.into());
-        }
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)
-    } else {
-        write_who_text(out, who, style)
+/// What `nlorder who` prints: the capture's requests and looks, and what
+/// reading it met.
+pub struct WhoReport<'a> {
+    pub who: &'a Who,
+    pub warnings: &'a [String],
+}
+
+impl Print<WhoReport<'_>> for Text {
+    fn print(&mut self, r: &WhoReport<'_>, out: &mut dyn Write) -> io::Result<()> {
+        write_who_text(out, r.who, &self.0)
     }
 }
 
-pub fn who_json(who: &Who) -> Value {
-    let requests: Vec<Value> = who
-        .requests
-        .iter()
-        .map(|r| {
-            let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
-            if let Some(o) = v.as_object_mut() {
-                o.insert("time".into(), r.time().into());
-                o.insert("asked".into(), r.asked().into());
-                o.insert("family".into(), names::address_family(r.family).into());
-                o.insert("library_name".into(), r.library.name().into());
-            }
-            v
-        })
-        .collect();
-    let looks: Vec<Value> = who
-        .looks
-        .iter()
-        .map(|l| {
-            let mut v = serde_json::to_value(l).unwrap_or(Value::Null);
-            if let Some(o) = v.as_object_mut() {
-                o.insert("time".into(), l.ts.map(|t| t.rfc3339()).into());
-                o.insert("library_name".into(), l.library.name().into());
-            }
-            v
-        })
-        .collect();
-    json!({ "requests": requests, "looks": looks })
+impl Print<WhoReport<'_>> for Json {
+    fn print(&mut self, r: &WhoReport<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let doc = JsonWho {
+            requests: r.who.requests.iter().map(JsonAsked::of).collect(),
+            looks: r.who.looks.iter().map(JsonLook::of).collect(),
+            warnings: r.warnings,
+        };
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)
+    }
+}
+
+#[derive(Serialize)]
+struct JsonWho<'a> {
+    requests: Vec<JsonAsked<'a>>,
+    looks: Vec<JsonLook<'a>>,
+    warnings: &'a [String],
+}
+
+/// A request as JSON: its fields, the family by name, and the words the
+/// text shows.
+#[derive(Serialize)]
+struct JsonAsked<'a> {
+    packet: u64,
+    kind: ObjectKind,
+    family: std::borrow::Cow<'static, str>,
+    dump: bool,
+    len: u32,
+    flags: u16,
+    seq: u32,
+    port: Option<u32>,
+    replies: u32,
+    end_packet: Option<u64>,
+    error: Option<i32>,
+    ipv6_seen: bool,
+    library: Library,
+    confidence: Confidence,
+    evidence: &'a str,
+    time: Option<String>,
+    asked: String,
+    library_name: &'static str,
+}
+
+impl<'a> JsonAsked<'a> {
+    fn of(r: &'a Asked) -> Self {
+        JsonAsked {
+            packet: r.packet,
+            kind: r.kind,
+            family: names::address_family(r.family),
+            dump: r.dump,
+            len: r.len,
+            flags: r.flags,
+            seq: r.seq,
+            port: r.port,
+            replies: r.replies,
+            end_packet: r.end_packet,
+            error: r.error,
+            ipv6_seen: r.ipv6_seen,
+            library: r.library,
+            confidence: r.confidence,
+            evidence: &r.evidence,
+            time: r.time(),
+            asked: r.asked(),
+            library_name: r.library.name(),
+        }
+    }
+}
+
+/// A look as JSON: its fields, its time and the library's name.
+#[derive(Serialize)]
+struct JsonLook<'a> {
+    #[serde(flatten)]
+    look: &'a Look,
+    time: Option<String>,
+    library_name: &'static str,
+}
+
+impl<'a> JsonLook<'a> {
+    fn of(l: &'a Look) -> Self {
+        JsonLook {
+            look: l,
+            time: l.ts.map(|t| t.rfc3339()),
+            library_name: l.library.name(),
+        }
+    }
 }

@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::run::{Outcome, run_paths};
-use crate::app::{Console, Error, Format, Status};
-use crate::report::check as printer;
+use crate::app::{Console, Error, Status};
+use crate::report::Format;
+use crate::report::{self, JUnit, Print};
 
 /// Runs the manifests found under `paths`.
 #[derive(Debug, Clone)]
@@ -27,10 +28,11 @@ impl Check {
             false => eprintln!("nlorder: {} not updated: some of it could not be run", f.display()),
         };
         let outcomes = run_paths(&self.paths, self.update, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
-        printer::write(out, self.format == Format::Json, &outcomes, &console.style)?;
+        report::print(self.format, console.style, outcomes.as_slice(), out)?;
         out.flush()?;
         if let Some(path) = &self.junit {
-            let xml = printer::junit(&outcomes).map_err(std::io::Error::other)?;
+            let mut xml = Vec::new();
+            JUnit.print(outcomes.as_slice(), &mut xml)?;
             std::fs::write(path, xml).map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
         }
         // Whatever could not be run makes the run unreadable, said on stderr
