@@ -10,10 +10,14 @@ use super::{Console, Error, Format, Source, Status};
 use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::rebuild::AtSpec;
+use crate::rebuild::Grounds;
 use crate::replay::method::Method;
 use crate::replay::verdict::Choice;
+use crate::replay::verdict::Detection;
 use crate::replay::{MethodSpec, calico, matrix};
-use crate::report::detect::{Report, outcome};
+use crate::report;
+use crate::report::detect::{Answer, DetectReport, NodeAnswer, outcome};
+use crate::report::moment::outside_warning;
 
 /// One detection method over captures named by node.
 #[derive(Debug, Clone)]
@@ -50,67 +54,84 @@ impl Detect {
         }
         let names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
         settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
-        let json = self.format == Format::Json;
-        let multi = self.nodes.len() > 1;
-        let mut report = Report::new(&mut *out, json, console.style, multi);
+        let mut nodes = Vec::new();
         for Node {
             name: node,
             capture: source,
         } in &self.nodes
         {
-            let (node, path) = (node.as_str(), source.path());
             let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
-            if self.timeline {
-                let key = |m: &Model| spec.outcome(m);
-                let eval = |m: &Model| Choice(spec.detect(m));
-                let mut session = console.open(source)?;
-                let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
-                report.flips(node, path, &flips, &session.grounds)?;
-                continue;
-            }
-            let open = || console.open(source);
-            // Every method replays a Go program (calico-node, kubelet, flannel,
-            // kubeadm): `--at auto` finds Go's looks.
-            let looker = (Looker::Go, self.all_looks);
-            let (trace, model) = (console.trace, self.model);
-            if self.all {
-                let base = match &spec {
-                    MethodSpec::Calico { options, .. } => options.clone(),
-                    _ => calico::Options::default(),
-                };
-                let (results, grounds) =
-                    super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
-                        matrix::run(m, &base)
-                    })?;
-                for (moment, rows) in results {
-                    report.matrix(node, path, &moment, &rows, &grounds)?;
-                }
-            } else {
-                let (results, grounds) =
-                    super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
-                        spec.detect(m)
-                    })?;
-                report.detections(node, path, results, self.all_looks, &grounds)?;
-            }
+            let (answer, grounds) = self.answer(console, source, &spec)?;
+            nodes.push(NodeAnswer {
+                node: node.clone(),
+                capture: source.path().to_path_buf(),
+                answer,
+                grounds,
+            });
         }
-        let (results, outside) = report.results();
-        let conflicts = crate::replay::conflict::check(results);
+        let last: Vec<(String, Detection)> = nodes
+            .iter()
+            .filter_map(|n| n.last().map(|d| (n.node.clone(), d.clone())))
+            .collect();
+        let conflicts = crate::replay::conflict::check(&last);
         let mut failed: Vec<String> = Vec::new();
         if let Some(want) = &settings.expect {
-            let missed = results.iter().filter(|(_, d)| !want.holds(d));
+            let missed = last.iter().filter(|(_, d)| !want.holds(d));
             failed.extend(missed.map(|(n, d)| format!("{n}: expected {want}, got {}", outcome(d))));
             // An expectation evaluated outside the capture checked nothing.
-            failed.extend(outside.iter().cloned());
+            failed.extend(nodes.iter().flat_map(|n| {
+                match &n.answer {
+                    Answer::At(results) => results
+                        .iter()
+                        .filter_map(|(m, _)| outside_warning(m, "--at").map(|w| format!("{}: {w}", n.node)))
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            }));
         }
-        report.finish(&conflicts)?;
+        let report = DetectReport { nodes, conflicts };
+        report::print(self.format, console.style, &report, out)?;
         out.flush()?;
         for f in &failed {
             eprintln!("nlorder: {f}");
         }
-        Ok(if failed.is_empty() && conflicts.is_empty() {
+        Ok(if failed.is_empty() && report.conflicts.is_empty() {
             Status::Success
         } else {
             Status::Mismatch
+        })
+    }
+
+    /// One node's answer, in the shape the options ask for.
+    fn answer(&self, console: &Console, source: &Source, spec: &MethodSpec) -> Result<(Answer, Grounds), Error> {
+        if self.timeline {
+            let key = |m: &Model| spec.outcome(m);
+            let eval = |m: &Model| Choice(spec.detect(m));
+            let mut session = console.open(source)?;
+            let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
+            return Ok((Answer::Flips(flips), session.grounds));
+        }
+        let open = || console.open(source);
+        // Every method replays a Go program (calico-node, kubelet, flannel,
+        // kubeadm): `--at auto` finds Go's looks.
+        let looker = (Looker::Go, self.all_looks);
+        let (trace, model) = (console.trace, self.model);
+        if self.all {
+            let base = match spec {
+                MethodSpec::Calico { options, .. } => options.clone(),
+                _ => calico::Options::default(),
+            };
+            let (results, grounds) =
+                super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
+                    matrix::run(m, &base)
+                })?;
+            return Ok((Answer::Matrix(results), grounds));
+        }
+        let (results, grounds) =
+            super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| spec.detect(m))?;
+        Ok(match self.all_looks {
+            true => (Answer::Looks(results), grounds),
+            false => (Answer::At(results), grounds),
         })
     }
 }

@@ -11,7 +11,8 @@ use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::rebuild::{AtSpec, Watcher, per_packet};
 use crate::replay::gai::{self, GaiConf, Resolver};
-use crate::report::gai::{Observed, write_gai, write_looks, write_timeline};
+use crate::report;
+use crate::report::gai::{GaiLooks, GaiReport, GaiTimeline, Observed};
 
 /// One resolver's order of `addrs` on one capture.
 #[derive(Debug, Clone)]
@@ -69,13 +70,16 @@ impl Gai {
         let looker = looker(self.resolver);
         let open = || console.open(&self.capture);
         let (trace, model) = (console.trace, self.model);
-        let json = self.format == Format::Json;
         if self.all_looks {
             let (results, grounds) =
                 super::session::evaluate_following(open, trace, model, self.at, (looker, true), &mut (), |m| {
                     gai::sort(m, &self.addrs, &options)
                 })?;
-            write_looks(out, json, &results, &grounds, &console.style)?;
+            let looks = GaiLooks {
+                results: &results,
+                grounds: &grounds,
+            };
+            report::print(self.format, console.style, &looks, out)?;
             out.flush()?;
             return Ok(Status::Success);
         }
@@ -110,7 +114,13 @@ impl Gai {
             why: &why,
             moments: &moments,
         };
-        write_gai(out, json, (&result, &moment), &seen, &grounds, &console.style)?;
+        let answer = GaiReport {
+            result: &result,
+            moment: &moment,
+            observed: seen,
+            grounds: &grounds,
+        };
+        report::print(self.format, console.style, &answer, out)?;
         out.flush()?;
         Ok(if mismatch { Status::Mismatch } else { Status::Success })
     }
@@ -129,10 +139,14 @@ impl Gai {
         let mut session = console.open(&self.capture)?;
         let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
         let flips = per_packet(flips, |a, b| a.order == b.order);
-        let json = self.format == Format::Json;
-        let who = (options.resolver, self.addrs.as_slice());
-        let listed = (flips.as_slice(), &session.grounds);
-        write_timeline(out, json, who, listed, observed, &console.style)?;
+        let listed = GaiTimeline {
+            resolver: options.resolver,
+            input: &self.addrs,
+            flips: &flips,
+            grounds: &session.grounds,
+            observed,
+        };
+        report::print(self.format, console.style, &listed, out)?;
         out.flush()?;
         let explained = observed.is_empty() || flips.iter().any(|f| f.after.order == observed);
         Ok(if explained { Status::Success } else { Status::Mismatch })

@@ -8,11 +8,17 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use std::path::PathBuf;
+
+use crate::model::Assumption;
+use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
 use crate::replay::conflict::Conflict;
 use crate::replay::verdict::{Choice, Detection, Verdict};
 use crate::report::decode::format_ts;
+use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
+use crate::report::{Json, Print, Text};
 
 fn verdict_word(v: Verdict) -> &'static str {
     match v {
@@ -32,7 +38,7 @@ fn verdict_word(v: Verdict) -> &'static str {
 }
 
 /// `at: packet 10, … (the end of the capture)`, dimmed.
-fn at_line(moment: &crate::rebuild::Moment, style: &Style) -> String {
+fn at_line(moment: &Moment, style: &Style) -> String {
     style.dim(format!("at: {}", crate::report::moment::describe(moment)))
 }
 
@@ -150,15 +156,15 @@ pub fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], style: 
 }
 
 #[derive(Serialize)]
-pub struct JsonFlip<'a> {
-    pub packet: u64,
-    pub ts: Option<f64>,
-    pub before: Option<&'a Detection>,
-    pub after: &'a Detection,
-    pub causes: Vec<String>,
+struct JsonFlip<'a> {
+    packet: u64,
+    ts: Option<f64>,
+    before: Option<&'a Detection>,
+    after: &'a Detection,
+    causes: Vec<String>,
 }
 
-pub fn json_flips(flips: &[Flip<Choice>]) -> Vec<JsonFlip<'_>> {
+fn json_flips(flips: &[Flip<Choice>]) -> Vec<JsonFlip<'_>> {
     flips
         .iter()
         .map(|f| JsonFlip {
@@ -175,198 +181,220 @@ pub fn json_flips(flips: &[Flip<Choice>]) -> Vec<JsonFlip<'_>> {
         .collect()
 }
 
-/// Adds what a result rests on to its JSON object.
-fn insert_grounds(o: &mut serde_json::Map<String, serde_json::Value>, grounds: &Grounds) {
-    o.insert("warnings".into(), grounds.warnings.clone().into());
-    o.insert("assumptions".into(), serde_json::json!(grounds.assumptions));
+/// What `nlorder detect` answers for one node (capture).
+#[derive(Debug)]
+pub struct NodeAnswer {
+    pub node: String,
+    pub capture: PathBuf,
+    pub answer: Answer,
+    /// What the answer rests on.
+    pub grounds: Grounds,
 }
 
-/// The results of `nlorder detect` over one or more captures, printed as
-/// text as they come or gathered into one JSON document; then conflicts
-/// between nodes and the `--expect` check decide the exit status.
-///
-/// JSON: always one document `{"nodes": [...], "conflicts": [...]}`, one
-/// entry per capture in argument order: a detection (with `node`,
-/// `capture`, `at_packet` and `moment`), `{node, capture, methods}` with
-/// `--all`, or `{node, capture, flips}` with `--timeline`; each entry also
-/// has `warnings` and `assumptions` (see [`Grounds`]).
-pub struct Report<'w> {
-    out: &'w mut dyn Write,
-    json: bool,
-    style: Style,
-    /// Several captures: label each and look for conflicts.
-    multi: bool,
-    nodes: Vec<serde_json::Value>,
-    results: Vec<(String, Detection)>,
-    /// Nodes evaluated at an `--at` outside their capture.
-    outside: Vec<String>,
-}
-
-impl<'w> Report<'w> {
-    pub fn new(out: &'w mut dyn Write, json: bool, style: Style, multi: bool) -> Self {
-        Report {
-            out,
-            json,
-            style,
-            multi,
-            nodes: Vec::new(),
-            results: Vec::new(),
-            outside: Vec::new(),
-        }
-    }
-
-    /// One node's detection at the end of its capture (or `--at`).
-    pub fn detection(
-        &mut self,
-        node: &str,
-        capture: &std::path::Path,
-        moment: &crate::rebuild::Moment,
-        d: Detection,
-        grounds: &Grounds,
-    ) -> io::Result<()> {
-        if self.json {
-            let mut v = serde_json::to_value(&d).map_err(io::Error::other)?;
-            if let Some(o) = v.as_object_mut() {
-                o.insert("node".into(), node.into());
-                o.insert("capture".into(), capture.display().to_string().into());
-                o.insert("at_packet".into(), moment.packet.into());
-                o.insert("moment".into(), super::moment::json(moment));
-                insert_grounds(o, grounds);
-            }
-            self.nodes.push(v);
-        } else {
-            let label = self.multi.then_some(node);
-            write_detection_text(self.out, &d, label, &self.style)?;
-            writeln!(self.out, "  {}", at_line(moment, &self.style))?;
-        }
-        if let Some(w) = crate::report::moment::outside_warning(moment, "--at") {
-            self.outside.push(format!("{node}: {w}"));
-        }
-        self.results.push((node.to_owned(), d));
-        Ok(())
-    }
-
-    /// One node's detection at each moment asked for: one moment prints as
-    /// [`Report::detection`]; `--all-looks` prints one line per look, marking
-    /// where the answer changed.
-    pub fn detections(
-        &mut self,
-        node: &str,
-        capture: &std::path::Path,
-        results: Vec<(crate::rebuild::Moment, Detection)>,
-        every: bool,
-        grounds: &Grounds,
-    ) -> io::Result<()> {
-        if !every {
-            for (moment, d) in results {
-                self.detection(node, capture, &moment, d, grounds)?;
-            }
-            return Ok(());
-        }
-        let mut before: Option<String> = None;
-        let mut looks = Vec::new();
-        for (moment, d) in &results {
-            let now = outcome(d);
-            let changed = before.as_ref().is_some_and(|b| *b != now);
-            if self.json {
-                looks.push(serde_json::json!({
-                    "moment": super::moment::json(moment),
-                    "changed": changed,
-                    "detection": d,
-                }));
-            } else {
-                let who = if self.multi {
-                    format!("[{node}] ")
-                } else {
-                    String::new()
-                };
-                let mark = if changed { "  <- the answer changed" } else { "" };
-                writeln!(
-                    self.out,
-                    "{who}{} (IPv{}) -> {now}{mark}",
-                    self.style.kind(&d.method),
-                    d.family
-                )?;
-                writeln!(self.out, "  {}", at_line(moment, &self.style))?;
-            }
-            before = Some(now);
-        }
-        if self.json {
-            self.nodes
-                .push(serde_json::json!({ "node": node, "capture": capture, "looks": looks,
-                "warnings": grounds.warnings, "assumptions": grounds.assumptions }));
-        }
-        if let Some((_, last)) = results.into_iter().next_back() {
-            self.results.push((node.to_owned(), last));
-        }
-        Ok(())
-    }
-
-    /// Every method side by side (`--all`).
-    pub fn matrix(
-        &mut self,
-        node: &str,
-        capture: &std::path::Path,
-        moment: &crate::rebuild::Moment,
-        rows: &[Detection],
-        grounds: &Grounds,
-    ) -> io::Result<()> {
-        if self.json {
-            let moment = super::moment::json(moment);
-            self.nodes.push(
-                serde_json::json!({ "node": node, "capture": capture, "moment": moment, "methods": rows,
-                "warnings": grounds.warnings, "assumptions": grounds.assumptions }),
-            );
-            Ok(())
-        } else {
-            writeln!(self.out, "[{node}] every method on {}:", capture.display())?;
-            write_matrix_text(self.out, rows, &self.style)?;
-            writeln!(self.out, "  {}", at_line(moment, &self.style))
-        }
-    }
-
+/// One node's answer, in the shape its options asked for.
+#[derive(Debug)]
+pub enum Answer {
+    /// The method's detection at each moment asked for (the end of the
+    /// capture, `--at`, or the last look of `--at auto`).
+    At(Vec<(Moment, Detection)>),
+    /// At every look (`--all-looks`), marking where the answer changed.
+    Looks(Vec<(Moment, Detection)>),
+    /// Every method side by side (`--all`), at each moment asked for.
+    Matrix(Vec<(Moment, Vec<Detection>)>),
     /// The moments the choice changed (`--timeline`).
-    pub fn flips(
-        &mut self,
-        node: &str,
-        capture: &std::path::Path,
-        flips: &[Flip<Choice>],
-        grounds: &Grounds,
-    ) -> io::Result<()> {
-        if self.json {
-            self.nodes.push(
-                serde_json::json!({ "node": node, "capture": capture, "flips": json_flips(flips),
-                "warnings": grounds.warnings, "assumptions": grounds.assumptions }),
-            );
-        } else {
-            writeln!(
-                self.out,
-                "[{node}] {} over time:",
-                flips.last().map(|f| f.after.0.method.as_str()).unwrap_or("")
-            )?;
-            write_flips_text(self.out, flips, &self.style)?;
+    Flips(Vec<Flip<Choice>>),
+}
+
+/// Everything `nlorder detect` answers: each node, and the conflicts
+/// between them.
+#[derive(Debug)]
+pub struct DetectReport {
+    pub nodes: Vec<NodeAnswer>,
+    pub conflicts: Vec<Conflict>,
+}
+
+impl DetectReport {
+    /// Several captures: each is labelled, and conflicts are said.
+    fn multi(&self) -> bool {
+        self.nodes.len() > 1
+    }
+}
+
+/// Each node as it was answered, then the conflicts between nodes.
+impl Print<DetectReport> for Text {
+    fn print(&mut self, r: &DetectReport, out: &mut dyn Write) -> io::Result<()> {
+        let style = &self.0;
+        let multi = r.multi();
+        for n in &r.nodes {
+            let node = n.node.as_str();
+            match &n.answer {
+                Answer::At(results) => {
+                    for (moment, d) in results {
+                        write_detection_text(out, d, multi.then_some(node), style)?;
+                        writeln!(out, "  {}", at_line(moment, style))?;
+                    }
+                }
+                Answer::Looks(results) => {
+                    let mut before: Option<String> = None;
+                    for (moment, d) in results {
+                        let now = outcome(d);
+                        let changed = before.as_ref().is_some_and(|b| *b != now);
+                        let who = if multi { format!("[{node}] ") } else { String::new() };
+                        let mark = if changed { "  <- the answer changed" } else { "" };
+                        writeln!(out, "{who}{} (IPv{}) -> {now}{mark}", style.kind(&d.method), d.family)?;
+                        writeln!(out, "  {}", at_line(moment, style))?;
+                        before = Some(now);
+                    }
+                }
+                Answer::Matrix(results) => {
+                    for (moment, rows) in results {
+                        writeln!(out, "[{node}] every method on {}:", n.capture.display())?;
+                        write_matrix_text(out, rows, style)?;
+                        writeln!(out, "  {}", at_line(moment, style))?;
+                    }
+                }
+                Answer::Flips(flips) => {
+                    writeln!(
+                        out,
+                        "[{node}] {} over time:",
+                        flips.last().map(|f| f.after.0.method.as_str()).unwrap_or("")
+                    )?;
+                    write_flips_text(out, flips, style)?;
+                }
+            }
         }
-        if let Some(last) = flips.last() {
-            self.results.push((node.to_owned(), last.after.0.clone()));
+        if multi && r.nodes.iter().any(|n| n.last().is_some()) {
+            write_conflicts_text(out, &r.conflicts, style)?;
         }
         Ok(())
     }
+}
 
-    /// The last detection of each node so far, and the nodes evaluated
-    /// at an `--at` outside their capture (with the warning said).
-    pub fn results(&self) -> (&[(String, Detection)], &[String]) {
-        (&self.results, &self.outside)
-    }
-
-    /// Prints the conflicts (and the JSON document).
-    pub fn finish(self, conflicts: &[crate::replay::conflict::Conflict]) -> io::Result<()> {
-        if self.json {
-            let doc = serde_json::json!({ "nodes": self.nodes, "conflicts": conflicts });
-            serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(io::Error::from)?;
-            writeln!(self.out)?;
-        } else if self.multi && !self.results.is_empty() {
-            write_conflicts_text(self.out, conflicts, &self.style)?;
+impl NodeAnswer {
+    /// The node's last detection: what conflicts and `--expect` judge.
+    pub fn last(&self) -> Option<&Detection> {
+        match &self.answer {
+            Answer::At(r) | Answer::Looks(r) => r.last().map(|(_, d)| d),
+            Answer::Matrix(_) => None,
+            Answer::Flips(f) => f.last().map(|f| &f.after.0),
         }
-        Ok(())
     }
+}
+
+/// One document `{"nodes": [...], "conflicts": [...]}`, an entry per
+/// capture in argument order: a detection (with `node`, `capture`,
+/// `at_packet` and `moment`), `{node, capture, looks}` with
+/// `--all-looks`, `{node, capture, moment, methods}` with `--all`, or
+/// `{node, capture, flips}` with `--timeline`; each entry also has
+/// `warnings` and `assumptions` (see [`Grounds`]).
+impl Print<DetectReport> for Json {
+    fn print(&mut self, r: &DetectReport, out: &mut dyn Write) -> io::Result<()> {
+        let mut nodes = Vec::new();
+        for n in &r.nodes {
+            let capture = n.capture.display().to_string();
+            let (warnings, assumptions) = (&n.grounds.warnings, &n.grounds.assumptions);
+            match &n.answer {
+                Answer::At(results) => nodes.extend(results.iter().map(|(moment, d)| JsonNode::Detection {
+                    detection: d,
+                    node: &n.node,
+                    capture: capture.clone(),
+                    at_packet: moment.packet,
+                    moment: moment::json(moment),
+                    warnings,
+                    assumptions,
+                })),
+                Answer::Looks(results) => {
+                    let mut before: Option<String> = None;
+                    let mut looks = Vec::new();
+                    for (moment, d) in results {
+                        let now = outcome(d);
+                        looks.push(JsonLook {
+                            moment: moment::json(moment),
+                            changed: before.as_ref().is_some_and(|b| *b != now),
+                            detection: d,
+                        });
+                        before = Some(now);
+                    }
+                    nodes.push(JsonNode::Looks {
+                        node: &n.node,
+                        capture: capture.clone(),
+                        looks,
+                        warnings,
+                        assumptions,
+                    });
+                }
+                Answer::Matrix(results) => nodes.extend(results.iter().map(|(moment, rows)| JsonNode::Matrix {
+                    node: &n.node,
+                    capture: capture.clone(),
+                    moment: moment::json(moment),
+                    methods: rows,
+                    warnings,
+                    assumptions,
+                })),
+                Answer::Flips(flips) => nodes.push(JsonNode::Flips {
+                    node: &n.node,
+                    capture,
+                    flips: json_flips(flips),
+                    warnings,
+                    assumptions,
+                }),
+            }
+        }
+        let doc = JsonDetect {
+            nodes,
+            conflicts: &r.conflicts,
+        };
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)
+    }
+}
+
+#[derive(Serialize)]
+struct JsonDetect<'a> {
+    nodes: Vec<JsonNode<'a>>,
+    conflicts: &'a [Conflict],
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonNode<'a> {
+    Detection {
+        #[serde(flatten)]
+        detection: &'a Detection,
+        node: &'a str,
+        capture: String,
+        at_packet: u64,
+        moment: JsonMoment,
+        warnings: &'a [String],
+        assumptions: &'a [Assumption],
+    },
+    Looks {
+        node: &'a str,
+        capture: String,
+        looks: Vec<JsonLook<'a>>,
+        warnings: &'a [String],
+        assumptions: &'a [Assumption],
+    },
+    Matrix {
+        node: &'a str,
+        capture: String,
+        moment: JsonMoment,
+        methods: &'a [Detection],
+        warnings: &'a [String],
+        assumptions: &'a [Assumption],
+    },
+    Flips {
+        node: &'a str,
+        capture: String,
+        flips: Vec<JsonFlip<'a>>,
+        warnings: &'a [String],
+        assumptions: &'a [Assumption],
+    },
+}
+
+#[derive(Serialize)]
+struct JsonLook<'a> {
+    moment: JsonMoment,
+    changed: bool,
+    detection: &'a Detection,
 }

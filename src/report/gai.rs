@@ -2,14 +2,22 @@
 //! adjacent pair, each candidate's source, the comparison with what the
 //! program observed, and (`--timeline`) where the order changed.
 //!
-//! Contract: formatting only, fed a [`GaiResult`] (and [`Flip`]s of them).
+//! Contract: formatting only, fed a [`GaiReport`], [`GaiLooks`] or
+//! [`GaiTimeline`] (a [`GaiResult`] at one moment, at every look, or
+//! [`Flip`]s of them).
 
 use std::io::{self, Write};
 use std::net::IpAddr;
 
+use serde::Serialize;
+
+use crate::model::Assumption;
+use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
-use crate::replay::gai::{GaiResult, Span};
+use crate::replay::gai::{GaiResult, Resolver, Span, Step};
+use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
+use crate::report::{Json, Print, Text};
 
 /// What the program observed, what could explain a mismatch, and the
 /// stretches of the capture whose order is the observed one (empty when
@@ -29,7 +37,7 @@ pub fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
     observed: Option<(&[IpAddr], &[String])>,
-    moment: &crate::rebuild::Moment,
+    moment: &Moment,
     style: &Style,
 ) -> io::Result<()> {
     writeln!(
@@ -73,24 +81,19 @@ pub fn write_gai_text(
     Ok(())
 }
 
-/// `--all-looks`: the order at every look, marking where it changed; JSON
-/// `{"looks": [{"moment", "order", "changed"}], "warnings", "assumptions"}`.
-pub fn write_looks(
-    out: &mut dyn Write,
-    json: bool,
-    results: &[(crate::rebuild::Moment, GaiResult)],
-    grounds: &Grounds,
-    style: &Style,
-) -> io::Result<()> {
-    let mut rows = Vec::new();
-    let mut before: Option<&[IpAddr]> = None;
-    for (moment, r) in results {
-        let changed = before.is_some_and(|b| b != r.order.as_slice());
-        if json {
-            rows.push(serde_json::json!({
-                "moment": super::moment::json(moment), "order": r.order, "changed": changed,
-            }));
-        } else {
+/// `gai --all-looks`: the order at every look.
+pub struct GaiLooks<'a> {
+    pub results: &'a [(Moment, GaiResult)],
+    pub grounds: &'a Grounds,
+}
+
+/// One line per look, marking where the order changed.
+impl Print<GaiLooks<'_>> for Text {
+    fn print(&mut self, l: &GaiLooks<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let style = &self.0;
+        let mut before: Option<&[IpAddr]> = None;
+        for (moment, r) in l.results {
+            let changed = before.is_some_and(|b| b != r.order.as_slice());
             let mark = if changed { "  <- the order changed" } else { "" };
             let resolver = format!("{:?}", r.resolver).to_lowercase();
             writeln!(
@@ -104,132 +107,212 @@ pub fn write_looks(
                 "  {}",
                 style.dim(format!("at: {}", crate::report::moment::describe(moment)))
             )?;
+            before = Some(r.order.as_slice());
         }
-        before = Some(r.order.as_slice());
+        Ok(())
     }
-    if json {
-        let doc = serde_json::json!({
-            "looks": rows, "warnings": grounds.warnings, "assumptions": grounds.assumptions,
-        });
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)?;
-    }
-    Ok(())
 }
 
-/// Prints `nlorder gai`'s answer: text, or the JSON document (see
-/// [`json_document`]).
-pub fn write_gai(
-    out: &mut dyn Write,
-    json: bool,
-    (result, moment): (&GaiResult, &crate::rebuild::Moment),
-    observed: &Observed<'_>,
-    grounds: &Grounds,
-    style: &Style,
-) -> io::Result<()> {
-    if json {
-        let doc = json_document(result, moment, observed, grounds).map_err(io::Error::from)?;
+/// `{"looks": [{"moment", "order", "changed"}], "warnings", "assumptions"}`.
+impl Print<GaiLooks<'_>> for Json {
+    fn print(&mut self, l: &GaiLooks<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let mut looks = Vec::new();
+        let mut before: Option<&[IpAddr]> = None;
+        for (moment, r) in l.results {
+            looks.push(JsonLook {
+                moment: moment::json(moment),
+                order: &r.order,
+                changed: before.is_some_and(|b| b != r.order.as_slice()),
+            });
+            before = Some(r.order.as_slice());
+        }
+        let doc = JsonLooks {
+            looks,
+            warnings: &l.grounds.warnings,
+            assumptions: &l.grounds.assumptions,
+        };
         serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
         writeln!(out)
-    } else {
-        let obs = (!observed.order.is_empty()).then_some((observed.order, observed.why));
-        write_gai_text(out, result, obs, moment, style)
     }
 }
 
-/// `--timeline`: where the order changed along the capture, each change
-/// with the rules behind the new order and the changes in that packet
-/// that caused it; with an observed order, the moments that give it are
-/// marked. JSON `{"resolver", "input", "observed", "flips": [{"packet",
-/// "ts", "time", "before", "after", "steps", "causes", "observed"}],
-/// "warnings", "assumptions"}`.
-pub fn write_timeline(
-    out: &mut dyn Write,
-    json: bool,
-    (resolver, input): (crate::replay::gai::Resolver, &[IpAddr]),
-    (flips, grounds): (&[Flip<GaiResult>], &Grounds),
-    observed: &[IpAddr],
-    style: &Style,
-) -> io::Result<()> {
-    let is_observed = |r: &GaiResult| !observed.is_empty() && r.order == observed;
-    if json {
-        let rows: Vec<serde_json::Value> = flips
+#[derive(Serialize)]
+struct JsonLooks<'a> {
+    looks: Vec<JsonLook<'a>>,
+    warnings: &'a [String],
+    assumptions: &'a [Assumption],
+}
+
+#[derive(Serialize)]
+struct JsonLook<'a> {
+    moment: JsonMoment,
+    order: &'a [IpAddr],
+    changed: bool,
+}
+
+/// `nlorder gai`'s answer: the prediction at one moment, and what the
+/// program observed.
+pub struct GaiReport<'a> {
+    pub result: &'a GaiResult,
+    pub moment: &'a Moment,
+    pub observed: Observed<'a>,
+    pub grounds: &'a Grounds,
+}
+
+impl Print<GaiReport<'_>> for Text {
+    fn print(&mut self, r: &GaiReport<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let obs = (!r.observed.order.is_empty()).then_some((r.observed.order, r.observed.why));
+        write_gai_text(out, r.result, obs, r.moment, &self.0)
+    }
+}
+
+/// The prediction, the moment it was made at, and (with `--observed`)
+/// whether the program's order matched, which assumption would explain a
+/// mismatch, and the stretches of the capture (`observed_moments`:
+/// `from`, `to`, `changed_by`, `order`) that give the observed order.
+impl Print<GaiReport<'_>> for Json {
+    fn print(&mut self, r: &GaiReport<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let o = &r.observed;
+        let doc = JsonGai {
+            result: r.result,
+            warnings: &r.grounds.warnings,
+            assumptions: &r.grounds.assumptions,
+            at_packet: r.moment.packet,
+            moment: moment::json(r.moment),
+            observed: (!o.order.is_empty()).then(|| JsonObserved {
+                observed: o.order,
+                matches_observed: o.order == r.result.order.as_slice(),
+                mismatch_explanations: o.why,
+                observed_moments: o.moments,
+            }),
+        };
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)
+    }
+}
+
+#[derive(Serialize)]
+struct JsonGai<'a> {
+    #[serde(flatten)]
+    result: &'a GaiResult,
+    warnings: &'a [String],
+    assumptions: &'a [Assumption],
+    at_packet: u64,
+    moment: JsonMoment,
+    #[serde(flatten)]
+    observed: Option<JsonObserved<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonObserved<'a> {
+    observed: &'a [IpAddr],
+    matches_observed: bool,
+    mismatch_explanations: &'a [String],
+    observed_moments: &'a [Span],
+}
+
+/// `gai --timeline`: where the order changed along the capture, each
+/// change with the rules behind the new order and the changes in that
+/// packet that caused it; with an observed order, the moments that give
+/// it are marked.
+pub struct GaiTimeline<'a> {
+    pub resolver: Resolver,
+    pub input: &'a [IpAddr],
+    pub flips: &'a [Flip<GaiResult>],
+    pub grounds: &'a Grounds,
+    /// The order the program got (empty: not given).
+    pub observed: &'a [IpAddr],
+}
+
+impl GaiTimeline<'_> {
+    fn is_observed(&self, r: &GaiResult) -> bool {
+        !self.observed.is_empty() && r.order == self.observed
+    }
+}
+
+impl Print<GaiTimeline<'_>> for Text {
+    fn print(&mut self, t: &GaiTimeline<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let style = &self.0;
+        let name = format!("{:?}", t.resolver).to_lowercase();
+        writeln!(out, "{} order over time:", style.kind(name))?;
+        if t.flips.is_empty() {
+            writeln!(out, "  no address in the capture: nothing to sort")?;
+        }
+        for f in t.flips {
+            let was = f.before.as_ref().map_or_else(|| "(start)".into(), |b| list(&b.order));
+            let mark = if t.is_observed(&f.after) {
+                "  <- the observed order"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "{} {} {was} -> {}{mark}",
+                style.dim(format!("{:>6}", f.packet)),
+                super::decode::format_ts(f.ts),
+                style.value(list(&f.after.order)),
+            )?;
+            for s in &f.after.steps {
+                writeln!(out, "         {}", s.explanation)?;
+            }
+            for c in &f.causes {
+                writeln!(out, "         because: {}", super::timeline::describe(&c.change))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `{"resolver", "input", "observed", "flips": [{"packet", "ts", "time",
+/// "before", "after", "steps", "causes", "observed"}], "warnings",
+/// "assumptions"}`.
+impl Print<GaiTimeline<'_>> for Json {
+    fn print(&mut self, t: &GaiTimeline<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let flips = t
+            .flips
             .iter()
-            .map(|f| {
-                serde_json::json!({
-                    "packet": f.packet,
-                    "ts": f.ts.map(|t| t.as_secs_f64()),
-                    "time": f.ts.map(|t| t.rfc3339()),
-                    "before": f.before.as_ref().map(|b| &b.order),
-                    "after": f.after.order,
-                    "steps": f.after.steps,
-                    "causes": f.causes.iter().map(|c| super::timeline::describe(&c.change)).collect::<Vec<_>>(),
-                    "observed": is_observed(&f.after),
-                })
+            .map(|f| JsonFlip {
+                packet: f.packet,
+                ts: f.ts.map(|t| t.as_secs_f64()),
+                time: f.ts.map(|t| t.rfc3339()),
+                before: f.before.as_ref().map(|b| b.order.as_slice()),
+                after: &f.after.order,
+                steps: &f.after.steps,
+                causes: f.causes.iter().map(|c| super::timeline::describe(&c.change)).collect(),
+                observed: t.is_observed(&f.after),
             })
             .collect();
-        let doc = serde_json::json!({
-            "resolver": resolver, "input": input, "observed": observed, "flips": rows,
-            "warnings": grounds.warnings, "assumptions": grounds.assumptions,
-        });
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        return writeln!(out);
-    }
-    let name = format!("{resolver:?}").to_lowercase();
-    writeln!(out, "{} order over time:", style.kind(name))?;
-    if flips.is_empty() {
-        writeln!(out, "  no address in the capture: nothing to sort")?;
-    }
-    for f in flips {
-        let was = f.before.as_ref().map_or_else(|| "(start)".into(), |b| list(&b.order));
-        let mark = if is_observed(&f.after) {
-            "  <- the observed order"
-        } else {
-            ""
+        let doc = JsonTimeline {
+            resolver: t.resolver,
+            input: t.input,
+            observed: t.observed,
+            flips,
+            warnings: &t.grounds.warnings,
+            assumptions: &t.grounds.assumptions,
         };
-        writeln!(
-            out,
-            "{} {} {was} -> {}{mark}",
-            style.dim(format!("{:>6}", f.packet)),
-            super::decode::format_ts(f.ts),
-            style.value(list(&f.after.order)),
-        )?;
-        for s in &f.after.steps {
-            writeln!(out, "         {}", s.explanation)?;
-        }
-        for c in &f.causes {
-            writeln!(out, "         because: {}", super::timeline::describe(&c.change))?;
-        }
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)
     }
-    Ok(())
 }
 
-/// The JSON document of `nlorder gai`: the prediction, the moment it was
-/// made at, and (with `--observed`) whether the program's order matched,
-/// which assumption would explain a mismatch, and the stretches of the
-/// capture (`observed_moments`: `from`, `to`, `changed_by`, `order`) that
-/// give the observed order.
-pub fn json_document(
-    result: &crate::replay::gai::GaiResult,
-    moment: &crate::rebuild::Moment,
-    observed: &Observed<'_>,
-    grounds: &Grounds,
-) -> serde_json::Result<serde_json::Value> {
-    let mut v = serde_json::to_value(result)?;
-    if let Some(o) = v.as_object_mut() {
-        o.insert("warnings".into(), grounds.warnings.clone().into());
-        o.insert("assumptions".into(), serde_json::json!(grounds.assumptions));
-        o.insert("at_packet".into(), moment.packet.into());
-        o.insert("moment".into(), super::moment::json(moment));
-        if !observed.order.is_empty() {
-            o.insert("observed".into(), serde_json::json!(observed.order));
-            o.insert(
-                "matches_observed".into(),
-                (observed.order == result.order.as_slice()).into(),
-            );
-            o.insert("mismatch_explanations".into(), serde_json::json!(observed.why));
-            o.insert("observed_moments".into(), serde_json::to_value(observed.moments)?);
-        }
-    }
-    Ok(v)
+#[derive(Serialize)]
+struct JsonTimeline<'a> {
+    resolver: Resolver,
+    input: &'a [IpAddr],
+    observed: &'a [IpAddr],
+    flips: Vec<JsonFlip<'a>>,
+    warnings: &'a [String],
+    assumptions: &'a [Assumption],
+}
+
+#[derive(Serialize)]
+struct JsonFlip<'a> {
+    packet: u64,
+    ts: Option<f64>,
+    time: Option<String>,
+    before: Option<&'a [IpAddr]>,
+    after: &'a [IpAddr],
+    steps: &'a [Step],
+    causes: Vec<String>,
+    observed: bool,
 }

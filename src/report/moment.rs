@@ -5,29 +5,40 @@
 //! documents of `table`, `detect` and `gai`); text printers use
 //! [`describe`]; [`outside_warning`] says an `--at` outside the capture.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::capture::Timestamp;
 use crate::rebuild::{At, Moment, Outside};
 
-/// `{"packet", "time", "at", "end_of_capture", "outside", "inferred",
-/// "description"}`: the last record applied and its time, the `--at` asked
-/// for, whether that is the end of the capture, `before`/`after` when
-/// `--at` lies outside it, whether `--at auto` only inferred the moment
-/// (Go's own resolver), and the moment in words.
-pub fn json(m: &Moment) -> Value {
-    json!({
-        "packet": m.packet,
-        "time": m.ts.map(|t| t.rfc3339()),
-        "at": m.at.map(|a| a.describe()),
-        "end_of_capture": m.to_end,
-        "outside": m.outside().map(|o| match o {
+/// A moment in JSON: the last record applied and its time, the `--at`
+/// asked for, whether that is the end of the capture, `before`/`after`
+/// when `--at` lies outside it, whether `--at auto` only inferred the
+/// moment (Go's own resolver), and the moment in words.
+#[derive(Debug, Serialize)]
+pub struct JsonMoment {
+    packet: u64,
+    time: Option<String>,
+    at: Option<String>,
+    end_of_capture: bool,
+    outside: Option<&'static str>,
+    inferred: bool,
+    description: String,
+}
+
+/// The one JSON shape of a moment.
+pub fn json(m: &Moment) -> JsonMoment {
+    JsonMoment {
+        packet: m.packet,
+        time: m.ts.map(|t| t.rfc3339()),
+        at: m.at.map(|a| a.describe()),
+        end_of_capture: m.to_end,
+        outside: m.outside().map(|o| match o {
             Outside::Before => "before",
             Outside::After => "after",
         }),
-        "inferred": m.inferred,
-        "description": describe(m),
-    })
+        inferred: m.inferred,
+        description: describe(m),
+    }
 }
 
 /// `packet 10, 2026-…Z (the end of the capture)`.

@@ -115,7 +115,7 @@ pub struct JsonTable {
     /// The last record applied (`--at`, or the end of the capture).
     pub at_packet: u64,
     /// That moment in full (see `report::moment`).
-    pub moment: serde_json::Value,
+    pub moment: super::moment::JsonMoment,
     /// Sockets listening to rtnetlink groups, as the notification copies say
     /// (0: a quiet host; the kernel's own changes were inferred).
     pub listeners: u64,
