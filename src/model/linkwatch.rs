@@ -46,54 +46,6 @@ use crate::netlink::names::*;
 /// events that are not urgent.
 const LIMIT_NANOS: i128 = 1_000_000_000;
 
-/// The kernel's linkwatch queue (`lweventlist`) and its rate limit.
-///
-/// The queue is kept in two parts, in order: events a run for urgent ones
-/// left for the next full run (`held`), then those queued since (`queue`).
-/// A run for urgent events looks at `held` only when one of its devices
-/// may have become urgent, so its cost is that of the events queued since
-/// the last run. An entry carries the ticket its device got when queued;
-/// one whose device was synced, handled or gone since is skipped.
-#[derive(Debug, Default)]
-pub(super) struct Linkwatch {
-    held: Vec<(u32, u64)>,
-    queue: Vec<(u32, u64)>,
-    /// A device of `held` came up: it may be urgent now.
-    recheck: bool,
-    tickets: u64,
-    /// `linkwatch_nextevent`, in nanoseconds since the epoch: before it a
-    /// run handles urgent events only. None before the first full run.
-    next_event: Option<i128>,
-    /// An urgent event asked for the work to run at once.
-    urgent: bool,
-    /// When the delayed work will run (`linkwatch_schedule_work(0)`: not
-    /// before `next_event`), while events wait for it.
-    due: Option<i128>,
-    /// The time of the message being applied.
-    pub clock: Option<i128>,
-}
-
-impl Linkwatch {
-    pub(super) fn is_empty(&self) -> bool {
-        self.held.is_empty() && self.queue.is_empty()
-    }
-
-    /// A device the model numbered itself got its real index.
-    pub fn reindex(&mut self, from: u32, to: u32) {
-        for (i, _) in self.held.iter_mut().chain(self.queue.iter_mut()) {
-            if *i == from {
-                *i = to;
-            }
-        }
-    }
-
-    /// A device that was down came up: if its event is held, it may be
-    /// urgent now.
-    pub fn came_up(&mut self) {
-        self.recheck = true;
-    }
-}
-
 fn kind_in(l: &super::LinkEntry, kinds: &[&[u8]]) -> bool {
     l.kind.is_some_and(|k| kinds.contains(&k.as_bytes()))
 }

@@ -12,6 +12,7 @@
 
 pub mod assumption;
 pub mod changes;
+mod dad;
 mod dumps;
 pub mod entries;
 mod inferred_routes;
@@ -20,7 +21,10 @@ pub mod kernel_rules;
 pub mod lifetimes;
 pub mod link_table;
 mod linkwatch;
+mod linkwatch_queue;
 mod notify;
+mod open_dumps;
+mod pending_requests;
 pub mod prefix;
 mod requests;
 pub mod route_order;
@@ -190,18 +194,18 @@ pub struct Model {
     holders: [rustc_hash::FxHashSet<u32>; 2],
     routes: RouteTable,
     /// Change requests waiting for the kernel's answer.
-    pending: requests::PendingRequests,
+    pending: pending_requests::PendingRequests,
     /// The last ifindex the kernel assigned by itself (its allocation hint).
     last_assigned_index: u32,
     devices: FxHashMap<u32, DeviceState>,
     /// The first packet where a deletion relied on the promote_secondaries option.
     assumed_promotion: Option<u64>,
     /// Duplicate address detection under way (IPv6 local routes wait for it).
-    dad: kernel_rules::PendingDads,
+    dad: dad::PendingDads,
     /// Devices whose operational state has yet to follow their carrier.
-    lw: linkwatch::Linkwatch,
+    lw: linkwatch_queue::Linkwatch,
     /// DAD still under way at the moment the tables were asked for.
-    dad_unfinished: Vec<kernel_rules::PendingDad>,
+    dad_unfinished: Vec<dad::PendingDad>,
     /// Addresses whose DADs ended unseen (by time, no notification) close
     /// enough together that the order of their local routes is not known.
     dad_order_unknown: Vec<std::net::IpAddr>,
@@ -210,7 +214,7 @@ pub struct Model {
     after_capture: AfterCapture,
     link_order: LinkOrder,
     link_order_source: LinkOrderSource,
-    dumps: dumps::Dumps,
+    dumps: open_dumps::Dumps,
     /// Which object kinds/families a complete dump has shown (so a
     /// notification about something unknown is worth a warning).
     seen_link_dump: bool,
@@ -241,18 +245,18 @@ impl Model {
             addrs: FxHashMap::default(),
             holders: Default::default(),
             routes: RouteTable::default(),
-            pending: requests::PendingRequests::default(),
+            pending: pending_requests::PendingRequests::default(),
             last_assigned_index: 0,
             devices: FxHashMap::default(),
             assumed_promotion: None,
-            dad: kernel_rules::PendingDads::default(),
-            lw: linkwatch::Linkwatch::default(),
+            dad: dad::PendingDads::default(),
+            lw: linkwatch_queue::Linkwatch::default(),
             dad_unfinished: Vec::new(),
             dad_order_unknown: Vec::new(),
             after_capture: AfterCapture::default(),
             link_order,
             link_order_source,
-            dumps: dumps::Dumps::default(),
+            dumps: open_dumps::Dumps::default(),
             seen_link_dump: false,
             seen_addr_dump: [false; 2],
             seen_route_dump: [false; 2],
@@ -320,17 +324,17 @@ impl Model {
         match &d.body {
             Body::Request(q) => {
                 if is_dump_request(h.kind, h.flags) {
-                    if let Some(kind) = dumps::kind_of(h.kind) {
+                    if let Some(kind) = open_dumps::kind_of(h.kind) {
                         self.dumps.open(kind, q.family, q.table, h.seq, m.packet);
                     }
-                } else if let Some(p) = requests::pending_of(h.kind, h.flags, h.seq, m.packet, &d.body) {
+                } else if let Some(p) = pending_requests::pending_of(h.kind, h.flags, h.seq, m.packet, &d.body) {
                     // A GET for one object: its reply is not a notification.
                     self.request(p, &ctx, sink);
                 }
             }
             // User space asking for a change: applied once the kernel accepts it.
             _ if d.is_request() => {
-                if let Some(p) = requests::pending_of(h.kind, h.flags, h.seq, m.packet, &d.body) {
+                if let Some(p) = pending_requests::pending_of(h.kind, h.flags, h.seq, m.packet, &d.body) {
                     self.request(p, &ctx, sink);
                 }
             }
@@ -402,7 +406,7 @@ impl Model {
                 match &d.body {
                     Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
                         if !other_in_place && dump.can_apply_in_place() {
-                            dump.in_place = Some(dumps::InPlace {
+                            dump.in_place = Some(open_dumps::InPlace {
                                 mark: self.routes.new_mark(),
                                 listed: 0,
                                 other_tables: false,
@@ -411,7 +415,7 @@ impl Model {
                         }
                         if dump.in_place.is_some() {
                             // (what a dump adds is news only after an earlier one)
-                            let keep = sink.wants_changes() && dumps::covered_before(routes_seen, dump.family);
+                            let keep = sink.wants_changes() && open_dumps::covered_before(routes_seen, dump.family);
                             dump.push_in_place(&mut self.routes, r, packet, keep);
                         } else {
                             dump.push(&d.body, packet);
