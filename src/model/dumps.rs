@@ -16,7 +16,7 @@ use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
 use super::kernel_order::{self, OrderEvidence};
 use super::open_dumps::{InPlace, OpenDump, covered_before};
 use super::route_table::{RouteTable, Through};
-use super::{Ctx, DeviceAddrs, LinkOrderSource, Model};
+use super::state::{Ctx, DeviceAddrs, LinkOrderSource, Model};
 use crate::diag::Diagnostic;
 use crate::netlink::names::*;
 

@@ -13,10 +13,10 @@
 
 use std::net::IpAddr;
 
-use super::Model;
 use super::entries::{AddrEntry, Origin, RouteEntry};
 use super::kernel_order::same_ipv4_subnet;
 use super::kernel_rules::kernel_route;
+use super::state::Model;
 use crate::netlink::names::*;
 
 impl Model {

@@ -19,9 +19,10 @@ use super::changes::{Change, ChangeSink};
 use super::dad::{DAD_NANOS, PendingDad};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
 use super::kernel_order;
+use super::lifetimes::{nanos, timestamp};
 use super::prefix::{network as v6_prefix, v4, v4_mask};
 use super::route_table::Through;
-use super::{Ctx, Model};
+use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 
 /// How a new route joins the routes of its group (same table, prefix, tos, metric).
@@ -1094,19 +1095,6 @@ impl Model {
     }
 }
 
-/// A capture timestamp in nanoseconds since the epoch (0 before it).
-fn nanos(t: crate::capture::Timestamp) -> u64 {
-    u64::try_from(t.as_nanos()).unwrap_or(0)
-}
-
-/// The capture timestamp of a moment in nanoseconds since the epoch.
-pub(super) fn timestamp(n: u64) -> crate::capture::Timestamp {
-    crate::capture::Timestamp {
-        secs: i64::try_from(n / 1_000_000_000).unwrap_or(i64::MAX),
-        nanos: (n % 1_000_000_000) as u32,
-    }
-}
-
 #[cfg(test)]
 mod isatap_tests {
     use super::isatap_link_local;
@@ -1137,7 +1125,7 @@ mod isatap_tests {
 mod dad_order_tests {
     use super::PendingDad;
     use crate::capture::Timestamp;
-    use crate::model::{Model, ModelOptions};
+    use crate::model::state::{Model, ModelOptions};
     use std::net::IpAddr;
 
     fn dad(index: u32, address: &str, secs: i64, nanos: u32) -> PendingDad {
@@ -1171,7 +1159,7 @@ mod dad_order_tests {
         let fd00 = IpAddr::from([0xfd00u16, 0, 0, 0, 0, 0, 0, 1]);
         assert!(
             m.assumptions()
-                .contains(&crate::model::Assumption::LocalRouteOrderUnknown { address: fd00 })
+                .contains(&crate::model::assumption::Assumption::LocalRouteOrderUnknown { address: fd00 })
         );
     }
 }

@@ -39,14 +39,14 @@
 //! here rather than at the lower device's own event.
 
 use super::changes::ChangeSink;
-use super::{Ctx, Model};
+use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 
 /// `HZ` jiffies: the once-a-second limit on linkwatch runs that handle
 /// events that are not urgent.
 const LIMIT_NANOS: i128 = 1_000_000_000;
 
-fn kind_in(l: &super::LinkEntry, kinds: &[&[u8]]) -> bool {
+fn kind_in(l: &super::entries::LinkEntry, kinds: &[&[u8]]) -> bool {
     l.kind.is_some_and(|k| kinds.contains(&k.as_bytes()))
 }
 

@@ -16,7 +16,7 @@ use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry};
 use super::kernel_order;
 use super::kernel_rules::Placement;
 use super::route_table::Through;
-use super::{Ctx, Model};
+use super::state::{Ctx, Model};
 use crate::netlink::Body;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;

@@ -22,7 +22,7 @@ use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, Short
 use super::kernel_order;
 use super::kernel_rules::Placement;
 use super::pending_requests::{LinkRequest, Pending, RequestBody};
-use super::{Ctx, Model};
+use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
 
