@@ -1050,14 +1050,6 @@ impl Model {
 }
 
 impl Model {
-    /// Notes what an address's message (or request) says of its valid
-    /// lifetime, at the moment of `ctx`.
-    pub(super) fn note_lifetime(&mut self, a: &AddrEntry, ctx: &Ctx) {
-        let Some(at) = ctx.ts.map(nanos) else { return };
-        let valid = a.cacheinfo.map_or(u32::MAX, |c| c.valid);
-        self.lifetimes.note(a.key(), at, valid);
-    }
-
     /// The addresses whose valid lifetime ran out by this message: the
     /// kernel deletes them itself (`check_lifetime`, `addrconf_verify`),
     /// as an `ip addr del` would, announcing it only to listeners. Each

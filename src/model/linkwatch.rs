@@ -39,6 +39,7 @@
 //! here rather than at the lower device's own event.
 
 use super::changes::ChangeSink;
+use super::state::kind_in;
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 
@@ -46,77 +47,7 @@ use crate::netlink::names::*;
 /// events that are not urgent.
 const LIMIT_NANOS: i128 = 1_000_000_000;
 
-fn kind_in(l: &super::entries::LinkEntry, kinds: &[&[u8]]) -> bool {
-    l.kind.is_some_and(|k| kinds.contains(&k.as_bytes()))
-}
-
 impl Model {
-    /// `linkwatch_urgent_event`: the device is running and either stacked
-    /// (its iflink is another device: the kernel puts IFLA_LINK in its
-    /// messages) or has carrier (its qdisc is then changing).
-    fn lw_urgent(&self, index: u32) -> bool {
-        let st = self.state(index);
-        let stacked = self.link(index).is_some_and(|l| {
-            l.link.is_some()
-                || l.peer.is_some()
-                || l.link_elsewhere
-                || kind_in(
-                    l,
-                    &[
-                        b"veth", b"vlan", b"macvlan", b"macvtap", b"ipvlan", b"ipip", b"sit", b"gre", b"ip6tnl",
-                        b"ip6gre",
-                    ],
-                )
-        });
-        st.admin_up && (stacked || st.carrier)
-    }
-
-    /// `linkwatch_fire_event`: queued once; an urgent event also asks for
-    /// the work to run at once.
-    pub(super) fn lw_fire(&mut self, index: u32) {
-        let urgent = self.lw_urgent(index);
-        if !self.state(index).lw_pending {
-            self.lw.tickets += 1;
-            let ticket = self.lw.tickets;
-            let st = self.state_mut(index);
-            st.lw_pending = true;
-            st.lw_ticket = ticket;
-            self.lw.queue.push((index, ticket));
-        } else if !urgent {
-            return;
-        } else {
-            // (queued earlier: perhaps held)
-            self.lw.recheck = true;
-        }
-        if urgent {
-            // (the work runs now, or once the request holding the rtnl
-            // lock is answered)
-            self.lw.urgent = true;
-            let now = self.lw.clock.unwrap_or(i128::MIN);
-            self.lw.due = Some(self.lw.due.map_or(now, |d| d.min(now)));
-        } else {
-            self.schedule_delayed();
-        }
-    }
-
-    /// `linkwatch_schedule_work(0)`: the delayed work is set for the end of
-    /// the limit's window, or now; a timer already set stays.
-    fn schedule_delayed(&mut self) {
-        if self.lw.due.is_none() {
-            let now = self.lw.clock.unwrap_or(i128::MIN);
-            self.lw.due = Some(self.lw.next_event.map_or(now, |e| e.max(now)));
-        }
-    }
-
-    /// `netif_carrier_on` / `netif_carrier_off`: a change queues an event.
-    pub(super) fn set_carrier(&mut self, index: u32, carrier: bool) {
-        let st = self.state_mut(index);
-        if st.carrier != carrier {
-            st.carrier = carrier;
-            self.lw_fire(index);
-        }
-    }
-
     /// After a request was applied (the kernel's rtnl lock released): the
     /// work runs if an urgent event asked for it or the limit allows a
     /// full run.

@@ -56,12 +56,6 @@ impl Model {
         }
     }
 
-    /// Whether a change request waits for its answer: the kernel holds
-    /// its rtnl lock for it, and linkwatch cannot run meanwhile.
-    pub(super) fn change_in_progress(&self) -> bool {
-        self.pending.waiting.iter().any(|p| !matches!(p.body, RequestBody::Get))
-    }
-
     /// The GET this message replies to, if any (consumed).
     pub(super) fn take_get_reply(&mut self, seq: u32, msg_type: u16) -> bool {
         let get = match msg_type {
@@ -191,15 +185,6 @@ impl Model {
 
     /// The index the kernel gives a device created without one: the next
     /// after the last it gave, skipping those in use.
-    /// The first index after `after` that no device uses.
-    pub(super) fn next_free_index(&self, after: u32) -> u32 {
-        let mut i = after.saturating_add(1);
-        while self.links.contains(i) {
-            i += 1;
-        }
-        i
-    }
-
     fn next_index(&mut self) -> u32 {
         let mut i = self.last_assigned_index.saturating_add(1).max(1);
         while self.links.contains(i) {

@@ -17,7 +17,9 @@ use super::assumption::Assumption;
 use super::changes::{Change, Event};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey};
 use super::kernel_order::{KernelVersion, LinkOrder};
+use super::lifetimes::nanos;
 use super::link_table::LinkTable;
+use super::pending_requests::RequestBody;
 use super::route_table::RouteTable;
 use super::{dad, lifetimes, linkwatch_queue, open_dumps, pending_requests};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -576,6 +578,104 @@ impl Model {
             .map(|(i, _)| *i)
             .collect();
     }
+
+    /// The first index after `after` that no device uses.
+    pub(super) fn next_free_index(&self, after: u32) -> u32 {
+        let mut i = after.saturating_add(1);
+        while self.links.contains(i) {
+            i += 1;
+        }
+        i
+    }
+}
+
+// What is under way: requests waiting for their answer, addresses'
+// lifetimes, linkwatch events queued (the kernel's rules queue them; `linkwatch` runs them).
+impl Model {
+    /// Whether a change request waits for its answer: the kernel holds
+    /// its rtnl lock for it, and linkwatch cannot run meanwhile.
+    pub(super) fn change_in_progress(&self) -> bool {
+        self.pending.waiting.iter().any(|p| !matches!(p.body, RequestBody::Get))
+    }
+
+    /// Notes what an address's message (or request) says of its valid
+    /// lifetime, at the moment of `ctx`.
+    pub(super) fn note_lifetime(&mut self, a: &AddrEntry, ctx: &Ctx) {
+        let Some(at) = ctx.ts.map(nanos) else { return };
+        let valid = a.cacheinfo.map_or(u32::MAX, |c| c.valid);
+        self.lifetimes.note(a.key(), at, valid);
+    }
+
+    /// `linkwatch_urgent_event`: the device is running and either stacked
+    /// (its iflink is another device: the kernel puts IFLA_LINK in its
+    /// messages) or has carrier (its qdisc is then changing).
+    pub(super) fn lw_urgent(&self, index: u32) -> bool {
+        let st = self.state(index);
+        let stacked = self.link(index).is_some_and(|l| {
+            l.link.is_some()
+                || l.peer.is_some()
+                || l.link_elsewhere
+                || kind_in(
+                    l,
+                    &[
+                        b"veth", b"vlan", b"macvlan", b"macvtap", b"ipvlan", b"ipip", b"sit", b"gre", b"ip6tnl",
+                        b"ip6gre",
+                    ],
+                )
+        });
+        st.admin_up && (stacked || st.carrier)
+    }
+
+    /// `linkwatch_fire_event`: queued once; an urgent event also asks for
+    /// the work to run at once.
+    pub(super) fn lw_fire(&mut self, index: u32) {
+        let urgent = self.lw_urgent(index);
+        if !self.state(index).lw_pending {
+            self.lw.tickets += 1;
+            let ticket = self.lw.tickets;
+            let st = self.state_mut(index);
+            st.lw_pending = true;
+            st.lw_ticket = ticket;
+            self.lw.queue.push((index, ticket));
+        } else if !urgent {
+            return;
+        } else {
+            // (queued earlier: perhaps held)
+            self.lw.recheck = true;
+        }
+        if urgent {
+            // (the work runs now, or once the request holding the rtnl
+            // lock is answered)
+            self.lw.urgent = true;
+            let now = self.lw.clock.unwrap_or(i128::MIN);
+            self.lw.due = Some(self.lw.due.map_or(now, |d| d.min(now)));
+        } else {
+            self.schedule_delayed();
+        }
+    }
+
+    /// `linkwatch_schedule_work(0)`: the delayed work is set for the end of
+    /// the limit's window, or now; a timer already set stays.
+    pub(super) fn schedule_delayed(&mut self) {
+        if self.lw.due.is_none() {
+            let now = self.lw.clock.unwrap_or(i128::MIN);
+            self.lw.due = Some(self.lw.next_event.map_or(now, |e| e.max(now)));
+        }
+    }
+
+    /// `netif_carrier_on` / `netif_carrier_off`: a change queues an event.
+    pub(super) fn set_carrier(&mut self, index: u32, carrier: bool) {
+        let st = self.state_mut(index);
+        if st.carrier != carrier {
+            st.carrier = carrier;
+            self.lw_fire(index);
+        }
+    }
+}
+
+/// Whether a link is of one of these kinds (`IFLA_INFO_KIND`).
+pub(super) fn kind_in(l: &LinkEntry, kinds: &[&[u8]]) -> bool {
+    l.kind.is_some_and(|k| kinds.contains(&k.as_bytes()))
 }
 
 /// The copies of one notification: nlmon records one per listening socket,
