@@ -545,7 +545,7 @@ impl Model {
                 packet: r.origin.packet(),
                 ..*ctx
             };
-            self.insert_route(r, super::kernel_rules::Placement::Append, &c, sink);
+            self.insert_route(r, super::tables::Placement::Append, &c, sink);
         }
     }
 }

@@ -17,37 +17,14 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use super::changes::{Change, ChangeSink};
 use super::dad::{DAD_NANOS, PendingDad};
-use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
+use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 use super::kernel_order;
 use super::lifetimes::{nanos, timestamp};
 use super::prefix::{network as v6_prefix, v4, v4_mask};
 use super::route_table::Through;
 use super::state::{Ctx, Model};
+use super::tables::Placement;
 use crate::netlink::names::*;
-
-/// How a new route joins the routes of its group (same table, prefix, tos, metric).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Placement {
-    /// At the end of the group (`NLM_F_APPEND`, `NLM_F_EXCL`, the kernel's own routes, IPv6).
-    Append,
-    /// At the head of the group (IPv4 `NLM_F_CREATE` alone: `ip route prepend`).
-    Prepend,
-    /// In place of the group's first route (`NLM_F_REPLACE`).
-    Replace,
-}
-
-impl Placement {
-    /// From the flags of a request or of the kernel's notification.
-    pub fn from_flags(family: u8, flags: u16) -> Placement {
-        if flags & NLM_F_REPLACE != 0 {
-            Placement::Replace
-        } else if family == AF_INET && flags & (NLM_F_APPEND | NLM_F_EXCL) == 0 && flags & NLM_F_CREATE != 0 {
-            Placement::Prepend
-        } else {
-            Placement::Append
-        }
-    }
-}
 
 /// One of the kernel's own routes through `oif`: protocol kernel, scope
 /// universe, no gateway, prefsrc or metric, origin `Dump(0)` until the
@@ -977,43 +954,6 @@ impl Model {
             self.after_capture.routes.insert(r.key());
         }
         self.insert_route(r, Placement::Append, ctx, sink);
-    }
-
-    /// Removes the routes through a device, or with a source, that `gone`
-    /// selects, reporting each in dump order.
-    pub(super) fn remove_routes<S: ChangeSink>(
-        &mut self,
-        through: Through,
-        gone: impl Fn(&RouteEntry) -> bool,
-        ctx: &Ctx,
-        sink: &mut S,
-    ) {
-        let removed = self.routes.remove_where(through, gone);
-        self.report_removed(removed, ctx, sink);
-    }
-
-    /// Removes the route with this key, reporting it.
-    pub(super) fn remove_route<S: ChangeSink>(&mut self, key: &RouteKey, ctx: &Ctx, sink: &mut S) {
-        let removed: Vec<RouteEntry> = self.routes.remove(key).into_iter().collect();
-        self.report_removed(removed, ctx, sink);
-    }
-
-    fn report_removed<S: ChangeSink>(&mut self, removed: Vec<RouteEntry>, ctx: &Ctx, sink: &mut S) {
-        if sink.wants_changes() {
-            for r in removed {
-                let dev = self.route_dev(&r);
-                sink.change(ctx.event(Change::RouteRemoved { route: r, dev }));
-            }
-        }
-    }
-
-    /// Everything of a deleted device: its addresses and every route through it.
-    pub(super) fn device_gone<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
-        self.addrs.remove(&index);
-        self.sync_holders(index);
-        self.remove_routes(Through::Device(index), |_| true, ctx, sink);
-        self.devices.remove(&index);
-        self.dad.cancel(|d| d.index == index);
     }
 
     /// `inetdev_changename`: IPv4 labels follow a renamed device (the first

@@ -30,6 +30,7 @@ mod requests;
 pub mod route_order;
 pub mod route_table;
 mod state;
+mod tables;
 
 use crate::diag::Diagnostic;
 use crate::netlink::Body;

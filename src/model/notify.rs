@@ -14,9 +14,9 @@
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry};
 use super::kernel_order;
-use super::kernel_rules::Placement;
 use super::route_table::Through;
 use super::state::{Ctx, Model};
+use super::tables::Placement;
 use crate::netlink::Body;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
@@ -205,52 +205,6 @@ impl Model {
         self.links_changed(Some(index), masters.into_iter().flatten(), ctx, sink);
     }
 
-    pub(super) fn upsert_link<S: ChangeSink>(&mut self, new: LinkEntry, ctx: &Ctx, sink: &mut S) {
-        if let Some(old) = self.links.get(new.index) {
-            let mut cur = new;
-            // An update does not move the device; a placeholder becomes real.
-            if !old.placeholder && !cur.origin.is_dump() {
-                cur.origin = old.origin;
-            }
-            let Some(old) = self.links.replace(cur.clone()) else {
-                return;
-            };
-            if !sink.wants_changes() || old.placeholder {
-                return;
-            }
-            if old.name != cur.name {
-                sink.change(ctx.event(Change::LinkRenamed {
-                    from: old.name.display(),
-                    link: cur.clone(),
-                }));
-            }
-            // (a reply filling in a state the model never knew is no change)
-            if (old.flags & IFF_UP) != (cur.flags & IFF_UP)
-                || (old.operstate.is_some() && old.operstate != cur.operstate)
-            {
-                sink.change(ctx.event(Change::LinkState {
-                    link: cur.clone(),
-                    was_up: old.flags & IFF_UP != 0,
-                    was_operstate: old.operstate,
-                }));
-            }
-            if old.master != cur.master {
-                sink.change(ctx.event(Change::LinkMaster {
-                    link: cur,
-                    was: old.master,
-                }));
-            }
-            return;
-        }
-        if !new.origin.is_dump() {
-            self.created_links.insert(new.index);
-        }
-        if sink.wants_changes() {
-            sink.change(ctx.event(Change::LinkAdded(new.clone())));
-        }
-        self.links.insert(new, self.link_order);
-    }
-
     /// A device is gone, with everything on it, and the VLANs and macvlans
     /// stacked on it (they are unregistered with their lower device).
     pub(super) fn remove_link<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
@@ -320,95 +274,6 @@ impl Model {
         }
         let affected = followers.into_iter().chain(master);
         self.links_changed(None, affected, ctx, sink);
-    }
-
-    pub(super) fn upsert_addr<S: ChangeSink>(&mut self, new: AddrEntry, ctx: &Ctx, sink: &mut S) {
-        self.note_lifetime(&new, ctx);
-        if self.after_capture.running {
-            self.after_capture.addrs.insert(new.key());
-        }
-        self.ensure_link(new.index, ctx);
-        // A device only addresses showed: an IPv4 label starts with the
-        // device's name (`eth0`, `eth0:1`), the only name the capture gives.
-        if new.family == AF_INET
-            && let Some(label) = new.label
-            && self.link(new.index).is_some_and(|l| l.placeholder && !l.has_name())
-        {
-            let base = label.as_bytes().split(|&b| b == b':').next().unwrap_or_default();
-            self.links
-                .update(new.index, |l| l.name = super::entries::ShortName::new(base));
-        }
-        let ifname = if sink.wants_changes() {
-            self.ifname(new.index)
-        } else {
-            String::new()
-        };
-        let family = new.family;
-        let index = new.index;
-        let first_of_new_link = self.created_links.contains(&index)
-            && self.device_addresses(index, AF_INET).is_empty()
-            && self.device_addresses(index, AF_INET6).is_empty();
-        // The link-local address the model made without knowing the MAC: the
-        // kernel's own (EUI-64) one takes its place.
-        let unknown_ll = family == AF_INET6
-            && new.scope == RT_SCOPE_LINK
-            && !new.origin.is_dump()
-            && self.state(index).unknown_link_local
-            && is_eui64(&new);
-        let list = self.addrs.entry(index).or_default().list_mut(family);
-        if list.is_empty() {
-            // (its first address of the family: it is about to hold one)
-            let [v4, v6] = &mut self.holders;
-            (if family == AF_INET6 { v6 } else { v4 }).insert(index);
-        }
-        if unknown_ll
-            && let Some(made) = list
-                .iter_mut()
-                .find(|e| matches!(e.origin, Origin::KernelRule(_, KernelRule::Ipv6LinkLocal)) && e.address == fe80())
-        {
-            let origin = made.origin;
-            *made = AddrEntry { origin, ..new };
-            self.state_mut(index).unknown_link_local = false;
-            return;
-        }
-        if let Some((pos, cur)) = list.iter_mut().enumerate().find(|(_, e)| e.same_key(&new)) {
-            let old_flags = cur.flags;
-            let promoted = family == AF_INET && cur.is_secondary() && !new.is_secondary();
-            if promoted {
-                // Promotion the model did not see coming: move by the insert rule.
-                list.remove(pos);
-                let at = kernel_order::ipv4_insert_position(list, &new);
-                list.insert(at, new.clone());
-            } else {
-                let keep = cur.origin;
-                *cur = new.clone();
-                if !new.origin.is_dump() {
-                    cur.origin = keep;
-                }
-            }
-            if sink.wants_changes() && old_flags != new.flags {
-                sink.change(ctx.event(Change::AddrChanged {
-                    addr: new,
-                    ifname,
-                    old_flags,
-                }));
-            }
-            return;
-        }
-        let pos = if family == AF_INET {
-            kernel_order::ipv4_insert_position(list, &new)
-        } else {
-            kernel_order::ipv6_insert_position(list, &new)
-        };
-        list.insert(pos, new.clone());
-        if sink.wants_changes() {
-            sink.change(ctx.event(Change::AddrAdded {
-                addr: new,
-                ifname,
-                position: pos,
-                new_link: first_of_new_link.then_some(index),
-            }));
-        }
     }
 
     /// Removes one address as a flush does (no promotion), with its routes.
@@ -519,64 +384,5 @@ impl Model {
                 removed_secondaries,
             }));
         }
-    }
-
-    /// Adds a route where the kernel would, or replaces the first of its group.
-    pub(super) fn insert_route<S: ChangeSink>(
-        &mut self,
-        new: RouteEntry,
-        placement: Placement,
-        ctx: &Ctx,
-        sink: &mut S,
-    ) {
-        let kept = |old: &RouteEntry, new: &mut RouteEntry| {
-            if !new.origin.is_dump() {
-                new.origin = old.origin;
-            }
-        };
-        let mut new = match self.routes.update_with(new, kept) {
-            Ok(()) => return,
-            Err(new) => new,
-        };
-        // (appending needs no look at the group: the next seq is its end)
-        let first = match placement {
-            Placement::Append => None,
-            _ => self.routes.group_first(&new),
-        };
-        new.seq = match (placement, first) {
-            (Placement::Prepend, Some((_, s))) => s - 1,
-            (Placement::Replace, Some((k, s))) => {
-                if let Some(old) = self.routes.remove(&k)
-                    && sink.wants_changes()
-                {
-                    let dev = self.route_dev(&old);
-                    sink.change(ctx.event(Change::RouteRemoved { route: old, dev }));
-                }
-                s
-            }
-            _ => self.routes.next_seq(),
-        };
-        if sink.wants_changes() {
-            sink.change(ctx.event(Change::RouteAdded {
-                route: new.clone(),
-                dev: self.route_dev(&new),
-            }));
-        }
-        self.routes.insert_new(new);
-    }
-}
-
-fn fe80() -> std::net::IpAddr {
-    std::net::IpAddr::V6(std::net::Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0))
-}
-
-/// An EUI-64 interface identifier (`..:xxff:fexx:..`) under fe80::/64.
-fn is_eui64(a: &AddrEntry) -> bool {
-    match a.address {
-        std::net::IpAddr::V6(v6) => {
-            let o = v6.octets();
-            a.prefix_len == 64 && o[..8] == [0xfe, 0x80, 0, 0, 0, 0, 0, 0] && o[11] == 0xff && o[12] == 0xfe
-        }
-        std::net::IpAddr::V4(_) => false,
     }
 }

@@ -20,9 +20,9 @@ use std::net::IpAddr;
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 use super::kernel_order;
-use super::kernel_rules::Placement;
 use super::pending_requests::{LinkRequest, Pending, RequestBody};
 use super::state::{Ctx, Model};
+use super::tables::Placement;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
 
