@@ -2,7 +2,7 @@
 //! addresses waiting for theirs to end, in the order they started.
 //!
 //! Contract: bookkeeping only, no rule: which address starts DAD, when
-//! one ends and what ending it adds are the kernel's rules'. An address
+//! one ends and what ending it adds are `address_rules`'. An address
 //! is looked up through an index (a node bringing up a thousand veths has
 //! a thousand under way), and whether any can have run its time is known
 //! from when the oldest started.

@@ -10,6 +10,7 @@
 //! for unknown devices) become diagnostics, never errors. The model's size
 //! depends on the size of the tables, not on the length of the capture.
 
+mod address_rules;
 pub mod assumption;
 pub mod changes;
 mod dad;
@@ -17,8 +18,8 @@ mod dumps;
 pub mod entries;
 mod inferred_routes;
 pub mod kernel_order;
-pub mod kernel_rules;
 pub mod lifetimes;
+mod link_rules;
 pub mod link_table;
 mod linkwatch;
 mod linkwatch_queue;

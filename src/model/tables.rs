@@ -7,7 +7,8 @@
 //! which moves where a new primary goes); a new entry is placed by the rules
 //! of `kernel_order` (routes by `route_order`, see [`Placement`]); what goes
 //! is reported in dump order. Nothing here reacts to a change: the kernel's
-//! side effects are `kernel_rules`', which sits above.
+//! side effects are `address_rules`' and `link_rules`', above (and so is
+//! deleting an address or a link, which cannot go without them).
 
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey};
