@@ -21,7 +21,9 @@
 //! `netif_oper_up`) and is taken as it is. Only queued devices are looked
 //! at. linkwatch is one for the whole host, and its limit is moved by
 //! events of every namespace: the model assumes nothing but the captured
-//! namespace queued any.
+//! namespace queued any. Queueing an event (`Model::lw_fire`,
+//! `Model::set_carrier`) is the model state's, so that the kernel's rules
+//! below can queue; the work that runs the queue is here, above them.
 //!
 //! Restated from net/core/link_watch.c, net/core/dev.c (`__dev_open`:
 //! the driver's `ndo_open`, `dev_activate`, then NETDEV_UP),

@@ -9,6 +9,17 @@
 //! contradict the prediction, interrupted or unfinished dumps, notifications
 //! for unknown devices) become diagnostics, never errors. The model's size
 //! depends on the size of the tables, not on the length of the capture.
+//!
+//! Its files use and call each other one way only, each only files listed
+//! before it: the data (`entries`, `changes`, `assumption`, `prefix`,
+//! `kernel_order`, `route_order`, `route_table`, `link_table`, `lifetimes`)
+//! and what is under way (`dad`, `linkwatch_queue`, `pending_requests`,
+//! `open_dumps`); `state`, the [`Model`] struct with its queries and
+//! bookkeeping; `tables`, the operations on the tables; the kernel's own
+//! reactions, `address_rules` then `link_rules`; `linkwatch`; one file per
+//! kind of message, `notify`, `requests` and `dumps`; `inferred_routes`;
+//! and this file, [`Model::apply`] and [`Model::finish`], at the top.
+//! `cli/tests/layers.rs` fails on any circle between them.
 
 mod address_rules;
 pub mod assumption;

@@ -2,11 +2,12 @@
 //! each device's state, what is under way), its read-only queries and the
 //! bookkeeping every rule shares.
 //!
-//! Contract: the bottom of the model's files: it uses the tables and the
-//! bookkeeping leaves (`dad`, `linkwatch_queue`, `pending_requests`,
-//! `open_dumps`, `lifetimes`), never a file whose rules change the model.
-//! Queries change nothing; bookkeeping (a placeholder for an unknown
-//! device, a device's state entry, which devices hold addresses, warnings)
+//! Contract: the lowest of the model's files with methods of [`Model`]: it
+//! uses the tables and the bookkeeping leaves (`dad`, `linkwatch_queue`,
+//! `pending_requests`, `open_dumps`, `lifetimes`), never a file whose rules
+//! change the model. Queries change nothing; bookkeeping (a placeholder for
+//! an unknown device, a device's state entry, which devices hold addresses,
+//! warnings, an address's lifetime noted, a linkwatch event queued)
 //! reports no change.
 
 use std::collections::HashSet;
@@ -162,8 +163,9 @@ impl DeviceAddrs {
 /// The kernel's tables and the state its rules need, composed of tables
 /// that each keep their own order and indexes ([`LinkTable`],
 /// [`RouteTable`], a device's address lists) while the rules that change
-/// them are split by what they react to (`notify`, `requests`, `dumps`,
-/// `kernel_rules`).
+/// them are split in layers that call only down: `tables`, then the
+/// kernel's own reactions (`address_rules`, `link_rules`, `linkwatch`),
+/// then one file per kind of message (`notify`, `requests`, `dumps`).
 pub struct Model {
     pub(super) options: ModelOptions,
     pub(super) links: LinkTable,
