@@ -275,21 +275,9 @@ fn file_cycles(src: &Path) -> Vec<BTreeSet<String>> {
     t.out
 }
 
-/// The one cycle left: the model is one type (`Model`) whose methods live
-/// in one file per kernel behaviour, and those files call each other
-/// through it. Any other cycle between files fails here.
-const KNOWN_CYCLE: &[&str] = &[
-    "model",
-    "model/dumps",
-    "model/kernel_rules",
-    "model/linkwatch",
-    "model/requests",
-];
-
 #[test]
-fn no_two_files_depend_on_each_other_but_the_model_s() {
+fn no_files_depend_on_each_other() {
     let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../src"));
-    let known: BTreeSet<String> = KNOWN_CYCLE.iter().map(|s| (*s).to_owned()).collect();
-    let cycles: Vec<_> = file_cycles(src).into_iter().filter(|c| *c != known).collect();
+    let cycles = file_cycles(src);
     assert!(cycles.is_empty(), "files that depend on each other: {cycles:?}");
 }
