@@ -9,14 +9,14 @@
 //! `fib_add_ifaddr` and addrconf: device state, DAD, `noprefixroute`,
 //! broadcast, multicast and link-local routes and metrics are not
 //! modelled, and /32 and /128 addresses get a prefix route too
-//! (`kernel_rules` has the kernel's own rules, for captured changes).
+//! (`address_rules` has the kernel's own rules, for captured changes).
 
 use std::net::IpAddr;
 
-use super::Model;
+use super::address_rules::kernel_route;
 use super::entries::{AddrEntry, Origin, RouteEntry};
 use super::kernel_order::same_ipv4_subnet;
-use super::kernel_rules::kernel_route;
+use super::state::Model;
 use crate::netlink::names::*;
 
 impl Model {

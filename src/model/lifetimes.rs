@@ -77,6 +77,19 @@ impl Lifetimes {
     }
 }
 
+/// A capture timestamp in nanoseconds since the epoch (0 before it).
+pub(super) fn nanos(t: crate::capture::Timestamp) -> u64 {
+    u64::try_from(t.as_nanos()).unwrap_or(0)
+}
+
+/// The capture timestamp of a moment in nanoseconds since the epoch.
+pub(super) fn timestamp(n: u64) -> crate::capture::Timestamp {
+    crate::capture::Timestamp {
+        secs: i64::try_from(n / 1_000_000_000).unwrap_or(i64::MAX),
+        nanos: (n % 1_000_000_000) as u32,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

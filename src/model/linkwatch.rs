@@ -21,7 +21,9 @@
 //! `netif_oper_up`) and is taken as it is. Only queued devices are looked
 //! at. linkwatch is one for the whole host, and its limit is moved by
 //! events of every namespace: the model assumes nothing but the captured
-//! namespace queued any.
+//! namespace queued any. Queueing an event (`Model::lw_fire`,
+//! `Model::set_carrier`) is the model state's, so that the kernel's rules
+//! below can queue; the work that runs the queue is here, above them.
 //!
 //! Restated from net/core/link_watch.c, net/core/dev.c (`__dev_open`:
 //! the driver's `ndo_open`, `dev_activate`, then NETDEV_UP),
@@ -39,132 +41,15 @@
 //! here rather than at the lower device's own event.
 
 use super::changes::ChangeSink;
-use super::{Ctx, Model};
+use super::state::kind_in;
+use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 
 /// `HZ` jiffies: the once-a-second limit on linkwatch runs that handle
 /// events that are not urgent.
 const LIMIT_NANOS: i128 = 1_000_000_000;
 
-/// The kernel's linkwatch queue (`lweventlist`) and its rate limit.
-///
-/// The queue is kept in two parts, in order: events a run for urgent ones
-/// left for the next full run (`held`), then those queued since (`queue`).
-/// A run for urgent events looks at `held` only when one of its devices
-/// may have become urgent, so its cost is that of the events queued since
-/// the last run. An entry carries the ticket its device got when queued;
-/// one whose device was synced, handled or gone since is skipped.
-#[derive(Debug, Default)]
-pub(super) struct Linkwatch {
-    held: Vec<(u32, u64)>,
-    queue: Vec<(u32, u64)>,
-    /// A device of `held` came up: it may be urgent now.
-    recheck: bool,
-    tickets: u64,
-    /// `linkwatch_nextevent`, in nanoseconds since the epoch: before it a
-    /// run handles urgent events only. None before the first full run.
-    next_event: Option<i128>,
-    /// An urgent event asked for the work to run at once.
-    urgent: bool,
-    /// When the delayed work will run (`linkwatch_schedule_work(0)`: not
-    /// before `next_event`), while events wait for it.
-    due: Option<i128>,
-    /// The time of the message being applied.
-    pub clock: Option<i128>,
-}
-
-impl Linkwatch {
-    pub(super) fn is_empty(&self) -> bool {
-        self.held.is_empty() && self.queue.is_empty()
-    }
-
-    /// A device the model numbered itself got its real index.
-    pub fn reindex(&mut self, from: u32, to: u32) {
-        for (i, _) in self.held.iter_mut().chain(self.queue.iter_mut()) {
-            if *i == from {
-                *i = to;
-            }
-        }
-    }
-
-    /// A device that was down came up: if its event is held, it may be
-    /// urgent now.
-    pub fn came_up(&mut self) {
-        self.recheck = true;
-    }
-}
-
-fn kind_in(l: &super::LinkEntry, kinds: &[&[u8]]) -> bool {
-    l.kind.is_some_and(|k| kinds.contains(&k.as_bytes()))
-}
-
 impl Model {
-    /// `linkwatch_urgent_event`: the device is running and either stacked
-    /// (its iflink is another device: the kernel puts IFLA_LINK in its
-    /// messages) or has carrier (its qdisc is then changing).
-    fn lw_urgent(&self, index: u32) -> bool {
-        let st = self.state(index);
-        let stacked = self.link(index).is_some_and(|l| {
-            l.link.is_some()
-                || l.peer.is_some()
-                || l.link_elsewhere
-                || kind_in(
-                    l,
-                    &[
-                        b"veth", b"vlan", b"macvlan", b"macvtap", b"ipvlan", b"ipip", b"sit", b"gre", b"ip6tnl",
-                        b"ip6gre",
-                    ],
-                )
-        });
-        st.admin_up && (stacked || st.carrier)
-    }
-
-    /// `linkwatch_fire_event`: queued once; an urgent event also asks for
-    /// the work to run at once.
-    pub(super) fn lw_fire(&mut self, index: u32) {
-        let urgent = self.lw_urgent(index);
-        if !self.state(index).lw_pending {
-            self.lw.tickets += 1;
-            let ticket = self.lw.tickets;
-            let st = self.state_mut(index);
-            st.lw_pending = true;
-            st.lw_ticket = ticket;
-            self.lw.queue.push((index, ticket));
-        } else if !urgent {
-            return;
-        } else {
-            // (queued earlier: perhaps held)
-            self.lw.recheck = true;
-        }
-        if urgent {
-            // (the work runs now, or once the request holding the rtnl
-            // lock is answered)
-            self.lw.urgent = true;
-            let now = self.lw.clock.unwrap_or(i128::MIN);
-            self.lw.due = Some(self.lw.due.map_or(now, |d| d.min(now)));
-        } else {
-            self.schedule_delayed();
-        }
-    }
-
-    /// `linkwatch_schedule_work(0)`: the delayed work is set for the end of
-    /// the limit's window, or now; a timer already set stays.
-    fn schedule_delayed(&mut self) {
-        if self.lw.due.is_none() {
-            let now = self.lw.clock.unwrap_or(i128::MIN);
-            self.lw.due = Some(self.lw.next_event.map_or(now, |e| e.max(now)));
-        }
-    }
-
-    /// `netif_carrier_on` / `netif_carrier_off`: a change queues an event.
-    pub(super) fn set_carrier(&mut self, index: u32, carrier: bool) {
-        let st = self.state_mut(index);
-        if st.carrier != carrier {
-            st.carrier = carrier;
-            self.lw_fire(index);
-        }
-    }
-
     /// After a request was applied (the kernel's rtnl lock released): the
     /// work runs if an urgent event asked for it or the limit allows a
     /// full run.

@@ -11,81 +11,20 @@
 //! notification the capture also holds counts once. GET requests for one
 //! object are remembered so their reply is recognised as a reply, not as a
 //! notification. At most [`MAX_PENDING`] requests wait; older ones are
-//! dropped, so memory stays bounded.
+//! dropped, so memory stays bounded (kept in `pending_requests`).
+//!
+//! [`MAX_PENDING`]: super::pending_requests::MAX_PENDING
 
 use std::net::IpAddr;
 
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 use super::kernel_order;
-use super::kernel_rules::Placement;
-use super::{Ctx, Model};
+use super::pending_requests::{LinkRequest, Pending, RequestBody};
+use super::state::{Ctx, Model};
+use super::tables::Placement;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
-use crate::netlink::{Body, Link};
-
-/// Requests waiting for their answer, at most.
-pub const MAX_PENDING: usize = 64;
-
-/// What an RTM_NEWLINK / RTM_DELLINK request asked for, owned.
-#[derive(Debug, Clone)]
-pub struct LinkRequest {
-    pub index: u32,
-    pub name: Option<ShortName>,
-    pub kind: Option<ShortName>,
-    pub flags: u32,
-    pub change: u32,
-    pub master: Option<u32>,
-    pub lower: Option<u32>,
-    pub mtu: Option<u32>,
-    pub hwaddr: Option<ShortName>,
-    /// The veth peer to create: its index (0: the kernel picks), its name,
-    /// and the namespace it is created in when not this one.
-    pub peer: Option<(u32, Option<ShortName>, Option<Netns>)>,
-    /// The namespace the request puts the link in, when it names one.
-    pub netns: Option<Netns>,
-    /// An IPv4 tunnel's local and remote endpoints.
-    pub tunnel_local: Option<ShortName>,
-    pub tunnel_remote: Option<ShortName>,
-}
-
-impl LinkRequest {
-    fn new(l: &Link<'_>) -> Self {
-        LinkRequest {
-            index: l.index,
-            name: l.name.map(ShortName::new),
-            kind: l.kind.map(ShortName::new),
-            flags: l.flags,
-            change: l.change,
-            master: l.master,
-            lower: l.link,
-            mtu: l.mtu,
-            hwaddr: l.hwaddr.map(ShortName::new),
-            peer: l.peer.map(|p| (p.index, p.name.map(ShortName::new), p.netns)),
-            netns: l.netns,
-            tunnel_local: l.tunnel_local.map(ShortName::new),
-            tunnel_remote: l.tunnel_remote.map(ShortName::new),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub enum RequestBody {
-    Link(LinkRequest),
-    Addr(AddrEntry),
-    Route(RouteEntry),
-    /// A GET for one object (its reply is not a notification).
-    Get,
-}
-
-#[derive(Debug, Clone)]
-pub struct Pending {
-    pub msg_type: u16,
-    pub flags: u16,
-    pub seq: u32,
-    pub packet: u64,
-    pub body: RequestBody,
-}
 
 impl Pending {
     /// `RTM_NEWADDR 10.9.0.2/24 dev 3`, for refusals.
@@ -106,79 +45,6 @@ impl Pending {
     }
 }
 
-/// Builds the owned form of a change request, or `None` for other messages.
-pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<'_>) -> Option<Pending> {
-    let body = match body {
-        Body::Link(l) if matches!(msg_type, RTM_NEWLINK | RTM_DELLINK | RTM_SETLINK) => {
-            RequestBody::Link(LinkRequest::new(l))
-        }
-        Body::Addr(a) if matches!(msg_type, RTM_NEWADDR | RTM_DELADDR) => {
-            let mut e = AddrEntry::from_message(a, Origin::Request(packet))?;
-            if e.family == AF_INET6 {
-                // The kernel derives an IPv6 address's scope from the address.
-                e.scope = ipv6_scope(e.address);
-            }
-            RequestBody::Addr(e)
-        }
-        Body::Route(r) if matches!(msg_type, RTM_NEWROUTE | RTM_DELROUTE) => {
-            let mut e = RouteEntry::from_message(r, Origin::Request(packet), 0);
-            if e.family == AF_INET6 && e.priority.is_none() && msg_type == RTM_NEWROUTE {
-                e.priority = Some(1024);
-            }
-            // IPv6 reject routes (RTF_REJECT) go through the loopback device
-            // whatever device the request names, or none (`fib6_nh_init`).
-            if e.family == AF_INET6 && matches!(e.kind, RTN_BLACKHOLE | RTN_UNREACHABLE | RTN_PROHIBIT | RTN_THROW) {
-                e.oif = Some(LOOPBACK_IFINDEX);
-            }
-            RequestBody::Route(e)
-        }
-        Body::Request(_) if !is_dump_request(msg_type, flags) => RequestBody::Get,
-        _ => return None,
-    };
-    Some(Pending {
-        msg_type,
-        flags,
-        seq,
-        packet,
-        body,
-    })
-}
-
-fn ipv6_scope(ip: IpAddr) -> u8 {
-    match ip {
-        IpAddr::V6(v6) => match kernel_order::ipv6_src_scope(&v6) {
-            1 => RT_SCOPE_HOST,
-            2 if v6.is_loopback() => RT_SCOPE_HOST,
-            2 => RT_SCOPE_LINK,
-            5 => RT_SCOPE_SITE,
-            _ => RT_SCOPE_UNIVERSE,
-        },
-        IpAddr::V4(_) => RT_SCOPE_UNIVERSE,
-    }
-}
-
-/// Requests waiting for the kernel's answer: at most [`MAX_PENDING`], the
-/// oldest dropped first.
-#[derive(Debug, Default)]
-pub(super) struct PendingRequests {
-    waiting: std::collections::VecDeque<Pending>,
-}
-
-impl PendingRequests {
-    fn push(&mut self, p: Pending) {
-        if self.waiting.len() >= MAX_PENDING {
-            self.waiting.pop_front();
-        }
-        self.waiting.push_back(p);
-    }
-
-    /// The newest request with this sequence number that `fits`, taken out.
-    fn take_newest(&mut self, seq: u32, fits: impl Fn(&Pending) -> bool) -> Option<Pending> {
-        let i = self.waiting.iter().rposition(|p| p.seq == seq && fits(p))?;
-        self.waiting.remove(i)
-    }
-}
-
 impl Model {
     /// A request seen going to the kernel.
     pub(super) fn request<S: ChangeSink>(&mut self, p: Pending, ctx: &Ctx, sink: &mut S) {
@@ -188,12 +54,6 @@ impl Model {
             self.stats.requests_applied += 1;
             self.apply_request(&p, ctx, sink);
         }
-    }
-
-    /// Whether a change request waits for its answer: the kernel holds
-    /// its rtnl lock for it, and linkwatch cannot run meanwhile.
-    pub(super) fn change_in_progress(&self) -> bool {
-        self.pending.waiting.iter().any(|p| !matches!(p.body, RequestBody::Get))
     }
 
     /// The GET this message replies to, if any (consumed).
@@ -325,15 +185,6 @@ impl Model {
 
     /// The index the kernel gives a device created without one: the next
     /// after the last it gave, skipping those in use.
-    /// The first index after `after` that no device uses.
-    pub(super) fn next_free_index(&self, after: u32) -> u32 {
-        let mut i = after.saturating_add(1);
-        while self.links.contains(i) {
-            i += 1;
-        }
-        i
-    }
-
     fn next_index(&mut self) -> u32 {
         let mut i = self.last_assigned_index.saturating_add(1).max(1);
         while self.links.contains(i) {

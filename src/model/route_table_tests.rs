@@ -8,8 +8,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::model::entries::Origin;
-use crate::model::kernel_rules::Placement;
 use crate::model::route_order::dump_order;
+use crate::model::tables::Placement;
 use crate::netlink::names::AF_INET;
 
 fn route(family: u8, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32>, oif: u32) -> RouteEntry {

@@ -1,0 +1,653 @@
+//! What the kernel does by itself when an address comes or goes: the
+//! routes that come and go with it, duplicate address detection, lifetimes
+//! that run out, and an address's deletion with all that follows it.
+//!
+//! Contract: every rule here is idempotent (applying a change the capture
+//! also notified changes nothing more), keeps positions of entries that
+//! already exist, and marks what it creates with
+//! `Origin::KernelRule(packet, rule)`. A deleted IPv4 primary takes its
+//! secondaries along or promotes one, as the `promote_secondaries` option
+//! says. A device's state (up, ready for IPv6) is read here, never
+//! changed: what the kernel does when a device changes is `link_rules`',
+//! above. Restated from net/ipv4/fib_frontend.c (`fib_add_ifaddr`,
+//! `fib_del_ifaddr`, `fib_disable_ip`) and net/ipv6/addrconf.c (prefix and
+//! local routes, duplicate address detection, lifetimes), and checked
+//! against Debian's 6.1 and 6.12 in the kernel matrix (`fixtures/kernels/`).
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use super::changes::{Change, ChangeSink};
+use super::dad::{DAD_NANOS, PendingDad};
+use super::entries::{AddrEntry, KernelRule, Origin, RouteEntry};
+use super::kernel_order;
+use super::lifetimes::{nanos, timestamp};
+use super::prefix::{network as v6_prefix, v4, v4_mask};
+use super::route_table::Through;
+use super::state::{Ctx, Model};
+use super::tables::Placement;
+use crate::netlink::names::*;
+
+/// One of the kernel's own routes through `oif`: protocol kernel, scope
+/// universe, no gateway, prefsrc or metric, origin `Dump(0)` until the
+/// caller marks it.
+pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_len: u8, oif: u32) -> RouteEntry {
+    RouteEntry {
+        family,
+        table,
+        dst: Some(dst),
+        dst_len,
+        tos: 0,
+        gateway: None,
+        oif: Some(oif),
+        prefsrc: None,
+        priority: None,
+        protocol: RTPROT_KERNEL,
+        scope: RT_SCOPE_UNIVERSE,
+        kind,
+        flags: 0,
+        multipath: false,
+        origin: Origin::Dump(0),
+        seq: 0,
+    }
+}
+
+impl Model {
+    /// The routes that come with an address the kernel accepted. An IPv6
+    /// address also runs `addrconf_add_dev`, which installs the device's
+    /// `ff00::/8` route if the device is up (carrier or not).
+    pub(super) fn address_added<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        if a.family == AF_INET {
+            self.ipv4_address_routes(a, ctx, sink);
+        } else if a.family == AF_INET6 {
+            if let Some(l) = self.link(a.index)
+                && l.flags & IFF_UP != 0
+                && l.flags & IFF_LOOPBACK == 0
+                && l.dev_type != ARPHRD_LOOPBACK
+            {
+                self.add_multicast_route(a.index, ctx, sink);
+            }
+            self.ipv6_address_routes(a, ctx, sink);
+        }
+    }
+
+    pub(super) fn add_multicast_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
+        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_MULTICAST, ff00, 8, index);
+        mc.priority = Some(256);
+        self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
+    }
+
+    /// `fib_add_ifaddr`: the local route (prefsrc: the subnet's primary;
+    /// none of the routes for a secondary without one); with the link up
+    /// also the broadcast route of the address's broadcast attribute (unless
+    /// 0.0.0.0 or 255.255.255.255) and, for a primary whose prefix (of its
+    /// peer, if any) is neither 0 nor the address itself as a /32, the
+    /// prefix route (unless `noprefixroute`; type local on a
+    /// loopback device) and, below /31, the subnet's broadcast route.
+    pub(super) fn ipv4_address_routes<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let Some(l) = self.link(a.index) else { return };
+        let (up, loopback) = (l.flags & IFF_UP != 0, l.flags & IFF_LOOPBACK != 0);
+        let prim = if a.is_secondary() {
+            let list = self.device_addresses(a.index, AF_INET);
+            match list
+                .iter()
+                .find(|p| !p.is_secondary() && kernel_order::same_ipv4_subnet(p, a))
+            {
+                Some(p) => p.address,
+                None => return,
+            }
+        } else {
+            a.address
+        };
+        let mut local = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 32, a.index);
+        local.scope = RT_SCOPE_HOST;
+        local.prefsrc = Some(prim);
+        self.add_kernel_route(local, KernelRule::Ipv4LocalRoute, ctx, sink);
+        if !up {
+            return;
+        }
+        let mask = v4_mask(a.prefix_len);
+        let prefix = v4(a.peer.unwrap_or(a.address)) & mask;
+        if let Some(b) = a.broadcast
+            && v4(b) != 0
+            && v4(b) != u32::MAX
+        {
+            let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
+            brd.scope = RT_SCOPE_LINK;
+            brd.prefsrc = Some(prim);
+            self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
+        }
+        if prefix != 0 && !a.is_secondary() && (prefix != v4(a.address) || a.prefix_len < 32) {
+            if a.flags & IFA_F_NOPREFIXROUTE == 0 {
+                let (table, kind, scope) = if loopback {
+                    (RT_TABLE_LOCAL, RTN_LOCAL, RT_SCOPE_HOST)
+                } else {
+                    (RT_TABLE_MAIN, RTN_UNICAST, RT_SCOPE_LINK)
+                };
+                let mut p = kernel_route(
+                    AF_INET,
+                    table,
+                    kind,
+                    IpAddr::V4(Ipv4Addr::from(prefix)),
+                    a.prefix_len,
+                    a.index,
+                );
+                p.scope = scope;
+                p.prefsrc = Some(prim);
+                p.priority = a.rt_priority.filter(|m| *m != 0);
+                self.add_kernel_route(p, KernelRule::Ipv4PrefixRoute, ctx, sink);
+            }
+            if a.prefix_len < 31 {
+                let b = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
+                let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
+                brd.scope = RT_SCOPE_LINK;
+                brd.prefsrc = Some(prim);
+                self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
+            }
+        }
+    }
+
+    /// An IPv6 address's prefix route (unless `noprefixroute` or /128; only
+    /// through a device that is up: IPv6 refuses routes through a down
+    /// device, and `addrconf_permanent_addr` adds them at link-up) and its
+    /// local route (exempt from that): at once when duplicate address
+    /// detection is skipped (`nodad`, a NOARP or loopback device); when the
+    /// device is up with carrier, once DAD has run (two seconds, see
+    /// `finish_dad`); else nothing yet (this runs again when the device
+    /// becomes ready).
+    pub(super) fn ipv6_address_routes<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let skip_dad = a.flags & IFA_F_NODAD != 0
+            || self
+                .link(a.index)
+                .is_some_and(|l| l.flags & (IFF_NOARP | IFF_LOOPBACK) != 0 || l.dev_type == ARPHRD_LOOPBACK);
+        let ready = self.state(a.index).ipv6_ready;
+        let up = self.link(a.index).is_some_and(|l| l.flags & IFF_UP != 0);
+        if up && a.flags & IFA_F_NOPREFIXROUTE == 0 && a.prefix_len < 128 {
+            let mut p = kernel_route(
+                AF_INET6,
+                RT_TABLE_MAIN,
+                RTN_UNICAST,
+                v6_prefix(a.address, a.prefix_len),
+                a.prefix_len,
+                a.index,
+            );
+            p.priority = Some(a.rt_priority.filter(|m| *m != 0).unwrap_or(256));
+            self.add_kernel_route(p, KernelRule::Ipv6PrefixRoute, ctx, sink);
+        }
+        // `ipv6_add_addr` makes every address that will run DAD tentative;
+        // a request or the model's own link-local carries no flags of the
+        // kernel's (a dump or notification does).
+        // (only until its DAD has ended: its local route is there then)
+        let dad_ended = self
+            .routes
+            .to_prefix(AF_INET6, Some(a.address), 128)
+            .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address));
+        if !skip_dad && matches!(a.origin, Origin::Request(_) | Origin::KernelRule(..)) && !dad_ended {
+            self.set_tentative(a.index, a.address);
+        }
+        if skip_dad {
+            self.ipv6_local_route(a.index, a.address, ctx, sink);
+        } else if ready && !self.dad.contains(a.index, a.address) && !dad_ended {
+            // Duplicate address detection runs first (up to a second's delay
+            // and one probe a second): the local route comes when it ends.
+            self.dad.start(PendingDad {
+                index: a.index,
+                address: a.address,
+                started: ctx.ts,
+                packet: ctx.packet,
+                from_dump: false,
+            });
+        }
+    }
+
+    fn ipv6_local_route<S: ChangeSink>(&mut self, index: u32, address: IpAddr, ctx: &Ctx, sink: &mut S) {
+        let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, address, 128, index);
+        local.priority = Some(0);
+        self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
+    }
+
+    /// Duplicate address detection that has run its course by `now` adds
+    /// its local route and clears its address's `tentative` flag (what
+    /// `addrconf_dad_completed` does); `done` ends one at once (its
+    /// notification said so, and brought the flags). Nothing ends without
+    /// a time or a notification: a capture without timestamps keeps its
+    /// DADs under way.
+    pub(super) fn finish_dad<S: ChangeSink>(
+        &mut self,
+        now: Option<crate::capture::Timestamp>,
+        done: Option<(u32, IpAddr)>,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        if self.dad.is_empty() {
+            return;
+        }
+        // Nothing has run its time while the oldest DAD has not: only the
+        // few DADs under way at once are looked at, and only then.
+        if done.is_none() && now.is_none_or(|n| self.dad.none_over_by(n)) {
+            return;
+        }
+        if done.is_some_and(|(index, address)| !self.dad.contains(index, address)) {
+            return;
+        }
+        // A notification ends its own address's DAD and no other: each
+        // address's local route comes when its own DAD ends.
+        let over = |d: &PendingDad| match (done, now, d.started) {
+            (Some(one), _, _) => one == (d.index, d.address),
+            (None, Some(n), Some(s)) => n.as_nanos() - s.as_nanos() >= DAD_NANOS,
+            (None, _, _) => false,
+        };
+        let ended = self.dad.take(over);
+        if done.is_none() {
+            self.note_unseen_dad_order(&ended);
+        }
+        for d in ended {
+            if done.is_none() {
+                self.dad_completed(&d, ctx, sink);
+            }
+            self.ipv6_local_route(d.index, d.address, ctx, sink);
+        }
+    }
+
+    /// What an address dump says of DAD: an address no longer tentative
+    /// has ended it (its local route is there); one still tentative on a
+    /// ready device is under way, begun at the latest then (it ends by
+    /// time like the others). `addrs`: (device, address, flags).
+    pub(super) fn dad_as_dumped<S: ChangeSink>(&mut self, addrs: &[(u32, IpAddr, u32)], ctx: &Ctx, sink: &mut S) {
+        for &(index, address, flags) in addrs {
+            let under_way = self.dad.contains(index, address);
+            if flags & IFA_F_TENTATIVE == 0 {
+                if under_way {
+                    self.finish_dad(None, Some((index, address)), ctx, sink);
+                }
+            } else if !under_way
+                && flags & (IFA_F_DADFAILED | IFA_F_NODAD) == 0
+                && self.state(index).ipv6_ready
+                && !self
+                    .routes
+                    .to_prefix(AF_INET6, Some(address), 128)
+                    .any(|r| r.kind == RTN_LOCAL && r.oif == Some(index))
+            {
+                self.dad.start(PendingDad {
+                    index,
+                    address,
+                    started: ctx.ts,
+                    packet: ctx.packet,
+                    from_dump: true,
+                });
+            }
+        }
+    }
+
+    fn set_tentative(&mut self, index: u32, address: IpAddr) {
+        if let Some(a) = self
+            .addrs
+            .get_mut(&index)
+            .and_then(|d| d.list_mut(AF_INET6).iter_mut().find(|a| a.address == address))
+        {
+            a.flags |= IFA_F_TENTATIVE;
+        }
+    }
+
+    /// DAD ended unseen (no notification): the address loses its
+    /// `tentative` flag as the kernel's own notification would have said.
+    fn dad_completed<S: ChangeSink>(&mut self, d: &PendingDad, ctx: &Ctx, sink: &mut S) {
+        let Some(list) = self.addrs.get_mut(&d.index).map(|a| a.list_mut(AF_INET6)) else {
+            return;
+        };
+        let Some(a) = list.iter_mut().find(|a| a.address == d.address) else {
+            return;
+        };
+        let old_flags = a.flags;
+        if old_flags & IFA_F_TENTATIVE == 0 {
+            return;
+        }
+        a.flags &= !IFA_F_TENTATIVE;
+        let addr = a.clone();
+        if self.after_capture.running {
+            self.after_capture.addrs.insert(addr.key());
+        }
+        if sink.wants_changes() {
+            let ifname = self.ifname(d.index);
+            sink.change(ctx.event(Change::AddrChanged {
+                addr,
+                ifname,
+                old_flags,
+            }));
+        }
+    }
+
+    /// DADs that ended unseen, each after a random delay of up to a second
+    /// (`addrconf_dad_kick`): the same address on two devices has two local
+    /// routes to one prefix, kept in the order their DADs ended
+    /// (`fib6_add_rt2node`), which then no message showed.
+    fn note_unseen_dad_order(&mut self, ended: &[PendingDad]) {
+        const DELAY: i128 = 1_000_000_000;
+        for (i, a) in ended.iter().enumerate() {
+            let close = ended.iter().skip(i + 1).any(|b| {
+                b.address == a.address
+                    && b.index != a.index
+                    && match (a.started, b.started) {
+                        (Some(x), Some(y)) => (x.as_nanos() - y.as_nanos()).abs() < DELAY,
+                        _ => true,
+                    }
+            });
+            if close && !self.dad_order_unknown.contains(&a.address) {
+                self.dad_order_unknown.push(a.address);
+            }
+        }
+    }
+
+    /// `fib_del_ifaddr` and its IPv6 counterpart: the routes an address
+    /// brought go with it (the prefix and broadcast routes only when no
+    /// other address of the device still needs them); IPv4 routes that used
+    /// it as their source are flushed.
+    pub(super) fn address_removed<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let index = a.index;
+        self.dad.cancel(|d| d.index == index && d.address == a.address);
+        if a.family == AF_INET6 {
+            let prefix = v6_prefix(a.address, a.prefix_len);
+            let still = self
+                .device_addresses(index, AF_INET6)
+                .iter()
+                .any(|o| o.prefix_len == a.prefix_len && v6_prefix(o.address, o.prefix_len) == prefix);
+            let addr = a.address;
+            let plen = a.prefix_len;
+            let is_ll_prefix = plen == 64 && prefix == IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0));
+            let through_dev = |r: &RouteEntry| r.oif == Some(index) && r.gateway.is_none();
+            // Its local route, and its prefix route unless another address needs it
+            // (looked up by prefix: a device can hold thousands of routes).
+            let mut removed = self
+                .routes
+                .remove_where(Through::Prefix(AF_INET6, Some(addr), 128), |r| {
+                    through_dev(r) && r.kind == RTN_LOCAL && r.dst == Some(addr)
+                });
+            // (`ipv6_del_addr`: on older kernels only a permanent address
+            // takes its prefix route with it)
+            let takes_prefix_route = a.flags & IFA_F_PERMANENT != 0
+                || self
+                    .options
+                    .kernel
+                    .is_none_or(|k| k.prefix_route_goes_with_any_address());
+            if !still && !is_ll_prefix && takes_prefix_route {
+                removed.extend(
+                    self.routes
+                        .remove_where(Through::Prefix(AF_INET6, (plen > 0).then_some(prefix), plen), |r| {
+                            through_dev(r) && r.kind == RTN_UNICAST && r.protocol == RTPROT_KERNEL
+                        }),
+                );
+            }
+            removed.sort_by(super::route_order::dump_order);
+            self.report_removed(removed, ctx, sink);
+            return;
+        }
+        let mask = v4_mask(a.prefix_len);
+        let prefix = v4(a.peer.unwrap_or(a.address)) & mask;
+        let remaining = self.device_addresses(index, AF_INET);
+        let same_local = remaining.iter().any(|o| o.address == a.address);
+        let subnet_left = remaining
+            .iter()
+            .any(|o| o.prefix_len == a.prefix_len && v4(o.peer.unwrap_or(o.address)) & mask == prefix);
+        let addr = a.address;
+        let plen = a.prefix_len;
+        let primary = !a.is_secondary();
+        // The source of the routes it brought: its own address, or its
+        // primary's (`fib_del_ifaddr` deletes them with that prefsrc).
+        let prim = match primary {
+            true => Some(addr),
+            false => remaining
+                .iter()
+                .find(|p| !p.is_secondary() && kernel_order::same_ipv4_subnet(p, a))
+                .map(|p| p.address),
+        };
+        let brd = a.broadcast;
+        let subnet_brd = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
+        let kernel_v4 = |r: &RouteEntry| r.family == AF_INET && r.oif == Some(index) && r.protocol == RTPROT_KERNEL;
+        // The routes it brought, each looked up by its prefix (a device can
+        // hold thousands of routes).
+        let mut removed = Vec::new();
+        if !same_local {
+            removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(addr), 32), |r| {
+                kernel_v4(r) && r.kind == RTN_LOCAL
+            }));
+        }
+        if primary {
+            let net = (plen > 0).then_some(IpAddr::V4(Ipv4Addr::from(prefix)));
+            removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, net, plen), |r| {
+                kernel_v4(r) && r.prefsrc == Some(addr) && (r.kind == RTN_UNICAST || r.kind == RTN_LOCAL)
+            }));
+        }
+        if !subnet_left {
+            let brds = brd.into_iter().chain(primary.then_some(subnet_brd));
+            for b in brds {
+                removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(b), 32), |r| {
+                    kernel_v4(r) && r.kind == RTN_BROADCAST && prim.is_none_or(|p| r.prefsrc == Some(p))
+                }));
+            }
+        }
+        removed.sort_by(super::route_order::dump_order);
+        self.report_removed(removed, ctx, sink);
+        // The device's last IPv4 address gone: IPv4 is disabled on it and
+        // every IPv4 route through it goes, silently (`fib_disable_ip`).
+        if self.device_addresses(index, AF_INET).is_empty() {
+            self.remove_routes(Through::Device(index), |r| r.family == AF_INET, ctx, sink);
+        }
+        // Routes through any device that used the address as their source
+        // (looked for among the devices only when such routes remain).
+        if self.routes.has_source(addr) {
+            let anywhere = self.addrs.values().any(|d| d.v4.iter().any(|o| o.address == addr));
+            if !anywhere {
+                self.remove_routes(Through::Source(addr), |r| r.family == AF_INET, ctx, sink);
+            }
+        }
+    }
+
+    /// Adds one of the kernel's own routes at the end of its group unless
+    /// the same route is already there.
+    pub(super) fn add_kernel_route<S: ChangeSink>(
+        &mut self,
+        mut r: RouteEntry,
+        rule: KernelRule,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        if self.routes.contains(&r.key()) {
+            return;
+        }
+        r.origin = Origin::KernelRule(ctx.packet, rule);
+        // (whatever the kernel's timers add after the last record is assumed)
+        if self.after_capture.running {
+            self.after_capture.routes.insert(r.key());
+        }
+        self.insert_route(r, Placement::Append, ctx, sink);
+    }
+
+    /// Removes one address as a flush does (no promotion), with its routes.
+    pub(super) fn remove_addr_entry<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let ifname = self.ifname(gone.index);
+        let Some(dev) = self.addrs.get_mut(&gone.index) else {
+            return;
+        };
+        let list = dev.list_mut(gone.family);
+        let Some(pos) = list.iter().position(|e| e.same_key(gone)) else {
+            return;
+        };
+        self.lifetimes.forget(&gone.key());
+        let removed = list.remove(pos);
+        self.prune_addrs(gone.index);
+        self.address_removed(&removed, ctx, sink);
+        if sink.wants_changes() {
+            sink.change(ctx.event(Change::AddrRemoved {
+                addr: removed,
+                ifname,
+                promoted: None,
+                removed_secondaries: Vec::new(),
+            }));
+        }
+    }
+
+    pub(super) fn delete_addr<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let promote = self.options.promote_secondaries;
+        self.lifetimes.forget(&gone.key());
+        let ifname = if sink.wants_changes() {
+            self.ifname(gone.index)
+        } else {
+            String::new()
+        };
+        let Some(dev) = self.addrs.get_mut(&gone.index) else {
+            return;
+        };
+        let list = dev.list_mut(gone.family);
+        let Some(pos) = list.iter().position(|e| e.same_key(gone)) else {
+            return;
+        };
+        let ipv4_primary = gone.family == AF_INET && list.get(pos).is_some_and(|e| !e.is_secondary());
+        if ipv4_primary
+            && !matches!(gone.origin, Origin::Inferred(_))
+            && list
+                .iter()
+                .any(|e| e.is_secondary() && kernel_order::same_ipv4_subnet(gone, e))
+        {
+            // Known only from a request: what happens to the secondaries is
+            // the setting's, which no capture shows.
+            self.assumed_promotion.get_or_insert(ctx.packet);
+        }
+        // Computed on the list that still holds the deleted address.
+        let moved = if ipv4_primary && promote {
+            kernel_order::ipv4_promotion(list, pos)
+        } else {
+            None
+        };
+        let removed = list.remove(pos);
+        let mut promoted = None;
+        let mut removed_secondaries = Vec::new();
+        // On promotion the subnet's secondaries change their primary: their
+        // routes are taken away and come back with the new source.
+        let mut subnet: Vec<AddrEntry> = Vec::new();
+        if ipv4_primary {
+            if promote {
+                if let Some((from, to)) = moved {
+                    let mut p = list.remove(from);
+                    p.flags &= !IFA_F_SECONDARY;
+                    p.header_flags &= !(IFA_F_SECONDARY as u8);
+                    p.origin = Origin::KernelRule(ctx.packet, KernelRule::Ipv4Promotion);
+                    list.insert(to, p.clone());
+                    subnet = list
+                        .iter()
+                        .filter(|e| kernel_order::same_ipv4_subnet(&removed, e))
+                        .cloned()
+                        .collect();
+                    promoted = Some(p);
+                }
+            } else {
+                removed_secondaries
+                    .extend(list.extract_if(.., |e| e.is_secondary() && kernel_order::same_ipv4_subnet(&removed, e)));
+            }
+        }
+        let old_src = removed.address;
+        let index = removed.index;
+        self.prune_addrs(index);
+        self.address_removed(&removed, ctx, sink);
+        for s in &removed_secondaries {
+            self.address_removed(s, ctx, sink);
+        }
+        if !subnet.is_empty() {
+            self.remove_routes(
+                Through::Source(old_src),
+                |r| r.family == AF_INET && r.oif == Some(index),
+                ctx,
+                sink,
+            );
+            for a in &subnet {
+                self.address_added(a, ctx, sink);
+            }
+        }
+        if sink.wants_changes() {
+            sink.change(ctx.event(Change::AddrRemoved {
+                addr: removed,
+                ifname,
+                promoted,
+                removed_secondaries,
+            }));
+        }
+    }
+
+    /// The addresses whose valid lifetime ran out by this message: the
+    /// kernel deletes them itself (`check_lifetime`, `addrconf_verify`),
+    /// as an `ip addr del` would, announcing it only to listeners. Each
+    /// is said to have expired at its end (inferred), then removed.
+    pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        let Some(now) = ctx.ts.map(nanos) else { return };
+        if self.lifetimes.next_end().is_none_or(|end| end > now) {
+            return;
+        }
+        for (end, key) in self.lifetimes.due(now) {
+            let (index, family, ..) = key;
+            let Some(e) = self
+                .device_addresses(index, family)
+                .iter()
+                .find(|a| a.key() == key)
+                .cloned()
+            else {
+                continue;
+            };
+            let at = Ctx {
+                ts: Some(timestamp(end)),
+                ..*ctx
+            };
+            if self.after_capture.running {
+                self.after_capture.expired.push((index, e.cidr()));
+            }
+            if sink.wants_changes() {
+                sink.change(at.event(Change::AddrExpired {
+                    addr: e.clone(),
+                    ifname: self.ifname(index),
+                }));
+            }
+            self.delete_addr(&e, &at, sink);
+        }
+    }
+}
+
+#[cfg(test)]
+mod dad_order_tests {
+    use super::PendingDad;
+    use crate::capture::Timestamp;
+    use crate::model::state::{Model, ModelOptions};
+    use std::net::IpAddr;
+
+    fn dad(index: u32, address: &str, secs: i64, nanos: u32) -> PendingDad {
+        PendingDad {
+            index,
+            address: address.parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 16])),
+            started: Some(Timestamp { secs, nanos }),
+            packet: 1,
+            from_dump: false,
+        }
+    }
+
+    /// Only the same address on two devices, whose DADs began less than
+    /// the random delay apart, has local routes whose order is unknown.
+    #[test]
+    fn the_order_of_unseen_dads_is_unknown_only_where_it_shows() {
+        let mut m = Model::new(ModelOptions::default());
+        m.note_unseen_dad_order(&[
+            dad(2, "fd00::1", 10, 0),
+            dad(3, "fd00::1", 10, 400_000_000),
+            dad(2, "fd00::2", 10, 0),
+            dad(3, "fd00::3", 10, 0),
+            // a second apart: the first one's DAD surely ended first
+            dad(2, "fd00::4", 10, 0),
+            dad(3, "fd00::4", 11, 500_000_000),
+        ]);
+        assert_eq!(
+            m.dad_order_unknown,
+            vec!["fd00::1".parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 4]))]
+        );
+        let fd00 = IpAddr::from([0xfd00u16, 0, 0, 0, 0, 0, 0, 1]);
+        assert!(
+            m.assumptions()
+                .contains(&crate::model::assumption::Assumption::LocalRouteOrderUnknown { address: fd00 })
+        );
+    }
+}

@@ -1,0 +1,54 @@
+//! linkwatch's queue (`lweventlist`) and the times of its rate limit, as
+//! the model keeps them.
+//!
+//! Contract: bookkeeping only: when an event is queued and when the work
+//! runs, and what it does, are `linkwatch`'s. Kept apart from it so that
+//! the model's state can hold the queue below the rules that use it.
+
+/// The kernel's linkwatch queue (`lweventlist`) and its rate limit.
+///
+/// The queue is kept in two parts, in order: events a run for urgent ones
+/// left for the next full run (`held`), then those queued since (`queue`).
+/// A run for urgent events looks at `held` only when one of its devices
+/// may have become urgent, so its cost is that of the events queued since
+/// the last run. An entry carries the ticket its device got when queued;
+/// one whose device was synced, handled or gone since is skipped.
+#[derive(Debug, Default)]
+pub(super) struct Linkwatch {
+    pub(super) held: Vec<(u32, u64)>,
+    pub(super) queue: Vec<(u32, u64)>,
+    /// A device of `held` came up: it may be urgent now.
+    pub(super) recheck: bool,
+    pub(super) tickets: u64,
+    /// `linkwatch_nextevent`, in nanoseconds since the epoch: before it a
+    /// run handles urgent events only. None before the first full run.
+    pub(super) next_event: Option<i128>,
+    /// An urgent event asked for the work to run at once.
+    pub(super) urgent: bool,
+    /// When the delayed work will run (`linkwatch_schedule_work(0)`: not
+    /// before `next_event`), while events wait for it.
+    pub(super) due: Option<i128>,
+    /// The time of the message being applied.
+    pub clock: Option<i128>,
+}
+
+impl Linkwatch {
+    pub(super) fn is_empty(&self) -> bool {
+        self.held.is_empty() && self.queue.is_empty()
+    }
+
+    /// A device the model numbered itself got its real index.
+    pub fn reindex(&mut self, from: u32, to: u32) {
+        for (i, _) in self.held.iter_mut().chain(self.queue.iter_mut()) {
+            if *i == from {
+                *i = to;
+            }
+        }
+    }
+
+    /// A device that was down came up: if its event is held, it may be
+    /// urgent now.
+    pub fn came_up(&mut self) {
+        self.recheck = true;
+    }
+}
