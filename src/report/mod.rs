@@ -28,8 +28,10 @@ use style::Style;
 /// Text for people, or JSON for programs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
+    /// Lines for people, coloured by the style.
     #[default]
     Text,
+    /// JSON for programs.
     Json,
 }
 
