@@ -4,7 +4,7 @@
 //! Contract: every printer is a [`Print`] implementation, fed a result the
 //! request computed once, so every format shows the same values; printers
 //! format, they decide nothing. Whole results are printed by [`Text`],
-//! [`Json`] and [`JUnit`] (chosen by [`print`] from a [`Format`]); streams
+//! [`Json`] and [`JUnit`] (chosen by [`print()`] from a [`Format`]); streams
 //! (`decode`'s messages, `timeline`'s changes) have stateful printers that
 //! print one item at a time through the same trait. Only this module
 //! chooses words: the layers below return values.
