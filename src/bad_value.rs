@@ -16,6 +16,7 @@ pub struct BadValue {
 }
 
 impl BadValue {
+    /// `text` (copied) is not a value because of `problem`.
     pub fn new(text: &str, problem: &'static str) -> BadValue {
         BadValue {
             text: text.to_owned(),

@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+/// One problem a layer recovered from, and where in the input it was.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
     /// 1-based packet (record) number, when the problem belongs to one.
@@ -16,10 +17,12 @@ pub struct Diagnostic {
     /// Byte offset in the (decompressed) input stream.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<u64>,
+    /// What was wrong and what was done about it.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// A problem in packet record `packet`, which starts at byte `offset`.
     pub fn record(packet: u64, offset: u64, message: impl Into<String>) -> Self {
         Self {
             packet: Some(packet),
@@ -28,6 +31,8 @@ impl Diagnostic {
         }
     }
 
+    /// A problem at byte `offset` that belongs to no packet (a block, a
+    /// header).
     pub fn at(offset: u64, message: impl Into<String>) -> Self {
         Self {
             packet: None,
@@ -36,6 +41,7 @@ impl Diagnostic {
         }
     }
 
+    /// A problem of the whole input, at no particular place.
     pub fn general(message: impl Into<String>) -> Self {
         Self {
             packet: None,
@@ -64,8 +70,10 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// How many diagnostics are kept; later ones are only counted.
     pub const KEEP: usize = 1000;
 
+    /// Keeps `d`, or only counts it once [`Self::KEEP`] are kept.
     pub fn push(&mut self, d: Diagnostic) {
         if self.kept.len() < Self::KEEP {
             self.kept.push(d);
@@ -74,14 +82,17 @@ impl Diagnostics {
         }
     }
 
+    /// The kept diagnostics, in the order they were pushed.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.kept.iter()
     }
 
+    /// How many were pushed, kept or not.
     pub fn len(&self) -> u64 {
         self.kept.len() as u64 + self.dropped
     }
 
+    /// Nothing was pushed.
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty()
     }

@@ -46,11 +46,13 @@ pub enum Library {
     Iproute2,
     /// systemd's sd-netlink (nss-myhostname, networkd): full header, ACK asked.
     SystemdNetlink,
+    /// No known library sends a request of that shape.
     Unknown,
 }
 
 impl Library {
-    pub fn name(self) -> &'static str {
+    /// The library's name as `who` prints it.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Library::GoNet => "Go net (net.Interfaces / Addrs)",
             Library::GoVishvananda => "Go vishvananda/netlink",
@@ -74,16 +76,21 @@ impl Library {
     }
 }
 
+/// How surely a request's shape names its library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
+    /// A guess, or no library at all.
     Unknown,
+    /// The shape fits the library, but another could send it too.
     Likely,
+    /// Only that library sends this shape.
     Certain,
 }
 
 impl Confidence {
-    pub fn name(self) -> &'static str {
+    /// The word `who` prints.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Confidence::Certain => "certain",
             Confidence::Likely => "likely",
@@ -97,14 +104,20 @@ impl Confidence {
 pub struct Asked {
     /// The request's packet.
     pub packet: u64,
+    /// When the request was captured.
     #[serde(skip)]
     pub ts: Option<Timestamp>,
+    /// The table asked for: links, addresses or routes.
     pub kind: ObjectKind,
     /// AF_UNSPEC, AF_INET, ...: the family asked for.
     pub family: u8,
+    /// A dump (NLM_F_DUMP), not a GET of one object.
     pub dump: bool,
+    /// The request's `nlmsg_len`, in bytes.
     pub len: u32,
+    /// The request's `nlmsg_flags`.
     pub flags: u16,
+    /// The request's `nlmsg_seq`.
     pub seq: u32,
     /// The requester's netlink port id, as the kernel's replies carry it
     /// (usually the process id); None when no reply was captured.
@@ -118,7 +131,9 @@ pub struct Asked {
     /// Whether an address dump returned an IPv6 address other than ::1
     /// (what glibc's __check_pf looks for).
     pub ipv6_seen: bool,
+    /// The library the request's shape points to.
     pub library: Library,
+    /// How surely it does.
     pub confidence: Confidence,
     /// What in the bytes points to the library.
     pub evidence: String,
@@ -132,7 +147,8 @@ pub struct Asked {
 }
 
 impl Asked {
-    pub fn time(&self) -> Option<String> {
+    /// When the request was captured, in RFC 3339.
+    pub(crate) fn time(&self) -> Option<String> {
         self.ts.map(|t| t.rfc3339())
     }
 
@@ -182,6 +198,7 @@ fn seq_is_time(seq: u32, ts: Option<Timestamp>) -> Option<bool> {
 }
 
 impl Looks {
+    /// The state before the capture's first message: no request seen.
     pub fn new() -> Looks {
         Looks::default()
     }
@@ -453,8 +470,12 @@ impl Looks {
 pub struct Look {
     /// 1-based, in capture order.
     pub number: usize,
+    /// The library its requests point to.
     pub library: Library,
+    /// How surely they do (the least sure of its requests).
     pub confidence: Confidence,
+    /// The requester's netlink port id (usually its process id); `None`
+    /// when no reply was captured.
     pub port: Option<u32>,
     /// Packets of its requests.
     pub requests: Vec<u64>,
@@ -462,6 +483,7 @@ pub struct Look {
     pub asked: Vec<ObjectKind>,
     /// The packet its last answer ended in: the moment a replay of it uses.
     pub end_packet: u64,
+    /// When its first request was captured.
     #[serde(skip)]
     pub ts: Option<Timestamp>,
     /// What the look tells about the program, e.g. `IPv6 present = yes`.
@@ -584,14 +606,19 @@ fn add_implications(l: &mut Look, r: &Asked) {
 /// Requests and looks of a whole trace, as `nlorder who` prints them.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Who {
+    /// Every request, in capture order (empty unless the collector was made
+    /// by [`Collector::listing`]).
     pub requests: Vec<Asked>,
+    /// The requests grouped into looks, in capture order.
     pub looks: Vec<Look>,
 }
 
 /// A request whose answer just ended: what `--at auto` needs to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ended {
+    /// The library the request's shape points to.
     pub library: Library,
+    /// It was a dump, not a GET of one object.
     pub dump: bool,
     /// The requester's port id (usually its process id).
     pub port: Option<u32>,
@@ -649,6 +676,8 @@ impl Collector {
         }
     }
 
+    /// The looks (and requests) of the whole trace, requests whose answer
+    /// never ended included.
     pub fn finish(mut self) -> Who {
         let mut rest = std::mem::take(&mut self.waiting);
         rest.extend(self.looks.unfinished());
@@ -694,7 +723,8 @@ impl Looker {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    /// The program's name in `--at auto`'s messages.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Looker::Go => "Go program",
             Looker::GoResolver => "Go program",

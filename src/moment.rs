@@ -107,7 +107,9 @@ fn split_utc_offset(s: &str) -> (&str, i64) {
 /// program looked at the tables (see [`crate::looks`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AtSpec {
+    /// A moment given outright.
     Moment(At),
+    /// The end of the replayed program's last look at the tables.
     Auto,
 }
 
@@ -128,7 +130,8 @@ impl std::str::FromStr for AtSpec {
 }
 
 impl AtSpec {
-    pub fn moment(self) -> Option<At> {
+    /// The moment given outright; `None` for `auto`.
+    pub(crate) fn moment(self) -> Option<At> {
         match self {
             AtSpec::Moment(a) => Some(a),
             AtSpec::Auto => None,
@@ -141,7 +144,9 @@ impl AtSpec {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(untagged)]
 pub enum AtValue {
+    /// A YAML/TOML integer: the packet number.
     Packet(u64),
+    /// Anything else, parsed as `--at` is (`auto`, a time, `end+SECS`).
     Text(String),
 }
 
@@ -156,7 +161,8 @@ impl std::fmt::Display for AtValue {
 }
 
 impl AtValue {
-    pub fn resolve(&self) -> Result<AtSpec, BadValue> {
+    /// The `--at` this value stands for.
+    pub(crate) fn resolve(&self) -> Result<AtSpec, BadValue> {
         match self {
             AtValue::Packet(p) => Ok(AtSpec::Moment(At::Packet(*p))),
             AtValue::Text(t) => t.parse(),
@@ -171,10 +177,13 @@ pub struct Moment {
     pub at: Option<At>,
     /// The last record applied (0: none) and its time.
     pub packet: u64,
+    /// The time of that record; `None` when it has none, or no record was
+    /// applied.
     pub ts: Option<Timestamp>,
     /// The capture's first and last records with netlink messages, as far
     /// as it was read (`last` is only the capture's end when `to_end`).
     pub first: Option<(u64, Option<Timestamp>)>,
+    /// The last such record read, and its time (see `first`).
     pub last: Option<(u64, Option<Timestamp>)>,
     /// Whether the capture was read to its end (no `--at`, or one at or
     /// after its last record).

@@ -22,7 +22,10 @@ use crate::trace::{TraceMessage, TraceOptions, TraceStats, read_trace};
 
 /// The result of a rebuild.
 pub struct Rebuilt {
+    /// The tables as they stand at the moment the rebuild stopped.
     pub model: Model,
+    /// What reading the capture counted (the whole capture when a follower
+    /// read on past `--at`).
     pub stats: TraceStats,
     /// The last record applied.
     pub last_packet: u64,
@@ -43,7 +46,8 @@ pub struct Grounds {
 }
 
 impl Grounds {
-    pub fn of(model: &Model, diags: &Diagnostics) -> Grounds {
+    /// The grounds of answers from `model`, read with `diags`.
+    pub(crate) fn of(model: &Model, diags: &Diagnostics) -> Grounds {
         Grounds {
             warnings: diags
                 .iter()
@@ -55,6 +59,8 @@ impl Grounds {
     }
 }
 
+/// Rebuilds the model from `reader` up to `at` (the end when `None`),
+/// reporting each message and change to `sink`.
 pub fn rebuild<S: ChangeSink>(
     reader: &mut CaptureReader<'_>,
     trace: TraceOptions,
@@ -164,9 +170,13 @@ fn until(at: Option<At>, moment: &Moment) -> Option<Timestamp> {
 /// A moment when a re-evaluated result changed.
 #[derive(Debug, Clone)]
 pub struct Flip<T> {
+    /// The record whose message changed the result.
     pub packet: u64,
+    /// Its time.
     pub ts: Option<Timestamp>,
+    /// The result before it; `None` at the first evaluation.
     pub before: Option<T>,
+    /// The result from it on.
     pub after: T,
     /// The changes in that message that caused the re-evaluation.
     pub causes: Vec<crate::model::Event>,
@@ -178,6 +188,7 @@ pub trait Follow {
     /// Whether it wants the messages at all (a pass reads on past its own
     /// `--at` only for one that does).
     fn active(&self) -> bool;
+    /// Takes the pass's next message, in capture order.
     fn message(&mut self, m: &TraceMessage<'_>);
 }
 
@@ -216,6 +227,8 @@ pub struct Watcher<K, T, FK, FE> {
 }
 
 impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Watcher<K, T, FK, FE> {
+    /// A watcher with an empty model built with `options`; `key` is what
+    /// results are compared by, `eval` the result kept where it changes.
     pub fn new(options: ModelOptions, key: FK, eval: FE) -> Self {
         Watcher {
             model: Model::new(options),

@@ -41,9 +41,12 @@ const GROUPS: [u32; 5] = [1, 5, 7, 9, 11];
 const RCVBUF: usize = 8 << 20;
 const PACKET_OUTGOING: u16 = 4;
 
+/// The container a recording is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileFormat {
+    /// Classic pcap, nanosecond timestamps, link type LINKTYPE_NETLINK.
     Pcap,
+    /// pcapng, whose section header names the running kernel (`shb_os`).
     Pcapng,
 }
 
@@ -57,50 +60,75 @@ pub enum RequestForm {
     Rtgenmsg,
 }
 
+/// What to record and for how long.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Follow notifications after the first dumps.
     pub follow: bool,
     /// Stop following after this long (default: until interrupted).
     pub duration: Option<Duration>,
+    /// How the dump requests are spelled.
     pub request_form: RequestForm,
 }
 
 /// What went wrong, phrased for the user.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// No namespace of that name under /run/netns.
     #[error("network namespace {0} not found (/run/netns/{0}; see `ip netns list`)")]
     NoNamespace(String),
+    /// Entering the named namespace was refused to a user who is not root.
     #[error(
         "entering network namespace {0} needs CAP_SYS_ADMIN (run as root); recording in one's own namespace needs no privilege"
     )]
     NamespacePermission(String),
+    /// The named file exists but is not a network namespace.
     #[error("{0} is not a network namespace (give a name from `ip netns list` or a path such as /proc/PID/ns/net)")]
     NotANamespace(String),
+    /// Opening, binding or reading the NETLINK_ROUTE socket failed.
     #[error("netlink socket: {0}")]
     Socket(io::Error),
+    /// The SIGINT/SIGTERM handlers could not be installed.
     #[error("cannot handle signals: {0}")]
     Signals(io::Error),
     /// An error while recording into the named file.
     #[error("{name}: {source}")]
     Into {
+        /// The file's name (`-` for stdout).
         name: String,
+        /// What went wrong.
         #[source]
         source: Box<Error>,
     },
+    /// A file could not be created or opened: the capture, or a namespace
+    /// file named by its path.
     #[error("{name}: {source}")]
-    Create { name: String, source: io::Error },
+    Create {
+        /// The file's path.
+        name: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// Writing a record to the capture failed.
     #[error(
         "writing the capture failed after {records} records: {source}; the file is readable up to the last complete record"
     )]
-    Write { records: u64, source: io::Error },
+    Write {
+        /// Records written (and flushed) before the failure.
+        records: u64,
+        /// Why.
+        source: io::Error,
+    },
 }
 
 /// Counts for the summary.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
+    /// Records written: requests and reply or notification buffers.
     pub records: u64,
+    /// Dumps asked for and answered.
     pub dumps: u32,
+    /// Notification buffers recorded.
     pub notifications: u64,
     /// Notification buffers the kernel dropped (ENOBUFS) because they came faster than they were read.
     pub overruns: u64,
@@ -124,13 +152,15 @@ impl Summary {
 }
 
 /// Writes nlmon-format records.
-pub struct CaptureWriter<W: Write> {
+pub(crate) struct CaptureWriter<W: Write> {
     out: W,
     format: FileFormat,
     records: u64,
 }
 
 impl<W: Write> CaptureWriter<W> {
+    /// Writes the file header (pcap) or section and interface blocks
+    /// (pcapng) to `out`.
     pub fn new(mut out: W, format: FileFormat) -> io::Result<Self> {
         match format {
             FileFormat::Pcap => {
@@ -214,6 +244,7 @@ impl<W: Write> CaptureWriter<W> {
         Ok(())
     }
 
+    /// Records written so far.
     pub fn records(&self) -> u64 {
         self.records
     }
@@ -357,7 +388,6 @@ fn socket() -> Result<Socket, Error> {
     Ok(s)
 }
 
-/// Records into `out`. `stop` ends a `follow` early (Ctrl-C).
 /// `nlorder record`: in namespace `netns` if given, into `path` (`-`:
 /// stdout), until the dumps are done (or, with `follow`, until the duration
 /// ends or SIGINT/SIGTERM arrives). Errors as one line for the user.
@@ -390,6 +420,7 @@ pub fn record_to(
     })
 }
 
+/// Records into `out`. `stop` ends a `follow` early (Ctrl-C).
 pub fn record<W: Write>(out: W, format: FileFormat, o: &Options, stop: Arc<AtomicBool>) -> Result<Summary, Error> {
     let writer = CaptureWriter::new(out, format).map_err(|source| Error::Write { records: 0, source })?;
     let mut r = Recorder {

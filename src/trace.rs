@@ -20,10 +20,13 @@ use crate::netlink::{ByteOrder, Decoded, Message, Messages, decode};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OrderSource {
+    /// Guessed from the first netlink record's `nlmsg_len`.
     Detected,
+    /// Given by [`TraceOptions::byte_order`].
     Forced,
 }
 
+/// How to read a capture's netlink messages.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TraceOptions {
     /// Force the netlink byte order instead of detecting it.
@@ -33,25 +36,40 @@ pub struct TraceOptions {
 /// Counts of what was read and what was skipped.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct TraceStats {
+    /// Packet records in the file.
     pub records: u64,
+    /// Records with a netlink link-layer header (any netlink protocol).
     pub netlink_records: u64,
+    /// Of those, records of NETLINK_ROUTE, the ones decoded.
     pub route_records: u64,
+    /// NETLINK_ROUTE messages framed and handed to the visitor.
     pub messages: u64,
     /// Messages kept although something in them was wrong.
     pub messages_with_problems: u64,
     /// Records whose message framing broke (bad nlmsg_len) before their end.
     pub framing_errors: u64,
+    /// NETLINK_ROUTE records captured shorter than the packet was (snaplen);
+    /// their complete messages are still read.
     pub truncated_records: u64,
-    /// Records skipped, by reason.
+    /// Records skipped because their link type is not netlink, by link type.
     pub skipped_link_type: BTreeMap<u32, u64>,
+    /// Netlink records skipped because they are not NETLINK_ROUTE, by
+    /// netlink protocol.
     pub skipped_family: BTreeMap<u16, u64>,
+    /// Cooked (SLL, SLL2) records skipped because they are not from a
+    /// netlink device.
     pub skipped_not_netlink_hatype: u64,
+    /// Records skipped because they are shorter than their link-layer header.
     pub skipped_short: u64,
+    /// The byte order the netlink data was read in; `None` when no record
+    /// needed one.
     pub byte_order: Option<ByteOrder>,
+    /// How `byte_order` was chosen.
     pub byte_order_source: Option<OrderSource>,
 }
 
 impl TraceStats {
+    /// Records skipped for any reason.
     pub fn skipped_records(&self) -> u64 {
         self.skipped_link_type.values().sum::<u64>()
             + self.skipped_family.values().sum::<u64>()
@@ -65,12 +83,15 @@ impl TraceStats {
 pub struct TraceMessage<'a> {
     /// 1-based record number.
     pub packet: u64,
+    /// When its record was captured; `None` when the record has no time.
     pub ts: Option<Timestamp>,
     /// Byte offset of the message in the (decompressed) input stream.
     pub offset: u64,
     /// Index of the message within its record (0-based).
     pub index_in_record: u32,
+    /// The framed message, header and raw payload.
     pub message: Message<'a>,
+    /// The message decoded.
     pub decoded: Decoded<'a>,
     /// The capturing host's OS as the capture's section header names it.
     pub os: Option<&'a str>,

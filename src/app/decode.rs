@@ -10,13 +10,17 @@ use crate::trace::TraceMessage;
 /// Prints every message of `capture`.
 #[derive(Debug, Clone)]
 pub struct Decode {
+    /// The capture to read.
     pub capture: Source,
+    /// `ip monitor`-like text, or one JSON object per line.
     pub format: Format,
     /// Every attribute too.
     pub attrs: bool,
 }
 
 impl Decode {
+    /// Prints every message of the capture to `out` as it is read, then
+    /// the summary to stderr.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?;
         let mut printer: Box<dyn for<'m> Print<TraceMessage<'m>>> = match self.format {

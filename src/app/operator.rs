@@ -76,7 +76,12 @@ pub enum InstallationError {
     NoInstallation(String),
     /// The operator's validation rejects it.
     #[error("nodeAddressAutodetectionV{family}: the operator rejects this: {message}")]
-    Rejected { family: u8, message: String },
+    Rejected {
+        /// The IP version of the autodetection field (4 or 6).
+        family: u8,
+        /// The operator's reason.
+        message: String,
+    },
 }
 
 /// The method the operator gives calico-node for `family`, and a note on

@@ -9,13 +9,19 @@ use crate::record::{FileFormat, Options, record_to};
 /// Records the host (or the namespace `netns`) into `file` (`-`: stdout).
 #[derive(Debug, Clone)]
 pub struct Record {
+    /// The capture to write (`-`: stdout).
     pub file: PathBuf,
+    /// The network namespace to record, by `ip netns` name or path; this
+    /// process's own when `None`.
     pub netns: Option<String>,
+    /// pcap or pcapng.
     pub format: FileFormat,
+    /// Following notifications, for how long, and the requests' form.
     pub options: Options,
 }
 
 impl Record {
+    /// Records, then says on stderr (unless quiet) what was written.
     pub fn run(&self, console: &Console) -> Result<Status, Error> {
         let summary = record_to(&self.file, self.netns.as_deref(), self.format, &self.options)
             .map_err(|e| Error::Unreadable(e.to_string()))?;

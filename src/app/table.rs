@@ -13,14 +13,20 @@ use crate::report::table::{FamilyFilter, Tables};
 /// both.
 #[derive(Debug, Clone)]
 pub struct Table {
+    /// The capture to read.
     pub capture: Source,
+    /// How the tables are rebuilt.
     pub model: ModelOptions,
+    /// The moment to stop at; the end of the capture when `None`.
     pub at: Option<At>,
+    /// Only this family's addresses and routes; both when `None`.
     pub family: Option<Family>,
+    /// `ip`-style text or one JSON document.
     pub format: Format,
 }
 
 impl Table {
+    /// Rebuilds the tables and prints them to `out`.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?.assumptions_in_output();
         let (rebuilt, diags) = session.rebuild(console.trace, self.model, self.at, &mut ())?;

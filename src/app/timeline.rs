@@ -10,12 +10,17 @@ use crate::report::{Json, Text};
 /// Every change of `capture`, printed as the rebuild makes it.
 #[derive(Debug, Clone)]
 pub struct Timeline {
+    /// The capture to read.
     pub capture: Source,
+    /// How the tables are rebuilt.
     pub model: ModelOptions,
+    /// One line per change, or one JSON object per line.
     pub format: Format,
 }
 
 impl Timeline {
+    /// Rebuilds the tables over the whole capture, printing each change
+    /// (and where a program looked) to `out`.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         match self.format {
             Format::Text => self.list(console, out, Text(console.style)),

@@ -9,11 +9,14 @@ use crate::report::who::WhoReport;
 /// The requests of `capture` and the looks they form.
 #[derive(Debug, Clone)]
 pub struct Who {
+    /// The capture to read.
     pub capture: Source,
+    /// Text or JSON.
     pub format: Format,
 }
 
 impl Who {
+    /// Reads the capture and prints its requests and looks to `out`.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?;
         let who = session.who(console.trace)?;

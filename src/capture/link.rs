@@ -14,8 +14,14 @@ use pcap_parser::nom::{
     number::complete::{be_u8, be_u16, be_u32},
 };
 
+/// LINKTYPE_LINUX_SLL (libpcap): Linux cooked capture, a 16-byte header
+/// (`tcpdump -i any` on older libpcap).
 pub const LINKTYPE_LINUX_SLL: u32 = 113;
+/// LINKTYPE_NETLINK (libpcap): an nlmon device's own link type, with the same
+/// 16-byte header as LINUX_SLL.
 pub const LINKTYPE_NETLINK: u32 = 253;
+/// LINKTYPE_LINUX_SLL2 (libpcap): Linux cooked capture v2, a 20-byte header
+/// (`tcpdump -i any` since libpcap 1.10).
 pub const LINKTYPE_LINUX_SLL2: u32 = 276;
 /// `ARPHRD_NETLINK`: the hatype an nlmon device reports.
 pub const ARPHRD_NETLINK: u16 = 824;
@@ -41,7 +47,12 @@ pub enum NotNetlink {
     /// A cooked (SLL/SLL2) record whose hatype is not ARPHRD_NETLINK.
     HaType(u16),
     /// Shorter than its own link-layer header.
-    Short { needed: usize, got: usize },
+    Short {
+        /// Bytes the header needs.
+        needed: usize,
+        /// Bytes the record has.
+        got: usize,
+    },
 }
 
 impl std::fmt::Display for NotNetlink {

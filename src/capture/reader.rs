@@ -11,7 +11,7 @@
 //! defects (each shown by a test in `reader_tests.rs`):
 //! a short first `read()` (pipes, stdin, gzip) makes its format probe fail,
 //! binary `if_tsresol` values are rejected, and `if_tsoffset` is always read
-//! little-endian. We therefore feed it a [`FullRead`] adapter and compute
+//! little-endian. We therefore feed it a `FullRead` adapter and compute
 //! pcapng timestamps ourselves.
 
 use std::io::{self, Read};
@@ -31,14 +31,18 @@ const MAX_BUFFER: usize = 64 << 20;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
+    /// Classic libpcap (`tcpdump -w`), microsecond or nanosecond timestamps.
     Pcap,
+    /// pcapng (`dumpcap`, `nlorder record --pcapng`).
     Pcapng,
 }
 
 /// A packet timestamp. Simple Packet Blocks carry none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Timestamp {
+    /// Whole seconds since the Unix epoch (UTC).
     pub secs: i64,
+    /// Nanoseconds past `secs`, below 1 000 000 000.
     pub nanos: u32,
 }
 
@@ -86,11 +90,15 @@ pub struct Record<'a> {
     pub offset: u64,
     /// Byte offset of the first byte of `data` in the input stream.
     pub data_offset: u64,
+    /// When the packet was captured, interface offset applied; `None` for a
+    /// Simple Packet Block.
     pub ts: Option<Timestamp>,
     /// Link type of the interface the record belongs to (FCS bits masked off).
     pub linktype: u32,
     /// Original length on the wire; `data.len() < origlen` means truncated.
     pub origlen: u32,
+    /// The captured bytes: link-layer header, then the netlink data (see
+    /// [`super::netlink_frame`]).
     pub data: &'a [u8],
     /// The capturing host's OS (`shb_os` of the pcapng section), e.g.
     /// `Linux 6.12.117+deb12-amd64` as dumpcap and `nlorder record` write it.
@@ -98,6 +106,7 @@ pub struct Record<'a> {
 }
 
 impl Record<'_> {
+    /// Fewer bytes were captured than the packet had (snaplen).
     pub fn is_truncated(&self) -> bool {
         (self.data.len() as u64) < u64::from(self.origlen)
     }
@@ -106,14 +115,24 @@ impl Record<'_> {
 /// Input that cannot be read at all.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// Reading the source failed.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// The first bytes are neither a pcap nor a pcapng header.
     #[error("not a pcap/pcapng file")]
     NotCapture,
+    /// The source holds no byte at all.
     #[error("empty file: not a pcap/pcapng file")]
     Empty,
+    /// A block or record header that cannot be parsed, so nothing after it
+    /// can be found.
     #[error("unreadable capture at byte offset {offset}: {reason}")]
-    Corrupt { offset: u64, reason: String },
+    Corrupt {
+        /// Where in the (decompressed) stream reading stopped.
+        offset: u64,
+        /// What was wrong there.
+        reason: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -128,14 +147,19 @@ struct Interface {
 /// Summary facts about the file, filled in while reading.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct FileInfo {
+    /// pcap or pcapng; `None` until the file header has been read.
     pub format: Option<Format>,
+    /// The file was gzip-compressed (and is read inflated).
     pub gzip: bool,
     /// Byte order of the pcap/pcapng headers (not of the netlink payload).
     pub big_endian_headers: bool,
     /// The first section's `shb_os` (pcapng), if any.
     pub os: Option<String>,
+    /// A pcap file with nanosecond timestamps (magic `a1b23c4d`).
     pub nanosecond_pcap: bool,
+    /// pcapng Section Header Blocks seen (0 for pcap).
     pub sections: u32,
+    /// pcapng Interface Description Blocks seen (0 for pcap).
     pub interfaces: u32,
     /// Bytes consumed from the (decompressed) stream.
     pub bytes: u64,
@@ -147,6 +171,8 @@ pub struct FileInfo {
 /// A streaming capture reader over any byte source.
 pub struct CaptureReader<'r> {
     inner: Box<dyn Read + Send + 'r>,
+    /// What has been learnt about the file so far; complete once
+    /// [`CaptureReader::for_each_record`] returns.
     pub info: FileInfo,
 }
 
@@ -485,7 +511,9 @@ fn captured(data: &[u8], len: usize) -> &[u8] {
     data.get(..len).unwrap_or(data)
 }
 
-pub struct FullRead<R>(pub R);
+/// Fills each buffer pcap-parser offers as far as the source allows: a short
+/// `read()` only at the end of the input.
+struct FullRead<R>(R);
 
 impl<R: Read> Read for FullRead<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {

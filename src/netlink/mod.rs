@@ -5,7 +5,7 @@
 //! for cross-checks (`strict`), and the attributes of a message as text for
 //! display (`attr_text`).
 
-pub mod attr_text;
+pub(crate) mod attr_text;
 pub mod names;
 pub mod rtnl;
 pub mod strict;

@@ -6,26 +6,59 @@
 //! Address families are compared with Linux's numbers, not the build host's
 //! libc, so a capture reads the same on any platform.
 
+/// AF_UNSPEC (include/linux/socket.h): no family; in a GET request, every
+/// family.
 pub const AF_UNSPEC: u8 = 0;
+/// AF_INET (include/linux/socket.h): IPv4.
 pub const AF_INET: u8 = 2;
+/// AF_BRIDGE (include/linux/socket.h): bridge ports (the family of `bridge
+/// link` messages).
 pub const AF_BRIDGE: u8 = 7;
+/// AF_INET6 (include/linux/socket.h): IPv6.
 pub const AF_INET6: u8 = 10;
 
+/// NETLINK_ROUTE (include/uapi/linux/netlink.h): rtnetlink, the protocol of
+/// links, addresses and routes (nlmon gives a record's protocol in its
+/// link-layer header).
 pub const NETLINK_ROUTE: u16 = 0;
 
+/// NLMSG_NOOP (include/uapi/linux/netlink.h): a message to skip.
 pub const NLMSG_NOOP: u16 = 1;
+/// NLMSG_ERROR (include/uapi/linux/netlink.h): the kernel's answer to a
+/// request, an errno (0 for an ACK) and the request quoted.
 pub const NLMSG_ERROR: u16 = 2;
+/// NLMSG_DONE (include/uapi/linux/netlink.h): the end of a multipart (dump)
+/// reply.
 pub const NLMSG_DONE: u16 = 3;
+/// NLMSG_OVERRUN (include/uapi/linux/netlink.h): data was lost.
 pub const NLMSG_OVERRUN: u16 = 4;
 
+/// NLM_F_REQUEST (include/uapi/linux/netlink.h): sent by user space to the
+/// kernel.
 pub const NLM_F_REQUEST: u16 = 0x1;
+/// NLM_F_MULTI (include/uapi/linux/netlink.h): one part of a multipart reply,
+/// which NLMSG_DONE ends.
 pub const NLM_F_MULTI: u16 = 0x2;
+/// NLM_F_ACK (include/uapi/linux/netlink.h): the request wants an NLMSG_ERROR
+/// with errno 0 when it succeeds.
 pub const NLM_F_ACK: u16 = 0x4;
+/// NLM_F_ECHO (include/uapi/linux/netlink.h): the request wants the resulting
+/// notification sent back to it too.
 pub const NLM_F_ECHO: u16 = 0x8;
+/// NLM_F_DUMP_INTR (include/uapi/linux/netlink.h): the table changed while it
+/// was dumped, so the dump may be inconsistent.
 pub const NLM_F_DUMP_INTR: u16 = 0x10;
+/// NLM_F_DUMP_FILTERED (include/uapi/linux/netlink.h): the kernel filtered the
+/// dump as the (strictly checked) request asked.
 pub const NLM_F_DUMP_FILTERED: u16 = 0x20;
+/// NLM_F_ROOT (include/uapi/linux/netlink.h), on GET requests: the whole table
+/// rather than one entry.
 pub const NLM_F_ROOT: u16 = 0x100;
+/// NLM_F_MATCH (include/uapi/linux/netlink.h), on GET requests: every entry
+/// that matches.
 pub const NLM_F_MATCH: u16 = 0x200;
+/// NLM_F_DUMP (include/uapi/linux/netlink.h): NLM_F_ROOT and NLM_F_MATCH, what
+/// a dump request sets.
 pub const NLM_F_DUMP: u16 = NLM_F_ROOT | NLM_F_MATCH;
 
 /// Whether a request is a dump: a GET (`RTM_GET*`) with either of
@@ -35,126 +68,286 @@ pub const NLM_F_DUMP: u16 = NLM_F_ROOT | NLM_F_MATCH;
 pub fn is_dump_request(msg_type: u16, flags: u16) -> bool {
     msg_type >= RTM_NEWLINK && msg_type & 3 == 2 && flags & NLM_F_REQUEST != 0 && flags & NLM_F_DUMP != 0
 }
+/// NLM_F_CAPPED (include/uapi/linux/netlink.h), on NLMSG_ERROR: the request is
+/// quoted by its header only.
 pub const NLM_F_CAPPED: u16 = 0x100;
+/// NLM_F_ACK_TLVS (include/uapi/linux/netlink.h), on NLMSG_ERROR: extended-ACK
+/// attributes follow the quoted request.
 pub const NLM_F_ACK_TLVS: u16 = 0x200;
-/// Flags of NEW requests (same bits as ROOT/MATCH/ATOMIC of GET requests).
+/// NLM_F_REPLACE (include/uapi/linux/netlink.h), on NEW requests: replace the
+/// existing entry. The flags of NEW requests reuse the bits of ROOT, MATCH
+/// and ATOMIC of GET requests.
 pub const NLM_F_REPLACE: u16 = 0x100;
+/// NLM_F_EXCL (include/uapi/linux/netlink.h), on NEW requests: fail with EEXIST
+/// when the entry exists.
 pub const NLM_F_EXCL: u16 = 0x200;
+/// NLM_F_CREATE (include/uapi/linux/netlink.h), on NEW requests: create the
+/// entry when it does not exist.
 pub const NLM_F_CREATE: u16 = 0x400;
+/// NLM_F_APPEND (include/uapi/linux/netlink.h), on NEW requests: add after the
+/// existing entries of the same key (routes).
 pub const NLM_F_APPEND: u16 = 0x800;
 
+/// RTM_NEWLINK (include/uapi/linux/rtnetlink.h): create or change a link; a
+/// link notification or dump entry.
 pub const RTM_NEWLINK: u16 = 16;
+/// RTM_DELLINK (include/uapi/linux/rtnetlink.h): delete a link, or its
+/// notification.
 pub const RTM_DELLINK: u16 = 17;
+/// RTM_GETLINK (include/uapi/linux/rtnetlink.h): ask for one link or dump them
+/// all.
 pub const RTM_GETLINK: u16 = 18;
+/// RTM_SETLINK (include/uapi/linux/rtnetlink.h): change an existing link (never
+/// creates one).
 pub const RTM_SETLINK: u16 = 19;
+/// RTM_NEWADDR (include/uapi/linux/rtnetlink.h): add or change an address; an
+/// address notification or dump entry.
 pub const RTM_NEWADDR: u16 = 20;
+/// RTM_DELADDR (include/uapi/linux/rtnetlink.h): delete an address, or its
+/// notification.
 pub const RTM_DELADDR: u16 = 21;
+/// RTM_GETADDR (include/uapi/linux/rtnetlink.h): ask for the addresses (in
+/// practice always a dump).
 pub const RTM_GETADDR: u16 = 22;
+/// RTM_NEWROUTE (include/uapi/linux/rtnetlink.h): add or replace a route; a
+/// route notification or dump entry.
 pub const RTM_NEWROUTE: u16 = 24;
+/// RTM_DELROUTE (include/uapi/linux/rtnetlink.h): delete a route, or its
+/// notification.
 pub const RTM_DELROUTE: u16 = 25;
+/// RTM_GETROUTE (include/uapi/linux/rtnetlink.h): dump the routes, or look one
+/// destination up.
 pub const RTM_GETROUTE: u16 = 26;
 
+/// IFLA_ADDRESS (include/uapi/linux/if_link.h): the link-layer (MAC) address.
 pub const IFLA_ADDRESS: u16 = 1;
+/// IFLA_IFNAME (include/uapi/linux/if_link.h): the device name, NUL-terminated.
 pub const IFLA_IFNAME: u16 = 3;
+/// IFLA_MTU (include/uapi/linux/if_link.h): the MTU in bytes.
 pub const IFLA_MTU: u16 = 4;
+/// IFLA_LINK (include/uapi/linux/if_link.h): the ifindex of the lower device (a
+/// VLAN's parent, a veth's peer).
 pub const IFLA_LINK: u16 = 5;
+/// IFLA_MASTER (include/uapi/linux/if_link.h): the ifindex of the master
+/// (bridge, bond, VRF) the link is a port of.
 pub const IFLA_MASTER: u16 = 10;
+/// IFLA_OPERSTATE (include/uapi/linux/if_link.h): the RFC 2863 operational
+/// state, one byte (see [`operstate`]).
 pub const IFLA_OPERSTATE: u16 = 16;
+/// IFLA_LINKINFO (include/uapi/linux/if_link.h): nested, the device kind and
+/// its kind-specific data.
 pub const IFLA_LINKINFO: u16 = 18;
-/// The namespace a request puts the link in: a process's (`IFLA_NET_NS_PID`),
-/// a namespace file descriptor (`IFLA_NET_NS_FD`), or a namespace id of
-/// the requester's (`IFLA_TARGET_NETNSID`, which makes the whole request
-/// act there).
+/// IFLA_NET_NS_PID (include/uapi/linux/if_link.h): put the link in the network
+/// namespace of this process. A request names the namespace it puts the link
+/// in by a process (this), a namespace file descriptor
+/// ([`IFLA_NET_NS_FD`]), or a namespace id of the requester's
+/// ([`IFLA_TARGET_NETNSID`], which makes the whole request act there).
 pub const IFLA_NET_NS_PID: u16 = 19;
+/// IFLA_NET_NS_FD (include/uapi/linux/if_link.h): put the link in the namespace
+/// of this file descriptor of the requester.
 pub const IFLA_NET_NS_FD: u16 = 28;
+/// IFLA_TARGET_NETNSID (include/uapi/linux/if_link.h): the whole request acts
+/// in the requester's namespace of this id.
 pub const IFLA_TARGET_NETNSID: u16 = 46;
 /// The namespace (by id) of the device IFLA_LINK names, when not this one.
 pub const IFLA_LINK_NETNSID: u16 = 37;
+/// IFLA_INFO_KIND (include/uapi/linux/if_link.h), inside IFLA_LINKINFO: the
+/// kind (`veth`, `bridge`, `vlan`, ...).
 pub const IFLA_INFO_KIND: u16 = 1;
+/// IFLA_INFO_DATA (include/uapi/linux/if_link.h), inside IFLA_LINKINFO:
+/// attributes of that kind.
 pub const IFLA_INFO_DATA: u16 = 2;
 /// Inside a veth's IFLA_INFO_DATA: the peer's `ifinfomsg` and attributes.
 pub const VETH_INFO_PEER: u16 = 1;
+/// IFLA_INFO_SLAVE_KIND (include/uapi/linux/if_link.h), inside IFLA_LINKINFO:
+/// the kind of the master the link is a port of.
 pub const IFLA_INFO_SLAVE_KIND: u16 = 4;
-/// Inside an ipip or sit tunnel's IFLA_INFO_DATA: its local and remote IPv4.
+/// IFLA_IPTUN_LOCAL (include/uapi/linux/if_tunnel.h), inside an ipip or sit
+/// tunnel's IFLA_INFO_DATA: its local IPv4 endpoint.
 pub const IFLA_IPTUN_LOCAL: u16 = 2;
+/// IFLA_IPTUN_REMOTE (include/uapi/linux/if_tunnel.h), likewise: its remote
+/// IPv4 endpoint.
 pub const IFLA_IPTUN_REMOTE: u16 = 3;
-/// Inside a gre tunnel's IFLA_INFO_DATA: its local and remote IPv4.
+/// IFLA_GRE_LOCAL (include/uapi/linux/if_tunnel.h), inside a gre tunnel's
+/// IFLA_INFO_DATA: its local IPv4 endpoint.
 pub const IFLA_GRE_LOCAL: u16 = 6;
+/// IFLA_GRE_REMOTE (include/uapi/linux/if_tunnel.h), likewise: its remote IPv4
+/// endpoint.
 pub const IFLA_GRE_REMOTE: u16 = 7;
 
-/// Device types (`ARPHRD_*`).
+/// ARPHRD_ETHER (include/uapi/linux/if_arp.h): Ethernet, and devices that look
+/// like it (veth, bridge, VLAN).
 pub const ARPHRD_ETHER: u16 = 1;
+/// ARPHRD_TUNNEL (include/uapi/linux/if_arp.h): an IPv4-in-IPv4 (ipip) tunnel.
 pub const ARPHRD_TUNNEL: u16 = 768;
+/// ARPHRD_TUNNEL6 (include/uapi/linux/if_arp.h): an IP-in-IPv6 (ip6tnl) tunnel.
 pub const ARPHRD_TUNNEL6: u16 = 769;
+/// ARPHRD_LOOPBACK (include/uapi/linux/if_arp.h): the loopback device.
 pub const ARPHRD_LOOPBACK: u16 = 772;
+/// ARPHRD_SIT (include/uapi/linux/if_arp.h): an IPv6-in-IPv4 (sit) tunnel.
 pub const ARPHRD_SIT: u16 = 776;
+/// ARPHRD_IPGRE (include/uapi/linux/if_arp.h): a GRE-over-IPv4 tunnel.
 pub const ARPHRD_IPGRE: u16 = 778;
+/// ARPHRD_IP6GRE (include/uapi/linux/if_arp.h): a GRE-over-IPv6 tunnel.
 pub const ARPHRD_IP6GRE: u16 = 823;
+/// ARPHRD_NONE (include/uapi/linux/if_arp.h): no link-layer header at all (tun,
+/// WireGuard).
 pub const ARPHRD_NONE: u16 = 65534;
 
+/// IFA_ADDRESS (include/uapi/linux/if_addr.h): the address; on a point-to-point
+/// link, the peer's.
 pub const IFA_ADDRESS: u16 = 1;
+/// IFA_LOCAL (include/uapi/linux/if_addr.h): the local address (IPv4; differs
+/// from IFA_ADDRESS only point-to-point).
 pub const IFA_LOCAL: u16 = 2;
+/// IFA_LABEL (include/uapi/linux/if_addr.h): an IPv4 address's label
+/// (`eth0:1`), NUL-terminated.
 pub const IFA_LABEL: u16 = 3;
+/// IFA_BROADCAST (include/uapi/linux/if_addr.h): the IPv4 broadcast address.
 pub const IFA_BROADCAST: u16 = 4;
+/// IFA_CACHEINFO (include/uapi/linux/if_addr.h): `struct ifa_cacheinfo`,
+/// lifetimes and timestamps.
 pub const IFA_CACHEINFO: u16 = 6;
+/// IFA_FLAGS (include/uapi/linux/if_addr.h): all 32 bits of the IFA_F_* flags.
 pub const IFA_FLAGS: u16 = 8;
+/// IFA_RT_PRIORITY (include/uapi/linux/if_addr.h): the metric of the address's
+/// prefix route.
 pub const IFA_RT_PRIORITY: u16 = 9;
+/// IFA_PROTO (include/uapi/linux/if_addr.h): who added the address (IFAPROT_*:
+/// kernel loopback, RA, link-local, ...).
 pub const IFA_PROTO: u16 = 11;
 
+/// RTA_DST (include/uapi/linux/rtnetlink.h): the destination prefix (its length
+/// is `rtm_dst_len`).
 pub const RTA_DST: u16 = 1;
+/// RTA_SRC (include/uapi/linux/rtnetlink.h): the source prefix of a
+/// source-specific route (length `rtm_src_len`).
 pub const RTA_SRC: u16 = 2;
+/// RTA_IIF (include/uapi/linux/rtnetlink.h): the ifindex of the input
+/// interface.
 pub const RTA_IIF: u16 = 3;
+/// RTA_OIF (include/uapi/linux/rtnetlink.h): the ifindex of the output
+/// interface.
 pub const RTA_OIF: u16 = 4;
+/// RTA_GATEWAY (include/uapi/linux/rtnetlink.h): the next hop's address.
 pub const RTA_GATEWAY: u16 = 5;
+/// RTA_PRIORITY (include/uapi/linux/rtnetlink.h): the metric (lower wins).
 pub const RTA_PRIORITY: u16 = 6;
+/// RTA_PREFSRC (include/uapi/linux/rtnetlink.h): the preferred source address
+/// for packets the route sends.
 pub const RTA_PREFSRC: u16 = 7;
+/// RTA_MULTIPATH (include/uapi/linux/rtnetlink.h): several next hops (`struct
+/// rtnexthop` each).
 pub const RTA_MULTIPATH: u16 = 9;
+/// RTA_TABLE (include/uapi/linux/rtnetlink.h): all 32 bits of the table id.
 pub const RTA_TABLE: u16 = 15;
+/// RTA_PREF (include/uapi/linux/rtnetlink.h): an IPv6 router preference (RFC
+/// 4191: low, medium, high).
 pub const RTA_PREF: u16 = 20;
 
+/// IFF_UP (include/uapi/linux/if.h): administratively up.
 pub const IFF_UP: u32 = 0x1;
+/// IFF_BROADCAST (include/uapi/linux/if.h): the link can broadcast.
 pub const IFF_BROADCAST: u32 = 0x2;
+/// IFF_MULTICAST (include/uapi/linux/if.h): the link can multicast.
 pub const IFF_MULTICAST: u32 = 0x1000;
+/// IFF_LOOPBACK (include/uapi/linux/if.h): a loopback device.
 pub const IFF_LOOPBACK: u32 = 0x8;
+/// IFF_POINTOPOINT (include/uapi/linux/if.h): a point-to-point link (one peer).
 pub const IFF_POINTOPOINT: u32 = 0x10;
+/// IFF_NOARP (include/uapi/linux/if.h): no ARP or neighbour discovery on the
+/// link.
 pub const IFF_NOARP: u32 = 0x80;
+/// IFF_RUNNING (include/uapi/linux/if.h): operationally up (RFC 2863 `up`).
 pub const IFF_RUNNING: u32 = 0x40;
+/// IFF_LOWER_UP (include/uapi/linux/if.h): the driver reports carrier.
 pub const IFF_LOWER_UP: u32 = 0x10000;
 
+/// IFA_F_SECONDARY (include/uapi/linux/if_addr.h): an IPv4 address added while
+/// the device already had one (its primary) in the same subnet.
 pub const IFA_F_SECONDARY: u32 = 0x01;
+/// IFA_F_NODAD (include/uapi/linux/if_addr.h): IPv6 duplicate address detection
+/// skipped.
 pub const IFA_F_NODAD: u32 = 0x02;
+/// IFA_F_NOPREFIXROUTE (include/uapi/linux/if_addr.h): the kernel adds no
+/// prefix route for the address.
 pub const IFA_F_NOPREFIXROUTE: u32 = 0x200;
+/// IFA_F_TEMPORARY (include/uapi/linux/if_addr.h): an IPv6 privacy address (RFC
+/// 8981); the same bit as IFA_F_SECONDARY.
 pub const IFA_F_TEMPORARY: u32 = IFA_F_SECONDARY;
+/// IFA_F_OPTIMISTIC (include/uapi/linux/if_addr.h): usable while DAD runs (RFC
+/// 4429).
 pub const IFA_F_OPTIMISTIC: u32 = 0x04;
+/// IFA_F_DADFAILED (include/uapi/linux/if_addr.h): DAD found the address in use
+/// elsewhere.
 pub const IFA_F_DADFAILED: u32 = 0x08;
+/// IFA_F_HOMEADDRESS (include/uapi/linux/if_addr.h): a Mobile IPv6 home
+/// address.
 pub const IFA_F_HOMEADDRESS: u32 = 0x10;
+/// IFA_F_DEPRECATED (include/uapi/linux/if_addr.h): its preferred lifetime is
+/// over; kept, but not chosen as a source.
 pub const IFA_F_DEPRECATED: u32 = 0x20;
+/// IFA_F_TENTATIVE (include/uapi/linux/if_addr.h): DAD is still running; the
+/// address is not usable yet.
 pub const IFA_F_TENTATIVE: u32 = 0x40;
+/// IFA_F_PERMANENT (include/uapi/linux/if_addr.h): configured, without
+/// lifetimes (not from autoconfiguration).
 pub const IFA_F_PERMANENT: u32 = 0x80;
 
+/// RT_SCOPE_UNIVERSE (include/uapi/linux/rtnetlink.h): global scope.
 pub const RT_SCOPE_UNIVERSE: u8 = 0;
+/// RT_SCOPE_SITE (include/uapi/linux/rtnetlink.h): site scope (IPv6 site-local,
+/// unused in practice).
 pub const RT_SCOPE_SITE: u8 = 200;
+/// RT_SCOPE_LINK (include/uapi/linux/rtnetlink.h): valid on the attached link
+/// only.
 pub const RT_SCOPE_LINK: u8 = 253;
+/// RT_SCOPE_HOST (include/uapi/linux/rtnetlink.h): valid on this host only.
 pub const RT_SCOPE_HOST: u8 = 254;
+/// RT_SCOPE_NOWHERE (include/uapi/linux/rtnetlink.h): no destination at all.
 pub const RT_SCOPE_NOWHERE: u8 = 255;
 
+/// RT_TABLE_MAIN (include/uapi/linux/rtnetlink.h): the main table, where `ip
+/// route` adds routes.
 pub const RT_TABLE_MAIN: u32 = 254;
+/// RT_TABLE_LOCAL (include/uapi/linux/rtnetlink.h): the local table of local
+/// and broadcast routes.
 pub const RT_TABLE_LOCAL: u32 = 255;
 
+/// RTN_UNICAST (include/uapi/linux/rtnetlink.h): a route through a gateway or
+/// straight to the link.
 pub const RTN_UNICAST: u8 = 1;
+/// RTN_LOCAL (include/uapi/linux/rtnetlink.h): a destination that is this host.
 pub const RTN_LOCAL: u8 = 2;
+/// RTN_BROADCAST (include/uapi/linux/rtnetlink.h): a broadcast address,
+/// accepted locally and sent as broadcast.
 pub const RTN_BROADCAST: u8 = 3;
+/// RTN_MULTICAST (include/uapi/linux/rtnetlink.h): a multicast route.
 pub const RTN_MULTICAST: u8 = 5;
+/// RTN_BLACKHOLE (include/uapi/linux/rtnetlink.h): packets are dropped
+/// silently.
 pub const RTN_BLACKHOLE: u8 = 6;
+/// RTN_UNREACHABLE (include/uapi/linux/rtnetlink.h): packets are refused as
+/// unreachable.
 pub const RTN_UNREACHABLE: u8 = 7;
+/// RTN_PROHIBIT (include/uapi/linux/rtnetlink.h): packets are refused as
+/// administratively prohibited.
 pub const RTN_PROHIBIT: u8 = 8;
+/// RTN_THROW (include/uapi/linux/rtnetlink.h): the lookup goes on with the next
+/// policy rule.
 pub const RTN_THROW: u8 = 9;
 /// IPv6's minimum MTU: below it a device has no IPv6.
 pub const IPV6_MIN_MTU: u32 = 1280;
 /// The loopback device's ifindex in every namespace (`LOOPBACK_IFINDEX`).
 pub const LOOPBACK_IFINDEX: u32 = 1;
+/// RTPROT_KERNEL (include/uapi/linux/rtnetlink.h): the route was added by the
+/// kernel itself.
 pub const RTPROT_KERNEL: u8 = 2;
+/// RTPROT_BOOT (include/uapi/linux/rtnetlink.h): the protocol `ip route add`
+/// gives a route unless told another.
 pub const RTPROT_BOOT: u8 = 3;
+/// RTM_F_CLONED (include/uapi/linux/rtnetlink.h), in `rtm_flags`: a cached
+/// route (a route exception), not an entry of a table.
 pub const RTM_F_CLONED: u32 = 0x200;
 
 /// Name of a message type in the NETLINK_ROUTE family.
@@ -256,6 +449,8 @@ pub fn message_flags(kind: u16, flags: u16) -> Vec<&'static str> {
     out
 }
 
+/// `ip`'s name of an address family (`inet`, `inet6`, ...); `af<N>` for
+/// families it has no name for.
 pub fn address_family(family: u8) -> std::borrow::Cow<'static, str> {
     match family {
         AF_UNSPEC => "unspec".into(),
@@ -269,6 +464,8 @@ pub fn address_family(family: u8) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// `ip`'s name of a scope (`global`, `link`, `host`, ...); the number for
+/// others.
 pub fn scope(scope: u8) -> std::borrow::Cow<'static, str> {
     match scope {
         RT_SCOPE_UNIVERSE => "global".into(),
@@ -280,6 +477,8 @@ pub fn scope(scope: u8) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// `ip`'s name of a routing table (`main`, `local`, `default`, `unspec`); the
+/// number for others.
 pub fn route_table(table: u32) -> std::borrow::Cow<'static, str> {
     match table {
         0 => "unspec".into(),
@@ -290,6 +489,8 @@ pub fn route_table(table: u32) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// `ip`'s name of a route type (RTN_*: `unicast`, `local`, `broadcast`,
+/// ...); the number past the known ones.
 pub fn route_type(kind: u8) -> std::borrow::Cow<'static, str> {
     const NAMES: [&str; 12] = [
         "unspec",
@@ -311,6 +512,8 @@ pub fn route_type(kind: u8) -> std::borrow::Cow<'static, str> {
         .unwrap_or_else(|| kind.to_string().into())
 }
 
+/// `ip`'s name of a route protocol (RTPROT_*: `kernel`, `boot`, `static`,
+/// `dhcp`, `bird`, ...); the number for others.
 pub fn route_protocol(proto: u8) -> std::borrow::Cow<'static, str> {
     match proto {
         0 => "unspec".into(),
@@ -331,6 +534,8 @@ pub fn route_protocol(proto: u8) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// `ip`'s name of an RFC 2863 operational state (IFLA_OPERSTATE: `UP`,
+/// `DOWN`, `LOWERLAYERDOWN`, ...); `STATE_<N>` past the known ones.
 pub fn operstate(state: u8) -> std::borrow::Cow<'static, str> {
     const NAMES: [&str; 7] = [
         "UNKNOWN",

@@ -26,7 +26,9 @@ use super::wire::{
 /// One decoded message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded<'a> {
+    /// The message's `nlmsghdr`.
     pub header: Header,
+    /// What follows it, decoded by message type.
     pub body: Body<'a>,
     /// The first thing that was wrong with the message, if anything.
     pub problem: Option<Problem>,
@@ -38,15 +40,19 @@ impl Decoded<'_> {
         self.header.flags & NLM_F_REQUEST != 0
     }
 
+    /// Part of a multipart reply (`NLM_F_MULTI`): a dump entry.
     pub fn is_multi(&self) -> bool {
         self.header.flags & NLM_F_MULTI != 0
     }
 
+    /// The table changed while the dump this entry belongs to was taken
+    /// (`NLM_F_DUMP_INTR`).
     pub fn is_dump_interrupted(&self) -> bool {
         self.header.flags & NLM_F_DUMP_INTR != 0
     }
 }
 
+/// The body of a message, by its type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Body<'a> {
     /// RTM_NEWLINK / RTM_DELLINK / RTM_SETLINK (and GETLINK replies).
@@ -57,10 +63,15 @@ pub enum Body<'a> {
     Route(Route),
     /// RTM_GETLINK / RTM_GETADDR / RTM_GETROUTE requests.
     Request(Request<'a>),
+    /// NLMSG_DONE: the end of a dump.
     Done {
+        /// The dump's (negative) errno; 0 when it succeeded, and when the
+        /// body is empty.
         error: i32,
     },
+    /// NLMSG_ERROR: the kernel's ACK or refusal of a request.
     Error(ErrorMsg<'a>),
+    /// NLMSG_NOOP.
     Noop,
     /// A NETLINK_ROUTE message type nlorder does not model (neighbours, rules, ...).
     Other,
@@ -72,11 +83,21 @@ pub enum Body<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Problem {
     /// The fixed family header (`ifinfomsg`, `ifaddrmsg`, `rtmsg`, errno) is short.
-    ShortBody { needed: usize, got: usize },
+    ShortBody {
+        /// Bytes the header needs.
+        needed: usize,
+        /// Bytes the body had.
+        got: usize,
+    },
     /// An attribute length is impossible; attributes after it are lost.
     Attr(AttrError),
     /// A known attribute has the wrong size for its type; it was ignored.
-    AttrSize { kind: u16, len: usize },
+    AttrSize {
+        /// The attribute's type.
+        kind: u16,
+        /// Its value's size in bytes.
+        len: usize,
+    },
 }
 
 impl From<WireError> for Problem {
@@ -105,19 +126,36 @@ impl std::fmt::Display for Problem {
 /// `ifinfomsg` + the link attributes nlorder uses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Link<'a> {
+    /// `ifi_family`: AF_UNSPEC, or AF_BRIDGE for bridge port messages.
     pub family: u8,
     /// ARPHRD_* device type.
     pub dev_type: u16,
+    /// `ifi_index`; 0 in a request that lets the kernel pick.
     pub index: u32,
+    /// `ifi_flags` (IFF_*: up, running, lower up, ...).
     pub flags: u32,
+    /// `ifi_change`: which of `flags` a request changes.
     pub change: u32,
+    /// IFLA_IFNAME, raw bytes without the NUL.
     pub name: Option<&'a [u8]>,
+    /// IFLA_INFO_KIND: the device kind (`veth`, `bridge`, `vlan`, ...);
+    /// `None` for physical devices and loopback.
     pub kind: Option<&'a [u8]>,
+    /// IFLA_INFO_SLAVE_KIND: the kind of the master the link is a port of
+    /// (`bridge`, `bond`, ...).
     pub port_kind: Option<&'a [u8]>,
+    /// IFLA_MASTER: the ifindex of the master; 0 in a request detaches the
+    /// link.
     pub master: Option<u32>,
+    /// IFLA_LINK: the ifindex of the lower device (a VLAN's parent, a veth's
+    /// peer), possibly in another namespace (`link_netnsid`).
     pub link: Option<u32>,
+    /// IFLA_OPERSTATE: the RFC 2863 operational state (IF_OPER_*).
     pub operstate: Option<u8>,
+    /// IFLA_MTU, in bytes.
     pub mtu: Option<u32>,
+    /// IFLA_ADDRESS: the link-layer (MAC) address, as many bytes as the
+    /// device type has.
     pub hwaddr: Option<&'a [u8]>,
     /// The other end of a veth pair being created (`VETH_INFO_PEER`).
     pub peer: Option<Peer<'a>>,
@@ -128,6 +166,7 @@ pub struct Link<'a> {
     /// An IPv4 tunnel's (ipip, sit, gre) endpoints as a request gives them
     /// (`IFLA_IPTUN_LOCAL`/`REMOTE`, `IFLA_GRE_LOCAL`/`REMOTE`).
     pub tunnel_local: Option<&'a [u8]>,
+    /// The remote endpoint of such a tunnel, 4 bytes in network order.
     pub tunnel_remote: Option<&'a [u8]>,
 }
 
@@ -160,37 +199,55 @@ impl std::fmt::Display for Netns {
 pub struct Peer<'a> {
     /// The requested ifindex (0: the kernel picks).
     pub index: u32,
+    /// The requested name; `None` lets the kernel pick (`vethN`).
     pub name: Option<&'a [u8]>,
     /// Created in another namespace.
     pub netns: Option<Netns>,
 }
 
-/// `struct ifa_cacheinfo`.
+/// `struct ifa_cacheinfo`: an address's lifetimes and timestamps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct CacheInfo {
+    /// `ifa_prefered`: seconds left of the preferred lifetime (u32::MAX:
+    /// forever).
     pub preferred: u32,
+    /// `ifa_valid`: seconds left of the valid lifetime (u32::MAX: forever).
     pub valid: u32,
+    /// When the address was created, in hundredths of a second since boot.
     pub cstamp: u32,
+    /// When it was last updated, in hundredths of a second since boot.
     pub tstamp: u32,
 }
 
 /// `ifaddrmsg` + the address attributes nlorder uses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Addr<'a> {
+    /// `ifa_family`: AF_INET or AF_INET6.
     pub family: u8,
+    /// `ifa_prefixlen`: the prefix length in bits.
     pub prefix_len: u8,
     /// IFA_FLAGS when present (32 bits), else the 8-bit header field.
     pub flags: u32,
     /// The 8-bit `ifa_flags` of the header (what glibc reads).
     pub header_flags: u8,
+    /// `ifa_scope` (RT_SCOPE_*).
     pub scope: u8,
+    /// `ifa_index`: the ifindex of the address's device.
     pub index: u32,
+    /// IFA_ADDRESS: the address, or on a point-to-point link the peer's
+    /// (see [`Addr::ip`] and [`Addr::peer`]).
     pub address: Option<IpAddr>,
+    /// IFA_LOCAL: the local address (IPv4 only).
     pub local: Option<IpAddr>,
+    /// IFA_LABEL: the IPv4 label, raw bytes without the NUL.
     pub label: Option<&'a [u8]>,
+    /// IFA_BROADCAST: the IPv4 broadcast address.
     pub broadcast: Option<IpAddr>,
+    /// IFA_CACHEINFO: lifetimes and timestamps.
     pub cacheinfo: Option<CacheInfo>,
+    /// IFA_PROTO: who added the address (IFAPROT_*).
     pub proto: Option<u8>,
+    /// IFA_RT_PRIORITY: the metric of the address's prefix route.
     pub rt_priority: Option<u32>,
     /// Type of the first of IFA_ADDRESS/IFA_LOCAL in the message (Go's
     /// `newAddr` and glibc's `check_pf` pick by attribute order).
@@ -216,24 +273,41 @@ impl Addr<'_> {
 /// `rtmsg` + the route attributes nlorder uses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Route {
+    /// `rtm_family`: AF_INET or AF_INET6.
     pub family: u8,
+    /// `rtm_dst_len`: the destination prefix length in bits (0: default).
     pub dst_len: u8,
+    /// `rtm_src_len`: the source prefix length in bits.
     pub src_len: u8,
+    /// `rtm_tos`: the TOS the route matches; 0 for any.
     pub tos: u8,
     /// RTA_TABLE when present, else the 8-bit header field.
     pub table: u32,
+    /// `rtm_protocol` (RTPROT_*): who installed the route.
     pub protocol: u8,
+    /// `rtm_scope` (RT_SCOPE_*).
     pub scope: u8,
+    /// `rtm_type` (RTN_*: unicast, local, broadcast, ...).
     pub kind: u8,
+    /// `rtm_flags` (RTM_F_*).
     pub flags: u32,
+    /// RTA_DST: the destination prefix; `None` for a default route.
     pub dst: Option<IpAddr>,
+    /// RTA_SRC: the source prefix of a source-specific route.
     pub src: Option<IpAddr>,
+    /// RTA_GATEWAY: the next hop; `None` for a route straight to the link.
     pub gateway: Option<IpAddr>,
+    /// RTA_PREFSRC: the preferred source address.
     pub prefsrc: Option<IpAddr>,
+    /// RTA_OIF: the ifindex of the output device.
     pub oif: Option<u32>,
+    /// RTA_IIF: the ifindex of the input device.
     pub iif: Option<u32>,
+    /// RTA_PRIORITY: the metric.
     pub priority: Option<u32>,
+    /// The route has RTA_MULTIPATH next hops (which are not decoded).
     pub multipath: bool,
+    /// RTA_PREF: an IPv6 router preference (RFC 4191).
     pub pref: Option<u8>,
 }
 
@@ -241,6 +315,7 @@ pub struct Route {
 /// with padding) that glibc, Go, iproute2 and pyroute2 send.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Request<'a> {
+    /// The family asked for (AF_UNSPEC: all, also when the body is empty).
     pub family: u8,
     /// Interface index of a full `ifinfomsg`/`ifaddrmsg` body (0 = all).
     pub index: Option<u32>,
@@ -252,13 +327,16 @@ pub struct Request<'a> {
     pub table: Option<u32>,
     /// Body shorter than the full family header (legacy `rtgenmsg`).
     pub short_form: bool,
+    /// Size of the request's body in bytes.
     pub body_len: usize,
 }
 
 /// NLMSG_ERROR: an errno (0 = ACK) and the request it answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErrorMsg<'a> {
+    /// The (negative) errno; 0 for an ACK.
     pub error: i32,
+    /// The header of the request answered; `None` when it is cut short.
     pub quoted: Option<Header>,
     /// NLMSGERR_ATTR_MSG of the extended ACK, if any.
     pub ext_message: Option<&'a [u8]>,

@@ -26,11 +26,15 @@ use super::names::{RTM_GETADDR, RTM_GETROUTE, RTM_NEWADDR, RTM_NEWLINK, RTM_NEWR
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ByteOrder {
+    /// Least significant byte first (x86, arm64, most of what captures come
+    /// from).
     Little,
+    /// Most significant byte first (s390x, big-endian MIPS and PowerPC).
     Big,
 }
 
 impl ByteOrder {
+    /// The order of the host nlorder runs on.
     pub const fn native() -> Self {
         if cfg!(target_endian = "big") {
             ByteOrder::Big
@@ -39,6 +43,7 @@ impl ByteOrder {
         }
     }
 
+    /// Two bytes as a u16 in this order.
     #[inline]
     pub fn u16(self, b: [u8; 2]) -> u16 {
         match self {
@@ -47,6 +52,7 @@ impl ByteOrder {
         }
     }
 
+    /// Four bytes as a u32 in this order.
     #[inline]
     pub fn u32(self, b: [u8; 4]) -> u32 {
         match self {
@@ -89,8 +95,11 @@ impl ByteOrder {
 
 /// Size of `struct nlmsghdr` (the kernel's name for [`NlMsgHdr::LEN`]).
 pub const NLMSG_HDRLEN: usize = NlMsgHdr::<&[u8]>::LEN;
+/// Size of `struct nlattr`, the length and type before an attribute's value.
 pub const NLA_HDRLEN: usize = 4;
 
+/// `len` rounded up to the next multiple of 4 (NLMSG_ALIGN, also NLA_ALIGN):
+/// where the next message or attribute starts.
 #[inline]
 pub fn nlmsg_align(len: usize) -> usize {
     len.saturating_add(3) & !3
@@ -99,11 +108,18 @@ pub fn nlmsg_align(len: usize) -> usize {
 /// The fields of a `struct nlmsghdr`, copied out (read through [`NlMsgHdr`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Header {
+    /// `nlmsg_len`: the message's length in bytes, this header included.
     pub len: u32,
+    /// `nlmsg_type`: NLMSG_* or RTM_* (see [`super::names::message_type`]).
     #[serde(rename = "type")]
     pub kind: u16,
+    /// `nlmsg_flags`: NLM_F_*, whose high bits depend on the type (see
+    /// [`super::names::message_flags`]).
     pub flags: u16,
+    /// `nlmsg_seq`: the sequence number a requester chose; replies repeat it.
     pub seq: u32,
+    /// `nlmsg_pid`: the netlink port id of the socket the message is from or
+    /// for (0 is the kernel).
     pub pid: u32,
 }
 
@@ -119,14 +135,17 @@ impl Header {
 /// the bytes present, and its payload.
 #[derive(Debug, Clone, Copy)]
 pub struct Message<'a> {
+    /// The message's `nlmsghdr`.
     pub header: Header,
     /// Offset of the message from the start of the netlink data of its record.
     pub offset: usize,
     payload: &'a [u8],
+    /// The byte order of the capture the message came from.
     pub order: ByteOrder,
 }
 
 impl<'a> Message<'a> {
+    /// The bytes after the header, up to `nlmsg_len`.
     pub fn payload(&self) -> &'a [u8] {
         self.payload
     }
@@ -136,14 +155,33 @@ impl<'a> Message<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameError {
     /// Fewer than 16 bytes left, but not zero.
-    ShortHeader { offset: usize, left: usize },
+    ShortHeader {
+        /// Where the header would start in the record's netlink data.
+        offset: usize,
+        /// Bytes left from there.
+        left: usize,
+    },
     /// `nlmsg_len` below the header size.
-    LengthTooSmall { offset: usize, len: u32 },
+    LengthTooSmall {
+        /// Where the message starts in the record's netlink data.
+        offset: usize,
+        /// Its `nlmsg_len`.
+        len: u32,
+    },
     /// `nlmsg_len` past the end of the captured data.
-    LengthOverrun { offset: usize, len: u32, left: usize },
+    LengthOverrun {
+        /// Where the message starts in the record's netlink data.
+        offset: usize,
+        /// Its `nlmsg_len`.
+        len: u32,
+        /// Bytes left from there.
+        left: usize,
+    },
 }
 
 impl FrameError {
+    /// Where the message that could not be framed starts in the record's
+    /// netlink data.
     pub fn offset(&self) -> usize {
         match *self {
             FrameError::ShortHeader { offset, .. }
@@ -184,6 +222,7 @@ pub struct Messages<'a> {
 }
 
 impl<'a> Messages<'a> {
+    /// Walks the messages of `data`, the netlink bytes of one record.
     pub fn new(data: &'a [u8], order: ByteOrder) -> Self {
         Self {
             data,
@@ -254,18 +293,24 @@ impl<'a> Iterator for Messages<'a> {
 pub struct Attr<'a> {
     /// Type with NLA_F_NESTED and NLA_F_NET_BYTEORDER masked off.
     pub kind: u16,
+    /// NLA_F_NESTED: the value is itself an attribute area.
     pub nested: bool,
+    /// NLA_F_NET_BYTEORDER: the value is big-endian whatever the host's order.
     pub net_byteorder: bool,
     /// Offset of the attribute header within the attribute area.
     pub offset: usize,
+    /// The value, without header or alignment padding.
     pub value: &'a [u8],
 }
 
 /// An attribute whose length is impossible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AttrError {
+    /// Offset of the attribute header within the attribute area.
     pub offset: usize,
+    /// Its `nla_len`.
     pub len: u16,
+    /// Bytes left in the area from the attribute on.
     pub left: usize,
 }
 
@@ -293,6 +338,7 @@ pub struct Attrs<'a> {
 }
 
 impl<'a> Attrs<'a> {
+    /// Walks the attributes of `data`, an attribute area in `order`.
     pub fn new(data: &'a [u8], order: ByteOrder) -> Self {
         Self {
             data,
@@ -341,6 +387,7 @@ impl<'a> Iterator for Attrs<'a> {
 }
 
 impl<'a> Attr<'a> {
+    /// A one-byte value; `None` for any other size.
     pub fn u8(&self) -> Option<u8> {
         match self.value {
             [b] => Some(*b),
@@ -348,6 +395,8 @@ impl<'a> Attr<'a> {
         }
     }
 
+    /// A four-byte value, in `order` unless the attribute says network order;
+    /// `None` for any other size.
     pub fn u32(&self, order: ByteOrder) -> Option<u32> {
         let b: [u8; 4] = self.value.try_into().ok()?;
         Some(if self.net_byteorder {
@@ -454,10 +503,12 @@ macro_rules! ordered_view {
                 Ok(Self::new_unchecked(buffer, order))
             }
 
+            /// The buffer the view was made over.
             pub fn into_inner(self) -> T {
                 self.buffer
             }
 
+            /// The byte order the view reads its fields in.
             pub fn order(&self) -> ByteOrder {
                 self.order
             }
@@ -486,6 +537,7 @@ mod nlmsghdr {
 ordered_view!(NlMsgHdr, Self::LEN);
 
 impl<T: AsRef<[u8]>> NlMsgHdr<T> {
+    /// Size of `struct nlmsghdr` in bytes (16).
     pub const LEN: usize = nlmsghdr::PID.end;
 
     /// `nlmsg_len`.
@@ -498,14 +550,17 @@ impl<T: AsRef<[u8]>> NlMsgHdr<T> {
         u16_at(self.buffer.as_ref(), self.order, nlmsghdr::TYPE)
     }
 
+    /// `nlmsg_flags` (NLM_F_*).
     pub fn flags(&self) -> u16 {
         u16_at(self.buffer.as_ref(), self.order, nlmsghdr::FLAGS)
     }
 
+    /// `nlmsg_seq`.
     pub fn seq(&self) -> u32 {
         u32_at(self.buffer.as_ref(), self.order, nlmsghdr::SEQ)
     }
 
+    /// `nlmsg_pid`: the port id of the socket the message is from or for.
     pub fn pid(&self) -> u32 {
         u32_at(self.buffer.as_ref(), self.order, nlmsghdr::PID)
     }
@@ -599,8 +654,10 @@ mod nlmsgdone {
 ordered_view!(NlMsgDone, Self::LEN);
 
 impl<T: AsRef<[u8]>> NlMsgDone<T> {
+    /// Size of the body in bytes: one `int` (4).
     pub const LEN: usize = nlmsgdone::ERROR.end;
 
+    /// The dump's (negative) errno; 0 when it succeeded.
     pub fn error(&self) -> i32 {
         u32_at(self.buffer.as_ref(), self.order, nlmsgdone::ERROR) as i32
     }
@@ -628,8 +685,10 @@ mod ifinfomsg {
 ordered_view!(IfInfoMsg, Self::LEN);
 
 impl<T: AsRef<[u8]>> IfInfoMsg<T> {
+    /// Size of `struct ifinfomsg` in bytes (16).
     pub const LEN: usize = ifinfomsg::CHANGE.end;
 
+    /// `ifi_family`: AF_UNSPEC, or AF_BRIDGE for bridge port messages.
     pub fn family(&self) -> u8 {
         byte(self.buffer.as_ref(), ifinfomsg::FAMILY)
     }
@@ -682,12 +741,15 @@ mod ifaddrmsg {
 ordered_view!(IfAddrMsg, Self::LEN);
 
 impl<T: AsRef<[u8]>> IfAddrMsg<T> {
+    /// Size of `struct ifaddrmsg` in bytes (8).
     pub const LEN: usize = ifaddrmsg::INDEX.end;
 
+    /// `ifa_family`: AF_INET or AF_INET6.
     pub fn family(&self) -> u8 {
         byte(self.buffer.as_ref(), ifaddrmsg::FAMILY)
     }
 
+    /// `ifa_prefixlen`: the length of the address's prefix, in bits.
     pub fn prefix_len(&self) -> u8 {
         byte(self.buffer.as_ref(), ifaddrmsg::PREFIXLEN)
     }
@@ -697,10 +759,12 @@ impl<T: AsRef<[u8]>> IfAddrMsg<T> {
         byte(self.buffer.as_ref(), ifaddrmsg::FLAGS)
     }
 
+    /// `ifa_scope` (RT_SCOPE_*).
     pub fn scope(&self) -> u8 {
         byte(self.buffer.as_ref(), ifaddrmsg::SCOPE)
     }
 
+    /// `ifa_index`: the ifindex of the address's device.
     pub fn index(&self) -> u32 {
         u32_at(self.buffer.as_ref(), self.order, ifaddrmsg::INDEX)
     }
@@ -737,20 +801,25 @@ mod rtmsg {
 ordered_view!(RtMsg, Self::LEN);
 
 impl<T: AsRef<[u8]>> RtMsg<T> {
+    /// Size of `struct rtmsg` in bytes (12).
     pub const LEN: usize = rtmsg::FLAGS.end;
 
+    /// `rtm_family`: AF_INET or AF_INET6.
     pub fn family(&self) -> u8 {
         byte(self.buffer.as_ref(), rtmsg::FAMILY)
     }
 
+    /// `rtm_dst_len`: the length of the destination prefix, in bits.
     pub fn dst_len(&self) -> u8 {
         byte(self.buffer.as_ref(), rtmsg::DST_LEN)
     }
 
+    /// `rtm_src_len`: the length of the source prefix, in bits.
     pub fn src_len(&self) -> u8 {
         byte(self.buffer.as_ref(), rtmsg::SRC_LEN)
     }
 
+    /// `rtm_tos`: the TOS (DSCP) the route matches; 0 for any.
     pub fn tos(&self) -> u8 {
         byte(self.buffer.as_ref(), rtmsg::TOS)
     }
@@ -760,10 +829,12 @@ impl<T: AsRef<[u8]>> RtMsg<T> {
         byte(self.buffer.as_ref(), rtmsg::TABLE)
     }
 
+    /// `rtm_protocol` (RTPROT_*): who installed the route.
     pub fn protocol(&self) -> u8 {
         byte(self.buffer.as_ref(), rtmsg::PROTOCOL)
     }
 
+    /// `rtm_scope` (RT_SCOPE_*): how far the destination is.
     pub fn scope(&self) -> u8 {
         byte(self.buffer.as_ref(), rtmsg::SCOPE)
     }
@@ -799,6 +870,7 @@ mod rtgenmsg {
 }
 
 impl<T: AsRef<[u8]>> RtGenMsg<T> {
+    /// Size of the one byte read (the family).
     pub const LEN: usize = rtgenmsg::FAMILY + 1;
 
     /// Wraps `buffer` without looking at its length; an empty buffer then
@@ -813,6 +885,7 @@ impl<T: AsRef<[u8]>> RtGenMsg<T> {
         Ok(Self::new_unchecked(buffer))
     }
 
+    /// The buffer the view was made over.
     pub fn into_inner(self) -> T {
         self.buffer
     }

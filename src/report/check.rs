@@ -14,6 +14,7 @@ use serde::Serialize;
 /// The result of one expectation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
+    /// The manifest file the expectation is in.
     pub manifest: PathBuf,
     /// Line of the expectation's section, when known.
     pub line: Option<usize>,
@@ -25,8 +26,11 @@ pub struct Outcome {
     /// What was checked, e.g. `detect first-found (IPv4)`, with the
     /// expectation's `at` when it has one (`detect first-found (IPv4) at 11`).
     pub name: String,
+    /// The actual value is the expected one.
     pub passed: bool,
+    /// The value the manifest expects, as text (empty for an error).
     pub expected: String,
+    /// The value the capture gives, as text (empty for an error).
     pub actual: String,
     /// Why it could not be evaluated, if it could not.
     pub message: Option<String>,

@@ -28,9 +28,10 @@ use crate::trace::TraceMessage;
 
 /// Interface names learnt from link messages, by ifindex.
 #[derive(Debug, Default)]
-pub struct LinkNames(HashMap<u32, String>);
+pub(crate) struct LinkNames(HashMap<u32, String>);
 
 impl LinkNames {
+    /// Learns (or forgets, on RTM_DELLINK) the name a link message gives.
     pub fn learn(&mut self, body: &Body<'_>, kind: u16) {
         if let Body::Link(l) = body {
             if l.family == AF_BRIDGE {
@@ -46,6 +47,7 @@ impl LinkNames {
         }
     }
 
+    /// The name last learnt for `index`.
     pub fn get(&self, index: u32) -> Option<&str> {
         self.0.get(&index).map(String::as_str)
     }
@@ -71,6 +73,8 @@ pub struct TextMessages {
 }
 
 impl TextMessages {
+    /// A printer coloured as `style` says; with `attrs`, each message is
+    /// followed by its attributes.
     pub fn new(style: Style, attrs: bool) -> Self {
         Self {
             style,
@@ -420,6 +424,9 @@ pub struct JsonMessages {
 }
 
 impl JsonMessages {
+    /// A printer; with `attrs`, each object also lists the message's
+    /// attributes (`attrs`, and `attrs_error` when they could not be
+    /// decoded).
     pub fn new(attrs: bool) -> Self {
         Self {
             names: LinkNames::default(),

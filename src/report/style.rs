@@ -6,12 +6,15 @@
 use owo_colors::OwoColorize;
 use std::fmt::Display;
 
+/// How the printers dress their text.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Style {
+    /// Wrap text in ANSI colour codes.
     pub color: bool,
 }
 
 impl Style {
+    /// No colour: text as it is.
     pub fn plain() -> Self {
         Style { color: false }
     }

@@ -23,7 +23,8 @@ fn family_name(f: u16) -> &'static str {
     }
 }
 
-pub fn write_summary(
+/// Writes the summary of one capture's reading to `w` (stderr).
+pub(crate) fn write_summary(
     w: &mut dyn Write,
     info: &FileInfo,
     stats: &TraceStats,

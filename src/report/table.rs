@@ -19,7 +19,7 @@ use crate::report::{Json, Print, Text};
 
 /// Which families to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FamilyFilter {
+pub(crate) enum FamilyFilter {
     All,
     V4,
     V6,
@@ -45,8 +45,9 @@ impl FamilyFilter {
     }
 }
 
+/// A link in `table`'s (and `timeline`'s) JSON.
 #[derive(Serialize)]
-pub struct JsonLink {
+pub(crate) struct JsonLink {
     pub index: u32,
     pub name: String,
     pub kind: Option<String>,
@@ -60,8 +61,9 @@ pub struct JsonLink {
     pub placeholder: bool,
 }
 
+/// An address in `table`'s JSON.
 #[derive(Serialize)]
-pub struct JsonAddr {
+pub(crate) struct JsonAddr {
     pub index: u32,
     pub ifname: String,
     pub family: u8,
@@ -81,8 +83,9 @@ pub struct JsonAddr {
     pub assumed: bool,
 }
 
+/// A route in `table`'s JSON.
 #[derive(Serialize)]
-pub struct JsonRoute {
+pub(crate) struct JsonRoute {
     pub family: u8,
     pub table: String,
     pub dst: String,
@@ -103,15 +106,17 @@ pub struct JsonRoute {
     pub assumed: bool,
 }
 
+/// The link order the tables are listed in, and what decided it.
 #[derive(Serialize)]
-pub struct JsonKernelOrder {
+pub(crate) struct JsonKernelOrder {
     pub links: LinkOrder,
     #[serde(flatten)]
     pub source: LinkOrderSource,
 }
 
+/// `table`'s whole JSON document.
 #[derive(Serialize)]
-pub struct JsonTable {
+pub(crate) struct JsonTable {
     /// The last record applied (`--at`, or the end of the capture).
     pub at_packet: u64,
     /// That moment in full (see `report::moment`).
@@ -137,7 +142,7 @@ fn family_number(af: u8) -> u8 {
     if af == AF_INET6 { 6 } else { 4 }
 }
 
-pub fn json_link(l: &LinkEntry) -> JsonLink {
+pub(crate) fn json_link(l: &LinkEntry) -> JsonLink {
     JsonLink {
         index: l.index,
         name: l.display_name(),
@@ -151,7 +156,7 @@ pub fn json_link(l: &LinkEntry) -> JsonLink {
     }
 }
 
-pub fn json_addr(a: &AddrEntry, model: &Model) -> JsonAddr {
+pub(crate) fn json_addr(a: &AddrEntry, model: &Model) -> JsonAddr {
     JsonAddr {
         index: a.index,
         ifname: model.ifname(a.index),
@@ -171,7 +176,7 @@ pub fn json_addr(a: &AddrEntry, model: &Model) -> JsonAddr {
 }
 
 /// `default`, `10.9.0.0/24`, `2001:db8::/64`.
-pub fn route_dst(r: &RouteEntry) -> String {
+pub(crate) fn route_dst(r: &RouteEntry) -> String {
     match r.dst {
         _ if r.dst_len == 0 => "default".into(),
         Some(d) => format!("{d}/{}", r.dst_len),
@@ -179,7 +184,7 @@ pub fn route_dst(r: &RouteEntry) -> String {
     }
 }
 
-pub fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
+pub(crate) fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
     JsonRoute {
         family: family_number(r.family),
         table: names::route_table(r.table).into_owned(),
@@ -198,7 +203,7 @@ pub fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
     }
 }
 
-pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
+pub(crate) fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
     let grounds = crate::rebuild::Grounds::of(model, extra);
     let (order, source) = model.link_order();
     JsonTable {
@@ -230,7 +235,7 @@ pub fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &
 
 /// What `nlorder table` prints: the rebuilt tables, the families asked
 /// for, and what reading the capture met.
-pub struct Tables<'a> {
+pub(crate) struct Tables<'a> {
     pub rebuilt: &'a crate::rebuild::Rebuilt,
     pub filter: FamilyFilter,
     pub diagnostics: &'a Diagnostics,
@@ -254,7 +259,7 @@ fn origin_text(o: &Origin) -> String {
     o.text()
 }
 
-pub fn link_line(l: &LinkEntry, style: &Style) -> String {
+pub(crate) fn link_line(l: &LinkEntry, style: &Style) -> String {
     let mut s = format!("{}: {}", l.index, style.value(l.display_name()));
     s.push_str(&format!(" <{}>", names::link_flags(l.flags).join(",")));
     if let Some(m) = l.mtu {
@@ -273,7 +278,7 @@ pub fn link_line(l: &LinkEntry, style: &Style) -> String {
 }
 
 /// An address as `ip -o addr` prints it.
-pub fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
+pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
     let fam = if a.family == AF_INET6 { "inet6" } else { "inet" };
     let mut s = format!("{}: {ifname} {fam} {}", a.index, style.value(a.cidr()));
     if let Some(p) = a.peer {
@@ -295,7 +300,7 @@ pub fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
 }
 
 /// A route as `ip route` prints it; `ifname` names output devices.
-pub fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style) -> String {
+pub(crate) fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style) -> String {
     let mut s = String::new();
     if r.kind != RTN_UNICAST {
         s.push_str(&names::route_type(r.kind));
@@ -331,7 +336,7 @@ pub fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style)
     s
 }
 
-pub fn write_table_text(
+pub(crate) fn write_table_text(
     out: &mut dyn Write,
     model: &Model,
     moment: &Moment,

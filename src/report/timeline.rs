@@ -203,7 +203,8 @@ fn route_tail(r: &crate::model::RouteEntry, dev: Option<&str>) -> String {
     s
 }
 
-pub fn write_event_text(out: &mut dyn Write, e: &Event, style: &Style) -> io::Result<()> {
+/// Writes one change as a `timeline` line: packet, time, what changed.
+pub(crate) fn write_event_text(out: &mut dyn Write, e: &Event, style: &Style) -> io::Result<()> {
     let text = describe(&e.change);
     let text = match text.chars().next() {
         Some('+') => style.value(text),
@@ -518,8 +519,11 @@ impl JsonLine<'_> {
 /// A program that asked for the tables, where its answer ended: the line
 /// `timeline` shows in its place among the changes.
 pub struct Looked<'a> {
+    /// The packet that ended the answer.
     pub packet: u64,
+    /// Its time.
     pub ts: Option<crate::capture::Timestamp>,
+    /// The request, and who sent it.
     pub asked: &'a crate::looks::Asked,
 }
 
@@ -537,7 +541,10 @@ impl Looked<'_> {
 
 /// The end of the listing: the last record, and what the rebuild rests on.
 pub struct End<'a> {
+    /// The last record with netlink messages, and its time; `None` for a
+    /// capture without any.
     pub last: Option<(u64, Option<crate::capture::Timestamp>)>,
+    /// The warnings and assumptions the rebuild rests on.
     pub grounds: &'a Grounds,
 }
 
@@ -637,6 +644,7 @@ pub struct TimelinePrinter<W: Write, P: TimelineItems> {
 }
 
 impl<W: Write, P: TimelineItems> TimelinePrinter<W, P> {
+    /// A printer writing to `out`, each item through `items`.
     pub fn new(out: W, items: P) -> Self {
         TimelinePrinter {
             out,

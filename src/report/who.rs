@@ -22,6 +22,7 @@ fn confidence(c: Confidence) -> &'static str {
     c.name()
 }
 
+/// Writes `who` as text: its requests, then its looks.
 pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Result<()> {
     if who.requests.is_empty() {
         writeln!(
@@ -81,7 +82,7 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
 
 /// What `nlorder who` prints: the capture's requests and looks, and what
 /// reading it met.
-pub struct WhoReport<'a> {
+pub(crate) struct WhoReport<'a> {
     pub who: &'a Who,
     pub warnings: &'a [String],
 }

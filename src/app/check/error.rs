@@ -10,20 +10,30 @@ pub enum Error {
     /// A file or folder that cannot be read or written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// Why it could not be.
         #[source]
         source: std::io::Error,
     },
     /// A manifest nlorder cannot use, with the line when known.
     #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
     Manifest {
+        /// The manifest.
         path: PathBuf,
+        /// The 1-based line the problem is on.
         line: Option<usize>,
+        /// What is wrong.
         message: String,
     },
     /// A capture named by a manifest that cannot be read.
     #[error("{}: {message}", path.display())]
-    Capture { path: PathBuf, message: String },
+    Capture {
+        /// The capture.
+        path: PathBuf,
+        /// Why it cannot be read.
+        message: String,
+    },
     /// The paths given hold no manifest.
     #[error("no manifests (*.nlorder.toml, nlorder.toml) found")]
     NoManifests,

@@ -21,88 +21,93 @@ pub type Detect = crate::app::settings::DetectSettings;
 /// `warnings = "none"` or a list of substrings that warnings may contain.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(untagged)]
-pub enum WarningsSpec {
+pub(crate) enum WarningsSpec {
     Word(String),
     Allowed(Vec<String>),
 }
 
+/// `[[link_order]]`: the interfaces in kernel dump order.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LinkOrder {
-    pub at: Option<AtValue>,
+pub(crate) struct LinkOrder {
+    pub(crate) at: Option<AtValue>,
     /// Interface names in kernel dump order.
-    pub links: Option<Vec<String>>,
+    pub(crate) links: Option<Vec<String>>,
 }
 
+/// `[[address]]`: an address an interface has, or must not have.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AddressPresent {
-    pub at: Option<AtValue>,
-    pub interface: String,
+pub(crate) struct AddressPresent {
+    pub(crate) at: Option<AtValue>,
+    pub(crate) interface: String,
     /// `10.9.0.2/24` (or a bare IP: any prefix).
-    pub address: String,
+    pub(crate) address: String,
     /// false: the address must be absent.
-    pub present: Option<bool>,
+    pub(crate) present: Option<bool>,
 }
 
+/// `[[address_order]]`: an interface's addresses in the kernel's order.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AddressOrder {
-    pub at: Option<AtValue>,
-    pub interface: String,
+pub(crate) struct AddressOrder {
+    pub(crate) at: Option<AtValue>,
+    pub(crate) interface: String,
     /// 4 or 6; both (IPv4 first) when absent.
-    pub family: Option<u8>,
-    pub addresses: Option<Vec<String>>,
+    pub(crate) family: Option<u8>,
+    pub(crate) addresses: Option<Vec<String>>,
 }
 
+/// `[[gai]]`: the order a resolver sorts candidate addresses in.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Gai {
-    pub at: Option<AtValue>,
+pub(crate) struct Gai {
+    pub(crate) at: Option<AtValue>,
     /// Candidates in name-service order.
-    pub candidates: Vec<String>,
+    pub(crate) candidates: Vec<String>,
     /// glibc (default), go or musl.
-    pub resolver: Option<String>,
+    pub(crate) resolver: Option<String>,
     /// A gai.conf file, relative to the manifest.
-    pub gai_conf: Option<String>,
+    pub(crate) gai_conf: Option<String>,
     /// `DEST=SRC` source overrides.
     #[serde(default)]
-    pub source: Vec<String>,
+    pub(crate) source: Vec<String>,
     /// Expected order.
-    pub order: Option<Vec<String>>,
+    pub(crate) order: Option<Vec<String>>,
 }
 
+/// One case: a capture, how to read it, and what must hold in it.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Case {
-    pub name: Option<String>,
+pub(crate) struct Case {
+    pub(crate) name: Option<String>,
     /// The capture, relative to the manifest.
-    pub capture: Option<String>,
-    pub promote_secondaries: Option<bool>,
+    pub(crate) capture: Option<String>,
+    pub(crate) promote_secondaries: Option<bool>,
     /// "ascending" or "buckets".
-    pub kernel_order: Option<String>,
+    pub(crate) kernel_order: Option<String>,
     /// The captured host's kernel release ("6.1", "6.12.117+deb12-amd64").
-    pub kernel: Option<String>,
+    pub(crate) kernel: Option<String>,
     /// "little" or "big".
-    pub netlink_endian: Option<String>,
-    pub warnings: Option<WarningsSpec>,
+    pub(crate) netlink_endian: Option<String>,
+    pub(crate) warnings: Option<WarningsSpec>,
     #[serde(default)]
-    pub link_order: Vec<LinkOrder>,
+    pub(crate) link_order: Vec<LinkOrder>,
     #[serde(default)]
-    pub address: Vec<AddressPresent>,
+    pub(crate) address: Vec<AddressPresent>,
     #[serde(default)]
-    pub address_order: Vec<AddressOrder>,
+    pub(crate) address_order: Vec<AddressOrder>,
     #[serde(default)]
-    pub detect: Vec<Detect>,
+    pub(crate) detect: Vec<Detect>,
     #[serde(default)]
-    pub gai: Vec<Gai>,
+    pub(crate) gai: Vec<Gai>,
     /// Further cases (only at the top level).
     #[serde(default)]
-    pub case: Vec<Case>,
+    pub(crate) case: Vec<Case>,
 }
 
 impl Case {
-    pub fn expectation_count(&self) -> usize {
+    pub(crate) fn expectation_count(&self) -> usize {
         self.link_order.len()
             + self.address.len()
             + self.address_order.len()
@@ -115,14 +120,14 @@ impl Case {
 /// A parsed manifest.
 #[derive(Debug, Clone)]
 pub struct Manifest {
-    pub path: PathBuf,
-    pub text: String,
-    pub root: Case,
+    pub(crate) path: PathBuf,
+    pub(crate) text: String,
+    pub(crate) root: Case,
 }
 
 impl Manifest {
     /// The cases: the top-level one when it names a capture, then `[[case]]`.
-    pub fn cases(&self) -> Vec<(Option<usize>, &Case)> {
+    pub(crate) fn cases(&self) -> Vec<(Option<usize>, &Case)> {
         let mut v = Vec::new();
         if self.root.capture.is_some() {
             v.push((None, &self.root));
@@ -131,13 +136,13 @@ impl Manifest {
         v
     }
 
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         self.path.parent().unwrap_or(Path::new("."))
     }
 
     /// Line (1-based) of the key `key` of case `case` itself (`capture`,
     /// `kernel`, ...), when the manifest sets it.
-    pub fn key_line(&self, case: Option<usize>, key: &str) -> Option<usize> {
+    pub(crate) fn key_line(&self, case: Option<usize>, key: &str) -> Option<usize> {
         let mut case_seen: isize = -1;
         let mut in_table = false;
         for (i, line) in self.text.lines().enumerate() {
@@ -161,7 +166,7 @@ impl Manifest {
     }
 
     /// Line (1-based) of the `n`-th `[[KIND]]` header of case `case`.
-    pub fn line_of(&self, case: Option<usize>, kind: &str, n: usize) -> Option<usize> {
+    pub(crate) fn line_of(&self, case: Option<usize>, kind: &str, n: usize) -> Option<usize> {
         // `warnings` is a key of the case, not a section.
         if kind == "warnings" {
             return self.key_line(case, "warnings");

@@ -18,10 +18,13 @@ pub struct Check {
     pub update: bool,
     /// Also write JUnit XML here.
     pub junit: Option<PathBuf>,
+    /// One line per expectation, or one JSON document.
     pub format: Format,
 }
 
 impl Check {
+    /// Runs every manifest, prints the outcomes to `out` (and the JUnit
+    /// file), and says on stderr what could not be run.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let updated = |f: &std::path::Path, written: bool| match written {
             true => eprintln!("nlorder: updated {}", f.display()),

@@ -11,15 +11,16 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 /// A value `--update` writes back: `kind` #`index` of case `case`, `key`.
 #[derive(Debug, Clone)]
 pub struct NewValue {
-    pub case: Option<usize>,
-    pub kind: &'static str,
-    pub index: usize,
-    pub key: &'static str,
-    pub value: Value,
+    pub(crate) case: Option<usize>,
+    pub(crate) kind: &'static str,
+    pub(crate) index: usize,
+    pub(crate) key: &'static str,
+    pub(crate) value: Value,
 }
 
+/// An expected value as `--update` writes it: a string or a list of them.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Text(String),
     List(Vec<String>),
 }
