@@ -24,10 +24,14 @@ use crate::report::moment::outside_warning;
 pub struct Detect {
     /// The captures, one per node (see [`nodes`]).
     pub nodes: Vec<Node>,
+    /// The method and its settings, as calico-node, kubelet, flannel or
+    /// kubeadm would read them.
     pub settings: DetectSettings,
     /// A Tigera operator `Installation` whose method replaces the settings'.
     pub installation: Option<PathBuf>,
+    /// What the capture cannot tell about the host's kernel.
     pub model: ModelOptions,
+    /// The moment to evaluate at (default: the end of each capture).
     pub at: Option<AtSpec>,
     /// After every change instead of at one moment.
     pub timeline: bool,
@@ -35,10 +39,14 @@ pub struct Detect {
     pub all: bool,
     /// At every look `--at auto` finds.
     pub all_looks: bool,
+    /// Text or JSON.
     pub format: Format,
 }
 
 impl Detect {
+    /// Replays the method on every node, prints the answers and the
+    /// conflicts between nodes; [`Status::Mismatch`] on a conflict or an
+    /// `--expect` that does not hold.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut settings = self.settings.clone();
         // Said even with --quiet: the answer is not the release asked for.
@@ -154,7 +162,9 @@ pub fn node_and_path(arg: &str) -> (String, std::path::PathBuf) {
 /// A node's capture.
 #[derive(Debug, Clone)]
 pub struct Node {
+    /// What the node is called in the output (and in conflicts).
     pub name: String,
+    /// Where its capture is read from.
     pub capture: Source,
 }
 

@@ -17,13 +17,17 @@ use crate::report::gai::{GaiLooks, GaiReport, GaiTimeline, Observed};
 /// One resolver's order of `addrs` on one capture.
 #[derive(Debug, Clone)]
 pub struct Gai {
+    /// The capture of the host that resolves.
     pub capture: Source,
     /// The candidates, in the order the name service returned them.
     pub addrs: Vec<IpAddr>,
+    /// What the capture cannot tell about the host's kernel.
     pub model: ModelOptions,
+    /// Whose sort to replay: glibc, Go's own resolver, or musl.
     pub resolver: Resolver,
     /// The host's /etc/gai.conf.
     pub gai_conf: Option<PathBuf>,
+    /// The moment to sort at (default: the end of the capture).
     pub at: Option<AtSpec>,
     /// With `--at auto`: the order at every look.
     pub all_looks: bool,
@@ -35,6 +39,7 @@ pub struct Gai {
     pub observed: Vec<IpAddr>,
     /// ... or as `getent ahosts` output.
     pub observed_file: Option<PathBuf>,
+    /// Text or JSON.
     pub format: Format,
 }
 
@@ -51,6 +56,9 @@ pub fn looker(resolver: Resolver) -> Looker {
 }
 
 impl Gai {
+    /// Sorts the addresses as the resolver would and prints the order
+    /// with its reasons; [`Status::Mismatch`] when an observed order is
+    /// not the predicted one (or, with the timeline, none of its orders).
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let observed = observed(&self.observed, self.observed_file.as_deref()).map_err(Error::Unreadable)?;
         let gai_conf = match &self.gai_conf {

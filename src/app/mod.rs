@@ -12,19 +12,11 @@
 
 pub mod check;
 pub mod decode;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod detect;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod gai;
 pub mod operator;
 pub mod record;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod session;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod settings;
 pub mod table;
 pub mod timeline;

@@ -101,6 +101,7 @@ pub trait ReadProgress {
 
 /// A capture opened for one command.
 pub struct Session {
+    /// The capture's records, read once.
     pub reader: CaptureReader<'static>,
     progress: Option<Box<dyn ReadProgress>>,
     /// The path as the user gave it (`-` for stdin).

@@ -42,8 +42,11 @@ deserialize_from_str!(Expected, NodeInternalIp, Resolved, calico::Version, calic
 /// `none` requires that nothing is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expected {
+    /// `none`: the method must choose nothing.
     Nothing,
+    /// The chosen IP, whatever its prefix length.
     Ip(IpAddr),
+    /// The chosen IP and its prefix length.
     Net(IpNet),
 }
 
@@ -90,7 +93,9 @@ impl Expected {
 /// for the one named.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeInternalIp {
+    /// The node it is for (None: every node).
     pub node: Option<String>,
+    /// The InternalIP on the Node object.
     pub ip: IpAddr,
 }
 
@@ -110,7 +115,9 @@ impl FromStr for NodeInternalIp {
 /// returned nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolved {
+    /// The lookup returned no address.
     Nothing,
+    /// An address it returned.
     Ip(IpAddr),
 }
 
@@ -207,8 +214,11 @@ pub enum SettingsError {
     /// A setting that the chosen method does not read.
     #[error("--{option} is {owner}'s; it means nothing to --method {method}")]
     NotForMethod {
+        /// The option, without its dashes.
         option: &'static str,
+        /// The program that reads it.
         owner: &'static str,
+        /// The method asked for.
         method: String,
     },
     /// kubernetes-internal-ip replays a Node's InternalIP, which must be given.

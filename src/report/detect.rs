@@ -52,7 +52,12 @@ pub fn outcome(d: &Detection) -> String {
     }
 }
 
-pub fn write_detection_text(out: &mut dyn Write, d: &Detection, node: Option<&str>, style: &Style) -> io::Result<()> {
+pub(crate) fn write_detection_text(
+    out: &mut dyn Write,
+    d: &Detection,
+    node: Option<&str>,
+    style: &Style,
+) -> io::Result<()> {
     let who = node.map(|n| format!("[{n}] ")).unwrap_or_default();
     let res = outcome(d);
     let res = if d.address.is_some() {
@@ -97,7 +102,7 @@ pub fn write_detection_text(out: &mut dyn Write, d: &Detection, node: Option<&st
     Ok(())
 }
 
-pub fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: &Style) -> io::Result<()> {
+pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: &Style) -> io::Result<()> {
     let w = rows.iter().map(|d| d.method.len()).max().unwrap_or(6).max(6);
     writeln!(out, "{:<w$}  fam  result", "method")?;
     for d in rows {
@@ -112,7 +117,7 @@ pub fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: &Style)
     Ok(())
 }
 
-pub fn write_flips_text(out: &mut dyn Write, flips: &[Flip<Choice>], style: &Style) -> io::Result<()> {
+pub(crate) fn write_flips_text(out: &mut dyn Write, flips: &[Flip<Choice>], style: &Style) -> io::Result<()> {
     for f in flips {
         let was = f
             .before
@@ -138,7 +143,7 @@ pub fn write_flips_text(out: &mut dyn Write, flips: &[Flip<Choice>], style: &Sty
     Ok(())
 }
 
-pub fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], style: &Style) -> io::Result<()> {
+pub(crate) fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], style: &Style) -> io::Result<()> {
     if conflicts.is_empty() {
         return writeln!(out, "no two nodes claim the same address");
     }
@@ -184,8 +189,11 @@ fn json_flips(flips: &[Flip<Choice>]) -> Vec<JsonFlip<'_>> {
 /// What `nlorder detect` answers for one node (capture).
 #[derive(Debug)]
 pub struct NodeAnswer {
+    /// The node's name.
     pub node: String,
+    /// Its capture's path (`-`: stdin).
     pub capture: PathBuf,
+    /// What the method chose there.
     pub answer: Answer,
     /// What the answer rests on.
     pub grounds: Grounds,
@@ -209,7 +217,9 @@ pub enum Answer {
 /// between them.
 #[derive(Debug)]
 pub struct DetectReport {
+    /// One answer per capture, in argument order.
     pub nodes: Vec<NodeAnswer>,
+    /// Nodes that would claim one address (see [`crate::replay::conflict`]).
     pub conflicts: Vec<Conflict>,
 }
 

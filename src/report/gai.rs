@@ -24,8 +24,11 @@ use crate::report::{Json, Print, Text};
 /// nothing was observed).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Observed<'a> {
+    /// The order the program got (empty: not given).
     pub order: &'a [IpAddr],
+    /// What could explain a mismatch, most likely first.
     pub why: &'a [String],
+    /// The stretches of the capture whose order is the observed one.
     pub moments: &'a [Span],
 }
 
@@ -33,7 +36,7 @@ fn list(v: &[IpAddr]) -> String {
     v.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
 }
 
-pub fn write_gai_text(
+fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
     observed: Option<(&[IpAddr], &[String])>,
@@ -83,7 +86,9 @@ pub fn write_gai_text(
 
 /// `gai --all-looks`: the order at every look.
 pub struct GaiLooks<'a> {
+    /// The order at each look, in capture order.
     pub results: &'a [(Moment, GaiResult)],
+    /// What the answers rest on.
     pub grounds: &'a Grounds,
 }
 
@@ -153,9 +158,13 @@ struct JsonLook<'a> {
 /// `nlorder gai`'s answer: the prediction at one moment, and what the
 /// program observed.
 pub struct GaiReport<'a> {
+    /// The predicted order and the rules behind it.
     pub result: &'a GaiResult,
+    /// When the tables were evaluated.
     pub moment: &'a Moment,
+    /// What the program got, if given.
     pub observed: Observed<'a>,
+    /// What the answer rests on.
     pub grounds: &'a Grounds,
 }
 
@@ -216,9 +225,13 @@ struct JsonObserved<'a> {
 /// packet that caused it; with an observed order, the moments that give
 /// it are marked.
 pub struct GaiTimeline<'a> {
+    /// Whose sort was replayed.
     pub resolver: Resolver,
+    /// The addresses in the name service's order.
     pub input: &'a [IpAddr],
+    /// Where the order changed (one per packet).
     pub flips: &'a [Flip<GaiResult>],
+    /// What the answers rest on.
     pub grounds: &'a Grounds,
     /// The order the program got (empty: not given).
     pub observed: &'a [IpAddr],

@@ -14,11 +14,7 @@ use std::io::{self, Write};
 pub mod assumption;
 pub mod check;
 pub mod decode;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod detect;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod gai;
 pub mod moment;
 pub mod style;
