@@ -454,7 +454,7 @@ fn filtered(
             } else if !goview::is_global_unicast(a.ip) {
                 (
                     Verdict::NotGlobalUnicast,
-                    format!("{} is not global unicast ({})", a.ip, goview::not_global_reason(a.ip)),
+                    format!("{} is not global unicast ({})", a.ip, goview::not_global(a.ip)),
                 )
             } else if !cidrs.is_empty() && !cidrs.iter().any(|c| c.contains(&a.ip)) {
                 (

@@ -33,7 +33,8 @@ fn sorted_addrs(model: &Model, index: u32, fam: u8) -> Vec<&AddrEntry> {
         .iter()
         .filter(|a| a.flags & IFA_F_DEPRECATED == 0)
         .filter(|a| {
-            super::goview::is_global_unicast(a.address) || super::goview::not_global_reason(a.address) == "link-local"
+            super::goview::is_global_unicast(a.address)
+                || super::goview::not_global(a.address) == super::goview::NotGlobal::LinkLocal
         })
         .collect();
     // Stable, as slices.SortFunc's insertion sort is for short lists.

@@ -109,7 +109,7 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                         found = Some(a.ip);
                         (Verdict::Chosen, "first global unicast address".into())
                     } else {
-                        (Verdict::NotGlobalUnicast, goview::not_global_reason(a.ip).into())
+                        (Verdict::NotGlobalUnicast, goview::not_global(a.ip).to_string())
                     };
                     addrs.push(AddrVerdict {
                         address: a.cidr(),

@@ -113,7 +113,7 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             let (verdict, reason) = if Some(a.ip) == chosen {
                 (Verdict::Chosen, "first global unicast address, IPv4 first".to_owned())
             } else if !goview::is_global_unicast(a.ip) {
-                (Verdict::NotGlobalUnicast, goview::not_global_reason(a.ip).to_owned())
+                (Verdict::NotGlobalUnicast, goview::not_global(a.ip).to_string())
             } else if chosen.is_some() {
                 (Verdict::NotReached, "an earlier address won".to_owned())
             } else {

@@ -32,7 +32,7 @@ fn validate(model: &Model, ip: IpAddr) -> Result<(), String> {
     if ip.is_unspecified() {
         return Err("unspecified".into());
     }
-    if !goview::is_global_unicast(ip) && goview::not_global_reason(ip) == "link-local" {
+    if !goview::is_global_unicast(ip) && goview::not_global(ip) == goview::NotGlobal::LinkLocal {
         return Err("link-local".into());
     }
     if !goview::host_has(model, ip) {

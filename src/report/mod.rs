@@ -7,6 +7,8 @@ pub mod decode;
 pub mod detect;
 pub mod gai;
 pub mod moment;
+pub mod reason;
+pub mod source;
 pub mod style;
 pub mod summary;
 pub mod table;
