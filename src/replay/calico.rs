@@ -18,6 +18,7 @@ use ipnet::IpNet;
 use super::family::Family;
 use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
+use super::reason::Reason;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
@@ -187,7 +188,8 @@ impl Patterns {
         self.joined.as_ref().map(|r| r.is_match(name))
     }
 
-    /// The first single pattern that matches, to name it in a verdict.
+    /// The first single pattern that matches, to name it in a verdict
+    /// (all of them, joined, when only their join compiles).
     fn which(&self, name: &[u8]) -> String {
         self.each
             .iter()
@@ -397,18 +399,13 @@ fn get_interfaces<'m>(
         if let Some(verdict) = dropped_by_name(link, include, exclude) {
             let name = link.name.as_bytes();
             let reason = match verdict {
-                Verdict::NameUnknown => format!(
-                    "nothing in the capture names ifindex {}, so its name cannot be matched (a link dump would tell)",
-                    link.index
-                ),
-                Verdict::NotIncluded => format!(
-                    "matches none of {}",
-                    include.map(|inc| inc.texts().join(",")).unwrap_or_default()
-                ),
-                _ => format!(
-                    "excluded by pattern {}",
-                    exclude.map(|exc| exc.which(name)).unwrap_or_default()
-                ),
+                Verdict::NameUnknown => Reason::NameUnknown { index: link.index },
+                Verdict::NotIncluded => Reason::MatchesNone {
+                    patterns: include.map(|inc| inc.texts().to_vec()).unwrap_or_default(),
+                },
+                _ => Reason::ExcludedBy {
+                    pattern: exclude.map(|exc| exc.which(name)).unwrap_or_default(),
+                },
             };
             out.push(Candidate {
                 interface: link.display_name(),
@@ -428,6 +425,7 @@ fn get_interfaces<'m>(
     kept
 }
 
+/// The address as `Addrs()` hands it out (see [`NodeAddress::prefixed`]).
 fn cidr_of(a: &GoAddr<'_>) -> IpNet {
     IpNet::new(a.ip, a.prefix_len).unwrap_or_else(|_| IpNet::from(a.ip))
 }
@@ -450,55 +448,48 @@ fn filtered(
         let mut addrs = Vec::new();
         for a in &k.cidrs {
             let (verdict, reason) = if chosen.is_some() {
-                (Verdict::NotReached, "an earlier candidate won".to_string())
+                (Verdict::NotReached, Reason::EarlierCandidate)
             } else if !goview::is_global_unicast(a.ip) {
                 (
                     Verdict::NotGlobalUnicast,
-                    format!("{} is not global unicast ({})", a.ip, goview::not_global(a.ip)),
+                    Reason::AddressNotGlobal {
+                        ip: a.ip,
+                        why: goview::not_global(a.ip),
+                    },
                 )
             } else if !cidrs.is_empty() && !cidrs.iter().any(|c| c.contains(&a.ip)) {
                 (
                     Verdict::OutsideCidrs,
-                    format!(
-                        "{} is outside {}",
-                        a.ip,
-                        cidrs.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
-                    ),
+                    Reason::OutsideCidrs {
+                        ip: a.ip,
+                        cidrs: cidrs.to_vec(),
+                    },
                 )
             } else {
                 chosen = Some((cidr_of(a), k.link.display_name()));
-                (
-                    Verdict::Chosen,
-                    "first global unicast address of the first candidate interface".to_string(),
-                )
+                (Verdict::Chosen, Reason::FirstOfFirstCandidate)
             };
             addrs.push(AddrVerdict {
-                address: a.cidr(),
+                address: cidr_of(a).into(),
                 verdict,
-                reason,
+                reason: Some(reason),
             });
         }
         let won = addrs.iter().any(|a| a.verdict == Verdict::Chosen);
         let (verdict, reason) = if won {
-            (
-                Verdict::Chosen,
-                "the first candidate with a global unicast address".to_string(),
-            )
+            (Verdict::Chosen, Reason::FirstCandidate)
         } else if k.cidrs.is_empty() {
-            (Verdict::NoAddress, format!("no IPv{} address", o.family))
+            (Verdict::NoAddress, Reason::NoAddressOfFamily(o.family))
         } else if addrs.iter().all(|a| a.verdict == Verdict::NotReached) {
-            (Verdict::NotReached, "an earlier interface won".to_string())
+            (Verdict::NotReached, Reason::EarlierInterface)
         } else if addrs
             .iter()
             .all(|a| a.verdict == Verdict::OutsideCidrs || a.verdict == Verdict::NotReached)
             && !cidrs.is_empty()
         {
-            (Verdict::OutsideCidrs, "no address inside the CIDRs".to_string())
+            (Verdict::OutsideCidrs, Reason::NoAddressInCidrs)
         } else {
-            (
-                Verdict::NotGlobalUnicast,
-                format!("no global unicast IPv{} address", o.family),
-            )
+            (Verdict::NotGlobalUnicast, Reason::NoGlobalOfFamily(o.family))
         };
         verdicts.push(Candidate {
             interface: k.link.display_name(),
@@ -740,25 +731,19 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
         let mut won = false;
         for a in &k.cidrs {
             let (verdict, reason) = if d.address.is_some() {
-                (Verdict::NotReached, "an earlier candidate won".into())
+                (Verdict::NotReached, Reason::EarlierCandidate)
             } else if a.ip == choice.source {
                 won = true;
                 d.address = Some(cidr_of(a).into());
                 d.interface = Some(k.link.display_name());
-                (
-                    Verdict::Chosen,
-                    format!("the source address the kernel picks for {dst}"),
-                )
+                (Verdict::Chosen, Reason::SourceFor { dst })
             } else {
-                (
-                    Verdict::NotMatching,
-                    format!("not the source address {}", choice.source),
-                )
+                (Verdict::NotMatching, Reason::NotSource { source: choice.source })
             };
             addrs.push(AddrVerdict {
-                address: a.cidr(),
+                address: cidr_of(a).into(),
                 verdict,
-                reason,
+                reason: Some(reason),
             });
         }
         d.candidates.push(Candidate {
@@ -772,9 +757,9 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
                 Verdict::NotMatching
             },
             reason: if won {
-                "carries the source address".into()
+                Reason::CarriesSource
             } else {
-                "does not carry the source address".into()
+                Reason::LacksSource
             },
             addresses: addrs,
         });
@@ -820,9 +805,9 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
             index: l.index,
             verdict: if here { Verdict::Chosen } else { Verdict::NotMatching },
             reason: if here {
-                format!("carries the InternalIP {ip}")
+                Reason::CarriesInternalIp { ip }
             } else {
-                format!("does not carry the InternalIP {ip}")
+                Reason::LacksInternalIp { ip }
             },
             addresses: Vec::new(),
         });

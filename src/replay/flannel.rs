@@ -10,8 +10,9 @@
 use std::net::IpAddr;
 
 use super::goregex::GoRegex;
+use super::reason::Reason;
 use super::source;
-use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
 
@@ -48,7 +49,7 @@ fn sorted_addrs(model: &Model, index: u32, fam: u8) -> Vec<&AddrEntry> {
     v
 }
 
-fn candidate(model: &Model, index: u32, verdict: Verdict, reason: String, addrs: Vec<AddrVerdict>) -> Candidate {
+fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs: Vec<AddrVerdict>) -> Candidate {
     Candidate {
         interface: model.ifname(index),
         index,
@@ -88,9 +89,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 }
                 Some(oif) => match sorted_addrs(model, oif, fam).first() {
                     Some(a) => {
-                        let why = format!("default route `{}`; first of its sorted addresses", model.route_text(r));
+                        let route = model.route_text(r);
+                        let why = format!("default route `{route}`; first of its sorted addresses");
+                        let reason = Reason::DefaultRouteFirstSorted { route };
                         d.candidates
-                            .push(candidate(model, oif, Verdict::Chosen, why.clone(), Vec::new()));
+                            .push(candidate(model, oif, Verdict::Chosen, reason, Vec::new()));
                         choose(&mut d, oif, a.address, why);
                     }
                     None => d.error = Some(format!("no IPv{} address found for given interface", o.family)),
@@ -159,10 +162,15 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 if m {
                     hit = Some(a.address);
                 }
+                let pattern = pattern.clone();
                 verdicts.push(AddrVerdict {
-                    address: a.cidr(),
+                    address: NodeAddress::prefixed(a.address, a.prefix_len),
                     verdict: if m { Verdict::Chosen } else { Verdict::NotMatching },
-                    reason: format!("address {} {pattern}", if m { "matches" } else { "does not match" }),
+                    reason: Some(if m {
+                        Reason::AddressMatches { pattern }
+                    } else {
+                        Reason::AddressDoesNotMatch { pattern }
+                    }),
                 });
             }
             if let Some(ip) = hit {
@@ -170,7 +178,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     model,
                     l.index,
                     Verdict::Chosen,
-                    "an address matches".into(),
+                    Reason::AnAddressMatches,
                     verdicts,
                 ));
                 choose(
@@ -186,7 +194,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 model,
                 l.index,
                 Verdict::NotMatching,
-                format!("no address matches {pattern}"),
+                Reason::NoAddressMatches {
+                    pattern: pattern.clone(),
+                },
                 verdicts,
             ));
         }
@@ -196,19 +206,23 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             let first = sorted_addrs(model, l.index, fam).first().map(|a| a.address);
             // The rows pass 1 wrote say what pass 2 found too.
             if let Some(row) = d.candidates.iter_mut().rev().find(|c| c.index == l.index) {
+                let pattern = pattern.clone();
                 if named && let Some(ip) = first {
                     row.verdict = Verdict::Chosen;
-                    row.reason = format!("the interface name matches {pattern}");
+                    row.reason = Reason::NameMatches { pattern };
                     for a in &mut row.addresses {
-                        if a.address.split('/').next() == Some(ip.to_string().as_str()) {
+                        if a.address.ip() == ip {
                             a.verdict = Verdict::Chosen;
-                            a.reason = "first of the interface's sorted addresses".into();
+                            a.reason = Some(Reason::FirstSorted);
                         }
                     }
                 } else if named {
-                    row.reason = format!("the name matches {pattern}, but it has no IPv{} address", o.family);
+                    row.reason = Reason::NameMatchesNoAddress {
+                        pattern,
+                        family: o.family,
+                    };
                 } else {
-                    row.reason = format!("neither an address nor the name matches {pattern}");
+                    row.reason = Reason::NothingMatches { pattern };
                 }
             }
             if named && let Some(ip) = first {
@@ -217,7 +231,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 for row in &mut d.candidates {
                     if after {
                         row.verdict = Verdict::NotReached;
-                        row.reason = format!("{} matched first", model.ifname(at));
+                        row.reason = Reason::MatchedFirst {
+                            interface: model.ifname(at),
+                        };
                     }
                     after |= row.index == at;
                 }

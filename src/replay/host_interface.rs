@@ -13,7 +13,8 @@
 use std::net::IpAddr;
 
 use super::goview::{self, AddrView};
-use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use super::reason::Reason;
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
 use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_TABLE_MAIN};
 
@@ -95,26 +96,28 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                     interface: name.clone(),
                     index: oif,
                     verdict: Verdict::NotUp,
-                    reason: format!("default route `{}`: interface is down", model.route_text(r)),
+                    reason: Reason::DefaultRouteDown {
+                        route: model.route_text(r),
+                    },
                     addresses: Vec::new(),
                 });
             } else {
                 for a in goview::addrs(model, oif, AddrView::GoNet) {
                     let want = if fam == AF_INET { a.ip.is_ipv4() } else { a.ip.is_ipv6() };
                     let (v, why) = if !want {
-                        (Verdict::OtherFamily, "other family".to_string())
+                        (Verdict::OtherFamily, Reason::OtherFamily)
                     } else if found.is_some() {
-                        (Verdict::NotReached, "an earlier address won".into())
+                        (Verdict::NotReached, Reason::EarlierAddress)
                     } else if goview::is_global_unicast(a.ip) {
                         found = Some(a.ip);
-                        (Verdict::Chosen, "first global unicast address".into())
+                        (Verdict::Chosen, Reason::FirstGlobal)
                     } else {
-                        (Verdict::NotGlobalUnicast, goview::not_global(a.ip).to_string())
+                        (Verdict::NotGlobalUnicast, Reason::NotGlobal(goview::not_global(a.ip)))
                     };
                     addrs.push(AddrVerdict {
-                        address: a.cidr(),
+                        address: NodeAddress::prefixed(a.ip, a.prefix_len),
                         verdict: v,
-                        reason: why,
+                        reason: Some(why),
                     });
                 }
                 d.candidates.push(Candidate {
@@ -125,7 +128,9 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                     } else {
                         Verdict::NoAddress
                     },
-                    reason: format!("default route `{}`", model.route_text(r)),
+                    reason: Reason::DefaultRoute {
+                        route: model.route_text(r),
+                    },
                     addresses: addrs,
                 });
             }

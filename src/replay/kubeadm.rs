@@ -18,7 +18,8 @@ use std::net::IpAddr;
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
-use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use super::reason::Reason;
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 
@@ -111,18 +112,18 @@ fn on_loopback(model: &Model, d: &mut Detection) {
         .iter()
         .map(|a| {
             let (verdict, reason) = if Some(a.ip) == chosen {
-                (Verdict::Chosen, "first global unicast address, IPv4 first".to_owned())
+                (Verdict::Chosen, Reason::FirstGlobalIpv4First)
             } else if !goview::is_global_unicast(a.ip) {
-                (Verdict::NotGlobalUnicast, goview::not_global(a.ip).to_string())
+                (Verdict::NotGlobalUnicast, Reason::NotGlobal(goview::not_global(a.ip)))
             } else if chosen.is_some() {
-                (Verdict::NotReached, "an earlier address won".to_owned())
+                (Verdict::NotReached, Reason::EarlierAddress)
             } else {
-                (Verdict::NotUp, "lo is down".to_owned())
+                (Verdict::NotUp, Reason::LoopbackDown)
             };
             AddrVerdict {
-                address: a.cidr(),
+                address: NodeAddress::prefixed(a.ip, a.prefix_len),
                 verdict,
-                reason,
+                reason: Some(reason),
             }
         })
         .collect();
@@ -134,7 +135,7 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             (true, Some(_)) => Verdict::Chosen,
             (true, None) => Verdict::NoAddress,
         },
-        reason: "the loopback interface".into(),
+        reason: Reason::Loopback,
         addresses: verdicts,
     });
     match chosen {

@@ -55,7 +55,7 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
     assert_eq!(lo.verdict, Verdict::Chosen);
     let first = &lo.addresses[0];
     assert_eq!(
-        (first.address.as_str(), first.verdict),
+        (first.address.to_string().as_str(), first.verdict),
         ("127.0.0.1/8", Verdict::NotGlobalUnicast)
     );
     // lo without a global address: kubeadm's own error.

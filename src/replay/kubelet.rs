@@ -9,6 +9,7 @@ use std::net::IpAddr;
 
 use super::goview;
 use super::host_interface::{self, NoHostInterface};
+use super::reason::{NodeIpInvalid, Reason};
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 
@@ -22,21 +23,21 @@ pub struct Options {
 }
 
 /// kubelet's `validateNodeIP`.
-fn validate(model: &Model, ip: IpAddr) -> Result<(), String> {
+fn validate(model: &Model, ip: IpAddr) -> Result<(), NodeIpInvalid> {
     if ip.is_loopback() {
-        return Err("loopback".into());
+        return Err(NodeIpInvalid::Loopback);
     }
     if ip.is_multicast() {
-        return Err("multicast".into());
+        return Err(NodeIpInvalid::Multicast);
     }
     if ip.is_unspecified() {
-        return Err("unspecified".into());
+        return Err(NodeIpInvalid::Unspecified);
     }
     if !goview::is_global_unicast(ip) && goview::not_global(ip) == goview::NotGlobal::LinkLocal {
-        return Err("link-local".into());
+        return Err(NodeIpInvalid::LinkLocal);
     }
     if !goview::host_has(model, ip) {
-        return Err(format!("node IP {ip} not found in the host's network interfaces"));
+        return Err(NodeIpInvalid::NotOnHost(ip));
     }
     Ok(())
 }
@@ -86,19 +87,16 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let mut first_other: Option<IpAddr> = None;
     for (i, ip) in o.resolved.iter().enumerate() {
         let (verdict, reason) = match validate(model, *ip) {
-            Err(e) => (Verdict::NotMatching, format!("rejected by validateNodeIP: {e}")),
+            Err(e) => (Verdict::NotMatching, Reason::Rejected(e)),
             Ok(()) if ip.is_ipv6() == prefer_v6 && d.address.is_none() => {
                 d.address = Some((*ip).into());
                 d.interface = interface_of(model, *ip);
-                (
-                    Verdict::Chosen,
-                    format!("resolver answer #{}: first valid one of the preferred family", i + 1),
-                )
+                (Verdict::Chosen, Reason::ResolverAnswer { position: i + 1 })
             }
-            Ok(()) if d.address.is_some() => (Verdict::NotReached, "an earlier answer won".into()),
+            Ok(()) if d.address.is_some() => (Verdict::NotReached, Reason::EarlierAnswer),
             Ok(()) => {
                 first_other.get_or_insert(*ip);
-                (Verdict::OtherFamily, "valid, but not of the preferred family".into())
+                (Verdict::OtherFamily, Reason::NotPreferredFamily)
             }
         };
         d.candidates.push(Candidate {
@@ -107,9 +105,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             verdict,
             reason,
             addresses: vec![AddrVerdict {
-                address: ip.to_string(),
+                address: (*ip).into(),
                 verdict,
-                reason: String::new(),
+                reason: None,
             }],
         });
     }

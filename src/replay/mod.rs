@@ -15,6 +15,7 @@ pub mod kubeadm;
 pub mod kubelet;
 pub mod matrix;
 pub mod method;
+pub mod reason;
 pub mod source;
 pub mod verdict;
 

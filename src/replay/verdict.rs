@@ -8,6 +8,8 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::Serialize;
 
+use super::reason::Reason;
+
 /// Why a candidate interface or address won or lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -36,20 +38,34 @@ pub enum Verdict {
     NameUnknown,
 }
 
+/// One address of a candidate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AddrVerdict {
-    pub address: String,
+    /// As the program lists it: an interface address with its prefix
+    /// length, a resolver's answer bare.
+    pub address: NodeAddress,
     pub verdict: Verdict,
-    pub reason: String,
+    /// `None` when the candidate's own reason says it all (JSON: `""`).
+    #[serde(serialize_with = "reason_or_empty")]
+    pub reason: Option<Reason>,
 }
 
+/// A candidate interface, in the order the program examines them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Candidate {
     pub interface: String,
     pub index: u32,
     pub verdict: Verdict,
-    pub reason: String,
+    pub reason: Reason,
     pub addresses: Vec<AddrVerdict>,
+}
+
+/// An address row without a reason of its own is `""` in JSON.
+fn reason_or_empty<S: serde::Serializer>(reason: &Option<Reason>, s: S) -> Result<S::Ok, S::Error> {
+    match reason {
+        Some(r) => r.serialize(s),
+        None => s.serialize_str(""),
+    }
 }
 
 /// The address a method chose, as the program reports it: with its prefix
@@ -62,6 +78,14 @@ pub enum NodeAddress {
 }
 
 impl NodeAddress {
+    /// An interface address with its prefix length, as Go's `Addrs()`
+    /// hands it out; a length beyond the family's width (which the kernel
+    /// refuses, so only a corrupt capture holds one) is taken as the
+    /// host's, as calico-node's answer takes it.
+    pub fn prefixed(ip: IpAddr, prefix_len: u8) -> NodeAddress {
+        NodeAddress::Net(IpNet::new(ip, prefix_len).unwrap_or_else(|_| IpNet::from(ip)))
+    }
+
     /// The address without its prefix length.
     pub fn ip(self) -> IpAddr {
         match self {
