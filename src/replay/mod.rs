@@ -4,6 +4,7 @@
 
 pub mod assumed;
 pub mod calico;
+pub mod calico_version;
 pub mod conflict;
 pub mod family;
 pub mod flannel;
