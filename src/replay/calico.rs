@@ -18,6 +18,7 @@ use ipnet::IpNet;
 use super::family::Family;
 use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
+use super::note::{Note, PeerCheck};
 use super::reason::Reason;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
@@ -614,10 +615,7 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
     let mut d = Detection::new(name, semantics(asked, method), o.family);
     match &o.ip {
         IpSetting::None => {
-            d.notes.push(format!(
-                "IP{}=none: no autodetection; the node keeps its previous address (none on a new node)",
-                if o.family == Family::V6 { "6" } else { "" }
-            ));
+            d.notes.push(Note::IpNone { family: o.family });
             d.error = Some("autodetection disabled (none)".into());
             return d;
         }
@@ -661,12 +659,12 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
         return Err(format!("can-reach={dest} is not an IPv{} address", o.family).into());
     }
     let choice = source::select_source(model, dst).map_err(|e| Unable(format!("cannot reach {dst}: {e}")))?;
-    d.notes.push(format!(
-        "the kernel reaches {dst} from {} via route `{}` ({})",
-        choice.source,
-        model.route_text(&choice.route),
-        choice.why
-    ));
+    d.notes.push(Note::Reaches {
+        dst,
+        source: choice.source,
+        route: model.route_text(&choice.route),
+        why: choice.why.clone(),
+    });
     let mut sink = Vec::new();
     let kept = get_interfaces(model, None, None, o.family, o.version, &mut sink);
     for k in &kept {
@@ -725,18 +723,18 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
         return Err(format!("the Node has no IPv{} InternalIP", o.family).into());
     };
     let Some((cidr, iface)) = local_cidr(model, ip, o.version) else {
-        d.notes
-            .push(format!("Unable to find matching host interface for IP {ip}"));
+        d.notes.push(Note::NoInterfaceFor { ip });
         return Err(
             format!("InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails").into(),
         );
     };
     let result = if k8s_bug(o.version) {
         let net = cidr.trunc();
-        d.notes.push(format!(
-            "{}: returns the network {net} instead of {cidr}; every node of that subnet claims the same address",
-            o.version
-        ));
+        d.notes.push(Note::NetworkAddress {
+            version: o.version,
+            network: net,
+            cidr,
+        });
         net
     } else {
         cidr
@@ -790,14 +788,14 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         d.error = Some(format!("{var}={text} is not an address"));
         return;
     };
-    d.notes.push(format!("{var}={text}: used as given, no autodetection"));
+    d.notes.push(Note::IpGiven {
+        family: o.family,
+        text: text.to_owned(),
+    });
     if on_host {
         d.interface = local_cidr(model, ip, o.version).map(|(_, i)| i);
     } else {
-        d.notes.push(format!(
-            "Unable to confirm IPv{} address {ip} is assigned to this host (calico-node only warns)",
-            o.family
-        ));
+        d.notes.push(Note::IpNotConfirmed { family: o.family, ip });
     }
     d.address = Some(cidr.into());
 }
@@ -807,24 +805,23 @@ fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {
     for peer in o.bgp_peers.iter().filter(|p| family_of(**p) == o.family) {
         match source::select_source(model, *peer) {
             Ok(c) => {
-                let dev = c.oif.map(|i| model.ifname(i)).unwrap_or_default();
-                let verdict = match chosen {
-                    Some(ip) if ip == c.source => "matches the node address".to_string(),
-                    Some(ip) => format!(
-                        "MISMATCH: the node address is {ip}{}, so the BGP session and the node IP sit on different NICs",
-                        d.interface.as_ref().map(|i| format!(" ({i})")).unwrap_or_default()
-                    ),
-                    None => "no node address to compare".to_string(),
+                let node = match chosen {
+                    Some(ip) if ip == c.source => PeerCheck::Matches,
+                    Some(ip) => PeerCheck::Mismatch {
+                        node: ip,
+                        interface: d.interface.clone(),
+                    },
+                    None => PeerCheck::NoNodeAddress,
                 };
-                d.notes.push(format!(
-                    "BGP peer {peer}: the kernel connects from {} on {dev} (route `{}`): {verdict}",
-                    c.source,
-                    model.route_text(&c.route)
-                ));
+                d.notes.push(Note::BgpPeer {
+                    peer: *peer,
+                    source: c.source,
+                    device: c.oif.map(|i| model.ifname(i)).unwrap_or_default(),
+                    route: model.route_text(&c.route),
+                    node,
+                });
             }
-            Err(e) => d
-                .notes
-                .push(format!("BGP peer {peer}: unreachable from the captured routes: {e}")),
+            Err(why) => d.notes.push(Note::BgpPeerUnreachable { peer: *peer, why }),
         }
     }
 }

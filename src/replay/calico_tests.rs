@@ -220,16 +220,22 @@ fn can_reach_uses_the_kernel_source_and_names_the_route() {
     };
     let ff = detect(&m, "first-found", &o);
     assert_eq!(ff.address_text().as_deref(), Some("192.168.50.5/24"));
-    assert!(ff.notes.iter().any(|n| n.contains("MISMATCH")), "{:?}", ff.notes);
+    assert!(
+        ff.notes.iter().any(|n| n.to_string().contains("MISMATCH")),
+        "{:?}",
+        ff.notes
+    );
     let cr = detect(&m, "can-reach=10.20.0.1", &o);
     assert_eq!(cr.address_text().as_deref(), Some("10.0.0.5/24"));
     assert!(
-        cr.notes.iter().any(|n| n.contains("default via 10.0.0.1")),
+        cr.notes.iter().any(|n| n.to_string().contains("default via 10.0.0.1")),
         "{:?}",
         cr.notes
     );
     assert!(
-        cr.notes.iter().any(|n| n.contains("matches the node address")),
+        cr.notes
+            .iter()
+            .any(|n| n.to_string().contains("matches the node address")),
         "{:?}",
         cr.notes
     );

@@ -10,6 +10,7 @@
 use std::net::IpAddr;
 
 use super::goregex::GoRegex;
+use super::note::Note;
 use super::reason::Reason;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
@@ -67,7 +68,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
          --iface-can-reach; else the default-route interface; addresses sorted global/permanent/non-temporary first",
         o.family,
     );
-    let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: String| {
+    let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
         d.notes.push(why);
@@ -90,7 +91,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 Some(oif) => match sorted_addrs(model, oif, fam).first() {
                     Some(a) => {
                         let route = model.route_text(r);
-                        let why = format!("default route `{route}`; first of its sorted addresses");
+                        let why = Note::DefaultRoute { route: route.clone() };
                         let reason = Reason::DefaultRouteFirstSorted { route };
                         d.candidates
                             .push(candidate(model, oif, Verdict::Chosen, reason, Vec::new()));
@@ -111,16 +112,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 .find(|l| model.device_addresses(l.index, fam).iter().any(|a| a.address == ip));
             match hit {
                 Some(l) => {
-                    choose(
-                        &mut d,
-                        l.index,
-                        ip,
-                        format!("--iface {spec}: the first interface carrying it"),
-                    );
+                    choose(&mut d, l.index, ip, Note::IfaceHolds { spec: spec.clone() });
                     finish(&mut d, o);
                     return d;
                 }
-                None => d.notes.push(format!("--iface {spec}: no interface carries that IP")),
+                None => d.notes.push(Note::IfaceNotHeld { spec: spec.clone() }),
             }
         } else {
             match model.link_by_name(spec.as_bytes()) {
@@ -130,25 +126,28 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                             &mut d,
                             l.index,
                             a.address,
-                            format!("--iface {spec}: first of its sorted addresses"),
+                            Note::IfaceFirstSorted { spec: spec.clone() },
                         );
                         finish(&mut d, o);
                         return d;
                     }
-                    None => d.notes.push(format!(
-                        "--iface {spec}: no IPv{} address found for given interface",
-                        o.family
-                    )),
+                    None => d.notes.push(Note::IfaceNoAddress {
+                        spec: spec.clone(),
+                        family: o.family,
+                    }),
                 },
-                None => d.notes.push(format!("--iface {spec}: no such interface")),
+                None => d.notes.push(Note::IfaceNoSuch { spec: spec.clone() }),
             }
         }
     }
     for pattern in &o.iface_regex {
         let re = match GoRegex::new(pattern) {
             Ok(r) => r,
-            Err(e) => {
-                d.notes.push(format!("--iface-regex {pattern}: {e}"));
+            Err(error) => {
+                d.notes.push(Note::IfaceRegexInvalid {
+                    pattern: pattern.clone(),
+                    error,
+                });
                 continue;
             }
         };
@@ -181,12 +180,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     Reason::AnAddressMatches,
                     verdicts,
                 ));
-                choose(
-                    &mut d,
-                    l.index,
-                    ip,
-                    format!("--iface-regex {pattern}: matches the address"),
-                );
+                let pattern = pattern.clone();
+                choose(&mut d, l.index, ip, Note::IfaceRegexAddress { pattern });
                 finish(&mut d, o);
                 return d;
             }
@@ -237,12 +232,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     }
                     after |= row.index == at;
                 }
-                choose(
-                    &mut d,
-                    l.index,
-                    ip,
-                    format!("--iface-regex {pattern}: matches the interface name"),
-                );
+                let pattern = pattern.clone();
+                choose(&mut d, l.index, ip, Note::IfaceRegexName { pattern });
                 finish(&mut d, o);
                 return d;
             }
@@ -252,16 +243,12 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         match source::select_source(model, dst) {
             Ok(c) => {
                 let oif = c.oif.unwrap_or(0);
-                choose(
-                    &mut d,
-                    oif,
-                    c.source,
-                    format!("--iface-can-reach {dst}: route `{}`", model.route_text(&c.route)),
-                );
+                let route = model.route_text(&c.route);
+                choose(&mut d, oif, c.source, Note::IfaceCanReach { dst, route });
                 finish(&mut d, o);
                 return d;
             }
-            Err(e) => d.notes.push(format!("--iface-can-reach {dst}: {e}")),
+            Err(why) => d.notes.push(Note::IfaceUnreachable { dst, why }),
         }
     }
     d.error = Some("Failed to find interface to use that matches the interfaces and/or regexes provided".into());
@@ -270,8 +257,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 
 fn finish(d: &mut Detection, o: &Options) {
     if let Some(p) = o.public_ip {
-        d.notes
-            .push(format!("--public-ip {p}: announced instead of the interface address"));
+        d.notes.push(Note::PublicIp(p));
     }
 }
 

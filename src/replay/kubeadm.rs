@@ -18,6 +18,7 @@ use std::net::IpAddr;
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
+use super::note::{Note, Program};
 use super::reason::Reason;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -52,40 +53,33 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 .find(|a| a.address == ip)
                 .map(|a| model.ifname(a.index));
             d.family = Family::of(ip);
-            d.notes.push("--apiserver-advertise-address given: no detection".into());
+            d.notes.push(Note::AdvertiseGiven);
             if d.interface.is_none() {
-                d.notes.push(format!("{ip} is on none of the host's interfaces"));
+                d.notes.push(Note::AdvertiseNotOnHost { ip });
             }
         }
         Some(ip) if ip.is_loopback() => on_loopback(model, &mut d),
-        _ => {
-            let said = host_interface::Said {
-                program: "kubeadm",
-                step: "",
-            };
-            match host_interface::choose(model, prefer_v6, &mut d, said) {
-                Ok(()) => {}
-                Err(NoHostInterface::NoRoutesCaptured) => {
-                    d.error = Some(
-                        "kubeadm walks the default routes, but the capture holds no routes: record a route dump too"
-                            .into(),
-                    );
-                }
-                Err(NoHostInterface::NoDefaultRoutes) => {
-                    d.address = Some(IpAddr::from([0, 0, 0, 0]).into());
-                    d.family = Family::V4;
-                    d.error = Some(
-                        "WARNING: could not obtain a bind address for the API Server: no default routes found in \
+        _ => match host_interface::choose(model, prefer_v6, &mut d, Program::Kubeadm) {
+            Ok(()) => {}
+            Err(NoHostInterface::NoRoutesCaptured) => {
+                d.error = Some(
+                    "kubeadm walks the default routes, but the capture holds no routes: record a route dump too".into(),
+                );
+            }
+            Err(NoHostInterface::NoDefaultRoutes) => {
+                d.address = Some(IpAddr::from([0, 0, 0, 0]).into());
+                d.family = Family::V4;
+                d.error = Some(
+                    "WARNING: could not obtain a bind address for the API Server: no default routes found in \
                          /proc/net/route or /proc/net/ipv6_route; using: 0.0.0.0 (which kubeadm then refuses as an \
                          advertise address)"
-                            .into(),
-                    );
-                }
-                Err(NoHostInterface::NoneUsable) => {
-                    d.error = Some("unable to select an IP from default routes.".into());
-                }
+                        .into(),
+                );
             }
-        }
+            Err(NoHostInterface::NoneUsable) => {
+                d.error = Some("unable to select an IP from default routes.".into());
+            }
+        },
     }
     d
 }
@@ -93,8 +87,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 /// `ChooseBindAddressForInterface("lo")`: the interface must be up; its
 /// first global unicast IPv4 address, else its first IPv6 one.
 fn on_loopback(model: &Model, d: &mut Detection) {
-    d.notes
-        .push("a loopback --apiserver-advertise-address selects a global address on lo".into());
+    d.notes.push(Note::AdvertiseLoopback);
     let Some(lo) = model.link_by_name(LOOPBACK.as_bytes()) else {
         d.error = Some(format!("route ip+net: no such network interface ({LOOPBACK})"));
         return;

@@ -34,7 +34,7 @@ fn the_default_route_interface_and_the_family_preference() {
     assert!(
         d.notes
             .iter()
-            .any(|n| n == "no IPv6 default route: kubeadm falls back to IPv4"),
+            .any(|n| n.to_string() == "no IPv6 default route: kubeadm falls back to IPv4"),
         "{:?}",
         d.notes
     );
@@ -92,5 +92,9 @@ fn a_specific_address_is_used_as_given() {
     assert!(d.candidates.is_empty());
     let d = kubeadm(&m, Some("192.0.2.7"));
     assert_eq!((d.address_text().as_deref(), d.interface), (Some("192.0.2.7"), None));
-    assert!(d.notes.iter().any(|n| n.contains("on none of the host's interfaces")));
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.to_string().contains("on none of the host's interfaces"))
+    );
 }

@@ -9,6 +9,7 @@ use std::net::IpAddr;
 
 use super::goview;
 use super::host_interface::{self, NoHostInterface};
+use super::note::{Note, Program};
 use super::reason::{NodeIpInvalid, Reason};
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
@@ -66,12 +67,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         }
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push("step 1: --node-ip given, no detection".into());
+        d.notes.push(Note::NodeIpGiven);
         if o.node_ip.len() > 1 {
-            d.notes.push(format!(
-                "dual-stack: InternalIPs {}",
-                o.node_ip.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
-            ));
+            d.notes.push(Note::DualStack(o.node_ip.clone()));
         }
         return d;
     }
@@ -79,8 +77,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if let Some(ip) = o.hostname_override.as_deref().and_then(|h| h.parse::<IpAddr>().ok()) {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes
-            .push("step 2: the hostname is an IP literal (not validated)".into());
+        d.notes.push(Note::HostnameIsIp);
         return d;
     }
     // Step 3.
@@ -116,27 +113,20 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes
-            .push("step 3: no valid answer of the preferred family; the first valid one of the other".into());
+        d.notes.push(Note::ResolvedOtherFamily);
         d.family = super::family::Family::of(ip);
     }
     if d.address.is_some() {
-        d.notes
-            .insert(0, "step 3: the node name resolved to a valid local address".into());
+        d.notes.insert(0, Note::ResolvedLocal);
         return d;
     }
     if o.resolved.is_empty() {
-        d.notes
-            .push("step 3: the node name resolved to nothing (no --resolved given)".into());
+        d.notes.push(Note::ResolvedNothing);
     } else {
-        d.notes.push("step 3: no resolver answer passed validateNodeIP".into());
+        d.notes.push(Note::NoValidAnswer);
     }
     // Step 4.
-    let said = host_interface::Said {
-        program: "kubelet",
-        step: "step 4: ",
-    };
-    if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, said) {
+    if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, Program::Kubelet) {
         d.error = Some(match e {
             NoHostInterface::NoRoutesCaptured => {
                 "step 4 needs the default route, but the capture holds no routes: record a route dump too".into()

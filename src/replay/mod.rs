@@ -16,6 +16,7 @@ pub mod kubeadm;
 pub mod kubelet;
 pub mod matrix;
 pub mod method;
+pub mod note;
 pub mod reason;
 pub mod source;
 pub mod verdict;

@@ -8,6 +8,7 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::Serialize;
 
+use super::note::Note;
 use super::reason::Reason;
 
 /// Why a candidate interface or address won or lost.
@@ -139,7 +140,7 @@ pub struct Detection {
     /// In the order the component examines them.
     pub candidates: Vec<Candidate>,
     /// Further findings (IP settings, BGP peers, route decisions, caveats).
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     /// The line the component would log.
     pub log: Option<String>,
 }

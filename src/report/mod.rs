@@ -7,6 +7,7 @@ pub mod decode;
 pub mod detect;
 pub mod gai;
 pub mod moment;
+pub mod note;
 pub mod reason;
 pub mod source;
 pub mod style;
