@@ -21,9 +21,11 @@ use super::goview::{self, AddrView, GoAddr};
 use super::note::{Note, PeerCheck};
 use super::reason::Reason;
 use super::source;
-use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, Log, NodeAddress, Verdict};
 
 pub use super::calico_version::Version;
+use super::failure::Failure;
+pub use super::failure::{Introduced, MethodError, Unable};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{AF_INET, AF_INET6};
 
@@ -157,35 +159,6 @@ pub enum Method {
     KubernetesInternalIp,
 }
 
-/// Why calico-node found no address, in the words of its log line
-/// (`Unable to auto-detect an IPv4 address using …: REASON`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Unable(pub String);
-
-impl From<String> for Unable {
-    fn from(s: String) -> Unable {
-        Unable(s)
-    }
-}
-
-impl From<&str> for Unable {
-    fn from(s: &str) -> Unable {
-        Unable(s.to_owned())
-    }
-}
-
-/// Why a method text cannot be replayed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MethodError {
-    /// calico-node itself rejects it (and terminates): a replay result.
-    #[error("{0}")]
-    Invalid(String),
-    /// A pattern or CIDR in it does not compile: an argument to fix.
-    #[error("{0}")]
-    Pattern(String),
-}
-
 /// Splits at every match of `\s*,\s*`, keeping empty pieces (as Go's
 /// `regexp.Split(s, -1)` does).
 fn split_list(s: &str) -> Vec<String> {
@@ -197,10 +170,25 @@ fn split_list(s: &str) -> Vec<String> {
 impl Method {
     pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
         let v = v.replayed();
-        let invalid = || MethodError::Invalid(format!("Invalid IP autodetection method: {s} (calico-node terminates)"));
+        let refused = |introduced| MethodError::Invalid {
+            method: s.to_owned(),
+            introduced,
+        };
+        let invalid = || refused(None);
+        let too_old = |method, since| {
+            refused(Some(Introduced {
+                method,
+                since,
+                replayed: v,
+            }))
+        };
         let defaults = || default_excludes(v).into_iter().map(String::from).collect::<Vec<_>>();
-        let compile =
-            |texts: Vec<String>| Patterns::new(texts).map_err(|e| MethodError::Pattern(format!("--method {s}: {e}")));
+        let compile = |texts: Vec<String>| {
+            Patterns::new(texts).map_err(|error| MethodError::Pattern {
+                method: s.to_owned(),
+                error,
+            })
+        };
         if s.is_empty() || s == "first-found" {
             return Ok(Method::FirstFound(compile(defaults())?));
         }
@@ -209,16 +197,15 @@ impl Method {
         }
         if let Some(rest) = s.strip_prefix("cidr=") {
             if v < Version(3, 16, 0) {
-                return Err(MethodError::Invalid(format!(
-                    "{} (cidr= exists since v3.16.0; this is {v})",
-                    invalid()
-                )));
+                return Err(too_old("cidr=", Version(3, 16, 0)));
             }
             let nets = split_list(rest)
-                .iter()
-                .map(|c| {
-                    IpNet::from_str(c)
-                        .map_err(|_| MethodError::Pattern(format!("--method {s}: {c:?} is not a CIDR (Invalid CIDR)")))
+                .into_iter()
+                .map(|cidr| {
+                    IpNet::from_str(&cidr).map_err(|_| MethodError::Cidr {
+                        method: s.to_owned(),
+                        cidr,
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(Method::Cidr(nets));
@@ -233,10 +220,7 @@ impl Method {
         }
         if s.starts_with("kubernetes-internal-ip") {
             if v < Version(3, 22, 0) {
-                return Err(MethodError::Invalid(format!(
-                    "{} (kubernetes-internal-ip exists since v3.22.0; this is {v})",
-                    invalid()
-                )));
+                return Err(too_old("kubernetes-internal-ip", Version(3, 22, 0)));
             }
             return Ok(Method::KubernetesInternalIp);
         }
@@ -449,7 +433,7 @@ fn filtered(
     verdicts.sort_by_key(|c| std::cmp::Reverse(pos(c.index)));
     d.candidates = verdicts;
     if kept.is_empty() {
-        return Err("no valid host interfaces found".into());
+        return Err(Unable::NoValidInterfaces);
     }
     match chosen {
         Some((addr, iface)) => {
@@ -457,7 +441,7 @@ fn filtered(
             d.interface = Some(iface);
             Ok(())
         }
-        None => Err(format!("no valid IPv{} addresses found on the host interfaces", o.family).into()),
+        None => Err(Unable::NoValidAddresses(o.family)),
     }
 }
 
@@ -493,9 +477,9 @@ fn filtered_outcome(
         }
     }
     if !model.links().iter().any(kept) {
-        return Err("no valid host interfaces found".into());
+        return Err(Unable::NoValidInterfaces);
     }
-    Err(format!("no valid IPv{} addresses found on the host interfaces", o.family).into())
+    Err(Unable::NoValidAddresses(o.family))
 }
 
 /// The outcome of [`detect_parsed`] (address, interface, error) at the cost
@@ -505,7 +489,7 @@ pub fn outcome_parsed(
     model: &Model,
     method: &Result<Method, MethodError>,
     o: &Options,
-) -> Option<(Option<NodeAddress>, Option<String>, Option<String>)> {
+) -> Option<(Option<NodeAddress>, Option<String>, Option<Failure>)> {
     if !matches!(o.ip, IpSetting::Autodetect) {
         return None;
     }
@@ -528,7 +512,7 @@ pub fn outcome_parsed(
     };
     Some(match result {
         Ok((a, i)) => (Some(a.into()), Some(i), None),
-        Err(e) => (None, None, Some(e.0)),
+        Err(e) => (None, None, Some(Failure::Unable(e))),
     })
 }
 
@@ -608,7 +592,7 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
         Ok(m) => m,
         Err(e) => {
             let mut d = Detection::new(name, asked.replayed_name(), o.family);
-            d.error = Some(e.to_string());
+            d.error = Some(Failure::Method(e.clone()));
             return d;
         }
     };
@@ -616,7 +600,7 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
     match &o.ip {
         IpSetting::None => {
             d.notes.push(Note::IpNone { family: o.family });
-            d.error = Some("autodetection disabled (none)".into());
+            d.error = Some(Failure::Disabled);
             return d;
         }
         IpSetting::Explicit(text) => {
@@ -632,19 +616,19 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
         Method::CanReach(dest) => can_reach(model, dest, o, &mut d),
         Method::KubernetesInternalIp => k8s_internal_ip(model, o, &mut d),
     };
-    if let Err(e) = result {
-        d.log = Some(format!(
-            "Unable to auto-detect an IPv{} address using {name}: {e}",
-            o.family
-        ));
-        d.error = Some(e.0);
-    } else if let (Some(a), Some(i)) = (&d.address, &d.interface) {
-        d.log = Some(match method {
-            Method::Interface(_) => format!(
-                "Using autodetected IPv{} address {a} on matching interface {i}",
-                o.family
-            ),
-            _ => format!("Using autodetected IPv{} address on interface {i}: {a}", o.family),
+    if let Err(why) = result {
+        d.log = Some(Log::Unable {
+            family: o.family,
+            method: name.to_owned(),
+            why: why.clone(),
+        });
+        d.error = Some(Failure::Unable(why));
+    } else if let (Some(a), Some(i)) = (d.address, &d.interface) {
+        d.log = Some(Log::Using {
+            family: o.family,
+            address: a,
+            interface: i.clone(),
+            matching: matches!(method, Method::Interface(_)),
         });
     }
     bgp_peers(model, o, &mut d);
@@ -653,12 +637,15 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
 
 fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), Unable> {
     let Ok(dst) = dest.parse::<IpAddr>() else {
-        return Err(format!("can-reach={dest}: a host name must be resolved first; give its address").into());
+        return Err(Unable::CanReachName { dest: dest.to_owned() });
     };
     if family_of(dst) != o.family {
-        return Err(format!("can-reach={dest} is not an IPv{} address", o.family).into());
+        return Err(Unable::CanReachFamily {
+            dest: dest.to_owned(),
+            family: o.family,
+        });
     }
-    let choice = source::select_source(model, dst).map_err(|e| Unable(format!("cannot reach {dst}: {e}")))?;
+    let choice = source::select_source(model, dst).map_err(|why| Unable::CannotReach { dst, why })?;
     d.notes.push(Note::Reaches {
         dst,
         source: choice.source,
@@ -706,27 +693,24 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
         });
     }
     if d.address.is_none() {
-        return Err(format!(
-            "autodetected IPv{} address does not match any addresses found on local interfaces: {}",
-            o.family, choice.source
-        )
-        .into());
+        return Err(Unable::SourceNotLocal {
+            family: o.family,
+            source: choice.source,
+        });
     }
     Ok(())
 }
 
 fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), Unable> {
     if o.node_internal_ips.is_empty() {
-        return Err("the Node's InternalIP is needed: give --node-internal-ip".into());
+        return Err(Unable::NoInternalIp);
     }
     let Some(ip) = o.node_internal_ips.iter().copied().find(|i| family_of(*i) == o.family) else {
-        return Err(format!("the Node has no IPv{} InternalIP", o.family).into());
+        return Err(Unable::NoInternalIpOfFamily(o.family));
     };
     let Some((cidr, iface)) = local_cidr(model, ip, o.version) else {
         d.notes.push(Note::NoInterfaceFor { ip });
-        return Err(
-            format!("InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails").into(),
-        );
+        return Err(Unable::InternalIpNotLocal(ip));
     };
     let result = if k8s_bug(o.version) {
         let net = cidr.trunc();
@@ -759,13 +743,18 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
 }
 
 fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
-    let var = if o.family == Family::V6 { "IP6" } else { "IP" };
+    let not_an_address = || {
+        Some(Failure::NotAnAddress {
+            family: o.family,
+            text: text.to_owned(),
+        })
+    };
     let (ip_text, given_len) = match text.split_once('/') {
         Some((i, l)) => (i, Some(l)),
         None => (text, None),
     };
     let Ok(ip) = ip_text.parse::<IpAddr>() else {
-        d.error = Some(format!("{var}={text} is not an address"));
+        d.error = not_an_address();
         return;
     };
     let on_host = goview::host_has(model, ip);
@@ -774,7 +763,7 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         Some(Ok(l)) => IpNet::new(ip, l),
         // calico-node refuses what does not parse as a CIDR, and terminates.
         Some(Err(_)) => {
-            d.error = Some(format!("{var}={text} is not an address"));
+            d.error = not_an_address();
             return;
         }
         // v3.18+ completes a bare IPv4 with the host interface's prefix.
@@ -785,7 +774,7 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         None => IpNet::new(ip, host),
     };
     let Ok(cidr) = cidr else {
-        d.error = Some(format!("{var}={text} is not an address"));
+        d.error = not_an_address();
         return;
     };
     d.notes.push(Note::IpGiven {

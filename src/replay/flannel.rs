@@ -9,8 +9,9 @@
 
 use std::net::IpAddr;
 
+use super::failure::Failure;
 use super::goregex::GoRegex;
-use super::note::Note;
+use super::note::{Note, Program};
 use super::reason::Reason;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
@@ -77,16 +78,17 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
         let route = model.route_table().prefix(fam, RT_TABLE_MAIN, None, 0).next();
         match route {
-            None if !model.has_routes() => {
-                d.error = Some("no default route: the capture holds no routes (record a route dump)".into());
+            None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(Program::Flannel)),
+            None => {
+                d.error = Some(Failure::Said(
+                    "Failed to find interface to use: no default route".into(),
+                ))
             }
-            None => d.error = Some("Failed to find interface to use: no default route".into()),
             Some(r) => match r.oif {
                 None => {
-                    d.error = Some(format!(
-                        "default route `{}` has no single device (multipath?)",
-                        model.route_text(r)
-                    ))
+                    d.error = Some(Failure::NoSingleDevice {
+                        route: model.route_text(r),
+                    })
                 }
                 Some(oif) => match sorted_addrs(model, oif, fam).first() {
                     Some(a) => {
@@ -97,7 +99,12 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                             .push(candidate(model, oif, Verdict::Chosen, reason, Vec::new()));
                         choose(&mut d, oif, a.address, why);
                     }
-                    None => d.error = Some(format!("no IPv{} address found for given interface", o.family)),
+                    None => {
+                        d.error = Some(Failure::Said(format!(
+                            "no IPv{} address found for given interface",
+                            o.family
+                        )))
+                    }
                 },
             },
         }
@@ -251,7 +258,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             Err(why) => d.notes.push(Note::IfaceUnreachable { dst, why }),
         }
     }
-    d.error = Some("Failed to find interface to use that matches the interfaces and/or regexes provided".into());
+    d.error = Some(Failure::Said(
+        "Failed to find interface to use that matches the interfaces and/or regexes provided".into(),
+    ));
     d
 }
 

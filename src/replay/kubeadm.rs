@@ -15,6 +15,7 @@
 
 use std::net::IpAddr;
 
+use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
@@ -62,22 +63,19 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         _ => match host_interface::choose(model, prefer_v6, &mut d, Program::Kubeadm) {
             Ok(()) => {}
             Err(NoHostInterface::NoRoutesCaptured) => {
-                d.error = Some(
-                    "kubeadm walks the default routes, but the capture holds no routes: record a route dump too".into(),
-                );
+                d.error = Some(Failure::NoRoutesCaptured(Program::Kubeadm));
             }
             Err(NoHostInterface::NoDefaultRoutes) => {
                 d.address = Some(IpAddr::from([0, 0, 0, 0]).into());
                 d.family = Family::V4;
-                d.error = Some(
-                    "WARNING: could not obtain a bind address for the API Server: no default routes found in \
-                         /proc/net/route or /proc/net/ipv6_route; using: 0.0.0.0 (which kubeadm then refuses as an \
-                         advertise address)"
+                d.error = Some(Failure::Unspecified {
+                    warning: "WARNING: could not obtain a bind address for the API Server: no default routes found \
+                              in /proc/net/route or /proc/net/ipv6_route; using: 0.0.0.0"
                         .into(),
-                );
+                });
             }
             Err(NoHostInterface::NoneUsable) => {
-                d.error = Some("unable to select an IP from default routes.".into());
+                d.error = Some(Failure::Said("unable to select an IP from default routes.".into()));
             }
         },
     }
@@ -89,7 +87,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 fn on_loopback(model: &Model, d: &mut Detection) {
     d.notes.push(Note::AdvertiseLoopback);
     let Some(lo) = model.link_by_name(LOOPBACK.as_bytes()) else {
-        d.error = Some(format!("route ip+net: no such network interface ({LOOPBACK})"));
+        d.error = Some(Failure::Said(format!(
+            "route ip+net: no such network interface ({LOOPBACK})"
+        )));
         return;
     };
     let addrs = goview::addrs(model, lo.index, AddrView::GoNet);
@@ -137,7 +137,11 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             d.interface = Some(lo.display_name());
             d.family = Family::of(ip);
         }
-        None => d.error = Some(format!("unable to select an IP from {LOOPBACK} network interface")),
+        None => {
+            d.error = Some(Failure::Said(format!(
+                "unable to select an IP from {LOOPBACK} network interface"
+            )))
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::net::IpAddr;
 
+use super::failure::Failure;
 use super::goview;
 use super::host_interface::{self, NoHostInterface};
 use super::note::{Note, Program};
@@ -60,8 +61,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {
-            if let Err(e) = validate(model, *ip) {
-                d.error = Some(format!("--node-ip {ip} is invalid: {e}"));
+            if let Err(why) = validate(model, *ip) {
+                d.error = Some(Failure::InvalidNodeIp { ip: *ip, why });
                 return d;
             }
         }
@@ -128,13 +129,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     // Step 4.
     if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, Program::Kubelet) {
         d.error = Some(match e {
-            NoHostInterface::NoRoutesCaptured => {
-                "step 4 needs the default route, but the capture holds no routes: record a route dump too".into()
-            }
+            NoHostInterface::NoRoutesCaptured => Failure::NoRoutesCaptured(Program::Kubelet),
             NoHostInterface::NoDefaultRoutes => {
-                "no default routes found in /proc/net/route or /proc/net/ipv6_route".into()
+                Failure::Said("no default routes found in /proc/net/route or /proc/net/ipv6_route".into())
             }
-            NoHostInterface::NoneUsable => "unable to select an IP from default routes".into(),
+            NoHostInterface::NoneUsable => Failure::Said("unable to select an IP from default routes".into()),
         });
     }
     d

@@ -6,6 +6,7 @@ pub mod assumed;
 pub mod calico;
 pub mod calico_version;
 pub mod conflict;
+pub mod failure;
 pub mod family;
 pub mod flannel;
 pub mod gai;

@@ -8,6 +8,8 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::Serialize;
 
+use super::failure::{Failure, Unable};
+use super::family::Family;
 use super::note::Note;
 use super::reason::Reason;
 
@@ -123,6 +125,26 @@ impl Serialize for NodeAddress {
     }
 }
 
+/// The line calico-node logs about its choice (worded in
+/// `report::failure`, as calico-node words it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Log {
+    /// `Using autodetected IPv4 address on interface eth0: 10.0.0.5/24`
+    /// (`matching`: `interface=`'s wording).
+    Using {
+        family: Family,
+        address: NodeAddress,
+        interface: String,
+        matching: bool,
+    },
+    /// `Unable to auto-detect an IPv4 address using first-found: REASON`.
+    Unable {
+        family: Family,
+        method: String,
+        why: Unable,
+    },
+}
+
 /// The outcome of one method on one capture.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Detection {
@@ -131,22 +153,22 @@ pub struct Detection {
     /// Which version's behaviour was replayed, and what that means.
     pub semantics: String,
     /// 4 or 6 in JSON.
-    pub family: super::family::Family,
+    pub family: Family,
     /// `10.4.0.1/24`, or a bare IP for components that report one.
     pub address: Option<NodeAddress>,
     pub interface: Option<String>,
     /// Why nothing was chosen.
-    pub error: Option<String>,
+    pub error: Option<Failure>,
     /// In the order the component examines them.
     pub candidates: Vec<Candidate>,
     /// Further findings (IP settings, BGP peers, route decisions, caveats).
     pub notes: Vec<Note>,
     /// The line the component would log.
-    pub log: Option<String>,
+    pub log: Option<Log>,
 }
 
 impl Detection {
-    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: super::family::Family) -> Self {
+    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: Family) -> Self {
         Detection {
             method: method.into(),
             semantics: semantics.into(),

@@ -5,6 +5,7 @@ pub mod assumption;
 pub mod check;
 pub mod decode;
 pub mod detect;
+pub mod failure;
 pub mod gai;
 pub mod moment;
 pub mod note;

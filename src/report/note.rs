@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::failure::ip_var;
 use super::reason::joined;
 use crate::model::LinkOrder;
 use crate::replay::family::Family;
@@ -28,14 +29,6 @@ fn step(by: Program) -> &'static str {
     match by {
         Program::Kubelet => "step 4: ",
         Program::Kubeadm | Program::Flannel => "",
-    }
-}
-
-/// `IP` or `IP6`: calico-node's setting of the family.
-fn ip_var(family: Family) -> &'static str {
-    match family {
-        Family::V4 => "IP",
-        Family::V6 => "IP6",
     }
 }
 
