@@ -20,6 +20,7 @@ use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
 use super::note::{Note, PeerCheck};
 use super::reason::Reason;
+use super::semantics::{CalicoWalk, Semantics};
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, Log, NodeAddress, Verdict};
 
@@ -535,33 +536,17 @@ fn k8s_bug(v: Version) -> bool {
 }
 
 /// What the replay of release `asked` does (a later release than any
-/// nlorder knows is replayed as, and named as, [`Version::LATEST`]).
-fn semantics(asked: Version, method: &Method) -> String {
+/// nlorder knows is replayed as [`Version::LATEST`]); `method`: none when
+/// calico-node refused it.
+fn semantics(asked: Version, method: Option<&Method>) -> Semantics {
     let v = asked.replayed();
-    let ex = default_excludes(v);
-    let anchored = ex.iter().all(|p| p.starts_with('^'));
-    let mut s = format!(
-        "{}: interfaces walked in reverse kernel link order; default excludes ({} patterns, {}): {}",
-        asked.replayed_name(),
-        ex.len(),
-        if anchored {
-            "^-anchored"
-        } else {
-            "unanchored: substring matches"
-        },
-        ex.join(" ")
-    );
-    match method {
-        Method::Interface(_) | Method::Cidr(_) => s.push_str("; this method does not apply the default excludes"),
-        Method::KubernetesInternalIp if k8s_bug(v) => s.push_str(
-            "; kubernetes-internal-ip returns the masked network address (bug of v3.22.0-3.22.3 and v3.23.0-3.23.1)",
-        ),
-        _ => {}
-    }
-    if view(v) == AddrView::Vishvananda {
-        s.push_str("; addresses from one bulk netlink dump (point-to-point IPv4 as /32)");
-    }
-    s
+    let walk = method.map(|m| CalicoWalk {
+        default_excludes: default_excludes(v),
+        without_default_excludes: matches!(m, Method::Interface(_) | Method::Cidr(_)),
+        network_address_bug: matches!(m, Method::KubernetesInternalIp) && k8s_bug(v),
+        bulk_dump: view(v) == AddrView::Vishvananda,
+    });
+    Semantics::CalicoNode { asked, walk }
 }
 
 /// Replays one method given as text (parsed here; see [`detect_parsed`]).
@@ -591,12 +576,12 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
     let method = match method {
         Ok(m) => m,
         Err(e) => {
-            let mut d = Detection::new(name, asked.replayed_name(), o.family);
+            let mut d = Detection::new(name, semantics(asked, None), o.family);
             d.error = Some(Failure::Method(e.clone()));
             return d;
         }
     };
-    let mut d = Detection::new(name, semantics(asked, method), o.family);
+    let mut d = Detection::new(name, semantics(asked, Some(method)), o.family);
     match &o.ip {
         IpSetting::None => {
             d.notes.push(Note::IpNone { family: o.family });

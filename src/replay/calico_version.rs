@@ -21,25 +21,10 @@ impl Version {
         self.min(Version::LATEST)
     }
 
-    /// For a release later than any nlorder knows, what that means for
-    /// its answers; `None` for one it knows.
-    pub fn unknown_warning(self) -> Option<String> {
-        (self > Version::LATEST).then(|| {
-            format!(
-                "calico-node {self} is newer than any release nlorder knows; its answers are {}'s \
-                 (the newest it knows)",
-                Version::LATEST
-            )
-        })
-    }
-
-    /// `calico-node vX.Y.Z` as replayed, naming the release asked for
-    /// when that is a later one nlorder does not know.
-    pub(super) fn replayed_name(self) -> String {
-        match self.replayed() {
-            v if v == self => format!("calico-node {v}"),
-            v => format!("calico-node {v} ({self} asked: newer than any release nlorder knows)"),
-        }
+    /// Whether this is a release later than any nlorder knows (replayed as
+    /// [`Version::LATEST`]).
+    pub fn is_unknown(self) -> bool {
+        self > Version::LATEST
     }
 }
 

@@ -13,6 +13,7 @@ use super::failure::Failure;
 use super::goregex::GoRegex;
 use super::note::{Note, Program};
 use super::reason::Reason;
+use super::semantics::Semantics;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
@@ -63,12 +64,7 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
 
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let fam = o.family.af();
-    let mut d = Detection::new(
-        "flannel",
-        "flannel v0.28+: --iface (names or IPs) in order, then --iface-regex (addresses, then names), then \
-         --iface-can-reach; else the default-route interface; addresses sorted global/permanent/non-temporary first",
-        o.family,
-    );
+    let mut d = Detection::new("flannel", Semantics::Flannel, o.family);
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));

@@ -21,6 +21,7 @@ use super::goview::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
 use super::note::{Note, Program};
 use super::reason::Reason;
+use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
@@ -38,13 +39,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
     let family = if prefer_v6 { Family::V6 } else { Family::V4 };
-    let mut d = Detection::new(
-        "kubeadm",
-        "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
-         a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
-         0.0.0.0 without default routes",
-        family,
-    );
+    let mut d = Detection::new("kubeadm", Semantics::Kubeadm, family);
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
             d.address = Some(ip.into());

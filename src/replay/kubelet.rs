@@ -12,6 +12,7 @@ use super::goview;
 use super::host_interface::{self, NoHostInterface};
 use super::note::{Note, Program};
 use super::reason::{NodeIpInvalid, Reason};
+use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 
@@ -52,12 +53,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         super::family::Family::V4
     };
-    let mut d = Detection::new(
-        "kubelet",
-        "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \
-         4 default-route interface (ChooseHostInterface / ResolveBindAddress)",
-        family,
-    );
+    let mut d = Detection::new("kubelet", Semantics::Kubelet, family);
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {

@@ -19,6 +19,7 @@ pub mod matrix;
 pub mod method;
 pub mod note;
 pub mod reason;
+pub mod semantics;
 pub mod source;
 pub mod verdict;
 

@@ -12,6 +12,7 @@ use super::failure::{Failure, Unable};
 use super::family::Family;
 use super::note::Note;
 use super::reason::Reason;
+use super::semantics::Semantics;
 
 /// Why a candidate interface or address won or lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -151,7 +152,7 @@ pub struct Detection {
     /// The method as the component spells it (`first-found`, `interface=eth.*`, `kubelet`, ...).
     pub method: String,
     /// Which version's behaviour was replayed, and what that means.
-    pub semantics: String,
+    pub semantics: Semantics,
     /// 4 or 6 in JSON.
     pub family: Family,
     /// `10.4.0.1/24`, or a bare IP for components that report one.
@@ -168,10 +169,10 @@ pub struct Detection {
 }
 
 impl Detection {
-    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: Family) -> Self {
+    pub fn new(method: impl Into<String>, semantics: Semantics, family: Family) -> Self {
         Detection {
             method: method.into(),
-            semantics: semantics.into(),
+            semantics,
             family,
             address: None,
             interface: None,

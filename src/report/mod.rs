@@ -10,6 +10,7 @@ pub mod gai;
 pub mod moment;
 pub mod note;
 pub mod reason;
+pub mod semantics;
 pub mod source;
 pub mod style;
 pub mod summary;
