@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::net::IpAddr;
 
 use crate::rebuild::{Flip, Grounds};
-use crate::replay::gai::{GaiResult, Span};
+use crate::replay::gai::{Explanation, GaiResult, Span};
 use crate::report::style::Style;
 
 /// What the program observed, what could explain a mismatch, and the
@@ -17,7 +17,7 @@ use crate::report::style::Style;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Observed<'a> {
     pub order: &'a [IpAddr],
-    pub why: &'a [String],
+    pub why: &'a [Explanation],
     pub moments: &'a [Span],
 }
 
@@ -28,7 +28,7 @@ fn list(v: &[IpAddr]) -> String {
 pub fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
-    observed: Option<(&[IpAddr], &[String])>,
+    observed: Option<(&[IpAddr], &[Explanation])>,
     moment: &crate::rebuild::Moment,
     style: &Style,
 ) -> io::Result<()> {
@@ -45,7 +45,7 @@ pub fn write_gai_text(
     )?;
     writeln!(out, "  name-service order: {}", list(&r.input))?;
     for s in &r.steps {
-        writeln!(out, "  {}{}", s.explanation, if s.swapped { "  [swapped]" } else { "" })?;
+        writeln!(out, "  {s}{}", if s.swapped { "  [swapped]" } else { "" })?;
     }
     writeln!(out, "  sources:")?;
     for c in &r.candidates {
@@ -195,7 +195,7 @@ pub fn write_timeline(
             style.value(list(&f.after.order)),
         )?;
         for s in &f.after.steps {
-            writeln!(out, "         {}", s.explanation)?;
+            writeln!(out, "         {s}")?;
         }
         for c in &f.causes {
             writeln!(out, "         because: {}", super::timeline::describe(&c.change))?;

@@ -7,6 +7,7 @@ pub mod decode;
 pub mod detect;
 pub mod failure;
 pub mod gai;
+pub mod gai_reason;
 pub mod moment;
 pub mod note;
 pub mod reason;
