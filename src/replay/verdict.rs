@@ -1,7 +1,10 @@
 //! What a replay returns: the choice, and a verdict for every candidate.
 //!
 //! Contract: plain data, shared by every method so that printers and the
-//! regression manifests treat them alike.
+//! regression manifests treat them alike; the reasons, notes, failures,
+//! semantics and log line it holds are values (see [`super::reason`],
+//! [`super::note`], [`super::failure`], [`super::semantics`]), worded by
+//! `report`, and serialized as those words.
 
 use std::net::IpAddr;
 
