@@ -15,7 +15,8 @@
 //! - [`replay`]: node-IP detection methods and resolvers, pure functions of
 //!   the model ([`replay::method`] registers the methods);
 //! - [`report`]: printers (text, JSON, JUnit, the stderr summary) fed those
-//!   results;
+//!   results, and the words for the values the model and the replays
+//!   return (assumptions, reasons, notes, failures);
 //! - [`app`]: one typed request per subcommand (`app::detect::Detect`,
 //!   `app::gai::Gai`, ...) that runs the pipeline and the printers, with
 //!   the settings the command line and the regression manifests share,

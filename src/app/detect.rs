@@ -50,7 +50,7 @@ impl Detect {
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut settings = self.settings.clone();
         // Said even with --quiet: the answer is not the release asked for.
-        if let Some(w) = settings.calico_version.unknown_warning() {
+        if let Some(w) = crate::report::semantics::newer_release(settings.calico_version) {
             eprintln!("nlorder: warning: --calico-version: {w}");
         }
         if let Some(path) = &self.installation {

@@ -210,7 +210,7 @@ impl Default for DetectSettings {
 pub enum SettingsError {
     /// A pattern or CIDR of the method does not compile.
     #[error("{0}")]
-    Pattern(String),
+    Pattern(calico::MethodError),
     /// A setting that the chosen method does not read.
     #[error("--{option} is {owner}'s; it means nothing to --method {method}")]
     NotForMethod {
@@ -342,7 +342,9 @@ impl DetectSettings {
                     bgp_peers: self.bgp_peer.clone(),
                 };
                 let method = calico::Method::parse(text, self.calico_version);
-                if let Err(calico::MethodError::Pattern(e)) = &method {
+                if let Err(e) = &method
+                    && e.is_argument()
+                {
                     return Err(SettingsError::Pattern(e.clone()));
                 }
                 MethodSpec::Calico {

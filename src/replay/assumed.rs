@@ -7,8 +7,9 @@
 //! candidates known only by the index their addresses named), so that the
 //! caveat is printed next to the answer, not only in a summary.
 
+use super::note::Note;
 use super::verdict::{Detection, Verdict};
-use crate::model::{LinkOrder, LinkOrderSource, Model};
+use crate::model::{LinkOrderSource, Model};
 
 /// Whether the candidates come in the same order whichever way the kernel
 /// walks its links: ascending ifindex and hash buckets (`ifindex & 255`,
@@ -29,14 +30,7 @@ fn same_in_every_order(d: &Detection) -> bool {
 pub fn note(model: &Model, d: &mut Detection, walks_links: bool) {
     let (order, source) = model.link_order();
     if walks_links && matches!(source, LinkOrderSource::Default) && !same_in_every_order(d) {
-        let order = match order {
-            LinkOrder::Ascending => "ascending ifindex, as kernels since 6.9 walk them",
-            LinkOrder::Buckets => "ifindex hash buckets, as kernels up to 6.8 walk them",
-        };
-        d.notes.push(format!(
-            "assumed: the kernel's link order ({order}); no link dump in the capture showed it, and the \
-             candidates above are examined in that order (give --kernel-order or --kernel if known)"
-        ));
+        d.notes.push(Note::AssumedLinkOrder(order));
     }
     let placeholders: Vec<String> = d
         .candidates
@@ -52,10 +46,6 @@ pub fn note(model: &Model, d: &mut Detection, walks_links: bool) {
         .map(|c| c.interface.clone())
         .collect();
     if !placeholders.is_empty() {
-        d.notes.push(format!(
-            "assumed: {} known only from address messages (no RTM_NEWLINK in the capture): flags, state and \
-             type unknown, taken as usable",
-            placeholders.join(", ")
-        ));
+        d.notes.push(Note::AssumedPlaceholders(placeholders));
     }
 }

@@ -18,69 +18,17 @@ use ipnet::IpNet;
 use super::family::Family;
 use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
+use super::note::{Note, PeerCheck};
+use super::reason::Reason;
+use super::semantics::{CalicoWalk, Semantics};
 use super::source;
-use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, Log, NodeAddress, Verdict};
+
+pub use super::calico_version::Version;
+use super::failure::Failure;
+pub use super::failure::{Introduced, MethodError, Unable};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{AF_INET, AF_INET6};
-
-/// A calico-node release.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Version(pub u32, pub u32, pub u32);
-
-impl Version {
-    /// The newest release whose behaviour is replayed here.
-    pub const LATEST: Version = Version(3, 32, 1);
-
-    /// The release whose behaviour is replayed for this one: itself, or
-    /// [`Version::LATEST`] for a later release nlorder does not know.
-    pub fn replayed(self) -> Version {
-        self.min(Version::LATEST)
-    }
-
-    /// For a release later than any nlorder knows, what that means for
-    /// its answers; `None` for one it knows.
-    pub fn unknown_warning(self) -> Option<String> {
-        (self > Version::LATEST).then(|| {
-            format!(
-                "calico-node {self} is newer than any release nlorder knows; its answers are {}'s \
-                 (the newest it knows)",
-                Version::LATEST
-            )
-        })
-    }
-
-    /// `calico-node vX.Y.Z` as replayed, naming the release asked for
-    /// when that is a later one nlorder does not know.
-    fn replayed_name(self) -> String {
-        match self.replayed() {
-            v if v == self => format!("calico-node {v}"),
-            v => format!("calico-node {v} ({self} asked: newer than any release nlorder knows)"),
-        }
-    }
-}
-
-impl FromStr for Version {
-    type Err = crate::bad_value::BadValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "latest" {
-            return Ok(Version::LATEST);
-        }
-        let t = s.trim_start_matches('v');
-        let parts: Vec<&str> = t.split('.').collect();
-        let bad = || crate::bad_value::BadValue::new(s, "not a version like 3.22.1");
-        let num = |i: usize| parts.get(i).map_or(Ok(0), |p| p.parse::<u32>().map_err(|_| bad()));
-        if parts.is_empty() || parts.len() > 3 {
-            return Err(bad());
-        }
-        Ok(Version(num(0)?, num(1)?, num(2)?))
-    }
-}
-
-impl std::fmt::Display for Version {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "v{}.{}.{}", self.0, self.1, self.2)
-    }
-}
 
 /// `DEFAULT_INTERFACES_TO_EXCLUDE` of a release (Linux), in source order.
 pub fn default_excludes(v: Version) -> Vec<&'static str> {
@@ -187,7 +135,8 @@ impl Patterns {
         self.joined.as_ref().map(|r| r.is_match(name))
     }
 
-    /// The first single pattern that matches, to name it in a verdict.
+    /// The first single pattern that matches, to name it in a verdict
+    /// (all of them, joined, when only their join compiles).
     fn which(&self, name: &[u8]) -> String {
         self.each
             .iter()
@@ -211,35 +160,6 @@ pub enum Method {
     KubernetesInternalIp,
 }
 
-/// Why calico-node found no address, in the words of its log line
-/// (`Unable to auto-detect an IPv4 address using …: REASON`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Unable(pub String);
-
-impl From<String> for Unable {
-    fn from(s: String) -> Unable {
-        Unable(s)
-    }
-}
-
-impl From<&str> for Unable {
-    fn from(s: &str) -> Unable {
-        Unable(s.to_owned())
-    }
-}
-
-/// Why a method text cannot be replayed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MethodError {
-    /// calico-node itself rejects it (and terminates): a replay result.
-    #[error("{0}")]
-    Invalid(String),
-    /// A pattern or CIDR in it does not compile: an argument to fix.
-    #[error("{0}")]
-    Pattern(String),
-}
-
 /// Splits at every match of `\s*,\s*`, keeping empty pieces (as Go's
 /// `regexp.Split(s, -1)` does).
 fn split_list(s: &str) -> Vec<String> {
@@ -251,10 +171,25 @@ fn split_list(s: &str) -> Vec<String> {
 impl Method {
     pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
         let v = v.replayed();
-        let invalid = || MethodError::Invalid(format!("Invalid IP autodetection method: {s} (calico-node terminates)"));
+        let refused = |introduced| MethodError::Invalid {
+            method: s.to_owned(),
+            introduced,
+        };
+        let invalid = || refused(None);
+        let too_old = |method, since| {
+            refused(Some(Introduced {
+                method,
+                since,
+                replayed: v,
+            }))
+        };
         let defaults = || default_excludes(v).into_iter().map(String::from).collect::<Vec<_>>();
-        let compile =
-            |texts: Vec<String>| Patterns::new(texts).map_err(|e| MethodError::Pattern(format!("--method {s}: {e}")));
+        let compile = |texts: Vec<String>| {
+            Patterns::new(texts).map_err(|error| MethodError::Pattern {
+                method: s.to_owned(),
+                error,
+            })
+        };
         if s.is_empty() || s == "first-found" {
             return Ok(Method::FirstFound(compile(defaults())?));
         }
@@ -263,16 +198,15 @@ impl Method {
         }
         if let Some(rest) = s.strip_prefix("cidr=") {
             if v < Version(3, 16, 0) {
-                return Err(MethodError::Invalid(format!(
-                    "{} (cidr= exists since v3.16.0; this is {v})",
-                    invalid()
-                )));
+                return Err(too_old("cidr=", Version(3, 16, 0)));
             }
             let nets = split_list(rest)
-                .iter()
-                .map(|c| {
-                    IpNet::from_str(c)
-                        .map_err(|_| MethodError::Pattern(format!("--method {s}: {c:?} is not a CIDR (Invalid CIDR)")))
+                .into_iter()
+                .map(|cidr| {
+                    IpNet::from_str(&cidr).map_err(|_| MethodError::Cidr {
+                        method: s.to_owned(),
+                        cidr,
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(Method::Cidr(nets));
@@ -287,10 +221,7 @@ impl Method {
         }
         if s.starts_with("kubernetes-internal-ip") {
             if v < Version(3, 22, 0) {
-                return Err(MethodError::Invalid(format!(
-                    "{} (kubernetes-internal-ip exists since v3.22.0; this is {v})",
-                    invalid()
-                )));
+                return Err(too_old("kubernetes-internal-ip", Version(3, 22, 0)));
             }
             return Ok(Method::KubernetesInternalIp);
         }
@@ -397,18 +328,13 @@ fn get_interfaces<'m>(
         if let Some(verdict) = dropped_by_name(link, include, exclude) {
             let name = link.name.as_bytes();
             let reason = match verdict {
-                Verdict::NameUnknown => format!(
-                    "nothing in the capture names ifindex {}, so its name cannot be matched (a link dump would tell)",
-                    link.index
-                ),
-                Verdict::NotIncluded => format!(
-                    "matches none of {}",
-                    include.map(|inc| inc.texts().join(",")).unwrap_or_default()
-                ),
-                _ => format!(
-                    "excluded by pattern {}",
-                    exclude.map(|exc| exc.which(name)).unwrap_or_default()
-                ),
+                Verdict::NameUnknown => Reason::NameUnknown { index: link.index },
+                Verdict::NotIncluded => Reason::MatchesNone {
+                    patterns: include.map(|inc| inc.texts().to_vec()).unwrap_or_default(),
+                },
+                _ => Reason::ExcludedBy {
+                    pattern: exclude.map(|exc| exc.which(name)).unwrap_or_default(),
+                },
             };
             out.push(Candidate {
                 interface: link.display_name(),
@@ -428,6 +354,7 @@ fn get_interfaces<'m>(
     kept
 }
 
+/// The address as `Addrs()` hands it out (see [`NodeAddress::prefixed`]).
 fn cidr_of(a: &GoAddr<'_>) -> IpNet {
     IpNet::new(a.ip, a.prefix_len).unwrap_or_else(|_| IpNet::from(a.ip))
 }
@@ -450,55 +377,48 @@ fn filtered(
         let mut addrs = Vec::new();
         for a in &k.cidrs {
             let (verdict, reason) = if chosen.is_some() {
-                (Verdict::NotReached, "an earlier candidate won".to_string())
+                (Verdict::NotReached, Reason::EarlierCandidate)
             } else if !goview::is_global_unicast(a.ip) {
                 (
                     Verdict::NotGlobalUnicast,
-                    format!("{} is not global unicast ({})", a.ip, goview::not_global_reason(a.ip)),
+                    Reason::AddressNotGlobal {
+                        ip: a.ip,
+                        why: goview::not_global(a.ip),
+                    },
                 )
             } else if !cidrs.is_empty() && !cidrs.iter().any(|c| c.contains(&a.ip)) {
                 (
                     Verdict::OutsideCidrs,
-                    format!(
-                        "{} is outside {}",
-                        a.ip,
-                        cidrs.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
-                    ),
+                    Reason::OutsideCidrs {
+                        ip: a.ip,
+                        cidrs: cidrs.to_vec(),
+                    },
                 )
             } else {
                 chosen = Some((cidr_of(a), k.link.display_name()));
-                (
-                    Verdict::Chosen,
-                    "first global unicast address of the first candidate interface".to_string(),
-                )
+                (Verdict::Chosen, Reason::FirstOfFirstCandidate)
             };
             addrs.push(AddrVerdict {
-                address: a.cidr(),
+                address: cidr_of(a).into(),
                 verdict,
-                reason,
+                reason: Some(reason),
             });
         }
         let won = addrs.iter().any(|a| a.verdict == Verdict::Chosen);
         let (verdict, reason) = if won {
-            (
-                Verdict::Chosen,
-                "the first candidate with a global unicast address".to_string(),
-            )
+            (Verdict::Chosen, Reason::FirstCandidate)
         } else if k.cidrs.is_empty() {
-            (Verdict::NoAddress, format!("no IPv{} address", o.family))
+            (Verdict::NoAddress, Reason::NoAddressOfFamily(o.family))
         } else if addrs.iter().all(|a| a.verdict == Verdict::NotReached) {
-            (Verdict::NotReached, "an earlier interface won".to_string())
+            (Verdict::NotReached, Reason::EarlierInterface)
         } else if addrs
             .iter()
             .all(|a| a.verdict == Verdict::OutsideCidrs || a.verdict == Verdict::NotReached)
             && !cidrs.is_empty()
         {
-            (Verdict::OutsideCidrs, "no address inside the CIDRs".to_string())
+            (Verdict::OutsideCidrs, Reason::NoAddressInCidrs)
         } else {
-            (
-                Verdict::NotGlobalUnicast,
-                format!("no global unicast IPv{} address", o.family),
-            )
+            (Verdict::NotGlobalUnicast, Reason::NoGlobalOfFamily(o.family))
         };
         verdicts.push(Candidate {
             interface: k.link.display_name(),
@@ -514,7 +434,7 @@ fn filtered(
     verdicts.sort_by_key(|c| std::cmp::Reverse(pos(c.index)));
     d.candidates = verdicts;
     if kept.is_empty() {
-        return Err("no valid host interfaces found".into());
+        return Err(Unable::NoValidInterfaces);
     }
     match chosen {
         Some((addr, iface)) => {
@@ -522,7 +442,7 @@ fn filtered(
             d.interface = Some(iface);
             Ok(())
         }
-        None => Err(format!("no valid IPv{} addresses found on the host interfaces", o.family).into()),
+        None => Err(Unable::NoValidAddresses(o.family)),
     }
 }
 
@@ -558,9 +478,9 @@ fn filtered_outcome(
         }
     }
     if !model.links().iter().any(kept) {
-        return Err("no valid host interfaces found".into());
+        return Err(Unable::NoValidInterfaces);
     }
-    Err(format!("no valid IPv{} addresses found on the host interfaces", o.family).into())
+    Err(Unable::NoValidAddresses(o.family))
 }
 
 /// The outcome of [`detect_parsed`] (address, interface, error) at the cost
@@ -570,7 +490,7 @@ pub fn outcome_parsed(
     model: &Model,
     method: &Result<Method, MethodError>,
     o: &Options,
-) -> Option<(Option<NodeAddress>, Option<String>, Option<String>)> {
+) -> Option<(Option<NodeAddress>, Option<String>, Option<Failure>)> {
     if !matches!(o.ip, IpSetting::Autodetect) {
         return None;
     }
@@ -593,7 +513,7 @@ pub fn outcome_parsed(
     };
     Some(match result {
         Ok((a, i)) => (Some(a.into()), Some(i), None),
-        Err(e) => (None, None, Some(e.0)),
+        Err(e) => (None, None, Some(Failure::Unable(e))),
     })
 }
 
@@ -616,33 +536,17 @@ fn k8s_bug(v: Version) -> bool {
 }
 
 /// What the replay of release `asked` does (a later release than any
-/// nlorder knows is replayed as, and named as, [`Version::LATEST`]).
-fn semantics(asked: Version, method: &Method) -> String {
+/// nlorder knows is replayed as [`Version::LATEST`]); `method`: none when
+/// calico-node refused it.
+fn semantics(asked: Version, method: Option<&Method>) -> Semantics {
     let v = asked.replayed();
-    let ex = default_excludes(v);
-    let anchored = ex.iter().all(|p| p.starts_with('^'));
-    let mut s = format!(
-        "{}: interfaces walked in reverse kernel link order; default excludes ({} patterns, {}): {}",
-        asked.replayed_name(),
-        ex.len(),
-        if anchored {
-            "^-anchored"
-        } else {
-            "unanchored: substring matches"
-        },
-        ex.join(" ")
-    );
-    match method {
-        Method::Interface(_) | Method::Cidr(_) => s.push_str("; this method does not apply the default excludes"),
-        Method::KubernetesInternalIp if k8s_bug(v) => s.push_str(
-            "; kubernetes-internal-ip returns the masked network address (bug of v3.22.0-3.22.3 and v3.23.0-3.23.1)",
-        ),
-        _ => {}
-    }
-    if view(v) == AddrView::Vishvananda {
-        s.push_str("; addresses from one bulk netlink dump (point-to-point IPv4 as /32)");
-    }
-    s
+    let walk = method.map(|m| CalicoWalk {
+        default_excludes: default_excludes(v),
+        without_default_excludes: matches!(m, Method::Interface(_) | Method::Cidr(_)),
+        network_address_bug: matches!(m, Method::KubernetesInternalIp) && k8s_bug(v),
+        bulk_dump: view(v) == AddrView::Vishvananda,
+    });
+    Semantics::CalicoNode { asked, walk }
 }
 
 /// Replays one method given as text (parsed here; see [`detect_parsed`]).
@@ -672,19 +576,16 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
     let method = match method {
         Ok(m) => m,
         Err(e) => {
-            let mut d = Detection::new(name, asked.replayed_name(), o.family);
-            d.error = Some(e.to_string());
+            let mut d = Detection::new(name, semantics(asked, None), o.family);
+            d.error = Some(Failure::Method(e.clone()));
             return d;
         }
     };
-    let mut d = Detection::new(name, semantics(asked, method), o.family);
+    let mut d = Detection::new(name, semantics(asked, Some(method)), o.family);
     match &o.ip {
         IpSetting::None => {
-            d.notes.push(format!(
-                "IP{}=none: no autodetection; the node keeps its previous address (none on a new node)",
-                if o.family == Family::V6 { "6" } else { "" }
-            ));
-            d.error = Some("autodetection disabled (none)".into());
+            d.notes.push(Note::IpNone { family: o.family });
+            d.error = Some(Failure::Disabled);
             return d;
         }
         IpSetting::Explicit(text) => {
@@ -700,19 +601,19 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
         Method::CanReach(dest) => can_reach(model, dest, o, &mut d),
         Method::KubernetesInternalIp => k8s_internal_ip(model, o, &mut d),
     };
-    if let Err(e) = result {
-        d.log = Some(format!(
-            "Unable to auto-detect an IPv{} address using {name}: {e}",
-            o.family
-        ));
-        d.error = Some(e.0);
-    } else if let (Some(a), Some(i)) = (&d.address, &d.interface) {
-        d.log = Some(match method {
-            Method::Interface(_) => format!(
-                "Using autodetected IPv{} address {a} on matching interface {i}",
-                o.family
-            ),
-            _ => format!("Using autodetected IPv{} address on interface {i}: {a}", o.family),
+    if let Err(why) = result {
+        d.log = Some(Log::Unable {
+            family: o.family,
+            method: name.to_owned(),
+            why: why.clone(),
+        });
+        d.error = Some(Failure::Unable(why));
+    } else if let (Some(a), Some(i)) = (d.address, &d.interface) {
+        d.log = Some(Log::Using {
+            family: o.family,
+            address: a,
+            interface: i.clone(),
+            matching: matches!(method, Method::Interface(_)),
         });
     }
     bgp_peers(model, o, &mut d);
@@ -721,18 +622,21 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
 
 fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), Unable> {
     let Ok(dst) = dest.parse::<IpAddr>() else {
-        return Err(format!("can-reach={dest}: a host name must be resolved first; give its address").into());
+        return Err(Unable::CanReachName { dest: dest.to_owned() });
     };
     if family_of(dst) != o.family {
-        return Err(format!("can-reach={dest} is not an IPv{} address", o.family).into());
+        return Err(Unable::CanReachFamily {
+            dest: dest.to_owned(),
+            family: o.family,
+        });
     }
-    let choice = source::select_source(model, dst).map_err(|e| Unable(format!("cannot reach {dst}: {e}")))?;
-    d.notes.push(format!(
-        "the kernel reaches {dst} from {} via route `{}` ({})",
-        choice.source,
-        model.route_text(&choice.route),
-        choice.why
-    ));
+    let choice = source::select_source(model, dst).map_err(|why| Unable::CannotReach { dst, why })?;
+    d.notes.push(Note::Reaches {
+        dst,
+        source: choice.source,
+        route: model.route_text(&choice.route),
+        why: choice.why.clone(),
+    });
     let mut sink = Vec::new();
     let kept = get_interfaces(model, None, None, o.family, o.version, &mut sink);
     for k in &kept {
@@ -740,25 +644,19 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
         let mut won = false;
         for a in &k.cidrs {
             let (verdict, reason) = if d.address.is_some() {
-                (Verdict::NotReached, "an earlier candidate won".into())
+                (Verdict::NotReached, Reason::EarlierCandidate)
             } else if a.ip == choice.source {
                 won = true;
                 d.address = Some(cidr_of(a).into());
                 d.interface = Some(k.link.display_name());
-                (
-                    Verdict::Chosen,
-                    format!("the source address the kernel picks for {dst}"),
-                )
+                (Verdict::Chosen, Reason::SourceFor { dst })
             } else {
-                (
-                    Verdict::NotMatching,
-                    format!("not the source address {}", choice.source),
-                )
+                (Verdict::NotMatching, Reason::NotSource { source: choice.source })
             };
             addrs.push(AddrVerdict {
-                address: a.cidr(),
+                address: cidr_of(a).into(),
                 verdict,
-                reason,
+                reason: Some(reason),
             });
         }
         d.candidates.push(Candidate {
@@ -772,43 +670,40 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
                 Verdict::NotMatching
             },
             reason: if won {
-                "carries the source address".into()
+                Reason::CarriesSource
             } else {
-                "does not carry the source address".into()
+                Reason::LacksSource
             },
             addresses: addrs,
         });
     }
     if d.address.is_none() {
-        return Err(format!(
-            "autodetected IPv{} address does not match any addresses found on local interfaces: {}",
-            o.family, choice.source
-        )
-        .into());
+        return Err(Unable::SourceNotLocal {
+            family: o.family,
+            source: choice.source,
+        });
     }
     Ok(())
 }
 
 fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), Unable> {
     if o.node_internal_ips.is_empty() {
-        return Err("the Node's InternalIP is needed: give --node-internal-ip".into());
+        return Err(Unable::NoInternalIp);
     }
     let Some(ip) = o.node_internal_ips.iter().copied().find(|i| family_of(*i) == o.family) else {
-        return Err(format!("the Node has no IPv{} InternalIP", o.family).into());
+        return Err(Unable::NoInternalIpOfFamily(o.family));
     };
     let Some((cidr, iface)) = local_cidr(model, ip, o.version) else {
-        d.notes
-            .push(format!("Unable to find matching host interface for IP {ip}"));
-        return Err(
-            format!("InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails").into(),
-        );
+        d.notes.push(Note::NoInterfaceFor { ip });
+        return Err(Unable::InternalIpNotLocal(ip));
     };
     let result = if k8s_bug(o.version) {
         let net = cidr.trunc();
-        d.notes.push(format!(
-            "{}: returns the network {net} instead of {cidr}; every node of that subnet claims the same address",
-            o.version
-        ));
+        d.notes.push(Note::NetworkAddress {
+            version: o.version,
+            network: net,
+            cidr,
+        });
         net
     } else {
         cidr
@@ -820,9 +715,9 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
             index: l.index,
             verdict: if here { Verdict::Chosen } else { Verdict::NotMatching },
             reason: if here {
-                format!("carries the InternalIP {ip}")
+                Reason::CarriesInternalIp { ip }
             } else {
-                format!("does not carry the InternalIP {ip}")
+                Reason::LacksInternalIp { ip }
             },
             addresses: Vec::new(),
         });
@@ -833,13 +728,18 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
 }
 
 fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
-    let var = if o.family == Family::V6 { "IP6" } else { "IP" };
+    let not_an_address = || {
+        Some(Failure::NotAnAddress {
+            family: o.family,
+            text: text.to_owned(),
+        })
+    };
     let (ip_text, given_len) = match text.split_once('/') {
         Some((i, l)) => (i, Some(l)),
         None => (text, None),
     };
     let Ok(ip) = ip_text.parse::<IpAddr>() else {
-        d.error = Some(format!("{var}={text} is not an address"));
+        d.error = not_an_address();
         return;
     };
     let on_host = goview::host_has(model, ip);
@@ -848,7 +748,7 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         Some(Ok(l)) => IpNet::new(ip, l),
         // calico-node refuses what does not parse as a CIDR, and terminates.
         Some(Err(_)) => {
-            d.error = Some(format!("{var}={text} is not an address"));
+            d.error = not_an_address();
             return;
         }
         // v3.18+ completes a bare IPv4 with the host interface's prefix.
@@ -859,17 +759,17 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         None => IpNet::new(ip, host),
     };
     let Ok(cidr) = cidr else {
-        d.error = Some(format!("{var}={text} is not an address"));
+        d.error = not_an_address();
         return;
     };
-    d.notes.push(format!("{var}={text}: used as given, no autodetection"));
+    d.notes.push(Note::IpGiven {
+        family: o.family,
+        text: text.to_owned(),
+    });
     if on_host {
         d.interface = local_cidr(model, ip, o.version).map(|(_, i)| i);
     } else {
-        d.notes.push(format!(
-            "Unable to confirm IPv{} address {ip} is assigned to this host (calico-node only warns)",
-            o.family
-        ));
+        d.notes.push(Note::IpNotConfirmed { family: o.family, ip });
     }
     d.address = Some(cidr.into());
 }
@@ -879,24 +779,23 @@ fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {
     for peer in o.bgp_peers.iter().filter(|p| family_of(**p) == o.family) {
         match source::select_source(model, *peer) {
             Ok(c) => {
-                let dev = c.oif.map(|i| model.ifname(i)).unwrap_or_default();
-                let verdict = match chosen {
-                    Some(ip) if ip == c.source => "matches the node address".to_string(),
-                    Some(ip) => format!(
-                        "MISMATCH: the node address is {ip}{}, so the BGP session and the node IP sit on different NICs",
-                        d.interface.as_ref().map(|i| format!(" ({i})")).unwrap_or_default()
-                    ),
-                    None => "no node address to compare".to_string(),
+                let node = match chosen {
+                    Some(ip) if ip == c.source => PeerCheck::Matches,
+                    Some(ip) => PeerCheck::Mismatch {
+                        node: ip,
+                        interface: d.interface.clone(),
+                    },
+                    None => PeerCheck::NoNodeAddress,
                 };
-                d.notes.push(format!(
-                    "BGP peer {peer}: the kernel connects from {} on {dev} (route `{}`): {verdict}",
-                    c.source,
-                    model.route_text(&c.route)
-                ));
+                d.notes.push(Note::BgpPeer {
+                    peer: *peer,
+                    source: c.source,
+                    device: c.oif.map(|i| model.ifname(i)).unwrap_or_default(),
+                    route: model.route_text(&c.route),
+                    node,
+                });
             }
-            Err(e) => d
-                .notes
-                .push(format!("BGP peer {peer}: unreachable from the captured routes: {e}")),
+            Err(why) => d.notes.push(Note::BgpPeerUnreachable { peer: *peer, why }),
         }
     }
 }

@@ -33,7 +33,11 @@ fn interfaces_linux_test_default_excludes() {
     ] {
         let m = host(&[(0, name)], &[(0, "10.0.0.5/24")]);
         let d = run(&m, "first-found", "latest");
-        assert_eq!(d.error.as_deref(), Some("no valid host interfaces found"), "{name}");
+        assert_eq!(
+            d.error.map(|e| e.to_string()).as_deref(),
+            Some("no valid host interfaces found"),
+            "{name}"
+        );
         assert_eq!(d.candidates[0].verdict, Verdict::Excluded, "{name}");
     }
 }
@@ -90,7 +94,10 @@ fn startup_test_kubernetes_internal_ip() {
     assert!(detect(&m, "kubernetes-internal-ip", &o).error.is_some());
     // before v3.22 the method does not exist
     o.version = "3.21.5".parse().expect("v");
-    let e = detect(&m, "kubernetes-internal-ip", &o).error.expect("error");
+    let e = detect(&m, "kubernetes-internal-ip", &o)
+        .error
+        .expect("error")
+        .to_string();
     assert!(e.starts_with("Invalid IP autodetection method"), "{e}");
 }
 
@@ -120,7 +127,7 @@ fn startup_test_get_local_cidr() {
         };
         let d = detect(&m, "", &o);
         assert_eq!(
-            (d.address, d.error),
+            (d.address, d.error.map(|e| e.to_string())),
             (None, Some(format!("IP={bad} is not an address")))
         );
     }
@@ -137,7 +144,7 @@ fn st_test_autodetection_methods() {
     assert!(run(&m, "skip-interface=bogus", "3.17.0").error.is_none());
     // can-reach needs routes; an address of the wrong form fails
     assert!(run(&m, "can-reach=XXX.YYY.ZZZ.XXX", "3.17.0").error.is_some());
-    let e = run(&m, "eth1", "3.17.0").error.expect("invalid");
+    let e = run(&m, "eth1", "3.17.0").error.expect("invalid").to_string();
     assert!(e.starts_with("Invalid IP autodetection method: eth1"), "{e}");
 }
 
@@ -220,16 +227,22 @@ fn can_reach_uses_the_kernel_source_and_names_the_route() {
     };
     let ff = detect(&m, "first-found", &o);
     assert_eq!(ff.address_text().as_deref(), Some("192.168.50.5/24"));
-    assert!(ff.notes.iter().any(|n| n.contains("MISMATCH")), "{:?}", ff.notes);
+    assert!(
+        ff.notes.iter().any(|n| n.to_string().contains("MISMATCH")),
+        "{:?}",
+        ff.notes
+    );
     let cr = detect(&m, "can-reach=10.20.0.1", &o);
     assert_eq!(cr.address_text().as_deref(), Some("10.0.0.5/24"));
     assert!(
-        cr.notes.iter().any(|n| n.contains("default via 10.0.0.1")),
+        cr.notes.iter().any(|n| n.to_string().contains("default via 10.0.0.1")),
         "{:?}",
         cr.notes
     );
     assert!(
-        cr.notes.iter().any(|n| n.contains("matches the node address")),
+        cr.notes
+            .iter()
+            .any(|n| n.to_string().contains("matches the node address")),
         "{:?}",
         cr.notes
     );

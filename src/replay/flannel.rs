@@ -9,9 +9,13 @@
 
 use std::net::IpAddr;
 
+use super::failure::Failure;
 use super::goregex::GoRegex;
+use super::note::{Note, Program};
+use super::reason::Reason;
+use super::semantics::Semantics;
 use super::source;
-use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
 
@@ -33,7 +37,8 @@ fn sorted_addrs(model: &Model, index: u32, fam: u8) -> Vec<&AddrEntry> {
         .iter()
         .filter(|a| a.flags & IFA_F_DEPRECATED == 0)
         .filter(|a| {
-            super::goview::is_global_unicast(a.address) || super::goview::not_global_reason(a.address) == "link-local"
+            super::goview::is_global_unicast(a.address)
+                || super::goview::not_global(a.address) == super::goview::NotGlobal::LinkLocal
         })
         .collect();
     // Stable, as slices.SortFunc's insertion sort is for short lists.
@@ -47,7 +52,7 @@ fn sorted_addrs(model: &Model, index: u32, fam: u8) -> Vec<&AddrEntry> {
     v
 }
 
-fn candidate(model: &Model, index: u32, verdict: Verdict, reason: String, addrs: Vec<AddrVerdict>) -> Candidate {
+fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs: Vec<AddrVerdict>) -> Candidate {
     Candidate {
         interface: model.ifname(index),
         index,
@@ -59,13 +64,8 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: String, addrs:
 
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let fam = o.family.af();
-    let mut d = Detection::new(
-        "flannel",
-        "flannel v0.28+: --iface (names or IPs) in order, then --iface-regex (addresses, then names), then \
-         --iface-can-reach; else the default-route interface; addresses sorted global/permanent/non-temporary first",
-        o.family,
-    );
-    let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: String| {
+    let mut d = Detection::new("flannel", Semantics::Flannel, o.family);
+    let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
         d.notes.push(why);
@@ -74,25 +74,33 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
         let route = model.route_table().prefix(fam, RT_TABLE_MAIN, None, 0).next();
         match route {
-            None if !model.has_routes() => {
-                d.error = Some("no default route: the capture holds no routes (record a route dump)".into());
+            None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(Program::Flannel)),
+            None => {
+                d.error = Some(Failure::Said(
+                    "Failed to find interface to use: no default route".into(),
+                ))
             }
-            None => d.error = Some("Failed to find interface to use: no default route".into()),
             Some(r) => match r.oif {
                 None => {
-                    d.error = Some(format!(
-                        "default route `{}` has no single device (multipath?)",
-                        model.route_text(r)
-                    ))
+                    d.error = Some(Failure::NoSingleDevice {
+                        route: model.route_text(r),
+                    })
                 }
                 Some(oif) => match sorted_addrs(model, oif, fam).first() {
                     Some(a) => {
-                        let why = format!("default route `{}`; first of its sorted addresses", model.route_text(r));
+                        let route = model.route_text(r);
+                        let why = Note::DefaultRoute { route: route.clone() };
+                        let reason = Reason::DefaultRouteFirstSorted { route };
                         d.candidates
-                            .push(candidate(model, oif, Verdict::Chosen, why.clone(), Vec::new()));
+                            .push(candidate(model, oif, Verdict::Chosen, reason, Vec::new()));
                         choose(&mut d, oif, a.address, why);
                     }
-                    None => d.error = Some(format!("no IPv{} address found for given interface", o.family)),
+                    None => {
+                        d.error = Some(Failure::Said(format!(
+                            "no IPv{} address found for given interface",
+                            o.family
+                        )))
+                    }
                 },
             },
         }
@@ -107,16 +115,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 .find(|l| model.device_addresses(l.index, fam).iter().any(|a| a.address == ip));
             match hit {
                 Some(l) => {
-                    choose(
-                        &mut d,
-                        l.index,
-                        ip,
-                        format!("--iface {spec}: the first interface carrying it"),
-                    );
+                    choose(&mut d, l.index, ip, Note::IfaceHolds { spec: spec.clone() });
                     finish(&mut d, o);
                     return d;
                 }
-                None => d.notes.push(format!("--iface {spec}: no interface carries that IP")),
+                None => d.notes.push(Note::IfaceNotHeld { spec: spec.clone() }),
             }
         } else {
             match model.link_by_name(spec.as_bytes()) {
@@ -126,25 +129,28 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                             &mut d,
                             l.index,
                             a.address,
-                            format!("--iface {spec}: first of its sorted addresses"),
+                            Note::IfaceFirstSorted { spec: spec.clone() },
                         );
                         finish(&mut d, o);
                         return d;
                     }
-                    None => d.notes.push(format!(
-                        "--iface {spec}: no IPv{} address found for given interface",
-                        o.family
-                    )),
+                    None => d.notes.push(Note::IfaceNoAddress {
+                        spec: spec.clone(),
+                        family: o.family,
+                    }),
                 },
-                None => d.notes.push(format!("--iface {spec}: no such interface")),
+                None => d.notes.push(Note::IfaceNoSuch { spec: spec.clone() }),
             }
         }
     }
     for pattern in &o.iface_regex {
         let re = match GoRegex::new(pattern) {
             Ok(r) => r,
-            Err(e) => {
-                d.notes.push(format!("--iface-regex {pattern}: {e}"));
+            Err(error) => {
+                d.notes.push(Note::IfaceRegexInvalid {
+                    pattern: pattern.clone(),
+                    error,
+                });
                 continue;
             }
         };
@@ -158,10 +164,15 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 if m {
                     hit = Some(a.address);
                 }
+                let pattern = pattern.clone();
                 verdicts.push(AddrVerdict {
-                    address: a.cidr(),
+                    address: NodeAddress::prefixed(a.address, a.prefix_len),
                     verdict: if m { Verdict::Chosen } else { Verdict::NotMatching },
-                    reason: format!("address {} {pattern}", if m { "matches" } else { "does not match" }),
+                    reason: Some(if m {
+                        Reason::AddressMatches { pattern }
+                    } else {
+                        Reason::AddressDoesNotMatch { pattern }
+                    }),
                 });
             }
             if let Some(ip) = hit {
@@ -169,15 +180,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     model,
                     l.index,
                     Verdict::Chosen,
-                    "an address matches".into(),
+                    Reason::AnAddressMatches,
                     verdicts,
                 ));
-                choose(
-                    &mut d,
-                    l.index,
-                    ip,
-                    format!("--iface-regex {pattern}: matches the address"),
-                );
+                let pattern = pattern.clone();
+                choose(&mut d, l.index, ip, Note::IfaceRegexAddress { pattern });
                 finish(&mut d, o);
                 return d;
             }
@@ -185,7 +192,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 model,
                 l.index,
                 Verdict::NotMatching,
-                format!("no address matches {pattern}"),
+                Reason::NoAddressMatches {
+                    pattern: pattern.clone(),
+                },
                 verdicts,
             ));
         }
@@ -195,19 +204,23 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             let first = sorted_addrs(model, l.index, fam).first().map(|a| a.address);
             // The rows pass 1 wrote say what pass 2 found too.
             if let Some(row) = d.candidates.iter_mut().rev().find(|c| c.index == l.index) {
+                let pattern = pattern.clone();
                 if named && let Some(ip) = first {
                     row.verdict = Verdict::Chosen;
-                    row.reason = format!("the interface name matches {pattern}");
+                    row.reason = Reason::NameMatches { pattern };
                     for a in &mut row.addresses {
-                        if a.address.split('/').next() == Some(ip.to_string().as_str()) {
+                        if a.address.ip() == ip {
                             a.verdict = Verdict::Chosen;
-                            a.reason = "first of the interface's sorted addresses".into();
+                            a.reason = Some(Reason::FirstSorted);
                         }
                     }
                 } else if named {
-                    row.reason = format!("the name matches {pattern}, but it has no IPv{} address", o.family);
+                    row.reason = Reason::NameMatchesNoAddress {
+                        pattern,
+                        family: o.family,
+                    };
                 } else {
-                    row.reason = format!("neither an address nor the name matches {pattern}");
+                    row.reason = Reason::NothingMatches { pattern };
                 }
             }
             if named && let Some(ip) = first {
@@ -216,16 +229,14 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 for row in &mut d.candidates {
                     if after {
                         row.verdict = Verdict::NotReached;
-                        row.reason = format!("{} matched first", model.ifname(at));
+                        row.reason = Reason::MatchedFirst {
+                            interface: model.ifname(at),
+                        };
                     }
                     after |= row.index == at;
                 }
-                choose(
-                    &mut d,
-                    l.index,
-                    ip,
-                    format!("--iface-regex {pattern}: matches the interface name"),
-                );
+                let pattern = pattern.clone();
+                choose(&mut d, l.index, ip, Note::IfaceRegexName { pattern });
                 finish(&mut d, o);
                 return d;
             }
@@ -235,26 +246,23 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         match source::select_source(model, dst) {
             Ok(c) => {
                 let oif = c.oif.unwrap_or(0);
-                choose(
-                    &mut d,
-                    oif,
-                    c.source,
-                    format!("--iface-can-reach {dst}: route `{}`", model.route_text(&c.route)),
-                );
+                let route = model.route_text(&c.route);
+                choose(&mut d, oif, c.source, Note::IfaceCanReach { dst, route });
                 finish(&mut d, o);
                 return d;
             }
-            Err(e) => d.notes.push(format!("--iface-can-reach {dst}: {e}")),
+            Err(why) => d.notes.push(Note::IfaceUnreachable { dst, why }),
         }
     }
-    d.error = Some("Failed to find interface to use that matches the interfaces and/or regexes provided".into());
+    d.error = Some(Failure::Said(
+        "Failed to find interface to use that matches the interfaces and/or regexes provided".into(),
+    ));
     d
 }
 
 fn finish(d: &mut Detection, o: &Options) {
     if let Some(p) = o.public_ip {
-        d.notes
-            .push(format!("--public-ip {p}: announced instead of the interface address"));
+        d.notes.push(Note::PublicIp(p));
     }
 }
 

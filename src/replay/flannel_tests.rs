@@ -67,7 +67,7 @@ fn match_test_cases() {
         ..Options::default()
     });
     assert_eq!(d.address_text().as_deref(), Some("172.16.30.18"));
-    assert!(d.notes.iter().any(|n| n.contains("172.16.31.200")));
+    assert!(d.notes.iter().any(|n| n.to_string().contains("172.16.31.200")));
     let d = flannel(Options {
         iface_can_reach: Some("172.16.32.254".parse().expect("ip")),
         ..Options::default()

@@ -75,16 +75,28 @@ pub fn is_global_unicast(ip: IpAddr) -> bool {
     }
 }
 
-/// Why an address is not global unicast, in Go's terms.
-pub fn not_global_reason(ip: IpAddr) -> &'static str {
+/// Why an address is not global unicast, in Go's terms (worded in
+/// `report::reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotGlobal {
+    Loopback,
+    LinkLocal,
+    Multicast,
+    /// Neither of the above: `0.0.0.0`, `::`, `255.255.255.255`.
+    UnspecifiedOrBroadcast,
+}
+
+/// Why `ip` is not global unicast (meaningful only when
+/// [`is_global_unicast`] says it is not).
+pub fn not_global(ip: IpAddr) -> NotGlobal {
     match ip {
-        IpAddr::V4(v4) if v4.is_loopback() => "loopback",
-        IpAddr::V4(v4) if v4.is_link_local() => "link-local",
-        IpAddr::V4(v4) if v4.is_multicast() => "multicast",
-        IpAddr::V6(v6) if v6.is_loopback() => "loopback",
-        IpAddr::V6(v6) if (v6.segments()[0] & 0xffc0) == 0xfe80 => "link-local",
-        IpAddr::V6(v6) if v6.is_multicast() => "multicast",
-        _ => "unspecified or broadcast",
+        IpAddr::V4(v4) if v4.is_loopback() => NotGlobal::Loopback,
+        IpAddr::V4(v4) if v4.is_link_local() => NotGlobal::LinkLocal,
+        IpAddr::V4(v4) if v4.is_multicast() => NotGlobal::Multicast,
+        IpAddr::V6(v6) if v6.is_loopback() => NotGlobal::Loopback,
+        IpAddr::V6(v6) if (v6.segments()[0] & 0xffc0) == 0xfe80 => NotGlobal::LinkLocal,
+        IpAddr::V6(v6) if v6.is_multicast() => NotGlobal::Multicast,
+        _ => NotGlobal::UnspecifiedOrBroadcast,
     }
 }
 

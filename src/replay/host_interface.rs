@@ -7,34 +7,34 @@
 //! family, else a global address on an up loopback interface.
 //!
 //! Contract: a pure function of the model; fills a detection's candidates
-//! and answer, or says why there is none ([`NoHostInterface`]); each
-//! program words that reason itself.
+//! and answer (with notes naming the program that walked), or says why
+//! there is none ([`NoHostInterface`]), which each program turns into its
+//! own failure.
 
 use std::net::IpAddr;
 
+use super::family::Family;
 use super::goview::{self, AddrView};
-use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use super::note::{Note, Program};
+use super::reason::Reason;
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
 use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_TABLE_MAIN};
 
 /// An answer of the family tried second: says why the first gave none,
 /// and labels the detection with the answer's family.
-fn fell_back(d: &mut Detection, fams: [u8; 2], defaults: &[&RouteEntry], ip: IpAddr, said: Said) {
+fn fell_back(d: &mut Detection, fams: [u8; 2], defaults: &[&RouteEntry], ip: IpAddr, by: Program) {
     let [first, _] = fams;
     let got = if ip.is_ipv6() { AF_INET6 } else { AF_INET };
     if got == first {
         return;
     }
-    let (want, other) = match first {
-        AF_INET6 => ("IPv6", "IPv4"),
-        _ => ("IPv4", "IPv6"),
-    };
-    let why = match defaults.iter().any(|r| r.family == first) {
-        false => format!("no {want} default route"),
-        true => format!("no {want} default route leads to a global {want} address"),
-    };
-    d.notes.push(format!("{why}: {} falls back to {other}", said.program));
-    d.family = super::family::Family::of(ip);
+    d.notes.push(Note::FellBack {
+        by,
+        wanted: if first == AF_INET6 { Family::V6 } else { Family::V4 },
+        had_route: defaults.iter().any(|r| r.family == first),
+    });
+    d.family = Family::of(ip);
 }
 
 /// Why no address was chosen.
@@ -48,18 +48,10 @@ pub enum NoHostInterface {
     NoneUsable,
 }
 
-/// How the notes name the program and the step of its own logic.
-#[derive(Debug, Clone, Copy)]
-pub struct Said {
-    pub program: &'static str,
-    /// Prefixed to each note (`step 4: `), or empty.
-    pub step: &'static str,
-}
-
 /// `ChooseHostInterface` (`ResolveBindAddress` preferring IPv6 when
 /// `prefer_v6`): the candidates go into `d`, and the chosen address and
-/// interface when there is one.
-pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> Result<(), NoHostInterface> {
+/// interface when there is one; `by` names the program in the notes.
+pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) -> Result<(), NoHostInterface> {
     let fams: [u8; 2] = if prefer_v6 {
         [AF_INET6, AF_INET]
     } else {
@@ -95,26 +87,28 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                     interface: name.clone(),
                     index: oif,
                     verdict: Verdict::NotUp,
-                    reason: format!("default route `{}`: interface is down", model.route_text(r)),
+                    reason: Reason::DefaultRouteDown {
+                        route: model.route_text(r),
+                    },
                     addresses: Vec::new(),
                 });
             } else {
                 for a in goview::addrs(model, oif, AddrView::GoNet) {
                     let want = if fam == AF_INET { a.ip.is_ipv4() } else { a.ip.is_ipv6() };
                     let (v, why) = if !want {
-                        (Verdict::OtherFamily, "other family".to_string())
+                        (Verdict::OtherFamily, Reason::OtherFamily)
                     } else if found.is_some() {
-                        (Verdict::NotReached, "an earlier address won".into())
+                        (Verdict::NotReached, Reason::EarlierAddress)
                     } else if goview::is_global_unicast(a.ip) {
                         found = Some(a.ip);
-                        (Verdict::Chosen, "first global unicast address".into())
+                        (Verdict::Chosen, Reason::FirstGlobal)
                     } else {
-                        (Verdict::NotGlobalUnicast, goview::not_global_reason(a.ip).into())
+                        (Verdict::NotGlobalUnicast, Reason::NotGlobal(goview::not_global(a.ip)))
                     };
                     addrs.push(AddrVerdict {
-                        address: a.cidr(),
+                        address: NodeAddress::prefixed(a.ip, a.prefix_len),
                         verdict: v,
-                        reason: why,
+                        reason: Some(why),
                     });
                 }
                 d.candidates.push(Candidate {
@@ -125,16 +119,17 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                     } else {
                         Verdict::NoAddress
                     },
-                    reason: format!("default route `{}`", model.route_text(r)),
+                    reason: Reason::DefaultRoute {
+                        route: model.route_text(r),
+                    },
                     addresses: addrs,
                 });
             }
             if let Some(ip) = found {
                 d.address = Some(ip.into());
                 d.interface = Some(name);
-                d.notes
-                    .push(format!("{}address of the default-route interface", said.step));
-                fell_back(d, fams, &defaults, ip, said);
+                d.notes.push(Note::DefaultRouteInterface { by });
+                fell_back(d, fams, &defaults, ip, by);
                 return Ok(());
             }
             // RFC 5549 setups: a global address on an up loopback interface.
@@ -146,12 +141,12 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, said: Said) -> 
                     if let Some(a) = lo {
                         d.address = Some(a.ip.into());
                         d.interface = Some(l.display_name());
-                        d.notes.push(format!(
-                            "{}{name} has no global address; loopback fallback to {}",
-                            said.step,
-                            l.display_name()
-                        ));
-                        fell_back(d, fams, &defaults, a.ip, said);
+                        d.notes.push(Note::LoopbackFallback {
+                            by,
+                            interface: name.clone(),
+                            loopback: l.display_name(),
+                        });
+                        fell_back(d, fams, &defaults, a.ip, by);
                         return Ok(());
                     }
                 }

@@ -15,10 +15,14 @@
 
 use std::net::IpAddr;
 
+use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
-use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
+use super::note::{Note, Program};
+use super::reason::Reason;
+use super::semantics::Semantics;
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 
@@ -35,13 +39,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
     let family = if prefer_v6 { Family::V6 } else { Family::V4 };
-    let mut d = Detection::new(
-        "kubeadm",
-        "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
-         a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
-         0.0.0.0 without default routes",
-        family,
-    );
+    let mut d = Detection::new("kubeadm", Semantics::Kubeadm, family);
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
             d.address = Some(ip.into());
@@ -51,40 +49,30 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 .find(|a| a.address == ip)
                 .map(|a| model.ifname(a.index));
             d.family = Family::of(ip);
-            d.notes.push("--apiserver-advertise-address given: no detection".into());
+            d.notes.push(Note::AdvertiseGiven);
             if d.interface.is_none() {
-                d.notes.push(format!("{ip} is on none of the host's interfaces"));
+                d.notes.push(Note::AdvertiseNotOnHost { ip });
             }
         }
         Some(ip) if ip.is_loopback() => on_loopback(model, &mut d),
-        _ => {
-            let said = host_interface::Said {
-                program: "kubeadm",
-                step: "",
-            };
-            match host_interface::choose(model, prefer_v6, &mut d, said) {
-                Ok(()) => {}
-                Err(NoHostInterface::NoRoutesCaptured) => {
-                    d.error = Some(
-                        "kubeadm walks the default routes, but the capture holds no routes: record a route dump too"
-                            .into(),
-                    );
-                }
-                Err(NoHostInterface::NoDefaultRoutes) => {
-                    d.address = Some(IpAddr::from([0, 0, 0, 0]).into());
-                    d.family = Family::V4;
-                    d.error = Some(
-                        "WARNING: could not obtain a bind address for the API Server: no default routes found in \
-                         /proc/net/route or /proc/net/ipv6_route; using: 0.0.0.0 (which kubeadm then refuses as an \
-                         advertise address)"
-                            .into(),
-                    );
-                }
-                Err(NoHostInterface::NoneUsable) => {
-                    d.error = Some("unable to select an IP from default routes.".into());
-                }
+        _ => match host_interface::choose(model, prefer_v6, &mut d, Program::Kubeadm) {
+            Ok(()) => {}
+            Err(NoHostInterface::NoRoutesCaptured) => {
+                d.error = Some(Failure::NoRoutesCaptured(Program::Kubeadm));
             }
-        }
+            Err(NoHostInterface::NoDefaultRoutes) => {
+                d.address = Some(IpAddr::from([0, 0, 0, 0]).into());
+                d.family = Family::V4;
+                d.error = Some(Failure::Unspecified {
+                    warning: "WARNING: could not obtain a bind address for the API Server: no default routes found \
+                              in /proc/net/route or /proc/net/ipv6_route; using: 0.0.0.0"
+                        .into(),
+                });
+            }
+            Err(NoHostInterface::NoneUsable) => {
+                d.error = Some(Failure::Said("unable to select an IP from default routes.".into()));
+            }
+        },
     }
     d
 }
@@ -92,10 +80,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 /// `ChooseBindAddressForInterface("lo")`: the interface must be up; its
 /// first global unicast IPv4 address, else its first IPv6 one.
 fn on_loopback(model: &Model, d: &mut Detection) {
-    d.notes
-        .push("a loopback --apiserver-advertise-address selects a global address on lo".into());
+    d.notes.push(Note::AdvertiseLoopback);
     let Some(lo) = model.link_by_name(LOOPBACK.as_bytes()) else {
-        d.error = Some(format!("route ip+net: no such network interface ({LOOPBACK})"));
+        d.error = Some(Failure::Said(format!(
+            "route ip+net: no such network interface ({LOOPBACK})"
+        )));
         return;
     };
     let addrs = goview::addrs(model, lo.index, AddrView::GoNet);
@@ -111,18 +100,18 @@ fn on_loopback(model: &Model, d: &mut Detection) {
         .iter()
         .map(|a| {
             let (verdict, reason) = if Some(a.ip) == chosen {
-                (Verdict::Chosen, "first global unicast address, IPv4 first".to_owned())
+                (Verdict::Chosen, Reason::FirstGlobalIpv4First)
             } else if !goview::is_global_unicast(a.ip) {
-                (Verdict::NotGlobalUnicast, goview::not_global_reason(a.ip).to_owned())
+                (Verdict::NotGlobalUnicast, Reason::NotGlobal(goview::not_global(a.ip)))
             } else if chosen.is_some() {
-                (Verdict::NotReached, "an earlier address won".to_owned())
+                (Verdict::NotReached, Reason::EarlierAddress)
             } else {
-                (Verdict::NotUp, "lo is down".to_owned())
+                (Verdict::NotUp, Reason::LoopbackDown)
             };
             AddrVerdict {
-                address: a.cidr(),
+                address: NodeAddress::prefixed(a.ip, a.prefix_len),
                 verdict,
-                reason,
+                reason: Some(reason),
             }
         })
         .collect();
@@ -134,7 +123,7 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             (true, Some(_)) => Verdict::Chosen,
             (true, None) => Verdict::NoAddress,
         },
-        reason: "the loopback interface".into(),
+        reason: Reason::Loopback,
         addresses: verdicts,
     });
     match chosen {
@@ -143,7 +132,11 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             d.interface = Some(lo.display_name());
             d.family = Family::of(ip);
         }
-        None => d.error = Some(format!("unable to select an IP from {LOOPBACK} network interface")),
+        None => {
+            d.error = Some(Failure::Said(format!(
+                "unable to select an IP from {LOOPBACK} network interface"
+            )))
+        }
     }
 }
 

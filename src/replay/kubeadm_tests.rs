@@ -34,7 +34,7 @@ fn the_default_route_interface_and_the_family_preference() {
     assert!(
         d.notes
             .iter()
-            .any(|n| n == "no IPv6 default route: kubeadm falls back to IPv4"),
+            .any(|n| n.to_string() == "no IPv6 default route: kubeadm falls back to IPv4"),
         "{:?}",
         d.notes
     );
@@ -55,14 +55,14 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
     assert_eq!(lo.verdict, Verdict::Chosen);
     let first = &lo.addresses[0];
     assert_eq!(
-        (first.address.as_str(), first.verdict),
+        (first.address.to_string().as_str(), first.verdict),
         ("127.0.0.1/8", Verdict::NotGlobalUnicast)
     );
     // lo without a global address: kubeadm's own error.
     let d = kubeadm(&model("incident-vlan-lo.pcap"), Some("::1"));
     assert_eq!(d.address, None);
     assert_eq!(
-        d.error.as_deref(),
+        d.error.map(|e| e.to_string()).as_deref(),
         Some("unable to select an IP from lo network interface")
     );
 }
@@ -74,6 +74,8 @@ fn no_default_route_advertises_0_0_0_0_with_kubeadm_s_warning() {
     assert_eq!(d.family, Family::V4);
     assert!(
         d.error
+            .as_ref()
+            .map(|e| e.to_string())
             .as_deref()
             .is_some_and(|e| e.contains("no default routes found")),
         "{:?}",
@@ -92,5 +94,9 @@ fn a_specific_address_is_used_as_given() {
     assert!(d.candidates.is_empty());
     let d = kubeadm(&m, Some("192.0.2.7"));
     assert_eq!((d.address_text().as_deref(), d.interface), (Some("192.0.2.7"), None));
-    assert!(d.notes.iter().any(|n| n.contains("on none of the host's interfaces")));
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.to_string().contains("on none of the host's interfaces"))
+    );
 }

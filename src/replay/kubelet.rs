@@ -7,8 +7,12 @@
 
 use std::net::IpAddr;
 
+use super::failure::Failure;
 use super::goview;
 use super::host_interface::{self, NoHostInterface};
+use super::note::{Note, Program};
+use super::reason::{NodeIpInvalid, Reason};
+use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 
@@ -22,21 +26,21 @@ pub struct Options {
 }
 
 /// kubelet's `validateNodeIP`.
-fn validate(model: &Model, ip: IpAddr) -> Result<(), String> {
+fn validate(model: &Model, ip: IpAddr) -> Result<(), NodeIpInvalid> {
     if ip.is_loopback() {
-        return Err("loopback".into());
+        return Err(NodeIpInvalid::Loopback);
     }
     if ip.is_multicast() {
-        return Err("multicast".into());
+        return Err(NodeIpInvalid::Multicast);
     }
     if ip.is_unspecified() {
-        return Err("unspecified".into());
+        return Err(NodeIpInvalid::Unspecified);
     }
-    if !goview::is_global_unicast(ip) && goview::not_global_reason(ip) == "link-local" {
-        return Err("link-local".into());
+    if !goview::is_global_unicast(ip) && goview::not_global(ip) == goview::NotGlobal::LinkLocal {
+        return Err(NodeIpInvalid::LinkLocal);
     }
     if !goview::host_has(model, ip) {
-        return Err(format!("node IP {ip} not found in the host's network interfaces"));
+        return Err(NodeIpInvalid::NotOnHost(ip));
     }
     Ok(())
 }
@@ -49,28 +53,20 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         super::family::Family::V4
     };
-    let mut d = Detection::new(
-        "kubelet",
-        "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \
-         4 default-route interface (ChooseHostInterface / ResolveBindAddress)",
-        family,
-    );
+    let mut d = Detection::new("kubelet", Semantics::Kubelet, family);
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {
-            if let Err(e) = validate(model, *ip) {
-                d.error = Some(format!("--node-ip {ip} is invalid: {e}"));
+            if let Err(why) = validate(model, *ip) {
+                d.error = Some(Failure::InvalidNodeIp { ip: *ip, why });
                 return d;
             }
         }
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push("step 1: --node-ip given, no detection".into());
+        d.notes.push(Note::NodeIpGiven);
         if o.node_ip.len() > 1 {
-            d.notes.push(format!(
-                "dual-stack: InternalIPs {}",
-                o.node_ip.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
-            ));
+            d.notes.push(Note::DualStack(o.node_ip.clone()));
         }
         return d;
     }
@@ -78,27 +74,23 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if let Some(ip) = o.hostname_override.as_deref().and_then(|h| h.parse::<IpAddr>().ok()) {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes
-            .push("step 2: the hostname is an IP literal (not validated)".into());
+        d.notes.push(Note::HostnameIsIp);
         return d;
     }
     // Step 3.
     let mut first_other: Option<IpAddr> = None;
     for (i, ip) in o.resolved.iter().enumerate() {
         let (verdict, reason) = match validate(model, *ip) {
-            Err(e) => (Verdict::NotMatching, format!("rejected by validateNodeIP: {e}")),
+            Err(e) => (Verdict::NotMatching, Reason::Rejected(e)),
             Ok(()) if ip.is_ipv6() == prefer_v6 && d.address.is_none() => {
                 d.address = Some((*ip).into());
                 d.interface = interface_of(model, *ip);
-                (
-                    Verdict::Chosen,
-                    format!("resolver answer #{}: first valid one of the preferred family", i + 1),
-                )
+                (Verdict::Chosen, Reason::ResolverAnswer { position: i + 1 })
             }
-            Ok(()) if d.address.is_some() => (Verdict::NotReached, "an earlier answer won".into()),
+            Ok(()) if d.address.is_some() => (Verdict::NotReached, Reason::EarlierAnswer),
             Ok(()) => {
                 first_other.get_or_insert(*ip);
-                (Verdict::OtherFamily, "valid, but not of the preferred family".into())
+                (Verdict::OtherFamily, Reason::NotPreferredFamily)
             }
         };
         d.candidates.push(Candidate {
@@ -107,9 +99,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             verdict,
             reason,
             addresses: vec![AddrVerdict {
-                address: ip.to_string(),
+                address: (*ip).into(),
                 verdict,
-                reason: String::new(),
+                reason: None,
             }],
         });
     }
@@ -118,35 +110,26 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes
-            .push("step 3: no valid answer of the preferred family; the first valid one of the other".into());
+        d.notes.push(Note::ResolvedOtherFamily);
         d.family = super::family::Family::of(ip);
     }
     if d.address.is_some() {
-        d.notes
-            .insert(0, "step 3: the node name resolved to a valid local address".into());
+        d.notes.insert(0, Note::ResolvedLocal);
         return d;
     }
     if o.resolved.is_empty() {
-        d.notes
-            .push("step 3: the node name resolved to nothing (no --resolved given)".into());
+        d.notes.push(Note::ResolvedNothing);
     } else {
-        d.notes.push("step 3: no resolver answer passed validateNodeIP".into());
+        d.notes.push(Note::NoValidAnswer);
     }
     // Step 4.
-    let said = host_interface::Said {
-        program: "kubelet",
-        step: "step 4: ",
-    };
-    if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, said) {
+    if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, Program::Kubelet) {
         d.error = Some(match e {
-            NoHostInterface::NoRoutesCaptured => {
-                "step 4 needs the default route, but the capture holds no routes: record a route dump too".into()
-            }
+            NoHostInterface::NoRoutesCaptured => Failure::NoRoutesCaptured(Program::Kubelet),
             NoHostInterface::NoDefaultRoutes => {
-                "no default routes found in /proc/net/route or /proc/net/ipv6_route".into()
+                Failure::Said("no default routes found in /proc/net/route or /proc/net/ipv6_route".into())
             }
-            NoHostInterface::NoneUsable => "unable to select an IP from default routes".into(),
+            NoHostInterface::NoneUsable => Failure::Said("unable to select an IP from default routes".into()),
         });
     }
     d

@@ -7,6 +7,7 @@
 //! enums here and its arm in each of their matches; nothing else in the
 //! library tells methods apart by name.
 
+use super::failure::Failure;
 use super::verdict::{Detection, NodeAddress};
 use super::{assumed, calico, flannel, kubeadm, kubelet};
 use crate::model::Model;
@@ -126,7 +127,7 @@ impl MethodSpec {
     /// What `--timeline` compares: the detection's address, interface and
     /// error (see [`super::verdict::Choice`]), through a faster path where the
     /// method has one. Always equal to those of [`detect`](Self::detect).
-    pub fn outcome(&self, model: &Model) -> (Option<NodeAddress>, Option<String>, Option<String>) {
+    pub fn outcome(&self, model: &Model) -> (Option<NodeAddress>, Option<String>, Option<Failure>) {
         if let MethodSpec::Calico { method, options, .. } = self
             && let Some(o) = calico::outcome_parsed(model, method, options)
         {

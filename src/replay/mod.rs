@@ -1,10 +1,20 @@
 //! Replays: what a node-IP detection method or a resolver would choose, as
 //! pure functions of the kernel model, with the reason for every candidate
 //! passed over.
+//!
+//! They return values, never nlorder's sentences: a detection's reasons
+//! ([`reason`]), notes ([`note`]), failures and calico-node's log line
+//! ([`failure`], [`verdict::Log`]) and what it replayed ([`semantics`]);
+//! the kernel's source choice ([`source::Why`]); getaddrinfo's rules, notes
+//! and explanations ([`gai`]). `report` words them. A program's own
+//! messages (calico-node's log lines and refusals, apimachinery's, Go's)
+//! are kept as it writes them.
 
 pub mod assumed;
 pub mod calico;
+pub mod calico_version;
 pub mod conflict;
+pub mod failure;
 pub mod family;
 pub mod flannel;
 pub mod gai;
@@ -15,6 +25,9 @@ pub mod kubeadm;
 pub mod kubelet;
 pub mod matrix;
 pub mod method;
+pub mod note;
+pub mod reason;
+pub mod semantics;
 pub mod source;
 pub mod verdict;
 

@@ -23,32 +23,56 @@ pub struct SourceChoice {
     pub oif: Option<u32>,
     /// The route that decided it.
     pub route: RouteEntry,
-    /// How the source was chosen, for reports.
-    pub why: String,
+    /// How the source was chosen.
+    pub why: Why,
 }
 
-/// Why no source could be chosen.
+/// How the kernel chose a source address (worded in `report::source`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Why {
+    /// A local route whose `src` is the destination itself.
+    LocalRouteSelf { src: IpAddr },
+    /// A local route for `dst` whose `src` is the subnet's primary.
+    LocalRouteSrc { dst: IpAddr, src: IpAddr },
+    /// The route's `prefsrc`.
+    RouteSrc { src: IpAddr },
+    /// A local route without `src`: the destination itself.
+    Local,
+    /// IPv4: the first primary of `device` in the subnet of `near` (the
+    /// gateway).
+    FirstPrimaryNear { device: String, near: IpAddr },
+    /// IPv4: the first primary of `device` (a route without a gateway).
+    FirstPrimary { device: String },
+    /// IPv4: the first primary of `device`, none being in `near`'s subnet.
+    FirstPrimaryNotNear { device: String, near: IpAddr },
+    /// IPv4: `device` has no address; the first suitable one on `on`.
+    OtherDevice { device: String, on: String },
+    /// IPv6: the destination is one of the host's addresses.
+    DestinationLocal,
+    /// IPv6: the best address by RFC 6724's rules, with what scored it.
+    Rfc6724 {
+        source: IpAddr,
+        scope: u8,
+        deprecated: bool,
+        on_device: bool,
+        label_matches: bool,
+        common_bits: u32,
+    },
+}
+
+/// Why no source could be chosen (worded in `report::source`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NoSource {
     /// The capture holds no route at all for that family.
     NoRoutes,
     /// No route matches (ENETUNREACH).
     Unreachable,
-    /// A blackhole/unreachable/prohibit route matches.
+    /// A blackhole/unreachable/prohibit route matches (the route, as
+    /// `ip route` prints it).
     Rejected(String),
-    /// The output device has no usable address.
-    NoAddress(String),
-}
-
-impl std::fmt::Display for NoSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NoSource::NoRoutes => f.write_str("the capture holds no routes of that family"),
-            NoSource::Unreachable => f.write_str("no route matches (network unreachable)"),
-            NoSource::Rejected(r) => write!(f, "the matching route rejects it: {r}"),
-            NoSource::NoAddress(d) => write!(f, "the output device {d} has no usable address"),
-        }
-    }
+    /// The output device has no usable address (`None`: the route names
+    /// no single device, multipath or none).
+    NoAddress(Option<String>),
 }
 
 /// Whether `ip` lies in `net/len`.
@@ -84,7 +108,7 @@ pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
 }
 
 /// `inet_select_addr(dev, dst, scope)`.
-fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) -> Option<(IpAddr, String)> {
+fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) -> Option<(IpAddr, Why)> {
     let mut first = None;
     for a in model.device_addresses(dev, AF_INET) {
         if a.is_secondary() || a.scope > scope {
@@ -95,19 +119,26 @@ fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) ->
         {
             return Some((
                 a.address,
-                format!("first primary of {} in {n}'s subnet", model.ifname(dev)),
+                Why::FirstPrimaryNear {
+                    device: model.ifname(dev),
+                    near: n,
+                },
             ));
         }
-        if near.is_none() {
-            return Some((a.address, format!("first primary of {}", model.ifname(dev))));
-        }
+        let Some(near) = near else {
+            return Some((
+                a.address,
+                Why::FirstPrimary {
+                    device: model.ifname(dev),
+                },
+            ));
+        };
         first.get_or_insert((
             a.address,
-            format!(
-                "first primary of {} (none in {}'s subnet)",
-                model.ifname(dev),
-                near.map(|n| n.to_string()).unwrap_or_default()
-            ),
+            Why::FirstPrimaryNotNear {
+                device: model.ifname(dev),
+                near,
+            },
         ));
     }
     if first.is_some() {
@@ -119,11 +150,10 @@ fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) ->
             if !a.is_secondary() && a.scope != RT_SCOPE_LINK && a.scope <= scope {
                 return Some((
                     a.address,
-                    format!(
-                        "{} has no address; first suitable on {}",
-                        model.ifname(dev),
-                        l.display_name()
-                    ),
+                    Why::OtherDevice {
+                        device: model.ifname(dev),
+                        on: l.display_name(),
+                    },
                 ));
             }
         }
@@ -134,14 +164,13 @@ fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) ->
 /// Source address selection for `dst`.
 pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSource> {
     let route = lookup(model, dst)?.clone();
-    let ifname = route.oif.map(|o| model.ifname(o)).unwrap_or_else(|| "?".into());
     if let Some(p) = route.prefsrc {
         let why = if route.kind == RTN_LOCAL && p == dst {
-            format!("local address (local route src {p})")
+            Why::LocalRouteSelf { src: p }
         } else if route.kind == RTN_LOCAL {
-            format!("local route for {dst}: its src {p}, the subnet's primary")
+            Why::LocalRouteSrc { dst, src: p }
         } else {
-            format!("route's src {p}")
+            Why::RouteSrc { src: p }
         };
         return Ok(SourceChoice {
             source: p,
@@ -154,20 +183,21 @@ pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSourc
         return Ok(SourceChoice {
             source: dst,
             oif: route.oif,
-            why: "local address: itself".into(),
+            why: Why::Local,
             route,
         });
     }
     let Some(oif) = route.oif else {
-        return Err(NoSource::NoAddress("(multipath or no device)".into()));
+        return Err(NoSource::NoAddress(None));
     };
+    let no_address = || NoSource::NoAddress(Some(model.ifname(oif)));
     if dst.is_ipv4() {
         // A gateway route's next hop is on-link (scope link); a device route's is host.
         let (near, scope) = match route.gateway {
             Some(g) => (Some(g), RT_SCOPE_LINK),
             None => (None, RT_SCOPE_HOST),
         };
-        let (source, why) = inet_select_addr(model, oif, near, scope).ok_or(NoSource::NoAddress(ifname))?;
+        let (source, why) = inet_select_addr(model, oif, near, scope).ok_or_else(no_address)?;
         return Ok(SourceChoice {
             source,
             oif: Some(oif),
@@ -178,7 +208,7 @@ pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSourc
     let IpAddr::V6(d6) = dst else {
         return Err(NoSource::Unreachable);
     };
-    let (source, why) = ipv6_saddr(model, &d6, oif).ok_or(NoSource::NoAddress(ifname))?;
+    let (source, why) = ipv6_saddr(model, &d6, oif).ok_or_else(no_address)?;
     Ok(SourceChoice {
         source,
         oif: Some(oif),
@@ -214,7 +244,7 @@ pub fn ipv6_label(ip: &Ipv6Addr) -> u8 {
 }
 
 /// `ipv6_dev_get_saddr`: the best-scoring address over all devices.
-fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, String)> {
+fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, Why)> {
     let dst_scope = crate::model::kernel_order::ipv6_src_scope(dst);
     let dst_label = ipv6_label(dst);
     let mut best: Option<(&AddrEntry, [i64; 6])> = None;
@@ -229,7 +259,7 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, String
                 continue;
             }
             if s == *dst {
-                return Some((a.address, "the destination is a local address".into()));
+                return Some((a.address, Why::DestinationLocal));
             }
             let scope = crate::model::kernel_order::ipv6_src_scope(&s);
             // Rule 2: the smallest scope that is at least the destination's.
@@ -251,21 +281,20 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, String
             }
         }
     }
-    best.map(|(a, s)| {
+    best.map(|(a, [_, not_deprecated, _, on_device, label_matches, common_bits])| {
         (
             a.address,
-            format!(
-                "RFC 6724 source selection: {} (scope {}, {}, {} outgoing device, label {}, {} common bits)",
-                a.address,
-                crate::model::kernel_order::ipv6_src_scope(match &a.address {
+            Why::Rfc6724 {
+                source: a.address,
+                scope: crate::model::kernel_order::ipv6_src_scope(match &a.address {
                     IpAddr::V6(v) => v,
                     IpAddr::V4(_) => dst,
                 }),
-                if s[1] == 1 { "not deprecated" } else { "deprecated" },
-                if s[3] == 1 { "on the" } else { "not on the" },
-                if s[4] == 1 { "matching" } else { "not matching" },
-                s[5]
-            ),
+                deprecated: not_deprecated != 1,
+                on_device: on_device == 1,
+                label_matches: label_matches == 1,
+                common_bits: u32::try_from(common_bits).unwrap_or(0),
+            },
         )
     })
 }

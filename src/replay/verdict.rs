@@ -1,12 +1,21 @@
 //! What a replay returns: the choice, and a verdict for every candidate.
 //!
 //! Contract: plain data, shared by every method so that printers and the
-//! regression manifests treat them alike.
+//! regression manifests treat them alike; the reasons, notes, failures,
+//! semantics and log line it holds are values (see [`super::reason`],
+//! [`super::note`], [`super::failure`], [`super::semantics`]), worded by
+//! `report`, and serialized as those words.
 
 use std::net::IpAddr;
 
 use ipnet::IpNet;
 use serde::Serialize;
+
+use super::failure::{Failure, Unable};
+use super::family::Family;
+use super::note::Note;
+use super::reason::Reason;
+use super::semantics::Semantics;
 
 /// Why a candidate interface or address won or lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -36,20 +45,34 @@ pub enum Verdict {
     NameUnknown,
 }
 
+/// One address of a candidate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AddrVerdict {
-    pub address: String,
+    /// As the program lists it: an interface address with its prefix
+    /// length, a resolver's answer bare.
+    pub address: NodeAddress,
     pub verdict: Verdict,
-    pub reason: String,
+    /// `None` when the candidate's own reason says it all (JSON: `""`).
+    #[serde(serialize_with = "reason_or_empty")]
+    pub reason: Option<Reason>,
 }
 
+/// A candidate interface, in the order the program examines them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Candidate {
     pub interface: String,
     pub index: u32,
     pub verdict: Verdict,
-    pub reason: String,
+    pub reason: Reason,
     pub addresses: Vec<AddrVerdict>,
+}
+
+/// An address row without a reason of its own is `""` in JSON.
+fn reason_or_empty<S: serde::Serializer>(reason: &Option<Reason>, s: S) -> Result<S::Ok, S::Error> {
+    match reason {
+        Some(r) => r.serialize(s),
+        None => s.serialize_str(""),
+    }
 }
 
 /// The address a method chose, as the program reports it: with its prefix
@@ -62,6 +85,14 @@ pub enum NodeAddress {
 }
 
 impl NodeAddress {
+    /// An interface address with its prefix length, as Go's `Addrs()`
+    /// hands it out; a length beyond the family's width (which the kernel
+    /// refuses, so only a corrupt capture holds one) is taken as the
+    /// host's, as calico-node's answer takes it.
+    pub fn prefixed(ip: IpAddr, prefix_len: u8) -> NodeAddress {
+        NodeAddress::Net(IpNet::new(ip, prefix_len).unwrap_or_else(|_| IpNet::from(ip)))
+    }
+
     /// The address without its prefix length.
     pub fn ip(self) -> IpAddr {
         match self {
@@ -98,33 +129,53 @@ impl Serialize for NodeAddress {
     }
 }
 
+/// The line calico-node logs about its choice (worded in
+/// `report::failure`, as calico-node words it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Log {
+    /// `Using autodetected IPv4 address on interface eth0: 10.0.0.5/24`
+    /// (`matching`: `interface=`'s wording).
+    Using {
+        family: Family,
+        address: NodeAddress,
+        interface: String,
+        matching: bool,
+    },
+    /// `Unable to auto-detect an IPv4 address using first-found: REASON`.
+    Unable {
+        family: Family,
+        method: String,
+        why: Unable,
+    },
+}
+
 /// The outcome of one method on one capture.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Detection {
     /// The method as the component spells it (`first-found`, `interface=eth.*`, `kubelet`, ...).
     pub method: String,
     /// Which version's behaviour was replayed, and what that means.
-    pub semantics: String,
+    pub semantics: Semantics,
     /// 4 or 6 in JSON.
-    pub family: super::family::Family,
+    pub family: Family,
     /// `10.4.0.1/24`, or a bare IP for components that report one.
     pub address: Option<NodeAddress>,
     pub interface: Option<String>,
     /// Why nothing was chosen.
-    pub error: Option<String>,
+    pub error: Option<Failure>,
     /// In the order the component examines them.
     pub candidates: Vec<Candidate>,
     /// Further findings (IP settings, BGP peers, route decisions, caveats).
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     /// The line the component would log.
-    pub log: Option<String>,
+    pub log: Option<Log>,
 }
 
 impl Detection {
-    pub fn new(method: impl Into<String>, semantics: impl Into<String>, family: super::family::Family) -> Self {
+    pub fn new(method: impl Into<String>, semantics: Semantics, family: Family) -> Self {
         Detection {
             method: method.into(),
-            semantics: semantics.into(),
+            semantics,
             family,
             address: None,
             interface: None,

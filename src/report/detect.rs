@@ -82,13 +82,10 @@ pub(crate) fn write_detection_text(
                 writeln!(
                     out,
                     "        {:<40} {}{}",
-                    a.address,
+                    // IpNet's Display ignores the width: pad the text.
+                    a.address.to_string(),
                     verdict_word(a.verdict),
-                    if a.reason.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {}", a.reason)
-                    }
+                    a.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
                 )?;
             }
         }

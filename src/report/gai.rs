@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::model::Assumption;
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
-use crate::replay::gai::{GaiResult, Resolver, Span, Step};
+use crate::replay::gai::{Explanation, GaiResult, Resolver, Span, Step};
 use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
 use crate::report::{Json, Print, Text};
@@ -27,7 +27,7 @@ pub struct Observed<'a> {
     /// The order the program got (empty: not given).
     pub order: &'a [IpAddr],
     /// What could explain a mismatch, most likely first.
-    pub why: &'a [String],
+    pub why: &'a [Explanation],
     /// The stretches of the capture whose order is the observed one.
     pub moments: &'a [Span],
 }
@@ -39,7 +39,7 @@ fn list(v: &[IpAddr]) -> String {
 fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
-    observed: Option<(&[IpAddr], &[String])>,
+    observed: Option<(&[IpAddr], &[Explanation])>,
     moment: &Moment,
     style: &Style,
 ) -> io::Result<()> {
@@ -56,7 +56,7 @@ fn write_gai_text(
     )?;
     writeln!(out, "  name-service order: {}", list(&r.input))?;
     for s in &r.steps {
-        writeln!(out, "  {}{}", s.explanation, if s.swapped { "  [swapped]" } else { "" })?;
+        writeln!(out, "  {s}{}", if s.swapped { "  [swapped]" } else { "" })?;
     }
     writeln!(out, "  sources:")?;
     for c in &r.candidates {
@@ -216,7 +216,7 @@ struct JsonGai<'a> {
 struct JsonObserved<'a> {
     observed: &'a [IpAddr],
     matches_observed: bool,
-    mismatch_explanations: &'a [String],
+    mismatch_explanations: &'a [Explanation],
     observed_moments: &'a [Span],
 }
 
@@ -266,7 +266,7 @@ impl Print<GaiTimeline<'_>> for Text {
                 style.value(list(&f.after.order)),
             )?;
             for s in &f.after.steps {
-                writeln!(out, "         {}", s.explanation)?;
+                writeln!(out, "         {s}")?;
             }
             for c in &f.causes {
                 writeln!(out, "         because: {}", super::timeline::describe(&c.change))?;

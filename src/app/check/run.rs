@@ -403,7 +403,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             let error = d.error.as_ref()?;
             Some(match d.address {
                 None => format!("{} (IPv{}) -> nothing: {error}", d.method, d.family),
-                Some(_) => error.clone(),
+                Some(_) => error.to_string(),
             })
         });
         // `address` means what `--expect` means (a bare IP matches any prefix).

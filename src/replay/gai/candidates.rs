@@ -12,7 +12,7 @@
 
 use std::net::IpAddr;
 
-use super::facts::{CandidateFacts, Options, Resolver};
+use super::facts::{CandidateFacts, GaiNote, Options, Resolver, SourceWhy};
 use super::{glibc_sort, rfc6724};
 use crate::model::Model;
 use crate::netlink::names::*;
@@ -20,14 +20,14 @@ use crate::replay::source;
 
 /// The facts of every candidate in `input`, and whether the host has a
 /// non-loopback IPv6 address. `routes_inferred` says the model's routes
-/// were inferred from its addresses (said in each source's `source_why`);
+/// were inferred from its addresses (kept in each source's `source_why`);
 /// glibc sources missing from the address list add a note.
 pub(super) fn facts(
     model: &Model,
     input: &[IpAddr],
     o: &Options,
     routes_inferred: bool,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<GaiNote>,
 ) -> (Vec<CandidateFacts>, bool) {
     // __check_pf: the list is kept only when a non-loopback IPv6 address exists.
     let all = model.addresses(None);
@@ -35,22 +35,17 @@ pub(super) fn facts(
     let mut out = Vec::new();
     for (i, &dst) in input.iter().enumerate() {
         let (source, why) = match o.sources.iter().find(|(d, _)| *d == dst) {
-            Some((_, s)) => (Some(*s), "given with --source".to_string()),
+            Some((_, s)) => (Some(*s), SourceWhy::Given),
             None => match source::select_source(model, dst) {
                 Ok(c) => (
                     Some(c.source),
-                    format!(
-                        "{} (route `{}`{})",
-                        c.why,
-                        model.route_text(&c.route),
-                        if routes_inferred {
-                            ", inferred from the addresses"
-                        } else {
-                            ""
-                        }
-                    ),
+                    SourceWhy::Kernel {
+                        route: model.route_text(&c.route),
+                        why: c.why,
+                        inferred: routes_inferred,
+                    },
                 ),
-                Err(e) => (None, format!("no source: {e}")),
+                Err(e) => (None, SourceWhy::None(e)),
             },
         };
         let mut f = CandidateFacts {
@@ -68,9 +63,7 @@ pub(super) fn facts(
             if let Some(src) = source {
                 match glibc_sort::check_pf_entry(&all, src) {
                     Some(e) => glibc_sort::source_entry_facts(&mut f, e, model),
-                    None => notes.push(format!(
-                        "source {src} of {dst} is not in the address dump glibc reads (point-to-point peer?): prefix length 0"
-                    )),
+                    None => notes.push(GaiNote::SourceNotInDump { source: src, dst }),
                 }
             }
         } else if o.resolver == Resolver::Musl {

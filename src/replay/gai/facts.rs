@@ -1,13 +1,16 @@
 //! What the resolvers are given and what they know about each candidate:
-//! the resolver, its options, and one candidate's facts.
+//! the resolver, its options, one candidate's facts (with how its source
+//! was found), and the notes a sort adds.
 //!
-//! Contract: plain data, the leaf the sorters and the gatherer share.
+//! Contract: plain data, the leaf the sorters and the gatherer share;
+//! `report::gai_reason` words [`SourceWhy`] and [`GaiNote`].
 
 use std::net::IpAddr;
 
 use serde::Serialize;
 
 use super::gai_conf::GaiConf;
+use crate::replay::source::{NoSource, Why};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -43,7 +46,7 @@ pub struct CandidateFacts {
     pub position: usize,
     pub source: Option<IpAddr>,
     /// How the source was found.
-    pub source_why: String,
+    pub source_why: SourceWhy,
     /// glibc: prefix length of the source's address entry; musl: bits the
     /// source shares with the address. 0: unknown or not used.
     pub prefix_len: u8,
@@ -55,4 +58,36 @@ pub struct CandidateFacts {
     pub index: u32,
     /// glibc: the source's device is known and not a tunnel.
     pub native: bool,
+}
+
+/// How a candidate's source address was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceWhy {
+    /// Given with `--source DEST=SRC`.
+    Given,
+    /// The kernel's source-address selection: how it chose, the route
+    /// that decided (as `ip route` prints it), and whether the routes were
+    /// inferred from the addresses (the capture held none).
+    Kernel { why: Why, route: String, inferred: bool },
+    /// The kernel would find none.
+    None(NoSource),
+}
+
+/// What a sort found beside the order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GaiNote {
+    /// The capture holds no routes: connected and local routes were
+    /// inferred from the addresses.
+    RoutesInferred,
+    /// glibc sorts only a name with two addresses or more.
+    GlibcSingle,
+    /// No non-loopback IPv6 address: glibc's `__check_pf` drops its
+    /// address list (prefix lengths and flags unknown).
+    GlibcNoIpv6,
+    /// Go's pure resolver, and when Go hands the lookup to glibc.
+    GoPure,
+    /// musl sorts neither a single answer nor IPv4-only answers.
+    MuslUnsorted,
+    /// glibc: `source` of `dst` is not in the address dump it reads.
+    SourceNotInDump { source: IpAddr, dst: IpAddr },
 }

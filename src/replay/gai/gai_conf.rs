@@ -22,8 +22,9 @@ pub struct GaiConf {
     pub scopev4: Option<Vec<PolicyRow>>,
     pub reload: bool,
     /// Lines skipped for an unknown keyword or a value that does not parse
-    /// (`line N: text`); blank, comment and one-word lines are not listed.
-    pub ignored: Vec<String>,
+    /// (their number, from 1, and their text, trimmed); blank, comment and
+    /// one-word lines are not listed.
+    pub ignored: Vec<(usize, String)>,
 }
 
 /// A row from text; an unparsable prefix becomes `::`.
@@ -44,7 +45,7 @@ impl GaiConf {
                 continue;
             };
             let b = t.next();
-            let bad = |c: &mut GaiConf| c.ignored.push(format!("line {}: {}", n + 1, raw.trim()));
+            let bad = |c: &mut GaiConf| c.ignored.push((n + 1, raw.trim().to_owned()));
             match cmd {
                 "reload" => c.reload = matches!(a, "yes" | "true"),
                 "label" | "precedence" => {

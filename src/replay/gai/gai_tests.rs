@@ -5,14 +5,14 @@ use std::cmp::Ordering;
 
 use super::gai_conf::lookup;
 use super::rfc6724::go_cmp;
-use super::{CandidateFacts, GaiConf, glibc_order};
+use super::{CandidateFacts, GaiConf, SourceWhy, glibc_order};
 
 fn cand(position: usize, dst: &str, src: &str, prefix_len: u8) -> CandidateFacts {
     CandidateFacts {
         address: dst.parse().expect("dst"),
         position,
         source: Some(src.parse().expect("src")),
-        source_why: String::new(),
+        source_why: SourceWhy::Given,
         prefix_len,
         deprecated: false,
         home: false,
@@ -148,7 +148,7 @@ fn the_moment_that_gives_an_observed_order() {
         bounds,
         [(5, 8, Some(9)), (9, 19, Some(20)), (20, 30, Some(31)), (31, 40, None)]
     );
-    let why = |at: u64, o: &[std::net::IpAddr]| explain_by_moment(&s, at, o).unwrap_or_default();
+    let why = |at: u64, o: &[std::net::IpAddr]| explain_by_moment(&s, at, o).map(|e| e.to_string()).unwrap_or_default();
     // at the end (b there): a was last seen up to packet 30
     assert!(
         why(40, &a).starts_with("moment: an earlier moment of the capture gives exactly this order (packet 30)"),

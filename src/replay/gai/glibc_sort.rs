@@ -4,7 +4,7 @@
 //! Contract: [`glibc_cmp`] compares two candidates by rules 1-10 as glibc
 //! implements them (rule 9 with glibc's IPv4 subnet restriction and its
 //! 32-bit-word IPv6 scoring), with the tables of [`Tables`], returning the
-//! ordering, the deciding rule and a sentence saying why; [`glibc_order`]
+//! ordering and the deciding rule with what it compared; [`glibc_order`]
 //! sorts prepared candidates with it. [`check_pf_entry`] and
 //! [`source_entry_facts`] find a source's address entry and what glibc
 //! takes from it (prefix length, flags, device). Pure, no I/O.
@@ -15,6 +15,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use super::facts::CandidateFacts;
 use super::gai_conf::to6;
 use super::gai_conf::{GaiConf, PolicyRow, Tables, lookup};
+use super::rule::{Rule, Scopes, SourceEntry};
 use crate::model::kernel_order::ipv6_src_scope;
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::*;
@@ -62,22 +63,30 @@ pub fn glibc_order(cands: &[CandidateFacts], conf: &GaiConf) -> Vec<usize> {
     v.iter().map(|c| c.position).collect()
 }
 
-/// glibc's `rfc3484_sort` for one pair: the ordering, the deciding rule and
-/// why.
-pub(super) fn glibc_cmp(a: &CandidateFacts, b: &CandidateFacts, t: &Tables) -> (Ordering, u8, String) {
+/// glibc's `rfc3484_sort` for one pair: the ordering and the deciding
+/// rule.
+pub(super) fn glibc_cmp(a: &CandidateFacts, b: &CandidateFacts, t: &Tables) -> (Ordering, Rule) {
     use Ordering::*;
     let (Some(sa), sb) = (a.source, b.source) else {
         if b.source.is_some() {
             return (
                 Greater,
-                1,
-                format!("rule 1: {} has no source address, {} has", a.address, b.address),
+                Rule::NoSource {
+                    missing: a.address,
+                    other: Some(b.address),
+                },
             );
         }
         return glibc_tail(a, b, t, false);
     };
     let Some(sb) = sb else {
-        return (Less, 1, format!("rule 1: {} has no source address", b.address));
+        return (
+            Less,
+            Rule::NoSource {
+                missing: b.address,
+                other: None,
+            },
+        );
     };
     let scope = |ip| glibc_scope(ip, &t.scopev4);
     let (dsa, dsb) = (scope(a.address), scope(b.address));
@@ -86,105 +95,74 @@ pub(super) fn glibc_cmp(a: &CandidateFacts, b: &CandidateFacts, t: &Tables) -> (
         let w = if ma { Less } else { Greater };
         return (
             w,
-            2,
-            format!(
-                "rule 2 (matching scope): {} scope {} vs source {}; {} scope {} vs source {}",
-                a.address,
-                dsa,
-                scope(sa),
-                b.address,
-                dsb,
-                scope(sb)
-            ),
+            Rule::MatchingScope(Some(Scopes {
+                first: a.address,
+                first_scope: dsa,
+                first_source_scope: scope(sa),
+                second: b.address,
+                second_scope: dsb,
+                second_source_scope: scope(sb),
+            })),
         );
     }
     if a.deprecated != b.deprecated {
-        return (
-            if a.deprecated { Greater } else { Less },
-            3,
-            "rule 3 (avoid deprecated source)".into(),
-        );
+        return (if a.deprecated { Greater } else { Less }, Rule::AvoidDeprecated);
     }
     if a.home != b.home {
-        return (
-            if a.home { Less } else { Greater },
-            4,
-            "rule 4 (prefer home address)".into(),
-        );
+        return (if a.home { Less } else { Greater }, Rule::PreferHome);
     }
     let label = |ip| lookup(&t.labels, ip);
     let (la, lb) = (label(a.address) == label(sa), label(b.address) == label(sb));
     if la != lb {
         return (
             if la { Less } else { Greater },
-            5,
-            format!(
-                "rule 5 (matching label): labels {}/{} vs {}/{}",
-                label(a.address),
-                label(sa),
-                label(b.address),
-                label(sb)
-            ),
+            Rule::MatchingLabel(Some([label(a.address), label(sa), label(b.address), label(sb)])),
         );
     }
     glibc_tail(a, b, t, true)
 }
 
 /// Rules 6-10; with `usable` false (neither has a source) only 6, 8 and 10.
-fn glibc_tail(a: &CandidateFacts, b: &CandidateFacts, t: &Tables, usable: bool) -> (Ordering, u8, String) {
+fn glibc_tail(a: &CandidateFacts, b: &CandidateFacts, t: &Tables, usable: bool) -> (Ordering, Rule) {
     use Ordering::*;
     let (pa, pb) = (lookup(&t.precedence, a.address), lookup(&t.precedence, b.address));
     if pa != pb {
-        return (
-            if pa > pb { Less } else { Greater },
-            6,
-            format!("rule 6 (precedence): {pa} vs {pb}"),
-        );
+        return (if pa > pb { Less } else { Greater }, Rule::Precedence(pa, pb));
     }
     if usable && a.index != b.index && a.native != b.native {
-        return (
-            if a.native { Less } else { Greater },
-            7,
-            "rule 7 (prefer native transport)".into(),
-        );
+        return (if a.native { Less } else { Greater }, Rule::NativeTransport);
     }
     let (dsa, dsb) = (glibc_scope(a.address, &t.scopev4), glibc_scope(b.address, &t.scopev4));
     if dsa != dsb {
-        return (
-            if dsa < dsb { Less } else { Greater },
-            8,
-            format!("rule 8 (smaller scope): {dsa} vs {dsb}"),
-        );
+        return (if dsa < dsb { Less } else { Greater }, Rule::SmallerScope(dsa, dsb));
     }
-    if usable && a.address.is_ipv4() == b.address.is_ipv4() {
-        let (ba, bb, how) = rule9_bits(a, b);
+    if usable
+        && a.address.is_ipv4() == b.address.is_ipv4()
+        && let (Some(sa), Some(sb)) = (a.source, b.source)
+    {
+        let (ba, bb, prefix_unknown) = rule9_bits(a, b);
         if ba != bb {
-            let src = |f: &CandidateFacts| {
-                f.source
-                    .map(|s| {
-                        if f.address.is_ipv4() {
-                            format!("{s}/{}", f.prefix_len)
-                        } else {
-                            s.to_string()
-                        }
-                    })
-                    .unwrap_or_default()
+            let entry = |f: &CandidateFacts, ip| SourceEntry {
+                ip,
+                prefix_len: f.address.is_ipv4().then_some(f.prefix_len),
             };
             return (
                 if ba > bb { Less } else { Greater },
-                9,
-                format!("rule 9, {ba} vs {bb} common bits (source {} / {}){how}", src(a), src(b)),
+                Rule::CommonBits {
+                    first: ba,
+                    second: bb,
+                    sources: Some([entry(a, sa), entry(b, sb)]),
+                    prefix_unknown,
+                },
             );
         }
     }
     (
         if a.position < b.position { Less } else { Greater },
-        10,
-        format!(
-            "rule 10: name-service order kept (positions {} and {})",
-            a.position + 1,
-            b.position + 1
-        ),
+        Rule::NameServiceOrder {
+            first: a.position + 1,
+            second: b.position + 1,
+        },
     )
 }
 
@@ -195,14 +173,14 @@ fn v4u(ip: IpAddr) -> u32 {
     }
 }
 
-/// glibc's rule 9 scores of `a` and `b` against their sources, and a note
-/// when an IPv4 prefix length is unknown. IPv4: the common leading bits
+/// glibc's rule 9 scores of `a` and `b` against their sources, and whether
+/// an IPv4 prefix length is unknown. IPv4: the common leading bits
 /// when the destination is in the source's subnet (prefix length 0 counts
 /// as /32), else 0. IPv6: both
 /// scored at the first 32-bit word where either pair differs.
-fn rule9_bits(a: &CandidateFacts, b: &CandidateFacts) -> (u32, u32, String) {
+fn rule9_bits(a: &CandidateFacts, b: &CandidateFacts) -> (u32, u32, bool) {
     let (Some(sa), Some(sb)) = (a.source, b.source) else {
-        return (0, 0, String::new());
+        return (0, 0, false);
     };
     if a.address.is_ipv4() {
         let bits = |dst: IpAddr, src: IpAddr, plen: u8| {
@@ -219,15 +197,10 @@ fn rule9_bits(a: &CandidateFacts, b: &CandidateFacts) -> (u32, u32, String) {
                 0
             }
         };
-        let note = if a.prefix_len == 0 || b.prefix_len == 0 {
-            "; prefix length unknown to glibc (no IPv6 on the host), so only an exact match counts (x86 behaviour of an undefined shift)".to_string()
-        } else {
-            String::new()
-        };
         return (
             bits(a.address, sa, a.prefix_len),
             bits(b.address, sb, b.prefix_len),
-            note,
+            a.prefix_len == 0 || b.prefix_len == 0,
         );
     }
     // The four big-endian 32-bit words of the address, first word first.
@@ -242,12 +215,8 @@ fn rule9_bits(a: &CandidateFacts, b: &CandidateFacts) -> (u32, u32, String) {
     for (i, ((da, xa), (db, xb))) in pair_a.zip(pair_b).enumerate() {
         if da != xa || db != xb {
             let off = 32 * i as u32;
-            return (
-                off + (da ^ xa).leading_zeros(),
-                off + (db ^ xb).leading_zeros(),
-                String::new(),
-            );
+            return (off + (da ^ xa).leading_zeros(), off + (db ^ xb).leading_zeros(), false);
         }
     }
-    (0, 0, String::new())
+    (0, 0, false)
 }

@@ -4,9 +4,10 @@
 //! Contract: [`explain_mismatch`] is a pure function of the model, the
 //! candidates, the options and the observed order; it re-runs [`sort`]
 //! on variants of the options and of the model (never changing the model
-//! it is given) and returns one sentence per explanation, never none.
-//! [`explain_by_moment`] looks for the observed order among the orders
-//! the capture went through ([`Span`]s, from a watch of the whole capture).
+//! it is given) and returns one [`Explanation`] per assumption, never none
+//! (`report::gai_reason` words them). [`explain_by_moment`] looks for the
+//! observed order among the orders the capture went through ([`Span`]s,
+//! from a watch of the whole capture).
 
 use std::net::{IpAddr, Ipv6Addr};
 
@@ -16,29 +17,67 @@ use super::sort::sort;
 use crate::model::{AddrEntry, Model, Origin};
 use crate::netlink::names::*;
 
-/// What could explain `observed`, one sentence each. An observed set of
+/// An assumption under which the program would have got the order it
+/// observed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Explanation {
+    /// The program got other addresses than the candidates given.
+    AnswerSet,
+    /// The resolver kept the name-service order.
+    NoSorting,
+    /// This other resolver returns exactly this order.
+    Resolver(Resolver),
+    /// A gai.conf preferring IPv4 (`precedence ::ffff:0:0/96 100`).
+    PreferIpv4,
+    /// The opposite IPv6 presence (`host_has_ipv6`: the host's now).
+    Ipv6Presence { host_has_ipv6: bool },
+    /// Some sources were unknown or inferred.
+    Sources,
+    /// The name service returned the candidates in another order.
+    NssOrder,
+    /// A moment of the capture gives exactly this order: the stretch
+    /// (from `from` to `to`, ended by `changed_by`) and where it lies
+    /// against the moment evaluated.
+    Moment {
+        found: Found,
+        from: u64,
+        to: u64,
+        changed_by: Option<u64>,
+    },
+}
+
+/// Where the stretch that gives the observed order lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// It holds the moment evaluated (packet `at`): the difference is the
+    /// rules applied at that moment.
+    At(u64),
+    /// The latest before the moment evaluated.
+    Before,
+    /// The earliest after it.
+    After,
+}
+
+/// What could explain `observed`, one explanation each. An observed set of
 /// addresses other than `input` is the only reason given when it occurs.
 /// Otherwise: no sorting when `observed` is `input`; each other resolver,
 /// a gai.conf preferring IPv4, and the opposite IPv6 presence, when
 /// re-running with it gives `observed`; unknown or inferred sources; and
 /// the name service's own order when nothing else applies. It does not
 /// check that `observed` differs from the prediction.
-pub fn explain_mismatch(model: &Model, input: &[IpAddr], o: &Options, observed: &[IpAddr]) -> Vec<String> {
+pub fn explain_mismatch(model: &Model, input: &[IpAddr], o: &Options, observed: &[IpAddr]) -> Vec<Explanation> {
     let mut why = Vec::new();
     let mut sorted_in = input.to_vec();
     sorted_in.sort();
     let mut sorted_obs = observed.to_vec();
     sorted_obs.sort();
     if sorted_in != sorted_obs {
-        why.push("NSS order / answer set: the program got other addresses than the candidates given".into());
+        why.push(Explanation::AnswerSet);
         return why;
     }
     let reproduces = |m: &Model, opts: &Options| sort(m, input, opts).order == observed;
     if observed == input {
-        why.push(
-            "no sorting: the resolver kept the name-service order (pure-Go resolver on IPv4, musl, or a single answer)"
-                .into(),
-        );
+        why.push(Explanation::NoSorting);
     }
     for r in [Resolver::Glibc, Resolver::Go, Resolver::Musl] {
         if r != o.resolver
@@ -50,7 +89,7 @@ pub fn explain_mismatch(model: &Model, input: &[IpAddr], o: &Options, observed: 
                 },
             )
         {
-            why.push(format!("resolver: {r:?} would return exactly this order"));
+            why.push(Explanation::Resolver(r));
         }
     }
     let prefer_v4 = Options {
@@ -58,22 +97,21 @@ pub fn explain_mismatch(model: &Model, input: &[IpAddr], o: &Options, observed: 
         ..o.clone()
     };
     if reproduces(model, &prefer_v4) {
-        why.push("gai.conf: `precedence ::ffff:0:0/96 100` (prefer IPv4) reproduces it".into());
+        why.push(Explanation::PreferIpv4);
     }
     // IPv6 presence flips what glibc knows about prefix lengths.
     let facts_now = sort(model, input, o);
     let toggled = toggle_ipv6(model, facts_now.host_has_ipv6);
     if reproduces(&toggled, o) {
-        why.push(format!(
-            "IPv6 presence: with{} a non-loopback IPv6 address the order is the observed one",
-            if facts_now.host_has_ipv6 { "out" } else { "" }
-        ));
+        why.push(Explanation::Ipv6Presence {
+            host_has_ipv6: facts_now.host_has_ipv6,
+        });
     }
     if facts_now.candidates.iter().any(|c| c.source.is_none()) || !model.has_routes() {
-        why.push("source: some source addresses were unknown or inferred; pass --source DEST=SRC".into());
+        why.push(Explanation::Sources);
     }
     if why.is_empty() {
-        why.push("NSS order: the name service may have returned the candidates in another order than given".into());
+        why.push(Explanation::NssOrder);
     }
     why
 }
@@ -136,33 +174,19 @@ pub fn spans<'a>(changes: impl IntoIterator<Item = (u64, &'a [IpAddr])>, last: u
 /// nearest to `at`, just before the change that ended it); else the
 /// earliest starting after `at`, said with its first packet. None when no
 /// moment gives it.
-pub fn explain_by_moment(spans: &[Span], at: u64, observed: &[IpAddr]) -> Option<String> {
+pub fn explain_by_moment(spans: &[Span], at: u64, observed: &[IpAddr]) -> Option<Explanation> {
     let same = || spans.iter().filter(|s| s.order == observed);
-    let held = |s: &Span| match s.changed_by {
-        Some(p) => format!("it held from packet {} until packet {p} changed it", s.from),
-        None => format!("it held from packet {} to the end of the capture", s.from),
+    let moment = |found, s: &Span| Explanation::Moment {
+        found,
+        from: s.from,
+        to: s.to,
+        changed_by: s.changed_by,
     };
     if let Some(s) = same().find(|s| s.from <= at && at <= s.to) {
-        return Some(format!(
-            "moment: the capture showed exactly this order at packet {at} ({}), before the rules nlorder applies \
-             at the moment evaluated (unfinished dumps merged, the kernel's timers run on to it)",
-            held(s)
-        ));
+        return Some(moment(Found::At(at), s));
     }
     if let Some(s) = same().rfind(|s| s.to < at) {
-        return Some(format!(
-            "moment: an earlier moment of the capture gives exactly this order (packet {}): {}; --at {} replays it",
-            s.to,
-            held(s),
-            s.to
-        ));
+        return Some(moment(Found::Before, s));
     }
-    same().find(|s| s.from > at).map(|s| {
-        format!(
-            "moment: a later moment of the capture gives exactly this order (packet {}): {}; --at {} replays it",
-            s.from,
-            held(s),
-            s.from
-        )
-    })
+    same().find(|s| s.from > at).map(|s| moment(Found::After, s))
 }

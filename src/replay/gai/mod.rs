@@ -17,8 +17,9 @@
 //!
 //! Modules by job: `candidates` gathers what the resolver knows about each
 //! address, `gai_conf` parses gai.conf and holds glibc's policy tables,
-//! `glibc_sort` is glibc's comparator, `rfc6724` is Go's and musl's, and
-//! `mismatch` looks for assumptions that explain an observed order.
+//! `glibc_sort` is glibc's comparator, `rfc6724` is Go's and musl's (each
+//! returning the `rule` that decided a pair), and `mismatch` looks for
+//! assumptions that explain an observed order.
 
 mod candidates;
 mod facts;
@@ -26,12 +27,14 @@ mod gai_conf;
 mod glibc_sort;
 mod mismatch;
 mod rfc6724;
+mod rule;
 mod sort;
 
-pub use facts::{CandidateFacts, Options, Resolver};
+pub use facts::{CandidateFacts, GaiNote, Options, Resolver, SourceWhy};
 pub use gai_conf::{GaiConf, PolicyRow};
 pub use glibc_sort::glibc_order;
-pub use mismatch::{Span, explain_by_moment, explain_mismatch, spans};
+pub use mismatch::{Explanation, Found, Span, explain_by_moment, explain_mismatch, spans};
+pub use rule::{Rule, Scopes, SourceEntry};
 pub use sort::{GaiResult, Step, sort};
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! Contract: [`go_cmp`] compares two candidates by the rules Go and musl
 //! implement (1, 2, 5, 6, 8, 9, then name-service order; no 3, 4 or 7; Go
 //! applies rule 9 only to two IPv6 addresses, and counts at most 64 bits),
-//! returning the ordering, the deciding rule and a sentence saying why. It
+//! returning the ordering and the deciding rule with what it compared. It
 //! reads only the candidates' facts; the tables are RFC 6724's, fixed (no
 //! gai.conf). Pure, no I/O.
 
@@ -14,6 +14,7 @@ use std::net::IpAddr;
 use super::facts::CandidateFacts;
 use super::gai_conf::to6;
 use super::gai_conf::{PolicyRow, lookup, row};
+use super::rule::Rule;
 use crate::model::kernel_order::ipv6_src_scope;
 use crate::replay::source::common_prefix_len;
 
@@ -60,52 +61,42 @@ pub(super) fn musl_prefix_len(dst: IpAddr, source: Option<IpAddr>) -> u8 {
 
 /// Go's `sortByRFC6724` comparison for one pair, or musl's when `musl`
 /// (Go's sort is stable: `Equal` means the pair keeps its order).
-pub(super) fn go_cmp(a: &CandidateFacts, b: &CandidateFacts, musl: bool) -> (Ordering, u8, String) {
+pub(super) fn go_cmp(a: &CandidateFacts, b: &CandidateFacts, musl: bool) -> (Ordering, Rule) {
     use Ordering::*;
     let (prec, labels) = rfc6724(musl);
+    let no_source = |missing: &CandidateFacts| Rule::NoSource {
+        missing: missing.address,
+        other: None,
+    };
     match (a.source, b.source) {
-        (Some(_), None) => return (Less, 1, format!("rule 1: {} has no source address", b.address)),
-        (None, Some(_)) => return (Greater, 1, format!("rule 1: {} has no source address", a.address)),
+        (Some(_), None) => return (Less, no_source(b)),
+        (None, Some(_)) => return (Greater, no_source(a)),
         // Go stops at rule 1 for two unusable destinations; musl's key
         // still ranks them by precedence and scope.
-        (None, None) if !musl => {
-            return (
-                Equal,
-                1,
-                "rule 1: neither has a source address; Go keeps their order".into(),
-            );
-        }
+        (None, None) if !musl => return (Equal, Rule::NeitherHasSource),
         _ => {}
     }
     let scope = |ip| rfc6724_scope(ip, musl);
     if let (Some(sa), Some(sb)) = (a.source, b.source) {
         let (ma, mb) = (scope(a.address) == scope(sa), scope(b.address) == scope(sb));
         if ma != mb {
-            return (if ma { Less } else { Greater }, 2, "rule 2 (matching scope)".into());
+            return (if ma { Less } else { Greater }, Rule::MatchingScope(None));
         }
         let (la, lb) = (
             lookup(&labels, a.address) == lookup(&labels, sa),
             lookup(&labels, b.address) == lookup(&labels, sb),
         );
         if la != lb {
-            return (if la { Less } else { Greater }, 5, "rule 5 (matching label)".into());
+            return (if la { Less } else { Greater }, Rule::MatchingLabel(None));
         }
     }
     let (pa, pb) = (lookup(&prec, a.address), lookup(&prec, b.address));
     if pa != pb {
-        return (
-            if pa > pb { Less } else { Greater },
-            6,
-            format!("rule 6 (precedence): {pa} vs {pb}"),
-        );
+        return (if pa > pb { Less } else { Greater }, Rule::Precedence(pa, pb));
     }
     let (sa_, sb_) = (scope(a.address), scope(b.address));
     if sa_ != sb_ {
-        return (
-            if sa_ < sb_ { Less } else { Greater },
-            8,
-            format!("rule 8 (smaller scope): {sa_} vs {sb_}"),
-        );
+        return (if sa_ < sb_ { Less } else { Greater }, Rule::SmallerScope(sa_, sb_));
     }
     if let (Some(sa), Some(sb)) = (a.source, b.source) {
         let both_v6 = a.address.is_ipv6() && b.address.is_ipv6();
@@ -121,19 +112,21 @@ pub(super) fn go_cmp(a: &CandidateFacts, b: &CandidateFacts, musl: bool) -> (Ord
             if ca != cb {
                 return (
                     if ca > cb { Less } else { Greater },
-                    9,
-                    format!("rule 9, {ca} vs {cb} common bits"),
+                    Rule::CommonBits {
+                        first: ca,
+                        second: cb,
+                        sources: None,
+                        prefix_unknown: false,
+                    },
                 );
             }
         }
     }
     (
         Equal,
-        10,
-        format!(
-            "rule 10: name-service order kept (positions {} and {})",
-            a.position + 1,
-            b.position + 1
-        ),
+        Rule::NameServiceOrder {
+            first: a.position + 1,
+            second: b.position + 1,
+        },
     )
 }

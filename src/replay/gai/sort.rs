@@ -1,24 +1,25 @@
 //! [`sort`]: the order one resolver returns the candidates in, with the
 //! rule behind each neighbouring pair.
 
-use std::cmp::Ordering;
 use std::net::IpAddr;
 
 use serde::Serialize;
 
 use super::candidates;
-use super::facts::{CandidateFacts, Options, Resolver};
+use super::facts::{CandidateFacts, GaiNote, Options, Resolver};
+use super::rule::Rule;
 use super::{gai_conf, glibc_sort, rfc6724};
 use crate::model::Model;
 
 /// Two neighbours of the returned order and the rule that put `first`
-/// before `second` (rule 0: the resolver did not sort).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// before `second` ([`Rule::NotSorted`]: the resolver did not sort). JSON
+/// (`report::gai_reason`): `first`, `second`, `rule` (its number),
+/// `explanation` (in words), `swapped`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
     pub first: IpAddr,
     pub second: IpAddr,
-    pub rule: u8,
-    pub explanation: String,
+    pub rule: Rule,
     /// The two were in the other order in the name service's answer.
     pub swapped: bool,
 }
@@ -33,7 +34,7 @@ pub struct GaiResult {
     /// Whether the host has a non-loopback IPv6 address (glibc's check_pf
     /// keeps its address list only then), whatever the resolver.
     pub host_has_ipv6: bool,
-    pub notes: Vec<String>,
+    pub notes: Vec<GaiNote>,
 }
 
 /// Predicts the order `getaddrinfo` returns for `input` (name-service order).
@@ -42,7 +43,7 @@ pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
     let routes_inferred = !model.has_routes();
     let derived;
     let model = if routes_inferred {
-        notes.push("the capture holds no routes: connected and local routes were inferred from the addresses; give --source DEST=SRC for destinations behind a gateway".into());
+        notes.push(GaiNote::RoutesInferred);
         derived = model.with_inferred_routes();
         &derived
     } else {
@@ -59,21 +60,21 @@ pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
     match o.resolver {
         Resolver::Glibc => {
             if input.len() < 2 {
-                notes.push("glibc sorts only when the name has at least 2 addresses".into());
+                notes.push(GaiNote::GlibcSingle);
             } else {
                 sorted.sort_by(|a, b| cmp(a, b).0);
             }
             if !have_v6 {
-                notes.push("no non-loopback IPv6 address: glibc's check_pf drops its address list, so prefix lengths and flags are unknown (rule 9 only sees exact matches)".into());
+                notes.push(GaiNote::GlibcNoIpv6);
             }
         }
         Resolver::Go => {
             sorted.sort_by(|a, b| cmp(a, b).0);
-            notes.push("Go's pure resolver (no netlink): sortByRFC6724 on hosts-file and DNS answers, rule 9 for IPv6 only. Go hands the lookup to glibc instead when built with cgo and nsswitch lists myhostname and the name is the host's own, or with GODEBUG=netdns=cgo: use --resolver glibc then".into());
+            notes.push(GaiNote::GoPure);
         }
         Resolver::Musl => {
             if input.len() < 2 || input.iter().all(|a| a.is_ipv4()) {
-                notes.push("musl does not sort when all answers are IPv4 (or there is only one)".into());
+                notes.push(GaiNote::MuslUnsorted);
             } else {
                 sorted.sort_by(|a, b| cmp(a, b).0);
             }
@@ -84,19 +85,15 @@ pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
     let steps = sorted
         .iter()
         .zip(sorted.iter().skip(1))
-        .map(|(&first, &second)| {
-            let (_, rule, explanation) = if sorting_happened {
-                cmp(first, second)
+        .map(|(&first, &second)| Step {
+            first: first.address,
+            second: second.address,
+            rule: if sorting_happened {
+                cmp(first, second).1
             } else {
-                (Ordering::Equal, 0, "not sorted".into())
-            };
-            Step {
-                first: first.address,
-                second: second.address,
-                rule,
-                explanation: format!("{} before {}: {explanation}", first.address, second.address),
-                swapped: first.position > second.position,
-            }
+                Rule::NotSorted
+            },
+            swapped: first.position > second.position,
         })
         .collect();
     GaiResult {

@@ -1,0 +1,106 @@
+//! Why a replay chose nothing, as data: the program's own message where
+//! it has one, else what stopped it, typed (calico-node's refusals and
+//! autodetection failures, missing inputs, a capture without routes).
+//!
+//! Contract: plain values, a leaf below [`super::verdict`]. A program's
+//! own words stay a string ([`Failure::Said`], and the message inside
+//! [`Failure::Unspecified`]); everything nlorder explains is a variant
+//! carrying what it concerns, worded in `report::failure`. JSON's `error`
+//! says the same words as the text.
+
+use std::net::IpAddr;
+
+use super::calico_version::Version;
+use super::family::Family;
+use super::goregex::PatternError;
+use super::note::Program;
+use super::reason::NodeIpInvalid;
+use super::source::NoSource;
+
+/// Why a replay chose nothing (or, for kubeadm's `0.0.0.0`, nothing usable).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The program's own message, word for word (apimachinery's,
+    /// kubeadm's, flannel's, Go's).
+    Said(String),
+    /// calico-node refuses `IP_AUTODETECTION_METHOD` (or nlorder cannot
+    /// compile a pattern or CIDR in it).
+    Method(MethodError),
+    /// calico-node autodetected nothing; its log line gives the same
+    /// reason.
+    Unable(Unable),
+    /// calico-node's `IP=none` (`IP6=none`): no autodetection.
+    Disabled,
+    /// calico-node's `IP` (`IP6`) setting is not an address.
+    NotAnAddress { family: Family, text: String },
+    /// kubelet's `--node-ip` fails `validateNodeIP`.
+    InvalidNodeIp { ip: IpAddr, why: NodeIpInvalid },
+    /// The program looks for the default route, and the capture holds no
+    /// routes at all.
+    NoRoutesCaptured(Program),
+    /// kubeadm without a default route: its warning (it advertises
+    /// `0.0.0.0`, which its validation of the configuration then refuses).
+    Unspecified { warning: String },
+    /// flannel: the default route names no single device.
+    NoSingleDevice { route: String },
+}
+
+/// Why calico-node autodetected nothing (`Unable to auto-detect an IPv4
+/// address using …: REASON`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unable {
+    /// Every interface was dropped by its name.
+    NoValidInterfaces,
+    /// No interface kept has a usable address of the family.
+    NoValidAddresses(Family),
+    /// can-reach=: the kernel's source address is on no interface.
+    SourceNotLocal { family: Family, source: IpAddr },
+    /// can-reach= a host name, which the capture cannot resolve.
+    CanReachName { dest: String },
+    /// can-reach= an address of the other family.
+    CanReachFamily { dest: String, family: Family },
+    /// can-reach=: the kernel has no source for the destination.
+    CannotReach { dst: IpAddr, why: NoSource },
+    /// kubernetes-internal-ip without the Node's InternalIP.
+    NoInternalIp,
+    /// kubernetes-internal-ip: the Node has no InternalIP of the family.
+    NoInternalIpOfFamily(Family),
+    /// kubernetes-internal-ip: the InternalIP is on no interface.
+    InternalIpNotLocal(IpAddr),
+}
+
+/// Why a method text cannot be replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MethodError {
+    /// calico-node itself rejects it (and terminates): a replay result.
+    /// `introduced`: the method exists, but only in a later release.
+    Invalid {
+        method: String,
+        introduced: Option<Introduced>,
+    },
+    /// A pattern in it does not compile: an argument to fix.
+    Pattern { method: String, error: PatternError },
+    /// A CIDR in it does not parse: an argument to fix.
+    Cidr { method: String, cidr: String },
+}
+
+impl MethodError {
+    /// A mistake in nlorder's arguments (a pattern or CIDR to fix), not
+    /// calico-node's refusal.
+    pub fn is_argument(&self) -> bool {
+        !matches!(self, MethodError::Invalid { .. })
+    }
+}
+
+/// The release that introduced a method (`cidr=`, `kubernetes-internal-ip`)
+/// and the one replayed, which predates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Introduced {
+    /// The method as it is written (`cidr=`).
+    pub method: &'static str,
+    pub since: Version,
+    pub replayed: Version,
+}
+
+impl std::error::Error for MethodError {}
+impl std::error::Error for Unable {}

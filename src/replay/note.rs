@@ -1,0 +1,152 @@
+//! What a replay found beside its answer, as data: the settings that
+//! decided it, the routes behind it, BGP peers, the program's warnings and
+//! the assumptions it rests on.
+//!
+//! Contract: plain values, a leaf below [`super::verdict`]; one variant per
+//! finding (grouped by the program it concerns), carrying addresses,
+//! families, interface names, patterns, routes (as `ip route` prints them)
+//! and the release replayed; `report::note` words them, and JSON says the
+//! same words.
+
+use std::net::IpAddr;
+
+use ipnet::IpNet;
+
+use super::calico_version::Version;
+use super::family::Family;
+use super::goregex::PatternError;
+use super::source::{NoSource, Why};
+use crate::model::LinkOrder;
+
+/// A replayed program other than calico-node, where the words name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Program {
+    Kubelet,
+    Kubeadm,
+    Flannel,
+}
+
+/// What the kernel's route to a BGP peer says of the node address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PeerCheck {
+    /// The kernel connects from the node address.
+    Matches,
+    /// It connects from another address: the node address and the
+    /// interface it was found on.
+    Mismatch { node: IpAddr, interface: Option<String> },
+    /// No node address was chosen.
+    NoNodeAddress,
+}
+
+/// One finding of a replay, beside its answer and candidates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    // calico-node.
+    /// `IP=none` (`IP6=none`): no autodetection.
+    IpNone { family: Family },
+    /// `IP=text` (`IP6=`): used as given.
+    IpGiven { family: Family, text: String },
+    /// The address given is on no interface: calico-node's warning.
+    IpNotConfirmed { family: Family, ip: IpAddr },
+    /// can-reach=: the route the kernel takes to `dst`, and the source it
+    /// picks.
+    Reaches {
+        dst: IpAddr,
+        source: IpAddr,
+        route: String,
+        why: Why,
+    },
+    /// kubernetes-internal-ip: calico-node's warning for an InternalIP on
+    /// no interface.
+    NoInterfaceFor { ip: IpAddr },
+    /// kubernetes-internal-ip in a release with the network-address bug.
+    NetworkAddress {
+        version: Version,
+        network: IpNet,
+        cidr: IpNet,
+    },
+    /// `--bgp-peer`: the route and source the kernel uses for the peer.
+    BgpPeer {
+        peer: IpAddr,
+        source: IpAddr,
+        device: String,
+        route: String,
+        node: PeerCheck,
+    },
+    /// `--bgp-peer`: the kernel has no source for the peer.
+    BgpPeerUnreachable { peer: IpAddr, why: NoSource },
+
+    // kubelet's steps.
+    /// Step 1: `--node-ip` given.
+    NodeIpGiven,
+    /// Step 1: two `--node-ip`s, one per family.
+    DualStack(Vec<IpAddr>),
+    /// Step 2: the hostname is an IP literal.
+    HostnameIsIp,
+    /// Step 3: a resolver answer is a valid local address.
+    ResolvedLocal,
+    /// Step 3: only the other family had a valid answer.
+    ResolvedOtherFamily,
+    /// Step 3: the node name resolved to nothing.
+    ResolvedNothing,
+    /// Step 3: no answer passed `validateNodeIP`.
+    NoValidAnswer,
+
+    // apimachinery's default-route walk (kubelet's step 4, kubeadm).
+    /// The address of the default route's interface.
+    DefaultRouteInterface { by: Program },
+    /// That interface has no global address: one on the up loopback.
+    LoopbackFallback {
+        by: Program,
+        interface: String,
+        loopback: String,
+    },
+    /// The family preferred gave nothing (`had_route`: it has a default
+    /// route, which leads to no global address): the other one answered.
+    FellBack {
+        by: Program,
+        wanted: Family,
+        had_route: bool,
+    },
+
+    // kubeadm.
+    /// `--apiserver-advertise-address` given.
+    AdvertiseGiven,
+    /// The advertise address given is on no interface.
+    AdvertiseNotOnHost { ip: IpAddr },
+    /// A loopback advertise address: a global address on `lo`.
+    AdvertiseLoopback,
+
+    // flannel: what chose the interface.
+    /// The default route's interface, its first sorted address.
+    DefaultRoute { route: String },
+    /// `--iface IP`: the first interface holding it.
+    IfaceHolds { spec: String },
+    /// `--iface NAME`: its first sorted address.
+    IfaceFirstSorted { spec: String },
+    /// `--iface-regex`: it matches an address.
+    IfaceRegexAddress { pattern: String },
+    /// `--iface-regex`: it matches an interface's name.
+    IfaceRegexName { pattern: String },
+    /// `--iface-can-reach`: the route to `dst`.
+    IfaceCanReach { dst: IpAddr, route: String },
+    // flannel: what was passed over.
+    /// `--iface IP`: no interface holds it.
+    IfaceNotHeld { spec: String },
+    /// `--iface NAME`: no address of the family.
+    IfaceNoAddress { spec: String, family: Family },
+    /// `--iface NAME`: no such interface.
+    IfaceNoSuch { spec: String },
+    /// `--iface-regex`: the pattern does not compile.
+    IfaceRegexInvalid { pattern: String, error: PatternError },
+    /// `--iface-can-reach`: the kernel has no source for `dst`.
+    IfaceUnreachable { dst: IpAddr, why: NoSource },
+    /// `--public-ip`: announced instead of the interface's address.
+    PublicIp(IpAddr),
+
+    // What the answer rests on that the capture did not show.
+    /// The kernel's link order, assumed: no link dump showed it.
+    AssumedLinkOrder(LinkOrder),
+    /// These candidates are known only from address messages.
+    AssumedPlaceholders(Vec<String>),
+}

@@ -1,0 +1,169 @@
+//! Why a candidate interface or address won or lost, as data: the rule of
+//! the replayed program that decided, with what it looked at.
+//!
+//! Contract: plain values, a leaf below [`super::verdict`]; one variant per
+//! rule (grouped by the program that applies it), carrying interface
+//! names, addresses, patterns, families and routes (as `ip route` prints
+//! them); `report::reason` words them, and JSON says the same words.
+
+use std::net::IpAddr;
+
+use ipnet::IpNet;
+
+use super::family::Family;
+use super::goview::NotGlobal;
+
+/// Why a candidate (an interface, or one of its addresses) got its verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    // Shared by several programs.
+    /// An address of an interface after the one that won.
+    EarlierCandidate,
+    /// An interface after the one that won.
+    EarlierInterface,
+    /// An address after the one that won, on the same interface.
+    EarlierAddress,
+    /// Not global unicast (the default-route walk, kubeadm's `lo`).
+    NotGlobal(NotGlobal),
+    /// An address of the family not being looked for.
+    OtherFamily,
+
+    // calico-node's interface walk (`FilteredEnumeration`).
+    /// The first global unicast address of the first interface kept.
+    FirstOfFirstCandidate,
+    /// The first interface kept that has a global unicast address.
+    FirstCandidate,
+    /// An address that is not global unicast.
+    AddressNotGlobal {
+        ip: IpAddr,
+        why: NotGlobal,
+    },
+    /// An address outside every CIDR of `cidr=`.
+    OutsideCidrs {
+        ip: IpAddr,
+        cidrs: Vec<IpNet>,
+    },
+    /// An interface without an address of the family.
+    NoAddressOfFamily(Family),
+    /// An interface whose addresses are all outside the CIDRs.
+    NoAddressInCidrs,
+    /// An interface without a global unicast address of the family.
+    NoGlobalOfFamily(Family),
+    /// A link no message named: patterns cannot be matched against it.
+    NameUnknown {
+        index: u32,
+    },
+    /// The name matches none of the include patterns.
+    MatchesNone {
+        patterns: Vec<String>,
+    },
+    /// The name matches this exclude pattern.
+    ExcludedBy {
+        pattern: String,
+    },
+
+    // calico-node's can-reach=.
+    /// The source address the kernel picks for `dst`.
+    SourceFor {
+        dst: IpAddr,
+    },
+    /// An address that is not the kernel's source address.
+    NotSource {
+        source: IpAddr,
+    },
+    /// The interface holding the source address.
+    CarriesSource,
+    /// An interface not holding it.
+    LacksSource,
+
+    // calico-node's kubernetes-internal-ip.
+    CarriesInternalIp {
+        ip: IpAddr,
+    },
+    LacksInternalIp {
+        ip: IpAddr,
+    },
+
+    // kubelet's resolver answers (step 3).
+    /// `validateNodeIP` refused the answer.
+    Rejected(NodeIpInvalid),
+    /// The first valid answer of the preferred family (`position` counts
+    /// from 1).
+    ResolverAnswer {
+        position: usize,
+    },
+    /// A valid answer after the one that won.
+    EarlierAnswer,
+    /// A valid answer of the other family.
+    NotPreferredFamily,
+
+    // apimachinery's default-route walk (kubelet, kubeadm).
+    /// The interface of this default route.
+    DefaultRoute {
+        route: String,
+    },
+    /// The interface of this default route is down.
+    DefaultRouteDown {
+        route: String,
+    },
+    /// The first global unicast address of the family.
+    FirstGlobal,
+
+    // kubeadm's loopback advertise address.
+    /// `lo`, the interface a loopback advertise address selects.
+    Loopback,
+    /// Its first global unicast address, IPv4 before IPv6.
+    FirstGlobalIpv4First,
+    /// `lo` is down: none of its addresses is taken.
+    LoopbackDown,
+
+    // flannel.
+    /// The default route's interface, its first sorted address.
+    DefaultRouteFirstSorted {
+        route: String,
+    },
+    /// `--iface-regex` matches the address.
+    AddressMatches {
+        pattern: String,
+    },
+    /// `--iface-regex` does not match the address.
+    AddressDoesNotMatch {
+        pattern: String,
+    },
+    /// One of the interface's addresses matches.
+    AnAddressMatches,
+    /// None of the interface's addresses matches.
+    NoAddressMatches {
+        pattern: String,
+    },
+    /// The interface's name matches.
+    NameMatches {
+        pattern: String,
+    },
+    /// The first of the interface's sorted addresses (its name matched).
+    FirstSorted,
+    /// The name matches, but the interface has no address of the family.
+    NameMatchesNoAddress {
+        pattern: String,
+        family: Family,
+    },
+    /// Neither an address nor the name matches.
+    NothingMatches {
+        pattern: String,
+    },
+    /// An interface after the one whose name matched first.
+    MatchedFirst {
+        interface: String,
+    },
+}
+
+/// Why kubelet's `validateNodeIP` refuses an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeIpInvalid {
+    Loopback,
+    Multicast,
+    Unspecified,
+    LinkLocal,
+    /// None of the host's interfaces holds it.
+    NotOnHost(IpAddr),
+}

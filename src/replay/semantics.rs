@@ -1,0 +1,40 @@
+//! Which program's behaviour a replay stands for, as data: calico-node's
+//! release and what its walk does in that release; kubelet's, flannel's
+//! and kubeadm's logic (one version each).
+//!
+//! Contract: plain values, a leaf below [`super::verdict`];
+//! `report::semantics` words them (`detect`'s `semantics:` line, JSON's
+//! `semantics`).
+
+use super::calico_version::Version;
+
+/// What a detection replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Semantics {
+    /// calico-node: the release asked for (a later one than any nlorder
+    /// knows is replayed as [`Version::LATEST`]), and its walk, unless
+    /// calico-node refused the method.
+    CalicoNode { asked: Version, walk: Option<CalicoWalk> },
+    /// kubelet's `NodeAddress` steps.
+    Kubelet,
+    /// flannel v0.28+'s external interface.
+    Flannel,
+    /// kubeadm's `SetAPIEndpointDynamicDefaults`.
+    Kubeadm,
+}
+
+/// What calico-node's interface walk does in the release replayed, for the
+/// method replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CalicoWalk {
+    /// `DEFAULT_INTERFACES_TO_EXCLUDE`, in source order.
+    pub default_excludes: Vec<&'static str>,
+    /// The method does not apply them (`interface=`, `cidr=`).
+    pub without_default_excludes: bool,
+    /// kubernetes-internal-ip returns the masked network address (the bug
+    /// of v3.22.0-3.22.3 and v3.23.0-3.23.1).
+    pub network_address_bug: bool,
+    /// Addresses come from one bulk netlink dump (v3.32+), which gives
+    /// point-to-point IPv4 addresses as /32.
+    pub bulk_dump: bool,
+}

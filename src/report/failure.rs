@@ -1,0 +1,146 @@
+//! Why a replay chose nothing, in words, and calico-node's log line: what
+//! `detect` prints after `-> nothing:` and as `log:`, what `check` shows
+//! under a failed expectation, and JSON's `error` and `log`.
+//!
+//! Contract: `Display` only, one line per value; a program's own message
+//! is printed as it is, with nlorder's comment after it where there is
+//! one; the sentences naming nlorder's own flags live here, never in the
+//! replays.
+
+use std::fmt;
+
+use crate::replay::failure::{Failure, Introduced, MethodError, Unable};
+use crate::replay::family::Family;
+use crate::replay::note::Program;
+use crate::replay::verdict::Log;
+
+/// `IP` or `IP6`: calico-node's setting of the family.
+pub(super) fn ip_var(family: Family) -> &'static str {
+    match family {
+        Family::V4 => "IP",
+        Family::V6 => "IP6",
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Said(message) => f.write_str(message),
+            Failure::Method(e) => e.fmt(f),
+            Failure::Unable(e) => e.fmt(f),
+            Failure::Disabled => f.write_str("autodetection disabled (none)"),
+            Failure::NotAnAddress { family, text } => write!(f, "{}={text} is not an address", ip_var(*family)),
+            Failure::InvalidNodeIp { ip, why } => write!(f, "--node-ip {ip} is invalid: {why}"),
+            Failure::NoRoutesCaptured(Program::Kubelet) => {
+                f.write_str("step 4 needs the default route, but the capture holds no routes: record a route dump too")
+            }
+            Failure::NoRoutesCaptured(Program::Kubeadm) => f.write_str(
+                "kubeadm walks the default routes, but the capture holds no routes: record a route dump too",
+            ),
+            Failure::NoRoutesCaptured(Program::Flannel) => {
+                f.write_str("no default route: the capture holds no routes (record a route dump)")
+            }
+            Failure::Unspecified { warning } => {
+                write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
+            }
+            Failure::NoSingleDevice { route } => write!(f, "default route `{route}` has no single device (multipath?)"),
+        }
+    }
+}
+
+/// In JSON, the words.
+impl serde::Serialize for Failure {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The reason of calico-node's `Unable to auto-detect …` line: its own
+/// words where it has them, else what stopped the replay.
+impl fmt::Display for Unable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unable::NoValidInterfaces => f.write_str("no valid host interfaces found"),
+            Unable::NoValidAddresses(family) => {
+                write!(f, "no valid IPv{family} addresses found on the host interfaces")
+            }
+            Unable::SourceNotLocal { family, source } => write!(
+                f,
+                "autodetected IPv{family} address does not match any addresses found on local interfaces: {source}"
+            ),
+            Unable::CanReachName { dest } => {
+                write!(
+                    f,
+                    "can-reach={dest}: a host name must be resolved first; give its address"
+                )
+            }
+            Unable::CanReachFamily { dest, family } => write!(f, "can-reach={dest} is not an IPv{family} address"),
+            Unable::CannotReach { dst, why } => write!(f, "cannot reach {dst}: {why}"),
+            Unable::NoInternalIp => f.write_str("the Node's InternalIP is needed: give --node-internal-ip"),
+            Unable::NoInternalIpOfFamily(family) => write!(f, "the Node has no IPv{family} InternalIP"),
+            Unable::InternalIpNotLocal(ip) => write!(
+                f,
+                "InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails"
+            ),
+        }
+    }
+}
+
+/// calico-node's refusal (its message, then that it terminates), or the
+/// part of `--method` nlorder cannot compile.
+impl fmt::Display for MethodError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MethodError::Invalid { method, introduced } => {
+                write!(f, "Invalid IP autodetection method: {method} (calico-node terminates)")?;
+                if let Some(Introduced {
+                    method,
+                    since,
+                    replayed,
+                }) = introduced
+                {
+                    write!(f, " ({method} exists since {since}; this is {replayed})")?;
+                }
+                Ok(())
+            }
+            MethodError::Pattern { method, error } => write!(f, "--method {method}: {error}"),
+            MethodError::Cidr { method, cidr } => write!(f, "--method {method}: {cidr:?} is not a CIDR (Invalid CIDR)"),
+        }
+    }
+}
+
+/// calico-node's own log lines.
+impl fmt::Display for Log {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Log::Using {
+                family,
+                address,
+                interface,
+                matching: true,
+            } => write!(
+                f,
+                "Using autodetected IPv{family} address {address} on matching interface {interface}"
+            ),
+            Log::Using {
+                family,
+                address,
+                interface,
+                matching: false,
+            } => write!(
+                f,
+                "Using autodetected IPv{family} address on interface {interface}: {address}"
+            ),
+            Log::Unable { family, method, why } => {
+                write!(f, "Unable to auto-detect an IPv{family} address using {method}: {why}")
+            }
+        }
+    }
+}
+
+/// In JSON, the line.
+impl serde::Serialize for Log {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}

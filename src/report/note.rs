@@ -1,0 +1,167 @@
+//! A replay's notes in words: what `detect` prints as `note:` lines, and
+//! JSON's `notes`.
+//!
+//! Contract: `Display` only, one sentence per note, with no line break;
+//! the sentences that name nlorder's own flags live here, never in the
+//! replays.
+
+use std::fmt;
+
+use super::failure::ip_var;
+use super::reason::joined;
+use crate::model::LinkOrder;
+use crate::replay::family::Family;
+use crate::replay::note::{Note, PeerCheck, Program};
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Program::Kubelet => "kubelet",
+            Program::Kubeadm => "kubeadm",
+            Program::Flannel => "flannel",
+        })
+    }
+}
+
+/// The step of the program's own logic a default-route note belongs to
+/// (kubelet numbers them), with its separator.
+fn step(by: Program) -> &'static str {
+    match by {
+        Program::Kubelet => "step 4: ",
+        Program::Kubeadm | Program::Flannel => "",
+    }
+}
+
+fn other(family: Family) -> Family {
+    match family {
+        Family::V4 => Family::V6,
+        Family::V6 => Family::V4,
+    }
+}
+
+impl fmt::Display for PeerCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PeerCheck::Matches => f.write_str("matches the node address"),
+            PeerCheck::Mismatch { node, interface } => {
+                write!(f, "MISMATCH: the node address is {node}")?;
+                if let Some(i) = interface {
+                    write!(f, " ({i})")?;
+                }
+                f.write_str(", so the BGP session and the node IP sit on different NICs")
+            }
+            PeerCheck::NoNodeAddress => f.write_str("no node address to compare"),
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::IpNone { family } => write!(
+                f,
+                "{}=none: no autodetection; the node keeps its previous address (none on a new node)",
+                ip_var(*family)
+            ),
+            Note::IpGiven { family, text } => write!(f, "{}={text}: used as given, no autodetection", ip_var(*family)),
+            Note::IpNotConfirmed { family, ip } => write!(
+                f,
+                "Unable to confirm IPv{family} address {ip} is assigned to this host (calico-node only warns)"
+            ),
+            Note::Reaches {
+                dst,
+                source,
+                route,
+                why,
+            } => {
+                write!(f, "the kernel reaches {dst} from {source} via route `{route}` ({why})")
+            }
+            Note::NoInterfaceFor { ip } => write!(f, "Unable to find matching host interface for IP {ip}"),
+            Note::NetworkAddress { version, network, cidr } => write!(
+                f,
+                "{version}: returns the network {network} instead of {cidr}; every node of that subnet claims the \
+                 same address"
+            ),
+            Note::BgpPeer {
+                peer,
+                source,
+                device,
+                route,
+                node,
+            } => write!(
+                f,
+                "BGP peer {peer}: the kernel connects from {source} on {device} (route `{route}`): {node}"
+            ),
+            Note::BgpPeerUnreachable { peer, why } => {
+                write!(f, "BGP peer {peer}: unreachable from the captured routes: {why}")
+            }
+            Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
+            Note::DualStack(ips) => write!(f, "dual-stack: InternalIPs {}", joined(ips, ", ")),
+            Note::HostnameIsIp => f.write_str("step 2: the hostname is an IP literal (not validated)"),
+            Note::ResolvedLocal => f.write_str("step 3: the node name resolved to a valid local address"),
+            Note::ResolvedOtherFamily => {
+                f.write_str("step 3: no valid answer of the preferred family; the first valid one of the other")
+            }
+            Note::ResolvedNothing => f.write_str("step 3: the node name resolved to nothing (no --resolved given)"),
+            Note::NoValidAnswer => f.write_str("step 3: no resolver answer passed validateNodeIP"),
+            Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
+            Note::LoopbackFallback {
+                by,
+                interface,
+                loopback,
+            } => write!(
+                f,
+                "{}{interface} has no global address; loopback fallback to {loopback}",
+                step(*by)
+            ),
+            Note::FellBack { by, wanted, had_route } => {
+                match had_route {
+                    false => write!(f, "no IPv{wanted} default route")?,
+                    true => write!(f, "no IPv{wanted} default route leads to a global IPv{wanted} address")?,
+                }
+                write!(f, ": {by} falls back to IPv{}", other(*wanted))
+            }
+            Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
+            Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
+            Note::AdvertiseLoopback => {
+                f.write_str("a loopback --apiserver-advertise-address selects a global address on lo")
+            }
+            Note::DefaultRoute { route } => write!(f, "default route `{route}`; first of its sorted addresses"),
+            Note::IfaceHolds { spec } => write!(f, "--iface {spec}: the first interface carrying it"),
+            Note::IfaceFirstSorted { spec } => write!(f, "--iface {spec}: first of its sorted addresses"),
+            Note::IfaceRegexAddress { pattern } => write!(f, "--iface-regex {pattern}: matches the address"),
+            Note::IfaceRegexName { pattern } => write!(f, "--iface-regex {pattern}: matches the interface name"),
+            Note::IfaceCanReach { dst, route } => write!(f, "--iface-can-reach {dst}: route `{route}`"),
+            Note::IfaceNotHeld { spec } => write!(f, "--iface {spec}: no interface carries that IP"),
+            Note::IfaceNoAddress { spec, family } => {
+                write!(f, "--iface {spec}: no IPv{family} address found for given interface")
+            }
+            Note::IfaceNoSuch { spec } => write!(f, "--iface {spec}: no such interface"),
+            Note::IfaceRegexInvalid { pattern, error } => write!(f, "--iface-regex {pattern}: {error}"),
+            Note::IfaceUnreachable { dst, why } => write!(f, "--iface-can-reach {dst}: {why}"),
+            Note::PublicIp(ip) => write!(f, "--public-ip {ip}: announced instead of the interface address"),
+            Note::AssumedLinkOrder(order) => write!(
+                f,
+                "assumed: the kernel's link order ({}); no link dump in the capture showed it, and the candidates \
+                 above are examined in that order (give --kernel-order or --kernel if known)",
+                match order {
+                    LinkOrder::Ascending => "ascending ifindex, as kernels since 6.9 walk them",
+                    LinkOrder::Buckets => "ifindex hash buckets, as kernels up to 6.8 walk them",
+                }
+            ),
+            Note::AssumedPlaceholders(names) => write!(
+                f,
+                "assumed: {} known only from address messages (no RTM_NEWLINK in the capture): flags, state and \
+                 type unknown, taken as usable",
+                names.join(", ")
+            ),
+        }
+    }
+}
+
+/// In JSON, the sentence.
+impl serde::Serialize for Note {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}

@@ -1,0 +1,110 @@
+//! Why a candidate interface or address won or lost, in words: what
+//! `detect` prints after each candidate's verdict, and JSON's `reason`.
+//!
+//! Contract: `Display` only, one clause per value, with no line break; the
+//! replays hand out the values, never these words.
+
+use std::fmt;
+
+use crate::replay::goview::NotGlobal;
+use crate::replay::reason::{NodeIpInvalid, Reason};
+
+/// Go's terms.
+impl fmt::Display for NotGlobal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NotGlobal::Loopback => "loopback",
+            NotGlobal::LinkLocal => "link-local",
+            NotGlobal::Multicast => "multicast",
+            NotGlobal::UnspecifiedOrBroadcast => "unspecified or broadcast",
+        })
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::EarlierCandidate => f.write_str("an earlier candidate won"),
+            Reason::EarlierInterface => f.write_str("an earlier interface won"),
+            Reason::EarlierAddress => f.write_str("an earlier address won"),
+            Reason::NotGlobal(why) => why.fmt(f),
+            Reason::OtherFamily => f.write_str("other family"),
+            Reason::FirstOfFirstCandidate => {
+                f.write_str("first global unicast address of the first candidate interface")
+            }
+            Reason::FirstCandidate => f.write_str("the first candidate with a global unicast address"),
+            Reason::AddressNotGlobal { ip, why } => write!(f, "{ip} is not global unicast ({why})"),
+            Reason::OutsideCidrs { ip, cidrs } => write!(f, "{ip} is outside {}", joined(cidrs, ",")),
+            Reason::NoAddressOfFamily(family) => write!(f, "no IPv{family} address"),
+            Reason::NoAddressInCidrs => f.write_str("no address inside the CIDRs"),
+            Reason::NoGlobalOfFamily(family) => write!(f, "no global unicast IPv{family} address"),
+            Reason::NameUnknown { index } => write!(
+                f,
+                "nothing in the capture names ifindex {index}, so its name cannot be matched (a link dump would tell)"
+            ),
+            Reason::MatchesNone { patterns } => write!(f, "matches none of {}", patterns.join(",")),
+            Reason::ExcludedBy { pattern } => write!(f, "excluded by pattern {pattern}"),
+            Reason::SourceFor { dst } => write!(f, "the source address the kernel picks for {dst}"),
+            Reason::NotSource { source } => write!(f, "not the source address {source}"),
+            Reason::CarriesSource => f.write_str("carries the source address"),
+            Reason::LacksSource => f.write_str("does not carry the source address"),
+            Reason::CarriesInternalIp { ip } => write!(f, "carries the InternalIP {ip}"),
+            Reason::LacksInternalIp { ip } => write!(f, "does not carry the InternalIP {ip}"),
+            Reason::Rejected(why) => write!(f, "rejected by validateNodeIP: {why}"),
+            Reason::ResolverAnswer { position } => {
+                write!(
+                    f,
+                    "resolver answer #{position}: first valid one of the preferred family"
+                )
+            }
+            Reason::EarlierAnswer => f.write_str("an earlier answer won"),
+            Reason::NotPreferredFamily => f.write_str("valid, but not of the preferred family"),
+            Reason::DefaultRoute { route } => write!(f, "default route `{route}`"),
+            Reason::DefaultRouteDown { route } => write!(f, "default route `{route}`: interface is down"),
+            Reason::FirstGlobal => f.write_str("first global unicast address"),
+            Reason::Loopback => f.write_str("the loopback interface"),
+            Reason::FirstGlobalIpv4First => f.write_str("first global unicast address, IPv4 first"),
+            Reason::LoopbackDown => f.write_str("lo is down"),
+            Reason::DefaultRouteFirstSorted { route } => {
+                write!(f, "default route `{route}`; first of its sorted addresses")
+            }
+            Reason::AddressMatches { pattern } => write!(f, "address matches {pattern}"),
+            Reason::AddressDoesNotMatch { pattern } => write!(f, "address does not match {pattern}"),
+            Reason::AnAddressMatches => f.write_str("an address matches"),
+            Reason::NoAddressMatches { pattern } => write!(f, "no address matches {pattern}"),
+            Reason::NameMatches { pattern } => write!(f, "the interface name matches {pattern}"),
+            Reason::FirstSorted => f.write_str("first of the interface's sorted addresses"),
+            Reason::NameMatchesNoAddress { pattern, family } => {
+                write!(f, "the name matches {pattern}, but it has no IPv{family} address")
+            }
+            Reason::NothingMatches { pattern } => write!(f, "neither an address nor the name matches {pattern}"),
+            Reason::MatchedFirst { interface } => write!(f, "{interface} matched first"),
+        }
+    }
+}
+
+/// In JSON, the words.
+impl serde::Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// kubelet's `validateNodeIP` words its own refusals: the kind of address,
+/// or that the host does not hold it.
+impl fmt::Display for NodeIpInvalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NodeIpInvalid::Loopback => f.write_str("loopback"),
+            NodeIpInvalid::Multicast => f.write_str("multicast"),
+            NodeIpInvalid::Unspecified => f.write_str("unspecified"),
+            NodeIpInvalid::LinkLocal => f.write_str("link-local"),
+            NodeIpInvalid::NotOnHost(ip) => write!(f, "node IP {ip} not found in the host's network interfaces"),
+        }
+    }
+}
+
+/// `a<sep>b<sep>c`.
+pub(crate) fn joined<T: fmt::Display>(items: &[T], sep: &str) -> String {
+    items.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(sep)
+}
