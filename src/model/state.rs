@@ -161,7 +161,7 @@ impl DeviceAddrs {
 }
 
 /// The kernel's tables and the state its rules need, composed of tables
-/// that each keep their own order and indexes ([`LinkTable`],
+/// that each keep their own order and indexes (the link table,
 /// [`RouteTable`], a device's address lists) while the rules that change
 /// them are split in layers that call only down: `tables`, then the
 /// kernel's own reactions (`address_rules`, `link_rules`, `linkwatch`),
