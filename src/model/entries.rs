@@ -355,7 +355,7 @@ impl AddrEntry {
 
 /// Identity of a route (what the kernel matches on to replace or delete it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RouteKey {
+pub(super) struct RouteKey {
     pub family: u8,
     pub table: u32,
     pub dst: Option<IpAddr>,
@@ -445,7 +445,8 @@ impl RouteEntry {
         }
     }
 
-    pub fn key(&self) -> RouteKey {
+    /// Its identity, what the kernel matches to replace or delete it.
+    pub(super) fn key(&self) -> RouteKey {
         RouteKey {
             family: self.family,
             table: self.table,

@@ -51,7 +51,7 @@ use crate::trace::TraceMessage;
 
 pub use assumption::Assumption;
 pub use changes::{Change, ChangeSink, Event, ObjectKind};
-pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey, ShortName};
+pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 pub use kernel_order::{KernelVersion, LinkOrder};
 pub use route_table::RouteTable;
 use state::Ctx;
