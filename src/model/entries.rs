@@ -117,7 +117,8 @@ impl KernelRule {
 }
 
 impl Origin {
-    pub fn packet(&self) -> u64 {
+    /// The record the entry came from.
+    pub(super) fn packet(&self) -> u64 {
         match *self {
             Origin::Dump(p) | Origin::Inferred(p) | Origin::Request(p) | Origin::KernelRule(p, _) => p,
         }
@@ -168,7 +169,9 @@ pub struct LinkEntry {
     pub name: ShortName,
     pub kind: Option<ShortName>,
     pub master: Option<u32>,
-    pub link: Option<u32>,
+    /// IFLA_LINK: the device it sits on (a VLAN's or macvlan's lower
+    /// device, a veth's peer); see `link_elsewhere`.
+    pub(super) link: Option<u32>,
     /// IFF_* flags.
     pub flags: u32,
     pub operstate: Option<u8>,
@@ -191,7 +194,8 @@ pub struct LinkEntry {
 }
 
 impl LinkEntry {
-    pub fn from_message(l: &Link<'_>, origin: Origin) -> Self {
+    /// The device a link message describes.
+    pub(super) fn from_message(l: &Link<'_>, origin: Origin) -> Self {
         LinkEntry {
             index: l.index,
             name: ShortName::new(l.name.unwrap_or_default()),
