@@ -241,6 +241,8 @@ impl<K: std::hash::Hash + Eq + Copy> Chains<K> {
     }
 }
 
+/// Every route the model knows, of every family and table, in dump order
+/// with the lookups the kernel's rules need (see the module doc).
 #[derive(Debug, Default, Clone)]
 pub struct RouteTable {
     slots: Vec<Option<RouteEntry>>,
