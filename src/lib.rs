@@ -60,8 +60,6 @@ pub mod bad_value;
 pub mod capture;
 pub mod diag;
 pub mod looks;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod model;
 pub mod moment;
 pub mod netlink;

@@ -8,41 +8,108 @@ use std::net::IpAddr;
 
 use crate::capture::Timestamp;
 
+/// Something the model took to be so where the capture is silent, with
+/// what the report's sentence names; [`Model::assumptions`] lists those a
+/// replay relied on.
+///
+/// [`Model::assumptions`]: super::Model::assumptions
 #[derive(Debug, Clone, PartialEq)]
 pub enum Assumption {
-    /// No complete link dump: links nothing touched are not shown.
+    /// No complete link dump: the model knows only the devices some message
+    /// named. Devices nothing touched (lo at least) exist but are not
+    /// shown, since only a dump lists every device.
     NoLinkDump,
-    /// A veth whose peer is in another namespace: its carrier assumed up.
-    VethPeerElsewhere { link: String },
-    /// An ifindex the model predicted (the next the kernel would assign).
-    PredictedIndex { index: u32, link: String },
-    /// A link-local address made from a MAC the capture never showed.
-    LinkLocalFromUnseenMac { link: String },
-    /// An address whose valid lifetime ends after the last packet.
-    LifetimeEndsAfter {
-        address: String,
+    /// A veth whose peer is in another namespace: the peer, whose state the
+    /// veth's carrier follows, is taken to be up; only that namespace's
+    /// traffic would show it.
+    VethPeerElsewhere {
+        /// The veth's name.
         link: String,
+    },
+    /// An ifindex the kernel chose itself that no reply or dump showed:
+    /// the model took the one the kernel would assign next.
+    PredictedIndex {
+        /// The ifindex predicted.
+        index: u32,
+        /// The device's name.
+        link: String,
+    },
+    /// An EUI-64 link-local address the kernel made from a MAC no message
+    /// showed (no dump or GET reply carried the device's IFLA_ADDRESS): its
+    /// interface identifier is unknown.
+    LinkLocalFromUnseenMac {
+        /// The device's name.
+        link: String,
+    },
+    /// An address whose valid lifetime ends after the moment the tables
+    /// are for: the kernel then deletes it with its routes, with a
+    /// notification only for those who listen.
+    LifetimeEndsAfter {
+        /// The address and its prefix length, `10.0.0.5/24`.
+        address: String,
+        /// Its device's name.
+        link: String,
+        /// When its valid lifetime ends, as the IFA_CACHEINFO of the last
+        /// message that showed it implies.
         at: Timestamp,
     },
-    /// Duplicate address detection still under way at the last packet
-    /// (`seconds`: since it began, or before the last packet when a dump
-    /// showed it tentative).
+    /// Duplicate address detection still under way at the last packet: the
+    /// address is tentative and its local route not yet added. When DAD
+    /// ends the kernel changes both silently, and nothing in the capture
+    /// says how long it ran on.
     DadUnderWay {
+        /// The record where DAD began, or the dump that showed the address
+        /// tentative.
         packet: u64,
+        /// The tentative address.
         address: IpAddr,
+        /// Its device's name.
         link: String,
+        /// How long before the last packet DAD began, or the dump showed it
+        /// tentative (`from_dump`), in seconds; `None` when the records
+        /// carry no time.
         seconds: Option<f64>,
+        /// Only a dump showed it under way (IFA_F_TENTATIVE): it began then
+        /// at the latest.
         from_dump: bool,
     },
-    /// Link events still queued for linkwatch at the last packet.
+    /// Link events still queued for linkwatch at the last packet: the
+    /// operational state of those devices, and IPv6 on those just brought
+    /// up, are as before linkwatch ran (within a second, unseen on a quiet
+    /// host).
     LinkwatchQueued,
-    /// An address on several devices whose DADs ended unseen: the order
-    /// of its local routes is the order they began.
-    LocalRouteOrderUnknown { address: IpAddr },
-    /// The kernel's timers were run on past the last packet (`--at`).
-    TimersRunOn { addresses: usize, routes: usize },
-    /// An address whose valid lifetime ran out past the last packet.
-    ExpiredAfter { address: String, link: String },
-    /// The promote_secondaries setting relied on at a packet.
-    PromoteSecondaries { packet: u64, on: bool },
+    /// An address on several devices whose DADs ended unseen, each after
+    /// a random delay: the order of its local routes is taken to be the
+    /// order the DADs began.
+    LocalRouteOrderUnknown {
+        /// The address the devices share.
+        address: IpAddr,
+    },
+    /// The kernel's timers were run on past the last packet (`--at
+    /// end+SECS`): what they did is assumed, no message shows it.
+    TimersRunOn {
+        /// Addresses they added or whose DAD they ended.
+        addresses: usize,
+        /// Routes they added.
+        routes: usize,
+    },
+    /// An address whose valid lifetime ran out between the last packet and
+    /// the moment asked for (`--at`): deleted with its routes, which no
+    /// message shows.
+    ExpiredAfter {
+        /// The address and its prefix length, `10.0.0.5/24`.
+        address: String,
+        /// Its device's name.
+        link: String,
+    },
+    /// A primary IPv4 address with secondaries was deleted and no
+    /// notification showed what followed: whether the kernel promoted a
+    /// secondary or deleted them all is the `promote_secondaries` setting
+    /// the model was given (`--promote-secondaries`).
+    PromoteSecondaries {
+        /// The first record where a deletion relied on it.
+        packet: u64,
+        /// The setting assumed: on promotes, off deletes.
+        on: bool,
+    },
 }

@@ -20,6 +20,7 @@ pub struct ShortName {
 }
 
 impl ShortName {
+    /// Raw bytes (an IFLA_IFNAME or IFA_LABEL without its NUL), cut at 31.
     pub fn new(b: &[u8]) -> Self {
         let mut s = ShortName::default();
         // the first 31 bytes at most
@@ -30,6 +31,7 @@ impl ShortName {
         s
     }
 
+    /// The bytes stored, without a NUL.
     pub fn as_bytes(&self) -> &[u8] {
         // `len` is at most 31, the size of `bytes` (`new` caps it; the default is 0).
         self.bytes.get(..usize::from(self.len)).unwrap_or(&self.bytes)
@@ -96,6 +98,7 @@ pub enum KernelRule {
 }
 
 impl KernelRule {
+    /// The rule's name in reports and JSON (`ipv4-prefix-route`).
     pub fn name(self) -> &'static str {
         match self {
             KernelRule::Ipv4LocalRoute => "ipv4-local-route",
@@ -117,7 +120,8 @@ impl KernelRule {
 }
 
 impl Origin {
-    pub fn packet(&self) -> u64 {
+    /// The record the entry came from.
+    pub(super) fn packet(&self) -> u64 {
         match *self {
             Origin::Dump(p) | Origin::Inferred(p) | Origin::Request(p) | Origin::KernelRule(p, _) => p,
         }
@@ -162,16 +166,29 @@ impl serde::Serialize for Origin {
     }
 }
 
+/// A network device as the link table holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkEntry {
+    /// The ifindex, unique within the namespace.
     pub index: u32,
+    /// IFLA_IFNAME; empty while no message named the device (see
+    /// [`display_name`](Self::display_name)).
     pub name: ShortName,
+    /// IFLA_INFO_KIND (`veth`, `bridge`, `vlan`, ...); `None` for devices
+    /// without one (physical NICs, lo) and when no message said.
     pub kind: Option<ShortName>,
+    /// IFLA_MASTER: the ifindex of the bridge or bond it is a port of;
+    /// `None` when it is no port.
     pub master: Option<u32>,
-    pub link: Option<u32>,
+    /// IFLA_LINK: the device it sits on (a VLAN's or macvlan's lower
+    /// device, a veth's peer); see `link_elsewhere`.
+    pub(super) link: Option<u32>,
     /// IFF_* flags.
     pub flags: u32,
+    /// IFLA_OPERSTATE (IF_OPER_*: 6 up, 2 down, 0 unknown, ...); `None`
+    /// until a message showed it.
     pub operstate: Option<u8>,
+    /// IFLA_MTU in bytes; `None` until a message showed it.
     pub mtu: Option<u32>,
     /// ARPHRD_* type.
     pub dev_type: u16,
@@ -185,13 +202,16 @@ pub struct LinkEntry {
     /// of another namespace (IFLA_LINK_NETNSID), or the request made the
     /// veth's peer there: its index means nothing here.
     pub link_elsewhere: bool,
+    /// Where the entry and its place in the list came from: the dump that
+    /// last listed it, else what first showed it.
     pub origin: Origin,
     /// Only known from addresses or routes: no link message seen yet.
     pub placeholder: bool,
 }
 
 impl LinkEntry {
-    pub fn from_message(l: &Link<'_>, origin: Origin) -> Self {
+    /// The device a link message describes.
+    pub(super) fn from_message(l: &Link<'_>, origin: Origin) -> Self {
         LinkEntry {
             index: l.index,
             name: ShortName::new(l.name.unwrap_or_default()),
@@ -211,6 +231,8 @@ impl LinkEntry {
         }
     }
 
+    /// A device known only by its ifindex, which an address or route
+    /// named: no name, flags or kind yet.
     pub fn placeholder(index: u32, origin: Origin) -> Self {
         LinkEntry {
             index,
@@ -247,8 +269,10 @@ impl LinkEntry {
     }
 }
 
+/// An interface address as its device's address list holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AddrEntry {
+    /// The ifindex of its device (`ifa_index`).
     pub index: u32,
     /// AF_INET or AF_INET6.
     pub family: u8,
@@ -256,19 +280,28 @@ pub struct AddrEntry {
     pub address: IpAddr,
     /// The peer of a point-to-point address.
     pub peer: Option<IpAddr>,
+    /// The prefix length in bits (`ifa_prefixlen`).
     pub prefix_len: u8,
+    /// IFA_LABEL, IPv4 only (`eth0`, `eth0:1`; the device's name unless
+    /// set); `None` for IPv6 and when nothing gave one.
     pub label: Option<ShortName>,
+    /// `ifa_scope` (RT_SCOPE_*: 0 universe, 200 site, 253 link, 254 host).
     pub scope: u8,
     /// IFA_F_* (32-bit IFA_FLAGS when present).
     pub flags: u32,
     /// The 8-bit `ifa_flags` of the message header.
     pub header_flags: u8,
+    /// IFA_BROADCAST: an IPv4 address's broadcast address, when it has one.
     pub broadcast: Option<IpAddr>,
+    /// IFA_CACHEINFO of the last message that carried it: the preferred and
+    /// valid lifetimes left then; `None` when none did (the addresses the
+    /// kernel makes itself, requests without lifetimes).
     pub cacheinfo: Option<CacheInfo>,
     /// Which of IFA_ADDRESS/IFA_LOCAL came first in the message.
     pub first_addr_attr: Option<u16>,
     /// IFA_RT_PRIORITY: the metric of the address's prefix route.
     pub rt_priority: Option<u32>,
+    /// Where the entry and its place in the list came from.
     pub origin: Origin,
 }
 
@@ -330,6 +363,9 @@ impl AddrEntry {
         })
     }
 
+    /// An IPv4 secondary (IFA_F_SECONDARY): another address of the device
+    /// in the same subnet came first and is its primary. Never for IPv6,
+    /// where that bit means IFA_F_TEMPORARY.
     pub fn is_secondary(&self) -> bool {
         self.family == AF_INET && self.flags & IFA_F_SECONDARY != 0
     }
@@ -355,7 +391,7 @@ impl AddrEntry {
 
 /// Identity of a route (what the kernel matches on to replace or delete it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RouteKey {
+pub(super) struct RouteKey {
     pub family: u8,
     pub table: u32,
     pub dst: Option<IpAddr>,
@@ -399,22 +435,48 @@ impl std::hash::Hash for RouteKey {
     }
 }
 
+/// A route as the route table holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouteEntry {
+    /// AF_INET or AF_INET6.
     pub family: u8,
+    /// The routing table (RTA_TABLE, else `rtm_table`): 254 main, 255
+    /// local, 253 default, or any other id.
     pub table: u32,
+    /// The destination prefix; `None` for a default route.
     pub dst: Option<IpAddr>,
+    /// The destination prefix length in bits; 0 for a default route.
     pub dst_len: u8,
+    /// `rtm_tos`: the IPv4 TOS the route matches; 0 matches any.
     pub tos: u8,
+    /// RTA_GATEWAY: the next hop; `None` for a route straight onto the
+    /// link, and for a multipath route.
     pub gateway: Option<IpAddr>,
+    /// RTA_OIF: the ifindex of the output device; `None` when the message
+    /// named none (a multipath route's devices are in its next hops).
     pub oif: Option<u32>,
+    /// RTA_PREFSRC: the source address the route prefers (`ip route ...
+    /// src`); the kernel sets it on the routes it makes for IPv4 addresses.
     pub prefsrc: Option<IpAddr>,
+    /// RTA_PRIORITY, the metric; `None` for an IPv4 route without one
+    /// (metric 0). IPv6 routes always have one.
     pub priority: Option<u32>,
+    /// `rtm_protocol` (RTPROT_*): who installed it (2 kernel, 3 boot, 4
+    /// static, 16 dhcp, ...).
     pub protocol: u8,
+    /// `rtm_scope` (RT_SCOPE_*: 0 universe through a gateway, 253 link
+    /// on-link, 254 host for local routes).
     pub scope: u8,
+    /// `rtm_type` (RTN_*: 1 unicast, 2 local, 3 broadcast, 6 blackhole, 7
+    /// unreachable, ...).
     pub kind: u8,
+    /// `rtm_flags` (RTM_F_*, and RTNH_F_* of a single next hop, such as
+    /// RTNH_F_LINKDOWN while its device has no carrier).
     pub flags: u32,
+    /// The route has several next hops (RTA_MULTIPATH), which are not
+    /// decoded.
     pub multipath: bool,
+    /// Where the entry and its place in its group came from.
     pub origin: Origin,
     /// Order among routes the kernel keeps in one group (same table,
     /// prefix, tos and metric): the dump position, or later for routes
@@ -423,6 +485,8 @@ pub struct RouteEntry {
 }
 
 impl RouteEntry {
+    /// The route a route message describes, at `seq` in its group; a
+    /// default route's RTA_DST (requests may carry `::/0`) is dropped.
     pub fn from_message(r: &Route, origin: Origin, seq: i64) -> Self {
         RouteEntry {
             family: r.family,
@@ -445,7 +509,8 @@ impl RouteEntry {
         }
     }
 
-    pub fn key(&self) -> RouteKey {
+    /// Its identity, what the kernel matches to replace or delete it.
+    pub(super) fn key(&self) -> RouteKey {
         RouteKey {
             family: self.family,
             table: self.table,

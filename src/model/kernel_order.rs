@@ -30,8 +30,8 @@ fn bucket(index: u32) -> u32 {
 /// A kernel release, as far as the rules that differ between releases care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct KernelVersion {
-    pub major: u32,
-    pub minor: u32,
+    major: u32,
+    minor: u32,
 }
 
 impl KernelVersion {
@@ -109,7 +109,7 @@ pub fn link_insert_position(links: &[LinkEntry], index: u32, order: LinkOrder) -
 
 /// What a link dump's ifindex sequence says about the kernel's walk order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OrderEvidence {
+pub(super) enum OrderEvidence {
     /// Only one of the two orders fits; the text says why.
     Decided(LinkOrder, String),
     /// Both fit (every ifindex below 256 and ascending).
@@ -123,7 +123,8 @@ fn neighbours(indices: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
     indices.iter().copied().zip(indices.iter().copied().skip(1))
 }
 
-pub fn infer_link_order(indices: &[u32]) -> OrderEvidence {
+/// Which walk orders a link dump's ifindex sequence fits.
+pub(super) fn infer_link_order(indices: &[u32]) -> OrderEvidence {
     let ascending = neighbours(indices).all(|(a, b)| a < b);
     let buckets = neighbours(indices).all(|(a, b)| bucket(a) <= bucket(b));
     match (ascending, buckets) {

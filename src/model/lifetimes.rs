@@ -17,13 +17,14 @@ use std::net::IpAddr;
 use rustc_hash::FxHashMap;
 
 /// An address's identity (see `AddrEntry::key`).
-pub type AddrKey = (u32, u8, IpAddr, u8);
+pub(super) type AddrKey = (u32, u8, IpAddr, u8);
 
 /// Nanoseconds since the epoch, as capture timestamps are.
-pub type Nanos = u64;
+pub(super) type Nanos = u64;
 
+/// The lifetimes noted, by when they end.
 #[derive(Debug, Default, Clone)]
-pub struct Lifetimes {
+pub(super) struct Lifetimes {
     /// (end, address) for every lifetime noted, newest or not.
     ends: BTreeSet<(Nanos, AddrKey)>,
     /// The end the newest message implies, per address.

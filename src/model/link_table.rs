@@ -18,8 +18,9 @@ use rustc_hash::FxHashMap;
 use super::entries::{LinkEntry, ShortName};
 use super::kernel_order::{self, LinkOrder};
 
+/// Every device the model knows, in dump order, with its indexes.
 #[derive(Debug, Default, Clone)]
-pub struct LinkTable {
+pub(super) struct LinkTable {
     list: Vec<LinkEntry>,
     position: FxHashMap<u32, usize>,
     names: FxHashMap<ShortName, u32>,
@@ -69,14 +70,6 @@ impl LinkTable {
     /// Every link in dump order.
     pub fn as_slice(&self) -> &[LinkEntry] {
         &self.list
-    }
-
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
     }
 
     pub fn get(&self, index: u32) -> Option<&LinkEntry> {

@@ -1,9 +1,11 @@
 //! The route table: every route the model knows, kept in the order a route
 //! dump lists them, with the lookups the kernel's rules need.
 //!
-//! Contract: a route is identified by its [`RouteKey`]; at most one route
-//! per key. Routes live in a slab (a fixed number of bytes each) and are
-//! indexed four ways: by key (a hash table of slots), in dump order (see
+//! Contract: a route is identified by what the kernel matches to replace
+//! or delete it (family, table, prefix, tos, metric, type, next hop, device
+//! and, for IPv4, preferred source); at most one route per such key.
+//! Routes live in a slab (a fixed number of bytes each) and are indexed
+//! four ways: by key (a hash table of slots), in dump order (see
 //! [`route_order`](super::route_order): family, table, the trie or radix
 //! walk, metric, then `seq` inside a group), routes by output device, and
 //! routes by preferred source. Insert, delete, the lookup of a key, of a
@@ -239,6 +241,8 @@ impl<K: std::hash::Hash + Eq + Copy> Chains<K> {
     }
 }
 
+/// Every route the model knows, of every family and table, in dump order
+/// with the lookups the kernel's rules need (see the module doc).
 #[derive(Debug, Default, Clone)]
 pub struct RouteTable {
     slots: Vec<Option<RouteEntry>>,
@@ -260,11 +264,13 @@ pub struct RouteTable {
 }
 
 impl RouteTable {
-    pub fn len(&self) -> usize {
+    /// How many routes it holds.
+    pub(super) fn len(&self) -> usize {
         self.order.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    /// Whether it holds no route.
+    pub(super) fn is_empty(&self) -> bool {
         self.order.is_empty()
     }
 
@@ -298,11 +304,8 @@ impl RouteTable {
             .map(|&(s, _)| s)
     }
 
-    pub fn get(&self, key: &RouteKey) -> Option<&RouteEntry> {
-        self.find(key).and_then(|s| self.entry(s))
-    }
-
-    pub fn contains(&self, key: &RouteKey) -> bool {
+    /// Whether the table holds a route with this key.
+    pub(super) fn contains(&self, key: &RouteKey) -> bool {
         self.find(key).is_some()
     }
 
@@ -366,7 +369,7 @@ impl RouteTable {
     }
 
     /// The first route of `r`'s group in list order, as its key and seq.
-    pub fn group_first(&self, r: &RouteEntry) -> Option<(RouteKey, i64)> {
+    pub(super) fn group_first(&self, r: &RouteEntry) -> Option<(RouteKey, i64)> {
         self.group(r).next().map(|x| (x.key(), x.seq))
     }
 
@@ -550,7 +553,8 @@ impl RouteTable {
         Some(r)
     }
 
-    pub fn remove(&mut self, key: &RouteKey) -> Option<RouteEntry> {
+    /// Removes the route with this key, and returns it.
+    pub(super) fn remove(&mut self, key: &RouteKey) -> Option<RouteEntry> {
         let slot = self.find(key)?;
         self.take(slot)
     }

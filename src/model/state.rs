@@ -70,9 +70,18 @@ pub enum LinkOrderSource {
     /// `--kernel-order`.
     Forced,
     /// The kernel release (`--kernel` or the capture's `shb_os`).
-    Kernel { version: String },
+    Kernel {
+        /// The release, `6.12`, with ` (the capture's shb_os)` when the
+        /// capture named it.
+        version: String,
+    },
     /// Inferred from a link dump.
-    Dump { packet: u64, evidence: String },
+    Dump {
+        /// The record of the dump's request.
+        packet: u64,
+        /// Why only this order fits the ifindexes as the dump listed them.
+        evidence: String,
+    },
     /// No dump could tell; modern kernels walk in ascending ifindex.
     Default,
 }
@@ -80,11 +89,16 @@ pub enum LinkOrderSource {
 /// Counts for the summary.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct ModelStats {
+    /// Complete dumps, asked for in the capture and unfiltered, that
+    /// replaced the model's view of what they list.
     pub dumps_applied: u64,
     /// Distinct notifications applied.
     pub notifications: u64,
     /// Further byte-identical copies of them (one per extra listener).
     pub duplicate_notifications: u64,
+    /// Bridge port messages (AF_BRIDGE link notifications, and `bridge
+    /// link` dumps counted once each): counted, never applied to the link
+    /// table.
     pub bridge_port_events: u64,
     /// Change requests the kernel accepted (and the model applied).
     pub requests_applied: u64,
@@ -161,7 +175,7 @@ impl DeviceAddrs {
 }
 
 /// The kernel's tables and the state its rules need, composed of tables
-/// that each keep their own order and indexes ([`LinkTable`],
+/// that each keep their own order and indexes (the link table,
 /// [`RouteTable`], a device's address lists) while the rules that change
 /// them are split in layers that call only down: `tables`, then the
 /// kernel's own reactions (`address_rules`, `link_rules`, `linkwatch`),
@@ -214,6 +228,9 @@ pub struct Model {
 }
 
 impl Model {
+    /// An empty model: no links, addresses or routes yet, the device walk
+    /// order forced or the kernel release's, else ascending until a link
+    /// dump tells.
     pub fn new(options: ModelOptions) -> Self {
         let (link_order, link_order_source) = match (options.link_order, options.kernel) {
             (Some(o), _) => (o, LinkOrderSource::Forced),
@@ -277,25 +294,30 @@ impl Model {
         self.last_ts
     }
 
+    /// Every link, in the order a link dump lists them.
     pub fn links(&self) -> &[LinkEntry] {
         self.links.as_slice()
     }
 
+    /// The link with this ifindex.
     pub fn link(&self, index: u32) -> Option<&LinkEntry> {
         self.links.get(index)
     }
 
+    /// The link a message named so (raw IFLA_IFNAME bytes; a device known
+    /// only by its ifindex matches no name).
     pub fn link_by_name(&self, name: &[u8]) -> Option<&LinkEntry> {
         self.links.by_name(name)
     }
 
-    /// Name of a link for messages (`ifN` when unknown).
     /// The name of a route's output device, for a change report.
     pub(crate) fn route_dev(&self, r: &RouteEntry) -> Option<String> {
         let link = self.link(r.oif?)?;
         link.has_name().then(|| link.display_name())
     }
 
+    /// A device's name for messages: its name, or `ifN` when nothing in
+    /// the capture named it.
     pub fn ifname(&self, index: u32) -> String {
         self.link(index)
             .map(LinkEntry::display_name)
@@ -377,14 +399,19 @@ impl Model {
         s
     }
 
+    /// The device walk order link dumps follow, and where it came from.
     pub fn link_order(&self) -> (LinkOrder, &LinkOrderSource) {
         (self.link_order, &self.link_order_source)
     }
 
+    /// What the model found wrong or could not place: dumps that contradict
+    /// its order or were interrupted or cut short, messages about devices
+    /// it does not know.
     pub fn warnings(&self) -> &Diagnostics {
         &self.warnings
     }
 
+    /// How many dumps, notifications (and copies) and requests it applied.
     pub fn stats(&self) -> &ModelStats {
         &self.stats
     }
