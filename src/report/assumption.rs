@@ -81,9 +81,4 @@ impl fmt::Display for Assumption {
     }
 }
 
-/// In JSON, the sentence.
-impl serde::Serialize for Assumption {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
+serialize_as_words!(Assumption);

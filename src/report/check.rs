@@ -151,8 +151,7 @@ impl Print<[Outcome]> for Json {
             errors: (errors > 0).then_some(errors),
             results: outcomes,
         };
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)
+        super::document(out, &doc)
     }
 }
 

@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use std::path::PathBuf;
 
-use crate::model::Assumption;
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
 use crate::replay::conflict::Conflict;
@@ -299,7 +298,7 @@ impl Print<DetectReport> for Json {
         let mut nodes = Vec::new();
         for n in &r.nodes {
             let capture = n.capture.display().to_string();
-            let (warnings, assumptions) = (&n.grounds.warnings, &n.grounds.assumptions);
+            let grounds = &n.grounds;
             match &n.answer {
                 Answer::At(results) => nodes.extend(results.iter().map(|(moment, d)| JsonNode::Detection {
                     detection: d,
@@ -307,8 +306,7 @@ impl Print<DetectReport> for Json {
                     capture: capture.clone(),
                     at_packet: moment.packet,
                     moment: moment::json(moment),
-                    warnings,
-                    assumptions,
+                    grounds,
                 })),
                 Answer::Looks(results) => {
                     let mut before: Option<String> = None;
@@ -326,8 +324,7 @@ impl Print<DetectReport> for Json {
                         node: &n.node,
                         capture: capture.clone(),
                         looks,
-                        warnings,
-                        assumptions,
+                        grounds,
                     });
                 }
                 Answer::Matrix(results) => nodes.extend(results.iter().map(|(moment, rows)| JsonNode::Matrix {
@@ -335,15 +332,13 @@ impl Print<DetectReport> for Json {
                     capture: capture.clone(),
                     moment: moment::json(moment),
                     methods: rows,
-                    warnings,
-                    assumptions,
+                    grounds,
                 })),
                 Answer::Flips(flips) => nodes.push(JsonNode::Flips {
                     node: &n.node,
                     capture,
                     flips: json_flips(flips),
-                    warnings,
-                    assumptions,
+                    grounds,
                 }),
             }
         }
@@ -351,8 +346,7 @@ impl Print<DetectReport> for Json {
             nodes,
             conflicts: &r.conflicts,
         };
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)
+        super::document(out, &doc)
     }
 }
 
@@ -372,30 +366,30 @@ enum JsonNode<'a> {
         capture: String,
         at_packet: u64,
         moment: JsonMoment,
-        warnings: &'a [String],
-        assumptions: &'a [Assumption],
+        #[serde(flatten)]
+        grounds: &'a Grounds,
     },
     Looks {
         node: &'a str,
         capture: String,
         looks: Vec<JsonLook<'a>>,
-        warnings: &'a [String],
-        assumptions: &'a [Assumption],
+        #[serde(flatten)]
+        grounds: &'a Grounds,
     },
     Matrix {
         node: &'a str,
         capture: String,
         moment: JsonMoment,
         methods: &'a [Detection],
-        warnings: &'a [String],
-        assumptions: &'a [Assumption],
+        #[serde(flatten)]
+        grounds: &'a Grounds,
     },
     Flips {
         node: &'a str,
         capture: String,
         flips: Vec<JsonFlip<'a>>,
-        warnings: &'a [String],
-        assumptions: &'a [Assumption],
+        #[serde(flatten)]
+        grounds: &'a Grounds,
     },
 }
 

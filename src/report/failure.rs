@@ -48,13 +48,6 @@ impl fmt::Display for Failure {
     }
 }
 
-/// In JSON, the words.
-impl serde::Serialize for Failure {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
 /// The reason of calico-node's `Unable to auto-detect …` line: its own
 /// words where it has them, else what stopped the replay.
 impl fmt::Display for Unable {
@@ -138,9 +131,4 @@ impl fmt::Display for Log {
     }
 }
 
-/// In JSON, the line.
-impl serde::Serialize for Log {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
+serialize_as_words!(Failure, Log);

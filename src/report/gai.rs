@@ -11,7 +11,6 @@ use std::net::IpAddr;
 
 use serde::Serialize;
 
-use crate::model::Assumption;
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
 use crate::replay::gai::{Explanation, GaiResult, Resolver, Span, Step};
@@ -133,19 +132,17 @@ impl Print<GaiLooks<'_>> for Json {
         }
         let doc = JsonLooks {
             looks,
-            warnings: &l.grounds.warnings,
-            assumptions: &l.grounds.assumptions,
+            grounds: l.grounds,
         };
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)
+        super::document(out, &doc)
     }
 }
 
 #[derive(Serialize)]
 struct JsonLooks<'a> {
     looks: Vec<JsonLook<'a>>,
-    warnings: &'a [String],
-    assumptions: &'a [Assumption],
+    #[serde(flatten)]
+    grounds: &'a Grounds,
 }
 
 #[derive(Serialize)]
@@ -184,8 +181,7 @@ impl Print<GaiReport<'_>> for Json {
         let o = &r.observed;
         let doc = JsonGai {
             result: r.result,
-            warnings: &r.grounds.warnings,
-            assumptions: &r.grounds.assumptions,
+            grounds: r.grounds,
             at_packet: r.moment.packet,
             moment: moment::json(r.moment),
             observed: (!o.order.is_empty()).then(|| JsonObserved {
@@ -195,8 +191,7 @@ impl Print<GaiReport<'_>> for Json {
                 observed_moments: o.moments,
             }),
         };
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)
+        super::document(out, &doc)
     }
 }
 
@@ -204,8 +199,8 @@ impl Print<GaiReport<'_>> for Json {
 struct JsonGai<'a> {
     #[serde(flatten)]
     result: &'a GaiResult,
-    warnings: &'a [String],
-    assumptions: &'a [Assumption],
+    #[serde(flatten)]
+    grounds: &'a Grounds,
     at_packet: u64,
     moment: JsonMoment,
     #[serde(flatten)]
@@ -300,11 +295,9 @@ impl Print<GaiTimeline<'_>> for Json {
             input: t.input,
             observed: t.observed,
             flips,
-            warnings: &t.grounds.warnings,
-            assumptions: &t.grounds.assumptions,
+            grounds: t.grounds,
         };
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)
+        super::document(out, &doc)
     }
 }
 
@@ -314,8 +307,8 @@ struct JsonTimeline<'a> {
     input: &'a [IpAddr],
     observed: &'a [IpAddr],
     flips: Vec<JsonFlip<'a>>,
-    warnings: &'a [String],
-    assumptions: &'a [Assumption],
+    #[serde(flatten)]
+    grounds: &'a Grounds,
 }
 
 #[derive(Serialize)]

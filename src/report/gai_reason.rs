@@ -204,15 +204,4 @@ impl fmt::Display for Explanation {
     }
 }
 
-/// In JSON, the words of each.
-macro_rules! serialize_as_words {
-    ($($t:ty),*) => {$(
-        impl serde::Serialize for $t {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
-            }
-        }
-    )*};
-}
-
 serialize_as_words!(SourceWhy, GaiNote, Explanation);

@@ -11,6 +11,18 @@
 
 use std::io::{self, Write};
 
+/// Serializes each type as its words (its `Display`): the JSON of a
+/// reason, note or assumption is the sentence the text shows.
+macro_rules! serialize_as_words {
+    ($($t:ty),*) => {$(
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+    )*};
+}
+
 pub mod assumption;
 pub mod check;
 pub mod decode;
@@ -58,6 +70,12 @@ pub struct Json;
 /// JUnit XML, for CI systems.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JUnit;
+
+/// Writes one JSON document, pretty-printed, and the newline that ends it.
+fn document(out: &mut dyn Write, doc: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, doc).map_err(io::Error::from)?;
+    writeln!(out)
+}
 
 /// Prints `result` as `format` asks.
 pub fn print<R: ?Sized>(format: Format, style: Style, result: &R, out: &mut dyn Write) -> io::Result<()>

@@ -159,9 +159,4 @@ impl fmt::Display for Note {
     }
 }
 
-/// In JSON, the sentence.
-impl serde::Serialize for Note {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
+serialize_as_words!(Note);

@@ -83,13 +83,6 @@ impl fmt::Display for Reason {
     }
 }
 
-/// In JSON, the words.
-impl serde::Serialize for Reason {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
 /// kubelet's `validateNodeIP` words its own refusals: the kind of address,
 /// or that the host does not hold it.
 impl fmt::Display for NodeIpInvalid {
@@ -108,3 +101,5 @@ impl fmt::Display for NodeIpInvalid {
 pub(crate) fn joined<T: fmt::Display>(items: &[T], sep: &str) -> String {
     items.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(sep)
 }
+
+serialize_as_words!(Reason);

@@ -73,13 +73,6 @@ impl fmt::Display for CalicoWalk {
     }
 }
 
-/// In JSON, the line.
-impl serde::Serialize for Semantics {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
 /// For a calico-node release later than any nlorder knows, what that means
 /// for its answers; `None` for one it knows.
 pub fn newer_release(v: Version) -> Option<String> {
@@ -90,3 +83,5 @@ pub fn newer_release(v: Version) -> Option<String> {
         )
     })
 }
+
+serialize_as_words!(Semantics);

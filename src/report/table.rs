@@ -250,8 +250,7 @@ impl Print<Tables<'_>> for Text {
 impl Print<Tables<'_>> for Json {
     fn print(&mut self, t: &Tables<'_>, out: &mut dyn Write) -> io::Result<()> {
         let table = table_json(&t.rebuilt.model, &t.rebuilt.moment, t.filter, t.diagnostics);
-        serde_json::to_writer_pretty(&mut *out, &table).map_err(io::Error::from)?;
-        writeln!(out)
+        super::document(out, &table)
     }
 }
 

@@ -240,8 +240,8 @@ enum Detail<'a> {
         confidence: Confidence,
     },
     End {
-        warnings: &'a [String],
-        assumptions: &'a [crate::model::Assumption],
+        #[serde(flatten)]
+        grounds: &'a Grounds,
     },
 }
 
@@ -617,10 +617,7 @@ impl Print<End<'_>> for Json {
             ts: ts.map(|t| t.as_secs_f64()),
             change: "end",
             text: Cow::Borrowed("end of the capture"),
-            detail: Detail::End {
-                warnings: &end.grounds.warnings,
-                assumptions: &end.grounds.assumptions,
-            },
+            detail: Detail::End { grounds: end.grounds },
         }
         .write(out)
     }

@@ -100,8 +100,7 @@ impl Print<WhoReport<'_>> for Json {
             looks: r.who.looks.iter().map(JsonLook::of).collect(),
             warnings: r.warnings,
         };
-        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-        writeln!(out)
+        super::document(out, &doc)
     }
 }
 
