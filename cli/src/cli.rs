@@ -452,7 +452,8 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
 /// their flags (the manifests deserialize the library's type directly).
 #[derive(Debug, Clone, Args)]
 pub struct DetectSettingsArgs {
-    /// `kubelet`, `flannel`, `kubeadm`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `etcd`,
+    /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
@@ -500,6 +501,20 @@ pub struct DetectSettingsArgs {
     /// selects a global address on lo, any other is used as given.
     #[arg(long)]
     pub advertise_address: Option<IpAddr>,
+    /// k3s --flannel-iface (k3s, k3s-flannel).
+    #[arg(long, value_name = "IFACE")]
+    pub flannel_iface: Option<String>,
+    /// flannel release whose address sort to replay (flannel, k3s-flannel): before 0.28.0 an
+    /// interface's addresses are taken in dump order (global before link-local).
+    #[arg(long, default_value = "0.28.0", value_name = "X.Y.Z")]
+    pub flannel_version: nlorder::replay::calico::Version,
+    /// Cilium's device (--devices, the first one): only its addresses are walked.
+    #[arg(long, value_name = "DEV")]
+    pub cilium_device: Option<String>,
+    /// Cilium release whose node-IP fallback to replay: before 1.14 the lowest address wins and
+    /// secondaries count; from 1.14 the lowest link index, secondaries skipped.
+    #[arg(long, default_value = "1.18", value_name = "X.Y")]
+    pub cilium_version: nlorder::replay::calico::Version,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[arg(long, value_name = "ADDR[/LEN]|none", conflicts_with = "all")]
@@ -523,6 +538,10 @@ impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
             iface_can_reach: a.iface_can_reach,
             public_ip: a.public_ip,
             advertise_address: a.advertise_address,
+            flannel_iface: a.flannel_iface,
+            flannel_version: a.flannel_version,
+            cilium_device: a.cilium_device,
+            cilium_version: a.cilium_version,
             expect: a.expect,
             ..Default::default()
         }

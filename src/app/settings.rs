@@ -20,7 +20,7 @@ use serde::{Deserialize, Deserializer};
 
 use crate::replay::method::Method;
 use crate::replay::verdict::{Detection, NodeAddress};
-use crate::replay::{Family, MethodSpec, calico, flannel, kubeadm, kubelet};
+use crate::replay::{Family, MethodSpec, calico, cilium, flannel, k3s, kubeadm, kubelet};
 
 /// Deserializes any type from its text form (`FromStr`), so manifests take
 /// exactly what the command line takes.
@@ -137,7 +137,8 @@ impl FromStr for Resolved {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DetectSettings {
-    /// `kubelet`, `flannel`, `kubeadm`, or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `etcd`,
+    /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
@@ -171,6 +172,14 @@ pub struct DetectSettings {
     /// kubeadm --apiserver-advertise-address (`::` prefers IPv6, a loopback
     /// address a global one on lo).
     pub advertise_address: Option<IpAddr>,
+    /// k3s --flannel-iface (k3s and k3s-flannel).
+    pub flannel_iface: Option<String>,
+    /// flannel release whose address sort to replay (flannel, k3s-flannel), e.g. 0.27.0.
+    pub flannel_version: calico::Version,
+    /// Cilium's device (`--devices`, the first one): only its addresses.
+    pub cilium_device: Option<String>,
+    /// Cilium release whose node-IP fallback to replay, e.g. 1.13.
+    pub cilium_version: calico::Version,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[serde(rename = "address")]
@@ -198,6 +207,10 @@ impl Default for DetectSettings {
             iface_can_reach: None,
             public_ip: None,
             advertise_address: None,
+            flannel_iface: None,
+            flannel_version: flannel::LATEST,
+            cilium_device: None,
+            cilium_version: cilium::LATEST,
             expect: None,
             interface: None,
             at: None,
@@ -259,9 +272,27 @@ impl DetectSettings {
         if *method != Method::Kubeadm && self.advertise_address.is_some() {
             return Err(not_for("advertise-address", "kubeadm"));
         }
+        if !matches!(method, Method::K3s | Method::K3sFlannel) && self.flannel_iface.is_some() {
+            return Err(not_for("flannel-iface", "k3s"));
+        }
+        if !matches!(method, Method::Flannel | Method::K3sFlannel) && self.flannel_version != flannel::LATEST {
+            return Err(not_for("flannel-version", "flannel"));
+        }
+        if *method != Method::Cilium {
+            for (set, option) in [
+                (self.cilium_device.is_some(), "cilium-device"),
+                (self.cilium_version != cilium::LATEST, "cilium-version"),
+            ] {
+                if set {
+                    return Err(not_for(option, "cilium"));
+                }
+            }
+        }
+        if !matches!(method, Method::Kubelet | Method::K3s) && !self.node_ip.is_empty() {
+            return Err(not_for("node-ip", "kubelet's and k3s"));
+        }
         if *method != Method::Kubelet {
             for (set, option) in [
-                (!self.node_ip.is_empty(), "node-ip"),
                 (self.hostname_override.is_some(), "hostname-override"),
                 (!self.resolved.is_empty(), "resolved"),
             ] {
@@ -332,7 +363,27 @@ impl DetectSettings {
                 iface_can_reach: self.iface_can_reach,
                 public_ip: self.public_ip,
                 family,
+                version: self.flannel_version,
             }),
+            Method::K3s => MethodSpec::K3s(k3s::Options {
+                node_ip: self.node_ip.clone(),
+                flannel_iface: self.flannel_iface.clone(),
+            }),
+            Method::K3sFlannel => MethodSpec::K3sFlannel(flannel::Options {
+                iface: self.flannel_iface.iter().cloned().collect(),
+                family,
+                version: self.flannel_version,
+                ..flannel::Options::default()
+            }),
+            Method::Cilium => MethodSpec::Cilium(cilium::Options {
+                device: self.cilium_device.clone(),
+                version: self.cilium_version,
+                family,
+            }),
+            Method::Etcd => MethodSpec::Etcd,
+            Method::Swarm => MethodSpec::Swarm,
+            Method::Consul => MethodSpec::Consul,
+            Method::Nomad => MethodSpec::Nomad,
             Method::Calico(text) => {
                 let options = calico::Options {
                     version: self.calico_version,

@@ -617,7 +617,27 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
         });
     }
     bgp_peers(model, o, &mut d);
+    vxlan_parent(model, o, &mut d);
+    d.notes.push(Note::Redetects);
     d
+}
+
+/// felix's VXLAN device parent (`getParentInterface` in felix's VXLAN
+/// manager): `LinkList()` in dump order, each link's `AddrList` of the
+/// family; the first link holding the node's IP (prefix ignored).
+fn vxlan_parent(model: &Model, o: &Options, d: &mut Detection) {
+    let Some(ip) = d.ip() else { return };
+    let fam = o.family.af();
+    let parent = model
+        .links()
+        .iter()
+        .find(|l| model.device_addresses(l.index, fam).iter().any(|a| a.address == ip));
+    d.notes.push(match parent {
+        Some(l) => Note::VxlanParent {
+            interface: l.display_name(),
+        },
+        None => Note::VxlanNoParent,
+    });
 }
 
 fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), Unable> {

@@ -43,6 +43,9 @@ pub enum Failure {
     Unspecified { warning: String },
     /// flannel: the default route names no single device.
     NoSingleDevice { route: String },
+    /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
+    /// no default advertise address.
+    NoPrivateIp,
 }
 
 /// Why calico-node autodetected nothing (`Unable to auto-detect an IPv4

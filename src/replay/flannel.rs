@@ -1,14 +1,18 @@
 //! flannel's external interface (`--iface`, `--iface-regex`,
-//! `--iface-can-reach`, else the default-route interface), v0.28 semantics.
+//! `--iface-can-reach`, else the default-route interface): flannel
+//! `main.go` (`LookupExtIface`) over `pkg/ip` (`GetInterfaceIP4Addrs`,
+//! `GetInterfaceIP6Addrs`, `GetDefaultGatewayInterface`).
 //!
 //! Contract: a pure function of the model; interfaces walked *forward*;
-//! a regex is tried against addresses first, then names; an interface's
-//! address list is sorted (global before link-local, permanent before
-//! dynamic, non-temporary first) and filtered (no deprecated), as
-//! `GetInterfaceIP4Addrs` does since v0.28.0. Semantics: detection-methods.md §5.
+//! a regex is tried against addresses first, then names. An interface's
+//! address list: global unicast addresses before link-local ones, in dump
+//! order (before v0.28.0); from v0.28.0 (commit 97b6771a) also permanent
+//! before dynamic and non-temporary before temporary, deprecated ones
+//! dropped. Semantics: detection-methods.md §5.
 
 use std::net::IpAddr;
 
+use super::calico_version::Version;
 use super::failure::Failure;
 use super::goregex::GoRegex;
 use super::note::{Note, Program};
@@ -19,7 +23,7 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// `--iface`: names or IPs, tried in order.
     pub iface: Vec<String>,
@@ -28,14 +32,37 @@ pub struct Options {
     pub public_ip: Option<IpAddr>,
     /// 4 or 6.
     pub family: super::family::Family,
+    /// The flannel release replayed (the address sort changed in v0.28.0).
+    pub version: Version,
 }
 
-/// `GetInterfaceIP4Addrs`/`IP6Addrs`: sorted, filtered.
-fn sorted_addrs(model: &Model, index: u32, fam: u8) -> Vec<&AddrEntry> {
+/// The newest flannel release whose behaviour is replayed here.
+pub const LATEST: Version = Version(0, 28, 0);
+
+/// The release whose `GetInterfaceIP4Addrs` sorts and filters.
+const SORTED_SINCE: Version = Version(0, 28, 0);
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            iface: Vec::new(),
+            iface_regex: Vec::new(),
+            iface_can_reach: None,
+            public_ip: None,
+            family: super::family::Family::V4,
+            version: LATEST,
+        }
+    }
+}
+
+/// `GetInterfaceIP4Addrs`/`IP6Addrs`: global before link-local; from
+/// v0.28.0 sorted further and filtered.
+pub(crate) fn sorted_addrs(model: &Model, index: u32, fam: u8, version: Version) -> Vec<&AddrEntry> {
+    let sorted = version >= SORTED_SINCE;
     let mut v: Vec<&AddrEntry> = model
         .device_addresses(index, fam)
         .iter()
-        .filter(|a| a.flags & IFA_F_DEPRECATED == 0)
+        .filter(|a| !sorted || a.flags & IFA_F_DEPRECATED == 0)
         .filter(|a| {
             super::goview::is_global_unicast(a.address)
                 || super::goview::not_global(a.address) == super::goview::NotGlobal::LinkLocal
@@ -45,8 +72,8 @@ fn sorted_addrs(model: &Model, index: u32, fam: u8) -> Vec<&AddrEntry> {
     v.sort_by_key(|a| {
         (
             !super::goview::is_global_unicast(a.address),
-            a.flags & IFA_F_PERMANENT == 0,
-            fam == AF_INET6 && a.flags & IFA_F_TEMPORARY != 0,
+            sorted && a.flags & IFA_F_PERMANENT == 0,
+            sorted && fam == AF_INET6 && a.flags & IFA_F_TEMPORARY != 0,
         )
     });
     v
@@ -64,7 +91,7 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
 
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let fam = o.family.af();
-    let mut d = Detection::new("flannel", Semantics::Flannel, o.family);
+    let mut d = Detection::new("flannel", Semantics::Flannel { version: o.version }, o.family);
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
@@ -86,7 +113,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                         route: model.route_text(r),
                     })
                 }
-                Some(oif) => match sorted_addrs(model, oif, fam).first() {
+                Some(oif) => match sorted_addrs(model, oif, fam, o.version).first() {
                     Some(a) => {
                         let route = model.route_text(r);
                         let why = Note::DefaultRoute { route: route.clone() };
@@ -123,7 +150,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             }
         } else {
             match model.link_by_name(spec.as_bytes()) {
-                Some(l) => match sorted_addrs(model, l.index, fam).first() {
+                Some(l) => match sorted_addrs(model, l.index, fam, o.version).first() {
                     Some(a) => {
                         choose(
                             &mut d,
@@ -156,7 +183,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         };
         // Pass 1: addresses; pass 2: names.
         for l in model.links() {
-            let addrs = sorted_addrs(model, l.index, fam);
+            let addrs = sorted_addrs(model, l.index, fam, o.version);
             let mut verdicts = Vec::new();
             let mut hit = None;
             for a in &addrs {
@@ -201,7 +228,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         for l in model.links() {
             // never match a pattern against an invented ifN
             let named = l.has_name() && re.is_match(l.name.as_bytes());
-            let first = sorted_addrs(model, l.index, fam).first().map(|a| a.address);
+            let first = sorted_addrs(model, l.index, fam, o.version).first().map(|a| a.address);
             // The rows pass 1 wrote say what pass 2 found too.
             if let Some(row) = d.candidates.iter_mut().rev().find(|c| c.index == l.index) {
                 let pattern = pattern.clone();
@@ -269,3 +296,27 @@ fn finish(d: &mut Detection, o: &Options) {
 #[cfg(test)]
 #[path = "flannel_tests.rs"]
 mod tests;
+
+/// k3s's embedded flannel (k3s `pkg/agent/flannel/flannel.go`,
+/// `LookupExtInterface`): `--flannel-iface`, else the interface of the
+/// first main-table default route, and the first of its addresses, as
+/// flannel's own walk without `--iface` options; k3s words the failures.
+pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
+    let mut d = detect(model, o);
+    d.method = "k3s-flannel".into();
+    d.semantics = Semantics::K3sFlannel { version: o.version };
+    let v = o.family;
+    d.error = d.error.map(|e| match e {
+        Failure::Said(m) if m.starts_with("Failed to find interface to use: no default route") => {
+            Failure::Said("failed to get default interface: Unable to find default route".into())
+        }
+        Failure::NoSingleDevice { .. } => Failure::Said(
+            "failed to get default interface: Found default route but could not determine interface".into(),
+        ),
+        Failure::Said(m) if m.starts_with("no IPv") => Failure::Said(format!(
+            "failed to find IPv{v} address for interface: no IPv{v} address found for given interface"
+        )),
+        other => other,
+    });
+    d
+}

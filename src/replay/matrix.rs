@@ -5,16 +5,20 @@
 //! first-found, `interface=PREFIX.*` for each family of interface names
 //! that carries a global address, `cidr=` for each global subnet,
 //! `can-reach=` the default gateway, kubernetes-internal-ip when the
-//! InternalIP is known, kubelet and flannel with no flags.
+//! InternalIP is known, and every other program with no flags (flannel,
+//! k3s's embedded flannel and Cilium per family; kubelet, kubeadm, k3s,
+//! etcd, Swarm, Consul and Nomad once, in the family they choose).
+//! [`agreement`] groups the programs by the IP they end up with.
 
 use std::collections::BTreeSet;
+use std::net::IpAddr;
 
 use super::calico;
 use super::family::Family;
 use super::goview;
-use super::method::MethodSpec;
+use super::method::{Method, MethodSpec};
 use super::verdict::Detection;
-use super::{flannel, kubeadm, kubelet};
+use super::{cilium, flannel, k3s, kubeadm, kubelet};
 use crate::model::Model;
 use crate::netlink::names::RT_TABLE_MAIN;
 
@@ -81,10 +85,49 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
             family: fam,
             ..flannel::Options::default()
         }));
+        out.push(MethodSpec::K3sFlannel(flannel::Options {
+            family: fam,
+            ..flannel::Options::default()
+        }));
+        out.push(MethodSpec::Cilium(cilium::Options {
+            family: fam,
+            ..cilium::Options::default()
+        }));
     }
     out.push(MethodSpec::Kubelet(kubelet::Options::default()));
     out.push(MethodSpec::Kubeadm(kubeadm::Options::default()));
+    out.push(MethodSpec::K3s(k3s::Options::default()));
+    out.push(MethodSpec::Etcd);
+    out.push(MethodSpec::Swarm);
+    out.push(MethodSpec::Consul);
+    out.push(MethodSpec::Nomad);
     out
+}
+
+/// The programs of an `--all` run grouped by the IP each ends up with
+/// (`None`: nothing chosen), largest group first (ties: the first
+/// program's order). Each program once, with its default settings:
+/// calico-node's `first-found`, and for the programs run per family the
+/// IPv4 run when there is one.
+pub fn agreement(rows: &[Detection]) -> Vec<(Option<IpAddr>, Vec<String>)> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut groups: Vec<(Option<IpAddr>, Vec<String>)> = Vec::new();
+    for d in rows {
+        let program = d.method.as_str();
+        let is_program = program == "first-found" || Method::PROGRAMS.iter().any(|m| m.program() == program);
+        if !is_program || seen.contains(&program) {
+            continue;
+        }
+        seen.push(program);
+        let ip = d.ip();
+        match groups.iter_mut().find(|(g, _)| *g == ip) {
+            Some((_, names)) => names.push(program.to_owned()),
+            None => groups.push((ip, vec![program.to_owned()])),
+        }
+    }
+    // Stable: equal sizes keep the order of their first program.
+    groups.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
+    groups
 }
 
 pub fn run(model: &Model, base: &calico::Options) -> Vec<Detection> {

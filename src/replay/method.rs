@@ -9,7 +9,7 @@
 
 use super::failure::Failure;
 use super::verdict::{Detection, NodeAddress};
-use super::{assumed, calico, flannel, kubeadm, kubelet};
+use super::{assumed, calico, cilium, consul, etcd, flannel, k3s, kubeadm, kubelet, nomad, swarm};
 use crate::model::Model;
 
 /// A detection method, parsed once from `--method` or a manifest's
@@ -27,6 +27,37 @@ pub enum Method {
     Flannel,
     /// kubeadm's API server advertise address.
     Kubeadm,
+    /// k3s's (RKE2's) node IPs.
+    K3s,
+    /// k3s's embedded flannel's public IP.
+    K3sFlannel,
+    /// Cilium's node-IP fallback.
+    Cilium,
+    /// etcd's default host.
+    Etcd,
+    /// Docker Swarm's advertise address.
+    Swarm,
+    /// Consul's default bind address.
+    Consul,
+    /// Nomad's default advertise address.
+    Nomad,
+}
+
+impl Method {
+    /// Every program nlorder replays besides calico-node, as `--method`
+    /// spells them.
+    pub const PROGRAMS: &'static [Method] = &[
+        Method::Kubelet,
+        Method::Flannel,
+        Method::Kubeadm,
+        Method::K3s,
+        Method::K3sFlannel,
+        Method::Cilium,
+        Method::Etcd,
+        Method::Swarm,
+        Method::Consul,
+        Method::Nomad,
+    ];
 }
 
 impl Method {
@@ -37,6 +68,13 @@ impl Method {
             Method::Kubelet => "kubelet",
             Method::Flannel => "flannel",
             Method::Kubeadm => "kubeadm",
+            Method::K3s => "k3s",
+            Method::K3sFlannel => "k3s-flannel",
+            Method::Cilium => "cilium",
+            Method::Etcd => "etcd",
+            Method::Swarm => "swarm",
+            Method::Consul => "consul",
+            Method::Nomad => "nomad",
         }
     }
 }
@@ -49,12 +87,11 @@ impl Default for Method {
 
 impl From<&str> for Method {
     fn from(s: &str) -> Method {
-        match s {
-            "kubelet" => Method::Kubelet,
-            "flannel" => Method::Flannel,
-            "kubeadm" => Method::Kubeadm,
-            text => Method::Calico(text.to_owned()),
-        }
+        Method::PROGRAMS
+            .iter()
+            .find(|m| m.program() == s)
+            .cloned()
+            .unwrap_or_else(|| Method::Calico(s.to_owned()))
     }
 }
 
@@ -92,6 +129,15 @@ pub enum MethodSpec {
     Kubelet(kubelet::Options),
     Flannel(flannel::Options),
     Kubeadm(kubeadm::Options),
+    K3s(k3s::Options),
+    /// k3s's embedded flannel: flannel's default-route walk (or
+    /// `--flannel-iface`), in k3s's words.
+    K3sFlannel(flannel::Options),
+    Cilium(cilium::Options),
+    Etcd,
+    Swarm,
+    Consul,
+    Nomad,
 }
 
 impl MethodSpec {
@@ -103,7 +149,19 @@ impl MethodSpec {
             MethodSpec::Kubelet(o) => kubelet::detect(model, o),
             MethodSpec::Flannel(o) => flannel::detect(model, o),
             MethodSpec::Kubeadm(o) => kubeadm::detect(model, o),
+            MethodSpec::K3s(o) => k3s::detect(model, o),
+            MethodSpec::K3sFlannel(o) => flannel::detect_k3s(model, o),
+            MethodSpec::Cilium(o) => cilium::detect(model, o),
+            MethodSpec::Etcd => etcd::detect(model),
+            MethodSpec::Swarm => swarm::detect(model),
+            MethodSpec::Consul => consul::detect(model),
+            MethodSpec::Nomad => nomad::detect(model),
         };
+        if d.addresses.is_empty()
+            && let Some(a) = d.address
+        {
+            d.addresses.push(a);
+        }
         assumed::note(model, &mut d, self.walks_links());
         d
     }
@@ -120,7 +178,14 @@ impl MethodSpec {
                     | calico::Method::Cidr(_))
             ),
             MethodSpec::Flannel(o) => !o.iface_regex.is_empty(),
-            MethodSpec::Kubelet(_) | MethodSpec::Kubeadm(_) => false,
+            // Several candidates are refused, whatever their order; the
+            // sorts end on dump order only for ties.
+            MethodSpec::Cilium(_) | MethodSpec::Swarm | MethodSpec::Consul | MethodSpec::Nomad => true,
+            MethodSpec::Kubelet(_)
+            | MethodSpec::Kubeadm(_)
+            | MethodSpec::K3s(_)
+            | MethodSpec::K3sFlannel(_)
+            | MethodSpec::Etcd => false,
         }
     }
 

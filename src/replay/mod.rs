@@ -13,7 +13,10 @@
 pub mod assumed;
 pub mod calico;
 pub mod calico_version;
+pub mod cilium;
 pub mod conflict;
+pub mod consul;
+pub mod etcd;
 pub mod failure;
 pub mod family;
 pub mod flannel;
@@ -21,14 +24,17 @@ pub mod gai;
 pub mod goregex;
 pub mod goview;
 pub mod host_interface;
+pub mod k3s;
 pub mod kubeadm;
 pub mod kubelet;
 pub mod matrix;
 pub mod method;
+pub mod nomad;
 pub mod note;
 pub mod reason;
 pub mod semantics;
 pub mod source;
+pub mod swarm;
 pub mod verdict;
 
 pub use family::Family;

@@ -24,6 +24,8 @@ pub enum Program {
     Kubelet,
     Kubeadm,
     Flannel,
+    K3s,
+    Etcd,
 }
 
 /// What the kernel's route to a BGP peer says of the node address.
@@ -143,6 +145,48 @@ pub enum Note {
     IfaceUnreachable { dst: IpAddr, why: NoSource },
     /// `--public-ip`: announced instead of the interface's address.
     PublicIp(IpAddr),
+
+    // k3s.
+    /// The second node IP, IPv6, from `ResolveBindAddress(::1)`.
+    SecondNodeIp { ip: IpAddr, interface: String },
+    /// `--flannel-iface` names the node IPs' interface.
+    FlannelIface { name: String },
+
+    // etcd.
+    /// Earlier default routes of the family lost to the last one.
+    LastDefaultRoute { route: String, earlier: usize },
+
+    // Cilium.
+    /// The device named does not exist: every link is walked.
+    CiliumNoDevice { name: String },
+    /// The answer came from a retry: scope up to site, or all links.
+    CiliumRetry { scope_site: bool, all_links: bool },
+
+    // Docker Swarm.
+    /// No up device has a global address: the subnet check answers.
+    SwarmNoDevice { devices: Vec<String> },
+    /// The subnets taken as Docker's own networks.
+    DockerSubnetsAssumed { subnets: Vec<ipnet::IpNet> },
+
+    // Consul.
+    /// No up non-loopback interface has an address: loopback ones count.
+    ConsulLoopbackOnly,
+    /// The private addresses that made Consul refuse.
+    ConsulCandidates { ips: Vec<IpAddr> },
+
+    // Nomad.
+    /// The interface of `ip route`'s first `default via` line.
+    NomadDefaultInterface { interface: String },
+    /// No `default via` line: no interface is sorted first.
+    NomadNoDefaultInterface,
+
+    // calico-node at run time.
+    /// felix's VXLAN device parent: the first link holding the node IP.
+    VxlanParent { interface: String },
+    /// No link holds the node IP: felix finds no VXLAN parent.
+    VxlanNoParent,
+    /// calico-node re-runs autodetection every 60 s.
+    Redetects,
 
     // What the answer rests on that the capture did not show.
     /// The kernel's link order, assumed: no link dump showed it.

@@ -155,6 +155,102 @@ pub enum Reason {
     MatchedFirst {
         interface: String,
     },
+
+    // Shared by the programs that walk every interface.
+    /// The interface is administratively down.
+    InterfaceDown,
+    /// An up interface, walked.
+    UpInterface,
+    /// The interface the flags name (`--flannel-iface`).
+    NamedInterface,
+    /// One of several candidates where the program wants exactly one.
+    OneOfSeveral,
+    /// The first address in the dump.
+    FirstInDump,
+    /// Kept, but a sort put another one first.
+    SortedAfter,
+    /// An interface with addresses in the program's list.
+    AddressesListed,
+
+    // etcd.
+    /// The last main-table default route of its family.
+    LastDefaultRoute {
+        route: String,
+    },
+    /// That route's prefsrc is the answer.
+    RoutePrefsrc {
+        route: String,
+    },
+    /// That route names no device (multipath).
+    NoOutputDevice {
+        route: String,
+    },
+    /// A point-to-point address: its IFA_ADDRESS is the peer.
+    PeerAddress {
+        local: IpAddr,
+    },
+
+    // Cilium.
+    /// On the exclude list.
+    CiliumExcluded(CiliumExcluded),
+    /// Its scope is wider than the pass allows (RT_SCOPE_*).
+    ScopeAbove {
+        scope: u8,
+        max: u8,
+    },
+    /// A secondary address (or a temporary IPv6 one: the same flag bit).
+    SecondarySkipped,
+    /// The first public address after the sort.
+    PublicFirst,
+    /// The first private address after the sort (no public one).
+    PrivateFirst,
+    /// A private address while public ones exist.
+    PrivateLosesToPublic,
+
+    // Docker Swarm.
+    /// Not of vishvananda/netlink's type "device" (it has a kind).
+    NotADevice,
+    /// No global unicast address.
+    NoGlobalAddress,
+    /// Its only global unicast address (of the family kept).
+    OnlyGlobalAddress,
+    /// Several global unicast addresses of one family.
+    SeveralOfFamily(Family),
+    /// An IPv6 address beside an IPv4 one on the link: IPv4 is preferred.
+    Ipv4Preferred,
+    /// The address lies in one of Docker's own networks.
+    DockerSubnet {
+        net: IpNet,
+    },
+    /// The interface holds an address in one of Docker's networks.
+    HoldsDockerSubnet,
+
+    // Consul.
+    /// A loopback interface, read only when no other has addresses.
+    LoopbackNotNeeded,
+    /// A private IPv4 address by Consul's list.
+    ConsulPrivate,
+    /// Outside Consul's private IPv4 blocks.
+    NotConsulPrivate,
+
+    // Nomad (go-sockaddr).
+    /// The interface of the first `default via` route: sorted first.
+    DefaultInterface,
+    /// In go-sockaddr's forwarding blacklist.
+    NotForwardable,
+    /// The first address in an RFC 6890 block after the sort.
+    FirstRfc6890,
+    /// Outside every RFC 6890 block.
+    NotRfc6890,
+}
+
+/// Why Cilium puts a link's addresses on its exclude list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CiliumExcluded {
+    /// The link is named `docker*`.
+    DockerName,
+    /// Its operstate (IF_OPER_*) is not one Cilium takes as up.
+    NotUp(u8),
 }
 
 /// Why kubelet's `validateNodeIP` refuses an address.

@@ -17,10 +17,27 @@ pub enum Semantics {
     CalicoNode { asked: Version, walk: Option<CalicoWalk> },
     /// kubelet's `NodeAddress` steps.
     Kubelet,
-    /// flannel v0.28+'s external interface.
-    Flannel,
+    /// flannel's external interface, in the release replayed.
+    Flannel { version: Version },
     /// kubeadm's `SetAPIEndpointDynamicDefaults`.
     Kubeadm,
+    /// k3s's `GetHostnameAndIPs`.
+    K3s,
+    /// k3s's embedded flannel (its own `LookupExtInterface`), in the
+    /// flannel release replayed.
+    K3sFlannel { version: Version },
+    /// Cilium's node-IP fallback (`firstGlobalAddr`), in the release replayed.
+    Cilium { version: Version },
+    /// Cilium's NodePort or masquerade address (`node_address.go`).
+    CiliumNodeAddress { masquerade: bool },
+    /// etcd's `GetDefaultHost`.
+    Etcd,
+    /// Docker Swarm's `resolveSystemAddr`.
+    Swarm,
+    /// Consul's private IPv4 bind address.
+    Consul,
+    /// Nomad's address (go-sockaddr `GetPrivateIP`).
+    Nomad,
 }
 
 /// What calico-node's interface walk does in the release replayed, for the

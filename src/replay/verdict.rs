@@ -160,6 +160,10 @@ pub struct Detection {
     pub family: Family,
     /// `10.4.0.1/24`, or a bare IP for components that report one.
     pub address: Option<NodeAddress>,
+    /// Every node IP the program ends up with, in its order (k3s may pick
+    /// two: IPv4, then IPv6); `[address]` for the programs that pick one,
+    /// empty when nothing was chosen.
+    pub addresses: Vec<NodeAddress>,
     pub interface: Option<String>,
     /// Why nothing was chosen.
     pub error: Option<Failure>,
@@ -178,6 +182,7 @@ impl Detection {
             semantics,
             family,
             address: None,
+            addresses: Vec::new(),
             interface: None,
             error: None,
             candidates: Vec::new(),

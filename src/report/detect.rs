@@ -65,6 +65,10 @@ pub(crate) fn write_detection_text(
         style.bad(res)
     };
     writeln!(out, "{who}{} (IPv{}) -> {res}", style.kind(&d.method), d.family)?;
+    if d.addresses.len() > 1 {
+        let all: Vec<String> = d.addresses.iter().map(|a| a.to_string()).collect();
+        writeln!(out, "  node IPs: {}", style.value(all.join(", ")))?;
+    }
     writeln!(out, "  {}", style.dim(format!("semantics: {}", d.semantics)))?;
     if !d.candidates.is_empty() {
         writeln!(out, "  candidates, in the order examined:")?;
@@ -109,6 +113,25 @@ pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: 
             style.bad(res)
         };
         writeln!(out, "{:<w$}  v{}   {res}", d.method, d.family)?;
+    }
+    let groups = crate::replay::matrix::agreement(rows);
+    let words = |(ip, names): &(Option<std::net::IpAddr>, Vec<String>)| {
+        let ip = ip.map_or_else(|| "nothing".to_owned(), |ip| ip.to_string());
+        format!("{ip} ({})", names.join(", "))
+    };
+    match groups.as_slice() {
+        [] => {}
+        [one] => writeln!(out, "the programs agree: {}", words(one))?,
+        [most, rest @ ..] => {
+            let odd: Vec<&str> = rest.iter().flat_map(|(_, n)| n.iter().map(String::as_str)).collect();
+            writeln!(
+                out,
+                "{} disagree: {}; {}",
+                odd.join(", "),
+                words(most),
+                rest.iter().map(words).collect::<Vec<_>>().join("; ")
+            )?;
+        }
     }
     Ok(())
 }
@@ -287,6 +310,13 @@ impl NodeAnswer {
     }
 }
 
+/// Programs of `--all` that end up with one IP (`null`: nothing).
+#[derive(Serialize)]
+struct JsonGroup {
+    address: Option<std::net::IpAddr>,
+    programs: Vec<String>,
+}
+
 /// One document `{"nodes": [...], "conflicts": [...]}`, an entry per
 /// capture in argument order: a detection (with `node`, `capture`,
 /// `at_packet` and `moment`), `{node, capture, looks}` with
@@ -327,12 +357,18 @@ impl Print<DetectReport> for Json {
                         grounds,
                     });
                 }
-                Answer::Matrix(results) => nodes.extend(results.iter().map(|(moment, rows)| JsonNode::Matrix {
-                    node: &n.node,
-                    capture: capture.clone(),
-                    moment: moment::json(moment),
-                    methods: rows,
-                    grounds,
+                Answer::Matrix(results) => nodes.extend(results.iter().map(|(moment, rows)| {
+                    JsonNode::Matrix {
+                        node: &n.node,
+                        capture: capture.clone(),
+                        moment: moment::json(moment),
+                        methods: rows,
+                        agreement: crate::replay::matrix::agreement(rows)
+                            .into_iter()
+                            .map(|(address, programs)| JsonGroup { address, programs })
+                            .collect(),
+                        grounds,
+                    }
                 })),
                 Answer::Flips(flips) => nodes.push(JsonNode::Flips {
                     node: &n.node,
@@ -381,6 +417,9 @@ enum JsonNode<'a> {
         capture: String,
         moment: JsonMoment,
         methods: &'a [Detection],
+        /// The programs grouped by the IP they end up with, largest group
+        /// first; every group after the first disagrees with it.
+        agreement: Vec<JsonGroup>,
         #[serde(flatten)]
         grounds: &'a Grounds,
     },

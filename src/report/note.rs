@@ -19,6 +19,8 @@ impl fmt::Display for Program {
             Program::Kubelet => "kubelet",
             Program::Kubeadm => "kubeadm",
             Program::Flannel => "flannel",
+            Program::K3s => "k3s",
+            Program::Etcd => "etcd",
         })
     }
 }
@@ -28,7 +30,7 @@ impl fmt::Display for Program {
 fn step(by: Program) -> &'static str {
     match by {
         Program::Kubelet => "step 4: ",
-        Program::Kubeadm | Program::Flannel => "",
+        Program::Kubeadm | Program::Flannel | Program::K3s | Program::Etcd => "",
     }
 }
 
@@ -140,6 +142,58 @@ impl fmt::Display for Note {
             Note::IfaceRegexInvalid { pattern, error } => write!(f, "--iface-regex {pattern}: {error}"),
             Note::IfaceUnreachable { dst, why } => write!(f, "--iface-can-reach {dst}: {why}"),
             Note::PublicIp(ip) => write!(f, "--public-ip {ip}: announced instead of the interface address"),
+            Note::SecondNodeIp { ip, interface } => write!(
+                f,
+                "second node IP {ip} on {interface}: the walk again, IPv6 first (ResolveBindAddress(::1))"
+            ),
+            Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
+            Note::LastDefaultRoute { route, earlier } => write!(
+                f,
+                "{earlier} earlier default route(s) of the family lost: the last one, `{route}`, wins"
+            ),
+            Note::CiliumNoDevice { name } => write!(f, "--cilium-device {name}: no such link, every link is walked"),
+            Note::CiliumRetry { scope_site, all_links } => match (scope_site, all_links) {
+                (true, true) => f.write_str("nothing on the device: all links, scope up to site"),
+                (false, true) => f.write_str("nothing on the device: all links"),
+                _ => f.write_str("no global-scope address: scope up to site"),
+            },
+            Note::SwarmNoDevice { devices } => write!(
+                f,
+                "no global address on an up device ({}): the subnet check over every up interface",
+                if devices.is_empty() {
+                    "none".to_owned()
+                } else {
+                    joined(devices, ", ")
+                }
+            ),
+            Note::DockerSubnetsAssumed { subnets } => write!(
+                f,
+                "assumed: Docker's networks are {} (docker0, docker_gwbridge and br-* bridges; the daemon's own list is not in the capture)",
+                if subnets.is_empty() {
+                    "none".to_owned()
+                } else {
+                    joined(subnets, ", ")
+                }
+            ),
+            Note::ConsulLoopbackOnly => {
+                f.write_str("no up non-loopback interface has an address: loopback addresses count")
+            }
+            Note::ConsulCandidates { ips } => write!(f, "private IPv4 addresses: {}", joined(ips, ", ")),
+            Note::NomadDefaultInterface { interface } => {
+                write!(
+                    f,
+                    "default interface {interface} (`ip route`'s first `default via` line)"
+                )
+            }
+            Note::NomadNoDefaultInterface => f.write_str("no `default via` route: no interface is sorted first"),
+            Note::VxlanParent { interface } => write!(
+                f,
+                "felix's VXLAN parent device: {interface} (the first link holding the node IP)"
+            ),
+            Note::VxlanNoParent => f.write_str("no link holds the node IP: felix finds no VXLAN parent device"),
+            Note::Redetects => f.write_str(
+                "calico-node re-runs autodetection every 60 s: --timeline shows what a running node would pick",
+            ),
             Note::AssumedLinkOrder(order) => write!(
                 f,
                 "assumed: the kernel's link order ({}); no link dump in the capture showed it, and the candidates \

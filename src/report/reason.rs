@@ -7,7 +7,41 @@
 use std::fmt;
 
 use crate::replay::goview::NotGlobal;
-use crate::replay::reason::{NodeIpInvalid, Reason};
+use crate::replay::reason::{CiliumExcluded, NodeIpInvalid, Reason};
+
+/// RT_SCOPE_* as `ip` names them.
+fn scope_name(scope: u8) -> String {
+    match scope {
+        0 => "global".into(),
+        200 => "site".into(),
+        253 => "link".into(),
+        254 => "host".into(),
+        n => n.to_string(),
+    }
+}
+
+impl fmt::Display for CiliumExcluded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CiliumExcluded::DockerName => f.write_str("excluded: on a docker* link"),
+            CiliumExcluded::NotUp(oper) => write!(f, "excluded: the link's operstate is {}", oper_name(*oper)),
+        }
+    }
+}
+
+/// IF_OPER_* as `ip` names them.
+fn oper_name(oper: u8) -> &'static str {
+    match oper {
+        0 => "UNKNOWN",
+        1 => "NOTPRESENT",
+        2 => "DOWN",
+        3 => "LOWERLAYERDOWN",
+        4 => "TESTING",
+        5 => "DORMANT",
+        6 => "UP",
+        _ => "?",
+    }
+}
 
 /// Go's terms.
 impl fmt::Display for NotGlobal {
@@ -79,6 +113,44 @@ impl fmt::Display for Reason {
             }
             Reason::NothingMatches { pattern } => write!(f, "neither an address nor the name matches {pattern}"),
             Reason::MatchedFirst { interface } => write!(f, "{interface} matched first"),
+            Reason::InterfaceDown => f.write_str("interface down"),
+            Reason::UpInterface => f.write_str("up"),
+            Reason::NamedInterface => f.write_str("the interface named"),
+            Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),
+            Reason::FirstInDump => f.write_str("first address in the dump"),
+            Reason::SortedAfter => f.write_str("sorted after the winner"),
+            Reason::AddressesListed => f.write_str("addresses listed"),
+            Reason::LastDefaultRoute { route } => write!(f, "last main-table default route `{route}`"),
+            Reason::RoutePrefsrc { route } => write!(f, "prefsrc of the last main-table default route `{route}`"),
+            Reason::NoOutputDevice { route } => write!(f, "default route `{route}` names no device (multipath)"),
+            Reason::PeerAddress { local } => {
+                write!(
+                    f,
+                    "first address in the dump; IFA_ADDRESS is the point-to-point peer (local {local})"
+                )
+            }
+            Reason::CiliumExcluded(why) => why.fmt(f),
+            Reason::ScopeAbove { scope, max } => {
+                write!(f, "scope {} wider than {}", scope_name(*scope), scope_name(*max))
+            }
+            Reason::SecondarySkipped => f.write_str("secondary (IFA_F_SECONDARY, or temporary for IPv6): skipped"),
+            Reason::PublicFirst => f.write_str("first public address after the sort"),
+            Reason::PrivateFirst => f.write_str("first private address after the sort (no public one)"),
+            Reason::PrivateLosesToPublic => f.write_str("private: public addresses win"),
+            Reason::NotADevice => f.write_str("not of type \"device\" (it has a link kind)"),
+            Reason::NoGlobalAddress => f.write_str("no global unicast address"),
+            Reason::OnlyGlobalAddress => f.write_str("its only global unicast address"),
+            Reason::SeveralOfFamily(family) => write!(f, "several global IPv{family} addresses"),
+            Reason::Ipv4Preferred => f.write_str("IPv4 preferred on a link with both"),
+            Reason::DockerSubnet { net } => write!(f, "inside Docker's network {net}: the interface is skipped"),
+            Reason::HoldsDockerSubnet => f.write_str("holds an address in one of Docker's networks"),
+            Reason::LoopbackNotNeeded => f.write_str("loopback: read only when no other interface has addresses"),
+            Reason::ConsulPrivate => f.write_str("private IPv4"),
+            Reason::NotConsulPrivate => f.write_str("not in Consul's private IPv4 blocks"),
+            Reason::DefaultInterface => f.write_str("default-route interface: sorted first"),
+            Reason::NotForwardable => f.write_str("not forwardable (go-sockaddr's forwarding blacklist)"),
+            Reason::FirstRfc6890 => f.write_str("first RFC 6890 address after the sort"),
+            Reason::NotRfc6890 => f.write_str("outside every RFC 6890 block"),
         }
     }
 }

@@ -1,0 +1,183 @@
+//! Every node-IP chooser against a Go program that implements it from
+//! the upstream source (scripts/looks/gochoose), on real kernels: in each
+//! capture of fixtures/choosers/ (generated hosts that make the choosers
+//! disagree, recorded on Debian's 6.1 and 6.12 by scripts/kernel-matrix.sh),
+//! `gochoose` ran once per chooser and flag set, read the host through
+//! netlink (and /proc/net/route) as the real program does, and printed its
+//! answer. `nlorder detect` must give the same addresses, interface and
+//! error from the capture alone.
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// One gochoose run: its arguments and answer.
+struct Run {
+    name: String,
+    args: Vec<String>,
+    answer: Value,
+}
+
+/// The captures with gochoose runs below `dir/KERNEL/`.
+fn cases(dir: &Path) -> Vec<(String, PathBuf, Vec<Run>)> {
+    let mut out = Vec::new();
+    let Ok(kernels) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for k in kernels.flatten().filter(|k| k.path().is_dir()) {
+        let kernel = k.file_name().to_string_lossy().into_owned();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(k.path())
+            .expect("kernel dir")
+            .flatten()
+            .map(|f| f.path())
+            .filter(|p| p.to_string_lossy().ends_with(".runs.json"))
+            .collect();
+        files.sort();
+        for f in files {
+            let runs = gochoose_runs(&f);
+            if runs.is_empty() {
+                continue;
+            }
+            let stem = f.file_name().unwrap().to_string_lossy().replace(".runs.json", "");
+            let capture = f.with_file_name(format!("{stem}.pcap"));
+            out.push((format!("{kernel}/{stem}"), capture, runs));
+        }
+    }
+    out
+}
+
+fn gochoose_runs(path: &Path) -> Vec<Run> {
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("runs.json")).expect("json");
+    v.as_array()
+        .expect("runs")
+        .iter()
+        .filter(|r| r["command"][0].as_str().is_some_and(|c| c.ends_with("gochoose")))
+        .map(|r| {
+            let args: Vec<String> = r["command"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .skip(1)
+                .map(|a| a.as_str().unwrap().to_owned())
+                .collect();
+            let name = r["name"].as_str().unwrap().to_owned();
+            assert_eq!(r["exit"], 0, "{name}: gochoose failed: {r}");
+            let line = r["stdout"].as_array().and_then(|l| l.first()).and_then(Value::as_str);
+            let answer = serde_json::from_str(line.unwrap_or("null")).expect("gochoose prints one JSON line");
+            Run { name, args, answer }
+        })
+        .collect()
+}
+
+/// gochoose's arguments as `nlorder detect`'s.
+fn detect_args(args: &[String]) -> Vec<String> {
+    let (chooser, flags) = args.split_first().expect("a chooser");
+    let mut out = vec!["--method".to_owned(), chooser.clone()];
+    let mut version = None;
+    for pair in flags.chunks(2) {
+        let [flag, value] = pair else {
+            panic!("{args:?}: a flag without a value")
+        };
+        let flag = match (chooser.as_str(), flag.as_str()) {
+            (c, "--device") if c.starts_with("cilium") => "--cilium-device",
+            (c, "--version") if c.starts_with("cilium") => {
+                version = Some(value.clone());
+                continue;
+            }
+            (_, f) => f,
+        };
+        out.extend([flag.to_owned(), value.clone()]);
+    }
+    if chooser == "cilium" {
+        out.extend([
+            "--cilium-version".to_owned(),
+            version.unwrap_or_else(|| GOCHOOSE_CILIUM.to_owned()),
+        ]);
+    }
+    out
+}
+
+/// The Cilium release gochoose replays when not told.
+const GOCHOOSE_CILIUM: &str = "1.18";
+
+/// What a detection answered, in gochoose's terms.
+fn nlorder_answer(capture: &Path, args: &[String]) -> (Vec<String>, String, String) {
+    let mut argv: Vec<&str> = vec!["--format", "json", "-q"];
+    argv.extend(args.iter().map(String::as_str));
+    let cap = capture.to_str().unwrap();
+    argv.push(cap);
+    let (v, code) = common::detect_json(&argv);
+    assert_eq!(code, Some(0), "nlorder detect {argv:?}: {v}");
+    let d = &v["nodes"][0];
+    let addresses = d["addresses"]
+        .as_array()
+        .expect("addresses")
+        .iter()
+        .map(|a| a.as_str().unwrap().split('/').next().unwrap().to_owned())
+        .collect();
+    let s = |k: &str| d[k].as_str().unwrap_or("").to_owned();
+    (addresses, s("interface"), s("error"))
+}
+
+fn compare(dir: &Path) -> (usize, Vec<String>) {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (case, capture, runs) in cases(dir) {
+        for run in runs {
+            let want_addrs: Vec<String> = run.answer["addresses"]
+                .as_array()
+                .expect("addresses")
+                .iter()
+                .map(|a| a.as_str().unwrap().to_owned())
+                .collect();
+            let want_if = run.answer["interface"].as_str().unwrap_or("").to_owned();
+            let want_err = run.answer["error"].as_str().unwrap_or("").to_owned();
+            let args = detect_args(&run.args);
+            let (addrs, iface, err) = nlorder_answer(&capture, &args);
+            let iface_ok = want_if.is_empty() || want_if == iface;
+            // kubeadm's 0.0.0.0 carries its warning in nlorder's words too.
+            let err_ok = err == want_err || (!want_err.is_empty() && err.starts_with(&want_err));
+            if addrs != want_addrs || !iface_ok || !err_ok {
+                wrong.push(format!(
+                    "{case} {} (nlorder detect {}):\n    gochoose: {want_addrs:?} on {want_if:?} error {want_err:?}\n    nlorder:  {addrs:?} on {iface:?} error {err:?}",
+                    run.name,
+                    args.join(" ")
+                ));
+            }
+            checked += 1;
+        }
+    }
+    (checked, wrong)
+}
+
+#[test]
+fn every_chooser_answers_as_its_go_reimplementation_on_real_kernels() {
+    let (checked, wrong) = compare(&common::fixture("choosers"));
+    assert!(checked >= 100, "only {checked} gochoose runs in fixtures/choosers");
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// The runs CI records afresh (NLORDER_MATRIX_DIR) hold gochoose runs too.
+#[test]
+fn fresh_chooser_runs_agree_too() {
+    let Ok(dir) = std::env::var("NLORDER_MATRIX_DIR") else {
+        return;
+    };
+    let (checked, wrong) = compare(Path::new(&dir));
+    assert!(checked > 0, "CI recorded no gochoose run below {dir}");
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

@@ -1,0 +1,137 @@
+//! Consul's bind (and advertise) address when `bind_addr` is `0.0.0.0`,
+//! its default: consul `agent/config/builder.go` (the private IPv4 case of
+//! the bind address) over `ipaddr/detect.go` (`GetPrivateIPv4`,
+//! `activeInterfaceAddresses`, `isPrivateIPv4`).
+//!
+//! Contract: a pure function of the model. Semantics: Go's
+//! `net.Interfaces()` in dump order, the up ones; their `Addrs()` (the
+//! loopback interfaces' only when no other up interface has any address
+//! at all, IPv6 link-local included); the IPv4 ones inside Consul's
+//! private blocks (10/8, 100.64/10, 127/8, 169.254/16, 172.16/12,
+//! 192.168/16). Exactly one is the answer; none or several is Consul's
+//! refusal, in its words.
+
+use std::net::IpAddr;
+
+use ipnet::IpNet;
+
+use super::failure::Failure;
+use super::family::Family;
+use super::goview::{self, AddrView};
+use super::note::Note;
+use super::reason::Reason;
+use super::semantics::Semantics;
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use crate::model::Model;
+use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
+
+/// `privateIPv4CIDRs`.
+const PRIVATE: &[&str] = &[
+    "10.0.0.0/8",
+    "100.64.0.0/10",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+];
+
+fn is_private(ip: IpAddr) -> bool {
+    PRIVATE
+        .iter()
+        .filter_map(|c| c.parse::<IpNet>().ok())
+        .any(|n| n.contains(&ip))
+}
+
+/// Consul's default bind address.
+pub fn detect(model: &Model) -> Detection {
+    let mut d = Detection::new("consul", Semantics::Consul, Family::V4);
+    let up: Vec<_> = model.links().iter().filter(|l| l.flags & IFF_UP != 0).collect();
+    let others_have = up
+        .iter()
+        .filter(|l| l.flags & IFF_LOOPBACK == 0)
+        .any(|l| !goview::addrs(model, l.index, AddrView::GoNet).is_empty());
+    if !others_have {
+        d.notes.push(Note::ConsulLoopbackOnly);
+    }
+    let mut found: Vec<(IpAddr, String)> = Vec::new();
+    let mut rows_of = Vec::new();
+    for l in model.links() {
+        let addrs = goview::addrs(model, l.index, AddrView::GoNet);
+        if addrs.is_empty() {
+            continue;
+        }
+        let is_up = l.flags & IFF_UP != 0;
+        let loopback = l.flags & IFF_LOOPBACK != 0;
+        let (skip, why) = if !is_up {
+            (true, Reason::InterfaceDown)
+        } else if loopback && others_have {
+            (true, Reason::LoopbackNotNeeded)
+        } else {
+            (false, Reason::UpInterface)
+        };
+        let mut rows = Vec::new();
+        for a in &addrs {
+            let (verdict, reason) = if skip {
+                (Verdict::Excluded, None)
+            } else if a.ip.is_ipv6() {
+                (Verdict::OtherFamily, Some(Reason::OtherFamily))
+            } else if !is_private(a.ip) {
+                (Verdict::NotMatching, Some(Reason::NotConsulPrivate))
+            } else {
+                found.push((a.ip, l.display_name()));
+                (Verdict::Chosen, Some(Reason::ConsulPrivate))
+            };
+            rows.push(AddrVerdict {
+                address: NodeAddress::prefixed(a.ip, a.prefix_len),
+                verdict,
+                reason,
+            });
+        }
+        rows_of.push((l.index, l.display_name(), skip, why, rows));
+    }
+    let several = found.len() > 1;
+    for (index, interface, skip, reason, mut rows) in rows_of {
+        if several {
+            for r in rows.iter_mut().filter(|r| r.verdict == Verdict::Chosen) {
+                r.verdict = Verdict::NotMatching;
+                r.reason = Some(Reason::OneOfSeveral);
+            }
+        }
+        let verdict = if skip {
+            Verdict::Excluded
+        } else if rows.iter().any(|r| r.verdict == Verdict::Chosen) {
+            Verdict::Chosen
+        } else if several && rows.iter().any(|r| r.reason == Some(Reason::OneOfSeveral)) {
+            Verdict::NotMatching
+        } else {
+            Verdict::NoAddress
+        };
+        d.candidates.push(Candidate {
+            interface,
+            index,
+            verdict,
+            reason,
+            addresses: rows,
+        });
+    }
+    match found.as_slice() {
+        [] => d.error = Some(Failure::Said("No private IPv4 address found".into())),
+        [(ip, name)] => {
+            d.address = Some((*ip).into());
+            d.interface = Some(name.clone());
+        }
+        _ => {
+            d.error = Some(Failure::Said(
+                "Multiple private IPv4 addresses found. Please configure one with 'bind' and/or 'advertise'.".into(),
+            ));
+            d.notes.push(Note::ConsulCandidates {
+                ips: found.iter().map(|(ip, _)| *ip).collect(),
+            });
+        }
+    }
+    d
+}
+
+#[cfg(test)]
+#[path = "consul_tests.rs"]
+mod tests;

@@ -1,0 +1,180 @@
+//! Nomad's default advertise address: hashicorp/go-sockaddr's
+//! `GetPrivateIP` (`ifaddrs.go`: `GetPrivateInterfaces`,
+//! `GetAllInterfaces`, `IfByFlag` "forwardable" and "up", the sort
+//! `OrderedIfAddrBy(AscIfDefault, AscIfType, AscIfNetworkSize)`, `IfByRFC`
+//! "6890"; `rfc.go`: the RFC 6890 blocks and the `ForwardingBlacklist`;
+//! `route_info_linux.go`: the default interface).
+//!
+//! Contract: a pure function of the model. Semantics: every address of
+//! Go's `net.Interfaces()`/`Addrs()` (dump order) on an up interface that
+//! is forwardable (outside the forwarding blacklist); sorted with the
+//! default interface's first (the first `default via GW dev IF` line of
+//! `ip route`: the main table's first IPv4 default route with a gateway
+//! and one device), IPv4 before IPv6, broader networks first; the first
+//! one inside an RFC 6890 block wins. None: no address, and no error
+//! (go-sockaddr returns an empty string).
+
+use std::net::IpAddr;
+
+use ipnet::IpNet;
+
+use super::failure::Failure;
+use super::family::Family;
+use super::goview::{self, AddrView};
+use super::note::Note;
+use super::reason::Reason;
+use super::semantics::Semantics;
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use crate::model::Model;
+use crate::netlink::names::{AF_INET, IFF_UP, RT_TABLE_MAIN, RTN_UNICAST};
+
+/// `KnownRFCs()[6890]`.
+const RFC6890: &[&str] = &[
+    "0.0.0.0/8",
+    "10.0.0.0/8",
+    "100.64.0.0/10",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "172.16.0.0/12",
+    "192.0.0.0/24",
+    "192.0.0.0/29",
+    "192.0.2.0/24",
+    "192.88.99.0/24",
+    "192.168.0.0/16",
+    "198.18.0.0/15",
+    "198.51.100.0/24",
+    "203.0.113.0/24",
+    "240.0.0.0/4",
+    "255.255.255.255/32",
+    "::1/128",
+    "::/128",
+    "64:ff9b::/96",
+    "::ffff:0:0/96",
+    "100::/64",
+    "2001::/16",
+    "2002::/16",
+    "fc00::/7",
+    "fe80::/10",
+];
+
+/// `KnownRFCs()[ForwardingBlacklist]`.
+const NOT_FORWARDABLE: &[&str] = &[
+    "0.0.0.0/8",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "192.0.0.0/24",
+    "192.0.2.0/24",
+    "198.51.100.0/24",
+    "203.0.113.0/24",
+    "240.0.0.0/4",
+    "255.255.255.255/32",
+    "::1/128",
+    "::/128",
+    "::ffff:0:0/96",
+    "2001:db8::/32",
+    "2001:10::/28",
+    "fe80::/10",
+];
+
+/// `rfcNet.Contains(sa)`: the interface's network lies inside the block
+/// (its address inside, its mask at least as long).
+fn inside(blocks: &[&str], ip: IpAddr, prefix_len: u8) -> bool {
+    blocks
+        .iter()
+        .filter_map(|b| b.parse::<IpNet>().ok())
+        .any(|b| b.contains(&ip) && prefix_len >= b.prefix_len())
+}
+
+/// The interface `ip route`'s first `default via GW dev IF` line names.
+pub(crate) fn default_interface(model: &Model) -> Option<u32> {
+    model
+        .route_table()
+        .prefix(AF_INET, RT_TABLE_MAIN, None, 0)
+        .find(|r| r.kind == RTN_UNICAST && !r.multipath && r.gateway.is_some() && r.oif.is_some())
+        .and_then(|r| r.oif)
+}
+
+/// Nomad's default advertise address.
+pub fn detect(model: &Model) -> Detection {
+    let mut d = Detection::new("nomad", Semantics::Nomad, Family::V4);
+    let default_if = default_interface(model);
+    match default_if {
+        Some(i) => d.notes.push(Note::NomadDefaultInterface {
+            interface: model.ifname(i),
+        }),
+        None => d.notes.push(Note::NomadNoDefaultInterface),
+    }
+    // (link position, address position, link index, ip, prefix length)
+    let mut kept = Vec::new();
+    for (pos, l) in model.links().iter().enumerate() {
+        let addrs = goview::addrs(model, l.index, AddrView::GoNet);
+        if addrs.is_empty() {
+            continue;
+        }
+        let up = l.flags & IFF_UP != 0;
+        let mut rows = Vec::new();
+        for (i, a) in addrs.iter().enumerate() {
+            let dropped = if !up {
+                Some((Verdict::NotUp, Reason::InterfaceDown))
+            } else if inside(NOT_FORWARDABLE, a.ip, a.prefix_len) {
+                Some((Verdict::Filtered, Reason::NotForwardable))
+            } else {
+                None
+            };
+            if dropped.is_none() {
+                kept.push((pos, i, l.index, a.ip, a.prefix_len));
+            }
+            let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, Reason::SortedAfter));
+            rows.push(AddrVerdict {
+                address: NodeAddress::prefixed(a.ip, a.prefix_len),
+                verdict,
+                reason: Some(reason),
+            });
+        }
+        d.candidates.push(Candidate {
+            interface: l.display_name(),
+            index: l.index,
+            verdict: if up { Verdict::NoAddress } else { Verdict::NotUp },
+            reason: if Some(l.index) == default_if {
+                Reason::DefaultInterface
+            } else {
+                Reason::UpInterface
+            },
+            addresses: rows,
+        });
+    }
+    // The sort: default interface first, IPv4 first, broader network first;
+    // ties keep list order (a stable sort, as sort.Sort's insertion sort
+    // is on the short lists of a host).
+    kept.sort_by_key(|&(pos, i, index, ip, len)| (Some(index) != default_if, ip.is_ipv6(), len, pos, i));
+    let won = kept.iter().find(|&&(_, _, _, ip, len)| inside(RFC6890, ip, len));
+    for &(_, _, index, ip, len) in &kept {
+        let Some(c) = d.candidates.iter_mut().find(|c| c.index == index) else {
+            continue;
+        };
+        let chosen = won.is_some_and(|w| w.3 == ip && w.2 == index);
+        if let Some(row) = c.addresses.iter_mut().find(|r| r.address.ip() == ip) {
+            if chosen {
+                row.verdict = Verdict::Chosen;
+                row.reason = Some(Reason::FirstRfc6890);
+                c.verdict = Verdict::Chosen;
+            } else if !inside(RFC6890, ip, len) {
+                row.verdict = Verdict::NotMatching;
+                row.reason = Some(Reason::NotRfc6890);
+            }
+        }
+    }
+    match won {
+        Some(&(_, _, index, ip, _)) => {
+            d.address = Some(ip.into());
+            d.family = Family::of(ip);
+            d.interface = Some(model.ifname(index));
+        }
+        None => d.error = Some(Failure::NoPrivateIp),
+    }
+    d
+}
+
+#[cfg(test)]
+#[path = "nomad_tests.rs"]
+mod tests;
