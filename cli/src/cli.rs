@@ -452,7 +452,8 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
 /// their flags (the manifests deserialize the library's type directly).
 #[derive(Debug, Clone, Args)]
 pub struct DetectSettingsArgs {
-    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `etcd`,
+    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `cilium-nodeport`,
+    /// `cilium-masquerade`, `etcd`,
     /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
@@ -508,12 +509,14 @@ pub struct DetectSettingsArgs {
     /// interface's addresses are taken in dump order (global before link-local).
     #[arg(long, default_value = "0.28.0", value_name = "X.Y.Z")]
     pub flannel_version: nlorder::replay::calico::Version,
-    /// Cilium's device (--devices, the first one): only its addresses are walked.
-    #[arg(long, value_name = "DEV")]
+    /// Cilium's devices (its `devices` setting): the node-IP fallback walks the first one's addresses only;
+    /// NodePort and masquerade take the devices named (comma-separated, `eth+` a prefix).
+    #[arg(long, value_name = "DEV[,DEV]")]
     pub cilium_device: Option<String>,
-    /// Cilium release whose node-IP fallback to replay: before 1.14 the lowest address wins and
-    /// secondaries count; from 1.14 the lowest link index, secondaries skipped.
-    #[arg(long, default_value = "1.18", value_name = "X.Y")]
+    /// Cilium release to replay: the node-IP fallback takes the lowest address and counts
+    /// secondaries before 1.14, the lowest link index without secondaries from 1.14, and stops
+    /// excluding down dummy links in 1.17; NodePort and masquerade follow 1.15 or later.
+    #[arg(long, default_value = "1.17", value_name = "X.Y")]
     pub cilium_version: nlorder::replay::calico::Version,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.

@@ -20,7 +20,7 @@ use serde::{Deserialize, Deserializer};
 
 use crate::replay::method::Method;
 use crate::replay::verdict::{Detection, NodeAddress};
-use crate::replay::{Family, MethodSpec, calico, cilium, flannel, k3s, kubeadm, kubelet};
+use crate::replay::{Family, MethodSpec, calico, cilium, cilium_node_address, flannel, k3s, kubeadm, kubelet};
 
 /// Deserializes any type from its text form (`FromStr`), so manifests take
 /// exactly what the command line takes.
@@ -137,7 +137,8 @@ impl FromStr for Resolved {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DetectSettings {
-    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `etcd`,
+    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `cilium-nodeport`,
+    /// `cilium-masquerade`, `etcd`,
     /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
@@ -176,7 +177,7 @@ pub struct DetectSettings {
     pub flannel_iface: Option<String>,
     /// flannel release whose address sort to replay (flannel, k3s-flannel), e.g. 0.27.0.
     pub flannel_version: calico::Version,
-    /// Cilium's device (`--devices`, the first one): only its addresses.
+    /// Cilium's devices (its `devices` setting): the node-IP fallback walks the first one only.
     pub cilium_device: Option<String>,
     /// Cilium release whose node-IP fallback to replay, e.g. 1.13.
     pub cilium_version: calico::Version,
@@ -278,7 +279,10 @@ impl DetectSettings {
         if !matches!(method, Method::Flannel | Method::K3sFlannel) && self.flannel_version != flannel::LATEST {
             return Err(not_for("flannel-version", "flannel"));
         }
-        if *method != Method::Cilium {
+        if !matches!(
+            method,
+            Method::Cilium | Method::CiliumNodePort | Method::CiliumMasquerade
+        ) {
             for (set, option) in [
                 (self.cilium_device.is_some(), "cilium-device"),
                 (self.cilium_version != cilium::LATEST, "cilium-version"),
@@ -364,6 +368,7 @@ impl DetectSettings {
                 public_ip: self.public_ip,
                 family,
                 version: self.flannel_version,
+                host: flannel::Host::Flanneld,
             }),
             Method::K3s => MethodSpec::K3s(k3s::Options {
                 node_ip: self.node_ip.clone(),
@@ -380,6 +385,23 @@ impl DetectSettings {
                 version: self.cilium_version,
                 family,
             }),
+            Method::CiliumNodePort | Method::CiliumMasquerade => {
+                MethodSpec::CiliumNodeAddress(cilium_node_address::Options {
+                    devices: self
+                        .cilium_device
+                        .iter()
+                        .flat_map(|d| d.split(','))
+                        .map(str::to_owned)
+                        .collect(),
+                    version: self.cilium_version,
+                    family,
+                    role: if self.method == Method::CiliumMasquerade {
+                        cilium_node_address::Role::Masquerade
+                    } else {
+                        cilium_node_address::Role::NodePort
+                    },
+                })
+            }
             Method::Etcd => MethodSpec::Etcd,
             Method::Swarm => MethodSpec::Swarm,
             Method::Consul => MethodSpec::Consul,

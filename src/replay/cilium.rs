@@ -17,7 +17,9 @@
 //! stable sort by link index (dump order within a link). Nothing: the
 //! same with scope up to site; then, when a device was named, everything
 //! again over all links (the exclude list still empty); then "No address
-//! found".
+//! found". Not replayed: the newest source also skips tentative and
+//! dad-failed addresses and takes deprecated ones last, from a release
+//! not pinned here.
 
 use std::net::IpAddr;
 
@@ -33,12 +35,12 @@ use crate::model::{AddrEntry, LinkEntry, Model};
 use crate::netlink::names::{IFA_F_SECONDARY, RT_SCOPE_SITE, RT_SCOPE_UNIVERSE};
 
 /// The newest release whose behaviour is replayed here.
-pub const LATEST: Version = Version(1, 18, 0);
+pub const LATEST: Version = Version(1, 17, 0);
 
 /// Cilium's settings that decide its node IP.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// `--devices` / the first of them (`--cilium-device`).
+    /// The first of its `devices` (`--cilium-device`).
     pub device: Option<String>,
     /// The release replayed.
     pub version: Version,

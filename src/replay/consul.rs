@@ -8,7 +8,7 @@
 //! loopback interfaces' only when no other up interface has any address
 //! at all, IPv6 link-local included); the IPv4 ones inside Consul's
 //! private blocks (10/8, 100.64/10, 127/8, 169.254/16, 172.16/12,
-//! 192.168/16). Exactly one is the answer; none or several is Consul's
+//! 192.0.0/24, 192.0.2/24, 192.168/16; the two 192.0 blocks since 1.2). Exactly one is the answer; none or several is Consul's
 //! refusal, in its words.
 
 use std::net::IpAddr;
@@ -25,13 +25,15 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 
-/// `privateIPv4CIDRs`.
+/// `privateBlocks`, the IPv4 ones (those matter: only IPv4 is kept).
 const PRIVATE: &[&str] = &[
     "10.0.0.0/8",
     "100.64.0.0/10",
     "127.0.0.0/8",
     "169.254.0.0/16",
     "172.16.0.0/12",
+    "192.0.0.0/24",
+    "192.0.2.0/24",
     "192.168.0.0/16",
 ];
 

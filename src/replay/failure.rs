@@ -46,6 +46,8 @@ pub enum Failure {
     /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
     /// no default advertise address.
     NoPrivateIp,
+    /// Cilium has no node address of the family (no selected device).
+    NoNodeAddress,
 }
 
 /// Why calico-node autodetected nothing (`Unable to auto-detect an IPv4

@@ -34,6 +34,63 @@ pub struct Options {
     pub family: super::family::Family,
     /// The flannel release replayed (the address sort changed in v0.28.0).
     pub version: Version,
+    /// Which program runs flannel's code: flanneld, or k3s's embedded
+    /// copy (which words its failures its own way).
+    pub host: Host,
+}
+
+/// Which program runs flannel's interface lookup.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Host {
+    /// flanneld (`main.go`, `pkg/ipmatch`).
+    #[default]
+    Flanneld,
+    /// k3s's agent (`pkg/agent/flannel/flannel.go`, `LookupExtInterface`).
+    K3s,
+}
+
+/// pkg/ip's `GetDefaultGatewayInterface` (`GetDefaultV6GatewayInterface`)
+/// failures, lower-cased from v0.28.0.
+fn gateway_words(family: super::family::Family, lower: bool, found: bool) -> String {
+    let v6 = if family == super::family::Family::V6 { " v6" } else { "" };
+    let text = if found {
+        format!("Found default{v6} route but could not determine interface")
+    } else {
+        format!("Unable to find default{v6} route")
+    };
+    if lower { lower_first(&text) } else { text }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The caller's wrapping of a default-gateway failure.
+fn no_gateway(o: &Options, inner: String) -> String {
+    match (o.host, o.family) {
+        (Host::Flanneld, super::family::Family::V6) => format!("failed to get default v6 interface: {inner}"),
+        _ => format!("failed to get default interface: {inner}"),
+    }
+}
+
+/// The caller's words when the interface has no address of the family.
+fn no_address(o: &Options, interface: &str) -> String {
+    let v = o.family;
+    match o.host {
+        Host::Flanneld => format!("failed to find IPv{v} address for interface {interface}"),
+        Host::K3s => {
+            let inner = format!("No IPv{v} address found for given interface");
+            let inner = if o.version >= SORTED_SINCE {
+                lower_first(&inner)
+            } else {
+                inner
+            };
+            format!("failed to find IPv{v} address for interface {interface}: {inner}")
+        }
+    }
 }
 
 /// The newest flannel release whose behaviour is replayed here.
@@ -51,6 +108,7 @@ impl Default for Options {
             public_ip: None,
             family: super::family::Family::V4,
             version: LATEST,
+            host: Host::Flanneld,
         }
     }
 }
@@ -100,19 +158,12 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if o.iface.is_empty() && o.iface_regex.is_empty() && o.iface_can_reach.is_none() {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
         let route = model.route_table().prefix(fam, RT_TABLE_MAIN, None, 0).next();
+        let lower = o.version >= SORTED_SINCE;
         match route {
             None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(Program::Flannel)),
-            None => {
-                d.error = Some(Failure::Said(
-                    "Failed to find interface to use: no default route".into(),
-                ))
-            }
+            None => d.error = Some(Failure::Said(no_gateway(o, gateway_words(o.family, lower, false)))),
             Some(r) => match r.oif {
-                None => {
-                    d.error = Some(Failure::NoSingleDevice {
-                        route: model.route_text(r),
-                    })
-                }
+                None => d.error = Some(Failure::Said(no_gateway(o, gateway_words(o.family, lower, true)))),
                 Some(oif) => match sorted_addrs(model, oif, fam, o.version).first() {
                     Some(a) => {
                         let route = model.route_text(r);
@@ -122,12 +173,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                             .push(candidate(model, oif, Verdict::Chosen, reason, Vec::new()));
                         choose(&mut d, oif, a.address, why);
                     }
-                    None => {
-                        d.error = Some(Failure::Said(format!(
-                            "no IPv{} address found for given interface",
-                            o.family
-                        )))
-                    }
+                    None => d.error = Some(Failure::Said(no_address(o, &model.ifname(oif)))),
                 },
             },
         }
@@ -298,25 +344,38 @@ fn finish(d: &mut Detection, o: &Options) {
 mod tests;
 
 /// k3s's embedded flannel (k3s `pkg/agent/flannel/flannel.go`,
-/// `LookupExtInterface`): `--flannel-iface`, else the interface of the
-/// first main-table default route, and the first of its addresses, as
-/// flannel's own walk without `--iface` options; k3s words the failures.
+/// `LookupExtInterface`): `--flannel-iface` (`net.InterfaceByName`), else
+/// the interface of the first main-table default route, and the first of
+/// its addresses, as flannel's own walk without `--iface` options; k3s
+/// words the failures.
 pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
-    let mut d = detect(model, o);
+    let o = &Options {
+        host: Host::K3s,
+        ..o.clone()
+    };
+    let mut d = match o.iface.first() {
+        None => detect(model, o),
+        Some(name) => {
+            let mut d = Detection::new("k3s-flannel", Semantics::K3sFlannel { version: o.version }, o.family);
+            match model.link_by_name(name.as_bytes()) {
+                None => {
+                    d.error = Some(Failure::Said(format!(
+                        "unable to find interface {name}: route ip+net: no such network interface"
+                    )))
+                }
+                Some(l) => match sorted_addrs(model, l.index, o.family.af(), o.version).first() {
+                    Some(a) => {
+                        d.address = Some(a.address.into());
+                        d.interface = Some(l.display_name());
+                        d.notes.push(Note::FlannelIface { name: name.clone() });
+                    }
+                    None => d.error = Some(Failure::Said(no_address(o, &l.display_name()))),
+                },
+            }
+            d
+        }
+    };
     d.method = "k3s-flannel".into();
     d.semantics = Semantics::K3sFlannel { version: o.version };
-    let v = o.family;
-    d.error = d.error.map(|e| match e {
-        Failure::Said(m) if m.starts_with("Failed to find interface to use: no default route") => {
-            Failure::Said("failed to get default interface: Unable to find default route".into())
-        }
-        Failure::NoSingleDevice { .. } => Failure::Said(
-            "failed to get default interface: Found default route but could not determine interface".into(),
-        ),
-        Failure::Said(m) if m.starts_with("no IPv") => Failure::Said(format!(
-            "failed to find IPv{v} address for interface: no IPv{v} address found for given interface"
-        )),
-        other => other,
-    });
     d
 }

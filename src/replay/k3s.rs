@@ -109,13 +109,16 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
         .collect();
     let chosen: Vec<IpAddr> = match (up, v4.as_slice(), v6.first()) {
         (false, _, _) => {
-            d.error = Some(Failure::Said(format!("the interface {name} is not up")));
+            d.error = Some(Failure::Said(format!(
+                "interface {name} does not have a correct global unicast ip: the interface {name} is not up"
+            )));
             Vec::new()
         }
         (true, [_, _, ..], _) => {
             let listed: Vec<String> = v4.iter().map(|ip| ip.to_string()).collect();
             d.error = Some(Failure::Said(format!(
-                "multiple global unicast addresses defined for {name}, please set ip from one of [{}]",
+                "interface {name} does not have a correct global unicast ip: multiple global unicast addresses \
+                 defined for {name}, please set ip from one of [{}]",
                 listed.join(" ")
             )));
             Vec::new()
@@ -124,7 +127,9 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
         (true, [one], None) => vec![*one],
         (true, [], Some(six)) => vec![*six],
         (true, [], None) => {
-            d.error = Some(Failure::Said(format!("can't find ip for interface {name}")));
+            d.error = Some(Failure::Said(format!(
+                "interface {name} does not have a correct global unicast ip: can't find ip for interface {name}"
+            )));
             Vec::new()
         }
     };

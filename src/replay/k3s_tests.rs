@@ -36,7 +36,7 @@ fn flannel_iface_refuses_two_ipv4_addresses() {
     assert_eq!(
         detect(&m, &o).error,
         Some(Failure::Said(
-            "multiple global unicast addresses defined for eth0, please set ip from one of [10.0.0.5 10.0.0.6]".into()
+            "interface eth0 does not have a correct global unicast ip: multiple global unicast addresses defined for eth0, please set ip from one of [10.0.0.5 10.0.0.6]".into()
         ))
     );
     let m = Model::from_tables(

@@ -65,7 +65,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 d.family = Family::V4;
                 d.error = Some(Failure::Unspecified {
                     warning: "WARNING: could not obtain a bind address for the API Server: no default routes found \
-                              in /proc/net/route or /proc/net/ipv6_route; using: 0.0.0.0"
+                              in \"/proc/net/route\" or \"/proc/net/ipv6_route\"; using: 0.0.0.0"
                         .into(),
                 });
             }

@@ -127,7 +127,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         d.error = Some(match e {
             NoHostInterface::NoRoutesCaptured => Failure::NoRoutesCaptured(Program::Kubelet),
             NoHostInterface::NoDefaultRoutes => {
-                Failure::Said("no default routes found in /proc/net/route or /proc/net/ipv6_route".into())
+                Failure::Said("no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into())
             }
             NoHostInterface::NoneUsable => Failure::Said("unable to select an IP from default routes".into()),
         });

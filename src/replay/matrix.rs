@@ -18,7 +18,7 @@ use super::family::Family;
 use super::goview;
 use super::method::{Method, MethodSpec};
 use super::verdict::Detection;
-use super::{cilium, flannel, k3s, kubeadm, kubelet};
+use super::{cilium, cilium_node_address, flannel, k3s, kubeadm, kubelet};
 use crate::model::Model;
 use crate::netlink::names::RT_TABLE_MAIN;
 
@@ -93,6 +93,17 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
             family: fam,
             ..cilium::Options::default()
         }));
+        for role in [
+            cilium_node_address::Role::NodePort,
+            cilium_node_address::Role::Masquerade,
+        ] {
+            out.push(MethodSpec::CiliumNodeAddress(cilium_node_address::Options {
+                devices: Vec::new(),
+                version: cilium::LATEST,
+                family: fam,
+                role,
+            }));
+        }
     }
     out.push(MethodSpec::Kubelet(kubelet::Options::default()));
     out.push(MethodSpec::Kubeadm(kubeadm::Options::default()));
@@ -114,7 +125,10 @@ pub fn agreement(rows: &[Detection]) -> Vec<(Option<IpAddr>, Vec<String>)> {
     let mut groups: Vec<(Option<IpAddr>, Vec<String>)> = Vec::new();
     for d in rows {
         let program = d.method.as_str();
-        let is_program = program == "first-found" || Method::PROGRAMS.iter().any(|m| m.program() == program);
+        // NodePort and masquerade addresses are not node IPs.
+        let node_ip = !matches!(program, "cilium-nodeport" | "cilium-masquerade");
+        let is_program =
+            node_ip && (program == "first-found" || Method::PROGRAMS.iter().any(|m| m.program() == program));
         if !is_program || seen.contains(&program) {
             continue;
         }

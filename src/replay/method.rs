@@ -9,7 +9,7 @@
 
 use super::failure::Failure;
 use super::verdict::{Detection, NodeAddress};
-use super::{assumed, calico, cilium, consul, etcd, flannel, k3s, kubeadm, kubelet, nomad, swarm};
+use super::{assumed, calico, cilium, cilium_node_address, consul, etcd, flannel, k3s, kubeadm, kubelet, nomad, swarm};
 use crate::model::Model;
 
 /// A detection method, parsed once from `--method` or a manifest's
@@ -33,6 +33,10 @@ pub enum Method {
     K3sFlannel,
     /// Cilium's node-IP fallback.
     Cilium,
+    /// Cilium's NodePort addresses.
+    CiliumNodePort,
+    /// Cilium's masquerade addresses.
+    CiliumMasquerade,
     /// etcd's default host.
     Etcd,
     /// Docker Swarm's advertise address.
@@ -53,6 +57,8 @@ impl Method {
         Method::K3s,
         Method::K3sFlannel,
         Method::Cilium,
+        Method::CiliumNodePort,
+        Method::CiliumMasquerade,
         Method::Etcd,
         Method::Swarm,
         Method::Consul,
@@ -71,6 +77,8 @@ impl Method {
             Method::K3s => "k3s",
             Method::K3sFlannel => "k3s-flannel",
             Method::Cilium => "cilium",
+            Method::CiliumNodePort => "cilium-nodeport",
+            Method::CiliumMasquerade => "cilium-masquerade",
             Method::Etcd => "etcd",
             Method::Swarm => "swarm",
             Method::Consul => "consul",
@@ -134,6 +142,7 @@ pub enum MethodSpec {
     /// `--flannel-iface`), in k3s's words.
     K3sFlannel(flannel::Options),
     Cilium(cilium::Options),
+    CiliumNodeAddress(cilium_node_address::Options),
     Etcd,
     Swarm,
     Consul,
@@ -152,6 +161,7 @@ impl MethodSpec {
             MethodSpec::K3s(o) => k3s::detect(model, o),
             MethodSpec::K3sFlannel(o) => flannel::detect_k3s(model, o),
             MethodSpec::Cilium(o) => cilium::detect(model, o),
+            MethodSpec::CiliumNodeAddress(o) => cilium_node_address::detect(model, o),
             MethodSpec::Etcd => etcd::detect(model),
             MethodSpec::Swarm => swarm::detect(model),
             MethodSpec::Consul => consul::detect(model),
@@ -180,7 +190,11 @@ impl MethodSpec {
             MethodSpec::Flannel(o) => !o.iface_regex.is_empty(),
             // Several candidates are refused, whatever their order; the
             // sorts end on dump order only for ties.
-            MethodSpec::Cilium(_) | MethodSpec::Swarm | MethodSpec::Consul | MethodSpec::Nomad => true,
+            MethodSpec::Cilium(_)
+            | MethodSpec::CiliumNodeAddress(_)
+            | MethodSpec::Swarm
+            | MethodSpec::Consul
+            | MethodSpec::Nomad => true,
             MethodSpec::Kubelet(_)
             | MethodSpec::Kubeadm(_)
             | MethodSpec::K3s(_)

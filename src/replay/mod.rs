@@ -14,6 +14,7 @@ pub mod assumed;
 pub mod calico;
 pub mod calico_version;
 pub mod cilium;
+pub mod cilium_node_address;
 pub mod conflict;
 pub mod consul;
 pub mod etcd;

@@ -206,6 +206,12 @@ pub enum Reason {
     PrivateFirst,
     /// A private address while public ones exist.
     PrivateLosesToPublic,
+    /// A device Cilium selects (`isSelectedDevice`).
+    CiliumSelected,
+    /// A device Cilium does not select.
+    CiliumNotSelected,
+    /// Not a node address (scope above link, or loopback).
+    CiliumNotNodeAddress,
 
     // Docker Swarm.
     /// Not of vishvananda/netlink's type "device" (it has a kind).

@@ -49,7 +49,7 @@ fn multiple(a_if: &str, b_if: &str, a: IpAddr, b: IpAddr) -> Failure {
     })
 }
 
-const NO_IP: &str = "could not find the system's IP address - specify one with --advertise-addr";
+const NO_IP: &str = "could not find the system's IP address";
 
 /// Swarm's advertise address.
 pub fn detect(model: &Model) -> Detection {
@@ -88,6 +88,7 @@ pub fn detect(model: &Model) -> Detection {
             }
             Ok(o) => {
                 if let Err(f) = take(&mut system, o, &name) {
+                    refused(&mut d);
                     d.error = Some(f);
                     return d;
                 }
@@ -196,6 +197,17 @@ fn offer(
     result.map(|()| o)
 }
 
+/// Two links offered an address: neither is chosen.
+fn refused(d: &mut Detection) {
+    for c in d.candidates.iter_mut().filter(|c| c.verdict == Verdict::Chosen) {
+        c.verdict = Verdict::NotMatching;
+        c.reason = Reason::OneOfSeveral;
+        for a in c.addresses.iter_mut().filter(|a| a.verdict == Verdict::Chosen) {
+            a.verdict = Verdict::NotMatching;
+        }
+    }
+}
+
 /// Keeps the system's address: a second link offering one is a refusal.
 fn take(system: &mut Option<(IpAddr, String)>, o: Offer, name: &str) -> Result<(), Failure> {
     let Some(ip) = o.v4.or(o.v6) else { return Ok(()) };
@@ -229,7 +241,10 @@ fn subnet_check(model: &Model, d: &mut Detection) -> Result<Option<(IpAddr, Stri
             .map(|a| (a.ip, a.prefix_len))
             .collect();
         let o = offer(&ips, &name, d, l.index, Some(&docker))?;
-        take(&mut system, o, &name)?;
+        if let Err(f) = take(&mut system, o, &name) {
+            refused(d);
+            return Err(f);
+        }
     }
     Ok(system)
 }

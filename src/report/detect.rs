@@ -67,7 +67,7 @@ pub(crate) fn write_detection_text(
     writeln!(out, "{who}{} (IPv{}) -> {res}", style.kind(&d.method), d.family)?;
     if d.addresses.len() > 1 {
         let all: Vec<String> = d.addresses.iter().map(|a| a.to_string()).collect();
-        writeln!(out, "  node IPs: {}", style.value(all.join(", ")))?;
+        writeln!(out, "  addresses: {}", style.value(all.join(", ")))?;
     }
     writeln!(out, "  {}", style.dim(format!("semantics: {}", d.semantics)))?;
     if !d.candidates.is_empty() {
@@ -123,7 +123,17 @@ pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: 
         [] => {}
         [one] => writeln!(out, "the programs agree: {}", words(one))?,
         [most, rest @ ..] => {
-            let odd: Vec<&str> = rest.iter().flat_map(|(_, n)| n.iter().map(String::as_str)).collect();
+            // In the order the methods were listed.
+            let odd: Vec<&str> = rows
+                .iter()
+                .map(|d| d.method.as_str())
+                .filter(|m| rest.iter().any(|(_, n)| n.iter().any(|x| x == m)))
+                .fold(Vec::new(), |mut v, m| {
+                    if !v.contains(&m) {
+                        v.push(m);
+                    }
+                    v
+                });
             writeln!(
                 out,
                 "{} disagree: {}; {}",

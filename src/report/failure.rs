@@ -44,6 +44,7 @@ impl fmt::Display for Failure {
                 write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
             }
             Failure::NoSingleDevice { route } => write!(f, "default route `{route}` has no single device (multipath?)"),
+            Failure::NoNodeAddress => f.write_str("no node address of the family: no selected device has one"),
             Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
             Failure::NoRoutesCaptured(Program::K3s) => {
                 f.write_str("k3s walks the default routes, but the capture holds no routes: record a route dump too")

@@ -23,8 +23,8 @@ fn scope_name(scope: u8) -> String {
 impl fmt::Display for CiliumExcluded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CiliumExcluded::DockerName => f.write_str("excluded: on a docker* link"),
-            CiliumExcluded::NotUp(oper) => write!(f, "excluded: the link's operstate is {}", oper_name(*oper)),
+            CiliumExcluded::DockerName => f.write_str("on a docker* link"),
+            CiliumExcluded::NotUp(oper) => write!(f, "the link's operstate is {}", oper_name(*oper)),
         }
     }
 }
@@ -137,6 +137,11 @@ impl fmt::Display for Reason {
             Reason::PublicFirst => f.write_str("first public address after the sort"),
             Reason::PrivateFirst => f.write_str("first private address after the sort (no public one)"),
             Reason::PrivateLosesToPublic => f.write_str("private: public addresses win"),
+            Reason::CiliumSelected => f.write_str("selected device"),
+            Reason::CiliumNotSelected => f.write_str(
+                "not selected (down, a port, a bridge, lo/lxc/cni/docker/cilium_ name, or no route with a global destination)",
+            ),
+            Reason::CiliumNotNodeAddress => f.write_str("not a node address (scope above link, or loopback)"),
             Reason::NotADevice => f.write_str("not of type \"device\" (it has a link kind)"),
             Reason::NoGlobalAddress => f.write_str("no global unicast address"),
             Reason::OnlyGlobalAddress => f.write_str("its only global unicast address"),

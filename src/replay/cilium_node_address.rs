@@ -1,0 +1,380 @@
+//! Cilium's NodePort and masquerade addresses (1.15 and later): cilium
+//! `pkg/datapath/linux/devices_controller.go` (`isSelectedDevice`,
+//! `hasGlobalRoute`), `pkg/datapath/tables/node_address.go`
+//! (`getAddressesFromDevice`, `SortedAddresses`,
+//! `shouldUseDeviceForNodeAddress`, `fallbackAddresses`).
+//!
+//! Contract: a pure function of the model, the device filter and the
+//! release. Semantics: a device is selected when it is up, named, has an
+//! address, and is named by `--cilium-device` (names, or prefixes written
+//! `eth+`); without a filter, when it is no bond slave, port or loopback,
+//! its name does not start with `cilium_`, `lo`, `lxc`, `cni` or `docker`,
+//! it is no bridge or Open vSwitch device, a veth only with a main-table
+//! default route on it, and some route of any table on it has a global
+//! unicast destination. Each usable device's addresses, sorted primary
+//! before secondary, lower scope first, public before private, then by
+//! address, without those of a scope above link or loopback ones, give:
+//! the NodePort address (the first private one, else the first public
+//! one) and the primary address (1.15: the first one; later releases: the
+//! first public one, else the first private one). Later releases also use
+//! `lo`, dummy devices (even down) and host-scope local routes without a
+//! source. NodePort: every NodePort address of the family, by address;
+//! masquerade: per selected device, its primary address, else the best
+//! non-secondary address of any device (the fallback).
+//! Left out: `--nodeport-addresses`, the Kubernetes node IP, the kernel
+//! probe for L3 devices (taken as supported). The changes after 1.15 (its
+//! use of `lo` and dummy devices, host-scope routes, the public primary)
+//! are replayed from 1.16 on: the release each landed in is not pinned.
+
+use std::net::IpAddr;
+
+use super::calico_version::Version;
+use super::cilium::is_public;
+use super::failure::Failure;
+use super::family::Family;
+use super::reason::Reason;
+use super::semantics::Semantics;
+use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use crate::model::{LinkEntry, Model, RouteEntry};
+use crate::netlink::names::{IFA_F_SECONDARY, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK, RT_TABLE_MAIN};
+
+/// IFF_SLAVE: a bond's port.
+const IFF_SLAVE: u32 = 0x800;
+/// RT_TABLE_LOCAL.
+const TABLE_LOCAL: u32 = 255;
+/// Name prefixes never selected without a filter.
+const EXCLUDED_PREFIXES: &[&str] = &["cilium_", "lo", "lxc", "cni", "docker"];
+const CILIUM_HOST: &str = "cilium_host";
+
+/// Which address the replay reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The NodePort addresses.
+    NodePort,
+    /// The masquerade (primary) address per selected device.
+    Masquerade,
+}
+
+/// The settings that decide Cilium's node addresses.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Its `devices` setting: names, or prefixes written `eth+`.
+    pub devices: Vec<String>,
+    /// The release replayed (1.15, or later).
+    pub version: Version,
+    /// IPv4 or IPv6.
+    pub family: Family,
+    /// NodePort or masquerade.
+    pub role: Role,
+}
+
+struct Device<'m> {
+    link: &'m LinkEntry,
+    name: String,
+    /// (ip, secondary, scope) in dump order (IPv4 first).
+    addrs: Vec<(IpAddr, bool, u8)>,
+    selected: bool,
+}
+
+fn kind(l: &LinkEntry) -> &[u8] {
+    l.kind.as_ref().map(|k| k.as_bytes()).unwrap_or(b"")
+}
+
+fn matches_filter(filter: &[String], name: &str) -> bool {
+    filter.iter().any(|f| match f.strip_suffix('+') {
+        Some(prefix) => name.starts_with(prefix.trim_end_matches('+')),
+        None => name == f,
+    })
+}
+
+fn is_selected(d: &Device, routes: &[&RouteEntry], filter: &[String]) -> bool {
+    let l = d.link;
+    if !l.has_name() || d.addrs.is_empty() || l.flags & IFF_UP == 0 {
+        return false;
+    }
+    if !filter.is_empty() {
+        return matches_filter(filter, &d.name);
+    }
+    if l.flags & (IFF_SLAVE | IFF_LOOPBACK) != 0 || l.master.is_some() {
+        return false;
+    }
+    if EXCLUDED_PREFIXES.iter().any(|p| d.name.starts_with(p)) {
+        return false;
+    }
+    let on_it = |r: &&&RouteEntry| r.oif == Some(l.index);
+    let default_route = || {
+        routes
+            .iter()
+            .filter(on_it)
+            .any(|r| r.table == RT_TABLE_MAIN && r.dst_len == 0)
+    };
+    match kind(l) {
+        b"veth" if !default_route() => return false,
+        b"bridge" | b"openvswitch" => return false,
+        _ => {}
+    }
+    routes.iter().filter(on_it).any(|r| {
+        let dst = r.dst.unwrap_or(if r.family == crate::netlink::names::AF_INET6 {
+            IpAddr::from([0u16; 8])
+        } else {
+            IpAddr::from([0u8; 4])
+        });
+        super::goview::is_global_unicast(dst)
+    })
+}
+
+/// Go's ordering of `net.IP`s of mixed lengths: IPv4 first.
+fn ip_key(ip: IpAddr) -> (u8, Vec<u8>) {
+    match ip {
+        IpAddr::V4(v) => (4, v.octets().to_vec()),
+        IpAddr::V6(v) => (16, v.octets().to_vec()),
+    }
+}
+
+/// A node address as `getAddressesFromDevice` makes them.
+struct NodeAddr {
+    ip: IpAddr,
+    device: String,
+    index: u32,
+    node_port: bool,
+    primary: bool,
+}
+
+fn newest(v: Version) -> bool {
+    v >= Version(1, 16, 0)
+}
+
+fn usable(d: &Device, v: Version) -> bool {
+    let up = d.link.flags & IFF_UP != 0;
+    let dummy = kind(d.link) == b"dummy";
+    if newest(v) {
+        (dummy || up) && (d.name == CILIUM_HOST || d.name == "lo" || d.selected || dummy)
+    } else {
+        up && (d.name == CILIUM_HOST || (d.selected && !EXCLUDED_PREFIXES.iter().any(|p| d.name.starts_with(p))))
+    }
+}
+
+fn sorted(addrs: &[(IpAddr, bool, u8)]) -> Vec<(IpAddr, bool, u8)> {
+    let mut a = addrs.to_vec();
+    a.sort_by(|x, y| {
+        x.1.cmp(&y.1)
+            .then(x.2.cmp(&y.2))
+            .then(is_public(y.0).cmp(&is_public(x.0)))
+            .then(ip_key(x.0).cmp(&ip_key(y.0)))
+    });
+    a
+}
+
+fn node_addresses(devs: &[Device], routes: &[&RouteEntry], v: Version) -> Vec<NodeAddr> {
+    let mut out: Vec<NodeAddr> = Vec::new();
+    for d in devs.iter().filter(|d| usable(d, v)) {
+        let mut addrs: Vec<NodeAddr> = Vec::new();
+        for (ip, _, scope) in sorted(&d.addrs) {
+            if (scope > RT_SCOPE_LINK - 1 || ip.is_loopback()) && !(d.name == CILIUM_HOST && scope == RT_SCOPE_LINK) {
+                continue;
+            }
+            addrs.push(NodeAddr {
+                ip,
+                device: d.name.clone(),
+                index: d.link.index,
+                node_port: false,
+                primary: false,
+            });
+        }
+        let node_port_ok = if newest(v) {
+            d.name != CILIUM_HOST && d.link.flags & IFF_UP != 0
+        } else {
+            d.selected
+        };
+        for v6 in [false, true] {
+            let first = |public: bool| {
+                addrs
+                    .iter()
+                    .position(|a| a.ip.is_ipv6() == v6 && is_public(a.ip) == public)
+            };
+            let (private, public) = (first(false), first(true));
+            if node_port_ok && let Some(a) = private.or(public).and_then(|i| addrs.get_mut(i)) {
+                a.node_port = true;
+            }
+            let primary = if newest(v) {
+                public.or(private)
+            } else {
+                addrs.iter().position(|a| a.ip.is_ipv6() == v6)
+            };
+            if let Some(a) = primary.and_then(|i| addrs.get_mut(i)) {
+                a.primary = true;
+            }
+        }
+        out.extend(addrs);
+    }
+    if newest(v) {
+        // Host-scope local routes without a source: addresses assigned by routing.
+        for r in routes {
+            let (Some(dst), Some(oif)) = (r.dst, r.oif) else {
+                continue;
+            };
+            if r.table != TABLE_LOCAL || r.scope != RT_SCOPE_HOST || r.prefsrc.is_some() {
+                continue;
+            }
+            if dst.is_unspecified() || dst.is_loopback() || out.iter().any(|a| a.ip == dst) {
+                continue;
+            }
+            if let Some(d) = devs.iter().find(|d| d.link.index == oif && usable(d, v)) {
+                out.push(NodeAddr {
+                    ip: dst,
+                    device: d.name.clone(),
+                    index: oif,
+                    node_port: false,
+                    primary: true,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `fallbackAddresses`: the best non-secondary address of the family over
+/// the devices fed (later releases: selected ones first), public first,
+/// lower scope, lower ifindex, lower address.
+fn fallback(devs: &[Device], fam: Family, v: Version) -> Option<IpAddr> {
+    // (not selected, not public, scope, ifindex, address order, address)
+    type Rank = (bool, bool, u8, u32, (u8, Vec<u8>), IpAddr);
+    let mut best: Option<Rank> = None;
+    for d in devs {
+        if newest(v) && !usable(d, v) {
+            continue;
+        }
+        if d.name.starts_with("lxc") || d.name == CILIUM_HOST {
+            continue;
+        }
+        for &(ip, secondary, scope) in &d.addrs {
+            if secondary || Family::of(ip) != fam {
+                continue;
+            }
+            let key = (
+                !(newest(v) && d.selected),
+                !is_public(ip),
+                scope,
+                d.link.index,
+                ip_key(ip),
+                ip,
+            );
+            if best.as_ref().is_none_or(|b| key < *b) {
+                best = Some(key);
+            }
+        }
+    }
+    best.map(|b| b.5)
+}
+
+/// Cilium's NodePort or masquerade addresses.
+pub fn detect(model: &Model, o: &Options) -> Detection {
+    let masquerade = o.role == Role::Masquerade;
+    let method = if masquerade {
+        "cilium-masquerade"
+    } else {
+        "cilium-nodeport"
+    };
+    let mut d = Detection::new(method, Semantics::CiliumNodeAddress { masquerade }, o.family);
+    let routes = model.routes();
+    let mut devs: Vec<Device> = model
+        .links()
+        .iter()
+        .map(|l| Device {
+            link: l,
+            name: l.display_name(),
+            addrs: super::goview::addrs(model, l.index, super::goview::AddrView::Vishvananda)
+                .iter()
+                .map(|a| (a.ip, a.entry.flags & IFA_F_SECONDARY != 0, a.entry.scope))
+                .collect(),
+            selected: false,
+        })
+        .collect();
+    for i in 0..devs.len() {
+        let sel = devs.get(i).is_some_and(|dev| is_selected(dev, &routes, &o.devices));
+        if let Some(dev) = devs.get_mut(i) {
+            dev.selected = sel;
+        }
+    }
+    devs.sort_by_key(|d| d.link.index);
+    let addrs = node_addresses(&devs, &routes, o.version);
+    let mut chosen: Vec<(IpAddr, String)> = Vec::new();
+    if masquerade {
+        let fb = fallback(&devs, o.family, o.version);
+        for dev in devs.iter().filter(|dev| dev.selected) {
+            let own = addrs
+                .iter()
+                .find(|a| a.index == dev.link.index && a.primary && Family::of(a.ip) == o.family)
+                .map(|a| a.ip);
+            if let Some(ip) = own.or(fb) {
+                chosen.push((ip, dev.name.clone()));
+            }
+        }
+    } else {
+        let mut np: Vec<&NodeAddr> = addrs
+            .iter()
+            .filter(|a| a.node_port && Family::of(a.ip) == o.family)
+            .collect();
+        np.sort_by(|a, b| to16(a.ip).cmp(&to16(b.ip)).then(a.device.cmp(&b.device)));
+        chosen = np.iter().map(|a| (a.ip, a.device.clone())).collect();
+    }
+    for dev in &devs {
+        if dev.addrs.is_empty() {
+            continue;
+        }
+        let rows = dev
+            .addrs
+            .iter()
+            .map(|&(ip, _, _)| {
+                let row = addrs.iter().find(|a| a.index == dev.link.index && a.ip == ip);
+                let picked = chosen.iter().any(|(c, n)| *c == ip && *n == dev.name);
+                let (verdict, reason) = match row {
+                    _ if picked => (Verdict::Chosen, None),
+                    _ if !usable(dev, o.version) => (Verdict::NotIncluded, None),
+                    None => (Verdict::Filtered, Some(Reason::CiliumNotNodeAddress)),
+                    Some(_) if Family::of(ip) != o.family => (Verdict::OtherFamily, Some(Reason::OtherFamily)),
+                    Some(_) => (Verdict::NotReached, Some(Reason::SortedAfter)),
+                };
+                AddrVerdict {
+                    address: NodeAddress::Ip(ip),
+                    verdict,
+                    reason,
+                }
+            })
+            .collect::<Vec<_>>();
+        let used = chosen.iter().any(|(_, n)| *n == dev.name);
+        d.candidates.push(Candidate {
+            interface: dev.name.clone(),
+            index: dev.link.index,
+            verdict: if used {
+                Verdict::Chosen
+            } else if dev.selected {
+                Verdict::NoAddress
+            } else {
+                Verdict::NotIncluded
+            },
+            reason: if dev.selected {
+                Reason::CiliumSelected
+            } else {
+                Reason::CiliumNotSelected
+            },
+            addresses: rows,
+        });
+    }
+    match chosen.first() {
+        Some((ip, dev)) => {
+            d.address = Some((*ip).into());
+            d.interface = Some(dev.clone());
+            d.addresses = chosen.iter().map(|(ip, _)| NodeAddress::Ip(*ip)).collect();
+        }
+        None => d.error = Some(Failure::NoNodeAddress),
+    }
+    d
+}
+
+fn to16(ip: IpAddr) -> [u8; 16] {
+    match ip {
+        IpAddr::V4(v) => v.to_ipv6_mapped().octets(),
+        IpAddr::V6(v) => v.octets(),
+    }
+}
