@@ -19,8 +19,9 @@ the default count, on several):
   (on a dummy parent);
 - the uplink's IPv4 address from RFC 1918, 100.64.0.0/10 (shared address
   space), the documentation and benchmarking blocks (192.0.2.0/24,
-  198.51.100.0/24, 203.0.113.0/24, 198.18.0.0/15: "private" for RFC 6890
-  and go-sockaddr, not for Go's IsPrivate nor Consul) or the public
+  198.51.100.0/24, 203.0.113.0/24, 198.18.0.0/15: "private" for RFC 6890,
+  go-sockaddr and Cilium, not for Go's IsPrivate; Consul counts only
+  192.0.2.0/24 of them) or the public
   Internet (45/8, 81/8, ...); a public /32 with an `onlink` gateway (as at
   Hetzner); a secondary in the same subnet, a /32 VIP, a second prefix of
   another kind;
