@@ -22,7 +22,10 @@
 #                     packed when a scenario has a run step: /usr/bin/getent,
 #                     /usr/sbin/ip, /usr/local/bin/golook (scripts/looks/golook,
 #                     built here with cgo), /usr/bin/python3.11 with the few
-#                     stdlib modules /usr/local/bin/pylook.py needs
+#                     stdlib modules /usr/local/bin/pylook.py needs; and,
+#                     only when a run step names gochoose,
+#                     /usr/local/bin/gochoose (scripts/looks/gochoose, built
+#                     here static: CGO_ENABLED=0)
 #   # comment
 # Steps for real node software (Debian 12's packages, unpacked, never
 # installed, with `apt-get download` + `dpkg-deb -x` and cached in
@@ -94,19 +97,40 @@ grep -Eq '^[[:space:]]*(daemon|stop|waitfor|netns|in|file|qmp|modprobe|rmmod|roo
 qmp=""
 grep -Eq '^[[:space:]]*qmp[[:space:]]' "$@" && qmp=1
 
-# Programs for `run` steps that look (Go, Python, getent), built or gathered
-# once; only when a scenario runs one.
+# Programs for `run` steps that look (Go, Python, getent) or choose (the
+# node programs' address choosers), built or gathered once into one
+# temporary directory; only when a scenario runs one.
 looks=""
-if grep -Eq '^[[:space:]]*run[[:space:]].*(golook|pylook|getent|python)' "$@"; then
-    looks=$(mktemp -d)
+choose=""
+progs=""
+grep -Eq '^[[:space:]]*run[[:space:]].*(golook|pylook|getent|python)' "$@" && looks=1
+grep -Eq '^[[:space:]]*run[[:space:]].*gochoose' "$@" && choose=1
+if [ -n "$looks$choose" ]; then
+    progs=$(mktemp -d)
     # shellcheck disable=SC2064
-    trap "rm -rf '$looks'" EXIT
+    trap "rm -rf '$progs'" EXIT
+fi
+if [ -n "$looks" ]; then
     command -v go >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 || {
         echo "run steps need go and gcc (golang-go, gcc)" >&2
         exit 2
     }
     # cgo on: one binary serves GODEBUG=netdns=go and netdns=cgo (glibc's getaddrinfo)
-    CGO_ENABLED=1 go build -trimpath -o "$looks/golook" "$here/looks/golook/main.go"
+    CGO_ENABLED=1 go build -trimpath -o "$progs/golook" "$here/looks/golook/main.go"
+fi
+if [ -n "$choose" ]; then
+    command -v go >/dev/null 2>&1 || {
+        echo "gochoose run steps need go (golang-go)" >&2
+        exit 2
+    }
+    # static (std library only, no cgo): nothing to pack but the binary.
+    # A module when the directory has a go.mod, else GOPATH mode (one
+    # package main, its files only)
+    if [ -f "$here/looks/gochoose/go.mod" ]; then
+        (cd "$here/looks/gochoose" && CGO_ENABLED=0 go build -trimpath -o "$progs/gochoose" .)
+    else
+        (cd "$here/looks/gochoose" && CGO_ENABLED=0 GO111MODULE=off go build -trimpath -o "$progs/gochoose" .)
+    fi
 fi
 
 need=()
@@ -247,18 +271,23 @@ run_kernel() { # KV OUTDIR
     copybin "$(command -v tcpdump)"
     copybin "$(command -v ip)"
     copybin "$(command -v bridge)"
+    copyto() { # SOURCE PATH-IN-VM, with the libraries ldd names
+        mkdir -p "$root$(dirname "$2")"
+        cp -L "$1" "$root$2"
+        for l in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+            mkdir -p "$root$(dirname "$l")"
+            cp -L "$l" "$root$l"
+        done
+    }
+    if [ -n "$choose" ]; then
+        # run steps exec through env
+        ln -sf busybox "$root/bin/env"
+        copyto "$progs/gochoose" /usr/local/bin/gochoose
+    fi
     if [ -n "$looks" ]; then
-        copyto() { # SOURCE PATH-IN-VM, with the libraries ldd names
-            mkdir -p "$root$(dirname "$2")"
-            cp -L "$1" "$root$2"
-            for l in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
-                mkdir -p "$root$(dirname "$l")"
-                cp -L "$l" "$root$l"
-            done
-        }
         ln -sf busybox "$root/bin/env"
         copyto /usr/bin/getent /usr/bin/getent
-        copyto "$looks/golook" /usr/local/bin/golook
+        copyto "$progs/golook" /usr/local/bin/golook
         # Debian's python3.11: its extension modules are built in, so the
         # pure-Python modules a getaddrinfo call loads (socket, and the idna
         # codec with stringprep and re) and the encodings package are enough,

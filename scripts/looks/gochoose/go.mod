@@ -1,0 +1,3 @@
+module gochoose
+
+go 1.19
