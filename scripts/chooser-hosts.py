@@ -95,8 +95,8 @@ VARIANTS = [
     ("flannel-0.27", "flannel", "v0.27.0", ["--flannel-version", "0.27.0"]),
     ("flannel-fam6", "flannel", "fam6", ["--family", "6"]),
     ("cilium-1.13", "cilium", "v1.13", ["--version", "1.13"]),
-    ("cilium-main", "cilium", "main", ["--version", "main"]),
-    ("cilium-main-fam6", "cilium", "main-fam6", ["--version", "main", "--family", "6"]),
+    ("cilium-main", "cilium", "v1.16", ["--version", "1.16"]),
+    ("cilium-main-fam6", "cilium", "v1.16-fam6", ["--version", "1.16", "--family", "6"]),
     ("cilium-fam6", "cilium", "fam6", ["--family", "6"]),
     ("cilium-dev", "cilium", "dev-DEV", ["--device", "DEV"]),
     ("nodeport-dev", "cilium-nodeport", "dev-DEV", ["--device", "DEV"]),
@@ -738,7 +738,8 @@ def plan(rng, count):
         if i != fb:
             hosts[i]["extra_v4"] = True
     # flag variants: each on 3 to 5 hosts; flannel's versions where leases
-    # are, Cilium's main where tentative or deprecated addresses are
+    # are, Cilium 1.16 (before 1.20 skips tentative addresses) where
+    # tentative or deprecated addresses are
     for h in hosts:
         h["variants"] = set()
     keys = sorted({v[0] for v in VARIANTS})

@@ -514,9 +514,10 @@ pub struct DetectSettingsArgs {
     #[arg(long, value_name = "DEV[,DEV]")]
     pub cilium_device: Option<String>,
     /// Cilium release to replay: the node-IP fallback takes the lowest address and counts
-    /// secondaries before 1.14, the lowest link index without secondaries from 1.14, and stops
-    /// excluding down dummy links in 1.17; NodePort and masquerade follow 1.15 or later.
-    #[arg(long, default_value = "1.17", value_name = "X.Y")]
+    /// secondaries before 1.14, the lowest link index without secondaries from 1.14, stops
+    /// excluding down dummy links in 1.17 and skips tentative addresses from 1.20; NodePort and
+    /// masquerade follow 1.15, or the code after it.
+    #[arg(long, default_value = "1.20", value_name = "X.Y")]
     pub cilium_version: nlorder::replay::calico::Version,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.

@@ -17,9 +17,9 @@
 //! stable sort by link index (dump order within a link). Nothing: the
 //! same with scope up to site; then, when a device was named, everything
 //! again over all links (the exclude list still empty); then "No address
-//! found". Not replayed: the newest source also skips tentative and
-//! dad-failed addresses and takes deprecated ones last, from a release
-//! not pinned here.
+//! found". From 1.20 (PR 45868) tentative and dad-failed addresses are
+//! skipped too. Not replayed: deprecated addresses taken last (PR 47878,
+//! open when this was written).
 
 use std::net::IpAddr;
 
@@ -32,10 +32,10 @@ use super::reason::{CiliumExcluded, Reason};
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, LinkEntry, Model};
-use crate::netlink::names::{IFA_F_SECONDARY, RT_SCOPE_SITE, RT_SCOPE_UNIVERSE};
+use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, RT_SCOPE_SITE, RT_SCOPE_UNIVERSE};
 
 /// The newest release whose behaviour is replayed here.
-pub const LATEST: Version = Version(1, 17, 0);
+pub const LATEST: Version = Version(1, 20, 0);
 
 /// Cilium's settings that decide its node IP.
 #[derive(Debug, Clone)]
@@ -186,6 +186,8 @@ fn walk<'m>(addrs: &[&'m AddrEntry], excluded: &[(IpAddr, CiliumExcluded)], scop
             Some(Reason::CiliumExcluded(*why))
         } else if v >= Version(1, 14, 0) && a.flags & IFA_F_SECONDARY != 0 {
             Some(Reason::SecondarySkipped)
+        } else if v >= Version(1, 20, 0) && a.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) != 0 {
+            Some(Reason::TentativeSkipped)
         } else {
             None
         };

@@ -36,7 +36,10 @@ use super::reason::Reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model, RouteEntry};
-use crate::netlink::names::{IFA_F_SECONDARY, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK, RT_TABLE_MAIN};
+use crate::netlink::names::{
+    IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK,
+    RT_TABLE_MAIN,
+};
 
 /// IFF_SLAVE: a bond's port.
 const IFF_SLAVE: u32 = 0x800;
@@ -283,8 +286,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         .map(|l| Device {
             link: l,
             name: l.display_name(),
+            // From 1.20 (PR 45868) the device table leaves out tentative
+            // and dad-failed addresses.
             addrs: super::goview::addrs(model, l.index, super::goview::AddrView::Vishvananda)
                 .iter()
+                .filter(|a| o.version < Version(1, 20, 0) || a.entry.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) == 0)
                 .map(|a| (a.ip, a.entry.flags & IFA_F_SECONDARY != 0, a.entry.scope))
                 .collect(),
             selected: false,

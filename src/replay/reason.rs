@@ -200,6 +200,8 @@ pub enum Reason {
     },
     /// A secondary address (or a temporary IPv6 one: the same flag bit).
     SecondarySkipped,
+    /// Tentative or dad-failed (IFA_F_TENTATIVE, IFA_F_DADFAILED).
+    TentativeSkipped,
     /// The first public address after the sort.
     PublicFirst,
     /// The first private address after the sort (no public one).

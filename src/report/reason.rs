@@ -134,6 +134,7 @@ impl fmt::Display for Reason {
                 write!(f, "scope {} wider than {}", scope_name(*scope), scope_name(*max))
             }
             Reason::SecondarySkipped => f.write_str("secondary (IFA_F_SECONDARY, or temporary for IPv6): skipped"),
+            Reason::TentativeSkipped => f.write_str("tentative or dad-failed: skipped"),
             Reason::PublicFirst => f.write_str("first public address after the sort"),
             Reason::PrivateFirst => f.write_str("first private address after the sort (no public one)"),
             Reason::PrivateLosesToPublic => f.write_str("private: public addresses win"),

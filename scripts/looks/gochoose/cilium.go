@@ -51,10 +51,14 @@ func ipListContains(list []net.IP, ip net.IP) bool {
 
 // ciliumExcludedIPs is pkg/node/ip_linux.go initExcludedIPs: every address
 // (any family) of links named docker* and of links whose operstate is
-// neither UP nor UNKNOWN.
-func ciliumExcludedIPs(links []Link) ([]net.IP, error) {
+// neither UP nor UNKNOWN; from 1.17 (PR 34228) dummy links are never
+// excluded.
+func ciliumExcludedIPs(links []Link, ver ciliumNodeIPVersion) ([]net.IP, error) {
 	var out []net.IP
 	for _, l := range links {
+		if ver >= cilium117 && l.Type() == "dummy" {
+			continue
+		}
 		if l.OperState == operUp || l.OperState == operUnknown {
 			if !strings.HasPrefix(l.Name, "docker") {
 				continue
@@ -74,24 +78,30 @@ func ciliumExcludedIPs(links []Link) ([]net.IP, error) {
 type ciliumNodeIPVersion int
 
 const (
-	ciliumPre114  ciliumNodeIPVersion = iota // lowest IP, secondaries kept
-	cilium114                                // PR 22866: no secondaries, stable by link index
-	ciliumMainDep                            // master: tentative/dadfailed dropped, deprecated last
+	ciliumPre114 ciliumNodeIPVersion = iota // lowest IP, secondaries kept
+	cilium114                               // PR 22866: no secondaries, stable by link index
+	cilium117                               // PR 34228: dummy links never excluded
+	cilium120                               // PR 45868: tentative and dadfailed addresses skipped
 )
+
+// ciliumLatest is the release replayed when --version is not given.
+const ciliumLatest = "1.20"
 
 func ciliumVersion(opts map[string]string) ciliumNodeIPVersion {
 	v := opts["version"]
 	if v == "" {
-		v = "1.16"
-	}
-	if v == "main" {
-		return ciliumMainDep
+		v = ciliumLatest
 	}
 	pv, _ := parseVersion(v)
-	if versionLess(pv, [3]int{1, 14, 0}) {
+	switch {
+	case versionLess(pv, [3]int{1, 14, 0}):
 		return ciliumPre114
+	case versionLess(pv, [3]int{1, 17, 0}):
+		return cilium114
+	case versionLess(pv, [3]int{1, 20, 0}):
+		return cilium117
 	}
-	return cilium114
+	return cilium120
 }
 
 type ciliumCands struct {
@@ -128,9 +138,10 @@ func (c *ciliumCands) empty() bool { return len(c.public) == 0 && len(c.private)
 // chooseCilium replays cilium/cilium pkg/node/address_linux.go
 // firstGlobalAddr (via firstGlobalV4Addr / firstGlobalV6Addr), the node-IP
 // fallback when the Kubernetes Node has no InternalIP, with no preferred
-// (restored router) IP. --version: <1.14 (v1.13 code), 1.14..1.16+ (PR
-// 22866), main (current master: tentative/dadfailed skipped, deprecated
-// addresses only as a last resort).
+// (restored router) IP. --version X.Y: before 1.14 the v1.13 code; 1.14
+// (PR 22866); 1.17 (PR 34228, in initExcludedIPs); 1.20 (PR 45868:
+// tentative and dadfailed addresses skipped). Not replayed: PR 47878
+// (deprecated addresses last), open when this was written.
 func chooseCilium(opts map[string]string) Result {
 	ver := ciliumVersion(opts)
 	family, ipLen := syscall.AF_INET, 4
@@ -141,7 +152,7 @@ func chooseCilium(opts map[string]string) Result {
 	if err != nil {
 		return fail(err)
 	}
-	exclude, _ := ciliumExcludedIPs(links)
+	exclude, _ := ciliumExcludedIPs(links, ver)
 	linkIdx := 0
 	if dev := opts["device"]; dev != "" && dev != "undefined" {
 		if l, found := linkByName(links, dev); found {
@@ -156,7 +167,6 @@ func chooseCilium(opts map[string]string) Result {
 		return ""
 	}
 	scopeMax := uint8(scopeUniverse)
-	var deprecated ciliumCands
 retryInterface:
 	addrs, err := AddrList(linkIdx, family)
 	if err != nil {
@@ -164,7 +174,6 @@ retryInterface:
 	}
 retryScope:
 	var cands ciliumCands
-	keepDeprecated := deprecated.empty()
 	for _, a := range addrs {
 		if a.Scope > scopeMax || ipListContains(exclude, a.IP) || len(a.IP) < ipLen {
 			continue
@@ -172,16 +181,8 @@ retryScope:
 		if ver != ciliumPre114 && a.Flags&ifaFSecondary != 0 {
 			continue
 		}
-		if ver == ciliumMainDep {
-			if a.Flags&(ifaFTentative|ifaFDadfailed) != 0 {
-				continue
-			}
-			if a.Flags&ifaFDeprecated != 0 {
-				if keepDeprecated {
-					deprecated.add(a)
-				}
-				continue
-			}
+		if ver >= cilium120 && a.Flags&(ifaFTentative|ifaFDadfailed) != 0 {
+			continue
 		}
 		cands.add(a)
 	}
@@ -196,9 +197,6 @@ retryScope:
 		scopeMax = scopeUniverse
 		linkIdx = 0
 		goto retryInterface
-	}
-	if a, found := deprecated.pick(ver); found {
-		return ok(name(a), a.IP)
 	}
 	return fail(errors.New("No address found"))
 }
@@ -227,7 +225,9 @@ const ciliumHostDevice = "cilium_host"
 // LinkList, one AddrList(nil, FAMILY_ALL), one route dump of every table,
 // then isSelectedDevice per link. Left out: the L3-device kernel probe
 // (assumed supported, kernel >= 5.8) and --force-device-detection.
-func ciliumDevices(filter []string) ([]*ciliumDevice, []Route, error) {
+// From 1.20 (PR 45868) the device table leaves out tentative and dadfailed
+// addresses.
+func ciliumDevices(filter []string, opts map[string]string) ([]*ciliumDevice, []Route, error) {
 	links, err := LinkList()
 	if err != nil {
 		return nil, nil, err
@@ -245,6 +245,9 @@ func ciliumDevices(filter []string) ([]*ciliumDevice, []Route, error) {
 		d := &ciliumDevice{Link: l}
 		for _, a := range addrs {
 			if a.Index == l.Index {
+				if ciliumNodeAddrVersion(opts) >= 120 && a.Flags&(ifaFTentative|ifaFDadfailed) != 0 {
+					continue
+				}
 				d.addrs = append(d.addrs, ciliumDevAddr{ip: a.IP, secondary: a.Flags&ifaFSecondary != 0, scope: a.Scope})
 			}
 		}
@@ -362,9 +365,20 @@ type ciliumNodeAddr struct {
 // ciliumAddressScopeMax is defaults.AddressScopeMax (RT_SCOPE_LINK - 1).
 const ciliumAddressScopeMax = scopeLink - 1
 
+// ciliumNewest: the node-address code after 1.15 (--version 1.16 or later,
+// the default).
 func ciliumNewest(opts map[string]string) bool {
+	return ciliumNodeAddrVersion(opts) >= 116
+}
+
+// ciliumNodeAddrVersion is --version as major*100+minor (default: the newest).
+func ciliumNodeAddrVersion(opts map[string]string) int {
 	v := opts["version"]
-	return v == "" || v == "main"
+	if v == "" {
+		v = ciliumLatest
+	}
+	pv, _ := parseVersion(v)
+	return pv[0]*100 + pv[1]
 }
 
 // ciliumNodeAddresses replays getAddressesFromDevice for every device, plus
@@ -499,9 +513,9 @@ func ciliumDeviceFilter(opts map[string]string) []string {
 // chooseCiliumNodePort: the NodePort addresses of the family, in the
 // NodeAddress table's order (address, then device name).
 // cilium/cilium pkg/datapath/tables/node_address.go, 1.15 or master
-// (--version 1.15 | main, default main).
+// (--version 1.15, or 1.16 and later: the default is the newest).
 func chooseCiliumNodePort(opts map[string]string) Result {
-	devs, routes, err := ciliumDevices(ciliumDeviceFilter(opts))
+	devs, routes, err := ciliumDevices(ciliumDeviceFilter(opts), opts)
 	if err != nil {
 		return fail(err)
 	}
@@ -532,7 +546,7 @@ func chooseCiliumNodePort(opts map[string]string) Result {
 // non-secondary address over all devices but lxc* and cilium_host).
 func chooseCiliumMasquerade(opts map[string]string) Result {
 	newest := ciliumNewest(opts)
-	devs, routes, err := ciliumDevices(ciliumDeviceFilter(opts))
+	devs, routes, err := ciliumDevices(ciliumDeviceFilter(opts), opts)
 	if err != nil {
 		return fail(err)
 	}
