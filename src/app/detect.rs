@@ -114,7 +114,13 @@ impl Detect {
     fn answer(&self, console: &Console, source: &Source, spec: &MethodSpec) -> Result<(Answer, Grounds), Error> {
         if self.timeline {
             let key = |m: &Model| spec.outcome(m);
-            let eval = |m: &Model| Choice(spec.detect(m));
+            // A flip keeps the answer, not the candidates: on a big host
+            // every flip would otherwise hold a row per address.
+            let eval = |m: &Model| {
+                let mut d = spec.detect(m);
+                d.candidates = Vec::new();
+                Choice(d)
+            };
             let mut session = console.open(source)?;
             let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
             return Ok((Answer::Flips(flips), session.grounds));

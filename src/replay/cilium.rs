@@ -21,6 +21,7 @@
 //! skipped too. Not replayed: deprecated addresses taken last (PR 47878,
 //! open when this was written).
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 
 use ipnet::IpNet;
@@ -87,12 +88,13 @@ const PRIVATE: &[&str] = &[
     "ff00::/8",
 ];
 
+/// [`PRIVATE`], parsed once.
+static PRIVATE_NETS: std::sync::LazyLock<Vec<IpNet>> =
+    std::sync::LazyLock::new(|| PRIVATE.iter().filter_map(|c| c.parse().ok()).collect());
+
 /// `ip.IsPublicAddr`.
 pub fn is_public(ip: IpAddr) -> bool {
-    !PRIVATE
-        .iter()
-        .filter_map(|c| c.parse::<IpNet>().ok())
-        .any(|n| n.contains(&ip))
+    !PRIVATE_NETS.iter().any(|n| n.contains(&ip))
 }
 
 /// Why a link's addresses are on the exclude list, if they are.
@@ -114,14 +116,23 @@ pub(crate) fn excluded_link(l: &LinkEntry, version: Version) -> Option<CiliumExc
 
 /// The node-IP fallback.
 pub fn detect(model: &Model, o: &Options) -> Detection {
+    detect_in(model, o, true)
+}
+
+/// The node-IP fallback; the candidates only with `rows` (what
+/// `--timeline` compares needs none).
+pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
     let mut d = Detection::new("cilium", Semantics::Cilium { version: o.version }, o.family);
     let fam = o.family.af();
-    // initExcludedIPs: every address of the links excluded.
-    let mut excluded: Vec<(IpAddr, CiliumExcluded)> = Vec::new();
+    // initExcludedIPs: every address of the links excluded (by IP: the
+    // same IP on another link is excluded too).
+    let mut excluded: HashMap<IpAddr, CiliumExcluded> = HashMap::new();
     for l in model.links() {
         if let Some(why) = excluded_link(l, o.version) {
-            for a in model.addresses(None).iter().filter(|a| a.index == l.index) {
-                excluded.push((a.address, why));
+            for f in [crate::netlink::names::AF_INET, crate::netlink::names::AF_INET6] {
+                for a in model.device_addresses(l.index, f) {
+                    excluded.entry(a.address).or_insert(why);
+                }
             }
         }
     }
@@ -146,7 +157,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         };
         let verdict = walk(&addrs, &excluded, scope_max, o.version);
         if let Some(won) = verdict.chosen {
-            d.candidates = rows(model, &addrs, &verdict);
+            if rows_too {
+                d.candidates = rows(model, &addrs, &verdict);
+            }
             d.address = Some(won.address.into());
             d.interface = Some(model.ifname(won.index));
             if pass > 0 {
@@ -157,7 +170,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             }
             return d;
         }
-        d.candidates = rows(model, &addrs, &verdict);
+        if rows_too {
+            d.candidates = rows(model, &addrs, &verdict);
+        }
     }
     d.error = Some(Failure::Said("No address found".into()));
     d
@@ -172,7 +187,12 @@ struct Walk<'m> {
     public: bool,
 }
 
-fn walk<'m>(addrs: &[&'m AddrEntry], excluded: &[(IpAddr, CiliumExcluded)], scope_max: u8, v: Version) -> Walk<'m> {
+fn walk<'m>(
+    addrs: &[&'m AddrEntry],
+    excluded: &HashMap<IpAddr, CiliumExcluded>,
+    scope_max: u8,
+    v: Version,
+) -> Walk<'m> {
     let mut dropped = Vec::with_capacity(addrs.len());
     let mut public = Vec::new();
     let mut private = Vec::new();
@@ -182,7 +202,7 @@ fn walk<'m>(addrs: &[&'m AddrEntry], excluded: &[(IpAddr, CiliumExcluded)], scop
                 scope: a.scope,
                 max: scope_max,
             })
-        } else if let Some((_, why)) = excluded.iter().find(|(ip, _)| *ip == a.address) {
+        } else if let Some(why) = excluded.get(&a.address) {
             Some(Reason::CiliumExcluded(*why))
         } else if v >= Version(1, 14, 0) && a.flags & IFA_F_SECONDARY != 0 {
             Some(Reason::SecondarySkipped)
@@ -224,6 +244,7 @@ fn octets(ip: IpAddr) -> Vec<u8> {
 /// A candidate per link, in the order the list first names it.
 fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
+    let mut at: HashMap<u32, usize> = HashMap::new();
     for (a, dropped) in addrs.iter().zip(&w.dropped) {
         let chosen = w.chosen.is_some_and(|c| std::ptr::eq(c, *a));
         let (verdict, reason) = match dropped {
@@ -245,15 +266,18 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
             verdict,
             reason: Some(reason),
         };
-        match out.iter_mut().find(|c| c.index == a.index) {
+        match at.get(&a.index).and_then(|&i| out.get_mut(i)) {
             Some(c) => c.addresses.push(row),
-            None => out.push(Candidate {
-                interface: model.ifname(a.index),
-                index: a.index,
-                verdict: Verdict::NotReached,
-                reason: Reason::AddressesListed,
-                addresses: vec![row],
-            }),
+            None => {
+                at.insert(a.index, out.len());
+                out.push(Candidate {
+                    interface: model.ifname(a.index),
+                    index: a.index,
+                    verdict: Verdict::NotReached,
+                    reason: Reason::AddressesListed,
+                    addresses: vec![row],
+                })
+            }
         }
     }
     for c in &mut out {

@@ -37,11 +37,12 @@ const PRIVATE: &[&str] = &[
     "192.168.0.0/16",
 ];
 
+/// [`PRIVATE`], parsed once.
+static PRIVATE_NETS: std::sync::LazyLock<Vec<IpNet>> =
+    std::sync::LazyLock::new(|| PRIVATE.iter().filter_map(|c| c.parse().ok()).collect());
+
 fn is_private(ip: IpAddr) -> bool {
-    PRIVATE
-        .iter()
-        .filter_map(|c| c.parse::<IpNet>().ok())
-        .any(|n| n.contains(&ip))
+    PRIVATE_NETS.iter().any(|n| n.contains(&ip))
 }
 
 /// Consul's default bind address.

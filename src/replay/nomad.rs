@@ -76,13 +76,15 @@ const NOT_FORWARDABLE: &[&str] = &[
     "fe80::/10",
 ];
 
+static RFC6890_NETS: std::sync::LazyLock<Vec<IpNet>> =
+    std::sync::LazyLock::new(|| RFC6890.iter().filter_map(|c| c.parse().ok()).collect());
+static NOT_FORWARDABLE_NETS: std::sync::LazyLock<Vec<IpNet>> =
+    std::sync::LazyLock::new(|| NOT_FORWARDABLE.iter().filter_map(|c| c.parse().ok()).collect());
+
 /// `rfcNet.Contains(sa)`: the interface's network lies inside the block
 /// (its address inside, its mask at least as long).
-fn inside(blocks: &[&str], ip: IpAddr, prefix_len: u8) -> bool {
-    blocks
-        .iter()
-        .filter_map(|b| b.parse::<IpNet>().ok())
-        .any(|b| b.contains(&ip) && prefix_len >= b.prefix_len())
+fn inside(blocks: &[IpNet], ip: IpAddr, prefix_len: u8) -> bool {
+    blocks.iter().any(|b| b.contains(&ip) && prefix_len >= b.prefix_len())
 }
 
 /// The interface `ip route`'s first `default via GW dev IF` line names.
@@ -104,7 +106,8 @@ pub fn detect(model: &Model) -> Detection {
         }),
         None => d.notes.push(Note::NomadNoDefaultInterface),
     }
-    // (link position, address position, link index, ip, prefix length)
+    // (link position, address position, link index, ip, prefix length,
+    // candidate row)
     let mut kept = Vec::new();
     for (pos, l) in model.links().iter().enumerate() {
         let addrs = goview::addrs(model, l.index, AddrView::GoNet);
@@ -116,13 +119,13 @@ pub fn detect(model: &Model) -> Detection {
         for (i, a) in addrs.iter().enumerate() {
             let dropped = if !up {
                 Some((Verdict::NotUp, Reason::InterfaceDown))
-            } else if inside(NOT_FORWARDABLE, a.ip, a.prefix_len) {
+            } else if inside(&NOT_FORWARDABLE_NETS, a.ip, a.prefix_len) {
                 Some((Verdict::Filtered, Reason::NotForwardable))
             } else {
                 None
             };
             if dropped.is_none() {
-                kept.push((pos, i, l.index, a.ip, a.prefix_len));
+                kept.push((pos, i, l.index, a.ip, a.prefix_len, d.candidates.len()));
             }
             let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, Reason::SortedAfter));
             rows.push(AddrVerdict {
@@ -146,26 +149,28 @@ pub fn detect(model: &Model) -> Detection {
     // The sort: default interface first, IPv4 first, broader network first;
     // ties keep list order (a stable sort, as sort.Sort's insertion sort
     // is on the short lists of a host).
-    kept.sort_by_key(|&(pos, i, index, ip, len)| (Some(index) != default_if, ip.is_ipv6(), len, pos, i));
-    let won = kept.iter().find(|&&(_, _, _, ip, len)| inside(RFC6890, ip, len));
-    for &(_, _, index, ip, len) in &kept {
-        let Some(c) = d.candidates.iter_mut().find(|c| c.index == index) else {
+    kept.sort_by_key(|&(pos, i, index, ip, len, _)| (Some(index) != default_if, ip.is_ipv6(), len, pos, i));
+    let won = kept
+        .iter()
+        .find(|&&(_, _, _, ip, len, _)| inside(&RFC6890_NETS, ip, len));
+    for &(pos, i, _, ip, len, cand) in &kept {
+        let Some(c) = d.candidates.get_mut(cand) else {
             continue;
         };
-        let chosen = won.is_some_and(|w| w.3 == ip && w.2 == index);
-        if let Some(row) = c.addresses.iter_mut().find(|r| r.address.ip() == ip) {
+        let chosen = won.is_some_and(|w| w.0 == pos && w.1 == i);
+        if let Some(row) = c.addresses.get_mut(i) {
             if chosen {
                 row.verdict = Verdict::Chosen;
                 row.reason = Some(Reason::FirstRfc6890);
                 c.verdict = Verdict::Chosen;
-            } else if !inside(RFC6890, ip, len) {
+            } else if !inside(&RFC6890_NETS, ip, len) {
                 row.verdict = Verdict::NotMatching;
                 row.reason = Some(Reason::NotRfc6890);
             }
         }
     }
     match won {
-        Some(&(_, _, index, ip, _)) => {
+        Some(&(_, _, index, ip, _, _)) => {
             d.address = Some(ip.into());
             d.family = Family::of(ip);
             d.interface = Some(model.ifname(index));
