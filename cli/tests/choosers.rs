@@ -171,3 +171,36 @@ fn fresh_chooser_runs_agree_too() {
         wrong.join("\n")
     );
 }
+
+/// `--timeline` compares answers through `MethodSpec::outcome`, which
+/// skips the candidate rows of the whole-host replays: it must give what
+/// the full replay gives, on every chooser capture.
+#[test]
+fn the_timeline_outcome_is_the_full_answer() {
+    use nlorder::replay::method::MethodSpec;
+    use nlorder::replay::{Family, cilium};
+    let mut checked = 0;
+    for (case, capture, _) in cases(&common::fixture("choosers")) {
+        let model = common::rebuild_file(&capture);
+        let mut specs = vec![MethodSpec::Consul, MethodSpec::Nomad];
+        for family in [Family::V4, Family::V6] {
+            for version in ["1.13", "1.16", "1.20"] {
+                specs.push(MethodSpec::Cilium(cilium::Options {
+                    device: None,
+                    version: version.parse().unwrap(),
+                    family,
+                }));
+            }
+        }
+        for spec in specs {
+            let d = spec.detect(&model);
+            assert_eq!(
+                spec.outcome(&model),
+                (d.address, d.interface, d.error),
+                "{case}: {spec:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

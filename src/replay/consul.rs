@@ -47,6 +47,12 @@ fn is_private(ip: IpAddr) -> bool {
 
 /// Consul's default bind address.
 pub fn detect(model: &Model) -> Detection {
+    detect_in(model, true)
+}
+
+/// Consul's default bind address; the candidates only with `rows_too`
+/// (what `--timeline` compares needs none).
+pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
     let mut d = Detection::new("consul", Semantics::Consul, Family::V4);
     let up: Vec<_> = model.links().iter().filter(|l| l.flags & IFF_UP != 0).collect();
     let others_have = up
@@ -56,7 +62,7 @@ pub fn detect(model: &Model) -> Detection {
     if !others_have {
         d.notes.push(Note::ConsulLoopbackOnly);
     }
-    let mut found: Vec<(IpAddr, String)> = Vec::new();
+    let mut found: Vec<(IpAddr, u32)> = Vec::new();
     let mut rows_of = Vec::new();
     for l in model.links() {
         let addrs = goview::addrs(model, l.index, AddrView::GoNet);
@@ -81,16 +87,20 @@ pub fn detect(model: &Model) -> Detection {
             } else if !is_private(a.ip) {
                 (Verdict::NotMatching, Some(Reason::NotConsulPrivate))
             } else {
-                found.push((a.ip, l.display_name()));
+                found.push((a.ip, l.index));
                 (Verdict::Chosen, Some(Reason::ConsulPrivate))
             };
-            rows.push(AddrVerdict {
-                address: NodeAddress::prefixed(a.ip, a.prefix_len),
-                verdict,
-                reason,
-            });
+            if rows_too {
+                rows.push(AddrVerdict {
+                    address: NodeAddress::prefixed(a.ip, a.prefix_len),
+                    verdict,
+                    reason,
+                });
+            }
         }
-        rows_of.push((l.index, l.display_name(), skip, why, rows));
+        if rows_too {
+            rows_of.push((l.index, l.display_name(), skip, why, rows));
+        }
     }
     let several = found.len() > 1;
     for (index, interface, skip, reason, mut rows) in rows_of {
@@ -119,9 +129,9 @@ pub fn detect(model: &Model) -> Detection {
     }
     match found.as_slice() {
         [] => d.error = Some(Failure::Said("No private IPv4 address found".into())),
-        [(ip, name)] => {
+        [(ip, index)] => {
             d.address = Some((*ip).into());
-            d.interface = Some(name.clone());
+            d.interface = Some(model.ifname(*index));
         }
         _ => {
             d.error = Some(Failure::Said(

@@ -212,7 +212,13 @@ impl MethodSpec {
         {
             return o;
         }
-        let d = self.detect(model);
+        // The whole-host replays without their candidate rows.
+        let d = match self {
+            MethodSpec::Cilium(o) => cilium::detect_in(model, o, false),
+            MethodSpec::Consul => consul::detect_in(model, false),
+            MethodSpec::Nomad => nomad::detect_in(model, false),
+            _ => self.detect(model),
+        };
         (d.address, d.interface, d.error)
     }
 }

@@ -98,6 +98,12 @@ pub(crate) fn default_interface(model: &Model) -> Option<u32> {
 
 /// Nomad's default advertise address.
 pub fn detect(model: &Model) -> Detection {
+    detect_in(model, true)
+}
+
+/// Nomad's default advertise address; the candidates only with
+/// `rows_too` (what `--timeline` compares needs none).
+pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
     let mut d = Detection::new("nomad", Semantics::Nomad, Family::V4);
     let default_if = default_interface(model);
     match default_if {
@@ -127,12 +133,17 @@ pub fn detect(model: &Model) -> Detection {
             if dropped.is_none() {
                 kept.push((pos, i, l.index, a.ip, a.prefix_len, d.candidates.len()));
             }
-            let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, Reason::SortedAfter));
-            rows.push(AddrVerdict {
-                address: NodeAddress::prefixed(a.ip, a.prefix_len),
-                verdict,
-                reason: Some(reason),
-            });
+            if rows_too {
+                let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, Reason::SortedAfter));
+                rows.push(AddrVerdict {
+                    address: NodeAddress::prefixed(a.ip, a.prefix_len),
+                    verdict,
+                    reason: Some(reason),
+                });
+            }
+        }
+        if !rows_too {
+            continue;
         }
         d.candidates.push(Candidate {
             interface: l.display_name(),
