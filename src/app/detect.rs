@@ -24,8 +24,9 @@ use crate::report::moment::outside_warning;
 pub struct Detect {
     /// The captures, one per node (see [`nodes`]).
     pub nodes: Vec<Node>,
-    /// The method and its settings, as calico-node, kubelet, flannel or
-    /// kubeadm would read them.
+    /// The method and its settings, as the replayed program (calico-node,
+    /// kubelet, flannel, kubeadm, k3s, Cilium, etcd, Swarm, Consul, Nomad)
+    /// would read them.
     pub settings: DetectSettings,
     /// A Tigera operator `Installation` whose method replaces the settings'.
     pub installation: Option<PathBuf>,
@@ -126,8 +127,10 @@ impl Detect {
             return Ok((Answer::Flips(flips), session.grounds));
         }
         let open = || console.open(source);
-        // Every method replays a Go program (calico-node, kubelet, flannel,
-        // kubeadm): `--at auto` finds Go's looks.
+        // Every method replays a Go program: `--at auto` finds the looks of
+        // Go's `net` package and syscall.NetlinkRIB (etcd's too); those
+        // reading through vishvananda/netlink (Cilium, Swarm) look alike
+        // only in part, and kubeadm reads /proc.
         let looker = (Looker::Go, self.all_looks);
         let (trace, model) = (console.trace, self.model);
         if self.all {

@@ -1,6 +1,6 @@
 //! Which program's behaviour a replay stands for, as data: calico-node's
-//! release and what its walk does in that release; kubelet's, flannel's
-//! and kubeadm's logic (one version each).
+//! release and what its walk does in that release; flannel's and Cilium's
+//! release; the other programs' logic (one version each).
 //!
 //! Contract: plain values, a leaf below [`super::verdict`];
 //! `report::semantics` words them (`detect`'s `semantics:` line, JSON's
