@@ -39,7 +39,8 @@ pub enum Command {
     Timeline(TimelineArgs),
     /// Name the program behind every dump request: when each one looked at the tables.
     Who(WhoArgs),
-    /// Replay node-IP detection (Calico, kubelet, flannel) and say why each candidate lost.
+    /// Replay the node-IP choice of Calico, kubelet, flannel, kubeadm, k3s, Cilium, etcd, Swarm,
+    /// Consul or Nomad, and say why each candidate lost.
     Detect(Box<DetectArgs>),
     /// Predict the order getaddrinfo returns for these addresses, and explain every swap.
     Gai(GaiArgs),
@@ -57,8 +58,15 @@ pub enum Command {
         /// The shell to complete for.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) on stdout.
-    Man,
+    /// Print the man pages (roff) on stdout: nlorder(1) with every subcommand's section, or
+    /// one subcommand's own page (`nlorder man decode` is nlorder-decode(1)); --dir writes them all.
+    Man {
+        /// A subcommand whose page to print alone (decode, table, ...).
+        page: Option<String>,
+        /// Write nlorder.1 and nlorder-SUBCOMMAND.1 for every subcommand into this directory.
+        #[arg(long, value_name = "DIR", conflicts_with = "page")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -425,13 +433,56 @@ impl RequestFormArg {
     }
 }
 
+/// The subcommands that have a page of their own (`help` has none).
+fn man_subcommands(cmd: &clap::Command) -> impl Iterator<Item = &clap::Command> {
+    cmd.get_subcommands().filter(|s| s.get_name() != "help")
+}
+
+/// nlorder-SUBCOMMAND(1): one subcommand's page, as the top page's
+/// SEE ALSO names it (`None`: no such subcommand).
+pub fn sub_page(name: &str, out: &mut dyn std::io::Write) -> Option<std::io::Result<()>> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let sub = man_subcommands(&cmd).find(|s| s.get_name() == name)?.clone();
+    let page = format!("nlorder-{name}");
+    let man = clap_mangen::Man::new(sub.name(page.clone()).bin_name(format!("nlorder {name}"))).title(page);
+    Some(man.render(out))
+}
+
+/// The names `nlorder man PAGE` takes.
+pub fn sub_pages() -> Vec<String> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    man_subcommands(&cmd).map(|s| s.get_name().to_owned()).collect()
+}
+
+/// `nlorder man --dir DIR`: nlorder.1 and one page per subcommand; the
+/// files written, in order.
+pub fn write_pages(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    let top = dir.join("nlorder.1");
+    man_page(&mut std::io::BufWriter::new(std::fs::File::create(&top)?))?;
+    written.push(top);
+    for name in sub_pages() {
+        let path = dir.join(format!("nlorder-{name}.1"));
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path)?);
+        if let Some(r) = sub_page(&name, &mut f) {
+            r?;
+        }
+        std::io::Write::flush(&mut f)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
 /// `nlorder man`: the top-level page, then a section per subcommand with its
 /// synopsis and every option (clap_mangen renders one command per page).
 pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     use clap::CommandFactory;
     let cmd = Cli::command();
     clap_mangen::Man::new(cmd.clone()).render(out)?;
-    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in man_subcommands(&cmd) {
         let name = format!("nlorder {}", sub.get_name());
         let man = clap_mangen::Man::new(sub.clone().bin_name(name.clone()));
         let mut buf = Vec::new();
@@ -700,7 +751,7 @@ impl Command {
                 };
                 (Job::Record(record), console)
             }
-            Command::Completions { .. } | Command::Man => return Ok(None),
+            Command::Completions { .. } | Command::Man { .. } => return Ok(None),
         }))
     }
 }

@@ -46,7 +46,21 @@ fn run(command: Command) -> Result<Status, Error> {
             clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut script);
             out.write_all(&script)?;
         }
-        Command::Man => cli::man_page(&mut out)?,
+        Command::Man { page: None, dir: None } => cli::man_page(&mut out)?,
+        Command::Man { dir: Some(dir), .. } => {
+            for path in cli::write_pages(&dir).map_err(|e| Error::Unreadable(format!("{}: {e}", dir.display())))? {
+                eprintln!("nlorder: wrote {}", path.display());
+            }
+        }
+        Command::Man { page: Some(name), .. } => match cli::sub_page(&name, &mut out) {
+            Some(r) => r?,
+            None => {
+                return Err(Error::Usage(format!(
+                    "no man page nlorder-{name}(1): the pages are {}",
+                    cli::sub_pages().join(", ")
+                )));
+            }
+        },
         command => {
             let Some((request, console)) = command.request()? else {
                 return Ok(Status::Success);

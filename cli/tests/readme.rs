@@ -49,7 +49,9 @@ fn help_man_page_and_readme_agree_on_every_option() {
     // roff escapes each dash
     let man = options_in(&String::from_utf8_lossy(&man.stdout).replace("\\-", "-"));
     let mut all = std::collections::BTreeSet::new();
-    for sub in ["decode", "table", "timeline", "who", "detect", "gai", "check", "record"] {
+    for sub in [
+        "decode", "table", "timeline", "who", "detect", "gai", "check", "record", "man",
+    ] {
         let help = help_options(sub);
         assert!(help.contains("--help"), "{sub}: {help:?}");
         for o in help.iter().filter(|o| *o != "--help") {
@@ -67,4 +69,53 @@ fn help_man_page_and_readme_agree_on_every_option() {
             "README.md documents {o}, which no subcommand takes"
         );
     }
+}
+
+/// `nlorder man SUBCOMMAND` is that subcommand's own page,
+/// nlorder-SUBCOMMAND(1), naming every option its `--help` names; `--dir`
+/// writes the top page and one per subcommand, the same pages; a page
+/// that does not exist is refused with the list of those that do.
+#[test]
+fn every_subcommand_has_its_own_man_page() {
+    let nlorder = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+            .args(args)
+            .output()
+            .expect("run nlorder")
+    };
+    let dir = std::env::temp_dir().join(format!("nlorder-man-{}", std::process::id()));
+    let out = nlorder(&["man", "--dir", dir.to_str().expect("utf-8 path")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("nlorder.1").is_file());
+    for sub in ["decode", "table", "timeline", "who", "detect", "gai", "check", "record"] {
+        let page = nlorder(&["man", sub]);
+        assert!(page.status.success(), "man {sub}");
+        let text = String::from_utf8_lossy(&page.stdout).into_owned();
+        assert!(
+            text.contains(&format!(".TH nlorder-{sub} 1")),
+            "{sub}: {}",
+            &text[..200.min(text.len())]
+        );
+        assert!(
+            text.contains(&format!("nlorder\\-{sub} \\-")),
+            "{sub}: NAME is not nlorder-{sub}"
+        );
+        let options = options_in(&text.replace("\\-", "-"));
+        for o in help_options(sub) {
+            assert!(
+                options.contains(&o),
+                "{o} of `nlorder {sub} --help` is not in nlorder-{sub}(1)"
+            );
+        }
+        let file = std::fs::read_to_string(dir.join(format!("nlorder-{sub}.1"))).expect("written page");
+        assert_eq!(file, text, "--dir wrote another nlorder-{sub}(1)");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let bad = nlorder(&["man", "banana"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("no man page nlorder-banana(1)") && err.contains("decode"),
+        "{err}"
+    );
 }
