@@ -24,8 +24,6 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 
-use ipnet::IpNet;
-
 use super::calico_version::Version;
 use super::failure::Failure;
 use super::family::Family;
@@ -63,38 +61,36 @@ impl Default for Options {
 const OPER_UNKNOWN: u8 = 0;
 const OPER_UP: u8 = 6;
 
-/// Cilium's private (non-public) ranges, `initPrivatePrefixes`.
-const PRIVATE: &[&str] = &[
-    "0.0.0.0/8",
-    "10.0.0.0/8",
-    "100.64.0.0/10",
-    "127.0.0.0/8",
-    "169.254.0.0/16",
-    "172.16.0.0/12",
-    "192.0.0.0/24",
-    "192.0.2.0/24",
-    "192.168.0.0/16",
-    "198.18.0.0/15",
-    "198.51.100.0/24",
-    "203.0.113.0/24",
-    "224.0.0.0/4",
-    "::/128",
-    "::1/128",
-    "100::/64",
-    "2001:2::/48",
-    "2001:db8::/48",
-    "fc00::/7",
-    "fe80::/10",
-    "ff00::/8",
-];
-
-/// [`PRIVATE`], parsed once.
-static PRIVATE_NETS: std::sync::LazyLock<Vec<IpNet>> =
-    std::sync::LazyLock::new(|| PRIVATE.iter().filter_map(|c| c.parse().ok()).collect());
+crate::blocks!(
+    /// Cilium's private (non-public) ranges, `initPrivatePrefixes`.
+    pub(crate) PRIVATE = [
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "192.168.0.0/16",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "224.0.0.0/4",
+        "::/128",
+        "::1/128",
+        "100::/64",
+        "2001:2::/48",
+        "2001:db8::/48",
+        "fc00::/7",
+        "fe80::/10",
+        "ff00::/8",
+    ]
+);
 
 /// `ip.IsPublicAddr`.
 pub fn is_public(ip: IpAddr) -> bool {
-    !PRIVATE_NETS.iter().any(|n| n.contains(&ip))
+    !PRIVATE.contains(ip)
 }
 
 /// Why a link's addresses are on the exclude list, if they are.

@@ -26,6 +26,7 @@
 //! use of `lo` and dummy devices, host-scope routes, the public primary)
 //! are replayed from 1.16 on: the release each landed in is not pinned.
 
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 
 use super::calico_version::Version;
@@ -35,9 +36,9 @@ use super::family::Family;
 use super::reason::Reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
-use crate::model::{LinkEntry, Model, RouteEntry};
+use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{
-    IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK,
+    AF_INET6, IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK,
     RT_TABLE_MAIN,
 };
 
@@ -90,7 +91,43 @@ fn matches_filter(filter: &[String], name: &str) -> bool {
     })
 }
 
-fn is_selected(d: &Device, routes: &[&RouteEntry], filter: &[String]) -> bool {
+/// What the routes say of one device (`isSelectedDevice`'s questions).
+#[derive(Debug, Default, Clone, Copy)]
+struct RouteFacts {
+    /// A main-table route with a destination length of 0 goes out of it.
+    main_default: bool,
+    /// A route of any table with a global unicast destination goes out of it.
+    global_dst: bool,
+}
+
+/// One pass over the routes: the facts per output device, and the
+/// host-scope local routes without a source (destination, device), in
+/// dump order.
+fn route_facts(model: &Model) -> (HashMap<u32, RouteFacts>, Vec<(IpAddr, u32)>) {
+    let mut facts: HashMap<u32, RouteFacts> = HashMap::new();
+    let mut host_routes = Vec::new();
+    for r in model.route_table().iter() {
+        let Some(oif) = r.oif else { continue };
+        let f = facts.entry(oif).or_default();
+        f.main_default |= r.table == RT_TABLE_MAIN && r.dst_len == 0;
+        let dst = r.dst.unwrap_or(if r.family == AF_INET6 {
+            IpAddr::from([0u16; 8])
+        } else {
+            IpAddr::from([0u8; 4])
+        });
+        f.global_dst |= super::goview::is_global_unicast(dst);
+        if let Some(dst) = r.dst
+            && r.table == TABLE_LOCAL
+            && r.scope == RT_SCOPE_HOST
+            && r.prefsrc.is_none()
+        {
+            host_routes.push((dst, oif));
+        }
+    }
+    (facts, host_routes)
+}
+
+fn is_selected(d: &Device, facts: Option<&RouteFacts>, filter: &[String]) -> bool {
     let l = d.link;
     if !l.has_name() || d.addrs.is_empty() || l.flags & IFF_UP == 0 {
         return false;
@@ -104,26 +141,12 @@ fn is_selected(d: &Device, routes: &[&RouteEntry], filter: &[String]) -> bool {
     if EXCLUDED_PREFIXES.iter().any(|p| d.name.starts_with(p)) {
         return false;
     }
-    let on_it = |r: &&&RouteEntry| r.oif == Some(l.index);
-    let default_route = || {
-        routes
-            .iter()
-            .filter(on_it)
-            .any(|r| r.table == RT_TABLE_MAIN && r.dst_len == 0)
-    };
+    let facts = facts.copied().unwrap_or_default();
     match kind(l) {
-        b"veth" if !default_route() => return false,
-        b"bridge" | b"openvswitch" => return false,
-        _ => {}
+        b"veth" if !facts.main_default => false,
+        b"bridge" | b"openvswitch" => false,
+        _ => facts.global_dst,
     }
-    routes.iter().filter(on_it).any(|r| {
-        let dst = r.dst.unwrap_or(if r.family == crate::netlink::names::AF_INET6 {
-            IpAddr::from([0u16; 8])
-        } else {
-            IpAddr::from([0u8; 4])
-        });
-        super::goview::is_global_unicast(dst)
-    })
 }
 
 /// Go's ordering of `net.IP`s of mixed lengths: IPv4 first.
@@ -168,7 +191,7 @@ fn sorted(addrs: &[(IpAddr, bool, u8)]) -> Vec<(IpAddr, bool, u8)> {
     a
 }
 
-fn node_addresses(devs: &[Device], routes: &[&RouteEntry], v: Version) -> Vec<NodeAddr> {
+fn node_addresses(devs: &[Device], host_routes: &[(IpAddr, u32)], v: Version) -> Vec<NodeAddr> {
     let mut out: Vec<NodeAddr> = Vec::new();
     for d in devs.iter().filter(|d| usable(d, v)) {
         let mut addrs: Vec<NodeAddr> = Vec::new();
@@ -212,17 +235,14 @@ fn node_addresses(devs: &[Device], routes: &[&RouteEntry], v: Version) -> Vec<No
     }
     if newest(v) {
         // Host-scope local routes without a source: addresses assigned by routing.
-        for r in routes {
-            let (Some(dst), Some(oif)) = (r.dst, r.oif) else {
-                continue;
-            };
-            if r.table != TABLE_LOCAL || r.scope != RT_SCOPE_HOST || r.prefsrc.is_some() {
-                continue;
-            }
-            if dst.is_unspecified() || dst.is_loopback() || out.iter().any(|a| a.ip == dst) {
+        let mut found: HashSet<IpAddr> = out.iter().map(|a| a.ip).collect();
+        let by_index: HashMap<u32, &Device> = devs.iter().map(|d| (d.link.index, d)).collect();
+        for &(dst, oif) in host_routes {
+            if dst.is_unspecified() || dst.is_loopback() || found.contains(&dst) {
                 continue;
             }
-            if let Some(d) = devs.iter().find(|d| d.link.index == oif && usable(d, v)) {
+            if let Some(d) = by_index.get(&oif).filter(|d| usable(d, v)) {
+                found.insert(dst);
                 out.push(NodeAddr {
                     ip: dst,
                     device: d.name.clone(),
@@ -279,7 +299,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         "cilium-nodeport"
     };
     let mut d = Detection::new(method, Semantics::CiliumNodeAddress { masquerade }, o.family);
-    let routes = model.routes();
+    let (facts, host_routes) = route_facts(model);
     let mut devs: Vec<Device> = model
         .links()
         .iter()
@@ -296,14 +316,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             selected: false,
         })
         .collect();
-    for i in 0..devs.len() {
-        let sel = devs.get(i).is_some_and(|dev| is_selected(dev, &routes, &o.devices));
-        if let Some(dev) = devs.get_mut(i) {
-            dev.selected = sel;
-        }
+    for dev in &mut devs {
+        dev.selected = is_selected(dev, facts.get(&dev.link.index), &o.devices);
     }
     devs.sort_by_key(|d| d.link.index);
-    let addrs = node_addresses(&devs, &routes, o.version);
+    let addrs = node_addresses(&devs, &host_routes, o.version);
     let mut chosen: Vec<(IpAddr, String)> = Vec::new();
     if masquerade {
         let fb = fallback(&devs, o.family, o.version);

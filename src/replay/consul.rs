@@ -13,8 +13,6 @@
 
 use std::net::IpAddr;
 
-use ipnet::IpNet;
-
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
@@ -25,24 +23,22 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 
-/// `privateBlocks`, the IPv4 ones (those matter: only IPv4 is kept).
-const PRIVATE: &[&str] = &[
-    "10.0.0.0/8",
-    "100.64.0.0/10",
-    "127.0.0.0/8",
-    "169.254.0.0/16",
-    "172.16.0.0/12",
-    "192.0.0.0/24",
-    "192.0.2.0/24",
-    "192.168.0.0/16",
-];
-
-/// [`PRIVATE`], parsed once.
-static PRIVATE_NETS: std::sync::LazyLock<Vec<IpNet>> =
-    std::sync::LazyLock::new(|| PRIVATE.iter().filter_map(|c| c.parse().ok()).collect());
+crate::blocks!(
+    /// `privateBlocks`, the IPv4 ones (those matter: only IPv4 is kept).
+    pub(crate) PRIVATE = [
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "192.168.0.0/16",
+    ]
+);
 
 fn is_private(ip: IpAddr) -> bool {
-    PRIVATE_NETS.iter().any(|n| n.contains(&ip))
+    PRIVATE.contains(ip)
 }
 
 /// Consul's default bind address.

@@ -11,6 +11,7 @@
 //! are kept as it writes them.
 
 pub mod assumed;
+pub mod blocks;
 pub mod calico;
 pub mod calico_version;
 pub mod cilium;

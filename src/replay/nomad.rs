@@ -14,10 +14,6 @@
 //! one inside an RFC 6890 block wins. None: no address, and no error
 //! (go-sockaddr returns an empty string).
 
-use std::net::IpAddr;
-
-use ipnet::IpNet;
-
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
@@ -28,64 +24,57 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::{AF_INET, IFF_UP, RT_TABLE_MAIN, RTN_UNICAST};
 
-/// `KnownRFCs()[6890]`.
-const RFC6890: &[&str] = &[
-    "0.0.0.0/8",
-    "10.0.0.0/8",
-    "100.64.0.0/10",
-    "127.0.0.0/8",
-    "169.254.0.0/16",
-    "172.16.0.0/12",
-    "192.0.0.0/24",
-    "192.0.0.0/29",
-    "192.0.2.0/24",
-    "192.88.99.0/24",
-    "192.168.0.0/16",
-    "198.18.0.0/15",
-    "198.51.100.0/24",
-    "203.0.113.0/24",
-    "240.0.0.0/4",
-    "255.255.255.255/32",
-    "::1/128",
-    "::/128",
-    "64:ff9b::/96",
-    "::ffff:0:0/96",
-    "100::/64",
-    "2001::/16",
-    "2002::/16",
-    "fc00::/7",
-    "fe80::/10",
-];
+crate::blocks!(
+    /// `KnownRFCs()[6890]`.
+    pub(crate) RFC6890 = [
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",
+        "192.0.0.0/29",
+        "192.0.2.0/24",
+        "192.88.99.0/24",
+        "192.168.0.0/16",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "240.0.0.0/4",
+        "255.255.255.255/32",
+        "::1/128",
+        "::/128",
+        "64:ff9b::/96",
+        "::ffff:0:0/96",
+        "100::/64",
+        "2001::/16",
+        "2002::/16",
+        "fc00::/7",
+        "fe80::/10",
+    ]
+);
 
-/// `KnownRFCs()[ForwardingBlacklist]`.
-const NOT_FORWARDABLE: &[&str] = &[
-    "0.0.0.0/8",
-    "127.0.0.0/8",
-    "169.254.0.0/16",
-    "192.0.0.0/24",
-    "192.0.2.0/24",
-    "198.51.100.0/24",
-    "203.0.113.0/24",
-    "240.0.0.0/4",
-    "255.255.255.255/32",
-    "::1/128",
-    "::/128",
-    "::ffff:0:0/96",
-    "2001:db8::/32",
-    "2001:10::/28",
-    "fe80::/10",
-];
-
-static RFC6890_NETS: std::sync::LazyLock<Vec<IpNet>> =
-    std::sync::LazyLock::new(|| RFC6890.iter().filter_map(|c| c.parse().ok()).collect());
-static NOT_FORWARDABLE_NETS: std::sync::LazyLock<Vec<IpNet>> =
-    std::sync::LazyLock::new(|| NOT_FORWARDABLE.iter().filter_map(|c| c.parse().ok()).collect());
-
-/// `rfcNet.Contains(sa)`: the interface's network lies inside the block
-/// (its address inside, its mask at least as long).
-fn inside(blocks: &[IpNet], ip: IpAddr, prefix_len: u8) -> bool {
-    blocks.iter().any(|b| b.contains(&ip) && prefix_len >= b.prefix_len())
-}
+crate::blocks!(
+    /// `KnownRFCs()[ForwardingBlacklist]`.
+    pub(crate) NOT_FORWARDABLE = [
+        "0.0.0.0/8",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "240.0.0.0/4",
+        "255.255.255.255/32",
+        "::1/128",
+        "::/128",
+        "::ffff:0:0/96",
+        "2001:db8::/32",
+        "2001:10::/28",
+        "fe80::/10",
+    ]
+);
 
 /// The interface `ip route`'s first `default via GW dev IF` line names.
 pub(crate) fn default_interface(model: &Model) -> Option<u32> {
@@ -125,7 +114,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         for (i, a) in addrs.iter().enumerate() {
             let dropped = if !up {
                 Some((Verdict::NotUp, Reason::InterfaceDown))
-            } else if inside(&NOT_FORWARDABLE_NETS, a.ip, a.prefix_len) {
+            } else if NOT_FORWARDABLE.holds(a.ip, a.prefix_len) {
                 Some((Verdict::Filtered, Reason::NotForwardable))
             } else {
                 None
@@ -161,9 +150,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
     // ties keep list order (a stable sort, as sort.Sort's insertion sort
     // is on the short lists of a host).
     kept.sort_by_key(|&(pos, i, index, ip, len, _)| (Some(index) != default_if, ip.is_ipv6(), len, pos, i));
-    let won = kept
-        .iter()
-        .find(|&&(_, _, _, ip, len, _)| inside(&RFC6890_NETS, ip, len));
+    let won = kept.iter().find(|&&(_, _, _, ip, len, _)| RFC6890.holds(ip, len));
     for &(pos, i, _, ip, len, cand) in &kept {
         let Some(c) = d.candidates.get_mut(cand) else {
             continue;
@@ -174,7 +161,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
                 row.verdict = Verdict::Chosen;
                 row.reason = Some(Reason::FirstRfc6890);
                 c.verdict = Verdict::Chosen;
-            } else if !inside(&RFC6890_NETS, ip, len) {
+            } else if !RFC6890.holds(ip, len) {
                 row.verdict = Verdict::NotMatching;
                 row.reason = Some(Reason::NotRfc6890);
             }
