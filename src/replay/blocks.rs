@@ -2,7 +2,7 @@
 //! source's order), parsed once: Cilium's private ranges, Consul's private
 //! blocks, go-sockaddr's RFC 6890 and forwarding-blacklist blocks.
 //!
-//! Contract: a leaf. [`blocks!`](crate::blocks) declares a static list;
+//! Contract: a leaf. `blocks!` declares a static list;
 //! [`Blocks::contains`] says whether an address lies in one of them,
 //! [`Blocks::holds`] whether a whole network does (go-sockaddr's
 //! `Contains`). Every text must parse: the unit tests hold each list to it.
@@ -53,8 +53,6 @@ pub fn parse(texts: &[&str]) -> Vec<IpNet> {
 }
 
 /// `blocks!(NAME = ["10.0.0.0/8", ...]);` declares a static [`Blocks`].
-#[macro_export]
-#[doc(hidden)]
 macro_rules! blocks {
     ($(#[$m:meta])* $vis:vis $name:ident = [$($cidr:literal),* $(,)?]) => {
         $(#[$m])*
@@ -64,6 +62,7 @@ macro_rules! blocks {
         };
     };
 }
+pub(crate) use blocks;
 
 #[cfg(test)]
 mod tests {
@@ -80,7 +79,7 @@ mod tests {
             assert!(blocks.all_parsed(), "{name}: a block does not parse");
         }
         // A typo is seen, not silently dropped.
-        crate::blocks!(TYPO = ["10.0.0.0/8", "10.0.0/33"]);
+        super::blocks!(TYPO = ["10.0.0.0/8", "10.0.0/33"]);
         assert!(!TYPO.all_parsed());
         assert!(TYPO.contains("10.1.2.3".parse().expect("ip")));
         assert!(!TYPO.holds("10.1.2.3".parse().expect("ip"), 7));

@@ -61,7 +61,7 @@ impl Default for Options {
 const OPER_UNKNOWN: u8 = 0;
 const OPER_UP: u8 = 6;
 
-crate::blocks!(
+super::blocks::blocks!(
     /// Cilium's private (non-public) ranges, `initPrivatePrefixes`.
     pub(crate) PRIVATE = [
         "0.0.0.0/8",

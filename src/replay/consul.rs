@@ -23,7 +23,7 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 
-crate::blocks!(
+super::blocks::blocks!(
     /// `privateBlocks`, the IPv4 ones (those matter: only IPv4 is kept).
     pub(crate) PRIVATE = [
         "10.0.0.0/8",

@@ -24,7 +24,7 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::{AF_INET, IFF_UP, RT_TABLE_MAIN, RTN_UNICAST};
 
-crate::blocks!(
+super::blocks::blocks!(
     /// `KnownRFCs()[6890]`.
     pub(crate) RFC6890 = [
         "0.0.0.0/8",
@@ -55,7 +55,7 @@ crate::blocks!(
     ]
 );
 
-crate::blocks!(
+super::blocks::blocks!(
     /// `KnownRFCs()[ForwardingBlacklist]`.
     pub(crate) NOT_FORWARDABLE = [
         "0.0.0.0/8",
