@@ -13,7 +13,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
 use nlorder::report::Print;
-use nlorder::report::decode::{JsonMessages, TextMessages};
+use nlorder::report::decode::{JsonMessages, LinkNames, MessageFields, TextMessages};
 use nlorder::report::style::Style;
 use nlorder::trace::{TraceOptions, read_trace};
 
@@ -39,13 +39,29 @@ fn decode(c: &mut Criterion) {
     g.bench_function("json lines", |b| {
         b.iter(|| {
             let mut p = JsonMessages::new(false);
-            run(&data, |m| p.print(m, &mut std::io::sink()).expect("sink"))
+            let mut names = LinkNames::default();
+            run(&data, |m| {
+                names.learn(&m.decoded.body, m.decoded.header.kind);
+                let m = MessageFields {
+                    message: m,
+                    names: &names,
+                };
+                p.print(&m, &mut std::io::sink()).expect("sink")
+            })
         })
     });
     g.bench_function("text", |b| {
         b.iter(|| {
             let mut p = TextMessages::new(Style::plain(), false);
-            run(&data, |m| p.print(m, &mut std::io::sink()).expect("sink"))
+            let mut names = LinkNames::default();
+            run(&data, |m| {
+                names.learn(&m.decoded.body, m.decoded.header.kind);
+                let m = MessageFields {
+                    message: m,
+                    names: &names,
+                };
+                p.print(&m, &mut std::io::sink()).expect("sink")
+            })
         })
     });
     g.finish();

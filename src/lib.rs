@@ -59,6 +59,7 @@ pub mod app;
 pub mod bad_value;
 pub mod capture;
 pub mod diag;
+pub mod filter;
 pub mod looks;
 pub mod model;
 pub mod moment;

@@ -51,6 +51,21 @@ pub enum Library {
 }
 
 impl Library {
+    /// The library's identifier, as JSON spells it (`go-net`, ...) and
+    /// filters compare it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Library::GoNet => "go-net",
+            Library::GoVishvananda => "go-vishvananda",
+            Library::GlibcGetaddrinfo => "glibc-getaddrinfo",
+            Library::GlibcCheckNative => "glibc-check-native",
+            Library::GlibcGetifaddrs => "glibc-getifaddrs",
+            Library::Iproute2 => "iproute2",
+            Library::SystemdNetlink => "systemd-netlink",
+            Library::Unknown => "unknown",
+        }
+    }
+
     /// The library's name as `who` prints it.
     pub(crate) fn name(self) -> &'static str {
         match self {

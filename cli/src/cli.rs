@@ -121,6 +121,30 @@ pub struct DecodeArgs {
     /// Also list every attribute, as netlink-packet-route decodes it (raw where it cannot).
     #[arg(long)]
     pub attrs: bool,
+    #[command(flatten)]
+    pub select: SelectArgs,
+}
+
+/// Which records a listing shows, and how: tshark's habits.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Only the records this display filter keeps, e.g. `type == RTM_NEWADDR && dev == "eth0"`
+    /// (fields, operators and examples: the README, "Filters and fields").
+    #[arg(short = 'Y', long = "filter", value_name = "EXPR")]
+    pub filter: Option<String>,
+    /// Print tab-separated columns of these fields instead of whole lines (comma-separated or
+    /// repeated, like tshark's `-e`).
+    #[arg(short = 'e', long = "fields", value_name = "FIELD", action = clap::ArgAction::Append)]
+    pub fields: Vec<String>,
+    /// Stop after this many records shown.
+    #[arg(short = 'c', long = "count", value_name = "N")]
+    pub count: Option<u64>,
+}
+
+impl SelectArgs {
+    fn selection(&self, offered: &'static [nlorder::filter::Field]) -> Result<app::selection::Selection, Error> {
+        app::selection::Selection::parse(self.filter.as_deref(), &self.fields, self.count, offered)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -183,6 +207,8 @@ pub struct TimelineArgs {
     pub model: ModelArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 #[derive(Debug, Args)]
@@ -191,6 +217,8 @@ pub struct WhoArgs {
     pub input: InputArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 #[derive(Debug, Args)]
@@ -668,6 +696,7 @@ impl Command {
                     capture: a.input.source(),
                     format: a.format.into(),
                     attrs: a.attrs,
+                    selection: a.select.selection(nlorder::filter::Field::MESSAGE)?,
                 }),
                 a.input.io.console(),
             ),
@@ -686,6 +715,7 @@ impl Command {
                     capture: a.input.source(),
                     model: a.model.options(),
                     format: a.format.into(),
+                    selection: a.select.selection(nlorder::filter::Field::CHANGE)?,
                 }),
                 a.input.io.console(),
             ),
@@ -693,6 +723,7 @@ impl Command {
                 Job::Who(app::who::Who {
                     capture: a.input.source(),
                     format: a.format.into(),
+                    selection: a.select.selection(nlorder::filter::Field::REQUEST)?,
                 }),
                 a.input.io.console(),
             ),

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "rebuild",
         &["capture", "netlink", "trace", "diag", "model", "looks", "moment"],
     ),
+    ("filter", &["capture", "netlink", "trace", "model", "looks"]),
     ("replay", &["netlink", "model", "bad_value"]),
     ("record", &["capture", "netlink", "diag"]),
     (
@@ -41,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "moment",
             "rebuild",
             "replay",
+            "filter",
             "bad_value",
         ],
     ),
@@ -58,6 +60,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "replay",
             "record",
             "report",
+            "filter",
             "bad_value",
         ],
     ),

@@ -10,11 +10,25 @@
 
 mod common;
 
+use nlorder::app::selection::Selection;
 use nlorder::app::settings::DetectSettings;
 use nlorder::app::{self, Console, Format, Source};
+use nlorder::filter::Field;
 use nlorder::rebuild::{At, AtSpec};
 use nlorder::replay::gai::Resolver;
 use proptest::prelude::*;
+
+/// A filter that reads every field of a listing, and every field as a
+/// column.
+fn every_field(fields: &'static [Field]) -> Selection {
+    let names: Vec<&str> = fields.iter().map(|f| f.name()).collect();
+    let filter = names
+        .iter()
+        .map(|n| format!("{n} || !{n}"))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    Selection::parse(Some(&filter), &[names.join(",")], Some(1000), fields).expect("a filter of every field")
+}
 
 /// `decode` over the bytes, both printers; how many messages it printed.
 fn decoders(capture: &Source) -> u64 {
@@ -23,8 +37,14 @@ fn decoders(capture: &Source) -> u64 {
         capture: capture.clone(),
         format,
         attrs: true,
+        selection: Default::default(),
     };
     let _ = request(Format::Text).run(&Console::quiet(), &mut text);
+    let _ = app::decode::Decode {
+        selection: every_field(Field::MESSAGE),
+        ..request(Format::Text)
+    }
+    .run(&Console::quiet(), &mut std::io::sink());
     let mut json = Vec::new();
     let _ = request(Format::Json).run(&Console::quiet(), &mut json);
     json.iter().filter(|&&b| b == b'\n').count() as u64
@@ -40,23 +60,29 @@ fn every_request(data: &[u8]) -> u64 {
     let decoded = decoders(&capture);
     let (console, model, mut out) = (Console::quiet(), Default::default(), std::io::sink());
     for format in [Format::Text, Format::Json] {
-        let _ = app::who::Who {
-            capture: capture.clone(),
-            format,
+        for selection in [Default::default(), every_field(Field::REQUEST)] {
+            let _ = app::who::Who {
+                capture: capture.clone(),
+                format,
+                selection,
+            }
+            .run(&console, &mut out);
         }
-        .run(&console, &mut out);
         // With no message decoded every rebuild refuses the capture: the
         // requests below would only compile their methods' patterns (slow
         // in a debug build) to be refused (`thin.rs` checks the refusals).
         if decoded == 0 {
             continue;
         }
-        let _ = app::timeline::Timeline {
-            capture: capture.clone(),
-            model,
-            format,
+        for selection in [Default::default(), every_field(Field::CHANGE)] {
+            let _ = app::timeline::Timeline {
+                capture: capture.clone(),
+                model,
+                format,
+                selection,
+            }
+            .run(&console, &mut out);
         }
-        .run(&console, &mut out);
         for at in [None, Some(At::Packet(decoded / 2))] {
             let table = app::table::Table {
                 capture: capture.clone(),

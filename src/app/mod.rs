@@ -16,6 +16,7 @@ pub mod detect;
 pub mod gai;
 pub mod operator;
 pub mod record;
+pub mod selection;
 pub mod session;
 pub mod settings;
 pub mod table;

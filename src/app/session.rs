@@ -52,6 +52,22 @@ impl Source {
             Source::Bytes(_) => Path::new("<bytes>"),
         }
     }
+
+    /// Whether records arrive while it is read (a pipe, a FIFO, a socket,
+    /// a terminal): listings then write each record out as it comes.
+    pub fn is_stream(&self) -> bool {
+        use std::os::unix::fs::FileTypeExt;
+        let Source::Path(p) = self else { return false };
+        let path = if p.as_os_str() == "-" {
+            Path::new("/dev/stdin")
+        } else {
+            p.as_path()
+        };
+        std::fs::metadata(path).is_ok_and(|m| {
+            let t = m.file_type();
+            t.is_fifo() || t.is_socket() || t.is_char_device()
+        })
+    }
 }
 
 impl From<PathBuf> for Source {

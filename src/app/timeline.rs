@@ -1,11 +1,15 @@
-//! `nlorder timeline`: every change the capture makes to the tables.
+//! `nlorder timeline`: every change the capture makes to the tables (or
+//! those a filter keeps).
 
-use std::io::Write;
+use std::io::{self, Write};
 
+use super::selection::{Admit, Gate, Selection};
 use super::{Console, Error, Format, Source, Status};
-use crate::model::ModelOptions;
-use crate::report::timeline::{TimelineItems, TimelinePrinter};
-use crate::report::{Json, Text};
+use crate::filter::Fields;
+use crate::model::{Event, ModelOptions};
+use crate::report::fields::{Columns, looked_fields};
+use crate::report::timeline::{End, Looked, TimelineItems, TimelinePrinter};
+use crate::report::{Json, Print, Text};
 
 /// Every change of `capture`, printed as the rebuild makes it.
 #[derive(Debug, Clone)]
@@ -16,15 +20,49 @@ pub struct Timeline {
     pub model: ModelOptions,
     /// One line per change, or one JSON object per line.
     pub format: Format,
+    /// Which items, how many, and as which columns.
+    pub selection: Selection,
 }
 
 impl Timeline {
     /// Rebuilds the tables over the whole capture, printing each change
     /// (and where a program looked) to `out`.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
-        match self.format {
-            Format::Text => self.list(console, out, Text(console.style)),
-            Format::Json => self.list(console, out, Json),
+        let gate = self.selection.gate();
+        let flush = self.capture.is_stream();
+        match (gate.fields(), self.format) {
+            (Some(fields), _) => {
+                let columns = Columns {
+                    fields: fields.to_vec(),
+                };
+                self.list(
+                    console,
+                    out,
+                    Selected {
+                        gate,
+                        inner: columns,
+                        flush,
+                    },
+                )
+            }
+            (None, Format::Text) => self.list(
+                console,
+                out,
+                Selected {
+                    gate,
+                    inner: Text(console.style),
+                    flush,
+                },
+            ),
+            (None, Format::Json) => self.list(
+                console,
+                out,
+                Selected {
+                    gate,
+                    inner: Json,
+                    flush,
+                },
+            ),
         }
     }
 
@@ -34,5 +72,47 @@ impl Timeline {
         session.rebuild(console.trace, self.model, None, &mut printer)?;
         printer.finish(&session.grounds)?;
         Ok(Status::Success)
+    }
+}
+
+/// The items a selection keeps, printed by `inner` (flushed one by one when
+/// the capture is read live).
+struct Selected<'s, P> {
+    gate: Gate<'s>,
+    inner: P,
+    flush: bool,
+}
+
+impl<P> Selected<'_, P> {
+    fn pass<T: ?Sized>(
+        &mut self,
+        fields: &dyn Fields,
+        item: &T,
+        out: &mut dyn Write,
+        print: impl FnOnce(&mut P, &T, &mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if self.gate.admit(fields) != Admit::Show {
+            return Ok(());
+        }
+        print(&mut self.inner, item, out)?;
+        if self.flush { out.flush() } else { Ok(()) }
+    }
+}
+
+impl<P: Print<Event>> Print<Event> for Selected<'_, P> {
+    fn print(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        self.pass(e, e, out, |p, e, out| p.print(e, out))
+    }
+}
+
+impl<P: for<'a> Print<Looked<'a>>> Print<Looked<'_>> for Selected<'_, P> {
+    fn print(&mut self, l: &Looked<'_>, out: &mut dyn Write) -> io::Result<()> {
+        self.pass(&looked_fields(l), l, out, |p, l, out| p.print(l, out))
+    }
+}
+
+impl<P: for<'a> Print<End<'a>>> Print<End<'_>> for Selected<'_, P> {
+    fn print(&mut self, end: &End<'_>, out: &mut dyn Write) -> io::Result<()> {
+        self.inner.print(end, out)
     }
 }

@@ -11,8 +11,10 @@
 //! defects (each shown by a test in `reader_tests.rs`):
 //! a short first `read()` (pipes, stdin, gzip) makes its format probe fail,
 //! binary `if_tsresol` values are rejected, and `if_tsoffset` is always read
-//! little-endian. We therefore feed it a `FullRead` adapter and compute
-//! pcapng timestamps ourselves.
+//! little-endian. We therefore feed it a `HeaderRead` adapter (the first
+//! `read()` returns the whole file header, later ones whatever has arrived,
+//! so a live pipe is read record by record) and compute pcapng timestamps
+//! ourselves.
 
 use std::io::{self, Read};
 
@@ -221,7 +223,7 @@ impl<'r> CaptureReader<'r> {
     where
         F: FnMut(&Record<'_>, &mut Diagnostics) -> bool,
     {
-        let mut reader = match create_reader(INITIAL_BUFFER, FullRead(&mut self.inner)) {
+        let mut reader = match create_reader(INITIAL_BUFFER, HeaderRead::new(&mut self.inner)) {
             Ok(r) => r,
             Err(PcapError::Eof) => return Err(Error::Empty),
             Err(PcapError::ReadError) => {
@@ -511,15 +513,59 @@ fn captured(data: &[u8], len: usize) -> &[u8] {
     data.get(..len).unwrap_or(data)
 }
 
-/// Fills each buffer pcap-parser offers as far as the source allows: a short
-/// `read()` only at the end of the input.
-struct FullRead<R>(R);
+/// Makes pcap-parser's single probing `read()` see the whole file header:
+/// the first call fills the buffer until it holds the 24-byte pcap header or
+/// the complete pcapng section header block (its length is in the block),
+/// or the source ends. Later calls pass through, so records that have
+/// arrived on a pipe are read without waiting for more.
+struct HeaderRead<R> {
+    inner: R,
+    probed: bool,
+}
 
-impl<R: Read> Read for FullRead<R> {
+impl<R: Read> HeaderRead<R> {
+    fn new(inner: R) -> Self {
+        HeaderRead { inner, probed: false }
+    }
+}
+
+/// Bytes the format probe needs, given the first bytes read.
+fn header_len(head: &[u8]) -> usize {
+    const PCAP_HEADER: usize = 24;
+    const SHB_MIN: usize = 28;
+    if head.get(..4) != Some(&[0x0a, 0x0d, 0x0d, 0x0a][..]) {
+        return PCAP_HEADER;
+    }
+    let (Some(len), Some(magic)) = (head.get(4..8), head.get(8..12)) else {
+        return SHB_MIN;
+    };
+    let len: [u8; 4] = len.try_into().unwrap_or_default();
+    let len = match magic {
+        [0x4d, 0x3c, 0x2b, 0x1a] => u32::from_le_bytes(len),
+        _ => u32::from_be_bytes(len),
+    };
+    usize::try_from(len).unwrap_or(usize::MAX).max(SHB_MIN)
+}
+
+impl<R: Read> Read for HeaderRead<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.probed {
+            return loop {
+                match self.inner.read(buf) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    other => break other,
+                }
+            };
+        }
+        self.probed = true;
         let mut filled = 0;
-        while let Some(unread) = buf.get_mut(filled..).filter(|u| !u.is_empty()) {
-            match self.0.read(unread) {
+        loop {
+            let need = buf.get(..filled).map_or(buf.len(), header_len).min(buf.len());
+            if filled >= need {
+                break;
+            }
+            let Some(unread) = buf.get_mut(filled..need) else { break };
+            match self.inner.read(unread) {
                 Ok(0) => break,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

@@ -7,13 +7,13 @@
 //! `ip monitor` does. With `attrs` on, they also print the attribute list
 //! `netlink::attr_text` gives for each message.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::net::IpAddr;
 
 use serde::Serialize;
 
 use crate::capture::Timestamp;
+pub use crate::filter::records::{LinkNames, MessageFields};
 use crate::model::{AddrEntry, Origin, RouteEntry};
 use crate::netlink::attr_text::{AttrText, attr_texts};
 pub use crate::netlink::names::escape_bytes;
@@ -24,34 +24,6 @@ use crate::netlink::wire::Header;
 use crate::report::Print;
 use crate::report::style::Style;
 use crate::report::table;
-use crate::trace::TraceMessage;
-
-/// Interface names learnt from link messages, by ifindex.
-#[derive(Debug, Default)]
-pub(crate) struct LinkNames(HashMap<u32, String>);
-
-impl LinkNames {
-    /// Learns (or forgets, on RTM_DELLINK) the name a link message gives.
-    pub fn learn(&mut self, body: &Body<'_>, kind: u16) {
-        if let Body::Link(l) = body {
-            if l.family == AF_BRIDGE {
-                return; // bridge-port events, not link updates
-            }
-            if let Some(n) = l.name {
-                if kind == RTM_DELLINK {
-                    self.0.remove(&l.index);
-                } else {
-                    self.0.insert(l.index, escape_bytes(n));
-                }
-            }
-        }
-    }
-
-    /// The name last learnt for `index`.
-    pub fn get(&self, index: u32) -> Option<&str> {
-        self.0.get(&index).map(String::as_str)
-    }
-}
 
 /// Last second humantime can print (9999-12-31T23:59:59Z); its Display
 /// panics beyond, and a corrupt pcapng timestamp can be anything.
@@ -68,7 +40,6 @@ fn direction(h: &Header) -> &'static str {
 /// the link messages before it).
 pub struct TextMessages {
     style: Style,
-    names: LinkNames,
     attrs: bool,
 }
 
@@ -76,29 +47,20 @@ impl TextMessages {
     /// A printer coloured as `style` says; with `attrs`, each message is
     /// followed by its attributes.
     pub fn new(style: Style, attrs: bool) -> Self {
-        Self {
-            style,
-            names: LinkNames::default(),
-            attrs,
-        }
+        Self { style, attrs }
     }
 
-    fn ifname(&self, index: u32) -> String {
-        self.names
-            .get(index)
-            .map_or_else(|| format!("if{index}"), str::to_owned)
-    }
-
-    fn describe(&self, body: &Body<'_>, kind: u16) -> String {
+    fn describe(&self, names: &LinkNames, body: &Body<'_>, kind: u16) -> String {
+        let ifname = |index: u32| names.get(index).map_or_else(|| format!("if{index}"), str::to_owned);
         let s = &self.style;
         match body {
             Body::Link(l) => describe_link(l, s),
             Body::Addr(a) => {
-                let name = self.ifname(a.index);
+                let name = ifname(a.index);
                 describe_addr(a, &name, s)
             }
-            Body::Route(r) => describe_route(r, &|i| self.ifname(i), s),
-            Body::Request(q) => describe_request(q, kind, &|i| self.ifname(i)),
+            Body::Route(r) => describe_route(r, &ifname, s),
+            Body::Request(q) => describe_request(q, kind, &ifname),
             Body::Done { error } => {
                 if *error == 0 {
                     "end of dump".into()
@@ -114,10 +76,10 @@ impl TextMessages {
     }
 }
 
-impl Print<TraceMessage<'_>> for TextMessages {
-    fn print(&mut self, m: &TraceMessage<'_>, out: &mut dyn Write) -> io::Result<()> {
+impl Print<MessageFields<'_, '_>> for TextMessages {
+    fn print(&mut self, named: &MessageFields<'_, '_>, out: &mut dyn Write) -> io::Result<()> {
+        let m = named.message;
         let h = &m.decoded.header;
-        self.names.learn(&m.decoded.body, h.kind);
         let s = self.style;
         let mut flags = String::new();
         if h.flags & NLM_F_MULTI != 0 {
@@ -138,7 +100,7 @@ impl Print<TraceMessage<'_>> for TextMessages {
             s.kind(names::message_type(h.kind)),
             flags,
             s.dim(format!("seq={} pid={}", h.seq, h.pid)),
-            self.describe(&m.decoded.body, h.kind),
+            self.describe(named.names, &m.decoded.body, h.kind),
         )?;
         if let Some(p) = &m.decoded.problem {
             write!(out, " {}", s.bad(format!("[{p}]")))?;
@@ -419,7 +381,6 @@ fn family_of(body: &Body<'_>) -> Option<u8> {
 
 /// NDJSON: one object per message.
 pub struct JsonMessages {
-    names: LinkNames,
     attrs: bool,
 }
 
@@ -428,17 +389,14 @@ impl JsonMessages {
     /// attributes (`attrs`, and `attrs_error` when they could not be
     /// decoded).
     pub fn new(attrs: bool) -> Self {
-        Self {
-            names: LinkNames::default(),
-            attrs,
-        }
+        Self { attrs }
     }
 }
 
-impl Print<TraceMessage<'_>> for JsonMessages {
-    fn print(&mut self, m: &TraceMessage<'_>, out: &mut dyn Write) -> io::Result<()> {
+impl Print<MessageFields<'_, '_>> for JsonMessages {
+    fn print(&mut self, named: &MessageFields<'_, '_>, out: &mut dyn Write) -> io::Result<()> {
+        let m = named.message;
         let h = &m.decoded.header;
-        self.names.learn(&m.decoded.body, h.kind);
         let body = &m.decoded.body;
         let (attrs, attrs_error) = if self.attrs {
             let l = attr_texts(&m.message);
@@ -446,7 +404,7 @@ impl Print<TraceMessage<'_>> for JsonMessages {
         } else {
             (None, None)
         };
-        let names_ref = &self.names;
+        let names_ref = named.names;
         let obj = JsonMessage {
             packet: m.packet,
             ts: m.ts.map(|t| t.as_secs_f64()),

@@ -28,6 +28,7 @@ pub mod check;
 pub mod decode;
 pub mod detect;
 pub mod failure;
+pub mod fields;
 pub mod gai;
 pub mod gai_reason;
 pub mod moment;
