@@ -107,7 +107,7 @@ record_changes() {
     local ns=$1 batch=$2 out=$3 waited=0 last now still=0
     PARTIAL=$out.partial
     rm -f "$PARTIAL"
-    "$BIN" record -q --netns "$ns" --follow --duration 900s -w "$PARTIAL" &
+    "$BIN" record -q --pcap --netns "$ns" --follow --duration 900s -w "$PARTIAL" &
     RECORDER=$!
     # The recorder subscribes to notifications before it writes its first
     # dump request: once the file is longer than the pcap header, no change
@@ -140,7 +140,7 @@ record_changes() {
 # record_dump NS OUT: one dump of NS's tables, no notifications.
 record_dump() {
     PARTIAL=$2.partial
-    "$BIN" record -q --netns "$1" -w "$PARTIAL"
+    "$BIN" record -q --pcap --netns "$1" -w "$PARTIAL"
     mv "$PARTIAL" "$2"
     PARTIAL=
 }

@@ -221,9 +221,13 @@ pub struct Watcher<K, T, FK, FE> {
     key: FK,
     eval: FE,
     last: Option<K>,
+    /// The result of the last flip (taken flips included).
+    previous: Option<T>,
     flips: Vec<Flip<T>>,
     events: Vec<crate::model::Event>,
     last_packet: u64,
+    /// Evaluates only once a route dump completed the tables.
+    after_route_dump: bool,
 }
 
 impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Watcher<K, T, FK, FE> {
@@ -235,10 +239,31 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
             key,
             eval,
             last: None,
+            previous: None,
             flips: Vec::new(),
             events: Vec::new(),
             last_packet: 0,
+            after_route_dump: false,
         }
+    }
+
+    /// Evaluates nothing before the first route dump ends: a recording
+    /// dumps links, then addresses, then routes, and an answer that needs
+    /// routes would otherwise flip at the start only because the routes
+    /// were still to come.
+    pub fn after_route_dump(mut self) -> Self {
+        self.after_route_dump = true;
+        self
+    }
+
+    /// The flips since the last call (a long watch keeps none itself).
+    pub fn take_flips(&mut self) -> Vec<Flip<T>> {
+        std::mem::take(&mut self.flips)
+    }
+
+    /// The model as the messages so far left it.
+    pub fn model(&self) -> &Model {
+        &self.model
     }
 
     /// Applies one message and re-evaluates where it changed the model.
@@ -246,13 +271,28 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
         self.last_packet = m.packet;
         self.events.clear();
         self.model.apply(m, &mut self.events);
+        if self.after_route_dump {
+            let routes_dumped = self.events.iter().any(|e| {
+                matches!(
+                    e.change,
+                    crate::model::Change::DumpApplied {
+                        kind: crate::model::ObjectKind::Routes,
+                        ..
+                    }
+                )
+            });
+            if !routes_dumped {
+                return;
+            }
+            self.after_route_dump = false;
+        }
         // Before any address is known there is nothing to choose from.
         if !self.events.is_empty() && self.model.has_addresses() {
             let k = (self.key)(&self.model);
             if self.last.as_ref() != Some(&k) {
                 self.last = Some(k);
                 let now = (self.eval)(&self.model);
-                let before = self.flips.last().map(|f| f.after.clone());
+                let before = self.previous.replace(now.clone());
                 self.flips.push(Flip {
                     packet: m.packet,
                     ts: m.ts,

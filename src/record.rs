@@ -253,6 +253,14 @@ impl<W: Write> CaptureWriter<W> {
 /// pcap-parser's serializer (which also fixes magic numbers and lengths).
 /// `shb_os` (the running kernel, as dumpcap writes it: `Linux 6.12.117+deb12-amd64`)
 /// and `shb_userappl`, so that readers know which kernel's rules apply.
+/// The running kernel's release (`6.12.57+deb13-amd64`), as pcapng files
+/// name it in `shb_os`.
+pub fn kernel_release() -> Option<String> {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .map(|r| r.trim().to_owned())
+}
+
 fn section_options() -> Vec<pcap_parser::PcapNGOption<'static>> {
     let option = |code: u16, text: String| {
         let bytes = text.into_bytes();
@@ -269,8 +277,8 @@ fn section_options() -> Vec<pcap_parser::PcapNGOption<'static>> {
         }
     };
     let mut v = Vec::new();
-    if let Ok(release) = std::fs::read_to_string("/proc/sys/kernel/osrelease") {
-        v.push(option(3, format!("Linux {}", release.trim())));
+    if let Some(release) = kernel_release() {
+        v.push(option(3, format!("Linux {release}")));
     }
     v.push(option(4, format!("nlorder {}", env!("CARGO_PKG_VERSION"))));
     v
@@ -391,37 +399,62 @@ fn socket() -> Result<Socket, Error> {
 /// `nlorder record`: in namespace `netns` if given, into `path` (`-`:
 /// stdout), until the dumps are done (or, with `follow`, until the duration
 /// ends or SIGINT/SIGTERM arrives). Errors as one line for the user.
+///
+/// `started` is called once the recording is in place (subscribed, when
+/// following), before the first dump: where tcpdump says "listening on".
 pub fn record_to(
     path: &std::path::Path,
     netns: Option<&str>,
     format: FileFormat,
     o: &Options,
+    started: &mut dyn FnMut(),
 ) -> Result<Summary, Error> {
     let stop = Arc::new(AtomicBool::new(false));
+    let name = path.display().to_string();
+    let into = |source| Error::Into {
+        name: name.clone(),
+        source: Box::new(source),
+    };
+    if name == "-" {
+        record_into(std::io::stdout().lock(), netns, format, o, stop, started).map_err(into)
+    } else {
+        let f = std::fs::File::create(path).map_err(|source| Error::Create {
+            name: name.clone(),
+            source,
+        })?;
+        record_into(std::io::BufWriter::new(f), netns, format, o, stop, started).map_err(into)
+    }
+}
+
+/// Records into `out`, in namespace `netns` if given (entered by the
+/// calling thread only). SIGINT and SIGTERM set `stop`, which ends a
+/// `follow` as the caller's own `stop.store(true)` does.
+pub fn record_into<W: Write>(
+    out: W,
+    netns: Option<&str>,
+    format: FileFormat,
+    o: &Options,
+    stop: Arc<AtomicBool>,
+    started: &mut dyn FnMut(),
+) -> Result<Summary, Error> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(Error::Signals)?;
     }
     if let Some(ns) = netns {
         enter_netns(ns)?;
     }
-    let name = path.display().to_string();
-    let result = if name == "-" {
-        record(std::io::stdout().lock(), format, o, stop)
-    } else {
-        let f = std::fs::File::create(path).map_err(|source| Error::Create {
-            name: name.clone(),
-            source,
-        })?;
-        record(std::io::BufWriter::new(f), format, o, stop)
-    };
-    result.map_err(|e| Error::Into {
-        name,
-        source: Box::new(e),
-    })
+    record(out, format, o, stop, started)
 }
 
-/// Records into `out`. `stop` ends a `follow` early (Ctrl-C).
-pub fn record<W: Write>(out: W, format: FileFormat, o: &Options, stop: Arc<AtomicBool>) -> Result<Summary, Error> {
+/// Records into `out`. `stop` ends a `follow` early (Ctrl-C); `started`
+/// is called once the sockets are ready, before the first dump.
+pub fn record<W: Write>(
+    out: W,
+    format: FileFormat,
+    o: &Options,
+    stop: Arc<AtomicBool>,
+    started: &mut dyn FnMut(),
+) -> Result<Summary, Error> {
     let writer = CaptureWriter::new(out, format).map_err(|source| Error::Write { records: 0, source })?;
     let mut r = Recorder {
         writer,
@@ -443,6 +476,7 @@ pub fn record<W: Write>(out: W, format: FileFormat, o: &Options, stop: Arc<Atomi
     } else {
         None
     };
+    started();
     r.dumps(&dump_sock, o.request_form)?;
     if let Some(m) = &monitor {
         let deadline = o.duration.map(|d| Instant::now() + d);

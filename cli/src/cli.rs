@@ -53,6 +53,12 @@ pub enum Command {
     Check(CheckArgs),
     /// Record the kernel's tables (and, with --follow, its notifications) as an nlmon-format capture.
     Record(RecordArgs),
+    /// Follow the running kernel (or a capture as it arrives) and print a line whenever a
+    /// method's node IP would change, with the changes that caused it.
+    ///
+    /// Exit status: 0 when it ends (Ctrl-C, --duration, the end of --read), 1 at the first
+    /// answer --expect does not allow, 2 when the kernel or the capture cannot be read.
+    Watch(Box<WatchArgs>),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -238,7 +244,7 @@ pub struct DetectArgs {
     #[arg(long, conflicts_with = "method")]
     pub installation: Option<PathBuf>,
     /// Every method, with defaults derived from the host, side by side.
-    #[arg(long, conflicts_with = "timeline")]
+    #[arg(long, conflicts_with_all = ["timeline", "expect"])]
     pub all: bool,
     /// Re-evaluate after every change in the capture and list when the choice changed.
     #[arg(long)]
@@ -347,7 +353,11 @@ pub struct RecordArgs {
     /// path to a namespace file such as /proc/PID/ns/net.
     #[arg(long)]
     pub netns: Option<String>,
-    /// Write pcapng (with an interface description block) instead of pcap.
+    /// Write classic pcap instead of pcapng. pcap has no room for the kernel release, so readers
+    /// of the file must assume the kernel's link order (or be told with --kernel).
+    #[arg(long, conflicts_with = "pcapng")]
+    pub pcap: bool,
+    /// Write pcapng, whose section header names the running kernel (the default).
     #[arg(long)]
     pub pcapng: bool,
     /// Dump requests with the full family header, or the 1-byte rtgenmsg body Go's net package sends.
@@ -356,6 +366,36 @@ pub struct RecordArgs {
     /// No summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Read this capture (`-`: stdin, e.g. `nlorder record --follow -w - | nlorder watch -r -`)
+    /// instead of subscribing to the kernel.
+    #[arg(short = 'r', long = "read", value_name = "CAPTURE", conflicts_with_all = ["netns", "write"])]
+    pub read: Option<PathBuf>,
+    /// Keep what is recorded in this pcapng file too.
+    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// Watch inside this network namespace: a name from `ip netns list`, or a path such as
+    /// /proc/PID/ns/net.
+    #[arg(long)]
+    pub netns: Option<String>,
+    /// Stop after this long, e.g. 30s, 5m (default: until Ctrl-C or --expect fails).
+    #[arg(long, value_parser = humantime::parse_duration, conflicts_with = "read")]
+    pub duration: Option<std::time::Duration>,
+    /// Dump requests with the full family header, or the 1-byte rtgenmsg body Go's net package sends.
+    #[arg(long, value_enum, default_value = "full", conflicts_with = "read")]
+    pub request_form: RequestFormArg,
+    #[command(flatten)]
+    pub io: IoOptions,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub settings: DetectSettingsArgs,
+    /// Text lines, or one JSON object per change of the answer.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -428,9 +468,9 @@ impl CheckArgs {
 impl RecordArgs {
     /// The file format and recording options the flags ask for.
     pub fn options(&self) -> (nlorder::record::FileFormat, nlorder::record::Options) {
-        let format = match self.pcapng {
-            true => nlorder::record::FileFormat::Pcapng,
-            false => nlorder::record::FileFormat::Pcap,
+        let format = match self.pcap {
+            true => nlorder::record::FileFormat::Pcap,
+            false => nlorder::record::FileFormat::Pcapng,
         };
         let options = nlorder::record::Options {
             follow: self.follow,
@@ -600,7 +640,7 @@ pub struct DetectSettingsArgs {
     pub cilium_version: nlorder::replay::calico::Version,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
-    #[arg(long, value_name = "ADDR[/LEN]|none", conflicts_with = "all")]
+    #[arg(long, value_name = "ADDR[/LEN]|none")]
     pub expect: Option<nlorder::app::settings::Expected>,
 }
 
@@ -678,6 +718,7 @@ pub enum Job {
     Gai(Box<app::gai::Gai>),
     Check(app::check::Check),
     Record(app::record::Record),
+    Watch(Box<app::watch::Watch>),
 }
 
 impl InputArgs {
@@ -781,6 +822,24 @@ impl Command {
                     options,
                 };
                 (Job::Record(record), console)
+            }
+            Command::Watch(a) => {
+                let feed = match a.read {
+                    Some(path) => app::watch::Feed::Capture(Source::Path(path)),
+                    None => app::watch::Feed::Kernel {
+                        netns: a.netns,
+                        write: a.write,
+                        duration: a.duration,
+                        request_form: a.request_form.form(),
+                    },
+                };
+                let watch = app::watch::Watch {
+                    settings: a.settings.into(),
+                    model: a.model.options(),
+                    feed,
+                    format: a.format.into(),
+                };
+                (Job::Watch(Box::new(watch)), a.io.console())
             }
             Command::Completions { .. } | Command::Man { .. } => return Ok(None),
         }))

@@ -43,6 +43,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "rebuild",
             "replay",
             "filter",
+            "record",
             "bad_value",
         ],
     ),

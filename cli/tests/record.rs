@@ -103,7 +103,7 @@ fn recorded_tables_equal_ip_json() {
     }
     let ns = Netns::new("rec");
     topology(&ns);
-    for (name, extra) in [("rec.pcap", None), ("rec.pcapng", Some("--pcapng"))] {
+    for (name, extra) in [("rec.pcap", Some("--pcap")), ("rec.pcapng", None)] {
         let path = out_path(name);
         let mut args = vec![
             "record",
@@ -311,7 +311,8 @@ fn pcapng_names_the_kernel_and_readers_use_it() {
         return;
     }
     let path = out_path("shb-os.pcapng");
-    let out = common::nlorder(&["record", "--pcapng", "-w", path.to_str().expect("p")]);
+    // pcapng is the default: the kernel release is kept without asking
+    let out = common::nlorder(&["record", "-w", path.to_str().expect("p")]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").expect("osrelease");
     let info = Command::new("capinfos").arg(&path).output().expect("capinfos");

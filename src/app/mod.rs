@@ -21,6 +21,7 @@ pub mod session;
 pub mod settings;
 pub mod table;
 pub mod timeline;
+pub mod watch;
 pub mod who;
 
 pub use crate::report::Format;

@@ -23,8 +23,21 @@ pub struct Record {
 impl Record {
     /// Records, then says on stderr (unless quiet) what was written.
     pub fn run(&self, console: &Console) -> Result<Status, Error> {
-        let summary = record_to(&self.file, self.netns.as_deref(), self.format, &self.options)
-            .map_err(|e| Error::Unreadable(e.to_string()))?;
+        let mut started = || {
+            if !console.quiet {
+                let line =
+                    crate::report::record::started(Some(&self.file), self.netns.as_deref(), self.format, &self.options);
+                eprintln!("nlorder: {line}");
+            }
+        };
+        let summary = record_to(
+            &self.file,
+            self.netns.as_deref(),
+            self.format,
+            &self.options,
+            &mut started,
+        )
+        .map_err(|e| Error::Unreadable(e.to_string()))?;
         if !console.quiet {
             eprintln!("nlorder: {}", summary.describe(&self.file.display().to_string()));
         }

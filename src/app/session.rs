@@ -42,6 +42,38 @@ pub enum Source {
     Path(PathBuf),
     /// Bytes already in memory (the fuzz target, tests); named `<bytes>`.
     Bytes(Arc<[u8]>),
+    /// A stream the caller opened (`watch` reads its recorder's pipe);
+    /// it can be opened once.
+    Reader(SharedReader),
+}
+
+/// A byte stream a [`Source`] hands to the first session that opens it.
+#[derive(Clone)]
+pub struct SharedReader {
+    reader: Arc<std::sync::Mutex<Option<Box<dyn Read + Send>>>>,
+    name: PathBuf,
+}
+
+impl SharedReader {
+    /// A stream, named `name` in messages.
+    pub fn new(reader: Box<dyn Read + Send>, name: &str) -> SharedReader {
+        SharedReader {
+            reader: Arc::new(std::sync::Mutex::new(Some(reader))),
+            name: PathBuf::from(name),
+        }
+    }
+
+    fn take(&self) -> Option<Box<dyn Read + Send>> {
+        self.reader.lock().ok().and_then(|mut r| r.take())
+    }
+}
+
+impl std::fmt::Debug for SharedReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedReader")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Source {
@@ -50,6 +82,7 @@ impl Source {
         match self {
             Source::Path(p) => p,
             Source::Bytes(_) => Path::new("<bytes>"),
+            Source::Reader(r) => &r.name,
         }
     }
 
@@ -57,7 +90,11 @@ impl Source {
     /// a terminal): listings then write each record out as it comes.
     pub fn is_stream(&self) -> bool {
         use std::os::unix::fs::FileTypeExt;
-        let Source::Path(p) = self else { return false };
+        let p = match self {
+            Source::Path(p) => p,
+            Source::Reader(_) => return true,
+            Source::Bytes(_) => return false,
+        };
         let path = if p.as_os_str() == "-" {
             Path::new("/dev/stdin")
         } else {
@@ -146,6 +183,11 @@ impl Session {
         let name = capture.path().display().to_string();
         let (source, len): (Box<dyn Read + Send>, Option<u64>) = match capture {
             Source::Bytes(b) => (Box::new(io::Cursor::new(b.clone())), Some(b.len() as u64)),
+            Source::Reader(r) => (
+                r.take()
+                    .ok_or_else(|| Error::Unreadable(format!("{name}: already read")))?,
+                None,
+            ),
             Source::Path(p) if p.as_os_str() == "-" => (Box::new(io::stdin()), None),
             Source::Path(p) => {
                 let f = File::open(p).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;

@@ -172,6 +172,22 @@ pub(crate) fn write_flips_text(out: &mut dyn Write, flips: &[Flip<Choice>], styl
     Ok(())
 }
 
+/// One flip as `nlorder watch` prints it the moment it happens: the text
+/// lines `detect --timeline` prints for it, or one JSON object per line.
+pub fn write_flip(out: &mut dyn Write, flip: &Flip<Choice>, format: super::Format, style: &Style) -> io::Result<()> {
+    let one = std::slice::from_ref(flip);
+    match format {
+        super::Format::Text => write_flips_text(out, one, style),
+        super::Format::Json => {
+            for f in json_flips(one) {
+                serde_json::to_writer(&mut *out, &f)?;
+                writeln!(out)?;
+            }
+            Ok(())
+        }
+    }
+}
+
 pub(crate) fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], style: &Style) -> io::Result<()> {
     if conflicts.is_empty() {
         return writeln!(out, "no two nodes claim the same address");

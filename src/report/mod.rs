@@ -34,6 +34,7 @@ pub mod gai_reason;
 pub mod moment;
 pub mod note;
 pub mod reason;
+pub mod record;
 pub mod semantics;
 pub mod source;
 pub mod style;
