@@ -29,6 +29,7 @@ pub mod decode;
 pub mod detect;
 pub mod failure;
 pub mod gai;
+pub mod gai_hosts;
 pub mod gai_reason;
 pub mod moment;
 pub mod note;
