@@ -42,7 +42,7 @@ pub enum Command {
     /// Replay the node-IP choice of Calico, kubelet, flannel, kubeadm, k3s, Cilium, etcd, Swarm,
     /// Consul or Nomad, and say why each candidate lost.
     Detect(Box<DetectArgs>),
-    /// Predict the order getaddrinfo returns for these addresses, and explain every swap.
+    /// Predict the order getaddrinfo returns for these addresses (or a name in a hosts file), and explain every swap.
     Gai(GaiArgs),
     /// Run regression manifests (*.nlorder.toml) against their recorded traces.
     ///
@@ -271,9 +271,27 @@ pub enum ResolverArg {
 pub struct GaiArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// The candidates, in the order the name service returned them (hosts file or DNS).
-    #[arg(required = true)]
-    pub addrs: Vec<std::net::IpAddr>,
+    /// The candidates, in the order the name service returned them (hosts file or DNS);
+    /// with --hosts, the one NAME to look up there instead.
+    #[arg(required = true, value_name = "ADDR|NAME")]
+    pub addrs: Vec<String>,
+    /// Read the candidates for NAME from this hosts file as glibc's files backend does for
+    /// getaddrinfo (glibc only): `#` starts a comment, the name is matched case-insensitively
+    /// against each line's name and aliases, lines whose address inet_pton cannot read
+    /// (`fe80::1%eth0`) are skipped, and only the first line that names it counts unless
+    /// host.conf says `multi on`. The answer says which line each candidate came from.
+    #[arg(long, value_name = "FILE")]
+    pub hosts: Option<PathBuf>,
+    /// The host's /etc/host.conf, read for its `multi on|off` (default: off, glibc's default
+    /// without the file; Debian's host.conf says `multi on`; RESOLV_MULTI is not read).
+    #[arg(long, value_name = "FILE", requires = "hosts")]
+    pub host_conf: Option<PathBuf>,
+    /// With --hosts: the program passed AI_ADDRCONFIG and AI_V4MAPPED, as `getent ahosts`
+    /// does: on a host with addresses of one family only (loopback aside), glibc asks the
+    /// hosts file for that family only (IPv4: IPv4-mapped lines read as IPv4, `::1` as
+    /// 127.0.0.1, other IPv6 lines skipped). Go's cgo lookups do not pass it.
+    #[arg(long, requires = "hosts")]
+    pub addrconfig: bool,
     #[command(flatten)]
     pub model: ModelArgs,
     #[arg(long, value_enum, default_value = "glibc")]
@@ -310,6 +328,29 @@ pub struct GaiArgs {
     pub observed_file: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+}
+
+/// `gai`'s candidates: every one an address.
+fn gai_addrs(given: &[String]) -> Result<Vec<std::net::IpAddr>, Error> {
+    given
+        .iter()
+        .map(|s| {
+            s.parse().map_err(|_| {
+                Error::Usage(format!(
+                    "{s:?} is not an address (to look a name up in a hosts file, give --hosts FILE)"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `gai --hosts`: the one name to look up.
+fn gai_name(given: Vec<String>) -> Result<String, Error> {
+    let n = given.len();
+    match <[String; 1]>::try_from(given) {
+        Ok([name]) => Ok(name),
+        Err(_) => Err(Error::Usage(format!("--hosts looks up one NAME, not {n}"))),
+    }
 }
 
 fn parse_source(s: &str) -> Result<(std::net::IpAddr, std::net::IpAddr), nlorder::bad_value::BadValue> {
@@ -785,7 +826,20 @@ impl Command {
             Command::Gai(a) => (
                 Job::Gai(Box::new(app::gai::Gai {
                     capture: a.input.source(),
-                    addrs: a.addrs,
+                    addrs: if a.hosts.is_some() {
+                        Vec::new()
+                    } else {
+                        gai_addrs(&a.addrs)?
+                    },
+                    hosts: match a.hosts {
+                        Some(file) => Some(app::gai::HostsQuery {
+                            name: gai_name(a.addrs)?,
+                            file,
+                            host_conf: a.host_conf,
+                            addrconfig: a.addrconfig,
+                        }),
+                        None => None,
+                    },
                     model: a.model.options(),
                     resolver: a.resolver.resolver(),
                     gai_conf: a.gai_conf,

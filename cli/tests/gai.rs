@@ -290,3 +290,92 @@ fn the_timeline_lists_where_the_order_changed() {
     let out = common::nlorder(&["gai", "--timeline", "--at", "10", &cap, "172.18.45.2"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `gai NAME --hosts FILE`: the incident's own hosts file and host.conf
+/// give the candidates getent got, each with its line; the program's
+/// orders before and after the promotion match at their moments.
+#[test]
+fn hosts_file_gives_the_candidates_and_their_lines() {
+    let cap = fx("incident-gai-alias.pcap");
+    let hosts = fx("incident-gai-alias.hosts");
+    let conf = fx("incident-gai-alias.host.conf");
+    let files = ["--hosts", hosts.as_str(), "--host-conf", conf.as_str()];
+    for (at, getent) in [
+        ("11", "incident-gai-alias.before.getent"),
+        ("30", "incident-gai-alias.after.getent"),
+    ] {
+        let mut args = vec!["--at", at, &cap, "node1", "--observed-file"];
+        let observed = fx(getent);
+        args.push(&observed);
+        args.extend(files);
+        let (r, code) = gai(&args);
+        assert_eq!(code, Some(0), "{getent}: {r}");
+        assert_eq!(r["input"], serde_json::json!(["172.18.45.2", "172.18.45.100"]));
+        let h = &r["hosts"];
+        assert_eq!(h["name"], "node1");
+        assert_eq!(h["multi"], true);
+        assert_eq!(h["asked"], "both");
+        let lines: Vec<(String, u64)> = h["candidates"]
+            .as_array()
+            .expect("candidates")
+            .iter()
+            .map(|c| (c["address"].as_str().unwrap().to_owned(), c["line"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(lines, [("172.18.45.2".into(), 2), ("172.18.45.100".into(), 3)]);
+        assert_eq!(h["not_returned"], serde_json::json!([]));
+    }
+    // Without host.conf, multi is off: only line 2; what the program got
+    // is explained by `multi on`.
+    let after = fx("incident-gai-alias.after.getent");
+    let (r, code) = gai(&[&cap, "node1", "--hosts", &hosts, "--observed-file", &after]);
+    assert_eq!(code, Some(1), "{r}");
+    assert_eq!(r["order"], serde_json::json!(["172.18.45.2"]));
+    assert_eq!(r["hosts"]["multi"], false);
+    assert_eq!(r["hosts"]["not_returned"][0]["line"], 3);
+    let why = r["mismatch_explanations"][0].as_str().unwrap();
+    assert!(why.starts_with("host.conf: with `multi on`"), "{why}");
+    // the timeline sorts the hosts file's candidates too
+    let mut args = vec!["--timeline", &cap, "node1"];
+    args.extend(files);
+    let (t, code) = gai(&args);
+    assert_eq!(code, Some(0));
+    assert_eq!(t["input"], serde_json::json!(["172.18.45.2", "172.18.45.100"]));
+    assert_eq!(t["flips"].as_array().expect("flips").len(), 2);
+    // the text names each candidate's line
+    let mut args = vec!["gai", "-q", &cap, "node1"];
+    args.extend(files);
+    let out = common::nlorder(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("    172.18.45.100: line 3, `172.18.45.100 node1`\n"),
+        "{text}"
+    );
+}
+
+/// What `--hosts` refuses, with exit 2: a file it cannot read (named), a
+/// name no line names, two names, an address for a name, a resolver other
+/// than glibc; and an argument that is not an address without it.
+#[test]
+fn hosts_file_errors_exit_2() {
+    let cap = fx("incident-gai-alias.pcap");
+    let hosts = fx("incident-gai-alias.hosts");
+    let fails = |args: &[&str], says: &str| {
+        let mut a = vec!["gai", "-q", cap.as_str()];
+        a.extend_from_slice(args);
+        let out = common::nlorder(&a);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    };
+    fails(&["node1", "--hosts", "/nonexistent/hosts"], "/nonexistent/hosts");
+    fails(
+        &["node1", "--hosts", &hosts, "--host-conf", "/nonexistent/host.conf"],
+        "/nonexistent/host.conf",
+    );
+    fails(&["node2", "--hosts", &hosts], "no line names node2");
+    fails(&["node1", "localhost", "--hosts", &hosts], "one NAME, not 2");
+    fails(&["172.18.45.2", "--hosts", &hosts], "not a name");
+    fails(&["node1", "--hosts", &hosts, "--resolver", "go"], "--resolver glibc");
+    fails(&["node1"], "give --hosts FILE");
+    fails(&["172.18.45.2", "--host-conf", &hosts], "--hosts");
+}

@@ -130,6 +130,7 @@ fn every_request(data: &[u8]) -> u64 {
             let gai = app::gai::Gai {
                 capture: capture.clone(),
                 addrs: vec!["10.0.0.1".parse().expect("ip"), "fe80::1".parse().expect("ip")],
+                hosts: None,
                 model,
                 resolver,
                 gai_conf: None,

@@ -1,6 +1,9 @@
 //! `nlorder gai`: the order getaddrinfo (glibc, Go or musl) would return
 //! the candidates in, at a moment, at every look, or after every change;
-//! and, given the order a program got, what explains a difference.
+//! and, given the order a program got, what explains a difference. The
+//! candidates are given, or (`--hosts`) read for a name from a hosts file
+//! as glibc's files backend reads it, at each moment (AI_ADDRCONFIG
+//! depends on the host's addresses).
 
 use std::io::Write;
 use std::net::IpAddr;
@@ -10,17 +13,22 @@ use super::{Console, Error, Format, Source, Status};
 use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::rebuild::{AtSpec, Watcher, per_packet};
+use crate::replay::gai::hosts::{self, HostConf, HostsFile, Lookup};
 use crate::replay::gai::{self, GaiConf, Resolver};
 use crate::report;
 use crate::report::gai::{GaiLooks, GaiReport, GaiTimeline, Observed};
+use crate::report::gai_hosts::HostsShown;
 
 /// One resolver's order of `addrs` on one capture.
 #[derive(Debug, Clone)]
 pub struct Gai {
     /// The capture of the host that resolves.
     pub capture: Source,
-    /// The candidates, in the order the name service returned them.
+    /// The candidates, in the order the name service returned them
+    /// (empty with `hosts`).
     pub addrs: Vec<IpAddr>,
+    /// `--hosts`: the candidates for a name, from a hosts file.
+    pub hosts: Option<HostsQuery>,
     /// What the capture cannot tell about the host's kernel.
     pub model: ModelOptions,
     /// Whose sort to replay: glibc, Go's own resolver, or musl.
@@ -42,6 +50,82 @@ pub struct Gai {
     /// Text or JSON.
     pub format: Format,
 }
+
+/// `--hosts FILE` and the name looked up in it.
+#[derive(Debug, Clone)]
+pub struct HostsQuery {
+    /// The name, as the program passes it to getaddrinfo.
+    pub name: String,
+    /// The hosts file.
+    pub file: PathBuf,
+    /// The host's /etc/host.conf (`multi`); without it `multi` is off.
+    pub host_conf: Option<PathBuf>,
+    /// The program passed AI_ADDRCONFIG and AI_V4MAPPED, as `getent
+    /// ahosts` does.
+    pub addrconfig: bool,
+}
+
+/// The hosts file and host.conf, read.
+struct Hosts<'a> {
+    query: &'a HostsQuery,
+    file: HostsFile,
+    conf: HostConf,
+}
+
+impl<'a> Hosts<'a> {
+    /// Reads both files; an unreadable one is named, a name that is an
+    /// address or that no line names, and a resolver other than glibc, are
+    /// refused.
+    fn read(query: &'a HostsQuery, resolver: Resolver) -> Result<Hosts<'a>, Error> {
+        if resolver != Resolver::Glibc {
+            return Err(Error::Usage(
+                "--hosts reads the file as glibc's files backend does; Go and musl read it their own way, which \
+                 is not replayed: give --resolver glibc"
+                    .into(),
+            ));
+        }
+        if query.name.is_empty() || query.name.parse::<IpAddr>().is_ok() {
+            return Err(Error::Usage(format!(
+                "{:?} is not a name: getaddrinfo reads no hosts file for an address",
+                query.name
+            )));
+        }
+        let read = |p: &Path| std::fs::read(p).map_err(|e| Error::Unreadable(format!("{}: {e}", p.display())));
+        let file = HostsFile::parse(&read(&query.file)?);
+        let conf = match &query.host_conf {
+            Some(p) => HostConf::parse(&read(p)?),
+            None => HostConf::default(),
+        };
+        if !file.names(&query.name) {
+            return Err(Error::Usage(format!(
+                "{}: no line names {}",
+                query.file.display(),
+                query.name
+            )));
+        }
+        Ok(Hosts { query, file, conf })
+    }
+
+    /// The candidates on the host `m` stands for.
+    fn lookup(&self, m: &Model) -> Lookup {
+        let asked = hosts::asked(m, self.query.addrconfig);
+        self.file.lookup(&self.query.name, asked, self.conf.multi)
+    }
+
+    /// What the report shows of `lookup`.
+    fn shown<'b>(&'b self, lookup: &'b Lookup) -> HostsShown<'b> {
+        HostsShown {
+            file: &self.query.file,
+            name: &self.query.name,
+            host_conf: self.query.host_conf.as_deref(),
+            host_conf_ignored: &self.conf.ignored,
+            lookup,
+        }
+    }
+}
+
+/// The sort at a model (its candidates looked up on it with `--hosts`).
+type SortAt<'a> = dyn Fn(&Model) -> gai::GaiResult + 'a;
 
 /// The program `--at auto` looks for: Go's own resolver asks netlink for
 /// nothing (on real captures `GODEBUG=netdns=go` leaves no request behind),
@@ -72,17 +156,26 @@ impl Gai {
             gai_conf,
             sources: self.sources.clone(),
         };
+        let hosts = self.hosts.as_ref().map(|q| Hosts::read(q, self.resolver)).transpose()?;
+        // The candidates on the host a model stands for, and the lookup
+        // that gave them.
+        let input = |m: &Model| match &hosts {
+            Some(h) => {
+                let l = h.lookup(m);
+                (l.addresses(), Some(l))
+            }
+            None => (self.addrs.clone(), None),
+        };
+        let sort = |m: &Model| gai::sort(m, &input(m).0, &options);
         if self.timeline {
-            return self.timeline(console, out, &options, &observed);
+            return self.timeline(console, out, (&sort, hosts.as_ref()), &options, &observed);
         }
         let looker = looker(self.resolver);
         let open = || console.open(&self.capture);
         let (trace, model) = (console.trace, self.model);
         if self.all_looks {
             let (results, grounds) =
-                super::session::evaluate_following(open, trace, model, self.at, (looker, true), &mut (), |m| {
-                    gai::sort(m, &self.addrs, &options)
-                })?;
+                super::session::evaluate_following(open, trace, model, self.at, (looker, true), &mut (), sort)?;
             let looks = GaiLooks {
                 results: &results,
                 grounds: &grounds,
@@ -93,18 +186,24 @@ impl Gai {
         }
         // With an observed order, a second model watches the whole capture in
         // the same pass: the stretches whose order is the observed one.
-        let order = |m: &Model| gai::sort(m, &self.addrs, &options).order;
+        let order = |m: &Model| sort(m).order;
         let mut watcher = (!observed.is_empty()).then(|| Watcher::new(model, order, order));
         let (results, grounds) =
             super::session::evaluate_following(open, trace, model, self.at, (looker, false), &mut watcher, |m| {
-                let result = gai::sort(m, &self.addrs, &options);
-                let why = match !observed.is_empty() && observed != result.order {
-                    true => gai::explain_mismatch(m, &self.addrs, &options, &observed),
-                    false => Vec::new(),
-                };
-                (result, why)
+                let (addrs, lookup) = input(m);
+                let result = gai::sort(m, &addrs, &options);
+                let mut why = Vec::new();
+                if !observed.is_empty() && observed != result.order {
+                    if let Some(h) = &hosts {
+                        let q = h.query;
+                        let asked = (q.name.as_str(), h.conf.multi, q.addrconfig);
+                        why = hosts::explain(m, &h.file, asked, &options, &observed);
+                    }
+                    why.extend(gai::explain_mismatch(m, &addrs, &options, &observed));
+                }
+                (result, why, lookup)
             })?;
-        let Some((moment, (result, mut why))) = results.into_iter().next_back() else {
+        let Some((moment, (result, mut why, lookup))) = results.into_iter().next_back() else {
             return Ok(Status::Success);
         };
         let spans = watcher.map_or_else(Vec::new, |w| {
@@ -127,6 +226,7 @@ impl Gai {
             moment: &moment,
             observed: seen,
             grounds: &grounds,
+            hosts: hosts.as_ref().zip(lookup.as_ref()).map(|(h, l)| h.shown(l)),
         };
         report::print(self.format, console.style, &answer, out)?;
         out.flush()?;
@@ -139,17 +239,28 @@ impl Gai {
         &self,
         console: &Console,
         out: &mut dyn Write,
+        (sort, hosts): (&SortAt<'_>, Option<&Hosts<'_>>),
         options: &gai::Options,
         observed: &[IpAddr],
     ) -> Result<Status, Error> {
-        let key = |m: &Model| gai::sort(m, &self.addrs, options).order;
-        let eval = |m: &Model| gai::sort(m, &self.addrs, options);
+        let key = |m: &Model| sort(m).order;
         let mut session = console.open(&self.capture)?;
-        let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
+        let (flips, _) = session.watch(console.trace, self.model, key, sort)?;
         let flips = per_packet(flips, |a, b| a.order == b.order);
+        // With --hosts, the candidates of the last change (AI_ADDRCONFIG may
+        // change them along the capture); with no change, the host had no
+        // address: both families asked.
+        let input = match (hosts, flips.last()) {
+            (None, _) => self.addrs.clone(),
+            (Some(_), Some(f)) => f.after.input.clone(),
+            (Some(h), None) => h
+                .file
+                .lookup(&h.query.name, hosts::Asked::Both, h.conf.multi)
+                .addresses(),
+        };
         let listed = GaiTimeline {
             resolver: options.resolver,
-            input: &self.addrs,
+            input: &input,
             flips: &flips,
             grounds: &session.grounds,
             observed,
@@ -161,8 +272,6 @@ impl Gai {
     }
 }
 
-/// Addresses from `getent ahosts` output (STREAM lines; other lines of the
-/// same address are duplicates) or from one address per line.
 /// `--observed A,B` or `--observed-file F` (getent output): the order the
 /// program got; an error line naming the file when it cannot be read.
 fn observed(list: &[IpAddr], file: Option<&Path>) -> Result<Vec<IpAddr>, String> {
@@ -175,8 +284,10 @@ fn observed(list: &[IpAddr], file: Option<&Path>) -> Result<Vec<IpAddr>, String>
     }
 }
 
-/// The addresses of `getent ahosts` output (its STREAM lines) or of one
-/// address per line, in order, repeats of the previous one left out.
+/// The addresses of `getent ahosts` output (its STREAM lines, one per
+/// answer: an address the name service returned twice is there twice;
+/// the DGRAM and RAW lines repeat them) or of one address per line, in
+/// order, repeats of the previous one left out.
 pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
     let mut out: Vec<IpAddr> = Vec::new();
     let has_socktypes = text
@@ -192,7 +303,7 @@ pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
         let ip: IpAddr = addr
             .parse()
             .map_err(|_| format!("line {}: {first:?} is not an address", n + 1))?;
-        if out.last() != Some(&ip) {
+        if has_socktypes || out.last() != Some(&ip) {
             out.push(ip);
         }
     }

@@ -4,11 +4,11 @@
 //!
 //! Contract: everything a command does besides parsing its arguments and
 //! choosing an exit status lives here, including reading the files it names
-//! (gai.conf, an operator `Installation`, getent's output), `NODE=PATH`,
-//! and writing its summary to stderr. Each request's `run` writes the
-//! command's output to the writer it is given and returns a [`Status`];
-//! the command line builds the requests from its flags, and the fuzz target
-//! builds them over arbitrary bytes.
+//! (gai.conf, a hosts file and host.conf, an operator `Installation`,
+//! getent's output), `NODE=PATH`, and writing its summary to stderr. Each
+//! request's `run` writes the command's output to the writer it is given
+//! and returns a [`Status`]; the command line builds the requests from its
+//! flags, and the fuzz target builds them over arbitrary bytes.
 
 pub mod check;
 pub mod decode;

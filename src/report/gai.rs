@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
 use crate::replay::gai::{Explanation, GaiResult, Resolver, Span, Step};
+use crate::report::gai_hosts::{self, HostsShown, JsonHosts};
 use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
 use crate::report::{Json, Print, Text};
@@ -39,7 +40,7 @@ fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
     observed: Option<(&[IpAddr], &[Explanation])>,
-    moment: &Moment,
+    (moment, hosts): (&Moment, Option<&HostsShown<'_>>),
     style: &Style,
 ) -> io::Result<()> {
     writeln!(
@@ -54,6 +55,9 @@ fn write_gai_text(
         style.dim(format!("at: {}", crate::report::moment::describe(moment)))
     )?;
     writeln!(out, "  name-service order: {}", list(&r.input))?;
+    if let Some(h) = hosts {
+        gai_hosts::write_text(out, h)?;
+    }
     for s in &r.steps {
         writeln!(out, "  {s}{}", if s.swapped { "  [swapped]" } else { "" })?;
     }
@@ -163,19 +167,22 @@ pub struct GaiReport<'a> {
     pub observed: Observed<'a>,
     /// What the answer rests on.
     pub grounds: &'a Grounds,
+    /// With `--hosts`: the lines the candidates came from.
+    pub hosts: Option<HostsShown<'a>>,
 }
 
 impl Print<GaiReport<'_>> for Text {
     fn print(&mut self, r: &GaiReport<'_>, out: &mut dyn Write) -> io::Result<()> {
         let obs = (!r.observed.order.is_empty()).then_some((r.observed.order, r.observed.why));
-        write_gai_text(out, r.result, obs, r.moment, &self.0)
+        write_gai_text(out, r.result, obs, (r.moment, r.hosts.as_ref()), &self.0)
     }
 }
 
 /// The prediction, the moment it was made at, and (with `--observed`)
 /// whether the program's order matched, which assumption would explain a
 /// mismatch, and the stretches of the capture (`observed_moments`:
-/// `from`, `to`, `changed_by`, `order`) that give the observed order.
+/// `from`, `to`, `changed_by`, `order`) that give the observed order;
+/// with `--hosts`, `hosts` (see [`JsonHosts`]).
 impl Print<GaiReport<'_>> for Json {
     fn print(&mut self, r: &GaiReport<'_>, out: &mut dyn Write) -> io::Result<()> {
         let o = &r.observed;
@@ -184,6 +191,7 @@ impl Print<GaiReport<'_>> for Json {
             grounds: r.grounds,
             at_packet: r.moment.packet,
             moment: moment::json(r.moment),
+            hosts: r.hosts.as_ref().map(gai_hosts::json),
             observed: (!o.order.is_empty()).then(|| JsonObserved {
                 observed: o.order,
                 matches_observed: o.order == r.result.order.as_slice(),
@@ -203,6 +211,8 @@ struct JsonGai<'a> {
     grounds: &'a Grounds,
     at_packet: u64,
     moment: JsonMoment,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hosts: Option<JsonHosts<'a>>,
     #[serde(flatten)]
     observed: Option<JsonObserved<'a>>,
 }

@@ -171,6 +171,18 @@ impl fmt::Display for Explanation {
             Explanation::NssOrder => {
                 f.write_str("NSS order: the name service may have returned the candidates in another order than given")
             }
+            Explanation::HostConfMulti { multi } => write!(
+                f,
+                "host.conf: with `multi {}` the hosts file gives exactly this order (--host-conf)",
+                if *multi { "on" } else { "off" }
+            ),
+            Explanation::AddrConfig { addrconfig } => write!(
+                f,
+                "AI_ADDRCONFIG: {} it (getent ahosts passes it) the hosts file gives exactly this order ({} \
+                 --addrconfig)",
+                if *addrconfig { "with" } else { "without" },
+                if *addrconfig { "give" } else { "leave out" }
+            ),
             Explanation::Moment {
                 found,
                 from,

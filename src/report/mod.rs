@@ -30,6 +30,7 @@ pub mod detect;
 pub mod failure;
 pub mod fields;
 pub mod gai;
+pub mod gai_hosts;
 pub mod gai_reason;
 pub mod moment;
 pub mod note;

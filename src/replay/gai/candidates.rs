@@ -5,7 +5,9 @@
 //! Contract: [`facts`] is a pure function of the model, the candidates and
 //! the options. A source is the `--source` override for the destination,
 //! else the kernel's source-address selection (`replay::source`) on the
-//! model it is given, else none. glibc's facts (prefix length, flags,
+//! model it is given (an IPv4-mapped destination is connected over IPv4,
+//! as the kernel does for an AF_INET6 socket, and its source mapped back),
+//! else none. glibc's facts (prefix length, flags,
 //! device) are filled only when the host has a non-loopback IPv6 address,
 //! as `__check_pf` keeps its list only then; musl's prefix length is the
 //! bits source and destination share; Go's stay at their defaults.
@@ -36,7 +38,7 @@ pub(super) fn facts(
     for (i, &dst) in input.iter().enumerate() {
         let (source, why) = match o.sources.iter().find(|(d, _)| *d == dst) {
             Some((_, s)) => (Some(*s), SourceWhy::Given),
-            None => match source::select_source(model, dst) {
+            None => match kernel_source(model, dst) {
                 Ok(c) => (
                     Some(c.source),
                     SourceWhy::Kernel {
@@ -72,4 +74,23 @@ pub(super) fn facts(
         out.push(f);
     }
     (out, have_v6)
+}
+
+/// The kernel's source for `dst`: an AF_INET6 socket connected to an
+/// IPv4-mapped address routes over IPv4 (`__ip6_datagram_connect` hands it
+/// to `__ip4_datagram_connect`) and `getsockname` gives the IPv4 source
+/// mapped.
+fn kernel_source(model: &Model, dst: IpAddr) -> Result<source::SourceChoice, source::NoSource> {
+    match dst {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => source::select_source(model, IpAddr::V4(v4)).map(|mut c| {
+                if let IpAddr::V4(s) = c.source {
+                    c.source = IpAddr::V6(s.to_ipv6_mapped());
+                }
+                c
+            }),
+            None => source::select_source(model, dst),
+        },
+        IpAddr::V4(_) => source::select_source(model, dst),
+    }
 }

@@ -23,8 +23,11 @@ use crate::netlink::names::*;
 /// The entry glibc's `__check_pf` list holds for source `src`: looked up by
 /// IFA_ADDRESS (the peer on point-to-point links), 127/8 as 127.0.0.1.
 pub(super) fn check_pf_entry<'a>(all: &[&'a AddrEntry], src: IpAddr) -> Option<&'a AddrEntry> {
+    // IPv4 entries are kept IPv4-mapped: a mapped source (of a mapped
+    // destination) finds its IPv4 entry, without the loopback special case.
     let key = match src {
         IpAddr::V4(v4) if v4.is_loopback() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(src, IpAddr::V4),
         s => s,
     };
     all.iter().find(|a| a.peer.unwrap_or(a.address) == key).copied()

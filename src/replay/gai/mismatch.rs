@@ -35,6 +35,10 @@ pub enum Explanation {
     Sources,
     /// The name service returned the candidates in another order.
     NssOrder,
+    /// The hosts file read with this `multi` (host.conf) gives it.
+    HostConfMulti { multi: bool },
+    /// The hosts file read with (or without) AI_ADDRCONFIG gives it.
+    AddrConfig { addrconfig: bool },
     /// A moment of the capture gives exactly this order: the stretch
     /// (from `from` to `to`, ended by `changed_by`) and where it lies
     /// against the moment evaluated.

@@ -18,13 +18,16 @@
 //! Modules by job: `candidates` gathers what the resolver knows about each
 //! address, `gai_conf` parses gai.conf and holds glibc's policy tables,
 //! `glibc_sort` is glibc's comparator, `rfc6724` is Go's and musl's (each
-//! returning the `rule` that decided a pair), and `mismatch` looks for
-//! assumptions that explain an observed order.
+//! returning the `rule` that decided a pair), `mismatch` looks for
+//! assumptions that explain an observed order, and `hosts` reads a hosts
+//! file and host.conf as glibc's files backend does (the candidates for a
+//! name, each with its line).
 
 mod candidates;
 mod facts;
 mod gai_conf;
 mod glibc_sort;
+pub mod hosts;
 mod mismatch;
 mod rfc6724;
 mod rule;
