@@ -29,9 +29,11 @@ use netlink_packet_route::address::AddressMessage;
 use netlink_packet_route::link::LinkMessage;
 use netlink_packet_route::route::RouteMessage;
 use netlink_sys::{Socket, protocols::NETLINK_ROUTE};
-use pcap_parser::{Linktype, ToVec};
+use pcap_parser::Linktype;
 
 use crate::capture::link::{ARPHRD_NETLINK, LINKTYPE_NETLINK};
+// pcap-parser's serializer, with what its fix() leaves to the caller
+use crate::capture::writer::{self, block_bytes as serialize};
 use crate::netlink::names::{NLMSG_DONE, NLMSG_ERROR};
 use crate::netlink::wire::{ByteOrder, Messages, NLMSG_HDRLEN, NlMsgHdr, RtGenMsg};
 
@@ -250,36 +252,16 @@ impl<W: Write> CaptureWriter<W> {
     }
 }
 
-/// pcap-parser's serializer (which also fixes magic numbers and lengths).
 /// `shb_os` (the running kernel, as dumpcap writes it: `Linux 6.12.117+deb12-amd64`)
 /// and `shb_userappl`, so that readers know which kernel's rules apply.
 fn section_options() -> Vec<pcap_parser::PcapNGOption<'static>> {
-    let option = |code: u16, text: String| {
-        let bytes = text.into_bytes();
-        let len = u16::try_from(bytes.len()).unwrap_or(u16::MAX);
-        let mut value = bytes;
-        value.truncate(usize::from(len));
-        while !value.len().is_multiple_of(4) {
-            value.push(0);
-        }
-        pcap_parser::PcapNGOption {
-            code: pcap_parser::OptionCode(code),
-            len,
-            value: std::borrow::Cow::Owned(value),
-        }
-    };
+    let option = |code: u16, text: String| writer::option(code, text.into_bytes());
     let mut v = Vec::new();
     if let Ok(release) = std::fs::read_to_string("/proc/sys/kernel/osrelease") {
         v.push(option(3, format!("Linux {}", release.trim())));
     }
     v.push(option(4, format!("nlorder {}", env!("CARGO_PKG_VERSION"))));
     v
-}
-
-fn serialize<T: ToVec>(mut block: T) -> io::Result<Vec<u8>> {
-    block
-        .to_vec()
-        .map_err(|e| io::Error::other(format!("serializing a capture block: {e:?}")))
 }
 
 /// Moves the calling thread into a named network namespace; do this before

@@ -39,6 +39,9 @@ pub enum Command {
     Timeline(TimelineArgs),
     /// Name the program behind every dump request: when each one looked at the tables.
     Who(WhoArgs),
+    /// Write the capture back as pcapng with a comment on each record saying what nlorder read
+    /// there (who asked, the changes and kernel rules, dumps as predicted or not, problems).
+    Annotate(AnnotateArgs),
     /// Replay the node-IP choice of Calico, kubelet, flannel, kubeadm, k3s, Cilium, etcd, Swarm,
     /// Consul or Nomad, and say why each candidate lost.
     Detect(Box<DetectArgs>),
@@ -191,6 +194,17 @@ pub struct WhoArgs {
     pub input: InputArgs,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct AnnotateArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The pcapng file to write (`-` for stdout); never the capture being read.
+    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 #[derive(Debug, Args)]
@@ -646,6 +660,7 @@ pub enum Job {
     Table(app::table::Table),
     Timeline(app::timeline::Timeline),
     Who(app::who::Who),
+    Annotate(app::annotate::Annotate),
     Detect(Box<app::detect::Detect>),
     Gai(Box<app::gai::Gai>),
     Check(app::check::Check),
@@ -693,6 +708,14 @@ impl Command {
                 Job::Who(app::who::Who {
                     capture: a.input.source(),
                     format: a.format.into(),
+                }),
+                a.input.io.console(),
+            ),
+            Command::Annotate(a) => (
+                Job::Annotate(app::annotate::Annotate {
+                    capture: a.input.source(),
+                    model: a.model.options(),
+                    output: a.file,
                 }),
                 a.input.io.console(),
             ),
