@@ -101,6 +101,15 @@ impl Diagnostics {
     pub fn dropped(&self) -> u64 {
         self.dropped
     }
+
+    /// Takes `other`'s diagnostics after these (kept as [`Self::push`]
+    /// keeps them; those `other` only counted are counted).
+    pub fn append(&mut self, other: Diagnostics) {
+        self.dropped += other.dropped;
+        for d in other.kept {
+            self.push(d);
+        }
+    }
 }
 
 #[cfg(test)]

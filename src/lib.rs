@@ -4,8 +4,9 @@
 //!
 //! Layers, each depending only on the ones above it (`cli/tests/layers.rs`
 //! holds the code to this list):
-//! - [`capture`]: pcap/pcapng records and their link-layer headers
-//!   ([`record`] writes them, from a live kernel);
+//! - [`capture`]: pcap/pcapng records and their link-layer headers, and
+//!   a capture written back as pcapng with comments ([`record`] writes
+//!   captures from a live kernel);
 //! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
 //! - [`trace`]: a capture as a stream of decoded messages;
 //! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;

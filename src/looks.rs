@@ -529,9 +529,11 @@ struct Grouper {
 }
 
 impl Grouper {
-    fn push(&mut self, r: &Asked) {
+    /// Puts `r` in a look: the last one or a new one; returns its number
+    /// (`None`: a GET, in no look).
+    fn push(&mut self, r: &Asked) -> Option<usize> {
         if !r.dump {
-            return;
+            return None;
         }
         let last_ts = self.last_ts;
         let joins = self.looks.last().is_some_and(|l| {
@@ -571,6 +573,7 @@ impl Grouper {
             self.looks.push(l);
         }
         self.last_ts = r.ts;
+        self.looks.last().map(|l| l.number)
     }
 }
 
@@ -670,6 +673,53 @@ impl Collector {
             dump: r.dump,
             port: r.port,
         };
+        self.wait(r, None);
+        Some(ended)
+    }
+
+    /// [`Collector::observe`], returning the whole request whose answer
+    /// the message ended, and the requests it let the collector group (by
+    /// their packet), each with the number of the look it joined (`None`:
+    /// a GET, in no look). A request is grouped once no earlier one still
+    /// waits for its answer: usually where its own answer ended.
+    pub fn observe_grouped(&mut self, m: &TraceMessage<'_>) -> (Option<Asked>, Vec<(u64, Option<usize>)>) {
+        let mut grouped = Vec::new();
+        let Some(r) = self.looks.observe(m) else {
+            return (None, grouped);
+        };
+        self.wait(r.clone(), Some(&mut grouped));
+        (Some(r), grouped)
+    }
+
+    /// The request a reply answers while its answer is under way (before
+    /// the reply is observed; not yet attributed to a library).
+    pub fn answering(&self, m: &TraceMessage<'_>) -> Option<&Asked> {
+        let h = &m.message.header;
+        if h.flags & NLM_F_REQUEST != 0 {
+            return None;
+        }
+        self.looks
+            .open
+            .iter()
+            .find(|r| r.seq == h.seq && r.port.is_none_or(|p| p == h.pid))
+    }
+
+    /// Requests whose answer has not ended (yet), oldest first.
+    pub fn unanswered(&self) -> &[Asked] {
+        &self.looks.open
+    }
+
+    /// Requests not grouped into looks yet (answered or not), by packet:
+    /// [`Collector::finish`] groups them.
+    pub fn ungrouped(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self.waiting.iter().chain(&self.looks.open).map(|r| r.packet).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// An answered request waits until every earlier one is answered too,
+    /// then joins its look (said in `grouped`).
+    fn wait(&mut self, r: Asked, mut grouped: Option<&mut Vec<(u64, Option<usize>)>>) {
         self.waiting.push(r);
         let oldest_open = self.looks.open.iter().map(|o| o.packet).min();
         self.waiting.sort_by_key(|w| w.packet);
@@ -679,16 +729,20 @@ impl Collector {
         };
         let drained: Vec<Asked> = self.waiting.drain(..ready).collect();
         for w in drained {
-            self.take(w);
+            let packet = w.packet;
+            let look = self.take(w);
+            if let Some(g) = grouped.as_deref_mut() {
+                g.push((packet, look));
+            }
         }
-        Some(ended)
     }
 
-    fn take(&mut self, r: Asked) {
-        self.grouper.push(&r);
+    fn take(&mut self, r: Asked) -> Option<usize> {
+        let look = self.grouper.push(&r);
         if self.keep_requests {
             self.requests.push(r);
         }
+        look
     }
 
     /// The looks (and requests) of the whole trace, requests whose answer
@@ -698,7 +752,7 @@ impl Collector {
         rest.extend(self.looks.unfinished());
         rest.sort_by_key(|r| r.packet);
         for r in rest {
-            self.take(r);
+            let _ = self.take(r);
         }
         Who {
             requests: self.requests,

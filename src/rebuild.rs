@@ -11,14 +11,15 @@
 //! reads on past `--at PACKET|TIME`), so a capture on stdin is still read
 //! once. Every pass goes through one loop (`drive`), which keeps the
 //! moment and stops at `--at`; the passes differ only in what they do with
-//! each message.
+//! each message (and [`rebuild_by_record`]'s, `annotate`'s, also with the
+//! end of each record).
 
-use crate::capture::{self, CaptureReader, Timestamp};
+use crate::capture::{self, CaptureReader, Record, Timestamp};
 use crate::diag::Diagnostics;
 use crate::looks::Looker;
 use crate::model::{ChangeSink, Model, ModelOptions};
 pub use crate::moment::{At, AtSpec, AtValue, Moment, Outside};
-use crate::trace::{TraceMessage, TraceOptions, TraceStats, read_trace};
+use crate::trace::{RecordRead, TraceMessage, TraceOptions, TraceStats, Visitor, read_trace_records};
 
 /// The result of a rebuild.
 pub struct Rebuilt {
@@ -84,33 +85,85 @@ fn drive(
     diags: &mut Diagnostics,
     at: Option<At>,
     read_past: bool,
-    mut step: impl FnMut(&TraceMessage<'_>, &Moment, bool),
+    step: impl FnMut(&TraceMessage<'_>, &Moment, bool),
 ) -> Result<(TraceStats, Moment), capture::Error> {
-    let mut moment = Moment::start(at);
-    let mut stopped = false;
-    let stats = read_trace(reader, trace, diags, |m| {
-        if !stopped {
-            moment.first.get_or_insert((m.packet, m.ts));
-            moment.last = Some((m.packet, m.ts));
-            stopped = match at {
-                Some(At::Packet(n)) => m.packet > n,
-                Some(At::Time(t)) => m.ts.is_some_and(|ts| ts > t),
-                None | Some(At::AfterEnd(_)) => false,
-            };
-            if stopped {
-                moment.to_end = false;
-            } else {
-                moment.packet = m.packet;
-                moment.ts = m.ts;
-            }
-        }
-        if stopped && !read_past {
-            return false;
-        }
-        step(m, &moment, stopped);
+    drive_steps(reader, trace, diags, at, read_past, &mut Closure(step))
+}
+
+/// What a pass does with each message (and, if it wants, each record).
+trait Step {
+    /// A message, with the moment as it stands after it, and whether it
+    /// lies past `at`.
+    fn message(&mut self, m: &TraceMessage<'_>, moment: &Moment, past: bool);
+    /// A record, once its messages were given (see [`crate::trace::Visitor`]).
+    fn record(&mut self, _rec: &Record<'_>, _read: &RecordRead) -> bool {
         true
-    })?;
-    Ok((stats, moment))
+    }
+}
+
+/// A pass that only takes messages.
+struct Closure<F>(F);
+
+impl<F: FnMut(&TraceMessage<'_>, &Moment, bool)> Step for Closure<F> {
+    fn message(&mut self, m: &TraceMessage<'_>, moment: &Moment, past: bool) {
+        (self.0)(m, moment, past)
+    }
+}
+
+/// [`drive`], with the pass's steps as a [`Step`].
+fn drive_steps(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    diags: &mut Diagnostics,
+    at: Option<At>,
+    read_past: bool,
+    step: &mut impl Step,
+) -> Result<(TraceStats, Moment), capture::Error> {
+    struct Driver<'s, S> {
+        step: &'s mut S,
+        at: Option<At>,
+        read_past: bool,
+        moment: Moment,
+        stopped: bool,
+    }
+    impl<S: Step> Visitor for Driver<'_, S> {
+        fn message(&mut self, m: &TraceMessage<'_>) -> bool {
+            let moment = &mut self.moment;
+            if !self.stopped {
+                moment.first.get_or_insert((m.packet, m.ts));
+                moment.last = Some((m.packet, m.ts));
+                self.stopped = match self.at {
+                    Some(At::Packet(n)) => m.packet > n,
+                    Some(At::Time(t)) => m.ts.is_some_and(|ts| ts > t),
+                    None | Some(At::AfterEnd(_)) => false,
+                };
+                if self.stopped {
+                    moment.to_end = false;
+                } else {
+                    moment.packet = m.packet;
+                    moment.ts = m.ts;
+                }
+            }
+            if self.stopped && !self.read_past {
+                return false;
+            }
+            self.step.message(m, &self.moment, self.stopped);
+            true
+        }
+
+        fn record(&mut self, rec: &Record<'_>, read: &RecordRead) -> bool {
+            self.step.record(rec, read)
+        }
+    }
+    let mut driver = Driver {
+        step,
+        at,
+        read_past,
+        moment: Moment::start(at),
+        stopped: false,
+    };
+    let stats = read_trace_records(reader, trace, diags, &mut driver)?;
+    Ok((stats, driver.moment))
 }
 
 /// The whole capture with the default trace options: the tables at its
@@ -147,6 +200,55 @@ pub fn rebuild_following<S: ChangeSink>(
         follow.message(m);
     })?;
     model.finish(until(at, &moment), sink);
+    Ok(Rebuilt {
+        model,
+        stats,
+        last_packet: moment.packet,
+        moment,
+    })
+}
+
+/// Follows a rebuild record by record: every message and change (as a
+/// [`ChangeSink`]), and the end of every record the capture holds,
+/// skipped ones included, with the model as it stands after it.
+pub trait RecordSink: ChangeSink {
+    /// Record `rec` was read and its messages applied; `read`: what
+    /// reading it met. `false` stops the pass.
+    fn record(&mut self, rec: &Record<'_>, read: &RecordRead, model: &Model) -> bool;
+}
+
+/// Rebuilds the whole capture, handing `sink` every message and change
+/// and, after each record's messages, the record itself (see
+/// [`RecordSink`]); the changes [`Model::finish`] makes at the end come
+/// after the last record.
+pub fn rebuild_by_record<S: RecordSink>(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    options: ModelOptions,
+    diags: &mut Diagnostics,
+    sink: &mut S,
+) -> Result<Rebuilt, capture::Error> {
+    struct ByRecord<'s, S> {
+        model: Model,
+        sink: &'s mut S,
+    }
+    impl<S: RecordSink> Step for ByRecord<'_, S> {
+        fn message(&mut self, m: &TraceMessage<'_>, _: &Moment, _: bool) {
+            self.sink.message(m);
+            self.model.apply(m, self.sink);
+        }
+
+        fn record(&mut self, rec: &Record<'_>, read: &RecordRead) -> bool {
+            self.sink.record(rec, read, &self.model)
+        }
+    }
+    let mut pass = ByRecord {
+        model: Model::new(options),
+        sink,
+    };
+    let (stats, moment) = drive_steps(reader, trace, diags, None, false, &mut pass)?;
+    let mut model = pass.model;
+    model.finish(moment.ts, pass.sink);
     Ok(Rebuilt {
         model,
         stats,

@@ -29,9 +29,11 @@ use netlink_packet_route::address::AddressMessage;
 use netlink_packet_route::link::LinkMessage;
 use netlink_packet_route::route::RouteMessage;
 use netlink_sys::{Socket, protocols::NETLINK_ROUTE};
-use pcap_parser::{Linktype, ToVec};
+use pcap_parser::Linktype;
 
 use crate::capture::link::{ARPHRD_NETLINK, LINKTYPE_NETLINK};
+// pcap-parser's serializer, with what its fix() leaves to the caller
+use crate::capture::writer::{self, block_bytes as serialize};
 use crate::netlink::names::{NLMSG_DONE, NLMSG_ERROR};
 use crate::netlink::wire::{ByteOrder, Messages, NLMSG_HDRLEN, NlMsgHdr, RtGenMsg};
 
@@ -250,7 +252,6 @@ impl<W: Write> CaptureWriter<W> {
     }
 }
 
-/// pcap-parser's serializer (which also fixes magic numbers and lengths).
 /// `shb_os` (the running kernel, as dumpcap writes it: `Linux 6.12.117+deb12-amd64`)
 /// and `shb_userappl`, so that readers know which kernel's rules apply.
 /// The running kernel's release (`6.12.57+deb13-amd64`), as pcapng files
@@ -262,32 +263,13 @@ pub fn kernel_release() -> Option<String> {
 }
 
 fn section_options() -> Vec<pcap_parser::PcapNGOption<'static>> {
-    let option = |code: u16, text: String| {
-        let bytes = text.into_bytes();
-        let len = u16::try_from(bytes.len()).unwrap_or(u16::MAX);
-        let mut value = bytes;
-        value.truncate(usize::from(len));
-        while !value.len().is_multiple_of(4) {
-            value.push(0);
-        }
-        pcap_parser::PcapNGOption {
-            code: pcap_parser::OptionCode(code),
-            len,
-            value: std::borrow::Cow::Owned(value),
-        }
-    };
+    let option = |code: u16, text: String| writer::option(code, text.into_bytes());
     let mut v = Vec::new();
     if let Some(release) = kernel_release() {
         v.push(option(3, format!("Linux {release}")));
     }
     v.push(option(4, format!("nlorder {}", env!("CARGO_PKG_VERSION"))));
     v
-}
-
-fn serialize<T: ToVec>(mut block: T) -> io::Result<Vec<u8>> {
-    block
-        .to_vec()
-        .map_err(|e| io::Error::other(format!("serializing a capture block: {e:?}")))
 }
 
 /// Moves the calling thread into a named network namespace; do this before
@@ -415,14 +397,16 @@ pub fn record_to(
         name: name.clone(),
         source: Box::new(source),
     };
+    // The namespace first: a missing one leaves no empty file behind.
+    prepare(netns, &stop)?;
     if name == "-" {
-        record_into(std::io::stdout().lock(), netns, format, o, stop, started).map_err(into)
+        record(std::io::stdout().lock(), format, o, stop, started).map_err(into)
     } else {
         let f = std::fs::File::create(path).map_err(|source| Error::Create {
             name: name.clone(),
             source,
         })?;
-        record_into(std::io::BufWriter::new(f), netns, format, o, stop, started).map_err(into)
+        record(std::io::BufWriter::new(f), format, o, stop, started).map_err(into)
     }
 }
 
@@ -437,13 +421,19 @@ pub fn record_into<W: Write>(
     stop: Arc<AtomicBool>,
     started: &mut dyn FnMut(),
 ) -> Result<Summary, Error> {
+    prepare(netns, &stop)?;
+    record(out, format, o, stop, started)
+}
+
+/// SIGINT and SIGTERM set `stop`; the calling thread enters `netns`.
+fn prepare(netns: Option<&str>, stop: &Arc<AtomicBool>) -> Result<(), Error> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(Error::Signals)?;
+        signal_hook::flag::register(sig, Arc::clone(stop)).map_err(Error::Signals)?;
     }
     if let Some(ns) = netns {
         enter_netns(ns)?;
     }
-    record(out, format, o, stop, started)
+    Ok(())
 }
 
 /// Records into `out`. `stop` ends a `follow` early (Ctrl-C); `started`

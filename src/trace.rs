@@ -3,7 +3,9 @@
 //! Contract: [`read_trace`] joins the capture reader, the link-layer header,
 //! byte-order detection, message framing and the compact decoder, and hands
 //! each message to a visitor in capture order with its packet number and
-//! byte offset. Memory is bounded by one record; everything skipped is
+//! byte offset ([`read_trace_records`] also hands it every record, skipped
+//! ones included, once its messages are visited, with what reading it
+//! met). Memory is bounded by one record; everything skipped is
 //! counted in [`TraceStats`] and explained in the diagnostics.
 //!
 //! Byte order is decided once per capture (a capture comes from one host),
@@ -97,17 +99,70 @@ pub struct TraceMessage<'a> {
     pub os: Option<&'a str>,
 }
 
+/// Why a record's bytes were not read as NETLINK_ROUTE messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skipped {
+    /// It holds no netlink data (another link type, a cooked header of
+    /// another device, too short for its header).
+    NotNetlink(NotNetlink),
+    /// Netlink of another protocol (NETLINK_ROUTE is 0).
+    Protocol(u16),
+}
+
+/// What reading one record met, for a [`Visitor`] that follows records.
+#[derive(Debug, Default)]
+pub struct RecordRead {
+    /// Why its bytes were not read, when they were not.
+    pub skipped: Option<Skipped>,
+    /// The problems reading it met (framing, truncation, decoding, byte
+    /// order), in order; they also go to the trace's diagnostics.
+    pub problems: Diagnostics,
+    /// The NETLINK_ROUTE messages it held.
+    pub messages: u32,
+}
+
+/// Follows a trace message by message and, if it wants, record by record.
+pub trait Visitor {
+    /// One NETLINK_ROUTE message, in capture order; `false` stops the walk.
+    fn message(&mut self, m: &TraceMessage<'_>) -> bool;
+    /// A record, once its messages were visited (every record the capture
+    /// reader hands out, skipped ones included); `false` stops the walk.
+    fn record(&mut self, _rec: &Record<'_>, _read: &RecordRead) -> bool {
+        true
+    }
+}
+
+/// A visitor of messages alone.
+struct MessagesOnly<F>(F);
+
+impl<F: FnMut(&TraceMessage<'_>) -> bool> Visitor for MessagesOnly<F> {
+    fn message(&mut self, m: &TraceMessage<'_>) -> bool {
+        (self.0)(m)
+    }
+}
+
 /// Streams every NETLINK_ROUTE message of a capture to `visit`, which may
 /// stop the walk by returning `false`.
 pub fn read_trace<F>(
     reader: &mut CaptureReader<'_>,
     options: TraceOptions,
     diags: &mut Diagnostics,
-    mut visit: F,
+    visit: F,
 ) -> Result<TraceStats, capture::Error>
 where
     F: FnMut(&TraceMessage<'_>) -> bool,
 {
+    read_trace_records(reader, options, diags, &mut MessagesOnly(visit))
+}
+
+/// [`read_trace`], every record also handed to `visitor` once its
+/// messages were.
+pub fn read_trace_records(
+    reader: &mut CaptureReader<'_>,
+    options: TraceOptions,
+    diags: &mut Diagnostics,
+    visitor: &mut impl Visitor,
+) -> Result<TraceStats, capture::Error> {
     let mut stats = TraceStats {
         byte_order: options.byte_order,
         byte_order_source: options.byte_order.map(|_| OrderSource::Forced),
@@ -116,81 +171,92 @@ where
     let mut warned_order = false;
     reader.for_each_record(diags, |rec, diags| {
         stats.records += 1;
-        let frame = match netlink_frame(rec.linktype, rec.data) {
-            Ok(f) => f,
-            Err(why) => {
-                match why {
-                    NotNetlink::LinkType(t) => *stats.skipped_link_type.entry(t).or_default() += 1,
-                    NotNetlink::HaType(_) => stats.skipped_not_netlink_hatype += 1,
-                    NotNetlink::Short { .. } => {
-                        stats.skipped_short += 1;
-                        diags.push(Diagnostic::record(rec.number, rec.offset, why.to_string()));
-                    }
-                }
-                return true;
-            }
-        };
-        stats.netlink_records += 1;
-        let reported = u64::from(rec.origlen).saturating_sub(frame.header_len as u64);
-        let order = match stats.byte_order {
-            Some(o) => o,
-            None => match ByteOrder::guess(frame.payload, reported) {
-                Some(o) => {
-                    stats.byte_order = Some(o);
-                    stats.byte_order_source = Some(OrderSource::Detected);
-                    o
-                }
-                None => ByteOrder::native(),
-            },
-        };
-        if frame.family != NETLINK_ROUTE {
-            *stats.skipped_family.entry(frame.family).or_default() += 1;
-            return true;
+        let mut read = RecordRead::default();
+        let mut go_on = read_record(rec, &mut stats, &mut warned_order, &mut read, visitor);
+        if go_on {
+            go_on = visitor.record(rec, &read);
         }
-        stats.route_records += 1;
-        if !warned_order && !order.plausible(frame.payload, reported) {
-            let other = match order {
-                ByteOrder::Little => ByteOrder::Big,
-                ByteOrder::Big => ByteOrder::Little,
-            };
-            if other.plausible(frame.payload, reported) {
-                warned_order = true;
-                diags.push(Diagnostic::record(
-                    rec.number,
-                    rec.offset,
-                    format!(
-                        "netlink data looks {other:?}-endian, unlike the capture's first record; \
-                         decoding as {order:?} (use --netlink-endian to override)"
-                    )
-                    .to_lowercase(),
-                ));
-            }
-        }
-        visit_record(
-            rec,
-            frame.payload,
-            frame.header_len,
-            order,
-            &mut stats,
-            diags,
-            &mut visit,
-        )
+        diags.append(read.problems);
+        go_on
     })?;
     Ok(stats)
 }
 
-fn visit_record<F>(
+/// One record: its messages to `visitor`, what it met into `read`.
+fn read_record(
+    rec: &Record<'_>,
+    stats: &mut TraceStats,
+    warned_order: &mut bool,
+    read: &mut RecordRead,
+    visitor: &mut impl Visitor,
+) -> bool {
+    let diags = &mut read.problems;
+    let frame = match netlink_frame(rec.linktype, rec.data) {
+        Ok(f) => f,
+        Err(why) => {
+            match why {
+                NotNetlink::LinkType(t) => *stats.skipped_link_type.entry(t).or_default() += 1,
+                NotNetlink::HaType(_) => stats.skipped_not_netlink_hatype += 1,
+                NotNetlink::Short { .. } => {
+                    stats.skipped_short += 1;
+                    diags.push(Diagnostic::record(rec.number, rec.offset, why.to_string()));
+                }
+            }
+            read.skipped = Some(Skipped::NotNetlink(why));
+            return true;
+        }
+    };
+    stats.netlink_records += 1;
+    let reported = u64::from(rec.origlen).saturating_sub(frame.header_len as u64);
+    let order = match stats.byte_order {
+        Some(o) => o,
+        None => match ByteOrder::guess(frame.payload, reported) {
+            Some(o) => {
+                stats.byte_order = Some(o);
+                stats.byte_order_source = Some(OrderSource::Detected);
+                o
+            }
+            None => ByteOrder::native(),
+        },
+    };
+    if frame.family != NETLINK_ROUTE {
+        *stats.skipped_family.entry(frame.family).or_default() += 1;
+        read.skipped = Some(Skipped::Protocol(frame.family));
+        return true;
+    }
+    stats.route_records += 1;
+    if !*warned_order && !order.plausible(frame.payload, reported) {
+        let other = match order {
+            ByteOrder::Little => ByteOrder::Big,
+            ByteOrder::Big => ByteOrder::Little,
+        };
+        if other.plausible(frame.payload, reported) {
+            *warned_order = true;
+            diags.push(Diagnostic::record(
+                rec.number,
+                rec.offset,
+                format!(
+                    "netlink data looks {other:?}-endian, unlike the capture's first record; \
+                     decoding as {order:?} (use --netlink-endian to override)"
+                )
+                .to_lowercase(),
+            ));
+        }
+    }
+    let (go_on, messages) = visit_record(rec, frame.payload, frame.header_len, order, stats, diags, visitor);
+    read.messages = messages;
+    go_on
+}
+
+fn visit_record(
     rec: &Record<'_>,
     payload: &[u8],
     header_len: usize,
     order: ByteOrder,
     stats: &mut TraceStats,
     diags: &mut Diagnostics,
-    visit: &mut F,
-) -> bool
-where
-    F: FnMut(&TraceMessage<'_>) -> bool,
-{
+    visitor: &mut impl Visitor,
+) -> (bool, u32) {
     let truncated = rec.is_truncated();
     if truncated {
         stats.truncated_records += 1;
@@ -221,8 +287,8 @@ where
                     os: rec.os,
                 };
                 index += 1;
-                if !visit(&tm) {
-                    return false;
+                if !visitor.message(&tm) {
+                    return (false, index);
                 }
             }
             Err(e) if truncated => {
@@ -238,7 +304,7 @@ where
     if truncated && !truncation_reported {
         diags.push(truncation(rec, base + payload.len() as u64, index));
     }
-    true
+    (true, index)
 }
 
 fn truncation(rec: &Record<'_>, at: u64, decoded: u32) -> Diagnostic {

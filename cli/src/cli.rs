@@ -39,6 +39,9 @@ pub enum Command {
     Timeline(TimelineArgs),
     /// Name the program behind every dump request: when each one looked at the tables.
     Who(WhoArgs),
+    /// Write the capture back as pcapng with a comment on each record saying what nlorder read
+    /// there (who asked, the changes and kernel rules, dumps as predicted or not, problems).
+    Annotate(AnnotateArgs),
     /// Replay the node-IP choice of Calico, kubelet, flannel, kubeadm, k3s, Cilium, etcd, Swarm,
     /// Consul or Nomad, and say why each candidate lost.
     Detect(Box<DetectArgs>),
@@ -225,6 +228,17 @@ pub struct WhoArgs {
     pub format: OutputFormat,
     #[command(flatten)]
     pub select: SelectArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct AnnotateArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The pcapng file to write (`-` for stdout); never the capture being read.
+    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 #[derive(Debug, Args)]
@@ -755,6 +769,7 @@ pub enum Job {
     Table(app::table::Table),
     Timeline(app::timeline::Timeline),
     Who(app::who::Who),
+    Annotate(app::annotate::Annotate),
     Detect(Box<app::detect::Detect>),
     Gai(Box<app::gai::Gai>),
     Check(app::check::Check),
@@ -806,6 +821,14 @@ impl Command {
                     capture: a.input.source(),
                     format: a.format.into(),
                     selection: a.select.selection(nlorder::filter::Field::REQUEST)?,
+                }),
+                a.input.io.console(),
+            ),
+            Command::Annotate(a) => (
+                Job::Annotate(app::annotate::Annotate {
+                    capture: a.input.source(),
+                    model: a.model.options(),
+                    output: a.file,
                 }),
                 a.input.io.console(),
             ),

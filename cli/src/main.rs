@@ -70,6 +70,7 @@ fn run(command: Command) -> Result<Status, Error> {
                 Job::Table(r) => r.run(&console, &mut out),
                 Job::Timeline(r) => r.run(&console, &mut out),
                 Job::Who(r) => r.run(&console, &mut out),
+                Job::Annotate(r) => r.run(&console, &mut out),
                 Job::Detect(r) => r.run(&console, &mut out),
                 Job::Gai(r) => r.run(&console, &mut out),
                 Job::Check(r) => r.run(&console, &mut out),

@@ -50,7 +50,7 @@ fn help_man_page_and_readme_agree_on_every_option() {
     let man = options_in(&String::from_utf8_lossy(&man.stdout).replace("\\-", "-"));
     let mut all = std::collections::BTreeSet::new();
     for sub in [
-        "decode", "table", "timeline", "who", "detect", "gai", "check", "record", "watch", "man",
+        "decode", "table", "timeline", "who", "annotate", "detect", "gai", "check", "record", "watch", "man",
     ] {
         let help = help_options(sub);
         assert!(help.contains("--help"), "{sub}: {help:?}");
@@ -87,7 +87,9 @@ fn every_subcommand_has_its_own_man_page() {
     let out = nlorder(&["man", "--dir", dir.to_str().expect("utf-8 path")]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(dir.join("nlorder.1").is_file());
-    for sub in ["decode", "table", "timeline", "who", "detect", "gai", "check", "record", "watch"] {
+    for sub in [
+        "decode", "table", "timeline", "who", "annotate", "detect", "gai", "check", "record", "watch",
+    ] {
         let page = nlorder(&["man", sub]);
         assert!(page.status.success(), "man {sub}");
         let text = String::from_utf8_lossy(&page.stdout).into_owned();

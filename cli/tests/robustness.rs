@@ -59,6 +59,19 @@ fn every_request(data: &[u8]) -> u64 {
     let capture = Source::Bytes(data.into());
     let decoded = decoders(&capture);
     let (console, model, mut out) = (Console::quiet(), Default::default(), std::io::sink());
+    // annotate writes what it read back: a capture that reads again
+    let mut annotated = Vec::new();
+    let annotate = app::annotate::Annotate {
+        capture: capture.clone(),
+        model,
+        output: "-".into(),
+    };
+    if annotate.run(&console, &mut annotated).is_ok() {
+        let mut diags = nlorder::diag::Diagnostics::default();
+        nlorder::capture::CaptureReader::new(std::io::Cursor::new(annotated))
+            .and_then(|mut r| r.for_each_record(&mut diags, |_, _| true))
+            .expect("annotate's output reads");
+    }
     for format in [Format::Text, Format::Json] {
         for selection in [Default::default(), every_field(Field::REQUEST)] {
             let _ = app::who::Who {

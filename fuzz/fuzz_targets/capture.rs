@@ -10,6 +10,7 @@ use nlorder::rebuild::AtSpec;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let (capture, console, model, mut out) = (Source::Bytes(data.into()), Console::quiet(), Default::default(), std::io::sink());
+    let _ = app::annotate::Annotate { capture: capture.clone(), model, output: "-".into() }.run(&console, &mut out);
     for format in [Format::Text, Format::Json] {
         let _ = app::decode::Decode { capture: capture.clone(), format, attrs: true, selection: Default::default() }.run(&console, &mut out);
         let _ = app::who::Who { capture: capture.clone(), format, selection: Default::default() }.run(&console, &mut out);

@@ -10,6 +10,7 @@
 //! and returns a [`Status`]; the command line builds the requests from its
 //! flags, and the fuzz target builds them over arbitrary bytes.
 
+pub mod annotate;
 pub mod check;
 pub mod decode;
 pub mod detect;

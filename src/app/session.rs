@@ -366,6 +366,26 @@ impl Session {
         Ok((rebuilt, diags))
     }
 
+    /// Rebuilds the whole capture record by record (see
+    /// [`crate::rebuild::rebuild_by_record`]); then the summary and what
+    /// the rebuild rests on. Unlike the other passes it accepts a capture
+    /// with no rtnetlink message: `annotate` writes every record back
+    /// whatever it holds, and says why nothing was read.
+    pub fn rebuild_by_record<S: crate::rebuild::RecordSink>(
+        &mut self,
+        trace: TraceOptions,
+        model: ModelOptions,
+        sink: &mut S,
+    ) -> Result<(Rebuilt, Diagnostics), Error> {
+        let mut diags = Diagnostics::default();
+        let done = crate::rebuild::rebuild_by_record(&mut self.reader, trace, model, &mut diags, sink);
+        self.done();
+        let rebuilt = done.map_err(|e| self.unreadable(e))?;
+        self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
+        self.grounds = Grounds::of(&rebuilt.model, &diags);
+        Ok((rebuilt, diags))
+    }
+
     /// `--at auto` (see [`crate::rebuild::evaluate_at_looks`]).
     pub fn evaluate_at_looks<T>(
         &mut self,

@@ -1,7 +1,10 @@
 //! Streaming reader for pcap and pcapng files (plain or gzip-compressed).
 //!
 //! Contract: [`CaptureReader::for_each_record`] hands every packet record to a
-//! visitor, in file order, numbered from 1 the way Wireshark numbers frames.
+//! visitor, in file order, numbered from 1 the way Wireshark numbers frames,
+//! with how its container stores it ([`Record::stored`]: its section and
+//! interfaces, options and all, the timestamp as stored, its own options),
+//! so that a writer can write it back unchanged.
 //! Memory stays bounded by the largest single record: the file is never read
 //! whole. Problems that still leave the rest of the file readable (a truncated
 //! last record, `caplen < len`, an unknown interface id) become
@@ -105,6 +108,109 @@ pub struct Record<'a> {
     /// The capturing host's OS (`shb_os` of the pcapng section), e.g.
     /// `Linux 6.12.117+deb12-amd64` as dumpcap and `nlorder record` write it.
     pub os: Option<&'a str>,
+    /// The record as its container stores it: what a writer needs to write
+    /// it back unchanged (see [`super::writer`]).
+    pub stored: Stored<'a>,
+}
+
+/// A packet record as its container stores it.
+#[derive(Debug, Clone, Copy)]
+pub struct Stored<'a> {
+    /// The section it belongs to, with its interfaces as described so far.
+    pub section: &'a Section,
+    /// The kind of record.
+    pub kind: StoredKind,
+    /// The interface it was captured on (its index in
+    /// [`Section::interfaces`]; 0 for pcap and Simple Packet Blocks).
+    pub interface: u32,
+    /// The timestamp as stored, in units of its interface's `if_tsresol`
+    /// (pcap: seconds times 10^6 or 10^9 plus the fraction); 0 for a
+    /// Simple Packet Block, which has none.
+    pub ts_units: u64,
+    /// The Enhanced Packet Block's options (comments, flags), as stored.
+    pub options: Options<'a>,
+}
+
+/// Which kind of record a packet was stored as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoredKind {
+    /// A classic pcap record.
+    Pcap,
+    /// A pcapng Enhanced Packet Block.
+    Enhanced,
+    /// A pcapng Simple Packet Block (no timestamp, no options).
+    Simple,
+}
+
+/// A pcapng section (a pcap file is one): its header's options and the
+/// interfaces its records refer to.
+#[derive(Debug, Clone, Default)]
+pub struct Section {
+    /// 1-based, in file order.
+    pub number: u32,
+    /// Its header and option values are big-endian.
+    pub big_endian: bool,
+    /// The Section Header Block's options (`shb_os`, ...), as stored; none
+    /// for pcap.
+    pub options: Vec<RawOption>,
+    /// Its Interface Description Blocks so far, in order (records name
+    /// them by index); for pcap, the one interface the file header
+    /// describes (its `if_tsresol` option says nanoseconds).
+    pub interfaces: Vec<InterfaceDescription>,
+}
+
+/// One Interface Description Block, as stored.
+#[derive(Debug, Clone)]
+pub struct InterfaceDescription {
+    /// Its link type (LINKTYPE_*).
+    pub linktype: u16,
+    /// Its snapshot length (0: none).
+    pub snaplen: u32,
+    /// Its options (`if_tsresol`, `if_name`, ...), as stored.
+    pub options: Vec<RawOption>,
+}
+
+/// A pcapng option: its code and value (without padding), in the byte
+/// order of its section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawOption {
+    /// The option code (1: `opt_comment`).
+    pub code: u16,
+    /// Its value, as long as its declared length.
+    pub value: Vec<u8>,
+}
+
+/// The options of an Enhanced Packet Block, borrowed from the file.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a>(&'a [pcap_parser::PcapNGOption<'a>]);
+
+impl<'a> Options<'a> {
+    /// Each option as (code, value), the value as long as its declared
+    /// length (the padding left out); the end-of-options marker is not one.
+    pub fn iter(&self) -> impl Iterator<Item = (u16, &'a [u8])> + 'a {
+        self.0
+            .iter()
+            .filter(|o| o.code.0 != 0)
+            .map(|o| (o.code.0, o.as_bytes().unwrap_or_else(|_| o.value())))
+    }
+
+    /// The record's comments (`opt_comment`, code 1) that are UTF-8.
+    pub fn comments(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.iter()
+            .filter(|(code, _)| *code == 1)
+            .filter_map(|(_, v)| std::str::from_utf8(v).ok())
+    }
+}
+
+/// The options of a block as owned values.
+fn raw_options(options: &[pcap_parser::PcapNGOption<'_>]) -> Vec<RawOption> {
+    Options(options)
+        .iter()
+        .map(|(code, value)| RawOption {
+            code,
+            value: value.to_vec(),
+        })
+        .collect()
 }
 
 impl Record<'_> {
@@ -239,6 +345,7 @@ impl<'r> CaptureReader<'r> {
         let mut number: u64 = 0;
         let mut seen_any_block = false;
         let mut section_os: Option<String> = None;
+        let mut section = Section::default();
         loop {
             let (consumed, keep_going) = match reader.next() {
                 Ok((consumed, block)) => {
@@ -251,6 +358,23 @@ impl<'r> CaptureReader<'r> {
                             self.info.nanosecond_pcap = h.is_nanosecond_precision();
                             legacy_nanos = h.is_nanosecond_precision();
                             legacy_linktype = (h.network.0 as u32) & 0x03FF_FFFF;
+                            section = Section {
+                                number: 1,
+                                big_endian: h.is_bigendian(),
+                                options: Vec::new(),
+                                interfaces: vec![InterfaceDescription {
+                                    linktype: h.network.0 as u16,
+                                    snaplen: h.snaplen,
+                                    // if_tsresol 9: nanoseconds (6, microseconds, is the default)
+                                    options: match legacy_nanos {
+                                        true => vec![RawOption {
+                                            code: 9,
+                                            value: vec![9],
+                                        }],
+                                        false => Vec::new(),
+                                    },
+                                }],
+                            };
                         }
                         PcapBlockOwned::Legacy(b) => {
                             number += 1;
@@ -269,6 +393,15 @@ impl<'r> CaptureReader<'r> {
                                 origlen: b.origlen,
                                 data,
                                 os: section_os.as_deref(),
+                                stored: Stored {
+                                    section: &section,
+                                    kind: StoredKind::Pcap,
+                                    interface: 0,
+                                    ts_units: u64::from(b.ts_sec)
+                                        * if legacy_nanos { 1_000_000_000 } else { 1_000_000 }
+                                        + u64::from(b.ts_usec),
+                                    options: Options::default(),
+                                },
                             };
                             keep_going = visit(&rec, diags);
                         }
@@ -287,6 +420,12 @@ impl<'r> CaptureReader<'r> {
                             if self.info.os.is_none() {
                                 self.info.os.clone_from(&section_os);
                             }
+                            section = Section {
+                                number: self.info.sections,
+                                big_endian: shb.big_endian(),
+                                options: raw_options(&shb.options),
+                                interfaces: Vec::new(),
+                            };
                         }
                         PcapBlockOwned::NG(Block::InterfaceDescription(idb)) => {
                             self.info.interfaces += 1;
@@ -296,6 +435,11 @@ impl<'r> CaptureReader<'r> {
                                 snaplen: idb.snaplen,
                                 units: ts_units(idb.if_tsresol),
                                 offset_secs: ts_offset(&idb.options, big),
+                            });
+                            section.interfaces.push(InterfaceDescription {
+                                linktype: idb.linktype.0 as u16,
+                                snaplen: idb.snaplen,
+                                options: raw_options(&idb.options),
                             });
                         }
                         PcapBlockOwned::NG(Block::EnhancedPacket(epb)) => {
@@ -313,6 +457,13 @@ impl<'r> CaptureReader<'r> {
                                         origlen: epb.origlen,
                                         data,
                                         os: section_os.as_deref(),
+                                        stored: Stored {
+                                            section: &section,
+                                            kind: StoredKind::Enhanced,
+                                            interface: epb.if_id,
+                                            ts_units: raw,
+                                            options: Options(&epb.options),
+                                        },
                                     };
                                     keep_going = visit(&rec, diags);
                                 }
@@ -345,6 +496,13 @@ impl<'r> CaptureReader<'r> {
                                         origlen: spb.origlen,
                                         data,
                                         os: section_os.as_deref(),
+                                        stored: Stored {
+                                            section: &section,
+                                            kind: StoredKind::Simple,
+                                            interface: 0,
+                                            ts_units: 0,
+                                            options: Options::default(),
+                                        },
                                     };
                                     keep_going = visit(&rec, diags);
                                 }

@@ -23,6 +23,7 @@ macro_rules! serialize_as_words {
     )*};
 }
 
+pub mod annotate;
 pub mod assumption;
 pub mod check;
 pub mod decode;

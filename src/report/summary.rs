@@ -11,7 +11,7 @@ use crate::diag::Diagnostics;
 use crate::report::style::Style;
 use crate::trace::{OrderSource, TraceStats};
 
-fn family_name(f: u16) -> &'static str {
+pub(crate) fn family_name(f: u16) -> &'static str {
     match f {
         0 => "route",
         4 => "sock_diag",
