@@ -30,6 +30,7 @@ pub mod detect;
 pub mod failure;
 pub mod gai;
 pub mod gai_reason;
+pub mod ip_json;
 pub mod moment;
 pub mod note;
 pub mod reason;
