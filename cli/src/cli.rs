@@ -204,8 +204,54 @@ pub struct TableArgs {
     /// Only this address family: 4 or 6.
     #[arg(long)]
     pub family: Option<nlorder::replay::Family>,
+    /// Output format: `ip`-style text, nlorder's JSON, or ip-json: what iproute2's
+    /// `ip -j link show`, `ip -j addr show` and `ip -j route show table all` print
+    /// (see --objects).
     #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
+    pub format: TableFormatArg,
+    /// With --format ip-json: the tables to print, comma-separated (link, addr, route).
+    /// One table is the array `ip -j OBJECT show` prints; several (default: all
+    /// three) an object holding each array under its name.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "OBJECTS")]
+    pub objects: Vec<IpObjectArg>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormatArg {
+    Text,
+    Json,
+    IpJson,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IpObjectArg {
+    Link,
+    Addr,
+    Route,
+}
+
+impl From<IpObjectArg> for app::table::IpObject {
+    fn from(o: IpObjectArg) -> Self {
+        match o {
+            IpObjectArg::Link => app::table::IpObject::Link,
+            IpObjectArg::Addr => app::table::IpObject::Addr,
+            IpObjectArg::Route => app::table::IpObject::Route,
+        }
+    }
+}
+
+impl TableArgs {
+    /// The output the flags ask for; `--objects` means nothing to the other formats.
+    fn table_format(&self) -> Result<app::table::TableFormat, Error> {
+        match self.format {
+            TableFormatArg::IpJson => Ok(app::table::TableFormat::IpJson(
+                self.objects.iter().map(|&o| o.into()).collect(),
+            )),
+            _ if !self.objects.is_empty() => Err(Error::Usage("--objects applies to --format ip-json only".into())),
+            TableFormatArg::Text => Ok(Format::Text.into()),
+            TableFormatArg::Json => Ok(Format::Json.into()),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -803,7 +849,7 @@ impl Command {
                     model: a.model.options(),
                     at: a.at,
                     family: a.family,
-                    format: a.format.into(),
+                    format: a.table_format()?,
                 }),
                 a.input.io.console(),
             ),

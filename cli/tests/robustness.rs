@@ -102,10 +102,18 @@ fn every_request(data: &[u8]) -> u64 {
                 model,
                 at,
                 family: None,
-                format,
+                format: format.into(),
             };
             let _ = table.run(&console, &mut out);
         }
+        let ip_json = app::table::Table {
+            capture: capture.clone(),
+            model,
+            at: None,
+            family: None,
+            format: app::table::TableFormat::IpJson(Vec::new()),
+        };
+        let _ = ip_json.run(&console, &mut out);
         for (method, all, timeline, at) in [
             ("first-found", false, false, None),
             ("kubelet", false, false, Some(AtSpec::Auto)),

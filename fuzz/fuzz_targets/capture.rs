@@ -15,7 +15,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         let _ = app::decode::Decode { capture: capture.clone(), format, attrs: true, selection: Default::default() }.run(&console, &mut out);
         let _ = app::who::Who { capture: capture.clone(), format, selection: Default::default() }.run(&console, &mut out);
         let _ = app::timeline::Timeline { capture: capture.clone(), model, format, selection: Default::default() }.run(&console, &mut out);
-        let _ = app::table::Table { capture: capture.clone(), model, at: None, family: None, format }.run(&console, &mut out);
+        let _ = app::table::Table { capture: capture.clone(), model, at: None, family: None, format: format.into() }.run(&console, &mut out);
         for (method, all, timeline, at) in [("first-found", false, true, None), ("kubelet", true, false, Some(AtSpec::Auto))] {
             let nodes = vec![app::detect::Node { name: "n".into(), capture: capture.clone() }];
             let settings = DetectSettings { method: method.into(), ..DetectSettings::default() };

@@ -48,6 +48,8 @@ pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_le
         multipath: false,
         origin: Origin::Dump(0),
         seq: 0,
+        pref: None,
+        extra: None,
     }
 }
 

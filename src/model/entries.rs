@@ -2,13 +2,19 @@
 //!
 //! Contract: plain owned values built from decoded messages; names and
 //! labels are stored inline (the kernel bounds them by IFNAMSIZ), so
-//! replaying a capture allocates per table entry, never per message.
+//! replaying a capture allocates per table entry, never per message,
+//! except for what only `ip` shows: one shared [`LinkShow`] per link
+//! message from the kernel, and a [`RouteExtra`] for the few route
+//! messages that carry any of it (a source prefix, metrics, next hops).
 
 use std::net::IpAddr;
 
 use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY};
 
-use crate::netlink::rtnl::{Addr, CacheInfo, Link, Route};
+use std::sync::Arc;
+
+use crate::netlink::names::{IFLA_ALT_IFNAME, RTAX_CC_ALGO, RTAX_LOCK};
+use crate::netlink::rtnl::{Addr, CacheInfo, Link, NextHop, Route};
 
 /// A short byte string stored inline: interface names, labels and link
 /// kinds (the kernel limits names and labels to 15 bytes plus NUL). Longer
@@ -207,6 +213,59 @@ pub struct LinkEntry {
     pub origin: Origin,
     /// Only known from addresses or routes: no link message seen yet.
     pub placeholder: bool,
+    /// What the last link message from the kernel said that only `ip link
+    /// show` uses (qdisc, group, ...); `None` while no such message was seen.
+    /// Shared, so that copying an entry never copies it.
+    pub show: Option<Arc<LinkShow>>,
+}
+
+/// The attributes of a link message the model keeps only to show them,
+/// as the last message from the kernel gave them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkShow {
+    /// IFLA_QDISC: the root qdisc's kind.
+    pub qdisc: Option<ShortName>,
+    /// IFLA_TXQLEN.
+    pub txqlen: Option<u32>,
+    /// IFLA_GROUP.
+    pub group: Option<u32>,
+    /// IFLA_LINKMODE.
+    pub linkmode: Option<u8>,
+    /// IFLA_BROADCAST: the link-layer broadcast (or peer) address.
+    pub broadcast: Option<ShortName>,
+    /// IFLA_PERM_ADDRESS.
+    pub perm_address: Option<ShortName>,
+    /// IFLA_LINK_NETNSID: the namespace id of the device IFLA_LINK names.
+    pub link_netnsid: Option<i32>,
+    /// IFLA_PROTO_DOWN was set.
+    pub proto_down: bool,
+    /// IFLA_IFALIAS.
+    pub ifalias: Option<Box<[u8]>>,
+    /// The IFLA_ALT_IFNAMEs of IFLA_PROP_LIST, in order; `None` without
+    /// IFLA_PROP_LIST.
+    pub altnames: Option<Box<[Box<[u8]>]>>,
+}
+
+impl LinkShow {
+    /// What a message from the kernel says; `None` for one that carries
+    /// none of it (requests, short messages).
+    fn from_message(l: &Link<'_>) -> Option<Arc<Self>> {
+        let any = l.qdisc.is_some() || l.txqlen.is_some() || l.group.is_some() || l.linkmode.is_some();
+        any.then(|| {
+            Arc::new(LinkShow {
+                qdisc: l.qdisc.map(ShortName::new),
+                txqlen: l.txqlen,
+                group: l.group,
+                linkmode: l.linkmode,
+                broadcast: l.broadcast.map(ShortName::new),
+                perm_address: l.perm_address.map(ShortName::new),
+                link_netnsid: l.link_netnsid,
+                proto_down: l.proto_down.is_some_and(|p| p != 0),
+                ifalias: l.ifalias.map(Box::from),
+                altnames: l.prop_list.map(|p| p.strings(IFLA_ALT_IFNAME).map(Box::from).collect()),
+            })
+        })
+    }
 }
 
 impl LinkEntry {
@@ -228,6 +287,7 @@ impl LinkEntry {
             link_elsewhere: l.link_netnsid.is_some(),
             origin,
             placeholder: false,
+            show: LinkShow::from_message(l),
         }
     }
 
@@ -250,6 +310,7 @@ impl LinkEntry {
             link_elsewhere: false,
             origin,
             placeholder: true,
+            show: None,
         }
     }
 
@@ -261,6 +322,13 @@ impl LinkEntry {
         } else {
             self.name.display()
         }
+    }
+
+    /// IFLA_LINK: the device it sits on (a VLAN's lower device, a veth's
+    /// peer; 0 for none), in another namespace when
+    /// [`link_elsewhere`](Self::link_elsewhere).
+    pub fn lower(&self) -> Option<u32> {
+        self.link
     }
 
     /// Whether the capture named this device at all (`ifN` is invented).
@@ -482,6 +550,71 @@ pub struct RouteEntry {
     /// prefix, tos and metric): the dump position, or later for routes
     /// added since (earlier for prepended ones).
     pub seq: i64,
+    /// RTA_PREF: an IPv6 route's router preference, when a message gave it.
+    pub pref: Option<u8>,
+    /// What few routes have and only `ip route` shows (a source prefix,
+    /// metrics, next hops, ...); `None` for a route with none of it.
+    pub extra: Option<Box<RouteExtra>>,
+}
+
+/// The rarer parts of a route message, kept to show them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RouteExtra {
+    /// RTA_SRC: the source prefix of a source-specific route.
+    pub src: Option<IpAddr>,
+    /// `rtm_src_len`.
+    pub src_len: u8,
+    /// RTA_NH_ID.
+    pub nhid: Option<u32>,
+    /// RTA_FLOW: the realms.
+    pub flow: Option<u32>,
+    /// RTA_IIF.
+    pub iif: Option<u32>,
+    /// RTA_METRICS as (RTAX_* type, value) in order, without RTAX_LOCK and
+    /// RTAX_CC_ALGO; `None` without RTA_METRICS.
+    pub metrics: Option<Box<[(u16, u32)]>>,
+    /// RTAX_LOCK: the locked metrics, a bit per RTAX_* type.
+    pub metrics_lock: u32,
+    /// RTAX_CC_ALGO: the congestion control algorithm's name.
+    pub congctl: Option<Box<[u8]>>,
+    /// RTA_MULTIPATH's next hops.
+    pub next_hops: Box<[NextHop]>,
+}
+
+impl RouteExtra {
+    fn from_message(r: &Route<'_>) -> Option<Box<Self>> {
+        let any = r.src.is_some()
+            || r.src_len != 0
+            || r.nhid.is_some()
+            || r.flow.is_some()
+            || r.iif.is_some()
+            || r.metrics.is_some()
+            || r.next_hops.is_some();
+        if !any {
+            return None;
+        }
+        let mut e = RouteExtra {
+            src: r.src,
+            src_len: r.src_len,
+            nhid: r.nhid,
+            flow: r.flow,
+            iif: r.iif,
+            next_hops: r.next_hops.map(|n| n.next_hops(r.family).collect()).unwrap_or_default(),
+            ..RouteExtra::default()
+        };
+        if let Some(m) = r.metrics {
+            let mut values = Vec::new();
+            for a in m.attrs() {
+                match a.kind {
+                    RTAX_LOCK => e.metrics_lock = a.u32(m.order).unwrap_or(0),
+                    RTAX_CC_ALGO => e.congctl = Some(Box::from(a.cstr())),
+                    k => values.push((k, a.u32(m.order).unwrap_or(0))),
+                }
+            }
+            e.metrics = Some(values.into_boxed_slice());
+        }
+        Some(Box::new(e))
+    }
 }
 
 impl RouteEntry {
@@ -506,6 +639,8 @@ impl RouteEntry {
             multipath: r.multipath,
             origin,
             seq,
+            pref: r.pref,
+            extra: RouteExtra::from_message(r),
         }
     }
 

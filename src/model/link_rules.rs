@@ -364,7 +364,9 @@ impl Model {
         }
     }
 
-    /// A bridge without an address of its own takes the lowest of its ports'.
+    /// A bridge without an address of its own takes the lowest of its
+    /// ports', and 00:00:00:00:00:00 once its last port has left
+    /// (`br_stp_recalculate_bridge_id`).
     pub(super) fn bridge_address(&mut self, bridge: u32) {
         if !self.links.ports(bridge).is_empty() && self.links.contains(bridge) {
             self.state_mut(bridge).had_ports = true;
@@ -381,6 +383,9 @@ impl Model {
             .map(|p| p.hwaddr)
             .collect();
         if ports.is_empty() {
+            if self.state(bridge).had_ports {
+                self.links.update(bridge, |b| b.hwaddr = Some(ShortName::new(&[0; 6])));
+            }
             return;
         }
         let lowest = if ports.iter().all(Option::is_some) {

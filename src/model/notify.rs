@@ -177,6 +177,9 @@ impl Model {
             if new.kind.is_none() {
                 new.kind = old.kind;
             }
+            if new.show.is_none() {
+                new.show.clone_from(&old.show);
+            }
             if new.link.is_none() {
                 new.link = old.link;
                 new.link_elsewhere = old.link_elsewhere;

@@ -25,6 +25,8 @@ fn route(family: u8, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> Ro
         multipath: false,
         origin: Origin::Dump(0),
         seq,
+        pref: None,
+        extra: None,
     }
 }
 

@@ -30,6 +30,8 @@ fn route(family: u8, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32
         multipath: false,
         origin: Origin::Dump(0),
         seq: 0,
+        pref: None,
+        extra: None,
     }
 }
 

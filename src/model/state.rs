@@ -519,6 +519,33 @@ impl Model {
         !self.after_capture.routes.is_empty() && self.after_capture.routes.contains(&r.key())
     }
 
+    /// A route's `rtm_flags` as a dump would show them now. The kernel
+    /// marks the routes through a device that is up without carrier
+    /// (`netif_carrier_ok`, as the model has it) RTNH_F_LINKDOWN, and
+    /// unmarks them when the carrier is back, without a route message
+    /// saying so (its local and
+    /// anycast routes stay unmarked; routes of a device that is down are
+    /// as they were). Seen in every route of the kernel matrix's `ip -j`.
+    pub fn route_flags(&self, r: &RouteEntry) -> u32 {
+        let Some(l) = r.oif.and_then(|i| self.link(i)) else {
+            return r.flags;
+        };
+        if matches!(r.kind, RTN_LOCAL | RTN_ANYCAST) || l.flags & IFF_UP == 0 {
+            return r.flags;
+        }
+        let st = self.state(l.index);
+        let carrier = if st.seen {
+            st.carrier
+        } else {
+            l.flags & IFF_LOWER_UP != 0
+        };
+        if !carrier {
+            r.flags | RTNH_F_LINKDOWN
+        } else {
+            r.flags & !RTNH_F_LINKDOWN
+        }
+    }
+
     /// Whether the kernel's timers changed this address after the last
     /// record (its duplicate address detection ended): assumed.
     pub fn address_after_capture(&self, a: &AddrEntry) -> bool {

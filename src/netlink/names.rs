@@ -121,8 +121,32 @@ pub const RTM_GETROUTE: u16 = 26;
 
 /// IFLA_ADDRESS (include/uapi/linux/if_link.h): the link-layer (MAC) address.
 pub const IFLA_ADDRESS: u16 = 1;
+/// IFLA_BROADCAST (include/uapi/linux/if_link.h): the link-layer broadcast
+/// address (a point-to-point link's peer).
+pub const IFLA_BROADCAST: u16 = 2;
 /// IFLA_IFNAME (include/uapi/linux/if_link.h): the device name, NUL-terminated.
 pub const IFLA_IFNAME: u16 = 3;
+/// IFLA_QDISC (include/uapi/linux/if_link.h): the root qdisc's kind.
+pub const IFLA_QDISC: u16 = 6;
+/// IFLA_TXQLEN (include/uapi/linux/if_link.h): the transmit queue length.
+pub const IFLA_TXQLEN: u16 = 13;
+/// IFLA_LINKMODE (include/uapi/linux/if_link.h): 0 default, 1 dormant.
+pub const IFLA_LINKMODE: u16 = 17;
+/// IFLA_IFALIAS (include/uapi/linux/if_link.h): the device's alias.
+pub const IFLA_IFALIAS: u16 = 20;
+/// IFLA_GROUP (include/uapi/linux/if_link.h): the device group.
+pub const IFLA_GROUP: u16 = 27;
+/// IFLA_PROTO_DOWN (include/uapi/linux/if_link.h): held down by a protocol.
+pub const IFLA_PROTO_DOWN: u16 = 39;
+/// IFLA_PROP_LIST (include/uapi/linux/if_link.h): nested properties, the
+/// alternative names.
+pub const IFLA_PROP_LIST: u16 = 52;
+/// IFLA_ALT_IFNAME (include/uapi/linux/if_link.h), inside IFLA_PROP_LIST: one
+/// alternative name.
+pub const IFLA_ALT_IFNAME: u16 = 53;
+/// IFLA_PERM_ADDRESS (include/uapi/linux/if_link.h): the permanent hardware
+/// address.
+pub const IFLA_PERM_ADDRESS: u16 = 54;
 /// IFLA_MTU (include/uapi/linux/if_link.h): the MTU in bytes.
 pub const IFLA_MTU: u16 = 4;
 /// IFLA_LINK (include/uapi/linux/if_link.h): the ifindex of the lower device (a
@@ -239,6 +263,18 @@ pub const RTA_PREFSRC: u16 = 7;
 /// RTA_MULTIPATH (include/uapi/linux/rtnetlink.h): several next hops (`struct
 /// rtnexthop` each).
 pub const RTA_MULTIPATH: u16 = 9;
+/// RTA_METRICS (include/uapi/linux/rtnetlink.h): nested RTAX_* route metrics.
+pub const RTA_METRICS: u16 = 8;
+/// RTAX_LOCK (include/uapi/linux/rtnetlink.h), inside RTA_METRICS: the
+/// locked metrics, a bit per RTAX_* type.
+pub const RTAX_LOCK: u16 = 1;
+/// RTAX_CC_ALGO (include/uapi/linux/rtnetlink.h), inside RTA_METRICS: the
+/// congestion control algorithm's name.
+pub const RTAX_CC_ALGO: u16 = 16;
+/// RTA_FLOW (include/uapi/linux/rtnetlink.h): the realms, from << 16 | to.
+pub const RTA_FLOW: u16 = 11;
+/// RTA_NH_ID (include/uapi/linux/rtnetlink.h): the id of a nexthop object.
+pub const RTA_NH_ID: u16 = 30;
 /// RTA_TABLE (include/uapi/linux/rtnetlink.h): all 32 bits of the table id.
 pub const RTA_TABLE: u16 = 15;
 /// RTA_PREF (include/uapi/linux/rtnetlink.h): an IPv6 router preference (RFC
@@ -319,6 +355,11 @@ pub const RT_TABLE_LOCAL: u32 = 255;
 pub const RTN_UNICAST: u8 = 1;
 /// RTN_LOCAL (include/uapi/linux/rtnetlink.h): a destination that is this host.
 pub const RTN_LOCAL: u8 = 2;
+/// RTN_ANYCAST (include/uapi/linux/rtnetlink.h): an anycast address of this host.
+pub const RTN_ANYCAST: u8 = 4;
+/// RTNH_F_LINKDOWN (include/uapi/linux/rtnetlink.h): the next hop's device
+/// has no carrier.
+pub const RTNH_F_LINKDOWN: u32 = 0x10;
 /// RTN_BROADCAST (include/uapi/linux/rtnetlink.h): a broadcast address,
 /// accepted locally and sent as broadcast.
 pub const RTN_BROADCAST: u8 = 3;

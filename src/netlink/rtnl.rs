@@ -60,7 +60,7 @@ pub enum Body<'a> {
     /// RTM_NEWADDR / RTM_DELADDR.
     Addr(Addr<'a>),
     /// RTM_NEWROUTE / RTM_DELROUTE.
-    Route(Route),
+    Route(Route<'a>),
     /// RTM_GETLINK / RTM_GETADDR / RTM_GETROUTE requests.
     Request(Request<'a>),
     /// NLMSG_DONE: the end of a dump.
@@ -168,6 +168,94 @@ pub struct Link<'a> {
     pub tunnel_local: Option<&'a [u8]>,
     /// The remote endpoint of such a tunnel, 4 bytes in network order.
     pub tunnel_remote: Option<&'a [u8]>,
+    /// IFLA_BROADCAST: the link-layer broadcast address (a point-to-point
+    /// link's peer).
+    pub broadcast: Option<&'a [u8]>,
+    /// IFLA_PERM_ADDRESS: the permanent hardware address.
+    pub perm_address: Option<&'a [u8]>,
+    /// IFLA_QDISC: the kind of the root queueing discipline (`noqueue`, ...).
+    pub qdisc: Option<&'a [u8]>,
+    /// IFLA_TXQLEN: the transmit queue length.
+    pub txqlen: Option<u32>,
+    /// IFLA_GROUP: the device group.
+    pub group: Option<u32>,
+    /// IFLA_LINKMODE: 0 default, 1 dormant.
+    pub linkmode: Option<u8>,
+    /// IFLA_PROTO_DOWN: a protocol (not the administrator) holds it down.
+    pub proto_down: Option<u8>,
+    /// IFLA_IFALIAS: the device's alias text.
+    pub ifalias: Option<&'a [u8]>,
+    /// IFLA_PROP_LIST: the alternative names (IFLA_ALT_IFNAME), undecoded;
+    /// see [`Nest::strings`].
+    pub prop_list: Option<Nest<'a>>,
+}
+
+/// A nested attribute area kept as it came, in the message's byte order:
+/// walked when needed, never copied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nest<'a> {
+    /// The area's bytes (the nesting attribute's value).
+    pub bytes: &'a [u8],
+    /// The byte order of the message.
+    pub order: ByteOrder,
+}
+
+impl<'a> Nest<'a> {
+    /// Its readable attributes, in order; walking stops at a broken length.
+    pub fn attrs(&self) -> impl Iterator<Item = Attr<'a>> + use<'a> {
+        Attrs::new(self.bytes, self.order).map_while(Result::ok)
+    }
+
+    /// The values of its attributes of type `kind`, as strings without NUL.
+    pub fn strings(&self, kind: u16) -> impl Iterator<Item = &'a [u8]> + use<'a> {
+        self.attrs().filter(move |a| a.kind == kind).map(|a| a.cstr())
+    }
+}
+
+/// One next hop of a multipath route (`struct rtnexthop` and its
+/// attributes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NextHop {
+    /// `rtnh_flags` (RTNH_F_*: dead, onlink, linkdown, ...).
+    pub flags: u8,
+    /// `rtnh_hops`: the weight minus one.
+    pub hops: u8,
+    /// `rtnh_ifindex`: the output device.
+    pub ifindex: u32,
+    /// RTA_GATEWAY of this hop.
+    pub gateway: Option<IpAddr>,
+    /// RTA_FLOW of this hop: the realms (from << 16 | to).
+    pub flow: Option<u32>,
+}
+
+impl<'a> Nest<'a> {
+    /// RTA_MULTIPATH's next hops, for routes of `family`; stops at the first
+    /// one whose length is impossible.
+    pub fn next_hops(&self, family: u8) -> impl Iterator<Item = NextHop> + use<'a> {
+        let (bytes, order) = (self.bytes, self.order);
+        let mut at = 0usize;
+        std::iter::from_fn(move || {
+            let rest = bytes.get(at..)?;
+            let len = usize::from(order.u16(rest.get(..2)?.try_into().ok()?));
+            let hop = rest.get(..len).filter(|_| len >= 8)?;
+            let mut nh = NextHop {
+                flags: *hop.get(2)?,
+                hops: *hop.get(3)?,
+                ifindex: order.read_u32(hop, 4)?,
+                gateway: None,
+                flow: None,
+            };
+            for a in Attrs::new(hop.get(8..).unwrap_or_default(), order).map_while(Result::ok) {
+                match a.kind {
+                    RTA_GATEWAY => nh.gateway = a.ip(family),
+                    RTA_FLOW => nh.flow = a.u32(order),
+                    _ => {}
+                }
+            }
+            at = at.checked_add(nlmsg_align(len))?;
+            Some(nh)
+        })
+    }
 }
 
 /// A namespace as a request names it: the capture says which request,
@@ -272,7 +360,7 @@ impl Addr<'_> {
 
 /// `rtmsg` + the route attributes nlorder uses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Route {
+pub struct Route<'a> {
     /// `rtm_family`: AF_INET or AF_INET6.
     pub family: u8,
     /// `rtm_dst_len`: the destination prefix length in bits (0: default).
@@ -309,6 +397,14 @@ pub struct Route {
     pub multipath: bool,
     /// RTA_PREF: an IPv6 router preference (RFC 4191).
     pub pref: Option<u8>,
+    /// RTA_MULTIPATH, undecoded: see [`Nest::next_hops`].
+    pub next_hops: Option<Nest<'a>>,
+    /// RTA_METRICS (RTAX_* attributes: mtu, advmss, hoplimit, ...), undecoded.
+    pub metrics: Option<Nest<'a>>,
+    /// RTA_NH_ID: the nexthop object the route uses.
+    pub nhid: Option<u32>,
+    /// RTA_FLOW: the realms (from << 16 | to).
+    pub flow: Option<u32>,
 }
 
 /// A GET request. The body may be the short `rtgenmsg` form (1 byte, or 4
@@ -407,6 +503,16 @@ fn u32_attr(a: &Attr<'_>, order: ByteOrder, slot: &mut Option<u32>) -> bool {
     }
 }
 
+fn u8_attr(a: &Attr<'_>, slot: &mut Option<u8>) -> bool {
+    match a.u8() {
+        Some(v) => {
+            *slot = Some(v);
+            true
+        }
+        None => false,
+    }
+}
+
 fn ip_attr(a: &Attr<'_>, family: u8, slot: &mut Option<IpAddr>) -> bool {
     match a.ip(family) {
         Some(ip) => {
@@ -441,6 +547,30 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
             true
         }
         IFLA_MTU => u32_attr(&a, order, &mut l.mtu),
+        IFLA_BROADCAST => {
+            l.broadcast = Some(a.value);
+            true
+        }
+        IFLA_PERM_ADDRESS => {
+            l.perm_address = Some(a.value);
+            true
+        }
+        IFLA_QDISC => {
+            l.qdisc = Some(a.cstr());
+            true
+        }
+        IFLA_IFALIAS => {
+            l.ifalias = Some(a.cstr());
+            true
+        }
+        IFLA_PROP_LIST => {
+            l.prop_list = Some(Nest { bytes: a.value, order });
+            true
+        }
+        IFLA_TXQLEN => u32_attr(&a, order, &mut l.txqlen),
+        IFLA_GROUP => u32_attr(&a, order, &mut l.group),
+        IFLA_LINKMODE => u8_attr(&a, &mut l.linkmode),
+        IFLA_PROTO_DOWN => u8_attr(&a, &mut l.proto_down),
         IFLA_LINK => u32_attr(&a, order, &mut l.link),
         IFLA_MASTER => u32_attr(&a, order, &mut l.master),
         IFLA_OPERSTATE => match a.u8() {
@@ -628,8 +758,15 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
         }
         RTA_MULTIPATH => {
             r.multipath = true;
+            r.next_hops = Some(Nest { bytes: a.value, order });
             true
         }
+        RTA_METRICS => {
+            r.metrics = Some(Nest { bytes: a.value, order });
+            true
+        }
+        RTA_NH_ID => u32_attr(&a, order, &mut r.nhid),
+        RTA_FLOW => u32_attr(&a, order, &mut r.flow),
         RTA_PREF => match a.u8() {
             Some(p) => {
                 r.pref = Some(p);

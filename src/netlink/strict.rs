@@ -80,8 +80,13 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
             let mut master = None;
             let mut oper = None;
             let mut kind = None;
+            let (mut qdisc, mut txqlen, mut group, mut broadcast) = (None, None, None, None);
             for a in &m.attributes {
                 match a {
+                    LinkAttribute::Qdisc(q) => qdisc = Some(q.clone()),
+                    LinkAttribute::TxQueueLen(q) => txqlen = Some(*q),
+                    LinkAttribute::Group(g) => group = Some(*g),
+                    LinkAttribute::Broadcast(b) => broadcast = Some(b.clone()),
                     LinkAttribute::IfName(n) => name = Some(n.clone()),
                     LinkAttribute::Controller(c) => master = Some(*c),
                     LinkAttribute::OperState(s) => oper = Some(u8::from(*s)),
@@ -100,6 +105,14 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
             same("master", format!("{:?}", l.master), format!("{master:?}"));
             same("operstate", format!("{:?}", l.operstate), format!("{oper:?}"));
             same("kind", format!("{:?}", lossy(l.kind)), format!("{kind:?}"));
+            same("qdisc", format!("{:?}", lossy(l.qdisc)), format!("{qdisc:?}"));
+            same("txqlen", format!("{:?}", l.txqlen), format!("{txqlen:?}"));
+            same("group", format!("{:?}", l.group), format!("{group:?}"));
+            same(
+                "broadcast",
+                format!("{:?}", l.broadcast.map(<[u8]>::to_vec)),
+                format!("{broadcast:?}"),
+            );
         }
         (Body::Addr(a), RouteNetlinkMessage::NewAddress(m) | RouteNetlinkMessage::DelAddress(m)) => {
             same("ifindex", a.index.to_string(), m.header.index.to_string());
@@ -130,8 +143,22 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
             );
             let (mut dst, mut gw, mut prefsrc, mut oif, mut prio) = (None, None, None, None, None);
             let mut table = u32::from(m.header.table);
+            let mut hops = None;
             for at in &m.attributes {
                 match at {
+                    RouteAttribute::MultiPath(h) => {
+                        hops = Some(
+                            h.iter()
+                                .map(|h| {
+                                    let gw = h.attributes.iter().find_map(|a| match a {
+                                        RouteAttribute::Gateway(g) => route_ip(g),
+                                        _ => None,
+                                    });
+                                    (h.interface_index, h.hops, h.flags.bits(), gw)
+                                })
+                                .collect::<Vec<_>>(),
+                        )
+                    }
                     RouteAttribute::Destination(d) => dst = route_ip(d),
                     RouteAttribute::Gateway(g) => gw = route_ip(g),
                     RouteAttribute::PrefSource(p) => prefsrc = route_ip(p),
@@ -147,6 +174,12 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
             same("prefsrc", format!("{:?}", r.prefsrc), format!("{prefsrc:?}"));
             same("oif", format!("{:?}", r.oif), format!("{oif:?}"));
             same("priority", format!("{:?}", r.priority), format!("{prio:?}"));
+            let ours_hops = r.next_hops.map(|n| {
+                n.next_hops(r.family)
+                    .map(|h| (h.ifindex, h.hops, h.flags, h.gateway))
+                    .collect::<Vec<_>>()
+            });
+            same("next hops", format!("{ours_hops:?}"), format!("{hops:?}"));
         }
         (
             Body::Request(q),

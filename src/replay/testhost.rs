@@ -80,5 +80,7 @@ pub fn route4(dst: &str, gw: Option<&str>, oif: u32) -> RouteEntry {
         multipath: false,
         origin: Origin::Dump(1),
         seq: 0,
+        pref: None,
+        extra: None,
     }
 }

@@ -33,6 +33,7 @@ pub mod fields;
 pub mod gai;
 pub mod gai_hosts;
 pub mod gai_reason;
+pub mod ip_json;
 pub mod moment;
 pub mod note;
 pub mod reason;
