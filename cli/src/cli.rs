@@ -127,7 +127,8 @@ pub struct DecodeArgs {
     /// Output format: text lines like `ip monitor`, or JSON Lines.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
-    /// Also list every attribute, as netlink-packet-route decodes it (raw where it cannot).
+    /// Also list every attribute by name (IFLA_IFNAME, ...) with its value typed as
+    /// netlink-packet-route decodes it (raw bytes where no crate can).
     #[arg(long)]
     pub attrs: bool,
     #[command(flatten)]

@@ -2,10 +2,11 @@
 //! of the wire structures in either byte order (`wire`), the UAPI numbers
 //! and their names (`names`), the compact NETLINK_ROUTE decoding every later
 //! layer uses (`rtnl`), the full decoding through netlink-packet-route used
-//! for cross-checks (`strict`), and the attributes of a message as text for
-//! display (`attr_text`).
+//! for cross-checks (`strict`), and the attributes of a message by name
+//! with typed values for display (`attr_text`, `attr_value`).
 
 pub(crate) mod attr_text;
+pub mod attr_value;
 pub mod names;
 pub mod rtnl;
 pub mod strict;

@@ -1,10 +1,10 @@
 //! Printers for `nlorder decode`: one line (text) or one JSON object per
 //! message.
 //!
-//! Contract: both printers are fed the same [`TraceMessage`]s in capture
-//! order and only format them. They remember interface names seen in link
-//! messages so that address and route lines can name the interface, the way
-//! `ip monitor` does. With `attrs` on, they also print the attribute list
+//! Contract: both printers are fed the same [`MessageFields`] (a message
+//! and the interface names the link messages before it gave) in capture
+//! order and only format them: address and route lines name their
+//! interface the way `ip monitor` does. With `attrs` on, they also print the attribute list
 //! `netlink::attr_text` gives for each message.
 
 use std::io::{self, Write};
@@ -108,7 +108,10 @@ impl Print<MessageFields<'_, '_>> for TextMessages {
         writeln!(out)?;
         if self.attrs {
             for a in attr_texts(&m.message).attrs {
-                writeln!(out, "         attr {:>3} {}", a.kind, a.value)?;
+                match a.name {
+                    Some(name) => writeln!(out, "         {name} {}", a.value)?,
+                    None => writeln!(out, "         attr {} {}", a.kind, a.value)?,
+                }
             }
         }
         Ok(())

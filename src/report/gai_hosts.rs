@@ -3,7 +3,7 @@
 //! `multi`.
 //!
 //! Contract: formatting only, fed a [`HostsShown`] (a
-//! [`Lookup`](crate::replay::gai::hosts::Lookup) and the files it read).
+//! [`Lookup`] and the files it read).
 
 use std::fmt;
 use std::io::{self, Write};
