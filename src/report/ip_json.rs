@@ -407,25 +407,12 @@ fn addr_object(a: &AddrEntry) -> Obj {
     o
 }
 
-/// `rtnl_rtntype_n2a`.
+/// `rtnl_rtntype_n2a`: `ip`'s names, but `none` for 0 (RTN_UNSPEC).
 fn route_type(t: u8) -> String {
-    const NAMES: [&str; 12] = [
-        "none",
-        "unicast",
-        "local",
-        "broadcast",
-        "anycast",
-        "multicast",
-        "blackhole",
-        "unreachable",
-        "prohibit",
-        "throw",
-        "nat",
-        "xresolve",
-    ];
-    NAMES
-        .get(usize::from(t))
-        .map_or_else(|| t.to_string(), |s| (*s).to_owned())
+    match t {
+        0 => "none".to_owned(),
+        t => crate::netlink::names::route_type(t).into_owned(),
+    }
 }
 
 /// `rtnl_rtprot_n2a`: iproute2's own names and those of a stock
