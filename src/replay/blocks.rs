@@ -81,7 +81,7 @@ mod tests {
         // A typo is seen, not silently dropped.
         super::blocks!(TYPO = ["10.0.0.0/8", "10.0.0/33"]);
         assert!(!TYPO.all_parsed());
-        assert!(TYPO.contains("10.1.2.3".parse().expect("ip")));
-        assert!(!TYPO.holds("10.1.2.3".parse().expect("ip"), 7));
+        assert!(TYPO.contains("10.1.2.3".parse().expect("ip"))); // ok: a test
+        assert!(!TYPO.holds("10.1.2.3".parse().expect("ip"), 7)); // ok: a test
     }
 }
