@@ -32,6 +32,7 @@ impl Decode {
             Format::Text => Box::new(TextMessages::new(console.style, self.attrs)),
             Format::Json => Box::new(JsonMessages::new(self.attrs)),
         };
+        let live = self.capture.is_stream();
         let mut names = LinkNames::default();
         let mut gate = self.selection.gate();
         let mut write_error = None;
@@ -51,7 +52,7 @@ impl Decode {
                 None => printer.print(&record, out),
             };
             // A live reader sees each message as it arrives.
-            let written = written.and_then(|()| if self.capture.is_stream() { out.flush() } else { Ok(()) });
+            let written = written.and_then(|()| if live { out.flush() } else { Ok(()) });
             written.map_err(|e| write_error = Some(e)).is_ok() && !gate.full()
         })?;
         if let Some(e) = write_error {
