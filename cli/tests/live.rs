@@ -214,3 +214,14 @@ fn decode_and_timeline_read_a_pipe_as_it_fills() {
         ns.sh("ip addr del 10.9.0.77/24 dev eth0");
     }
 }
+
+#[test]
+fn watch_says_why_the_kernel_cannot_be_watched() {
+    let out = common::nlorder(&["watch", "--netns", "nlorder-no-such-ns", "--duration", "1s"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("network namespace nlorder-no-such-ns not found"), "{err}");
+    // and a wrong argument is a usage error before anything starts
+    let out = common::nlorder(&["watch", "--read", "x.pcap", "--netns", "n"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -127,8 +127,18 @@ impl Watch {
                     console.quiet,
                     console.style,
                     None,
-                )?;
-                (session, Some(recorder))
+                );
+                match session {
+                    Ok(session) => (session, Some(recorder)),
+                    // Nothing came through the pipe: the recorder's own
+                    // error (no such namespace, no rights) says why.
+                    Err(e) => {
+                        return Err(match recorder.join() {
+                            Ok(Err(why)) => Error::Unreadable(why.to_string()),
+                            _ => e,
+                        });
+                    }
+                }
             }
         };
         let live = !matches!(&self.feed, Feed::Capture(s) if !s.is_stream());
