@@ -335,3 +335,28 @@ fn pcapng_names_the_kernel_and_readers_use_it() {
     let want = if (v[0], v[1]) >= (6, 9) { "ascending" } else { "buckets" };
     assert_eq!(t["kernel_order"]["links"], want);
 }
+
+/// Like tcpdump's "listening on": a line on stderr says what is recorded,
+/// where, in which format (pcapng names the kernel, pcap cannot) and how it
+/// ends; `-q` silences it.
+#[test]
+fn recording_says_when_it_starts() {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").expect("osrelease");
+    let path = out_path("start-line.pcapng");
+    let p = path.to_str().expect("p");
+    let out = common::nlorder(&["record", "--follow", "--duration", "200ms", "-w", p]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!(
+            "nlorder: recording links, addresses and routes of this network namespace into {p} (pcapng, kernel {} in its section header): then notifications for 200ms (Ctrl-C to stop sooner)",
+            release.trim()
+        )
+    );
+    let out = common::nlorder(&["record", "--pcap", "-w", p]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(pcap, which cannot name the kernel): the dumps only"));
+    let out = common::nlorder(&["record", "-q", "-w", p]);
+    assert!(out.stderr.is_empty());
+}
