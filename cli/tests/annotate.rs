@@ -37,26 +37,10 @@ fn annotate(input: &Path, output: &Path) {
     );
 }
 
-fn tshark(path: &Path, args: &[&str]) -> String {
-    let out = Command::new("tshark")
-        .arg("-r")
-        .arg(path)
-        .args(args)
-        .output()
-        .expect("run tshark");
-    assert!(
-        out.status.success(),
-        "tshark on {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
 /// Per frame: number, time, length on the wire, captured length, link
 /// type as tshark reads them.
 fn frames(path: &Path) -> Vec<String> {
-    tshark(
+    common::tshark(
         path,
         &[
             "-T",
@@ -80,7 +64,7 @@ fn frames(path: &Path) -> Vec<String> {
 
 /// The comments of each commented frame, as tshark joins them (`,`).
 fn comments(path: &Path) -> BTreeMap<u64, String> {
-    tshark(
+    common::tshark(
         path,
         &[
             "-Y",
@@ -138,7 +122,11 @@ fn check(name: &str) -> BTreeMap<u64, String> {
     let (a, b) = (frames(&input), frames(&output));
     assert!(!a.is_empty(), "{name}");
     assert_eq!(a, b, "{name}: frames");
-    assert_eq!(tshark(&input, &["-x"]), tshark(&output, &["-x"]), "{name}: bytes");
+    assert_eq!(
+        common::tshark(&input, &["-x"]),
+        common::tshark(&output, &["-x"]),
+        "{name}: bytes"
+    );
     assert_eq!(decoded(&input), decoded(&output), "{name}: messages");
 
     let comments = comments(&output);

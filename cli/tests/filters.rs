@@ -10,22 +10,6 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn tshark(path: &Path, args: &[&str]) -> String {
-    let out = Command::new("tshark")
-        .arg("-r")
-        .arg(path)
-        .args(args)
-        .output()
-        .expect("run tshark");
-    assert!(
-        out.status.success(),
-        "tshark {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
 
 fn ours(path: &Path, args: &[&str]) -> String {
     let mut all = vec!["decode", "-q"];
@@ -117,7 +101,7 @@ fn filters_keep_the_packets_tshark_keeps() {
     let mut kept = 0;
     for path in captures() {
         for (ours_expr, tshark_expr) in FILTERS {
-            let want = packets(&tshark(
+            let want = packets(&common::tshark(
                 path.as_path(),
                 &["-Y", tshark_expr, "-T", "fields", "-e", "frame.number"],
             ));
@@ -164,7 +148,7 @@ fn fields_hold_what_tshark_prints() {
     }
     let mut rows = 0;
     for path in captures() {
-        let theirs = tshark(
+        let theirs = common::tshark(
             &path,
             &[
                 "-Y",

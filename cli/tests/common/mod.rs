@@ -43,6 +43,23 @@ pub fn nlorder(args: &[&str]) -> Output {
         .expect("run nlorder")
 }
 
+/// `tshark -r PATH ARGS...`: its stdout; fails the test when tshark fails.
+pub fn tshark(path: &Path, args: &[&str]) -> String {
+    let out = Command::new("tshark")
+        .arg("-r")
+        .arg(path)
+        .args(args)
+        .output()
+        .expect("run tshark");
+    assert!(
+        out.status.success(),
+        "tshark {args:?} on {}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// Whether an external tool is on PATH. In CI (CI=true) a missing tool is a
 /// failure, so a cross-check cannot silently stop checking.
 pub fn have_tool(tool: &str) -> bool {
