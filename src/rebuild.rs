@@ -44,6 +44,17 @@ pub struct Grounds {
     /// What the model assumed because the capture cannot say (see
     /// [`Model::assumptions`]).
     pub assumptions: Vec<crate::model::Assumption>,
+    /// What the answers could read: a complete link dump, complete address
+    /// and route dumps (of both families) were applied (`None` where no
+    /// tables were rebuilt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links_complete: Option<bool>,
+    /// See `links_complete`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub addresses_complete: Option<bool>,
+    /// See `links_complete`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routes_complete: Option<bool>,
 }
 
 impl Grounds {
@@ -56,6 +67,9 @@ impl Grounds {
                 .map(ToString::to_string)
                 .collect(),
             assumptions: model.assumptions(),
+            links_complete: Some(model.links_complete()),
+            addresses_complete: Some(model.addresses_complete()),
+            routes_complete: Some(model.routes_complete()),
         }
     }
 }
@@ -199,6 +213,9 @@ pub fn rebuild_following<S: ChangeSink>(
         }
         follow.message(m);
     })?;
+    if !moment.to_end {
+        model.cut_before_end();
+    }
     model.finish(until(at, &moment), sink);
     Ok(Rebuilt {
         model,
@@ -330,6 +347,15 @@ pub struct Watcher<K, T, FK, FE> {
     last_packet: u64,
     /// Evaluates only once a route dump completed the tables.
     after_route_dump: bool,
+    /// Kinds (links, addresses, routes) whose first dump has completed.
+    dumped: [bool; 3],
+    /// An evaluation held back at the end of a first dump: a recording
+    /// dumps links, addresses and routes one after the other, and until the
+    /// next dump is asked for, what it will show is unknown, not absent.
+    held: Option<(u64, Option<Timestamp>)>,
+    /// The next first dump was asked for and has not ended yet: the
+    /// changes so far wait for it.
+    waiting: bool,
 }
 
 impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Watcher<K, T, FK, FE> {
@@ -346,6 +372,9 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
             events: Vec::new(),
             last_packet: 0,
             after_route_dump: false,
+            dumped: [false; 3],
+            held: None,
+            waiting: false,
         }
     }
 
@@ -371,7 +400,20 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
     /// Applies one message and re-evaluates where it changed the model.
     pub fn apply(&mut self, m: &TraceMessage<'_>) {
         self.last_packet = m.packet;
-        self.events.clear();
+        if let Some((packet, ts)) = self.held.take() {
+            let h = m.decoded.header;
+            let next_first_dump = crate::netlink::names::is_dump_request(h.kind, h.flags)
+                && dump_slot(h.kind).is_some_and(|i| !self.dumped.get(i).copied().unwrap_or(true));
+            if next_first_dump {
+                // The tables are still being read: the answer comes with them.
+                self.waiting = true;
+            } else {
+                self.evaluate(packet, ts);
+                self.events.clear();
+            }
+        } else if !self.waiting {
+            self.events.clear();
+        }
         self.model.apply(m, &mut self.events);
         if self.after_route_dump {
             let routes_dumped = self.events.iter().any(|e| {
@@ -388,6 +430,36 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
             }
             self.after_route_dump = false;
         }
+        let mut first_dump = false;
+        for e in &self.events {
+            if let crate::model::Change::DumpApplied { kind, .. } = &e.change {
+                let i = match kind {
+                    crate::model::ObjectKind::Links => 0,
+                    crate::model::ObjectKind::Addresses => 1,
+                    crate::model::ObjectKind::Routes => 2,
+                };
+                if let Some(d) = self.dumped.get_mut(i) {
+                    first_dump |= !*d;
+                    *d = true;
+                }
+            }
+        }
+        if first_dump {
+            self.waiting = false;
+            if self.dumped.iter().any(|d| !d) {
+                self.held = Some((m.packet, m.ts));
+                return;
+            }
+        }
+        if self.waiting {
+            return;
+        }
+        self.evaluate(m.packet, m.ts);
+    }
+
+    /// Re-evaluates after the changes in `events`, keeping a flip where the
+    /// result changed.
+    fn evaluate(&mut self, packet: u64, ts: Option<Timestamp>) {
         // Before any address is known there is nothing to choose from.
         if !self.events.is_empty() && self.model.has_addresses() {
             let k = (self.key)(&self.model);
@@ -396,8 +468,8 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
                 let now = (self.eval)(&self.model);
                 let before = self.previous.replace(now.clone());
                 self.flips.push(Flip {
-                    packet: m.packet,
-                    ts: m.ts,
+                    packet,
+                    ts,
                     before,
                     after: now,
                     causes: self.events.clone(),
@@ -413,9 +485,27 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
 
     /// The flips, and the model at the end of the capture.
     pub fn finish(mut self) -> (Vec<Flip<T>>, Model) {
+        if let Some((packet, ts)) = self.held.take() {
+            self.evaluate(packet, ts);
+        } else if self.waiting {
+            let (packet, ts) = (self.last_packet, self.model.last_ts());
+            self.evaluate(packet, ts);
+        }
         let last = self.model.last_ts();
         self.model.finish(last, &mut ());
         (self.flips, self.model)
+    }
+}
+
+/// Which of the watcher's first-dump flags a dump request of this type
+/// concerns (links, addresses, routes).
+fn dump_slot(msg_type: u16) -> Option<usize> {
+    use crate::netlink::names::{RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE};
+    match msg_type {
+        RTM_GETLINK => Some(0),
+        RTM_GETADDR => Some(1),
+        RTM_GETROUTE => Some(2),
+        _ => None,
     }
 }
 

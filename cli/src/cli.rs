@@ -172,10 +172,13 @@ pub enum KernelOrderArg {
 /// Options of the kernel model.
 #[derive(Debug, Args)]
 pub struct ModelArgs {
-    /// net.ipv4.conf.*.promote_secondaries on the captured host: whether deleting
-    /// a primary address promotes a secondary (on) or removes them (off).
-    #[arg(long, value_enum, default_value = "on")]
-    pub promote_secondaries: OnOff,
+    /// net.ipv4.conf.all.promote_secondaries on the captured host: deleting a
+    /// primary address promotes a secondary when this or the device's own setting
+    /// is on. Each device's own is read from the capture's link messages
+    /// (IFLA_AF_SPEC); without this flag, `all` is assumed off where a device showed
+    /// 0, and on (as systemd sets it) where no message showed the device.
+    #[arg(long, value_enum)]
+    pub promote_secondaries: Option<OnOff>,
     /// Device walk order of the captured kernel: ascending ifindex (Linux 6.9+) or
     /// hash buckets (ifindex & 255, newest first; older kernels). Default: inferred
     /// from a link dump, else ascending.
@@ -545,7 +548,7 @@ impl IoOptions {
 impl ModelArgs {
     pub fn options(&self) -> ModelOptions {
         ModelOptions {
-            promote_secondaries: self.promote_secondaries == OnOff::On,
+            promote_secondaries: self.promote_secondaries.map(|p| p == OnOff::On),
             link_order: self.kernel_order.map(|o| match o {
                 KernelOrderArg::Ascending => LinkOrder::Ascending,
                 KernelOrderArg::Buckets => LinkOrder::Buckets,

@@ -154,11 +154,11 @@ fn a_mismatch_names_the_earlier_moment_that_gives_the_observed_order() {
     assert_eq!(
         why[0],
         "moment: an earlier moment of the capture gives exactly this order (packet 11): it held from \
-         packet 7 until packet 12 changed it; --at 11 replays it",
+         packet 10 until packet 12 changed it; --at 11 replays it",
     );
     assert_eq!(
         r["observed_moments"],
-        serde_json::json!([{"from": 7, "to": 11, "changed_by": 12, "order": ["172.18.45.2", "172.18.45.100"]}])
+        serde_json::json!([{"from": 10, "to": 11, "changed_by": 12, "order": ["172.18.45.2", "172.18.45.100"]}])
     );
     // and that moment does give it
     let (at, code) = gai(&[
@@ -248,7 +248,7 @@ fn the_timeline_lists_where_the_order_changed() {
     assert_eq!(lines[0], "glibc order over time:");
     assert_eq!(
         lines[1],
-        "     7 2026-11-21T20:22:00.479430Z (start) -> 172.18.45.2, 172.18.45.100  <- the observed order"
+        "    10 2026-11-21T20:22:00.479537Z (start) -> 172.18.45.2, 172.18.45.100  <- the observed order"
     );
     assert!(lines[2].contains("rule 9, 32 vs 25 common bits"), "{text}");
     let change = lines
@@ -269,7 +269,7 @@ fn the_timeline_lists_where_the_order_changed() {
     assert_eq!(code, Some(0));
     let flips = t["flips"].as_array().expect("flips");
     let packets: Vec<u64> = flips.iter().map(|f| f["packet"].as_u64().expect("p")).collect();
-    assert_eq!(packets, [7, 12]);
+    assert_eq!(packets, [10, 12]);
     assert_eq!(flips[1]["before"], serde_json::json!(["172.18.45.2", "172.18.45.100"]));
     assert_eq!(flips[1]["after"], serde_json::json!(["172.18.45.100", "172.18.45.2"]));
     assert_eq!(flips[1]["steps"][0]["rule"], 9);

@@ -120,6 +120,18 @@ fixtures! {
     k612_ipv6_ready_l0: "6.12" "ipv6-ready.l0";
     k612_ipv6_ready_l1: "6.12" "ipv6-ready.l1";
     k612_ipv6_ready_l2: "6.12" "ipv6-ready.l2";
+    k61_promote_mixed_l0: "6.1" "promote-mixed.l0";
+    k61_promote_mixed_l1: "6.1" "promote-mixed.l1";
+    k61_promote_mixed_l2: "6.1" "promote-mixed.l2";
+    k61_filtered_dumps_l0: "6.1" "filtered-dumps.l0";
+    k61_filtered_dumps_l1: "6.1" "filtered-dumps.l1";
+    k61_filtered_dumps_l2: "6.1" "filtered-dumps.l2";
+    k612_promote_mixed_l0: "6.12" "promote-mixed.l0";
+    k612_promote_mixed_l1: "6.12" "promote-mixed.l1";
+    k612_promote_mixed_l2: "6.12" "promote-mixed.l2";
+    k612_filtered_dumps_l0: "6.12" "filtered-dumps.l0";
+    k612_filtered_dumps_l1: "6.12" "filtered-dumps.l1";
+    k612_filtered_dumps_l2: "6.12" "filtered-dumps.l2";
 }
 
 /// Fresh runs (`NLORDER_MATRIX_DIR`): success rates per kernel and listener count.

@@ -280,6 +280,7 @@ impl Session {
         self.grounds = Grounds {
             warnings: diags.iter().map(ToString::to_string).collect(),
             assumptions: Vec::new(),
+            ..Grounds::default()
         };
         Ok(collector.finish())
     }

@@ -8,8 +8,8 @@ use super::field::{Field, Fields, Value};
 use crate::looks::Asked;
 use crate::model::{Change, Event, ObjectKind};
 use crate::netlink::names::{
-    self, AF_BRIDGE, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_DELLINK, RTM_GETADDR, RTM_GETLINK,
-    RTM_GETROUTE, escape_bytes,
+    self, AF_BRIDGE, NLM_F_MULTI, NLMSG_DONE, NLMSG_ERROR, RTM_DELLINK, RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE,
+    escape_bytes,
 };
 use crate::netlink::rtnl::Body;
 use crate::trace::TraceMessage;
@@ -157,10 +157,11 @@ impl Fields for MessageFields<'_, '_> {
     }
 }
 
-/// `request` (NLM_F_REQUEST), `reply` (part of a dump, its end, or an
-/// ACK/error) or `notification` (the kernel's multicast of a change).
+/// `request` (sent by user space: NLM_F_REQUEST, or a message only user
+/// space sends), `reply` (part of a dump, its end, or an ACK/error) or
+/// `notification` (the kernel's multicast of a change).
 fn direction(kind: u16, flags: u16) -> &'static str {
-    if flags & NLM_F_REQUEST != 0 {
+    if crate::netlink::from_user_space(kind, flags) {
         "request"
     } else if flags & NLM_F_MULTI != 0 || kind == NLMSG_DONE || kind == NLMSG_ERROR {
         "reply"

@@ -16,6 +16,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
+use super::assumption::PromoteBasis;
 use super::changes::{Change, ChangeSink};
 use super::dad::{DAD_NANOS, PendingDad};
 use super::entries::{AddrEntry, KernelRule, Origin, RouteEntry};
@@ -262,21 +263,33 @@ impl Model {
                 if under_way {
                     self.finish_dad(None, Some((index, address)), ctx, sink);
                 }
-            } else if !under_way
-                && flags & (IFA_F_DADFAILED | IFA_F_NODAD) == 0
-                && self.state(index).ipv6_ready
-                && !self
-                    .routes
-                    .to_prefix(AF_INET6, Some(address), 128)
-                    .any(|r| r.kind == RTN_LOCAL && r.oif == Some(index))
-            {
-                self.dad.start(PendingDad {
-                    index,
-                    address,
-                    started: ctx.ts,
-                    packet: ctx.packet,
-                    from_dump: true,
-                });
+            } else if !under_way && flags & (IFA_F_DADFAILED | IFA_F_NODAD) == 0 && self.state(index).ipv6_ready {
+                let local = |r: &RouteEntry| r.kind == RTN_LOCAL && r.oif == Some(index) && r.dst == Some(address);
+                let predicted = |r: &RouteEntry| local(r) && matches!(r.origin, Origin::KernelRule(..));
+                let ended_by_time = self.routes.to_prefix(AF_INET6, Some(address), 128).any(predicted);
+                if ended_by_time {
+                    // The model ended its DAD by time and the kernel has
+                    // not: this host's DAD runs longer than 1 to 2 s (its
+                    // retransmit timer, which no capture shows). The local
+                    // route the model made is not there yet, and no end is
+                    // predicted by time for it again.
+                    self.remove_routes(Through::Device(index), predicted, ctx, sink);
+                    self.dad.start(PendingDad {
+                        index,
+                        address,
+                        started: None,
+                        packet: ctx.packet,
+                        from_dump: true,
+                    });
+                } else if !self.routes.to_prefix(AF_INET6, Some(address), 128).any(local) {
+                    self.dad.start(PendingDad {
+                        index,
+                        address,
+                        started: ctx.ts,
+                        packet: ctx.packet,
+                        from_dump: true,
+                    });
+                }
             }
         }
     }
@@ -456,6 +469,22 @@ impl Model {
         if self.routes.contains(&r.key()) {
             return;
         }
+        // A route a message showed for the same destination and device, in
+        // another form (older kernels: `ff00::/8` a unicast route of
+        // protocol boot, `::1` in table main), is the kernel's own making of
+        // it: the rule adds no second one.
+        let changed_form = matches!(rule, KernelRule::Ipv6MulticastRoute | KernelRule::Ipv6LocalRoute)
+            && r.family == AF_INET6
+            && matches!(r.dst, Some(IpAddr::V6(d)) if d.segments()[0] == 0xff00 || d == Ipv6Addr::LOCALHOST);
+        let shown = changed_form
+            && [RT_TABLE_LOCAL, RT_TABLE_MAIN].into_iter().any(|t| {
+                self.routes
+                    .prefix(r.family, t, r.dst, r.dst_len)
+                    .any(|x| x.oif == r.oif && x.dst == r.dst && !matches!(x.origin, Origin::KernelRule(..)))
+            });
+        if shown {
+            return;
+        }
         r.origin = Origin::KernelRule(ctx.packet, rule);
         // (whatever the kernel's timers add after the last record is assumed)
         if self.after_capture.running {
@@ -489,7 +518,13 @@ impl Model {
     }
 
     pub(super) fn delete_addr<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
-        let promote = self.options.promote_secondaries;
+        // A notification says what the kernel did: without promotion it
+        // announces each secondary's deletion before the primary's
+        // (`__inet_del_ifa`), so secondaries still here were promoted.
+        let (promote, basis) = match gone.origin {
+            Origin::Inferred(_) => (true, PromoteBasis::Notified),
+            _ => self.promotion(gone.index),
+        };
         self.lifetimes.forget(&gone.key());
         let ifname = if sink.wants_changes() {
             self.ifname(gone.index)
@@ -511,8 +546,10 @@ impl Model {
                 .any(|e| e.is_secondary() && kernel_order::same_ipv4_subnet(gone, e))
         {
             // Known only from a request: what happens to the secondaries is
-            // the setting's, which no capture shows.
-            self.assumed_promotion.get_or_insert(ctx.packet);
+            // the settings', which the capture may not show.
+            if basis.is_assumed() {
+                self.assumed_promotion.get_or_insert((ctx.packet, basis));
+            }
         }
         // Computed on the list that still holds the deleted address.
         let moved = if ipv4_primary && promote {

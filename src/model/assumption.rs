@@ -19,6 +19,14 @@ pub enum Assumption {
     /// named. Devices nothing touched (lo at least) exist but are not
     /// shown, since only a dump lists every device.
     NoLinkDump,
+    /// A dump asked for before the moment of the tables (`--at`) and
+    /// answered after it: what it covers is unknown at that moment.
+    AnsweredLater {
+        /// What it dumps.
+        kind: super::changes::ObjectKind,
+        /// The packet of its request.
+        request_packet: u64,
+    },
     /// A veth whose peer is in another namespace: the peer, whose state the
     /// veth's carrier follows, is taken to be up; only that namespace's
     /// traffic would show it.
@@ -104,12 +112,39 @@ pub enum Assumption {
     },
     /// A primary IPv4 address with secondaries was deleted and no
     /// notification showed what followed: whether the kernel promoted a
-    /// secondary or deleted them all is the `promote_secondaries` setting
-    /// the model was given (`--promote-secondaries`).
+    /// secondary or deleted them all rests on a `promote_secondaries`
+    /// value the capture does not show (see `Model::promotion`).
     PromoteSecondaries {
         /// The first record where a deletion relied on it.
         packet: u64,
-        /// The setting assumed: on promotes, off deletes.
-        on: bool,
+        /// What was assumed.
+        basis: PromoteBasis,
     },
+}
+
+/// What a promotion (or its absence) rests on: see `Model::promotion`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromoteBasis {
+    /// The kernel's notifications showed what it did.
+    Notified,
+    /// The device showed `promote_secondaries=1`: read from the capture.
+    DeviceOn,
+    /// `all` as the user gave it (`--promote-secondaries`).
+    AllGiven,
+    /// The device showed 0, and `all`, which no capture shows, was taken
+    /// to be 0 too.
+    DeviceOffAllAssumedOff,
+    /// No message showed the device's setting: on was assumed.
+    UnknownAssumedOn,
+}
+
+impl PromoteBasis {
+    /// Rests on something the capture does not show.
+    pub fn is_assumed(self) -> bool {
+        matches!(
+            self,
+            PromoteBasis::DeviceOffAllAssumedOff | PromoteBasis::UnknownAssumedOn
+        )
+    }
 }

@@ -20,6 +20,22 @@ use super::state::{Ctx, DeviceAddrs, LinkOrderSource, Model};
 use crate::diag::Diagnostic;
 use crate::netlink::names::*;
 
+/// What a dump speaks for within its families: the filters of its request
+/// the kernel applied (route dumps by table and output device, address
+/// dumps by device); `None` for each: everything.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cover {
+    table: Option<u32>,
+    oif: Option<u32>,
+    device: Option<u32>,
+}
+
+impl Cover {
+    fn route(&self, r: &RouteEntry) -> bool {
+        self.table.is_none_or(|t| r.table == t) && self.oif.is_none_or(|o| r.oif == Some(o))
+    }
+}
+
 /// A dump's kind of entries as the model held them.
 enum View {
     Links(Vec<LinkEntry>),
@@ -47,7 +63,23 @@ impl Model {
             self.stats.bridge_port_events += 1;
             return;
         }
-        if dump.request_packet.is_none() || dump.filtered {
+        if dump.request_packet.is_none() || !dump.filter_known() {
+            if let Some(p) = dump.request_packet.filter(|_| dump.filtered) {
+                self.warnings.push(Diagnostic::record(
+                    p,
+                    ctx.offset,
+                    format!(
+                        "dump of {:?} filtered by something nlorder does not model ({}): its entries are merged, \
+                         and what it left out is not taken as gone",
+                        dump.kind,
+                        if dump.kind == ObjectKind::Links {
+                            "master or kind"
+                        } else {
+                            "protocol or route type"
+                        }
+                    ),
+                ));
+            }
             self.merge_dump(dump, ctx, sink);
             return;
         }
@@ -62,6 +94,14 @@ impl Model {
             Some(p) => dump.table.filter(|_| !p.other_tables),
             None => dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t)),
         };
+        // Filters by device hold only where the kernel says it applied them
+        // (strict checking sets NLM_F_DUMP_FILTERED; without it, everything
+        // is listed).
+        let cover = Cover {
+            table,
+            oif: dump.oif.filter(|_| dump.filtered),
+            device: dump.device.filter(|_| dump.filtered),
+        };
         // What the model held before, to say what the dump revealed: only
         // once an earlier dump gave it the whole view (the first one is the
         // starting state, not news).
@@ -74,10 +114,10 @@ impl Model {
         // Routes are compared through the two tables' indexes, before the
         // dump replaces the model's (a BGP table is never copied for it).
         let mut revealed = match kind {
-            ObjectKind::Routes if wanted && dump.in_place.is_none() => self.routes_revealed(&dump.routes, &fams, table),
+            ObjectKind::Routes if wanted && dump.in_place.is_none() => self.routes_revealed(&dump.routes, &fams, cover),
             _ => Vec::new(),
         };
-        let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, table));
+        let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, cover));
         match dump.kind {
             ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
             ObjectKind::Addresses => {
@@ -88,7 +128,15 @@ impl Model {
                         v6.push((a.index, a.address, a.flags));
                     }
                 }
-                self.replace_addresses(dump.addrs, &fams, &mut disagreements);
+                self.replace_addresses(dump.addrs, &fams, cover.device, &mut disagreements);
+                // An address the dump no longer lists is gone, and its
+                // duplicate address detection with it.
+                if fams.contains(&AF_INET6) {
+                    let listed: FxHashSet<(u32, std::net::IpAddr)> = v6.iter().map(|(i, a, _)| (*i, *a)).collect();
+                    let device = cover.device;
+                    self.dad
+                        .cancel(|d| device.is_none_or(|x| x == d.index) && !listed.contains(&(d.index, d.address)));
+                }
                 self.dad_as_dumped(&v6, ctx, sink);
             }
             // A dump filtered to one table speaks for that table only,
@@ -96,17 +144,23 @@ impl Model {
             ObjectKind::Routes => {
                 match dump.in_place {
                     Some(p) => revealed = self.sweep_routes(p, &fams, table, wanted, &mut disagreements),
-                    None => self.replace_routes(dump.routes, &fams, table, &mut disagreements),
+                    None => self.replace_routes(dump.routes, &fams, cover, &mut disagreements),
                 }
-                if table.is_none() {
+                if cover.table.is_none() && cover.oif.is_none() {
                     for f in &fams {
                         *family_flag(&mut self.seen_route_dump, *f) = true;
                     }
                 }
             }
         }
+        // A dump that listed nothing of a family still showed there is none.
+        if kind != ObjectKind::Links {
+            for &f in &fams {
+                self.shown(kind == ObjectKind::Routes, f);
+            }
+        }
         if let Some(before) = before {
-            let after = self.view_of(kind, &fams, table);
+            let after = self.view_of(kind, &fams, cover);
             revealed = self.revealed(&before, &after);
         }
         for d in &disagreements {
@@ -173,8 +227,8 @@ impl Model {
     }
 
     /// What a route dump adds to and removes from the routes it speaks for.
-    fn routes_revealed(&self, dump: &RouteTable, families: &[u8], table: Option<u32>) -> Vec<Change> {
-        let covered = |r: &RouteEntry| families.contains(&r.family) && table.is_none_or(|t| r.table == t);
+    fn routes_revealed(&self, dump: &RouteTable, families: &[u8], cover: Cover) -> Vec<Change> {
+        let covered = |r: &RouteEntry| families.contains(&r.family) && cover.route(r);
         let mut out = Vec::new();
         for r in dump.iter().filter(|r| covered(r) && !self.routes.contains(&r.key())) {
             out.push(Change::RouteAdded {
@@ -192,7 +246,7 @@ impl Model {
     }
 
     /// The entries a dump of `kind` speaks for.
-    fn view_of(&self, kind: ObjectKind, families: &[u8], table: Option<u32>) -> View {
+    fn view_of(&self, kind: ObjectKind, families: &[u8], cover: Cover) -> View {
         match kind {
             ObjectKind::Links => View::Links(
                 self.links
@@ -205,14 +259,14 @@ impl Model {
             ObjectKind::Addresses => View::Addrs(
                 self.addresses(None)
                     .into_iter()
-                    .filter(|a| families.contains(&a.family))
+                    .filter(|a| families.contains(&a.family) && cover.device.is_none_or(|d| a.index == d))
                     .cloned()
                     .collect(),
             ),
             ObjectKind::Routes => View::Routes(
                 self.routes()
                     .into_iter()
-                    .filter(|r| families.contains(&r.family) && table.is_none_or(|t| r.table == t))
+                    .filter(|r| families.contains(&r.family) && cover.route(r))
                     .cloned()
                     .collect(),
             ),
@@ -401,12 +455,18 @@ impl Model {
         }
     }
 
-    fn replace_addresses(&mut self, addrs: Vec<AddrEntry>, families: &[u8], disagreements: &mut Vec<String>) {
+    fn replace_addresses(
+        &mut self,
+        addrs: Vec<AddrEntry>,
+        families: &[u8],
+        device: Option<u32>,
+        disagreements: &mut Vec<String>,
+    ) {
         let mut fresh: FxHashMap<u32, DeviceAddrs> = FxHashMap::default();
         let mut device_order: Vec<u32> = Vec::new();
         let mut listed: FxHashSet<u32> = FxHashSet::default();
         for a in addrs {
-            if !families.contains(&a.family) {
+            if !families.contains(&a.family) || device.is_some_and(|d| a.index != d) {
                 continue;
             }
             if families.first() == Some(&a.family) && listed.insert(a.index) {
@@ -416,7 +476,11 @@ impl Model {
         }
         for &fam in families {
             // Compare with the prediction, device by device.
-            let mut devices: Vec<u32> = self.addrs.keys().chain(fresh.keys()).copied().collect();
+            let mut devices: Vec<u32> = match device {
+                // A dump of one device's addresses speaks for that device only.
+                Some(d) => vec![d],
+                None => self.addrs.keys().chain(fresh.keys()).copied().collect(),
+            };
             devices.sort_unstable();
             devices.dedup();
             for i in devices {
@@ -437,14 +501,24 @@ impl Model {
                     ));
                 }
             }
-            for d in self.addrs.values_mut() {
-                d.list_mut(fam).clear();
+            match device {
+                Some(d) => {
+                    if let Some(d) = self.addrs.get_mut(&d) {
+                        d.list_mut(fam).clear();
+                    }
+                }
+                None => {
+                    for d in self.addrs.values_mut() {
+                        d.list_mut(fam).clear();
+                    }
+                    *family_flag(&mut self.seen_addr_dump, fam) = true;
+                }
             }
-            *family_flag(&mut self.seen_addr_dump, fam) = true;
         }
         // The dump walks devices in the kernel's link order.
         let link_positions: Vec<usize> = device_order.iter().filter_map(|i| self.links.position_of(*i)).collect();
         if self.seen_link_dump
+            && device.is_none()
             && link_positions
                 .iter()
                 .zip(link_positions.iter().skip(1))
@@ -482,10 +556,10 @@ impl Model {
         &mut self,
         mut routes: RouteTable,
         families: &[u8],
-        table: Option<u32>,
+        cover: Cover,
         disagreements: &mut Vec<String>,
     ) {
-        let covered = |r: &RouteEntry| families.contains(&r.family) && table.is_none_or(|t| r.table == t);
+        let covered = |r: &RouteEntry| families.contains(&r.family) && cover.route(r);
         for r in self.routes.iter().filter(|r| covered(r) && !r.origin.is_dump()) {
             if !routes.contains(&r.key()) {
                 disagreements.push(format!(
@@ -497,7 +571,7 @@ impl Model {
         if self
             .routes
             .tables()
-            .all(|(f, t)| families.contains(&f) && table.is_none_or(|x| x == t))
+            .all(|(f, t)| families.contains(&f) && cover.oif.is_none() && cover.table.is_none_or(|x| x == t))
         {
             // The dump covers every table the model had: the old one goes whole.
             self.routes = RouteTable::default();

@@ -375,6 +375,13 @@ impl Model {
         if !kind_is(b, b"bridge") || b.hwaddr_set {
             return;
         }
+        if !self.state(bridge).created_here {
+            // Met in a dump or a notification: whether its MAC was set by
+            // hand (and so stays) is not known. A message will show its MAC;
+            // until then what is made from it is unknown.
+            self.state_mut(bridge).mac_uncertain = true;
+            return;
+        }
         let ports: Vec<Option<ShortName>> = self
             .links
             .ports(bridge)
@@ -506,7 +513,10 @@ impl Model {
         );
         ll.priority = Some(256);
         self.add_kernel_route(ll, KernelRule::Ipv6LinkLocalRoute, ctx, sink);
-        let address = hwaddr.and_then(|m| match dev_type {
+        // Only from the device's own address as a message showed it or a
+        // rule made it, never from a MAC it may have taken unseen.
+        let own = !self.state(index).mac_uncertain;
+        let address = hwaddr.filter(|_| own).and_then(|m| match dev_type {
             ARPHRD_TUNNEL => isatap_link_local(m.as_bytes()),
             _ => eui64_link_local(m.as_bytes()),
         });

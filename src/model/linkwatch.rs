@@ -191,6 +191,7 @@ impl Model {
         };
         let st = self.state_mut(index);
         st.seen = true;
+        st.created_here = true;
         st.carrier = carrier || !stacked;
         st.oper_up = st.carrier;
         self.set_carrier(index, carrier);

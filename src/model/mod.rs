@@ -49,13 +49,13 @@ use crate::netlink::Body;
 use crate::netlink::names::*;
 use crate::trace::TraceMessage;
 
-pub use assumption::Assumption;
+pub use assumption::{Assumption, PromoteBasis};
 pub use changes::{Change, ChangeSink, Event, ObjectKind};
 pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 pub use kernel_order::{KernelVersion, LinkOrder};
 pub use route_table::RouteTable;
 use state::Ctx;
-pub use state::{LinkOrderSource, Model, ModelOptions, ModelStats};
+pub use state::{GroupCopies, LinkOrderSource, Model, ModelOptions, ModelStats};
 
 impl Model {
     /// Applies one message of the capture.
@@ -84,6 +84,21 @@ impl Model {
             offset: m.offset,
         };
         let mut is_notification = false;
+        if d.ignored_by_kernel() && !matches!(d.body, Body::Error(_) | Body::Done { .. }) {
+            // Sent without NLM_F_REQUEST: the kernel only acknowledges it.
+            self.stats.ignored_by_kernel += 1;
+            self.warnings.push(Diagnostic::record(
+                m.packet,
+                m.offset,
+                format!(
+                    "{} sent without NLM_F_REQUEST: the kernel only acknowledges such a message \
+                     (netlink_rcv_skb), so it changed nothing and is not applied",
+                    message_type(h.kind)
+                ),
+            ));
+            self.copies.interrupted();
+            return;
+        }
         self.lw.clock = m.ts.map(|t| t.as_nanos());
         self.linkwatch_timer(&ctx, sink);
         self.finish_dad(m.ts, None, &ctx, sink);
@@ -92,7 +107,7 @@ impl Model {
             Body::Request(q) => {
                 if is_dump_request(h.kind, h.flags) {
                     if let Some(kind) = open_dumps::kind_of(h.kind) {
-                        self.dumps.open(kind, q.family, q.table, h.seq, m.packet);
+                        self.dumps.open(kind, q, h.seq, m.packet);
                     }
                 } else if let Some(p) = pending_requests::pending_of(h.kind, h.flags, h.seq, m.packet, &d.body) {
                     // A GET for one object: its reply is not a notification.
@@ -197,9 +212,20 @@ impl Model {
             }
             Body::Link(_) | Body::Addr(_) | Body::Route(_) => {
                 is_notification = true;
+                let group = match &d.body {
+                    Body::Link(_) => 0,
+                    Body::Addr(_) => 1,
+                    _ => 2,
+                };
+                if let Some(g) = self.stats.per_group.get_mut(group) {
+                    g.copies += 1;
+                }
                 if self.copies.is_copy(h, m.message.payload()) {
                     self.stats.duplicate_notifications += 1;
                 } else {
+                    if let Some(g) = self.stats.per_group.get_mut(group) {
+                        g.distinct += 1;
+                    }
                     self.stats.notifications += 1;
                     self.apply_notification(&d.body, h.kind, h.flags, &ctx, sink);
                 }
@@ -208,6 +234,31 @@ impl Model {
         }
         if !is_notification {
             self.copies.interrupted();
+        }
+        match &d.body {
+            Body::Route(r) if !d.is_request() => self.shown(true, r.family),
+            Body::Addr(a) if !d.is_request() => self.shown(false, a.family),
+            _ => {}
+        }
+        // What the kernel says of a device's own settings (dump replies,
+        // GET replies, notifications alike) holds from here on.
+        if let Body::Link(l) = &d.body
+            && !d.is_request()
+            && h.kind == RTM_NEWLINK
+            && l.family != AF_BRIDGE
+            && (l.conf.is_known() || l.hwaddr.is_some())
+        {
+            if l.hwaddr.is_some() {
+                self.state_mut(l.index).mac_uncertain = false;
+            }
+            let conf = &mut self.state_mut(l.index).conf;
+            let c = l.conf;
+            conf.promote_secondaries = c.promote_secondaries.or(conf.promote_secondaries);
+            conf.disable_ipv6 = c.disable_ipv6.or(conf.disable_ipv6);
+            conf.accept_ra = c.accept_ra.or(conf.accept_ra);
+            conf.use_tempaddr = c.use_tempaddr.or(conf.use_tempaddr);
+            conf.accept_dad = c.accept_dad.or(conf.accept_dad);
+            conf.addr_gen_mode = c.addr_gen_mode.or(conf.addr_gen_mode);
         }
     }
 
@@ -242,6 +293,17 @@ impl Model {
                 ts: self.last_ts,
                 offset: 0,
             };
+            if self.cut_before_end
+                && let Some(p) = dump.request_packet
+            {
+                // Answered after the moment asked for: unknown yet, not lost.
+                self.answered_later.push((dump.kind, p));
+                if dump.is_empty() {
+                    continue;
+                }
+                self.merge_dump(dump, &ctx, sink);
+                continue;
+            }
             if dump.is_empty() {
                 self.warnings.push(Diagnostic::general(format!(
                     "dump of {:?} requested in packet {} got no reply in the capture",

@@ -59,6 +59,13 @@ pub(super) struct OpenDump {
     pub filtered: bool,
     /// A route dump asked for one table only.
     pub table: Option<u32>,
+    /// A route dump asked for the routes through one device only (RTA_OIF).
+    pub oif: Option<u32>,
+    /// An address dump asked for one device's addresses only (ifa_index).
+    pub device: Option<u32>,
+    /// Its request filtered by something nlorder does not model (a route's
+    /// protocol or type).
+    pub other_filter: bool,
     pub in_place: Option<InPlace>,
 }
 
@@ -78,7 +85,22 @@ impl OpenDump {
             interrupted: false,
             filtered: false,
             table: None,
+            oif: None,
+            device: None,
+            other_filter: false,
             in_place: None,
+        }
+    }
+
+    /// Whether the model knows exactly what the dump speaks for when the
+    /// kernel says it filtered it (`NLM_F_DUMP_FILTERED`): route dumps by
+    /// family, table and device, address dumps by family and device. A
+    /// filtered link dump (by master or kind) is merged instead.
+    pub fn filter_known(&self) -> bool {
+        match self.kind {
+            ObjectKind::Routes => !self.other_filter,
+            ObjectKind::Addresses => true,
+            ObjectKind::Links => !self.filtered,
         }
     }
 
@@ -159,7 +181,7 @@ pub(super) struct Dumps {
 }
 
 impl Dumps {
-    pub fn open(&mut self, kind: ObjectKind, family: u8, table: Option<u32>, seq: u32, packet: u64) {
+    pub fn open(&mut self, kind: ObjectKind, q: &crate::netlink::Request<'_>, seq: u32, packet: u64) {
         // Several programs may ask with the same (time-based) sequence number
         // at once (two `ip monitor` starting together): replies go to the
         // oldest request not yet answered. Requests never answered do not
@@ -167,8 +189,15 @@ impl Dumps {
         if self.open.len() >= MAX_OPEN_DUMPS {
             self.open.remove(0);
         }
-        let mut d = OpenDump::new(kind, family, seq, Some(packet));
-        d.table = table;
+        let mut d = OpenDump::new(kind, q.family, seq, Some(packet));
+        if kind == ObjectKind::Routes {
+            d.table = q.table;
+            d.oif = q.oif;
+            d.other_filter = q.other_filter;
+        }
+        if kind == ObjectKind::Addresses {
+            d.device = q.index.filter(|i| *i != 0);
+        }
         self.open.push(d);
     }
 

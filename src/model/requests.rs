@@ -102,6 +102,11 @@ impl Model {
             packet: p.packet,
             ..*ctx
         };
+        match &p.body {
+            RequestBody::Route(r) => self.shown(true, r.family),
+            RequestBody::Addr(a) => self.shown(false, a.family),
+            _ => {}
+        }
         match (&p.body, p.msg_type) {
             (RequestBody::Link(l), RTM_DELLINK) => {
                 if let Some(index) = self.resolve(l) {

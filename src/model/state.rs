@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 use rustc_hash::FxHashMap;
 
-use super::assumption::Assumption;
+use super::assumption::{Assumption, PromoteBasis};
 use super::changes::{Change, Event};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, RouteKey};
 use super::kernel_order::{KernelVersion, LinkOrder};
@@ -41,26 +41,19 @@ pub(super) struct AfterCapture {
 }
 
 /// How the model was told to behave where a capture cannot say.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ModelOptions {
-    /// `net.ipv4.conf.*.promote_secondaries`: on a primary's deletion the
-    /// first secondary of its subnet is promoted (on) or all are removed (off).
-    pub promote_secondaries: bool,
+    /// `net.ipv4.conf.all.promote_secondaries` as the user gave it: on a
+    /// primary's deletion the first secondary of its subnet is promoted
+    /// when this or the device's own setting is on (`IN_DEV_ORCONF`). The
+    /// device's own is read from the capture (see [`Model::promotion`]);
+    /// `None`: not given.
+    pub promote_secondaries: Option<bool>,
     /// Force the device walk order instead of inferring it from a link dump.
     pub link_order: Option<LinkOrder>,
     /// The captured host's kernel (`--kernel`, or the capture's `shb_os`):
     /// chooses the release-specific rules.
     pub kernel: Option<KernelVersion>,
-}
-
-impl Default for ModelOptions {
-    fn default() -> Self {
-        ModelOptions {
-            promote_secondaries: true,
-            link_order: None,
-            kernel: None,
-        }
-    }
 }
 
 /// Where the link order in use came from.
@@ -104,6 +97,33 @@ pub struct ModelStats {
     pub requests_applied: u64,
     /// Change requests the kernel refused.
     pub requests_refused: u64,
+    /// Messages user space sent without `NLM_F_REQUEST`: the kernel only
+    /// acknowledges them, so they change nothing (and are not notifications).
+    pub ignored_by_kernel: u64,
+    /// Distinct notifications and all their copies per rtnetlink group
+    /// (links, addresses, routes): listeners join groups, so each group
+    /// has its own number of copies.
+    pub per_group: [GroupCopies; 3],
+}
+
+/// A group's notifications: how many distinct ones, and how many copies of
+/// them nlmon recorded in all (one per socket that listened to the group).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct GroupCopies {
+    /// Distinct notifications of this group.
+    pub distinct: u64,
+    /// Every copy recorded, the first ones included.
+    pub copies: u64,
+}
+
+impl GroupCopies {
+    /// Copies per notification, rounded to the nearest (the sockets that
+    /// listened to the group); 0 without notifications.
+    pub fn listeners(&self) -> u64 {
+        (self.copies + self.distinct / 2)
+            .checked_div(self.distinct)
+            .unwrap_or(0)
+    }
 }
 
 impl ModelStats {
@@ -114,6 +134,11 @@ impl ModelStats {
         (self.notifications + self.duplicate_notifications + self.notifications / 2)
             .checked_div(self.notifications)
             .unwrap_or(0)
+    }
+
+    /// Listeners per group: links, addresses, routes (see [`GroupCopies`]).
+    pub fn group_listeners(&self) -> [u64; 3] {
+        self.per_group.map(|g| g.listeners())
     }
 }
 
@@ -156,6 +181,18 @@ pub(super) struct DeviceState {
     pub(super) foreign_peer_down: bool,
     /// Its MTU is below IPv6's minimum: IPv6 is off on it.
     pub(super) ipv6_off: bool,
+    /// Made during the capture (a request or a notification of a new
+    /// device): whether its MAC was set by hand (`hwaddr_set`) is known, as
+    /// every later change of it would show. For a device first met in a
+    /// dump it is not (Docker sets docker0's MAC; `ip link add
+    /// type bridge` leaves it random, to be replaced by its lowest port's).
+    pub(super) created_here: bool,
+    /// A bridge whose MAC may have changed to a port's unseen (see
+    /// `created_here`): a link-local address made from it is unknown.
+    pub(super) mac_uncertain: bool,
+    /// Its own settings as the last link message from the kernel showed
+    /// them (IFLA_AF_SPEC); unknown where no message carried them.
+    pub(super) conf: crate::netlink::rtnl::DevConf,
 }
 
 #[derive(Debug, Default)]
@@ -193,14 +230,20 @@ pub struct Model {
     /// The last ifindex the kernel assigned by itself (its allocation hint).
     pub(super) last_assigned_index: u32,
     pub(super) devices: FxHashMap<u32, DeviceState>,
-    /// The first packet where a deletion relied on the promote_secondaries option.
-    pub(super) assumed_promotion: Option<u64>,
+    /// The first packet where a deletion relied on a promote_secondaries
+    /// value the capture does not show, and what was assumed there.
+    pub(super) assumed_promotion: Option<(u64, PromoteBasis)>,
     /// Duplicate address detection under way (IPv6 local routes wait for it).
     pub(super) dad: dad::PendingDads,
     /// Devices whose operational state has yet to follow their carrier.
     pub(super) lw: linkwatch_queue::Linkwatch,
     /// DAD still under way at the moment the tables were asked for.
     pub(super) dad_unfinished: Vec<dad::PendingDad>,
+    /// The tables are asked for before the end of the capture (`--at`).
+    pub(super) cut_before_end: bool,
+    /// Dumps asked for before that moment and answered after it (kind,
+    /// request packet): what they cover is unknown yet.
+    pub(super) answered_later: Vec<(super::changes::ObjectKind, u64)>,
     /// Addresses whose DADs ended unseen (by time, no notification) close
     /// enough together that the order of their local routes is not known.
     pub(super) dad_order_unknown: Vec<std::net::IpAddr>,
@@ -215,6 +258,13 @@ pub struct Model {
     pub(super) seen_link_dump: bool,
     pub(super) seen_addr_dump: [bool; 2],
     pub(super) seen_route_dump: [bool; 2],
+    /// A message showed routes (IPv4, IPv6): a dump, a notification, a GET
+    /// reply or a request the kernel accepted. Routes the kernel's rules made
+    /// from links alone (`fe80::/64`, `ff00::/8`) do not count.
+    pub(super) routes_shown: [bool; 2],
+    /// Likewise for addresses (not the loopback's or the link-locals the
+    /// kernel's rules made).
+    pub(super) addrs_shown: [bool; 2],
     pub(super) warned_unknown: HashSet<u32>,
     /// Links created by notifications during the capture.
     pub(super) created_links: HashSet<u32>,
@@ -250,6 +300,8 @@ impl Model {
             dad: dad::PendingDads::default(),
             lw: linkwatch_queue::Linkwatch::default(),
             dad_unfinished: Vec::new(),
+            cut_before_end: false,
+            answered_later: Vec::new(),
             dad_order_unknown: Vec::new(),
             after_capture: AfterCapture::default(),
             link_order,
@@ -258,6 +310,8 @@ impl Model {
             seen_link_dump: false,
             seen_addr_dump: [false; 2],
             seen_route_dump: [false; 2],
+            routes_shown: [false; 2],
+            addrs_shown: [false; 2],
             warned_unknown: HashSet::new(),
             created_links: HashSet::new(),
             copies: Copies::default(),
@@ -286,6 +340,9 @@ impl Model {
             m.routes.insert(r);
         }
         m.seen_link_dump = true;
+        // The tables given are what is known: the caller vouches for them.
+        m.routes_shown = [true; 2];
+        m.addrs_shown = [true; 2];
         m
     }
 
@@ -504,13 +561,44 @@ impl Model {
                 link: self.ifname(*i),
             });
         }
-        if let Some(p) = self.assumed_promotion {
-            v.push(Assumption::PromoteSecondaries {
-                packet: p,
-                on: self.options.promote_secondaries,
-            });
+        for &(kind, request_packet) in &self.answered_later {
+            v.push(Assumption::AnsweredLater { kind, request_packet });
+        }
+        if let Some((p, basis)) = self.assumed_promotion {
+            v.push(Assumption::PromoteSecondaries { packet: p, basis });
         }
         v
+    }
+
+    /// The tables are asked for at a moment before the capture's end
+    /// (`--at`): a dump still open then is answered later, not never.
+    pub fn cut_before_end(&mut self) {
+        self.cut_before_end = true;
+    }
+
+    /// A dump of `kind` asked for before this moment and answered after it
+    /// (`--at`), with its request's packet: what it covers is unknown yet.
+    pub fn answered_later(&self, kind: super::changes::ObjectKind) -> Option<u64> {
+        self.answered_later.iter().find(|(k, _)| *k == kind).map(|(_, p)| *p)
+    }
+
+    /// Whether deleting a primary IPv4 address of device `index` promotes a
+    /// secondary, and what that rests on. The kernel promotes when the
+    /// device's own `promote_secondaries` or `net.ipv4.conf.all`'s is set
+    /// (`__inet_del_ifa`, `IN_DEV_ORCONF`): a device a message showed with 1
+    /// decides; one showed with 0 leaves `all`, given by the user or
+    /// assumed 0 (a host that set `*.promote_secondaries=1`, as systemd
+    /// does, shows 1 on every device); a device no message described
+    /// takes `all` as given, else on (systemd's setting).
+    pub fn promotion(&self, index: u32) -> (bool, PromoteBasis) {
+        let given = self.options.promote_secondaries;
+        match (self.state(index).conf.promote_secondaries, given) {
+            (Some(true), _) => (true, PromoteBasis::DeviceOn),
+            (Some(false), Some(all)) => (all, PromoteBasis::AllGiven),
+            (Some(false), None) => (false, PromoteBasis::DeviceOffAllAssumedOff),
+            (None, Some(all)) => (all, PromoteBasis::AllGiven),
+            (None, None) => (true, PromoteBasis::UnknownAssumedOn),
+        }
     }
 
     /// Whether the kernel's timers made this route after the last record
@@ -554,12 +642,46 @@ impl Model {
 
     /// Whether the model holds routes of a family.
     pub fn has_routes_of(&self, family: u8) -> bool {
-        self.routes.has_family(family)
+        self.routes_shown
+            .get(usize::from(family == AF_INET6))
+            .copied()
+            .unwrap_or(false)
+            && self.routes.has_family(family)
     }
 
-    /// Whether the capture showed any routes (dump or notification).
+    /// Whether the capture showed any routes (a dump, a notification, a
+    /// GET reply or an accepted request): routes the kernel's rules made
+    /// from links alone do not answer what a program reads of the routes.
     pub fn has_routes(&self) -> bool {
-        !self.routes.is_empty()
+        self.routes_shown.iter().any(|s| *s) && !self.routes.is_empty()
+    }
+
+    /// Whether any message showed addresses (see [`Model::has_routes`]).
+    pub fn addresses_shown(&self) -> bool {
+        self.addrs_shown.iter().any(|s| *s)
+    }
+
+    /// A complete address dump of both families was applied: every address
+    /// the host had then is known.
+    pub fn addresses_complete(&self) -> bool {
+        self.seen_addr_dump.iter().all(|s| *s)
+    }
+
+    /// A complete route dump of both families was applied.
+    pub fn routes_complete(&self) -> bool {
+        self.seen_route_dump.iter().all(|s| *s)
+    }
+
+    /// Marks that a message showed routes (`route`) or addresses of `family`.
+    pub(super) fn shown(&mut self, route: bool, family: u8) {
+        let flags = if route {
+            &mut self.routes_shown
+        } else {
+            &mut self.addrs_shown
+        };
+        if let Some(f) = flags.get_mut(usize::from(family == AF_INET6)) {
+            *f = true;
+        }
     }
 
     pub(super) fn warn(&mut self, ctx: &Ctx, msg: String) {

@@ -141,6 +141,8 @@ pub const IFLA_PROTO_DOWN: u16 = 39;
 /// IFLA_PROP_LIST (include/uapi/linux/if_link.h): nested properties, the
 /// alternative names.
 pub const IFLA_PROP_LIST: u16 = 52;
+/// Per address family settings of the device (nested).
+pub const IFLA_AF_SPEC: u16 = 26;
 /// IFLA_ALT_IFNAME (include/uapi/linux/if_link.h), inside IFLA_PROP_LIST: one
 /// alternative name.
 pub const IFLA_ALT_IFNAME: u16 = 53;
@@ -465,22 +467,24 @@ pub fn message_flags(kind: u16, flags: u16) -> Vec<&'static str> {
             out.push(name);
         }
     }
-    let is_request = flags & NLM_F_REQUEST != 0;
+    // The high bits mean what the message's kind of type makes them mean
+    // (uapi netlink.h), whoever sent it: the kernel's route notifications
+    // carry CREATE, EXCL, REPLACE and APPEND too, and a SET shares NEW's.
     let high: &[(u16, &str)] = if kind == NLMSG_ERROR {
         &[(0x100, "CAPPED"), (0x200, "ACK_TLVS")]
-    } else if is_request && kind >= 16 && kind % 4 == 2 {
+    } else if kind < RTM_NEWLINK {
+        &[]
+    } else if kind % 4 == 2 {
         &[(0x100, "ROOT"), (0x200, "MATCH"), (0x400, "ATOMIC")]
-    } else if is_request && kind >= 16 && kind.is_multiple_of(4) {
+    } else if kind.is_multiple_of(4) || kind % 4 == 3 {
         &[
             (0x100, "REPLACE"),
             (0x200, "EXCL"),
             (0x400, "CREATE"),
             (0x800, "APPEND"),
         ]
-    } else if is_request && kind >= 16 && kind % 4 == 1 {
-        &[(0x100, "NONREC"), (0x200, "BULK")]
     } else {
-        &[]
+        &[(0x100, "NONREC"), (0x200, "BULK")]
     };
     for &(bit, name) in high {
         if flags & bit != 0 {

@@ -40,6 +40,22 @@ impl Decoded<'_> {
         self.header.flags & NLM_F_REQUEST != 0
     }
 
+    /// Sent by user space to the kernel, with or without `NLM_F_REQUEST`:
+    /// a request, a message of a type the kernel never sends (`RTM_SET*`,
+    /// `RTM_GET*`: it answers GETs with NEW types), or a NEW/DEL message
+    /// asking for an acknowledgement (`NLM_F_ACK`, which the kernel never
+    /// sets on what it sends).
+    pub fn from_user_space(&self) -> bool {
+        from_user_space(self.header.kind, self.header.flags)
+    }
+
+    /// Sent by user space without `NLM_F_REQUEST`: `netlink_rcv_skb` hands
+    /// such a message to no handler and only acknowledges it, so it changes
+    /// nothing in the kernel.
+    pub fn ignored_by_kernel(&self) -> bool {
+        !self.is_request() && self.from_user_space()
+    }
+
     /// Part of a multipart reply (`NLM_F_MULTI`): a dump entry.
     pub fn is_multi(&self) -> bool {
         self.header.flags & NLM_F_MULTI != 0
@@ -50,6 +66,19 @@ impl Decoded<'_> {
     pub fn is_dump_interrupted(&self) -> bool {
         self.header.flags & NLM_F_DUMP_INTR != 0
     }
+}
+
+/// Whether a message with this header was sent by user space (see
+/// [`Decoded::from_user_space`]).
+pub fn from_user_space(kind: u16, flags: u16) -> bool {
+    if flags & NLM_F_REQUEST != 0 {
+        return true;
+    }
+    if kind < RTM_NEWLINK {
+        return false;
+    }
+    // RTM types come in fours: NEW, DEL, GET, SET.
+    matches!(kind % 4, 2 | 3) || flags & NLM_F_ACK != 0
 }
 
 /// The body of a message, by its type.
@@ -185,6 +214,8 @@ pub struct Link<'a> {
     pub proto_down: Option<u8>,
     /// IFLA_IFALIAS: the device's alias text.
     pub ifalias: Option<&'a [u8]>,
+    /// The device's own IPv4 and IPv6 settings, from IFLA_AF_SPEC.
+    pub conf: DevConf,
     /// IFLA_PROP_LIST: the alternative names (IFLA_ALT_IFNAME), undecoded;
     /// see [`Nest::strings`].
     pub prop_list: Option<Nest<'a>>,
@@ -421,6 +452,13 @@ pub struct Request<'a> {
     /// RTA_TABLE; iproute2's `ip route show` asks for main). With strict
     /// checking the kernel then dumps only that table.
     pub table: Option<u32>,
+    /// The one output device a route dump asks for (RTA_OIF; `ip route
+    /// show dev X`). With strict checking the kernel then dumps only its routes.
+    pub oif: Option<u32>,
+    /// A route dump also filtered by protocol or route type (`ip route show
+    /// proto X`, `type Y`): the kernel applies such filters with strict
+    /// checking; nlorder does not model them.
+    pub other_filter: bool,
     /// Body shorter than the full family header (legacy `rtgenmsg`).
     pub short_form: bool,
     /// Size of the request's body in bytes.
@@ -567,6 +605,10 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
             l.prop_list = Some(Nest { bytes: a.value, order });
             true
         }
+        IFLA_AF_SPEC => {
+            l.conf = af_spec(a.value, order);
+            true
+        }
         IFLA_TXQLEN => u32_attr(&a, order, &mut l.txqlen),
         IFLA_GROUP => u32_attr(&a, order, &mut l.group),
         IFLA_LINKMODE => u8_attr(&a, &mut l.linkmode),
@@ -623,6 +665,80 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
         _ => true,
     });
     Body::Link(l)
+}
+
+/// The per-device settings a link message carries in IFLA_AF_SPEC: from
+/// `AF_INET`'s `IFLA_INET_CONF` (the `ipv4_devconf` array, entry N-1 for
+/// `IPV4_DEVCONF_N`) and `AF_INET6`'s `IFLA_INET6_CONF` (the
+/// `ipv6_devconf` array, entry N for `DEVCONF_N`) and
+/// `IFLA_INET6_ADDR_GEN_MODE`. `None` where the message did not carry it.
+///
+/// Read here rather than through netlink-packet-route's `AfSpecUnspec`,
+/// which reads the arrays in the machine's byte order: a capture from a
+/// big-endian host read on a little-endian one would get every value
+/// wrong (the unit test holds both readings equal on a little-endian
+/// capture).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DevConf {
+    /// `net.ipv4.conf.DEV.promote_secondaries`.
+    pub promote_secondaries: Option<bool>,
+    /// `net.ipv6.conf.DEV.disable_ipv6`.
+    pub disable_ipv6: Option<bool>,
+    /// `net.ipv6.conf.DEV.accept_ra`.
+    pub accept_ra: Option<i32>,
+    /// `net.ipv6.conf.DEV.use_tempaddr`.
+    pub use_tempaddr: Option<i32>,
+    /// `net.ipv6.conf.DEV.accept_dad`.
+    pub accept_dad: Option<i32>,
+    /// `IFLA_INET6_ADDR_GEN_MODE`: 0 EUI-64, 1 none, 2 stable privacy, 3 random.
+    pub addr_gen_mode: Option<u8>,
+}
+
+impl DevConf {
+    /// Whether the message carried any setting at all.
+    pub fn is_known(&self) -> bool {
+        *self != DevConf::default()
+    }
+}
+
+const IFLA_INET_CONF: u16 = 1;
+const IFLA_INET6_CONF: u16 = 2;
+const IFLA_INET6_ADDR_GEN_MODE: u16 = 8;
+/// `IPV4_DEVCONF_PROMOTE_SECONDARIES` (20), the array's entry 19.
+const INET_PROMOTE_SECONDARIES: usize = 19;
+const INET6_ACCEPT_RA: usize = 3;
+const INET6_USE_TEMPADDR: usize = 10;
+const INET6_DISABLE_IPV6: usize = 26;
+const INET6_ACCEPT_DAD: usize = 27;
+
+fn devconf_entry(array: &[u8], n: usize, order: ByteOrder) -> Option<i32> {
+    let b: [u8; 4] = array.get(n * 4..n * 4 + 4)?.try_into().ok()?;
+    Some(match order {
+        ByteOrder::Little => i32::from_le_bytes(b),
+        ByteOrder::Big => i32::from_be_bytes(b),
+    })
+}
+
+fn af_spec(value: &[u8], order: ByteOrder) -> DevConf {
+    let mut c = DevConf::default();
+    for fam in Attrs::new(value, order).flatten() {
+        for x in Attrs::new(fam.value, order).flatten() {
+            match (u8::try_from(fam.kind).unwrap_or(0), x.kind) {
+                (AF_INET, IFLA_INET_CONF) => {
+                    c.promote_secondaries = devconf_entry(x.value, INET_PROMOTE_SECONDARIES, order).map(|v| v != 0);
+                }
+                (AF_INET6, IFLA_INET6_CONF) => {
+                    c.accept_ra = devconf_entry(x.value, INET6_ACCEPT_RA, order);
+                    c.use_tempaddr = devconf_entry(x.value, INET6_USE_TEMPADDR, order);
+                    c.disable_ipv6 = devconf_entry(x.value, INET6_DISABLE_IPV6, order).map(|v| v != 0);
+                    c.accept_dad = devconf_entry(x.value, INET6_ACCEPT_DAD, order);
+                }
+                (AF_INET6, IFLA_INET6_ADDR_GEN_MODE) => c.addr_gen_mode = x.u8(),
+                _ => {}
+            }
+        }
+    }
+    c
 }
 
 /// `VETH_INFO_PEER` inside a veth's IFLA_INFO_DATA: an `ifinfomsg` for the
@@ -806,11 +922,17 @@ fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Opt
         _ => match RtMsg::new_checked(payload, order) {
             Ok(h) => {
                 req.table = Some(u32::from(h.table())).filter(|t| *t != 0);
+                req.other_filter = h.protocol() != 0 || h.kind() != 0;
                 each_attr(h.attrs(), order, problem, |a| {
                     if a.kind == RTA_TABLE
                         && let Some(t) = a.u32(order)
                     {
                         req.table = (t != 0).then_some(t);
+                    }
+                    if a.kind == RTA_OIF
+                        && let Some(i) = a.u32(order)
+                    {
+                        req.oif = (i != 0).then_some(i);
                     }
                     true
                 });

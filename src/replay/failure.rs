@@ -38,6 +38,18 @@ pub enum Failure {
     /// The program looks for the default route, and the capture holds no
     /// routes at all.
     NoRoutesCaptured(Program),
+    /// No message of the capture showed an address (no address dump,
+    /// notification or request; what the kernel's rules made from links
+    /// alone does not count): the program's choice cannot be replayed.
+    NoAddressesCaptured,
+    /// At this moment (`--at`) the dump that shows what the program reads
+    /// was asked for but not yet answered: unknown yet.
+    UnknownYet {
+        /// What the dump lists.
+        kind: crate::model::ObjectKind,
+        /// Its request's packet.
+        request_packet: u64,
+    },
     /// kubeadm without a default route: its warning (it advertises
     /// `0.0.0.0`, which its validation of the configuration then refuses).
     Unspecified { warning: String },

@@ -69,7 +69,8 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
 
 #[test]
 fn no_default_route_advertises_0_0_0_0_with_kubeadm_s_warning() {
-    let d = kubeadm(&model("looks/6.12/gai-node.l0.pcap"), Some("::"));
+    // (a route dump that lists no default route)
+    let d = kubeadm(&model("notify-link.pcap"), Some("::"));
     assert_eq!(d.address_text().as_deref(), Some("0.0.0.0"));
     assert_eq!(d.family, Family::V4);
     assert!(
@@ -78,6 +79,20 @@ fn no_default_route_advertises_0_0_0_0_with_kubeadm_s_warning() {
             .map(|e| e.to_string())
             .as_deref()
             .is_some_and(|e| e.contains("no default routes found")),
+        "{:?}",
+        d.error
+    );
+}
+
+/// A capture whose routes no message showed (requests that added
+/// addresses, the routes the kernel's rules made from them): kubeadm's
+/// walk of the default routes cannot be replayed, and no 0.0.0.0 is made up.
+#[test]
+fn no_route_message_is_no_answer() {
+    let d = kubeadm(&model("looks/6.12/gai-node.l0.pcap"), Some("::"));
+    assert_eq!(d.address, None);
+    assert!(
+        matches!(d.error, Some(crate::replay::failure::Failure::NoRoutesCaptured(_))),
         "{:?}",
         d.error
     );

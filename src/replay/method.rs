@@ -10,7 +10,7 @@
 use super::failure::Failure;
 use super::verdict::{Detection, NodeAddress};
 use super::{assumed, calico, cilium, cilium_node_address, consul, etcd, flannel, k3s, kubeadm, kubelet, nomad, swarm};
-use crate::model::Model;
+use crate::model::{Model, ObjectKind};
 
 /// A detection method, parsed once from `--method` or a manifest's
 /// `method`: the name of a program that picks a node IP, or else a
@@ -172,6 +172,10 @@ impl MethodSpec {
         {
             d.addresses.push(a);
         }
+        if !model.addresses_shown() {
+            no_addresses(&mut d);
+        }
+        unknown_yet(model, &mut d);
         assumed::note(model, &mut d, self.walks_links());
         d
     }
@@ -207,6 +211,16 @@ impl MethodSpec {
     /// error (see [`super::verdict::Choice`]), through a faster path where the
     /// method has one. Always equal to those of [`detect`](Self::detect).
     pub fn outcome(&self, model: &Model) -> (Option<NodeAddress>, Option<String>, Option<Failure>) {
+        if !model.addresses_shown() {
+            let missing = match model.answered_later(ObjectKind::Addresses) {
+                Some(request_packet) => Failure::UnknownYet {
+                    kind: ObjectKind::Addresses,
+                    request_packet,
+                },
+                None => Failure::NoAddressesCaptured,
+            };
+            return (None, None, Some(missing));
+        }
         if let MethodSpec::Calico { method, options, .. } = self
             && let Some(o) = calico::outcome_parsed(model, method, options)
         {
@@ -219,6 +233,35 @@ impl MethodSpec {
             MethodSpec::Nomad => nomad::detect_in(model, false),
             _ => self.detect(model),
         };
+        let mut d = d;
+        unknown_yet(model, &mut d);
         (d.address, d.interface, d.error)
     }
+}
+
+/// A replay that found no data where the dump holding it is answered
+/// after this moment (`--at`) says the answer is unknown yet.
+fn unknown_yet(model: &Model, d: &mut Detection) {
+    let kind = match d.error {
+        Some(Failure::NoAddressesCaptured) => ObjectKind::Addresses,
+        Some(Failure::NoRoutesCaptured(_)) => ObjectKind::Routes,
+        _ => return,
+    };
+    if let Some(request_packet) = model.answered_later(kind) {
+        d.error = Some(Failure::UnknownYet { kind, request_packet });
+    }
+}
+
+/// Every chooser reads the host's addresses: where no message showed any,
+/// what the model holds (the loopback's, link-locals its rules made) is no
+/// answer, and the replay says the capture cannot give one.
+fn no_addresses(d: &mut Detection) {
+    d.address = None;
+    d.addresses.clear();
+    d.interface = None;
+    // (the program's own log line and the candidates' verdicts would speak
+    // of addresses nothing showed)
+    d.log = None;
+    d.candidates.clear();
+    d.error = Some(Failure::NoAddressesCaptured);
 }

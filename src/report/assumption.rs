@@ -3,11 +3,21 @@
 
 use std::fmt;
 
-use crate::model::Assumption;
+use crate::model::{Assumption, ObjectKind, PromoteBasis};
 
 impl fmt::Display for Assumption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Assumption::AnsweredLater { kind, request_packet } => write!(
+                f,
+                "packet {request_packet}: the {} dump asked for here is answered after this moment: what it covers \
+                 is unknown yet",
+                match kind {
+                    ObjectKind::Links => "link",
+                    ObjectKind::Addresses => "address",
+                    ObjectKind::Routes => "route",
+                }
+            ),
             Assumption::NoLinkDump => f.write_str(
                 "no complete link dump: only the links the capture names are listed; \
                  links nothing touched during the capture (lo at least) exist but are not shown",
@@ -71,11 +81,19 @@ impl fmt::Display for Assumption {
                 f,
                 "{address} on {link}: its valid lifetime ran out after the last packet (--at): deleted with its routes"
             ),
-            Assumption::PromoteSecondaries { packet, on } => write!(
+            Assumption::PromoteSecondaries { packet, basis } => write!(
                 f,
                 "packet {packet}: a primary IPv4 address with secondaries was deleted and no notification showed what \
-                 followed; promote_secondaries={} was assumed (--promote-secondaries)",
-                if *on { "on" } else { "off" }
+                 followed; {}",
+                match basis {
+                    PromoteBasis::DeviceOffAllAssumedOff =>
+                        "its device showed promote_secondaries=0 and net.ipv4.conf.all's, which no capture shows, was \
+                         assumed 0 too (a host that sets it, as systemd does, shows 1 on every device): the secondaries \
+                         were removed (--promote-secondaries on says otherwise)",
+                    _ =>
+                        "no message showed its device's promote_secondaries: on was assumed, as systemd sets it, and a \
+                          secondary promoted (--promote-secondaries off says otherwise)",
+                }
             ),
         }
     }

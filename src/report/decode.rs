@@ -33,7 +33,11 @@ pub fn format_ts(ts: Option<Timestamp>) -> String {
 }
 
 fn direction(h: &Header) -> &'static str {
-    if h.flags & NLM_F_REQUEST != 0 { "U>K" } else { "K>U" }
+    if crate::netlink::from_user_space(h.kind, h.flags) {
+        "U>K"
+    } else {
+        "K>U"
+    }
 }
 
 /// `ip monitor`-like lines, one per message (interface names learnt from
@@ -205,6 +209,12 @@ fn describe_request(q: &Request<'_>, kind: u16, ifname: &dyn Fn(u32) -> String) 
         (Some(i), None) if i != 0 => out.push_str(&format!(" dev {}", ifname(i))),
         _ => {}
     }
+    if let Some(t) = q.table {
+        out.push_str(&format!(" table {}", names::route_table(t)));
+    }
+    if let Some(i) = q.oif {
+        out.push_str(&format!(" dev {}", ifname(i)));
+    }
     if q.short_form {
         out.push_str(&format!(" (rtgenmsg, {}-byte body)", q.body_len));
     }
@@ -344,6 +354,12 @@ struct JsonRoute<'a> {
 struct JsonRequest {
     index: Option<u32>,
     name: Option<String>,
+    /// The route dump's table filter (RTA_TABLE or rtm_table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table: Option<u32>,
+    /// The route dump's device filter (RTA_OIF).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    oif: Option<u32>,
     short_form: bool,
     body_len: usize,
 }
@@ -495,6 +511,8 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                 Body::Request(q) => Some(JsonRequest {
                     index: q.index,
                     name: q.name.map(escape_bytes),
+                    table: q.table,
+                    oif: q.oif,
                     short_form: q.short_form,
                     body_len: q.body_len,
                 }),

@@ -52,6 +52,18 @@ impl fmt::Display for Failure {
             Failure::NoRoutesCaptured(Program::Etcd) => {
                 f.write_str("etcd reads the default routes, but the capture holds no routes: record a route dump too")
             }
+            Failure::UnknownYet { kind, request_packet } => write!(
+                f,
+                "unknown yet: the {} dump asked for in packet {request_packet} is answered after this moment",
+                match kind {
+                    crate::model::ObjectKind::Links => "link",
+                    crate::model::ObjectKind::Addresses => "address",
+                    crate::model::ObjectKind::Routes => "route",
+                }
+            ),
+            Failure::NoAddressesCaptured => f.write_str(
+                "the capture cannot answer this: no message in it shows the host's addresses (record an address dump too)",
+            ),
         }
     }
 }

@@ -96,6 +96,21 @@ pub(crate) fn write_summary(
     Ok(())
 }
 
+/// Whether the groups that had notifications had different numbers of listeners.
+fn groups_differ(stats: &crate::model::ModelStats) -> bool {
+    let mut seen = stats.per_group.iter().filter(|g| g.distinct > 0).map(|g| g.listeners());
+    let first = seen.next();
+    seen.any(|n| Some(n) != first)
+}
+
+fn copies(n: u64) -> String {
+    match n {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        n => format!("{n} times"),
+    }
+}
+
 /// One line on what the model saw: requests, refusals, notifications and
 /// the listeners they imply (a quiet host's capture has no notification,
 /// so everything the kernel did by itself is inferred).
@@ -111,15 +126,36 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
             }
         ),
         0 => "no notifications in the capture: either nothing changed or nothing listened to rtnetlink groups; changes the kernel made by itself would not show".to_owned(),
+        _ if groups_differ(stats) => {
+            // Listeners join groups, not all of rtnetlink: each group has
+            // as many copies as sockets listened to it.
+            let per: Vec<String> = ["links", "addresses", "routes"]
+                .iter()
+                .zip(stats.per_group.iter())
+                .filter(|(_, g)| g.distinct > 0)
+                .map(|(name, g)| format!("{name} {}", copies(g.listeners())))
+                .collect();
+            format!(
+                "{} notifications, recorded per group as often as sockets listened to it: {} ({} copies merged)",
+                stats.notifications,
+                per.join(", "),
+                stats.duplicate_notifications
+            )
+        }
         1 => format!("{} notifications (one listener)", stats.notifications),
         n => format!(
             "{} notifications, each recorded {n} times ({n} listeners; {} copies merged)",
             stats.notifications, stats.duplicate_notifications
         ),
     };
+    let ignored = match stats.ignored_by_kernel {
+        0 => String::new(),
+        1 => "; 1 message sent without NLM_F_REQUEST, which the kernel ignored".to_owned(),
+        n => format!("; {n} messages sent without NLM_F_REQUEST, which the kernel ignored"),
+    };
     writeln!(
         w,
-        "nlorder: {} change requests applied, {} refused; {} dumps; {listeners}",
+        "nlorder: {} change requests applied, {} refused; {} dumps; {listeners}{ignored}",
         stats.requests_applied, stats.requests_refused, stats.dumps_applied
     )
 }

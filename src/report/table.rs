@@ -129,6 +129,10 @@ pub(crate) struct JsonTable {
     /// A complete link dump was seen: every link is listed. Without one,
     /// only the links the capture names are (see `assumptions`).
     pub links_complete: bool,
+    /// A complete address dump (both families) was applied.
+    pub addresses_complete: bool,
+    /// A complete route dump (both families) was applied.
+    pub routes_complete: bool,
     pub links: Vec<JsonLink>,
     pub addresses: Vec<JsonAddr>,
     pub routes: Vec<JsonRoute>,
@@ -216,6 +220,8 @@ pub(crate) fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, e
             source: source.clone(),
         },
         links_complete: model.links_complete(),
+        addresses_complete: model.addresses_complete(),
+        routes_complete: model.routes_complete(),
         links: model.links().iter().map(json_link).collect(),
         addresses: model
             .addresses(filter.af())

@@ -35,7 +35,7 @@ fn model_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<Mo
             .map(str::parse)
             .transpose()
             .map_err(|e| bad("kernel", format!("kernel = {e}")))?,
-        promote_secondaries: c.promote_secondaries.unwrap_or(true),
+        promote_secondaries: c.promote_secondaries,
         link_order: match c.kernel_order.as_deref() {
             None => None,
             Some("ascending") => Some(LinkOrder::Ascending),
