@@ -153,7 +153,7 @@ fn answer(node_no: usize, i: usize, n: &NodePicture, p: &ProgramLane, palette: &
                     tr { th { "candidate, in the order examined" } th { "verdict" } th { "reason" } }
                     @for c in &d.candidates {
                         tr .candidate .chosen[c.verdict == crate::replay::verdict::Verdict::Chosen]
-                            data-interface=(c.interface) data-verdict=(json_text(c.verdict).trim_matches('"')) {
+                            data-node=(n.node) data-method=(p.method) data-interface=(c.interface) data-verdict=(json_text(c.verdict).trim_matches('"')) {
                             td { (c.interface) " " span .dim { "(ifindex " (c.index) ")" } }
                             td { (verdict_word(c.verdict)) }
                             td { (c.reason.to_string()) }
@@ -226,7 +226,7 @@ fn tables(n: &NodePicture) -> Markup {
             table {
                 tr { th { "link" } th { "address" } th { "scope" } th { "flags" } th { "label" } th { "from" } }
                 @for a in &t.addresses {
-                    tr .assumed-row[a.assumed] {
+                    tr class=[a.assumed.then_some("assumed-row")] {
                         td { (a.index) ": " (a.ifname) } td { (a.address) "/" (a.prefix_len) } td { (a.scope) }
                         td { (a.flags.join(" ")) } td { (a.label.as_deref().unwrap_or("")) }
                         td { (origin(&a.origin)) @if a.assumed { " — after the capture: assumed" } }
@@ -239,7 +239,7 @@ fn tables(n: &NodePicture) -> Markup {
             table {
                 tr { th { "table" } th { "destination" } th { "via" } th { "dev" } th { "src" } th { "metric" } th { "type" } th { "from" } }
                 @for r in &t.routes {
-                    tr .assumed-row[r.assumed] {
+                    tr class=[r.assumed.then_some("assumed-row")] {
                         td { (r.table) } td { (r.dst) } td { (r.gateway.map(|g| g.to_string()).unwrap_or_default()) }
                         td { (r.oif.as_deref().unwrap_or("")) } td { (r.prefsrc.map(|g| g.to_string()).unwrap_or_default()) }
                         td { (r.metric.map(|g| g.to_string()).unwrap_or_default()) } td { (r.kind) }

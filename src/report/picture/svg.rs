@@ -196,19 +196,17 @@ fn origin_class(o: &Origin) -> &'static str {
 
 fn began_words(b: &Began) -> String {
     match b {
-        Began::Added(o) => format!("from packet {}: {}", super::origin_packet(o), o.text()),
-        Began::Listed(p) => {
-            format!("listed by a dump at packet {p}: there before, since when the capture does not say")
-        }
+        Began::Added(o) => format!("from {}", o.text()),
+        Began::Listed(p) => format!("listed by a dump at #{p}: there before, since when unknown"),
     }
 }
 
 fn ended_words(life: &Life) -> String {
     match &life.to {
         None => "to the end".to_owned(),
-        Some((p, Ended::Removed)) => format!("removed at packet {p}"),
-        Some((p, Ended::Expired)) => format!("valid lifetime over at packet {p} (expired)"),
-        Some((p, Ended::Moved(ns))) => format!("moved to namespace {ns} at packet {p}"),
+        Some((p, Ended::Removed)) => format!("removed at #{p}"),
+        Some((p, Ended::Expired)) => format!("valid lifetime over at #{p} (expired)"),
+        Some((p, Ended::Moved(ns))) => format!("moved to namespace {ns} at #{p}"),
     }
 }
 
@@ -313,7 +311,7 @@ fn program_lane(
             }
             @for f in &p.flips {
                 @let x = axis.x(f.packet);
-                g .flip data-flip=(flip_json(f)) data-packet=(f.packet) {
+                g .flip data-node=(n.node) data-method=(p.method) data-flip=(flip_json(f)) data-packet=(f.packet) {
                     title {
                         "packet " (f.packet) " " (time_of_day(f.ts)) ": "
                         (f.before.as_ref().map_or_else(|| "(start)".to_owned(), |b| outcome(&b.0)))
@@ -349,14 +347,14 @@ fn fmt(v: f64) -> String {
 
 /// The lane of one link: its lives coloured by state, renames, the end,
 /// then its addresses.
-fn link_lane(l: &LinkLane, y: f64, axis: Axis) -> Markup {
+fn link_lane(node: &str, l: &LinkLane, y: f64, axis: Axis) -> Markup {
     let name = l
         .names
         .last()
         .map_or_else(|| format!("if{}", l.index), |(_, n)| n.clone());
     let h = LINK_ROW - 8.0;
     html! {
-        g .link data-ifindex=(l.index) data-name=(name) data-unknown[l.unknown] {
+        g .link data-node=(node) data-ifindex=(l.index) data-name=(name) data-unknown[l.unknown] {
             text .lane-name x="4" y=(fmt(y + h)) {
                 (clip(&name, 16))
                 tspan .small { " " (l.index) @if let Some(k) = &l.kind { " " (clip(k, 8)) } }
@@ -372,7 +370,11 @@ fn link_lane(l: &LinkLane, y: f64, axis: Axis) -> Markup {
                     @let sx1 = segs.get(k + 1).map_or(x1, |s| axis.x(s.0));
                     rect class=(seg.1) x=(fmt(axis.x(seg.0))) y=(fmt(y + 2.0)) width=(fmt((sx1 - axis.x(seg.0)).max(1.5)))
                         height=(fmt(h)) {
-                        title { (name) ": " (seg.2) " (" (began_words(&life.began)) ", " (ended_words(life)) ")" }
+                        title {
+                            (seg.2)
+                            // The life's start and end once, on its first stretch.
+                            @if k == 0 { " (" (began_words(&life.began)) "; " (ended_words(life)) ")" }
+                        }
                     }
                 }
                 @if let Began::Listed(_) = life.began {
@@ -391,7 +393,7 @@ fn link_lane(l: &LinkLane, y: f64, axis: Axis) -> Markup {
                 text .small x=(fmt(axis.x(*p) + 2.0)) y=(fmt(y + 1.0)) { "renamed " (n) }
             }
             @for (k, bar) in l.addresses.iter().enumerate() {
-                (addr_bar(bar, &name, y + LINK_ROW + ADDR_ROW * k as f64, axis))
+                (addr_bar(bar, y + LINK_ROW + ADDR_ROW * k as f64, axis))
             }
         }
     }
@@ -429,12 +431,16 @@ fn segments(l: &LinkLane, life: &Life) -> Vec<(u64, &'static str, String)> {
     }
     for s in l.states.iter().filter(|s| s.packet > life.from && s.packet < end) {
         let (c, w) = words(s);
-        out.push((s.packet, c, w));
+        match out.last_mut() {
+            // Two states in one record: only the last is ever seen.
+            Some(last) if last.0 == s.packet => *last = (s.packet, c, w),
+            _ => out.push((s.packet, c, w)),
+        }
     }
     out
 }
 
-fn addr_bar(bar: &AddrBar, link: &str, y: f64, axis: Axis) -> Markup {
+fn addr_bar(bar: &AddrBar, y: f64, axis: Axis) -> Markup {
     let x1 = axis.until(&bar.life);
     let text = format!("{}/{}", bar.address, bar.prefix_len);
     html! {
@@ -443,10 +449,10 @@ fn addr_bar(bar: &AddrBar, link: &str, y: f64, axis: Axis) -> Markup {
                 @let from = (*p).max(bar.life.from);
                 @let sx1 = bar.flags.get(k + 1).map_or(x1, |(q, _)| axis.x(*q));
                 rect class=(addr_class(bar, *flags)) x=(fmt(axis.x(from))) y=(fmt(y + 1.0))
-                    width=(fmt((sx1 - axis.x(from)).max(1.5))) height=(fmt(ADDR_ROW - 3.0)) rx="2" {
+                    width=(fmt((sx1 - axis.x(from)).max(1.5))) height=(fmt(ADDR_ROW - 3.0)) {
                     title {
-                        (text) " on " (link) ": " (flags_words(bar.family, *flags))
-                        " (" (began_words(&bar.life.began)) ", " (ended_words(&bar.life)) ")"
+                        (flags_words(bar.family, *flags))
+                        @if k == 0 { " (" (began_words(&bar.life.began)) "; " (ended_words(&bar.life)) ")" }
                         @if bar.assumed { " — after the capture: assumed" }
                     }
                 }
@@ -542,7 +548,7 @@ pub(crate) fn node_svg(
             }
             line x1="0" x2=(fmt(WIDTH)) y1=(fmt(y_links - GAP / 2.0)) y2=(fmt(y_links - GAP / 2.0)) stroke="#ddd" {}
             @for (y, l) in &link_rows {
-                (link_lane(l, *y, axis))
+                (link_lane(&n.node, l, *y, axis))
             }
         }
     }
