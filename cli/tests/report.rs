@@ -30,7 +30,11 @@ fn pages_dir() -> PathBuf {
 
 /// Debian's chromium, headless, with nothing that reaches the network.
 fn chromium(args: &[&str]) -> std::process::Output {
-    let profile = std::env::temp_dir().join(format!("nlorder-report-chromium-{}", std::process::id()));
+    // A profile of its own per run: chromium locks the one it uses, and the
+    // tests run side by side.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let profile = std::env::temp_dir().join(format!("nlorder-report-chromium-{}-{run}", std::process::id()));
     std::fs::create_dir_all(&profile).expect("profile dir");
     let out = Command::new("chromium")
         .args([
@@ -316,10 +320,94 @@ fn every_incident_page_draws_what_detect_says() {
         check_page(&case, &dump_dom(&page));
         let png = dir.join(format!("{}.png", case.name));
         screenshot(&page, &png);
-        if case.name == "incident-nerdctl" && std::env::var_os("NLORDER_UPDATE_PICTURE").is_some() {
-            let docs = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/incident-nerdctl.png"));
-            std::fs::copy(&png, docs).expect("docs/incident-nerdctl.png");
+    }
+}
+
+/// The programs of `--all` whose settings include the family (one lane
+/// per family); the others choose their own.
+const PER_FAMILY: [&str; 5] = [
+    "flannel",
+    "k3s-flannel",
+    "cilium",
+    "cilium-nodeport",
+    "cilium-masquerade",
+];
+
+fn per_family(method: &str) -> bool {
+    PER_FAMILY.contains(&method)
+        || [
+            "first-found",
+            "interface=",
+            "cidr=",
+            "can-reach=",
+            "skip-interface=",
+            "kubernetes-internal-ip",
+        ]
+        .iter()
+        .any(|p| method.starts_with(p))
+}
+
+/// `--all`: a lane per program `detect --all` replays, each answer the one
+/// it prints, each lane's flips those `detect --timeline --method` lists.
+#[test]
+fn the_all_page_draws_every_program_as_detect_all_does() {
+    if !common::have_tool("chromium") {
+        return;
+    }
+    let capture = fx("incident-nerdctl.pcap");
+    let dir = pages_dir();
+    let page = dir.join("incident-nerdctl-all.html");
+    // The README's command, run from the top as the README runs it (the
+    // page names the capture as given).
+    let out = Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(["report", "-q", "--all", "fixtures/incident-nerdctl.pcap", "-o"])
+        .arg(&page)
+        .output()
+        .expect("run nlorder");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dom = dump_dom(&page);
+    assert!(dom.contains("data-ready=\"1\""), "the page's script did not run");
+    let (all, _) = common::json_of("detect", &["--all", &capture]);
+    let rows = all["nodes"][0]["methods"].as_array().expect("methods");
+    let lanes = elements(&dom, "g", "program");
+    assert_eq!(lanes.len(), rows.len(), "{lanes:?}");
+    let flips = elements(&dom, "g", "flip");
+    for (lane, row) in lanes.iter().zip(rows) {
+        let method = row["method"].as_str().expect("method");
+        let family = row["family"].to_string();
+        assert_eq!(lane.attr("data-method"), method);
+        assert_eq!(lane.attr("data-family"), family);
+        assert_eq!(lane.get("data-address"), row["address"].as_str(), "{method}");
+        assert_eq!(lane.get("data-interface"), row["interface"].as_str(), "{method}");
+        let mut args = vec!["--timeline", "--method", method];
+        if per_family(method) {
+            args.extend(["--family", &family]);
         }
+        args.push(&capture);
+        let (t, _) = common::json_of("detect", &args);
+        let want: Vec<(u64, Value)> = t["nodes"][0]["flips"]
+            .as_array()
+            .expect("flips")
+            .iter()
+            .map(|f| (f["packet"].as_u64().expect("packet"), answer_of(&f["after"])))
+            .collect();
+        let drawn: Vec<(u64, Value)> = flips
+            .iter()
+            .filter(|f| f.attr("data-method") == method && f.attr("data-family") == family)
+            .map(|f| {
+                let v: Value = serde_json::from_str(f.attr("data-flip")).expect("flip JSON");
+                (v["packet"].as_u64().expect("packet"), answer_of(&v["after"]))
+            })
+            .collect();
+        assert_eq!(drawn, want, "{method} (IPv{family})");
+    }
+    let png = dir.join("incident-nerdctl-all.png");
+    screenshot(&page, &png);
+    if std::env::var_os("NLORDER_UPDATE_PICTURE").is_some() {
+        let docs = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/incident-nerdctl.png"));
+        std::fs::create_dir_all(docs.parent().expect("docs")).expect("docs/");
+        std::fs::copy(&png, docs).expect("docs/incident-nerdctl.png");
     }
 }
 

@@ -290,7 +290,7 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
                     div .nodes {
                         @for (k, n) in p.nodes.iter().enumerate() {
                             div .node-col data-node=(n.node) {
-                                (svg::node_svg(k, n, &palette, &svg::node_conflicts(p, &n.node)))
+                                (svg::node_svg(k, svg::node_width(p.nodes.len()), n, &palette, &svg::node_conflicts(p, &n.node)))
                             }
                         }
                     }

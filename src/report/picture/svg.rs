@@ -21,8 +21,16 @@ use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_DEPRECATED, IFA_F_SECONDARY, 
 use crate::replay::verdict::Detection;
 use crate::report::detect::outcome;
 
-/// Width of a node's drawing, in user units.
-pub(crate) const WIDTH: f64 = 1100.0;
+/// Width of a node's drawing, in user units, alone...
+const WIDTH: f64 = 1100.0;
+/// ...and the least when several stand side by side (a narrower axis,
+/// text of the same size).
+const NARROWEST: f64 = 640.0;
+
+/// The width of each node's drawing when `nodes` stand side by side.
+pub(crate) fn node_width(nodes: usize) -> f64 {
+    (WIDTH / nodes.max(1) as f64).max(NARROWEST)
+}
 /// The column of lane names.
 const LEFT: f64 = 190.0;
 /// Room right of the axis for what lasts to the end.
@@ -98,23 +106,25 @@ pub(crate) fn time_of_day(ts: Option<crate::capture::Timestamp>) -> String {
 pub(crate) struct Axis {
     pub first: u64,
     pub last: u64,
+    /// The drawing's width.
+    pub width: f64,
 }
 
 impl Axis {
-    pub(crate) fn of(n: &NodePicture) -> Axis {
+    pub(crate) fn of(n: &NodePicture, width: f64) -> Axis {
         let first = n.clock.first().map_or(1, |c| c.0);
         let last = n.clock.last().map_or(first, |c| c.0).max(first + 1);
-        Axis { first, last }
+        Axis { first, last, width }
     }
 
     fn x(&self, packet: u64) -> f64 {
         let span = (self.last - self.first) as f64;
         let p = packet.clamp(self.first, self.last);
-        LEFT + (p - self.first) as f64 / span * (WIDTH - LEFT - RIGHT)
+        LEFT + (p - self.first) as f64 / span * (self.width - LEFT - RIGHT)
     }
 
     fn end(&self) -> f64 {
-        WIDTH - RIGHT / 2.0
+        self.width - RIGHT / 2.0
     }
 
     /// The x a stretch ends at: its end, or past the axis when it lasts.
@@ -282,7 +292,7 @@ fn program_lane(
     let h = PROGRAM_ROW - 6.0;
     let answer = outcome(&p.answer);
     html! {
-        g .program data-node=(n.node) data-method=(p.method) data-answer=(answer)
+        g .program data-node=(n.node) data-method=(p.method) data-family=(p.answer.family) data-answer=(answer)
             data-address=[p.answer.address.map(|a| a.to_string())]
             data-interface=[p.answer.interface.as_deref()]
             data-flips=(p.flips.len()) data-index=(i) {
@@ -304,14 +314,14 @@ fn program_lane(
                 }
             }
             @if let (Some(c), Some(f)) = (conflict, p.flips.last()) {
-                text .end-mark x=(fmt(axis.x(f.packet).max(LEFT) + 4.0)) y=(fmt(y - 1.0)) { "CONFLICT: " (c) }
+                text .end-mark x=(fmt(axis.x(f.packet) + 8.0)) y=(fmt(y - 1.0)) { "CONFLICT: " (c) }
             }
             @if p.flips.is_empty() {
                 text .small x=(fmt(LEFT + 4.0)) y=(fmt(y + h / 2.0 + 4.0)) { "no address in the capture: nothing replayed" }
             }
             @for f in &p.flips {
                 @let x = axis.x(f.packet);
-                g .flip data-node=(n.node) data-method=(p.method) data-flip=(flip_json(f)) data-packet=(f.packet) {
+                g .flip data-node=(n.node) data-method=(p.method) data-family=(p.answer.family) data-flip=(flip_json(f)) data-packet=(f.packet) {
                     title {
                         "packet " (f.packet) " " (time_of_day(f.ts)) ": "
                         (f.before.as_ref().map_or_else(|| "(start)".to_owned(), |b| outcome(&b.0)))
@@ -472,11 +482,12 @@ fn addr_bar(bar: &AddrBar, y: f64, axis: Axis) -> Markup {
 /// method, what the node would log.
 pub(crate) fn node_svg(
     index: usize,
+    width: f64,
     n: &NodePicture,
     palette: &Palette,
     conflicts: &HashMap<String, String>,
 ) -> Markup {
-    let axis = Axis::of(n);
+    let axis = Axis::of(n, width);
     let h = height(n);
     let ticks = ticks(n, 6);
     let y_looks = TOP;
@@ -503,9 +514,9 @@ pub(crate) fn node_svg(
         })
         .collect();
     html! {
-        svg .nl xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {} {}", fmt(WIDTH), fmt(h)))
-            width=(fmt(WIDTH)) height=(fmt(h)) data-index=(index) data-node=(n.node) data-first=(axis.first) data-last=(axis.last)
-            data-x0=(fmt(LEFT)) data-x1=(fmt(WIDTH - RIGHT)) {
+        svg .nl xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {} {}", fmt(width), fmt(h)))
+            width=(fmt(width)) height=(fmt(h)) data-index=(index) data-node=(n.node) data-first=(axis.first) data-last=(axis.last)
+            data-x0=(fmt(LEFT)) data-x1=(fmt(width - RIGHT)) {
             (defs())
             text .lane-name x="4" y="14" { (n.node) }
             text .small x=(fmt(LEFT)) y="14" {
@@ -516,8 +527,10 @@ pub(crate) fn node_svg(
             g .axis {
                 @for (p, ts) in &ticks {
                     line x1=(fmt(axis.x(*p))) y1="30" x2=(fmt(axis.x(*p))) y2=(fmt(h - 6.0)) stroke-dasharray="1 4" {}
-                    text .small x=(fmt(axis.x(*p))) y="28" text-anchor="middle" { "#" (p) }
-                    text .small x=(fmt(axis.x(*p))) y="40" text-anchor="middle" { (time_of_day(*ts)) }
+                    // The last label ends at its tick, inside the drawing.
+                    @let anchor = if axis.x(*p) > width - 70.0 { "end" } else { "middle" };
+                    text .small x=(fmt(axis.x(*p))) y="28" text-anchor=(anchor) { "#" (p) }
+                    text .small x=(fmt(axis.x(*p))) y="40" text-anchor=(anchor) { (time_of_day(*ts)) }
                 }
                 text .small x="4" y="28" { "packet" }
                 text .small x="4" y="40" { "time (UTC)" }
@@ -546,7 +559,7 @@ pub(crate) fn node_svg(
                 (program_lane(n, i, p, y_programs + PROGRAM_ROW * i as f64 + 3.0, axis, palette,
                     conflicts.get(&p.method).map(String::as_str)))
             }
-            line x1="0" x2=(fmt(WIDTH)) y1=(fmt(y_links - GAP / 2.0)) y2=(fmt(y_links - GAP / 2.0)) stroke="#ddd" {}
+            line x1="0" x2=(fmt(width)) y1=(fmt(y_links - GAP / 2.0)) y2=(fmt(y_links - GAP / 2.0)) stroke="#ddd" {}
             @for (y, l) in &link_rows {
                 (link_lane(&n.node, l, *y, axis))
             }
@@ -664,7 +677,8 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
     let conflict_rows = p.conflicts.iter().map(|c| c.conflicts.len()).sum::<usize>() as f64;
     let top = 16.0 * conflict_rows + 8.0;
     let legend_h = 16.0 * 15.0 + 8.0;
-    let w = WIDTH * p.nodes.len().max(1) as f64;
+    let each = node_width(p.nodes.len());
+    let w = each * p.nodes.len().max(1) as f64;
     let h = top + tallest + legend_h + 10.0;
     let doc = html! {
         svg xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {} {}", fmt(w), fmt(h))) width=(fmt(w)) height=(fmt(h)) {
@@ -679,8 +693,8 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
                 }
             }
             @for (k, n) in p.nodes.iter().enumerate() {
-                g transform=(format!("translate({} {})", fmt(WIDTH * k as f64), fmt(top))) {
-                    (node_svg(k, n, &palette, &node_conflicts(p, &n.node)))
+                g transform=(format!("translate({} {})", fmt(each * k as f64), fmt(top))) {
+                    (node_svg(k, each, n, &palette, &node_conflicts(p, &n.node)))
                 }
             }
             g transform=(format!("translate(0 {})", fmt(top + tallest + 6.0))) { (legend()) }
