@@ -318,3 +318,76 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
     out.write_all(page.into_string().as_bytes())?;
     out.write_all(b"\n")
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::model::{Model, ModelOptions};
+    use crate::rebuild::{Grounds, Moment, Rebuilt};
+    use crate::replay::MethodSpec;
+    use crate::report::picture::{Began, Life, LinkLane, NodePicture};
+
+    /// A picture whose every capture-derived string is markup.
+    fn hostile() -> Picture {
+        let evil = "<script>x</script>\"'&";
+        let model = Model::new(ModelOptions::default());
+        let mut answer = MethodSpec::Etcd.detect(&model);
+        answer.interface = Some(evil.into());
+        let lane = LinkLane {
+            index: 3,
+            kind: Some(evil.into()),
+            names: vec![(1, evil.into())],
+            lives: vec![Life {
+                from: 1,
+                began: Began::Listed(1),
+                to: None,
+            }],
+            states: Vec::new(),
+            addresses: Vec::new(),
+            unknown: true,
+        };
+        Picture {
+            nodes: vec![NodePicture {
+                node: evil.into(),
+                capture: evil.into(),
+                clock: vec![(1, None), (2, None)],
+                links: vec![lane],
+                programs: vec![ProgramLane {
+                    method: evil.into(),
+                    flips: Vec::new(),
+                    answer,
+                }],
+                looks: Vec::new(),
+                tables: Rebuilt {
+                    model,
+                    stats: Default::default(),
+                    last_packet: 2,
+                    moment: Moment::start(None),
+                },
+                grounds: Grounds {
+                    warnings: vec![evil.into()],
+                    assumptions: Vec::new(),
+                },
+            }],
+            conflicts: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn every_name_from_the_capture_is_escaped() {
+        let p = hostile();
+        let mut page = Vec::new();
+        write(&mut page, &p).unwrap();
+        let page = String::from_utf8(page).unwrap();
+        assert!(!page.contains("<script>x"), "{page}");
+        assert!(page.contains("&lt;script&gt;x&lt;/script&gt;&quot;'&amp;"), "{page}");
+        // The page's own script is its only one.
+        assert_eq!(page.matches("<script").count(), 1);
+        let mut svg = Vec::new();
+        super::super::svg::write(&mut svg, &p).unwrap();
+        let svg = String::from_utf8(svg).unwrap();
+        assert!(!svg.contains("<script"), "{svg}");
+        assert!(svg.contains("&lt;script&gt;x"), "{svg}");
+    }
+}
