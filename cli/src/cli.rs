@@ -979,6 +979,13 @@ impl Command {
             }
             Command::Report(a) => {
                 let a = *a;
+                if a.output.is_none() && std::io::stdout().is_terminal() {
+                    return Err(Error::Usage(
+                        "the picture is a file, not text for a terminal: give -o FILE.html (or -o FILE.svg with \
+                         --format svg), or redirect the output"
+                            .into(),
+                    ));
+                }
                 let report = app::report::Report {
                     nodes: app::detect::nodes(&a.captures)?,
                     settings: a.settings.into(),

@@ -447,3 +447,33 @@ fn a_capture_without_rtnetlink_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no rtnetlink data"), "{err}");
 }
+
+/// What `--at end+SECS` assumes is drawn as assumed: the addresses `table`
+/// marks `"assumed": true`, and none without it.
+#[test]
+fn what_the_timers_did_after_the_capture_is_drawn_as_assumed() {
+    let f = fx("incident-hotplug.pcap");
+    let out = common::nlorder(&["report", "-q", "--format", "svg", "--at", "end+2", &f]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = String::from_utf8(out.stdout).expect("utf-8");
+    let mut drawn: Vec<String> = elements(&svg, "g", "address")
+        .iter()
+        .filter(|a| a.get("data-assumed").is_some())
+        .map(|a| a.attr("data-address").to_owned())
+        .collect();
+    let (t, _) = common::json_of("table", &["--at", "end+2", &f]);
+    let mut want: Vec<String> = t["addresses"]
+        .as_array()
+        .expect("addresses")
+        .iter()
+        .filter(|a| a["assumed"] == true)
+        .map(|a| format!("{}/{}", a["address"].as_str().expect("address"), a["prefix_len"]))
+        .collect();
+    drawn.sort();
+    want.sort();
+    assert_eq!(drawn.len(), 4, "{drawn:?}");
+    assert_eq!(drawn, want);
+    // At the end of the capture nothing is assumed.
+    let out = common::nlorder(&["report", "-q", "--format", "svg", &f]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("data-assumed"));
+}

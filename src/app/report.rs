@@ -67,6 +67,10 @@ impl Report {
         self.settings
             .validate(&names)
             .map_err(|e| Error::Usage(e.to_string()))?;
+        // A method nlorder cannot use is refused before any capture is read.
+        for name in &names {
+            self.settings.spec(name).map_err(|e| Error::Usage(e.to_string()))?;
+        }
         let mut nodes = Vec::new();
         for node in &self.nodes {
             nodes.push(self.node(console, node)?);
@@ -137,6 +141,7 @@ impl Report {
                 answer,
             });
         }
+        lanes.after_capture(&tables.model);
         let links = lanes.finish(&tables.model);
         Ok(NodePicture {
             node: node.name.clone(),
@@ -279,7 +284,7 @@ impl Lanes {
         }
     }
 
-    fn addr_there(&mut self, a: &AddrEntry, packet: u64, began: Began, assumed: bool) {
+    fn addr_there(&mut self, a: &AddrEntry, packet: u64, began: Began) {
         let key = addr_key(a);
         if self.open_addrs.contains_key(&key) {
             return;
@@ -304,7 +309,7 @@ impl Lanes {
                 to: None,
             },
             flags: vec![(packet, a.flags)],
-            assumed,
+            after: None,
         });
         let at = lane.addresses.len() - 1;
         self.open_addrs.insert(key, at);
@@ -350,7 +355,7 @@ impl Lanes {
                 lane.unknown = link.placeholder;
                 lane.states.push(mark);
             }
-            Change::AddrAdded { addr, .. } => self.addr_there(addr, packet, Began::Added(addr.origin), false),
+            Change::AddrAdded { addr, .. } => self.addr_there(addr, packet, Began::Added(addr.origin)),
             Change::AddrRemoved {
                 addr,
                 promoted,
@@ -386,8 +391,7 @@ impl Lanes {
         }
         for a in model.addresses(None) {
             let p = packet.unwrap_or_else(|| crate::report::picture::origin_packet(&a.origin));
-            let assumed = model.address_after_capture(a);
-            self.addr_there(a, p, Began::Listed(p), assumed);
+            self.addr_there(a, p, Began::Listed(p));
         }
     }
 
@@ -431,5 +435,21 @@ impl RecordSink for Lanes {
 impl Lanes {
     fn end(&mut self, model: &Model) {
         self.reconcile(model, None);
+    }
+
+    /// What the kernel's timers changed after the last record in `tables`
+    /// (`--at end+SECS`): marked on the addresses, as assumed.
+    fn after_capture(&mut self, tables: &Model) {
+        for a in tables.addresses(None) {
+            if !tables.address_after_capture(a) {
+                continue;
+            }
+            let Some(&at) = self.open_addrs.get(&addr_key(a)) else {
+                continue;
+            };
+            if let Some(bar) = self.lanes.get_mut(&a.index).and_then(|l| l.addresses.get_mut(at)) {
+                bar.after = Some(a.flags);
+            }
+        }
     }
 }

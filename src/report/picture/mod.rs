@@ -145,9 +145,10 @@ pub struct AddrBar {
     pub life: Life,
     /// Its IFA_F_* flags from each packet on (the first: when it came).
     pub flags: Vec<(u64, u32)>,
-    /// The kernel's timers changed it after the last record (`--at
-    /// end+SECS`): assumed, no message shows it.
-    pub assumed: bool,
+    /// Its IFA_F_* flags once the kernel's timers ran on after the last
+    /// record (`--at end+SECS`: its duplicate address detection ended):
+    /// assumed, no message shows it. `None`: nothing assumed.
+    pub after: Option<u32>,
 }
 
 /// One program's answer over the capture.

@@ -34,7 +34,7 @@ pub(crate) fn node_width(nodes: usize) -> f64 {
 /// The column of lane names.
 const LEFT: f64 = 190.0;
 /// Room right of the axis for what lasts to the end.
-const RIGHT: f64 = 30.0;
+const RIGHT: f64 = 44.0;
 const TOP: f64 = 54.0;
 const LOOK_ROW: f64 = 20.0;
 const PROGRAM_ROW: f64 = 28.0;
@@ -242,9 +242,6 @@ fn addr_class(bar: &AddrBar, flags: u32) -> String {
         Began::Added(o) => c.push(origin_class(&o)),
         Began::Listed(_) => c.push("origin-dump"),
     }
-    if bar.assumed {
-        c.push("assumed");
-    }
     c.join(" ")
 }
 
@@ -364,7 +361,7 @@ fn link_lane(node: &str, l: &LinkLane, y: f64, axis: Axis) -> Markup {
         .map_or_else(|| format!("if{}", l.index), |(_, n)| n.clone());
     let h = LINK_ROW - 8.0;
     html! {
-        g .link data-node=(node) data-ifindex=(l.index) data-name=(name) data-unknown[l.unknown] {
+        g .link data-node=(node) data-ifindex=(l.index) data-name=(name) data-unknown=[l.unknown.then_some("true")] {
             text .lane-name x="4" y=(fmt(y + h)) {
                 (clip(&name, 16))
                 tspan .small { " " (l.index) @if let Some(k) = &l.kind { " " (clip(k, 8)) } }
@@ -451,10 +448,15 @@ fn segments(l: &LinkLane, life: &Life) -> Vec<(u64, &'static str, String)> {
 }
 
 fn addr_bar(bar: &AddrBar, y: f64, axis: Axis) -> Markup {
-    let x1 = axis.until(&bar.life);
+    // What the kernel's timers did after the last record is drawn after
+    // the axis, hatched: no message shows it.
+    let x1 = match (&bar.after, &bar.life.to) {
+        (Some(_), None) => axis.x(axis.last),
+        _ => axis.until(&bar.life),
+    };
     let text = format!("{}/{}", bar.address, bar.prefix_len);
     html! {
-        g .address data-address=(text) data-family=(family_number(bar.family)) data-assumed[bar.assumed] {
+        g .address data-address=(text) data-family=(family_number(bar.family)) data-assumed=[bar.after.map(|_| "true")] {
             @for (k, (p, flags)) in bar.flags.iter().enumerate() {
                 @let from = (*p).max(bar.life.from);
                 @let sx1 = bar.flags.get(k + 1).map_or(x1, |(q, _)| axis.x(*q));
@@ -463,8 +465,13 @@ fn addr_bar(bar: &AddrBar, y: f64, axis: Axis) -> Markup {
                     title {
                         (flags_words(bar.family, *flags))
                         @if k == 0 { " (" (began_words(&bar.life.began)) "; " (ended_words(&bar.life)) ")" }
-                        @if bar.assumed { " — after the capture: assumed" }
                     }
+                }
+            }
+            @if let (Some(after), None) = (bar.after, &bar.life.to) {
+                rect .addr .assumed x=(fmt(x1)) y=(fmt(y + 1.0)) width=(fmt((axis.end() - x1).max(1.5)))
+                    height=(fmt(ADDR_ROW - 3.0)) {
+                    title { "after the capture (--at end+SECS): " (flags_words(bar.family, after)) " — assumed: the kernel's timers, no message shows it" }
                 }
             }
             @if let Began::Listed(_) = bar.life.began {
@@ -472,7 +479,7 @@ fn addr_bar(bar: &AddrBar, y: f64, axis: Axis) -> Markup {
                     x2=(fmt(axis.x(bar.life.from))) y2=(fmt(y + ADDR_ROW / 2.0)) {}
             }
             text .small x=(fmt(axis.x(bar.life.from) + 3.0)) y=(fmt(y + ADDR_ROW - 3.5)) {
-                (text) @if bar.assumed { " (assumed)" }
+                (text) @if bar.after.is_some() { " (changes after the capture: assumed)" }
             }
         }
     }
