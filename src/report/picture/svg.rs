@@ -371,14 +371,11 @@ fn link_lane(node: &str, l: &LinkLane, y: f64, axis: Axis) -> Markup {
                 }
             }
             @for life in &l.lives {
-                @let x1 = axis.until(life);
-                @let segs = segments(l, life);
-                @for (k, seg) in segs.iter().enumerate() {
-                    @let sx1 = segs.get(k + 1).map_or(x1, |s| axis.x(s.0));
-                    rect class=(seg.1) x=(fmt(axis.x(seg.0))) y=(fmt(y + 2.0)) width=(fmt((sx1 - axis.x(seg.0)).max(1.5)))
+                @for (k, (x0, sx1, class, words)) in stretches(l, life, axis).into_iter().enumerate() {
+                    rect class=(class) x=(fmt(x0)) y=(fmt(y + 2.0)) width=(fmt((sx1 - x0).max(1.5)))
                         height=(fmt(h)) {
                         title {
-                            (seg.2)
+                            (words)
                             // The life's start and end once, on its first stretch.
                             @if k == 0 { " (" (began_words(&life.began)) "; " (ended_words(life)) ")" }
                         }
@@ -404,6 +401,28 @@ fn link_lane(node: &str, l: &LinkLane, y: f64, axis: Axis) -> Markup {
             }
         }
     }
+}
+
+/// The stretches of a life to draw: from x, to x, class, words. A state
+/// that lasted less than a pixel is left out (it could not be seen; the
+/// timeline lists it), which keeps pages of big hosts small.
+fn stretches(l: &LinkLane, life: &Life, axis: Axis) -> Vec<(f64, f64, &'static str, String)> {
+    let segs = segments(l, life);
+    let end = axis.until(life);
+    let mut out: Vec<(f64, f64, &'static str, String)> = Vec::new();
+    for (k, (p, class, words)) in segs.iter().enumerate() {
+        let x0 = axis.x(*p);
+        let x1 = segs.get(k + 1).map_or(end, |s| axis.x(s.0));
+        if x1 - x0 < 1.0 && k + 1 < segs.len() {
+            continue;
+        }
+        match out.last_mut() {
+            // The same state again (a change of something not drawn here).
+            Some(last) if last.2 == *class && last.3 == *words && (last.1 - x0).abs() < 1.0 => last.1 = x1,
+            _ => out.push((x0, x1, class, words.clone())),
+        }
+    }
+    out
 }
 
 /// A life split where the link's state changed: (packet, class, words).
