@@ -185,7 +185,8 @@ svg.nl .addr.tentative { stroke: #333; stroke-dasharray: 2 2; }
 svg.nl .addr.dadfailed { fill: #e15759; }
 svg.nl .origin-inferred { stroke: #333; stroke-dasharray: 5 3; }
 svg.nl .origin-kernel-rule { stroke: #333; stroke-dasharray: 1 2; }
-svg.nl .origin-request, svg.nl .origin-dump { stroke: #333; }
+svg.nl .origin-dump { stroke: #333; }
+svg.nl .origin-request { stroke: #111; stroke-width: 2; }
 svg.nl .assumed { fill: url(#assumed) !important; stroke: #c0392b; stroke-dasharray: 4 2; }
 svg.nl .listed { stroke: #333; stroke-dasharray: 2 3; fill: none; }
 svg.nl .band { stroke: #fff; stroke-width: 1; }
@@ -311,7 +312,10 @@ fn program_lane(
                 }
             }
             @if let (Some(c), Some(f)) = (conflict, p.flips.last()) {
-                text .end-mark x=(fmt(axis.x(f.packet) + 8.0)) y=(fmt(y - 1.0)) { "CONFLICT: " (c) }
+                text .end-mark x=(fmt(axis.end())) y=(fmt(y - 1.0)) text-anchor="end" {
+                    (clip(&format!("CONFLICT: {c}"), ((axis.end() - axis.x(f.packet)) / 6.6) as usize))
+                    title { "CONFLICT: " (c) }
+                }
             }
             @if p.flips.is_empty() {
                 text .small x=(fmt(LEFT + 4.0)) y=(fmt(y + h / 2.0 + 4.0)) { "no address in the capture: nothing replayed" }
@@ -498,7 +502,7 @@ fn addr_bar(bar: &AddrBar, y: f64, axis: Axis) -> Markup {
                     x2=(fmt(axis.x(bar.life.from))) y2=(fmt(y + ADDR_ROW / 2.0)) {}
             }
             text .small x=(fmt(axis.x(bar.life.from) + 3.0)) y=(fmt(y + ADDR_ROW - 3.5)) {
-                (text) @if bar.after.is_some() { " (changes after the capture: assumed)" }
+                (text)
             }
         }
     }
@@ -515,7 +519,7 @@ pub(crate) fn node_svg(
 ) -> Markup {
     let axis = Axis::of(n, width);
     let h = height(n);
-    let ticks = ticks(n, 6);
+    let ticks = spaced(ticks(n, 8), axis);
     let y_looks = TOP;
     let y_programs = TOP + LOOK_ROW;
     let y_links = y_programs + PROGRAM_ROW * n.programs.len() as f64 + GAP;
@@ -546,9 +550,10 @@ pub(crate) fn node_svg(
             (defs())
             text .lane-name x="4" y="14" { (n.node) }
             text .small x=(fmt(LEFT)) y="14" {
-                (n.capture.display().to_string()) ": records " (axis.first) "–" (axis.last) ", "
-                (crate::report::decode::format_ts(n.clock.first().and_then(|c| c.1))) " to "
-                (crate::report::decode::format_ts(n.clock.last().and_then(|c| c.1)))
+                (clip(&format!("{}: records {}–{}, {} to {}", n.capture.display(), axis.first, axis.last,
+                    crate::report::decode::format_ts(n.clock.first().and_then(|c| c.1)),
+                    crate::report::decode::format_ts(n.clock.last().and_then(|c| c.1))),
+                    ((width - LEFT) / 5.6) as usize))
             }
             g .axis {
                 @for (p, ts) in &ticks {
@@ -593,6 +598,28 @@ pub(crate) fn node_svg(
     }
 }
 
+/// The ticks whose labels (a time of day is about 90 units wide) do not
+/// run into each other; the last one stays.
+fn spaced(
+    ticks: Vec<(u64, Option<crate::capture::Timestamp>)>,
+    axis: Axis,
+) -> Vec<(u64, Option<crate::capture::Timestamp>)> {
+    const ROOM: f64 = 96.0;
+    let mut out: Vec<(u64, Option<crate::capture::Timestamp>)> = Vec::new();
+    let n = ticks.len();
+    for (k, t) in ticks.into_iter().enumerate() {
+        let x = axis.x(t.0);
+        let last = k + 1 == n;
+        while last && out.last().is_some_and(|p| x - axis.x(p.0) < ROOM) && out.len() > 1 {
+            out.pop();
+        }
+        if last || out.last().is_none_or(|p| x - axis.x(p.0) >= ROOM) {
+            out.push(t);
+        }
+    }
+    out
+}
+
 /// About `n` axis ticks at records of the capture, evenly spread.
 fn ticks(n: &NodePicture, count: usize) -> Vec<(u64, Option<crate::capture::Timestamp>)> {
     let len = n.clock.len();
@@ -606,12 +633,9 @@ fn ticks(n: &NodePicture, count: usize) -> Vec<(u64, Option<crate::capture::Time
     out
 }
 
-/// The legend: what each mark and fill means.
-pub(crate) fn legend() -> Markup {
-    let item = |y: f64, mark: Markup, words: &str| {
-        html! { g { (mark) text x="34" y=(fmt(y + 9.0)) { (words) } } }
-    };
-    let rows: Vec<(Markup, &str)> = vec![
+/// The legend's rows: what each mark and fill means.
+fn legend_rows() -> Vec<(Markup, &'static str)> {
+    vec![
         (
             html! { rect .life.up width="26" height="10" {} },
             "link up with carrier",
@@ -630,7 +654,11 @@ pub(crate) fn legend() -> Markup {
         ),
         (
             html! { rect .addr.v4.origin-dump width="26" height="9" {} },
-            "IPv4 address (paler: secondary)",
+            "IPv4 address, as a dump or reply showed it (paler: secondary)",
+        ),
+        (
+            html! { rect .addr.v4.origin-request width="26" height="9" {} },
+            "from a change request the kernel acknowledged",
         ),
         (
             html! { rect .addr.v6.origin-dump width="26" height="9" {} },
@@ -672,13 +700,18 @@ pub(crate) fn legend() -> Markup {
             html! { text .end-mark x="8" y="10" { "×" } },
             "removed (→ netns: moved to another namespace)",
         ),
-    ];
+    ]
+}
+
+/// The legend, drawn.
+pub(crate) fn legend() -> Markup {
+    let rows = legend_rows();
     let h = 16.0 * rows.len() as f64 + 8.0;
     html! {
         svg .nl .legend xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 560 {}", fmt(h))) width="560" height=(fmt(h)) {
             (defs())
             @for (k, (mark, words)) in rows.into_iter().enumerate() {
-                g transform=(format!("translate(4 {})", fmt(4.0 + 16.0 * k as f64))) { (item(0.0, mark, words)) }
+                g transform=(format!("translate(4 {})", fmt(4.0 + 16.0 * k as f64))) { (mark) text x="34" y="9" { (words) } }
             }
         }
     }
@@ -702,7 +735,7 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
     let tallest = p.nodes.iter().map(height).fold(0.0, f64::max);
     let conflict_rows = p.conflicts.iter().map(|c| c.conflicts.len()).sum::<usize>() as f64;
     let top = 16.0 * conflict_rows + 8.0;
-    let legend_h = 16.0 * 15.0 + 8.0;
+    let legend_h = 16.0 * legend_rows().len() as f64 + 8.0;
     let each = node_width(p.nodes.len());
     let w = each * p.nodes.len().max(1) as f64;
     let h = top + tallest + legend_h + 10.0;
