@@ -153,7 +153,7 @@ fn answer(node_no: usize, i: usize, n: &NodePicture, p: &ProgramLane, palette: &
                     tr { th { "candidate, in the order examined" } th { "verdict" } th { "reason" } }
                     @for c in &d.candidates {
                         tr .candidate .chosen[c.verdict == crate::replay::verdict::Verdict::Chosen]
-                            data-node=(n.node) data-method=(p.method) data-interface=(c.interface) data-verdict=(json_text(c.verdict).trim_matches('"')) {
+                            data-interface=(c.interface) data-verdict=(json_text(c.verdict).trim_matches('"')) {
                             td { (c.interface) " " span .dim { "(ifindex " (c.index) ")" } }
                             td { (verdict_word(c.verdict)) }
                             td { (c.reason.to_string()) }
