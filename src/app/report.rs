@@ -121,15 +121,15 @@ impl Report {
             trace: console.trace,
             progress: None,
         };
-        let tables = match self.at {
-            None => end,
+        // What the tables (and answers) rest on: those of the moment shown.
+        let (tables, grounds) = match self.at {
+            None => (end, session.grounds.clone()),
             Some(at) => {
                 let mut s = quiet.open(&source)?;
                 let (t, _) = s.rebuild(quiet.trace, self.model, Some(at), &mut ())?;
-                t
+                (t, s.grounds.clone())
             }
         };
-        let grounds = session.grounds.clone();
         let specs = self.specs(&tables.model, &node.name)?;
         let mut programs = Vec::new();
         for spec in &specs {
@@ -251,6 +251,20 @@ impl Lanes {
     /// The link is there from `packet` on (`began`): opens its lane.
     fn link_there(&mut self, l: &LinkEntry, packet: u64, began: Began) {
         if self.is_open(l.index) {
+            // A link message about a link known only from its addresses:
+            // from here on it is known.
+            if let Some(lane) = self.lanes.get_mut(&l.index)
+                && lane.unknown
+                && !l.placeholder
+            {
+                lane.unknown = false;
+                lane.kind = l.kind.map(|k| k.display());
+                let name = l.display_name();
+                if lane.names.last().is_none_or(|(_, n)| *n != name) {
+                    lane.names.push((packet, name));
+                }
+                lane.states.push(state_of(l, packet));
+            }
             return;
         }
         let lane = self.lane(l.index);
