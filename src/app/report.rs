@@ -414,7 +414,20 @@ impl Lanes {
     fn finish(&mut self, model: &Model) -> Vec<LinkLane> {
         let mut out = Vec::new();
         for l in model.links() {
-            if let Some(lane) = self.lanes.remove(&l.index) {
+            if let Some(mut lane) = self.lanes.remove(&l.index) {
+                // A name the model learnt without a change (a request named
+                // the device its addresses were first seen on).
+                let name = l.display_name();
+                match lane.names.as_mut_slice() {
+                    [] => lane
+                        .names
+                        .push((crate::report::picture::origin_packet(&l.origin), name)),
+                    [(_, only)] if *only == format!("if{}", l.index) => *only = name,
+                    [.., (_, last)] if *last != name => lane
+                        .names
+                        .push((crate::report::picture::origin_packet(&l.origin), name)),
+                    _ => {}
+                }
                 out.push(lane);
             }
         }
