@@ -63,6 +63,11 @@ pub struct Report {
 impl Report {
     /// Reads every capture, replays the programs, and writes the picture.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
+        if self.settings.expect.is_some() {
+            return Err(Error::Usage(
+                "--expect is detect's: a picture checks nothing (run nlorder detect --expect)".into(),
+            ));
+        }
         let names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
         self.settings
             .validate(&names)
