@@ -54,6 +54,15 @@ pub enum Command {
     /// and line, and the others still run. Exit status: 0 when every
     /// expectation holds, 1 when one fails, 2 when anything could not be run.
     Check(CheckArgs),
+    /// Draw the incident: one self-contained HTML page (or SVG) of each node's links and
+    /// addresses over the capture, every program's answer as a band with its flips and their
+    /// causes, the moments programs looked, and the tables and candidates at the end.
+    ///
+    /// The page needs no network and no other file: it opens from a mail attachment.
+    /// Assumed, inferred and unknown entries are drawn as such (hatched, dashed), never as
+    /// fact; a legend says which is which. Several captures (`NODE=PATH`) are drawn side by
+    /// side, with the addresses two nodes would both claim marked as conflicts.
+    Report(Box<ReportArgs>),
     /// Record the kernel's tables (and, with --follow, its notifications) as an nlmon-format capture.
     Record(RecordArgs),
     /// Follow the running kernel (or a capture as it arrives) and print a line whenever a
@@ -322,6 +331,40 @@ pub struct DetectArgs {
     pub all_looks: bool,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// One capture, or one per node (`NODE=PATH` names the node; default: the file name),
+    /// drawn side by side.
+    #[arg(required = true)]
+    pub captures: Vec<String>,
+    /// Write the picture to FILE (default, or `-`: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// html: the whole page (drawing, answers with their candidates, flips, tables);
+    /// svg: the drawing alone, a static picture.
+    #[arg(long, value_enum, default_value = "html")]
+    pub format: PictureFormatArg,
+    #[command(flatten)]
+    pub io: IoOptions,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub settings: DetectSettingsArgs,
+    /// One lane for every program `detect --all` replays, instead of the one --method.
+    #[arg(long)]
+    pub all: bool,
+    /// The tables and answers shown at the end of the page as they stood at this record or
+    /// time (see `table --at`); the lanes always cover the whole capture.
+    #[arg(long)]
+    pub at: Option<nlorder::rebuild::At>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PictureFormatArg {
+    Html,
+    Svg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -823,6 +866,7 @@ pub enum Job {
     Detect(Box<app::detect::Detect>),
     Gai(Box<app::gai::Gai>),
     Check(app::check::Check),
+    Report(Box<app::report::Report>),
     Record(app::record::Record),
     Watch(Box<app::watch::Watch>),
 }
@@ -935,6 +979,29 @@ impl Command {
                     format: a.format.into(),
                 };
                 (Job::Check(check), console)
+            }
+            Command::Report(a) => {
+                let a = *a;
+                if a.output.is_none() && std::io::stdout().is_terminal() {
+                    return Err(Error::Usage(
+                        "the picture is a file, not text for a terminal: give -o FILE.html (or -o FILE.svg with \
+                         --format svg), or redirect the output"
+                            .into(),
+                    ));
+                }
+                let report = app::report::Report {
+                    nodes: app::detect::nodes(&a.captures)?,
+                    settings: a.settings.into(),
+                    all: a.all,
+                    model: a.model.options(),
+                    at: a.at,
+                    format: match a.format {
+                        PictureFormatArg::Html => app::report::PictureFormat::Html,
+                        PictureFormatArg::Svg => app::report::PictureFormat::Svg,
+                    },
+                    output: a.output,
+                };
+                (Job::Report(Box::new(report)), a.io.console())
             }
             Command::Record(a) => {
                 let (format, options) = a.options();

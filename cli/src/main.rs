@@ -74,6 +74,7 @@ fn run(command: Command) -> Result<Status, Error> {
                 Job::Detect(r) => r.run(&console, &mut out),
                 Job::Gai(r) => r.run(&console, &mut out),
                 Job::Check(r) => r.run(&console, &mut out),
+                Job::Report(r) => r.run(&console, &mut out),
                 Job::Record(r) => r.run(&console),
                 Job::Watch(r) => r.run(&console, &mut out),
             }?;

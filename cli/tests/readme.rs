@@ -50,7 +50,7 @@ fn help_man_page_and_readme_agree_on_every_option() {
     let man = options_in(&String::from_utf8_lossy(&man.stdout).replace("\\-", "-"));
     let mut all = std::collections::BTreeSet::new();
     for sub in [
-        "decode", "table", "timeline", "who", "annotate", "detect", "gai", "check", "record", "watch", "man",
+        "decode", "table", "timeline", "who", "annotate", "detect", "gai", "check", "report", "record", "watch", "man",
     ] {
         let help = help_options(sub);
         assert!(help.contains("--help"), "{sub}: {help:?}");

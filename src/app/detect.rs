@@ -114,17 +114,8 @@ impl Detect {
     /// One node's answer, in the shape the options ask for.
     fn answer(&self, console: &Console, source: &Source, spec: &MethodSpec) -> Result<(Answer, Grounds), Error> {
         if self.timeline {
-            let key = |m: &Model| spec.outcome(m);
-            // A flip keeps the answer, not the candidates: on a big host
-            // every flip would otherwise hold a row per address.
-            let eval = |m: &Model| {
-                let mut d = spec.detect(m);
-                d.candidates = Vec::new();
-                Choice(d)
-            };
-            let mut session = console.open(source)?;
-            let (flips, _) = session.watch(console.trace, self.model, key, eval)?;
-            return Ok((Answer::Flips(flips), session.grounds));
+            let (flips, grounds) = flips(console, source, self.model, spec)?;
+            return Ok((Answer::Flips(flips), grounds));
         }
         let open = || console.open(source);
         // Every method replays a Go program: `--at auto` finds the looks of
@@ -151,6 +142,27 @@ impl Detect {
             false => (Answer::At(results), grounds),
         })
     }
+}
+
+/// The moments `spec`'s answer changed over the whole of `source` (what
+/// `--timeline` lists), and what they rest on: `report` draws the same.
+pub(crate) fn flips(
+    console: &Console,
+    source: &Source,
+    model: ModelOptions,
+    spec: &MethodSpec,
+) -> Result<(Vec<crate::rebuild::Flip<Choice>>, Grounds), Error> {
+    let key = |m: &Model| spec.outcome(m);
+    // A flip keeps the answer, not the candidates: on a big host
+    // every flip would otherwise hold a row per address.
+    let eval = |m: &Model| {
+        let mut d = spec.detect(m);
+        d.candidates = Vec::new();
+        Choice(d)
+    };
+    let mut session = console.open(source)?;
+    let (flips, _) = session.watch(console.trace, model, key, eval)?;
+    Ok((flips, session.grounds))
 }
 
 /// `NODE=PATH`, or a path whose file name (up to its first dot) names the node.

@@ -17,6 +17,7 @@ pub mod detect;
 pub mod gai;
 pub mod operator;
 pub mod record;
+pub mod report;
 pub mod selection;
 pub mod session;
 pub mod settings;

@@ -239,7 +239,7 @@ impl Session {
     /// A capture with no rtnetlink message (up to the moment asked for)
     /// cannot be replayed: an empty model would answer as if the host had
     /// no interfaces. Unreadable for this purpose.
-    fn replayable(&self, stats: &TraceStats) -> Result<(), Error> {
+    pub(super) fn replayable(&self, stats: &TraceStats) -> Result<(), Error> {
         if stats.messages > 0 {
             return Ok(());
         }

@@ -19,7 +19,7 @@ use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
 use crate::report::{Json, Print, Text};
 
-fn verdict_word(v: Verdict) -> &'static str {
+pub(crate) fn verdict_word(v: Verdict) -> &'static str {
     match v {
         Verdict::Chosen => "chosen",
         Verdict::Excluded => "excluded",

@@ -36,6 +36,7 @@ pub mod gai_reason;
 pub mod ip_json;
 pub mod moment;
 pub mod note;
+pub mod picture;
 pub mod reason;
 pub mod record;
 pub mod semantics;
