@@ -22,11 +22,27 @@ use nlorder::trace::TraceOptions;
                   optionally gzip-compressed), decodes the rtnetlink traffic, rebuilds the kernel's \
                   interface, address and route tables in the kernel's own order, and replays what \
                   node-IP detection methods and resolvers would choose.\n\n\
-                  Exit status: 0 on success, 1 when an expectation fails, 2 on unreadable input."
+                  Exit status: 0 on success, 1 when an expectation fails, 2 on unreadable input.",
+    arg_required_else_help = true,
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
+    /// Print a glossary, as tshark -G does: `fields` lists every field of the filters (-Y)
+    /// and columns (-e) with the listings (decode, timeline, who) that have it; `values`
+    /// lists the names each field's values take.
+    #[arg(short = 'G', value_enum, value_name = "REPORT")]
+    pub glossary: Option<Glossary>,
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+}
+
+/// What `nlorder -G` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Glossary {
+    /// Every field: name, kind, listings, tshark's names, what it holds.
+    Fields,
+    /// Every named value of every field.
+    Values,
 }
 
 #[derive(Debug, Subcommand)]
@@ -121,6 +137,11 @@ pub struct IoOptions {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("filter", |a| a.help(filter_help(Listing::Decode))),
+    mut_arg("fields", |a| a.help(fields_help(Listing::Decode))),
+    after_long_help = listing_guide(Listing::Decode)
+)]
 pub struct DecodeArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -135,19 +156,117 @@ pub struct DecodeArgs {
     pub select: SelectArgs,
 }
 
+/// The three listings that take filters and field columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    Decode,
+    Timeline,
+    Who,
+}
+
+impl Listing {
+    /// The fields this listing's records have.
+    pub fn fields(self) -> &'static [nlorder::filter::Field] {
+        use nlorder::filter::Field;
+        match self {
+            Listing::Decode => Field::MESSAGE,
+            Listing::Timeline => Field::CHANGE,
+            Listing::Who => Field::REQUEST,
+        }
+    }
+
+    /// A filter that works on this listing (and keeps records of the
+    /// fixtures its test runs it on).
+    pub fn example(self) -> &'static str {
+        match self {
+            Listing::Decode => r#"type == RTM_NEWADDR && dev == "eth0""#,
+            Listing::Timeline => "object == addr && change == added",
+            Listing::Who => "program == go-net && dump",
+        }
+    }
+
+    /// Field columns that work on this listing.
+    pub fn columns(self) -> &'static str {
+        match self {
+            Listing::Decode => "packet,type,dev,addr",
+            Listing::Timeline => "packet,change,object,dev",
+            Listing::Who => "packet,program,type,family",
+        }
+    }
+
+    fn names(self) -> String {
+        let names: Vec<&str> = self.fields().iter().map(|f| f.name()).collect();
+        names.join(", ")
+    }
+}
+
+/// `-Y`'s help on one listing: an example that works there, and its fields.
+fn filter_help(listing: Listing) -> String {
+    format!(
+        "Only the records this display filter keeps, e.g. `{}`. Fields: {}. \
+         `nlorder -G values` lists the names fields take; FILTERS below has the grammar",
+        listing.example(),
+        listing.names()
+    )
+}
+
+/// `-e`'s help on one listing.
+fn fields_help(listing: Listing) -> String {
+    format!(
+        "Print tab-separated columns of these fields instead of whole lines (comma-separated or \
+         repeated, like tshark's `-e`), e.g. `-e {}`",
+        listing.columns()
+    )
+}
+
+/// The filter grammar and field list, at the end of a listing's long help
+/// and man page.
+fn listing_guide(listing: Listing) -> String {
+    let mut s = String::from(
+        "FILTERS (-Y)\n  \
+         A test is FIELD OP VALUE, FIELD in {V V LO..HI}, or FIELD alone (true when the record has \
+         it). OP is == != < <= > >= (or eq ne lt le gt ge), contains, or matches (~, a regular \
+         expression). Tests join with && (and), || (or), ! (not) and parentheses. VALUE is a \
+         number, an address or prefix (10.0.0.0/8 matches every address in it), a name, or \
+         \"quoted text\". A name a field cannot take is refused (exit 2) with the close ones; \
+         `nlorder -G values` lists them. As in tshark, a comparison on a field the record does \
+         not have is false; tshark's names frame.number, frame.time_epoch, netlink.hdr_type, \
+         netlink-route.nltype, netlink.hdr_pid, netlink.hdr_seq and netlink.hdr_len are accepted.\n\n\
+         FIELDS\n",
+    );
+    for &f in listing.fields() {
+        s.push_str(&format!(
+            "  {:<10} {}\n",
+            f.name(),
+            nlorder::report::fields::describe(f)
+        ));
+    }
+    s.push_str(&format!(
+        "\nEXAMPLE\n  nlorder {} -Y '{}' -e {} CAPTURE\n",
+        match listing {
+            Listing::Decode => "decode",
+            Listing::Timeline => "timeline",
+            Listing::Who => "who",
+        },
+        listing.example(),
+        listing.columns()
+    ));
+    s
+}
+
 /// Which records a listing shows, and how: tshark's habits.
 #[derive(Debug, Args)]
 pub struct SelectArgs {
-    /// Only the records this display filter keeps, e.g. `type == RTM_NEWADDR && dev == "eth0"`
-    /// (fields, operators and examples: the README, "Filters and fields").
+    /// Only the records this display filter keeps (each listing's help names its fields).
     #[arg(short = 'Y', long = "filter", value_name = "EXPR")]
     pub filter: Option<String>,
     /// Print tab-separated columns of these fields instead of whole lines (comma-separated or
     /// repeated, like tshark's `-e`).
     #[arg(short = 'e', long = "fields", value_name = "FIELD", action = clap::ArgAction::Append)]
     pub fields: Vec<String>,
-    /// Stop after this many records shown.
-    #[arg(short = 'c', long = "count", value_name = "N")]
+    /// Read only the first N packets (capture records, as `decode` numbers them), as tshark's
+    /// -c does: the filter picks among their records. N is 1 or more.
+    #[arg(short = 'c', long = "count", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub count: Option<u64>,
 }
 
@@ -256,6 +375,11 @@ impl TableArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("filter", |a| a.help(filter_help(Listing::Timeline))),
+    mut_arg("fields", |a| a.help(fields_help(Listing::Timeline))),
+    after_long_help = listing_guide(Listing::Timeline)
+)]
 pub struct TimelineArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -268,6 +392,11 @@ pub struct TimelineArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("filter", |a| a.help(filter_help(Listing::Who))),
+    mut_arg("fields", |a| a.help(fields_help(Listing::Who))),
+    after_long_help = listing_guide(Listing::Who)
+)]
 pub struct WhoArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -616,7 +745,36 @@ pub fn sub_page(name: &str, out: &mut dyn std::io::Write) -> Option<std::io::Res
     let sub = man_subcommands(&cmd).find(|s| s.get_name() == name)?.clone();
     let page = format!("nlorder-{name}");
     let man = clap_mangen::Man::new(sub.name(page.clone()).bin_name(format!("nlorder {name}"))).title(page);
-    Some(man.render(out))
+    let mut buf = Vec::new();
+    if let Err(e) = man.render(&mut buf) {
+        return Some(Err(e));
+    }
+    let text = headings(&String::from_utf8_lossy(&buf), ".SH");
+    Some(out.write_all(text.as_bytes()))
+}
+
+/// The guide at the end of a listing's help (FILTERS, FIELDS, EXAMPLE) as
+/// man sections (`.SH`) or subsections (`.SS`), instead of one EXTRA.
+fn headings(roff: &str, level: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    let mut lines = roff.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line == ".SH EXTRA" {
+            continue;
+        }
+        let heading = !line.is_empty()
+            && !line.starts_with([' ', '.'])
+            && line == line.to_uppercase()
+            && line.chars().any(|c| c.is_ascii_alphabetic())
+            && lines.peek().is_some_and(|next| next.starts_with("  "));
+        if heading && ["FILTERS", "FIELDS", "EXAMPLE"].iter().any(|h| line.starts_with(h)) {
+            out.push_str(&format!("{level} {line}\n"));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The names `nlorder man PAGE` takes.
@@ -659,10 +817,14 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
         man.render_synopsis_section(&mut buf)?;
         man.render_description_section(&mut buf)?;
         man.render_options_section(&mut buf)?;
+        if sub.get_after_long_help().is_some() {
+            man.render_extra_section(&mut buf)?;
+        }
         let text = String::from_utf8_lossy(&buf)
             .replace(".SH SYNOPSIS", ".SS Synopsis")
             .replace(".SH DESCRIPTION", ".SS Description")
             .replace(".SH OPTIONS", ".SS Options");
+        let text = headings(&text, ".SS");
         writeln!(out, ".SH \"{}\"", name.to_uppercase())?;
         out.write_all(text.as_bytes())?;
     }
