@@ -117,7 +117,11 @@ pub enum ColorChoice {
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// The capture: a pcap or pcapng file (gzip is detected), or - for stdin.
-    pub capture: PathBuf,
+    #[arg(required_unless_present = "read", value_name = "CAPTURE")]
+    pub capture: Option<PathBuf>,
+    /// The capture, given as tshark takes it (-r FILE) instead of in its place.
+    #[arg(short = 'r', long = "read", value_name = "CAPTURE")]
+    pub read: Option<PathBuf>,
     #[command(flatten)]
     pub io: IoOptions,
 }
@@ -145,12 +149,13 @@ pub struct IoOptions {
 pub struct DecodeArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Output format: text lines like `ip monitor`, or JSON Lines.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
+    /// Output format: text lines like `ip monitor` (the default), or JSON Lines (one object
+    /// per message).
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     /// Also list every attribute by name (IFLA_IFNAME, ...) with its value typed as
-    /// netlink-packet-route decodes it (raw bytes where no crate can).
-    #[arg(long)]
+    /// netlink-packet-route decodes it (raw bytes where no crate can); -V as in tshark.
+    #[arg(long, short = 'V')]
     pub attrs: bool,
     #[command(flatten)]
     pub select: SelectArgs,
@@ -264,15 +269,41 @@ pub struct SelectArgs {
     /// repeated, like tshark's `-e`).
     #[arg(short = 'e', long = "fields", value_name = "FIELD", action = clap::ArgAction::Append)]
     pub fields: Vec<String>,
+    /// Output as tshark's -T names it: text, fields (the -e columns; -e required), json or ek
+    /// (both one JSON object per line, as ek prints them; not tshark's layout). Not with --format.
+    #[arg(short = 'T', value_enum, value_name = "FORMAT")]
+    pub output: Option<TsharkFormat>,
     /// Read only the first N packets (capture records, as `decode` numbers them), as tshark's
     /// -c does: the filter picks among their records. N is 1 or more.
     #[arg(short = 'c', long = "count", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub count: Option<u64>,
 }
 
+/// tshark's -T formats nlorder has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TsharkFormat {
+    Text,
+    Fields,
+    Json,
+    Ek,
+}
+
 impl SelectArgs {
     fn selection(&self, offered: &'static [nlorder::filter::Field]) -> Result<app::selection::Selection, Error> {
+        if self.output == Some(TsharkFormat::Fields) && self.fields.is_empty() {
+            return Err(Error::Usage("-T fields needs the columns: -e FIELD[,FIELD]".into()));
+        }
         app::selection::Selection::parse(self.filter.as_deref(), &self.fields, self.count, offered)
+    }
+
+    /// The format `--format` or `-T` asks for (not both).
+    fn format(&self, format: Option<OutputFormat>) -> Result<Format, Error> {
+        match (format, self.output) {
+            (Some(_), Some(_)) => Err(Error::Usage("-T and --format say the same thing: give one".into())),
+            (Some(f), None) => Ok(f.into()),
+            (None, Some(TsharkFormat::Json | TsharkFormat::Ek)) => Ok(Format::Json),
+            (None, _) => Ok(Format::Text),
+        }
     }
 }
 
@@ -321,17 +352,27 @@ pub struct TableArgs {
     /// seconds after the capture of a quiet host). Default: the last record.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::At>,
-    /// Only this address family: 4 or 6.
-    #[arg(long)]
+    /// Only this address family: 4 or 6 (also inet, inet6, ipv4, ipv6).
+    #[arg(long, conflicts_with_all = ["ipv4", "ipv6"])]
     pub family: Option<nlorder::replay::Family>,
-    /// Output format: `ip`-style text, nlorder's JSON, or ip-json: what iproute2's
-    /// `ip -j link show`, `ip -j addr show` and `ip -j route show table all` print
-    /// (see --objects).
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: TableFormatArg,
-    /// With --format ip-json: the tables to print, comma-separated (link, addr, route).
-    /// One table is the array `ip -j OBJECT show` prints; several (default: all
-    /// three) an object holding each array under its name.
+    /// IPv4 only, as `ip -4` (--family 4).
+    #[arg(short = '4', conflicts_with = "ipv6")]
+    pub ipv4: bool,
+    /// IPv6 only, as `ip -6` (--family 6).
+    #[arg(short = '6')]
+    pub ipv6: bool,
+    /// Output format: text (nlorder's lines: ip-like, with where each entry came from and
+    /// what was assumed; not byte for byte what `ip` prints), nlorder's JSON, or ip-json:
+    /// what iproute2's `ip -j link show`, `ip -j addr show` and `ip -j route show table all`
+    /// print (see --objects).
+    #[arg(long, value_enum)]
+    pub format: Option<TableFormatArg>,
+    /// --format ip-json, as `ip -j`.
+    #[arg(short = 'j', conflicts_with = "format")]
+    pub ip_json: bool,
+    /// The tables to print, comma-separated (link, addr, route; default: all three). With
+    /// ip-json, one table is the array `ip -j OBJECT show` prints; several an object holding
+    /// each array under its name. Not with --format json.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "OBJECTS")]
     pub objects: Vec<IpObjectArg>,
 }
@@ -363,13 +404,29 @@ impl From<IpObjectArg> for app::table::IpObject {
 impl TableArgs {
     /// The output the flags ask for; `--objects` means nothing to the other formats.
     fn table_format(&self) -> Result<app::table::TableFormat, Error> {
-        match self.format {
-            TableFormatArg::IpJson => Ok(app::table::TableFormat::IpJson(
-                self.objects.iter().map(|&o| o.into()).collect(),
+        let objects = || self.objects.iter().map(|&o| o.into()).collect();
+        let format = match (self.ip_json, self.format) {
+            (true, _) => TableFormatArg::IpJson,
+            (false, f) => f.unwrap_or(TableFormatArg::Text),
+        };
+        match format {
+            TableFormatArg::IpJson => Ok(app::table::TableFormat::IpJson(objects())),
+            TableFormatArg::Text if self.objects.is_empty() => Ok(Format::Text.into()),
+            TableFormatArg::Text => Ok(app::table::TableFormat::TextOf(objects())),
+            TableFormatArg::Json if !self.objects.is_empty() => Err(Error::Usage(
+                "--objects applies to text and ip-json (the JSON document always holds all three)".into(),
             )),
-            _ if !self.objects.is_empty() => Err(Error::Usage("--objects applies to --format ip-json only".into())),
-            TableFormatArg::Text => Ok(Format::Text.into()),
             TableFormatArg::Json => Ok(Format::Json.into()),
+        }
+    }
+
+    /// The family `--family`, `-4` or `-6` asks for.
+    fn family(&self) -> Option<nlorder::replay::Family> {
+        use nlorder::replay::Family;
+        match (self.ipv4, self.ipv6) {
+            (true, _) => Some(Family::V4),
+            (_, true) => Some(Family::V6),
+            _ => self.family,
         }
     }
 }
@@ -385,8 +442,10 @@ pub struct TimelineArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub model: ModelArgs,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
+    /// Output format: one line per change (the default), or one JSON object per line and a
+    /// last one, `"change": "end"`, with the warnings and assumptions.
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     #[command(flatten)]
     pub select: SelectArgs,
 }
@@ -400,8 +459,9 @@ pub struct TimelineArgs {
 pub struct WhoArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
+    /// Output format: a line per request and per look (the default), or one JSON document.
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     #[command(flatten)]
     pub select: SelectArgs,
 }
@@ -446,6 +506,7 @@ pub struct DetectArgs {
     /// With --at auto: replay every look, not only the last, and say where the answer changed.
     #[arg(long)]
     pub all_looks: bool,
+    /// Output format: the answer and why each candidate lost as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }
@@ -459,8 +520,10 @@ pub enum ResolverArg {
 
 #[derive(Debug, Args)]
 pub struct GaiArgs {
+    /// The capture: a pcap or pcapng file (gzip is detected), or - for stdin.
+    pub capture: PathBuf,
     #[command(flatten)]
-    pub input: InputArgs,
+    pub io: IoOptions,
     /// The candidates, in the order the name service returned them (hosts file or DNS);
     /// with --hosts, the one NAME to look up there instead.
     #[arg(required = true, value_name = "ADDR|NAME")]
@@ -516,6 +579,7 @@ pub struct GaiArgs {
     /// The same, from `getent ahosts NAME` output (or one address per line).
     #[arg(long, conflicts_with = "observed")]
     pub observed_file: Option<PathBuf>,
+    /// Output format: the order and every swap's rule as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }
@@ -563,6 +627,7 @@ pub struct CheckArgs {
     /// <error> one for each manifest, case or expectation that could not be run.
     #[arg(long)]
     pub junit: Option<PathBuf>,
+    /// Output format: a line per expectation as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
     #[arg(long, value_enum, default_value = "auto")]
@@ -987,8 +1052,13 @@ pub enum Job {
 }
 
 impl InputArgs {
-    fn source(&self) -> Source {
-        Source::Path(self.capture.clone())
+    /// The capture, given in its place or with -r.
+    fn source(&self) -> Result<Source, Error> {
+        match (&self.capture, &self.read) {
+            (Some(_), Some(_)) => Err(Error::Usage("the capture is given twice (CAPTURE and -r)".into())),
+            (Some(p), None) | (None, Some(p)) => Ok(Source::Path(p.clone())),
+            (None, None) => Err(Error::Usage("no capture: give CAPTURE or -r CAPTURE".into())),
+        }
     }
 }
 
@@ -999,8 +1069,8 @@ impl Command {
         Ok(Some(match self {
             Command::Decode(a) => (
                 Job::Decode(app::decode::Decode {
-                    capture: a.input.source(),
-                    format: a.format.into(),
+                    capture: a.input.source()?,
+                    format: a.select.format(a.format)?,
                     attrs: a.attrs,
                     selection: a.select.selection(nlorder::filter::Field::MESSAGE)?,
                 }),
@@ -1008,34 +1078,34 @@ impl Command {
             ),
             Command::Table(a) => (
                 Job::Table(app::table::Table {
-                    capture: a.input.source(),
+                    capture: a.input.source()?,
                     model: a.model.options(),
                     at: a.at,
-                    family: a.family,
+                    family: a.family(),
                     format: a.table_format()?,
                 }),
                 a.input.io.console(),
             ),
             Command::Timeline(a) => (
                 Job::Timeline(app::timeline::Timeline {
-                    capture: a.input.source(),
+                    capture: a.input.source()?,
                     model: a.model.options(),
-                    format: a.format.into(),
+                    format: a.select.format(a.format)?,
                     selection: a.select.selection(nlorder::filter::Field::CHANGE)?,
                 }),
                 a.input.io.console(),
             ),
             Command::Who(a) => (
                 Job::Who(app::who::Who {
-                    capture: a.input.source(),
-                    format: a.format.into(),
+                    capture: a.input.source()?,
+                    format: a.select.format(a.format)?,
                     selection: a.select.selection(nlorder::filter::Field::REQUEST)?,
                 }),
                 a.input.io.console(),
             ),
             Command::Annotate(a) => (
                 Job::Annotate(app::annotate::Annotate {
-                    capture: a.input.source(),
+                    capture: a.input.source()?,
                     model: a.model.options(),
                     output: a.file,
                 }),
@@ -1057,7 +1127,7 @@ impl Command {
             ),
             Command::Gai(a) => (
                 Job::Gai(Box::new(app::gai::Gai {
-                    capture: a.input.source(),
+                    capture: Source::Path(a.capture),
                     addrs: if a.hosts.is_some() {
                         Vec::new()
                     } else {
@@ -1083,7 +1153,7 @@ impl Command {
                     observed_file: a.observed_file,
                     format: a.format.into(),
                 })),
-                a.input.io.console(),
+                a.io.console(),
             ),
             Command::Check(a) => {
                 let console = a.console();
