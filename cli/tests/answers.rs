@@ -201,7 +201,63 @@ fn a_cut_gzip_capture_is_read_as_far_as_it_decompresses() {
         whole.len()
     );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("gzip stream ends early"), "{err}");
+    assert!(
+        err.contains("unexpected end of file: the gzip stream ends early"),
+        "{err}"
+    );
+}
+
+/// A gzip file cut before the capture's header is complete says what
+/// `gzip -t` says (unexpected end of file), not "empty file".
+#[test]
+fn a_gzip_cut_before_the_header_says_unexpected_end_of_file() {
+    let gz = std::fs::read(common::fixture("derived/notify-addr.pcap.gz")).expect("read");
+    for n in [5, 20, 40] {
+        let cut = tmp_bytes(&format!("cut{n}.pcap.gz"), &gz[..n]);
+        let out = common::nlorder(&["decode", cut.to_str().expect("p")]);
+        assert_eq!(out.status.code(), Some(2), "{n} bytes");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("unexpected end of file"), "{n} bytes: {err}");
+        assert!(!err.contains("empty file"), "{n} bytes: {err}");
+        if std::process::Command::new("gzip").arg("--version").output().is_ok() {
+            let t = std::process::Command::new("gzip")
+                .arg("-t")
+                .arg(&cut)
+                .output()
+                .expect("gzip -t");
+            assert!(String::from_utf8_lossy(&t.stderr).contains("unexpected end of file"));
+        }
+    }
+}
+
+/// An Ethernet capture (a real one, third-party) is one clear error naming
+/// its link type, exit 2, nothing before it, on every subcommand that
+/// reads captures.
+#[test]
+fn an_ethernet_capture_is_one_error_naming_its_link_type() {
+    let eth = common::fixture("third-party/nldecap__1pkt_not_netlink_le.pcap");
+    let eth = eth.to_str().expect("p");
+    let out_file = tmp_bytes("eth-annotated.pcapng", b"");
+    let out_path = out_file.to_str().expect("p");
+    for args in [
+        vec!["decode", eth],
+        vec!["who", eth],
+        vec!["table", eth],
+        vec!["timeline", eth],
+        vec!["detect", eth],
+        vec!["gai", eth, "10.0.0.1"],
+        vec!["annotate", eth, "-w", out_path],
+    ] {
+        let out = common::nlorder(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("not a netlink capture") && err.contains("link type 1 (Ethernet)"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 fn tmp_bytes(name: &str, bytes: &[u8]) -> PathBuf {

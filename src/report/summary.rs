@@ -51,7 +51,7 @@ pub(crate) fn write_summary(
     )?;
     let mut skipped = Vec::new();
     for (t, n) in &stats.skipped_link_type {
-        skipped.push(format!("{n} of link type {t}"));
+        skipped.push(format!("{n} of link type {}", link_type_name(*t)));
     }
     for (f, n) in &stats.skipped_family {
         skipped.push(format!("{n} of netlink family {f} ({})", family_name(*f)));
@@ -71,7 +71,7 @@ pub(crate) fn write_summary(
     let mut doubtful = Vec::new();
     if info.gzip_truncated.load(std::sync::atomic::Ordering::Relaxed) {
         doubtful.push(format!(
-            "the gzip stream ends early (a cut file): the {} bytes that decompressed were read",
+            "unexpected end of file: the gzip stream ends early (a cut file); the {} bytes that decompressed were read",
             info.bytes
         ));
     }
@@ -121,5 +121,39 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
         w,
         "nlorder: {} change requests applied, {} refused; {} dumps; {listeners}",
         stats.requests_applied, stats.requests_refused, stats.dumps_applied
+    )
+}
+
+/// A pcap link type by number and, where known, libpcap's name for it
+/// (`1 (Ethernet)`).
+pub fn link_type_name(t: u32) -> String {
+    let name = match t {
+        0 => "BSD loopback",
+        1 => "Ethernet",
+        101 => "raw IP",
+        105 => "802.11",
+        113 => "Linux cooked SLL",
+        127 => "802.11 radiotap",
+        228 => "raw IPv4",
+        229 => "raw IPv6",
+        253 => "NETLINK",
+        276 => "Linux cooked SLL2",
+        _ => return t.to_string(),
+    };
+    format!("{t} ({name})")
+}
+
+/// Why a capture none of whose records is netlink cannot be read: what
+/// link type they are, and what nlorder reads.
+pub fn not_netlink(stats: &crate::trace::TraceStats) -> String {
+    let types: Vec<String> = stats.skipped_link_type.keys().map(|t| link_type_name(*t)).collect();
+    let (records, are) = match stats.records {
+        1 => ("its 1 record".to_owned(), "is"),
+        n => (format!("its {n} records"), "are"),
+    };
+    format!(
+        "not a netlink capture: {records} {are} of link type {}; nlorder reads what an nlmon device \
+         captures (link type 253, NETLINK, or Linux cooked SLL/SLL2 from one): tcpdump -i nlmon0 -w FILE",
+        types.join(", ")
     )
 }
