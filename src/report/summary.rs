@@ -4,6 +4,7 @@
 //! Contract: formatting only; fed the reader's [`FileInfo`], the trace's
 //! [`TraceStats`] and the collected [`Diagnostics`].
 
+use super::count;
 use std::io::{self, Write};
 
 use crate::capture::{FileInfo, Format};
@@ -43,11 +44,11 @@ pub(crate) fn write_summary(
     };
     writeln!(
         w,
-        "nlorder: {} records read ({format}{}), {} NETLINK_ROUTE records, {} messages decoded; netlink byte order {order}",
-        stats.records,
+        "nlorder: {} read ({format}{}), {}, {} decoded; netlink byte order {order}",
+        count(stats.records, "record", "records"),
         if info.gzip { ", gzip" } else { "" },
-        stats.route_records,
-        stats.messages,
+        count(stats.route_records, "NETLINK_ROUTE record", "NETLINK_ROUTE records"),
+        count(stats.messages, "message", "messages"),
     )?;
     let mut skipped = Vec::new();
     for (t, n) in &stats.skipped_link_type {
@@ -79,10 +80,16 @@ pub(crate) fn write_summary(
         doubtful.push(format!("{} truncated records", stats.truncated_records));
     }
     if stats.framing_errors > 0 {
-        doubtful.push(format!("{} records with a broken nlmsg_len", stats.framing_errors));
+        doubtful.push(format!(
+            "{} with a broken nlmsg_len",
+            count(stats.framing_errors, "record", "records")
+        ));
     }
     if stats.messages_with_problems > 0 {
-        doubtful.push(format!("{} messages partly decoded", stats.messages_with_problems));
+        doubtful.push(format!(
+            "{} partly decoded",
+            count(stats.messages_with_problems, "message", "messages")
+        ));
     }
     if !doubtful.is_empty() {
         writeln!(w, "{}", style.bad(format!("warnings: {}", doubtful.join(", "))))?;
@@ -111,7 +118,7 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
             }
         ),
         0 => "no notifications in the capture: either nothing changed or nothing listened to rtnetlink groups; changes the kernel made by itself would not show".to_owned(),
-        1 => format!("{} notifications (one listener)", stats.notifications),
+        1 => format!("{} (one listener)", count(stats.notifications, "notification", "notifications")),
         n => format!(
             "{} notifications, each recorded {n} times ({n} listeners; {} copies merged)",
             stats.notifications, stats.duplicate_notifications
@@ -119,8 +126,10 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
     };
     writeln!(
         w,
-        "nlorder: {} change requests applied, {} refused; {} dumps; {listeners}",
-        stats.requests_applied, stats.requests_refused, stats.dumps_applied
+        "nlorder: {} applied, {} refused; {}; {listeners}",
+        count(stats.requests_applied, "change request", "change requests"),
+        stats.requests_refused,
+        count(stats.dumps_applied, "dump", "dumps")
     )
 }
 

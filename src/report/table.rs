@@ -382,7 +382,10 @@ fn write_sections(
         LinkOrderSource::Forced => "forced".to_string(),
         LinkOrderSource::Kernel { version } => format!("the rule of linux {version}"),
         LinkOrderSource::Dump { packet, evidence } => format!("from the link dump in packet {packet}: {evidence}"),
-        LinkOrderSource::Default => "no dump could tell; assumed".to_string(),
+        // The dump fits both orders (every ifindex below 256, say) or
+        // neither (a warning says so): the order is assumed, the links are not.
+        LinkOrderSource::Default if model.links_complete() => "assumed: the link dump does not tell which".to_string(),
+        LinkOrderSource::Default => "assumed: no link dump".to_string(),
     };
     writeln!(
         out,
