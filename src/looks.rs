@@ -51,6 +51,18 @@ pub enum Library {
 }
 
 impl Library {
+    /// Every library, in the order `nlorder -G values` lists them.
+    pub const ALL: &'static [Library] = &[
+        Library::GoNet,
+        Library::GoVishvananda,
+        Library::GlibcGetaddrinfo,
+        Library::GlibcCheckNative,
+        Library::GlibcGetifaddrs,
+        Library::Iproute2,
+        Library::SystemdNetlink,
+        Library::Unknown,
+    ];
+
     /// The library's identifier, as JSON spells it (`go-net`, ...) and
     /// filters compare it.
     pub fn id(self) -> &'static str {

@@ -140,10 +140,10 @@ impl Summary {
     /// `10 records written to x.pcap (3 dumps, 0 notification buffers)`.
     pub fn describe(&self, name: &str) -> String {
         format!(
-            "{} records written to {name} ({} dumps, {} notification buffers{})",
-            self.records,
-            self.dumps,
-            self.notifications,
+            "{} written to {name} ({}, {}{})",
+            counted(self.records, "record", "records"),
+            counted(self.dumps, "dump", "dumps"),
+            counted(self.notifications, "notification buffer", "notification buffers"),
             if self.overruns > 0 {
                 format!(", {} lost: the kernel's queue overflowed (ENOBUFS)", self.overruns)
             } else {
@@ -517,3 +517,11 @@ pub fn record<W: Write>(
 #[cfg(test)]
 #[path = "record_tests.rs"]
 mod tests;
+
+/// `1 record`, `2 records`.
+fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    match n.into() {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}

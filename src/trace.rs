@@ -71,6 +71,11 @@ pub struct TraceStats {
 }
 
 impl TraceStats {
+    /// Records skipped for their link type (not netlink at all).
+    pub fn skipped_link_types(&self) -> u64 {
+        self.skipped_link_type.values().sum::<u64>()
+    }
+
     /// Records skipped for any reason.
     pub fn skipped_records(&self) -> u64 {
         self.skipped_link_type.values().sum::<u64>()

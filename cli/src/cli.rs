@@ -22,11 +22,27 @@ use nlorder::trace::TraceOptions;
                   optionally gzip-compressed), decodes the rtnetlink traffic, rebuilds the kernel's \
                   interface, address and route tables in the kernel's own order, and replays what \
                   node-IP detection methods and resolvers would choose.\n\n\
-                  Exit status: 0 on success, 1 when an expectation fails, 2 on unreadable input."
+                  Exit status: 0 on success, 1 when an expectation fails, 2 on unreadable input.",
+    arg_required_else_help = true,
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
+    /// Print a glossary, as tshark -G does: `fields` lists every field of the filters (-Y)
+    /// and columns (-e) with the listings (decode, timeline, who) that have it; `values`
+    /// lists the names each field's values take.
+    #[arg(short = 'G', value_enum, value_name = "REPORT")]
+    pub glossary: Option<Glossary>,
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+}
+
+/// What `nlorder -G` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Glossary {
+    /// Every field: name, kind, listings, tshark's names, what it holds.
+    Fields,
+    /// Every named value of every field.
+    Values,
 }
 
 #[derive(Debug, Subcommand)]
@@ -110,7 +126,11 @@ pub enum ColorChoice {
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// The capture: a pcap or pcapng file (gzip is detected), or - for stdin.
-    pub capture: PathBuf,
+    #[arg(required_unless_present = "read", value_name = "CAPTURE")]
+    pub capture: Option<PathBuf>,
+    /// The capture, given as tshark takes it (-r FILE) instead of in its place.
+    #[arg(short = 'r', long = "read", value_name = "CAPTURE")]
+    pub read: Option<PathBuf>,
     #[command(flatten)]
     pub io: IoOptions,
 }
@@ -130,39 +150,169 @@ pub struct IoOptions {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("filter", |a| a.help(filter_help(Listing::Decode))),
+    mut_arg("fields", |a| a.help(fields_help(Listing::Decode))),
+    after_long_help = listing_guide(Listing::Decode)
+)]
 pub struct DecodeArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Output format: text lines like `ip monitor`, or JSON Lines.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
+    /// Output format: text lines like `ip monitor` (the default), or JSON Lines (one object
+    /// per message).
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     /// Also list every attribute by name (IFLA_IFNAME, ...) with its value typed as
-    /// netlink-packet-route decodes it (raw bytes where no crate can).
-    #[arg(long)]
+    /// netlink-packet-route decodes it (raw bytes where no crate can); -V as in tshark.
+    #[arg(long, short = 'V')]
     pub attrs: bool,
     #[command(flatten)]
     pub select: SelectArgs,
 }
 
+/// The three listings that take filters and field columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    Decode,
+    Timeline,
+    Who,
+}
+
+impl Listing {
+    /// The fields this listing's records have.
+    pub fn fields(self) -> &'static [nlorder::filter::Field] {
+        use nlorder::filter::Field;
+        match self {
+            Listing::Decode => Field::MESSAGE,
+            Listing::Timeline => Field::CHANGE,
+            Listing::Who => Field::REQUEST,
+        }
+    }
+
+    /// A filter that works on this listing (and keeps records of the
+    /// fixtures its test runs it on).
+    pub fn example(self) -> &'static str {
+        match self {
+            Listing::Decode => r#"type == RTM_NEWADDR && dev == "eth0""#,
+            Listing::Timeline => "object == addr && change == added",
+            Listing::Who => "program == go-net && dump",
+        }
+    }
+
+    /// Field columns that work on this listing.
+    pub fn columns(self) -> &'static str {
+        match self {
+            Listing::Decode => "packet,type,dev,addr",
+            Listing::Timeline => "packet,change,object,dev",
+            Listing::Who => "packet,program,type,family",
+        }
+    }
+
+    fn names(self) -> String {
+        let names: Vec<&str> = self.fields().iter().map(|f| f.name()).collect();
+        names.join(", ")
+    }
+}
+
+/// `-Y`'s help on one listing: an example that works there, and its fields.
+fn filter_help(listing: Listing) -> String {
+    format!(
+        "Only the records this display filter keeps, e.g. `{}`. Fields: {}. \
+         `nlorder -G values` lists the names fields take; FILTERS below has the grammar",
+        listing.example(),
+        listing.names()
+    )
+}
+
+/// `-e`'s help on one listing.
+fn fields_help(listing: Listing) -> String {
+    format!(
+        "Print tab-separated columns of these fields instead of whole lines (comma-separated or \
+         repeated, like tshark's `-e`), e.g. `-e {}`",
+        listing.columns()
+    )
+}
+
+/// The filter grammar and field list, at the end of a listing's long help
+/// and man page.
+fn listing_guide(listing: Listing) -> String {
+    let mut s = String::from(
+        "FILTERS (-Y)\n  \
+         A test is FIELD OP VALUE, FIELD in {V V LO..HI}, or FIELD alone (true when the record has \
+         it). OP is == != < <= > >= (or eq ne lt le gt ge), contains, or matches (~, a regular \
+         expression). Tests join with && (and), || (or), ! (not) and parentheses. VALUE is a \
+         number, an address or prefix (10.0.0.0/8 matches every address in it), a name, or \
+         \"quoted text\". A name a field cannot take is refused (exit 2) with the close ones; \
+         `nlorder -G values` lists them. As in tshark, a comparison on a field the record does \
+         not have is false; tshark's names frame.number, frame.time_epoch, netlink.hdr_type, \
+         netlink-route.nltype, netlink.hdr_pid, netlink.hdr_seq and netlink.hdr_len are accepted.\n\n\
+         FIELDS\n",
+    );
+    for &f in listing.fields() {
+        s.push_str(&format!(
+            "  {:<10} {}\n",
+            f.name(),
+            nlorder::report::fields::describe(f)
+        ));
+    }
+    s.push_str(&format!(
+        "\nEXAMPLE\n  nlorder {} -Y '{}' -e {} CAPTURE\n",
+        match listing {
+            Listing::Decode => "decode",
+            Listing::Timeline => "timeline",
+            Listing::Who => "who",
+        },
+        listing.example(),
+        listing.columns()
+    ));
+    s
+}
+
 /// Which records a listing shows, and how: tshark's habits.
 #[derive(Debug, Args)]
 pub struct SelectArgs {
-    /// Only the records this display filter keeps, e.g. `type == RTM_NEWADDR && dev == "eth0"`
-    /// (fields, operators and examples: the README, "Filters and fields").
+    /// Only the records this display filter keeps (each listing's help names its fields).
     #[arg(short = 'Y', long = "filter", value_name = "EXPR")]
     pub filter: Option<String>,
     /// Print tab-separated columns of these fields instead of whole lines (comma-separated or
     /// repeated, like tshark's `-e`).
     #[arg(short = 'e', long = "fields", value_name = "FIELD", action = clap::ArgAction::Append)]
     pub fields: Vec<String>,
-    /// Stop after this many records shown.
-    #[arg(short = 'c', long = "count", value_name = "N")]
+    /// Output as tshark's -T names it: text, fields (the -e columns; -e required), json or ek
+    /// (both one JSON object per line, as ek prints them; not tshark's layout). Not with --format.
+    #[arg(short = 'T', value_enum, value_name = "FORMAT")]
+    pub output: Option<TsharkFormat>,
+    /// Read only the first N packets (capture records, as `decode` numbers them), as tshark's
+    /// -c does: the filter picks among their records. N is 1 or more.
+    #[arg(short = 'c', long = "count", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub count: Option<u64>,
+}
+
+/// tshark's -T formats nlorder has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TsharkFormat {
+    Text,
+    Fields,
+    Json,
+    Ek,
 }
 
 impl SelectArgs {
     fn selection(&self, offered: &'static [nlorder::filter::Field]) -> Result<app::selection::Selection, Error> {
+        if self.output == Some(TsharkFormat::Fields) && self.fields.is_empty() {
+            return Err(Error::Usage("-T fields needs the columns: -e FIELD[,FIELD]".into()));
+        }
         app::selection::Selection::parse(self.filter.as_deref(), &self.fields, self.count, offered)
+    }
+
+    /// The format `--format` or `-T` asks for (not both).
+    fn format(&self, format: Option<OutputFormat>) -> Result<Format, Error> {
+        match (format, self.output) {
+            (Some(_), Some(_)) => Err(Error::Usage("-T and --format say the same thing: give one".into())),
+            (Some(f), None) => Ok(f.into()),
+            (None, Some(TsharkFormat::Json | TsharkFormat::Ek)) => Ok(Format::Json),
+            (None, _) => Ok(Format::Text),
+        }
     }
 }
 
@@ -214,17 +364,27 @@ pub struct TableArgs {
     /// seconds after the capture of a quiet host). Default: the last record.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::At>,
-    /// Only this address family: 4 or 6.
-    #[arg(long)]
+    /// Only this address family: 4 or 6 (also inet, inet6, ipv4, ipv6).
+    #[arg(long, conflicts_with_all = ["ipv4", "ipv6"])]
     pub family: Option<nlorder::replay::Family>,
-    /// Output format: `ip`-style text, nlorder's JSON, or ip-json: what iproute2's
-    /// `ip -j link show`, `ip -j addr show` and `ip -j route show table all` print
-    /// (see --objects).
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: TableFormatArg,
-    /// With --format ip-json: the tables to print, comma-separated (link, addr, route).
-    /// One table is the array `ip -j OBJECT show` prints; several (default: all
-    /// three) an object holding each array under its name.
+    /// IPv4 only, as `ip -4` (--family 4).
+    #[arg(short = '4', conflicts_with = "ipv6")]
+    pub ipv4: bool,
+    /// IPv6 only, as `ip -6` (--family 6).
+    #[arg(short = '6')]
+    pub ipv6: bool,
+    /// Output format: text (nlorder's lines: ip-like, with where each entry came from and
+    /// what was assumed; not byte for byte what `ip` prints), nlorder's JSON, or ip-json:
+    /// what iproute2's `ip -j link show`, `ip -j addr show` and `ip -j route show table all`
+    /// print (see --objects).
+    #[arg(long, value_enum)]
+    pub format: Option<TableFormatArg>,
+    /// --format ip-json, as `ip -j`.
+    #[arg(short = 'j', conflicts_with = "format")]
+    pub ip_json: bool,
+    /// The tables to print, comma-separated (link, addr, route; default: all three). With
+    /// ip-json, one table is the array `ip -j OBJECT show` prints; several an object holding
+    /// each array under its name. Not with --format json.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "OBJECTS")]
     pub objects: Vec<IpObjectArg>,
 }
@@ -256,35 +416,64 @@ impl From<IpObjectArg> for app::table::IpObject {
 impl TableArgs {
     /// The output the flags ask for; `--objects` means nothing to the other formats.
     fn table_format(&self) -> Result<app::table::TableFormat, Error> {
-        match self.format {
-            TableFormatArg::IpJson => Ok(app::table::TableFormat::IpJson(
-                self.objects.iter().map(|&o| o.into()).collect(),
+        let objects = || self.objects.iter().map(|&o| o.into()).collect();
+        let format = match (self.ip_json, self.format) {
+            (true, _) => TableFormatArg::IpJson,
+            (false, f) => f.unwrap_or(TableFormatArg::Text),
+        };
+        match format {
+            TableFormatArg::IpJson => Ok(app::table::TableFormat::IpJson(objects())),
+            TableFormatArg::Text if self.objects.is_empty() => Ok(Format::Text.into()),
+            TableFormatArg::Text => Ok(app::table::TableFormat::TextOf(objects())),
+            TableFormatArg::Json if !self.objects.is_empty() => Err(Error::Usage(
+                "--objects applies to text and ip-json (the JSON document always holds all three)".into(),
             )),
-            _ if !self.objects.is_empty() => Err(Error::Usage("--objects applies to --format ip-json only".into())),
-            TableFormatArg::Text => Ok(Format::Text.into()),
             TableFormatArg::Json => Ok(Format::Json.into()),
+        }
+    }
+
+    /// The family `--family`, `-4` or `-6` asks for.
+    fn family(&self) -> Option<nlorder::replay::Family> {
+        use nlorder::replay::Family;
+        match (self.ipv4, self.ipv6) {
+            (true, _) => Some(Family::V4),
+            (_, true) => Some(Family::V6),
+            _ => self.family,
         }
     }
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("filter", |a| a.help(filter_help(Listing::Timeline))),
+    mut_arg("fields", |a| a.help(fields_help(Listing::Timeline))),
+    after_long_help = listing_guide(Listing::Timeline)
+)]
 pub struct TimelineArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub model: ModelArgs,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
+    /// Output format: one line per change (the default), or one JSON object per line and a
+    /// last one, `"change": "end"`, with the warnings and assumptions.
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     #[command(flatten)]
     pub select: SelectArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("filter", |a| a.help(filter_help(Listing::Who))),
+    mut_arg("fields", |a| a.help(fields_help(Listing::Who))),
+    after_long_help = listing_guide(Listing::Who)
+)]
 pub struct WhoArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
+    /// Output format: a line per request and per look (the default), or one JSON document.
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     #[command(flatten)]
     pub select: SelectArgs,
 }
@@ -329,6 +518,7 @@ pub struct DetectArgs {
     /// With --at auto: replay every look, not only the last, and say where the answer changed.
     #[arg(long)]
     pub all_looks: bool,
+    /// Output format: the answer and why each candidate lost as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }
@@ -376,8 +566,10 @@ pub enum ResolverArg {
 
 #[derive(Debug, Args)]
 pub struct GaiArgs {
+    /// The capture: a pcap or pcapng file (gzip is detected), or - for stdin.
+    pub capture: PathBuf,
     #[command(flatten)]
-    pub input: InputArgs,
+    pub io: IoOptions,
     /// The candidates, in the order the name service returned them (hosts file or DNS);
     /// with --hosts, the one NAME to look up there instead.
     #[arg(required = true, value_name = "ADDR|NAME")]
@@ -433,6 +625,7 @@ pub struct GaiArgs {
     /// The same, from `getent ahosts NAME` output (or one address per line).
     #[arg(long, conflicts_with = "observed")]
     pub observed_file: Option<PathBuf>,
+    /// Output format: the order and every swap's rule as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }
@@ -480,6 +673,7 @@ pub struct CheckArgs {
     /// <error> one for each manifest, case or expectation that could not be run.
     #[arg(long)]
     pub junit: Option<PathBuf>,
+    /// Output format: a line per expectation as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
     #[arg(long, value_enum, default_value = "auto")]
@@ -662,7 +856,36 @@ pub fn sub_page(name: &str, out: &mut dyn std::io::Write) -> Option<std::io::Res
     let sub = man_subcommands(&cmd).find(|s| s.get_name() == name)?.clone();
     let page = format!("nlorder-{name}");
     let man = clap_mangen::Man::new(sub.name(page.clone()).bin_name(format!("nlorder {name}"))).title(page);
-    Some(man.render(out))
+    let mut buf = Vec::new();
+    if let Err(e) = man.render(&mut buf) {
+        return Some(Err(e));
+    }
+    let text = headings(&String::from_utf8_lossy(&buf), ".SH");
+    Some(out.write_all(text.as_bytes()))
+}
+
+/// The guide at the end of a listing's help (FILTERS, FIELDS, EXAMPLE) as
+/// man sections (`.SH`) or subsections (`.SS`), instead of one EXTRA.
+fn headings(roff: &str, level: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    let mut lines = roff.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line == ".SH EXTRA" {
+            continue;
+        }
+        let heading = !line.is_empty()
+            && !line.starts_with([' ', '.'])
+            && line == line.to_uppercase()
+            && line.chars().any(|c| c.is_ascii_alphabetic())
+            && lines.peek().is_some_and(|next| next.starts_with("  "));
+        if heading && ["FILTERS", "FIELDS", "EXAMPLE"].iter().any(|h| line.starts_with(h)) {
+            out.push_str(&format!("{level} {line}\n"));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The names `nlorder man PAGE` takes.
@@ -705,10 +928,14 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
         man.render_synopsis_section(&mut buf)?;
         man.render_description_section(&mut buf)?;
         man.render_options_section(&mut buf)?;
+        if sub.get_after_long_help().is_some() {
+            man.render_extra_section(&mut buf)?;
+        }
         let text = String::from_utf8_lossy(&buf)
             .replace(".SH SYNOPSIS", ".SS Synopsis")
             .replace(".SH DESCRIPTION", ".SS Description")
             .replace(".SH OPTIONS", ".SS Options");
+        let text = headings(&text, ".SS");
         writeln!(out, ".SH \"{}\"", name.to_uppercase())?;
         out.write_all(text.as_bytes())?;
     }
@@ -872,8 +1099,13 @@ pub enum Job {
 }
 
 impl InputArgs {
-    fn source(&self) -> Source {
-        Source::Path(self.capture.clone())
+    /// The capture, given in its place or with -r.
+    fn source(&self) -> Result<Source, Error> {
+        match (&self.capture, &self.read) {
+            (Some(_), Some(_)) => Err(Error::Usage("the capture is given twice (CAPTURE and -r)".into())),
+            (Some(p), None) | (None, Some(p)) => Ok(Source::Path(p.clone())),
+            (None, None) => Err(Error::Usage("no capture: give CAPTURE or -r CAPTURE".into())),
+        }
     }
 }
 
@@ -884,8 +1116,8 @@ impl Command {
         Ok(Some(match self {
             Command::Decode(a) => (
                 Job::Decode(app::decode::Decode {
-                    capture: a.input.source(),
-                    format: a.format.into(),
+                    capture: a.input.source()?,
+                    format: a.select.format(a.format)?,
                     attrs: a.attrs,
                     selection: a.select.selection(nlorder::filter::Field::MESSAGE)?,
                 }),
@@ -893,34 +1125,34 @@ impl Command {
             ),
             Command::Table(a) => (
                 Job::Table(app::table::Table {
-                    capture: a.input.source(),
+                    capture: a.input.source()?,
                     model: a.model.options(),
                     at: a.at,
-                    family: a.family,
+                    family: a.family(),
                     format: a.table_format()?,
                 }),
                 a.input.io.console(),
             ),
             Command::Timeline(a) => (
                 Job::Timeline(app::timeline::Timeline {
-                    capture: a.input.source(),
+                    capture: a.input.source()?,
                     model: a.model.options(),
-                    format: a.format.into(),
+                    format: a.select.format(a.format)?,
                     selection: a.select.selection(nlorder::filter::Field::CHANGE)?,
                 }),
                 a.input.io.console(),
             ),
             Command::Who(a) => (
                 Job::Who(app::who::Who {
-                    capture: a.input.source(),
-                    format: a.format.into(),
+                    capture: a.input.source()?,
+                    format: a.select.format(a.format)?,
                     selection: a.select.selection(nlorder::filter::Field::REQUEST)?,
                 }),
                 a.input.io.console(),
             ),
             Command::Annotate(a) => (
                 Job::Annotate(app::annotate::Annotate {
-                    capture: a.input.source(),
+                    capture: a.input.source()?,
                     model: a.model.options(),
                     output: a.file,
                 }),
@@ -942,7 +1174,7 @@ impl Command {
             ),
             Command::Gai(a) => (
                 Job::Gai(Box::new(app::gai::Gai {
-                    capture: a.input.source(),
+                    capture: Source::Path(a.capture),
                     addrs: if a.hosts.is_some() {
                         Vec::new()
                     } else {
@@ -968,7 +1200,7 @@ impl Command {
                     observed_file: a.observed_file,
                     format: a.format.into(),
                 })),
-                a.input.io.console(),
+                a.io.console(),
             ),
             Command::Check(a) => {
                 let console = a.console();

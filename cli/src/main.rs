@@ -18,7 +18,14 @@ const EXIT_EXPECTATION: u8 = 1;
 const EXIT_UNREADABLE: u8 = 2;
 
 fn main() -> ExitCode {
-    match run(Cli::parse().command) {
+    let cli = Cli::parse();
+    let done = match (cli.glossary, cli.command) {
+        (Some(g), _) => glossary(g),
+        (None, Some(command)) => run(command),
+        // arg_required_else_help: clap prints the help before this
+        (None, None) => Ok(Status::Success),
+    };
+    match done {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Mismatch) => ExitCode::from(EXIT_EXPECTATION),
         Ok(Status::Unreadable) => ExitCode::from(EXIT_UNREADABLE),
@@ -34,6 +41,17 @@ fn main() -> ExitCode {
         }
         Err(Error::Usage(msg)) => usage_error(&msg),
     }
+}
+
+/// `nlorder -G fields|values`.
+fn glossary(g: cli::Glossary) -> Result<Status, Error> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    match g {
+        cli::Glossary::Fields => nlorder::report::fields::write_glossary(&mut out)?,
+        cli::Glossary::Values => nlorder::report::fields::write_values(&mut out)?,
+    }
+    out.flush()?;
+    Ok(Status::Success)
 }
 
 /// Runs the subcommand's request, its output on stdout.

@@ -136,7 +136,7 @@ fn check(name: &str) -> BTreeMap<u64, String> {
     // learnt it later, on a later one naming that packet
     let mut changes = 0;
     for e in json_lines(&["timeline", "-q", "--format", "json", input.to_str().unwrap()]) {
-        let kind = e["change"].as_str().unwrap();
+        let kind = e["event"].as_str().unwrap();
         if kind == "looked" || kind == "end" {
             continue;
         }
@@ -149,7 +149,7 @@ fn check(name: &str) -> BTreeMap<u64, String> {
             at(p)
         );
         if kind == "dump_applied" && text.ends_with("as predicted") {
-            assert!(at(p).contains("entries, as predicted"), "{name} packet {p}");
+            assert!(at(p).contains(", as predicted"), "{name} packet {p}");
         }
         changes += 1;
     }

@@ -201,7 +201,63 @@ fn a_cut_gzip_capture_is_read_as_far_as_it_decompresses() {
         whole.len()
     );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("gzip stream ends early"), "{err}");
+    assert!(
+        err.contains("unexpected end of file: the gzip stream ends early"),
+        "{err}"
+    );
+}
+
+/// A gzip file cut before the capture's header is complete says what
+/// `gzip -t` says (unexpected end of file), not "empty file".
+#[test]
+fn a_gzip_cut_before_the_header_says_unexpected_end_of_file() {
+    let gz = std::fs::read(common::fixture("derived/notify-addr.pcap.gz")).expect("read");
+    for n in [5, 20, 40] {
+        let cut = tmp_bytes(&format!("cut{n}.pcap.gz"), &gz[..n]);
+        let out = common::nlorder(&["decode", cut.to_str().expect("p")]);
+        assert_eq!(out.status.code(), Some(2), "{n} bytes");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("unexpected end of file"), "{n} bytes: {err}");
+        assert!(!err.contains("empty file"), "{n} bytes: {err}");
+        if std::process::Command::new("gzip").arg("--version").output().is_ok() {
+            let t = std::process::Command::new("gzip")
+                .arg("-t")
+                .arg(&cut)
+                .output()
+                .expect("gzip -t");
+            assert!(String::from_utf8_lossy(&t.stderr).contains("unexpected end of file"));
+        }
+    }
+}
+
+/// An Ethernet capture (a real one, third-party) is one clear error naming
+/// its link type, exit 2, nothing before it, on every subcommand that
+/// reads captures.
+#[test]
+fn an_ethernet_capture_is_one_error_naming_its_link_type() {
+    let eth = common::fixture("third-party/nldecap__1pkt_not_netlink_le.pcap");
+    let eth = eth.to_str().expect("p");
+    let out_file = tmp_bytes("eth-annotated.pcapng", b"");
+    let out_path = out_file.to_str().expect("p");
+    for args in [
+        vec!["decode", eth],
+        vec!["who", eth],
+        vec!["table", eth],
+        vec!["timeline", eth],
+        vec!["detect", eth],
+        vec!["gai", eth, "10.0.0.1"],
+        vec!["annotate", eth, "-w", out_path],
+    ] {
+        let out = common::nlorder(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("not a netlink capture") && err.contains("link type 1 (Ethernet)"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 fn tmp_bytes(name: &str, bytes: &[u8]) -> PathBuf {
@@ -269,7 +325,7 @@ fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
         "+ link ens20 (ifindex 5, veth) (never notified",
         "+ 10.5.0.1/24 on ens19",
         "= dump #8 of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
-        "= dump #13 of addresses (family unspec): 1 entries, DISAGREES",
+        "= dump #13 of addresses (family unspec): 1 entry, DISAGREES",
         "+ route 10.5.0.0/24 dev ens19 table main (never notified: seen in dump #16)",
     ] {
         assert!(text.contains(want), "{want}:\n{text}");
@@ -398,7 +454,7 @@ fn timeline_names_devices_tables_and_dumps_as_the_table_does() {
         .collect();
     let route = events
         .iter()
-        .find(|e| e["change"] == "route_added" && e["detail"]["dst"] == "10.5.0.0/24")
+        .find(|e| e["event"] == "route_added" && e["detail"]["dst"] == "10.5.0.0/24")
         .expect("route event");
     assert_eq!(route["detail"]["table"], "main", "{route}");
     assert_eq!(route["detail"]["oif"], "ens19", "{route}");
@@ -418,7 +474,7 @@ fn timeline_names_devices_tables_and_dumps_as_the_table_does() {
     // one number for one dump: the event, what it revealed, the entries it gave
     let dump = events
         .iter()
-        .find(|e| e["change"] == "dump_applied" && e["detail"]["kind"] == "routes" && e["detail"]["revealed"] != 0)
+        .find(|e| e["event"] == "dump_applied" && e["detail"]["kind"] == "routes" && e["detail"]["revealed"] != 0)
         .expect("dump");
     assert_eq!(
         route["detail"]["dump_packet"], dump["detail"]["dump_packet"],
@@ -426,7 +482,7 @@ fn timeline_names_devices_tables_and_dumps_as_the_table_does() {
     );
     assert_eq!(r["origin_packet"], dump["detail"]["dump_packet"], "{r}");
     // positions count from 1, as the text's "#1 on the link"
-    let addr = events.iter().find(|e| e["change"] == "addr_added").expect("addr");
+    let addr = events.iter().find(|e| e["event"] == "addr_added").expect("addr");
     assert_eq!(addr["detail"]["position"], 1, "{addr}");
     assert!(
         addr["text"].as_str().expect("text").contains("#1 on the link"),
@@ -486,4 +542,102 @@ fn answers_say_the_moment_and_moments_outside_the_capture_are_warned() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("at = 99999 is after the capture"), "{text}");
+}
+
+fn run(args: &[&str]) -> (String, String) {
+    let out = common::nlorder(args);
+    assert!(
+        out.status.code() == Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The words of the second pass of the habits list, each on a real capture.
+#[test]
+fn counts_names_and_moments_read_as_written() {
+    let fx = |n: &str| common::fixture(n).to_str().unwrap().to_owned();
+    // one of a thing is singular
+    let (_, err) = run(&[
+        "decode",
+        &fx("third-party/xtcp2__4_19_319__netlink_sock_diag_response_dump_done.pcap"),
+    ]);
+    assert!(
+        err.starts_with("nlorder: 1 record read (pcap), 0 NETLINK_ROUTE records, 0 messages decoded;"),
+        "{err}"
+    );
+    let (out, _) = run(&["timeline", "-q", &fx("notify-order.pcap")]);
+    assert!(
+        out.contains("= dump #1 of links (family unspec): 1 entry, as predicted"),
+        "{out}"
+    );
+    // a program no rule names is said once, not "unknown (unknown)"
+    let (out, _) = run(&["who", "-q", &fx("incident-dual-nic.pcap")]);
+    assert!(!out.contains("unknown (unknown)"), "{out}");
+    assert!(out.contains("a program no rule names, port 2814, packet 1;"), "{out}");
+    // the message's own label names the device no link message named yet
+    let (out, _) = run(&["decode", "-q", &fx("third-party/nldecap__two_packets_le.pcap")]);
+    assert!(out.contains(" 1: lo inet 127.0.0.1/8") && !out.contains("if1"), "{out}");
+    // the links' header does not say "no dump" above links from a dump
+    let (out, _) = run(&["table", "-q", &fx("notify-addr.pcap")]);
+    assert!(
+        out.contains("# links (kernel order ascending, assumed: the link dump does not tell which)"),
+        "{out}"
+    );
+    assert!(!out.contains("no dump could tell"));
+    // a packet number past the end names no time to run timers on to
+    let (_, err) = run(&["table", &fx("notify-addr.pcap"), "--at", "999"]);
+    assert!(
+        err.contains("--at 999 is after the capture") && !err.contains("run on to 999"),
+        "{err}"
+    );
+    let (out, _) = run(&["table", "-q", &fx("notify-addr.pcap"), "--at", "0"]);
+    assert!(
+        out.starts_with("# tables at the start, before the first packet"),
+        "{out}"
+    );
+    // timeline JSON names changes as the filter does
+    let (out, _) = run(&["timeline", "-q", "--format", "json", &fx("incident-hotplug.pcap")]);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let names: std::collections::BTreeSet<&str> = lines.iter().map(|l| l["change"].as_str().unwrap()).collect();
+    let values = String::from_utf8(common::nlorder(&["-G", "values"]).stdout).unwrap();
+    for n in names.iter().filter(|n| **n != "end") {
+        assert!(
+            values.contains(&format!("change\t\t{n}\n")),
+            "{n} is not a value of the change filter"
+        );
+        let (kept, _) = run(&[
+            "timeline",
+            "-q",
+            "-Y",
+            &format!("change == {n}"),
+            &fx("incident-hotplug.pcap"),
+        ]);
+        assert!(!kept.is_empty(), "change == {n} keeps nothing");
+    }
+    assert!(names.contains("dump") && !names.contains("dump_applied"), "{names:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["event"] == "dump_applied" && l["object"] == "route")
+    );
+    // watch does not send its user to a flag it does not have
+    let (out, _) = run(&["watch", "-q", "--format", "json", "-r", &fx("incident-hotplug.pcap")]);
+    assert!(!out.contains("--timeline shows"), "{out}");
+    // an IPv6 BGP peer in IPv4 mode is said, not dropped
+    let (out, _) = run(&[
+        "detect",
+        "-q",
+        "--bgp-peer",
+        "2001:db8::1",
+        &fx("incident-hotplug.pcap"),
+    ]);
+    assert!(
+        out.contains("BGP peer 2001:db8::1: not checked, it is IPv6 and this detects IPv4"),
+        "{out}"
+    );
 }

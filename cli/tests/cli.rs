@@ -123,3 +123,122 @@ fn a_closed_pipe_ends_every_subcommand_quietly() {
         );
     }
 }
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = common::nlorder(args);
+    assert!(
+        out.status.success(),
+        "nlorder {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// What a tshark user types (`-r`, `-V`, `-T`) means what it means to
+/// tshark; a conflict or a missing part is a usage error.
+#[test]
+fn tshark_flags_mean_what_tshark_means() {
+    let f = common::fixture("incident-hotplug.pcap");
+    let f = f.to_str().unwrap();
+    for sub in ["decode", "timeline", "who", "table"] {
+        assert_eq!(stdout_of(&[sub, "-q", "-r", f]), stdout_of(&[sub, "-q", f]), "{sub} -r");
+    }
+    assert_eq!(
+        stdout_of(&["decode", "-q", "-V", f]),
+        stdout_of(&["decode", "-q", "--attrs", f])
+    );
+    assert_ne!(stdout_of(&["decode", "-q", "-V", f]), stdout_of(&["decode", "-q", f]));
+    for sub in ["decode", "timeline", "who"] {
+        let json = stdout_of(&[sub, "-q", "--format", "json", f]);
+        assert_eq!(stdout_of(&[sub, "-q", "-T", "json", "-r", f]), json, "{sub} -T json");
+        assert_eq!(stdout_of(&[sub, "-q", "-T", "ek", f]), json, "{sub} -T ek");
+        assert_eq!(
+            stdout_of(&[sub, "-q", "-T", "fields", "-e", "packet,time", f]),
+            stdout_of(&[sub, "-q", "-e", "packet,time", f]),
+            "{sub} -T fields"
+        );
+        assert_eq!(stdout_of(&[sub, "-q", "-T", "text", f]), stdout_of(&[sub, "-q", f]));
+        for bad in [
+            vec![sub, "-T", "fields", f],
+            vec![sub, "-T", "json", "--format", "json", f],
+            vec![sub, "-r", f, f],
+            vec![sub],
+        ] {
+            let out = common::nlorder(&bad);
+            assert_eq!(out.status.code(), Some(2), "{bad:?}");
+            assert!(out.stdout.is_empty(), "{bad:?}");
+        }
+    }
+}
+
+/// What an iproute2 user types to `table` (`-4`, `-6`, `-j`, `--family
+/// inet6`) means what it means to `ip`; `--objects` picks text sections too.
+#[test]
+fn iproute2_flags_mean_what_ip_means() {
+    let f = common::fixture("notify-addr.pcap");
+    let f = f.to_str().unwrap();
+    for (short, long) in [("-4", "4"), ("-6", "6")] {
+        let want = stdout_of(&["table", "-q", "--family", long, f]);
+        assert_eq!(stdout_of(&["table", "-q", short, f]), want);
+        let word = if long == "4" { "inet" } else { "inet6" };
+        assert_eq!(stdout_of(&["table", "-q", "--family", word, f]), want);
+    }
+    assert_eq!(
+        stdout_of(&["table", "-q", "-j", "-6", "--objects", "addr", f]),
+        stdout_of(&[
+            "table",
+            "-q",
+            "--format",
+            "ip-json",
+            "--family",
+            "6",
+            "--objects",
+            "addr",
+            f
+        ])
+    );
+    let all = stdout_of(&["table", "-q", f]);
+    let routes = stdout_of(&["table", "-q", "--objects", "route", f]);
+    assert!(routes.contains("# routes\n") && !routes.contains("# links") && !routes.contains("# addresses"));
+    let route_lines = |t: &str| {
+        t.split("# routes\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .take_while(|l| !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(route_lines(&routes), route_lines(&all));
+    let links = stdout_of(&["table", "-q", "--objects", "link,addr", f]);
+    assert!(links.contains("# links") && links.contains("# addresses") && !links.contains("# routes"));
+    for bad in [
+        vec!["table", "-4", "-6", f],
+        vec!["table", "-4", "--family", "6", f],
+        vec!["table", "-j", "--format", "text", f],
+        vec!["table", "--format", "json", "--objects", "route", f],
+    ] {
+        assert_eq!(common::nlorder(&bad).status.code(), Some(2), "{bad:?}");
+    }
+}
+
+/// Every subcommand's `--format` says what its formats are, and no help
+/// sends an installed binary's user to a README they do not have.
+#[test]
+fn every_format_is_described_and_help_stands_alone() {
+    for sub in [
+        "decode", "table", "timeline", "who", "annotate", "detect", "gai", "check", "record", "watch",
+    ] {
+        let help = stdout_of(&[sub, "--help"]);
+        assert!(!help.contains("README"), "{sub} --help points to the README");
+        if let Some(at) = help.find("--format <") {
+            let after = &help[at..];
+            let line_end = after.find('\n').unwrap();
+            let next = after[line_end + 1..].lines().next().unwrap_or("");
+            assert!(
+                next.trim().len() > 20 && !next.trim().starts_with('-') && !next.trim().starts_with('['),
+                "{sub} --format has no description: {next:?}"
+            );
+        }
+    }
+}

@@ -255,3 +255,45 @@ fn a_calico_release_newer_than_any_known_is_said_and_replayed_as_the_newest() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("newer than"));
     assert!(String::from_utf8_lossy(&out.stdout).contains("semantics: calico-node v3.22.1:"));
 }
+
+/// A 15-byte interface name with a five-digit ifindex (recorded here, in a
+/// namespace) and an IPv6 /128 keep the candidate columns aligned: every
+/// verdict of the interface rows starts in one column, and so does every
+/// verdict of the address rows.
+#[test]
+fn long_interface_names_keep_the_candidate_columns() {
+    if !common::can_run_netns(&[]) {
+        return;
+    }
+    let ns = common::Netns::new("longname");
+    ns.sh("ip link set lo up
+         ip link add name cali0123456789a index 40000 type veth peer name eth0
+         ip link set cali0123456789a up
+         ip addr add 10.77.0.1/24 dev cali0123456789a
+         ip link set eth0 up
+         ip addr add 10.78.0.1/24 dev eth0
+         ip addr add 2001:db8:ffff:ffff:ffff:ffff:ffff:ffff/128 dev eth0 nodad");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("detect");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cap = dir.join("longname.pcapng");
+    let cap = cap.to_str().unwrap();
+    let rec = common::nlorder(&["record", "-q", "--netns", &ns.0, "-w", cap]);
+    assert!(rec.status.success(), "{}", String::from_utf8_lossy(&rec.stderr));
+    let verdict = regex::Regex::new(r"\s(chosen|excluded|not reached|skipped|rejected|no address)[:\s]").unwrap();
+    for family in ["4", "6"] {
+        let out = common::nlorder(&["detect", "-q", "--family", family, cap]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("cali0123456789a (ifindex 40000)"), "{text}");
+        let mut columns = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+        for line in text.lines() {
+            let at = verdict.find(line).map(|m| m.start());
+            if line.starts_with("    ") && !line.starts_with("        ") && line.contains("(ifindex") {
+                columns.0.insert(at);
+            } else if line.starts_with("        ") {
+                columns.1.insert(at);
+            }
+        }
+        assert_eq!(columns.0.len(), 1, "interface verdicts in several columns:\n{text}");
+        assert!(columns.1.len() <= 1, "address verdicts in several columns:\n{text}");
+    }
+}

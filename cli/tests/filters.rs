@@ -222,10 +222,225 @@ fn a_mistake_in_a_filter_is_a_usage_error_naming_its_column() {
 }
 
 #[test]
-fn count_stops_after_that_many_shown() {
+fn count_reads_that_many_packets_as_tshark_does() {
     let cap = common::fixture("incident-hotplug.pcap");
-    let all = ours(&cap, &["-Y", "notification", "-e", "packet,type"]);
-    let two = ours(&cap, &["-Y", "notification", "-e", "packet,type", "-c", "2"]);
-    assert!(all.lines().count() > 2);
-    assert_eq!(two.lines().collect::<Vec<_>>(), all.lines().take(2).collect::<Vec<_>>());
+    let check_tshark = common::have_tool("tshark");
+    for (count, filter) in [
+        ("1", "type"),
+        ("2", "type"),
+        ("7", "type"),
+        ("30", "type == RTM_NEWADDR"),
+    ] {
+        let got = packets(&ours(&cap, &["-c", count, "-Y", filter, "-e", "packet"]));
+        let limit: u64 = count.parse().unwrap();
+        assert!(got.iter().all(|p| *p <= limit), "-c {count}: {got:?}");
+        if check_tshark {
+            let tshark_filter = if filter == "type" {
+                "netlink"
+            } else {
+                "netlink-route.nltype == 20"
+            };
+            let want = packets(&common::tshark(
+                &cap,
+                &["-c", count, "-Y", tshark_filter, "-T", "fields", "-e", "frame.number"],
+            ));
+            assert_eq!(got, want, "-c {count} -Y {filter}");
+        }
+    }
+    // a count of zero is a mistake to both
+    let out = common::nlorder(&["decode", "-c", "0", cap.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    if check_tshark {
+        let t = std::process::Command::new("tshark")
+            .args(["-r", cap.to_str().unwrap(), "-c", "0"])
+            .output()
+            .unwrap();
+        assert!(!t.status.success(), "tshark -c 0");
+    }
+}
+
+/// tshark refuses a value name its field does not have; so does nlorder,
+/// for the same mistakes, and both take the right name.
+#[test]
+fn an_unknown_value_name_is_refused_as_tshark_refuses_it() {
+    let cap = common::fixture("incident-hotplug.pcap");
+    let path = cap.to_str().unwrap();
+    let pairs = [
+        ("family == inet7", "netlink-route.ifa_family == AF_INET7", false),
+        ("family == inet", "netlink-route.ifa_family == AF_INET", true),
+        ("type == RTM_NEWADR", "netlink-route.nltype == RTM_NEWADR", false),
+        ("scope == galaxy", "netlink-route.ifa_scope == galaxy", false),
+    ];
+    for (ours_expr, theirs, good) in pairs {
+        let out = common::nlorder(&["decode", "-q", "-Y", ours_expr, path]);
+        assert_eq!(
+            out.status.code(),
+            Some(if good { 0 } else { 2 }),
+            "{ours_expr}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if common::have_tool("tshark") {
+            let t = std::process::Command::new("tshark")
+                .args(["-r", path, "-Y", theirs])
+                .output()
+                .unwrap();
+            assert_eq!(t.status.success(), good, "tshark -Y '{theirs}'");
+        }
+    }
+}
+
+#[test]
+fn a_misspelt_value_names_its_column_and_the_close_names() {
+    let cap = common::fixture("incident-hotplug.pcap");
+    for (sub, expr, words) in [
+        (
+            "decode",
+            "type == RTM_NEWADR",
+            "column 9: `RTM_NEWADR` is not a value of `type`; did you mean RTM_NEWADDR",
+        ),
+        ("decode", "family == inet7", "did you mean inet or inet6?"),
+        ("decode", "table == mian", "did you mean main?"),
+        ("decode", "dir == requset", "did you mean request?"),
+        (
+            "decode",
+            "scope == galaxy",
+            "it takes global, site, link, host or nowhere (or a number)",
+        ),
+        (
+            "decode",
+            "errno == EBOGUS",
+            "`EBOGUS` is not a value of `errno` (`nlorder -G values`",
+        ),
+        ("decode", "type in {RTM_NEWLINK RTM_NEWADR}", "column 22"),
+        (
+            "timeline",
+            "change == dump_applied",
+            "it takes added, removed, expired, changed, refused, dump",
+        ),
+        ("who", "program == go-nte", "did you mean go-net?"),
+    ] {
+        let out = common::nlorder(&[sub, "-q", "-Y", expr, cap.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{expr}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(words), "{expr}: {err}");
+        assert!(out.stdout.is_empty(), "{expr}: nothing is read");
+    }
+    // the words a listing prints for numbers without a name are values too
+    for expr in [
+        "family == af43",
+        "type == TYPE_200",
+        "dev == anything",
+        "errno == ENOENT",
+        "table == 100",
+    ] {
+        let out = common::nlorder(&["decode", "-q", "-Y", expr, cap.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{expr}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// The listing subcommands, the fixture their examples are run on, and a
+/// record their example must keep there.
+const LISTINGS: &[(&str, &str)] = &[
+    ("decode", "incident-dual-nic.pcap"),
+    ("timeline", "incident-hotplug.pcap"),
+    ("who", "looks/6.12/go-enum.l0.pcap"),
+];
+
+/// The backquoted `-Y` and `-e` examples a listing's help shows, and the
+/// command lines of its EXAMPLE section.
+fn examples(help: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let filter = regex::Regex::new(r"display filter keeps, e\.g\. `([^`]+)`").unwrap();
+    let fields = regex::Regex::new(r"e\.g\. `-e ([^`]+)`").unwrap();
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lines = help
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("nlorder "))
+        .map(str::to_owned)
+        .collect();
+    (
+        filter.captures_iter(&flat).map(|c| c[1].to_owned()).collect(),
+        fields.captures_iter(&flat).map(|c| c[1].to_owned()).collect(),
+        lines,
+    )
+}
+
+/// Every `-Y` and `-e` example in a listing's `--help` and man page works
+/// on that listing, and keeps something on a real capture.
+#[test]
+fn every_help_example_works_on_the_listing_that_shows_it() {
+    for (sub, fixture) in LISTINGS {
+        let cap = common::fixture(fixture);
+        let path = cap.to_str().unwrap();
+        let help = String::from_utf8(common::nlorder(&[sub, "--help"]).stdout).unwrap();
+        let man = String::from_utf8(common::nlorder(&["man", sub]).stdout).unwrap();
+        let man = man.replace("\\-", "-").replace("\\*(Aq", "'");
+        for text in [&help, &man] {
+            let (filters, columns, lines) = examples(text);
+            assert_eq!((filters.len(), columns.len(), lines.len()), (1, 1, 1), "{sub}: {text}");
+            let out = ours_sub(sub, &["-Y", &filters[0], "-e", &columns[0], path]);
+            assert!(
+                out.lines().count() > 0,
+                "{sub} -Y '{}' keeps nothing in {fixture}",
+                filters[0]
+            );
+            // the EXAMPLE line, run as a shell would
+            let line = lines[0].replace("CAPTURE", path);
+            let sh = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(line.replacen("nlorder", env!("CARGO_BIN_EXE_nlorder"), 1))
+                .output()
+                .unwrap();
+            assert!(sh.status.success(), "{line}: {}", String::from_utf8_lossy(&sh.stderr));
+            assert_eq!(String::from_utf8_lossy(&sh.stdout), out, "{line}");
+        }
+    }
+}
+
+fn ours_sub(sub: &str, args: &[&str]) -> String {
+    let mut all = vec![sub, "-q"];
+    all.extend_from_slice(args);
+    let out = common::nlorder(&all);
+    assert!(
+        out.status.success(),
+        "nlorder {all:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `nlorder -G fields` names every field once with the listings that have
+/// it; `-G values` lists names each of which the filters take.
+#[test]
+fn glossaries_list_fields_and_the_values_filters_take() {
+    let fields = String::from_utf8(common::nlorder(&["-G", "fields"]).stdout).unwrap();
+    let rows: Vec<Vec<&str>> = fields.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(rows.len() > 20, "{fields}");
+    assert!(rows.iter().all(|r| r.len() == 5), "{fields}");
+    let listed = |name: &str| rows.iter().find(|r| r[0] == name).map(|r| r[2].to_owned()).unwrap();
+    assert_eq!(listed("dev"), "decode,timeline");
+    assert_eq!(listed("program"), "timeline,who");
+    let values = String::from_utf8(common::nlorder(&["-G", "values"]).stdout).unwrap();
+    assert!(values.contains("type\t20\tRTM_NEWADDR\n"), "{values}");
+    assert!(values.contains("change\t\tdump\n"), "{values}");
+    // one value of each field, taken by a listing that has the field
+    let cap = common::fixture("incident-hotplug.pcap");
+    let mut seen = BTreeSet::new();
+    for line in values.lines() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if !seen.insert(cols[0].to_owned()) {
+            continue;
+        }
+        let sub = listed(cols[0]).split(',').next().unwrap().to_owned();
+        let expr = format!("{} == \"{}\"", cols[0], cols[2]);
+        let out = common::nlorder(&[&sub, "-q", "-Y", &expr, cap.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{sub} -Y '{expr}'");
+    }
+    assert!(seen.len() >= 9, "{seen:?}");
 }

@@ -260,7 +260,7 @@ fn timeline_lists_changes_with_packet_numbers() {
         .collect();
     let promo = events
         .iter()
-        .find(|e| e["change"] == "addr_removed" && e["detail"]["promoted"] == "10.9.0.3/24");
+        .find(|e| e["event"] == "addr_removed" && e["detail"]["promoted"] == "10.9.0.3/24");
     assert!(promo.is_some(), "no promotion event");
     assert_eq!(promo.expect("p")["packet"], 21);
 }

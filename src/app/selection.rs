@@ -1,13 +1,13 @@
 //! What a listing (`decode`, `timeline`, `who`) shows: the records a display
-//! filter keeps, at most `count` of them, as whole lines or as field
-//! columns.
+//! filter keeps, of the first `count` packets (as tshark's `-c` counts:
+//! packets read, not records shown), as whole lines or as field columns.
 //!
 //! Contract: [`Selection::parse`] checks the filter and field names against
 //! the fields the listing has, so a typo is a usage error before any input
 //! is read; [`Gate`] counts what was shown and says when to stop.
 
 use super::Error;
-use crate::filter::{Field, Fields, Filter, parse_fields};
+use crate::filter::{Field, Fields, Filter, Value, parse_fields};
 
 /// The filter, the field columns and the count of one listing.
 #[derive(Debug, Clone, Default)]
@@ -16,7 +16,7 @@ pub struct Selection {
     pub filter: Option<Filter>,
     /// Tab-separated columns of these fields instead of whole lines.
     pub fields: Option<Vec<Field>>,
-    /// Stop after this many records shown.
+    /// Only records of the first this many packets (capture records).
     pub count: Option<u64>,
 }
 
@@ -57,7 +57,8 @@ pub enum Admit {
     Show,
     /// The filter drops it.
     Skip,
-    /// `count` records were shown already.
+    /// The record is past the first `count` packets: nothing after it is
+    /// shown either.
     Full,
 }
 
@@ -71,8 +72,14 @@ pub struct Gate<'s> {
 impl Gate<'_> {
     /// Whether `record` is shown; counts it when it is.
     pub fn admit(&mut self, record: &dyn Fields) -> Admit {
-        if self.full() {
-            return Admit::Full;
+        if let Some(count) = self.selection.count {
+            let packet = match record.field(Field::Packet) {
+                Some(Value::Number(n)) => n,
+                _ => 0.0,
+            };
+            if packet > count as f64 {
+                return Admit::Full;
+            }
         }
         if self.selection.filter.as_ref().is_some_and(|f| !f.matches(record)) {
             return Admit::Skip;
@@ -81,9 +88,9 @@ impl Gate<'_> {
         Admit::Show
     }
 
-    /// Whether `count` records were shown.
+    /// Whether nothing more can be shown (a count of 0).
     pub fn full(&self) -> bool {
-        self.selection.count.is_some_and(|c| self.shown >= c)
+        self.selection.count == Some(0)
     }
 
     /// The field columns, when the listing prints columns.

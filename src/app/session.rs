@@ -254,6 +254,16 @@ impl Session {
         )))
     }
 
+    /// A capture none of whose records is netlink (an Ethernet capture,
+    /// say) is the wrong file, not an empty trace: one error naming its
+    /// link type, before any summary, whatever the subcommand.
+    fn netlink_at_all(&self, stats: &TraceStats) -> Result<(), Error> {
+        if stats.records > 0 && stats.route_records == 0 && stats.skipped_link_types() == stats.records {
+            return Err(self.unreadable(crate::report::summary::not_netlink(stats)));
+        }
+        Ok(())
+    }
+
     /// Streams every message to `visit` (which stops the walk by returning
     /// false); writes the capture summary.
     pub fn read<F>(&mut self, trace: TraceOptions, visit: F) -> Result<(TraceStats, Diagnostics), Error>
@@ -264,6 +274,7 @@ impl Session {
         let stats = crate::trace::read_trace(&mut self.reader, trace, &mut diags, visit);
         self.done();
         let stats = stats.map_err(|e| self.unreadable(e))?;
+        self.netlink_at_all(&stats)?;
         Ok((stats, diags))
     }
 
@@ -288,6 +299,7 @@ impl Session {
     /// After a rebuild: the summary, the refusal of a capture with nothing
     /// to replay, and what the answers will rest on.
     fn rebuilt(&mut self, rebuilt: &Rebuilt, diags: &Diagnostics) -> Result<(), Error> {
+        self.netlink_at_all(&rebuilt.stats)?;
         self.summary(&rebuilt.stats, diags, Some(&rebuilt.model))?;
         self.replayable(&rebuilt.stats)?;
         self.grounds = Grounds::of(&rebuilt.model, diags);
@@ -382,6 +394,7 @@ impl Session {
         let done = crate::rebuild::rebuild_by_record(&mut self.reader, trace, model, &mut diags, sink);
         self.done();
         let rebuilt = done.map_err(|e| self.unreadable(e))?;
+        self.netlink_at_all(&rebuilt.stats)?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
         self.grounds = Grounds::of(&rebuilt.model, &diags);
         Ok((rebuilt, diags))

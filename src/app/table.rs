@@ -21,6 +21,9 @@ pub enum TableFormat {
     /// once; none: all three): one table as its array, several as an
     /// object of arrays.
     IpJson(Vec<IpObject>),
+    /// nlorder's text of these tables only (`link`, `addr`, `route`; the
+    /// notes on what was assumed follow any of them).
+    TextOf(Vec<IpObject>),
 }
 
 impl From<Format> for TableFormat {
@@ -56,8 +59,18 @@ impl Table {
                     rebuilt: &rebuilt,
                     filter: FamilyFilter::from(self.family),
                     diagnostics: &diags,
+                    objects: &[],
                 };
                 report::print(*format, console.style, &tables, out)?;
+            }
+            TableFormat::TextOf(objects) => {
+                let tables = Tables {
+                    rebuilt: &rebuilt,
+                    filter: FamilyFilter::from(self.family),
+                    diagnostics: &diags,
+                    objects,
+                };
+                report::print(Format::Text, console.style, &tables, out)?;
             }
             TableFormat::IpJson(objects) => {
                 let mut objects = objects.clone();

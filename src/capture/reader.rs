@@ -232,6 +232,10 @@ pub enum Error {
     /// The source holds no byte at all.
     #[error("empty file: not a pcap/pcapng file")]
     Empty,
+    /// A gzip stream that ends before the capture's header is complete (a
+    /// cut file: `gzip -t` says "unexpected end of file").
+    #[error("unexpected end of file: the gzip stream ends before the capture's header (a cut or partial file)")]
+    GzipCut,
     /// A block or record header that cannot be parsed, so nothing after it
     /// can be found.
     #[error("unreadable capture at byte offset {offset}: {reason}")]
@@ -329,12 +333,15 @@ impl<'r> CaptureReader<'r> {
     where
         F: FnMut(&Record<'_>, &mut Diagnostics) -> bool,
     {
-        let mut reader = match create_reader(INITIAL_BUFFER, HeaderRead::new(&mut self.inner)) {
+        let created = create_reader(INITIAL_BUFFER, HeaderRead::new(&mut self.inner));
+        let cut = self.info.gzip_truncated.load(std::sync::atomic::Ordering::Relaxed);
+        let mut reader = match created {
             Ok(r) => r,
-            Err(PcapError::Eof) => return Err(Error::Empty),
-            Err(PcapError::ReadError) => {
+            Err(PcapError::ReadError) if !cut => {
                 return Err(Error::Io(io::Error::other("read failed (or not gzip data)")));
             }
+            Err(_) if cut => return Err(Error::GzipCut),
+            Err(PcapError::Eof) => return Err(Error::Empty),
             Err(_) => return Err(Error::NotCapture),
         };
         let mut capacity = INITIAL_BUFFER;

@@ -42,6 +42,14 @@ pub enum FilterError {
         field: Field,
         offered: &'static [Field],
     },
+    /// The field has no value of this name (a misspelling: tshark refuses
+    /// such a value string too); `close` holds the names nearest to it.
+    UnknownValue {
+        column: usize,
+        field: Field,
+        literal: String,
+        close: Vec<String>,
+    },
     /// The literal cannot be compared with the field that way.
     BadLiteral {
         column: usize,
@@ -89,6 +97,26 @@ impl fmt::Display for FilterError {
                     names.join(", ")
                 )
             }
+            FilterError::UnknownValue {
+                column,
+                field,
+                literal,
+                close,
+            } => {
+                write!(f, "column {column}: `{literal}` is not a value of `{}`", field.name())?;
+                let all = field.values().unwrap_or_default();
+                if !close.is_empty() {
+                    write!(f, "; did you mean {}?", or_list(close))?;
+                } else if all.len() <= 12 {
+                    let names: Vec<String> = all.iter().map(|(_, v)| v.to_string()).collect();
+                    write!(f, "; it takes {}", or_list(&names))?;
+                    if all.iter().any(|(n, _)| n.is_some()) {
+                        write!(f, " (or a number)")?;
+                    }
+                    return Ok(());
+                }
+                write!(f, " (`nlorder -G values` lists every field's values)")
+            }
             FilterError::BadLiteral {
                 column,
                 field,
@@ -110,6 +138,87 @@ impl fmt::Display for FilterError {
 }
 
 impl std::error::Error for FilterError {}
+
+/// `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Edit distance with adjacent swaps counted as one edit (`mian` is one
+/// from `main`), ignoring case.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    // rows[i][j]: distance between a[..i] and b[..j]
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        if let Some(first) = row.first_mut() {
+            *first = i;
+        }
+    }
+    if let Some(row) = rows.first_mut() {
+        for (j, cell) in row.iter_mut().enumerate() {
+            *cell = j;
+        }
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let get = |rows: &Vec<Vec<usize>>, i: usize, j: usize| rows.get(i).and_then(|r| r.get(j)).copied();
+            let same = a.get(i - 1) == b.get(j - 1);
+            let mut best = [
+                get(&rows, i - 1, j).map(|d| d + 1),
+                get(&rows, i, j - 1).map(|d| d + 1),
+                get(&rows, i - 1, j - 1).map(|d| d + usize::from(!same)),
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(usize::MAX);
+            let swapped = i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1);
+            let before = swapped
+                .then(|| get(&rows, i.saturating_sub(2), j.saturating_sub(2)))
+                .flatten();
+            if let Some(d) = before {
+                best = best.min(d + 1);
+            }
+            if let Some(cell) = rows.get_mut(i).and_then(|r| r.get_mut(j)) {
+                *cell = best;
+            }
+        }
+    }
+    rows.get(a.len())
+        .and_then(|r| r.get(b.len()))
+        .copied()
+        .unwrap_or(usize::MAX)
+}
+
+/// The values of `field` nearest to `literal` (at most three): a few
+/// edits away, or containing it.
+fn close_values(field: Field, literal: &str) -> Vec<String> {
+    let allowed = (literal.chars().count() / 4).clamp(1, 3);
+    let lower = literal.to_lowercase();
+    let mut near: Vec<(usize, String)> = field
+        .values()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(_, v)| {
+            let d = distance(literal, &v);
+            let contains = lower.len() >= 3 && v.to_lowercase().contains(&lower);
+            (d <= allowed || contains).then(|| (d, v.into_owned()))
+        })
+        .collect();
+    near.sort();
+    let best = near.first().map_or(0, |(d, _)| *d);
+    near.into_iter()
+        .filter(|(d, _)| *d == best)
+        .take(3)
+        .map(|(_, v)| v)
+        .collect()
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -339,10 +448,10 @@ impl Checker<'_> {
             Kind::Named => match number {
                 Some(n) => Ok(Lit::Number(n)),
                 None if ordered => Err(bad(LiteralProblem::NotANumber)),
-                None => Ok(Lit::Text(w.text.clone())),
+                None => self.known(field, w),
             },
             Kind::Text if ordered => Err(bad(LiteralProblem::NoOrder)),
-            Kind::Text => Ok(Lit::Text(w.text.clone())),
+            Kind::Text => self.known(field, w),
             Kind::Ip if ordered => Err(bad(LiteralProblem::NoOrder)),
             Kind::Ip => {
                 if let Ok(ip) = w.text.parse::<IpAddr>() {
@@ -361,6 +470,19 @@ impl Checker<'_> {
                 _ => Err(bad(LiteralProblem::NotABool)),
             },
         }
+    }
+
+    /// A name compared with `==`/`!=`: one the field can have.
+    fn known(&self, field: Field, w: &Word<'_>) -> Result<Lit, FilterError> {
+        if field.knows_value(&w.text) {
+            return Ok(Lit::Text(w.text.clone()));
+        }
+        Err(FilterError::UnknownValue {
+            column: column(self.text, w.at),
+            field,
+            literal: w.text.clone(),
+            close: close_values(field, &w.text),
+        })
     }
 
     fn member(&self, field: Field, w: &Word<'_>) -> Result<Lit, FilterError> {

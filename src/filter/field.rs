@@ -3,6 +3,9 @@
 use std::borrow::Cow;
 use std::net::IpAddr;
 
+use crate::looks::Library;
+use crate::netlink::names;
+
 /// A field of a listed record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -49,8 +52,8 @@ pub enum Field {
     Table,
     /// The address scope or route scope (`global`, `link`, `host`, ...).
     Scope,
-    /// What a timeline item is: `added`, `removed`, `changed`, `dump`,
-    /// `refused`, `unnotified` or `look`.
+    /// What a timeline item is: `added`, `removed`, `expired`, `changed`,
+    /// `dump`, `refused`, `unnotified` or `look`.
     Change,
     /// What a timeline item is about: `link`, `addr` or `route`.
     Object,
@@ -61,12 +64,16 @@ pub enum Field {
 
 /// What kind of value a field has, for checking literals against it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
+    /// A count, index or time.
     Number,
     /// A number with a name (`RTM_NEWADDR` is 20): compared by either.
     Named,
+    /// A name or keyword.
     Text,
+    /// An IP address.
     Ip,
+    /// A flag.
     Bool,
 }
 
@@ -188,7 +195,7 @@ impl Field {
 
     /// tshark's names of the same field (Wireshark's netlink dissectors),
     /// also accepted.
-    fn tshark_names(self) -> &'static [&'static str] {
+    pub fn tshark_names(self) -> &'static [&'static str] {
         match self {
             Field::Packet => &["frame.number"],
             Field::Time => &["frame.time_epoch"],
@@ -207,7 +214,8 @@ impl Field {
         })
     }
 
-    pub(crate) fn kind(self) -> Kind {
+    /// What kind of value the field has.
+    pub fn kind(self) -> Kind {
         match self {
             Field::Packet | Field::Time | Field::Offset | Field::Ifindex | Field::Port | Field::Seq | Field::Len => {
                 Kind::Number
@@ -220,6 +228,88 @@ impl Field {
         }
     }
 }
+
+/// The names a field's values can have, and whether a name is one of them.
+///
+/// Filters refuse a name outside the vocabulary (`type == RTM_NEWADR`) as
+/// tshark refuses a value string its field does not have; `dev` names
+/// interfaces, which only the capture knows, so it takes any name.
+impl Field {
+    /// The named values of this field with their numbers (`None` for
+    /// keywords), in number order; `None` when any name goes (`dev`).
+    pub fn values(self) -> Option<Vec<(Option<i64>, Cow<'static, str>)>> {
+        let named = |range: std::ops::RangeInclusive<i64>, name: &dyn Fn(i64) -> Cow<'static, str>| {
+            range
+                .filter_map(|n| {
+                    let text = name(n);
+                    (!Self::is_fallback_name(self, &text)).then_some((Some(n), text))
+                })
+                .collect::<Vec<_>>()
+        };
+        let words = |w: &[&'static str]| w.iter().map(|w| (None, Cow::Borrowed(*w))).collect::<Vec<_>>();
+        Some(match self {
+            Field::Type => named(0..=255, &|n| names::message_type(n as u16)),
+            Field::Family => named(0..=255, &|n| names::address_family(n as u8)),
+            // 0 is an ACK, which has no errno field
+            Field::Errno => named(1..=600, &|n| names::errno(n as i32)),
+            Field::Table => named(0..=255, &|n| names::route_table(n as u32)),
+            Field::Scope => named(0..=255, &|n| names::scope(n as u8)),
+            Field::Dir => words(&["request", "reply", "notification"]),
+            Field::Change => words(CHANGES),
+            Field::Object => words(&["link", "addr", "route"]),
+            Field::Program => Library::ALL.iter().map(|l| (None, Cow::Borrowed(l.id()))).collect(),
+            _ => return None,
+        })
+    }
+
+    /// Whether `name` is the field's word for a number it has no name for
+    /// (`TYPE_99`, `af43`, `errno 300`, a bare number).
+    fn is_fallback_name(self, name: &str) -> bool {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let lower = name.to_ascii_lowercase();
+        match self {
+            Field::Type => lower.strip_prefix("type_").is_some_and(digits),
+            Field::Family => lower.strip_prefix("af").is_some_and(digits),
+            Field::Errno => lower.strip_prefix("errno ").is_some_and(digits),
+            _ => digits(&lower),
+        }
+    }
+
+    /// Whether `name` names a value of this field: one of [`Field::values`],
+    /// or the word for an unnamed number (`TYPE_99`, `af43`), any case.
+    pub fn knows_value(self, name: &str) -> bool {
+        let Some(values) = self.values() else {
+            return true;
+        };
+        if values.iter().any(|(_, v)| v.eq_ignore_ascii_case(name)) {
+            return true;
+        }
+        // `TYPE_99`: what the listing prints for a number with no name
+        let number: String = name.chars().rev().take_while(char::is_ascii_digit).collect();
+        let Ok(n) = number.chars().rev().collect::<String>().parse::<i64>() else {
+            return false;
+        };
+        let printed = match self {
+            Field::Type => u16::try_from(n).ok().map(names::message_type),
+            Field::Family => u8::try_from(n).ok().map(names::address_family),
+            Field::Errno => i32::try_from(n).ok().map(names::errno),
+            _ => None,
+        };
+        printed.is_some_and(|p| p.eq_ignore_ascii_case(name) && self.is_fallback_name(&p))
+    }
+}
+
+/// The values of `change`, as timeline items carry them.
+pub(crate) const CHANGES: &[&str] = &[
+    "added",
+    "removed",
+    "expired",
+    "changed",
+    "refused",
+    "dump",
+    "unnotified",
+    "look",
+];
 
 /// One field's value in one record.
 #[derive(Debug, Clone, PartialEq)]

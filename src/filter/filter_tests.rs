@@ -158,3 +158,20 @@ fn program_names_are_the_json_names() {
         assert_eq!(serde_json::to_value(l).unwrap(), serde_json::Value::from(l.id()));
     }
 }
+
+#[test]
+fn every_named_value_is_taken_and_a_misspelling_is_not() {
+    for &f in Field::ALL {
+        for (_, name) in f.values().unwrap_or_default() {
+            let listing = [Field::MESSAGE, Field::CHANGE, Field::REQUEST]
+                .into_iter()
+                .find(|l| l.contains(&f))
+                .unwrap();
+            let expr = format!("{} == \"{name}\"", f.name());
+            assert!(Filter::parse(&expr, listing).is_ok(), "{expr}");
+            let wrong = format!("{} == \"{name}x\"", f.name());
+            let err = Filter::parse(&wrong, listing).unwrap_err();
+            assert!(matches!(err, FilterError::UnknownValue { .. }), "{wrong}: {err}");
+        }
+    }
+}

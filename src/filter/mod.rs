@@ -21,4 +21,4 @@ pub mod records;
 mod tests;
 
 pub use expr::{Filter, FilterError, LiteralProblem, parse_fields};
-pub use field::{Field, Fields, Value};
+pub use field::{Field, Fields, Kind, Value};

@@ -42,6 +42,15 @@ impl LinkNames {
     }
 }
 
+/// The device an address message's IFA_LABEL names: the label up to its
+/// `:alias` (iproute2 makes every IPv4 label begin with the device's name),
+/// for an address whose link no message named yet.
+pub fn label_device(a: &crate::netlink::rtnl::Addr<'_>) -> Option<String> {
+    let label = escape_bytes(a.label?);
+    let device = label.split(':').next().unwrap_or_default();
+    (!device.is_empty()).then(|| device.to_owned())
+}
+
 /// A decoded message and the interface names known when it was read.
 pub struct MessageFields<'r, 'm> {
     /// The message.
@@ -113,6 +122,7 @@ impl Fields for MessageFields<'_, '_> {
             Field::Ifindex => num(index?),
             Field::Dev => match body {
                 Body::Link(l) if l.family != AF_BRIDGE => Value::Text(Cow::Owned(escape_bytes(l.name?))),
+                Body::Addr(a) if self.names.get(a.index).is_none() => Value::Text(Cow::Owned(label_device(a)?)),
                 _ => Value::Text(Cow::Borrowed(self.names.get(index?)?)),
             },
             Field::Port => num(h.pid),

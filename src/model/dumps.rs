@@ -384,13 +384,8 @@ impl Model {
                                 .unwrap_or_default()
                         })
                         .collect::<Vec<_>>()
-                        .join(", ")
                 };
-                disagreements.push(format!(
-                    "links: expected [{}], seen [{}]",
-                    names(&predicted),
-                    names(&seen_common)
-                ));
+                disagreements.push(order_difference("links", &names(&predicted), &names(&seen_common)));
             }
         }
         if !matches!(
@@ -491,14 +486,9 @@ impl Model {
                 let new = fresh.get(&i).map(|d| d.list(fam).as_slice()).unwrap_or_default();
                 let same = old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.same_key(b));
                 if !same {
-                    let show = |v: &[AddrEntry]| v.iter().map(AddrEntry::cidr).collect::<Vec<_>>().join(", ");
-                    disagreements.push(format!(
-                        "{} {}: expected [{}], seen [{}]",
-                        self.ifname(i),
-                        fam_name(fam),
-                        show(old),
-                        show(new)
-                    ));
+                    let show = |v: &[AddrEntry]| v.iter().map(AddrEntry::cidr).collect::<Vec<_>>();
+                    let what = format!("{} {}", self.ifname(i), fam_name(fam));
+                    disagreements.push(order_difference(&what, &show(old), &show(new)));
                 }
             }
             match device {
@@ -621,5 +611,63 @@ impl Model {
             };
             self.insert_route(r, super::tables::Placement::Append, &c, sink);
         }
+    }
+}
+
+/// How many entries of a list both sides name in full.
+const SHOWN_WHOLE: usize = 8;
+/// How many differing positions a long list's summary shows.
+const FIRST_FEW: usize = 5;
+
+/// A predicted and a seen order that differ, in words: both lists when
+/// short; for long ones (a thousand pods), how many positions differ and
+/// the first few, so one warning stays one readable line.
+pub(crate) fn order_difference(what: &str, expected: &[String], seen: &[String]) -> String {
+    if expected.len().max(seen.len()) <= SHOWN_WHOLE {
+        return format!("{what}: expected [{}], seen [{}]", expected.join(", "), seen.join(", "));
+    }
+    let none = String::from("nothing");
+    let differ: Vec<String> = (0..expected.len().max(seen.len()))
+        .filter(|&i| expected.get(i) != seen.get(i))
+        .map(|i| {
+            format!(
+                "#{}: expected {}, seen {}",
+                i + 1,
+                expected.get(i).unwrap_or(&none),
+                seen.get(i).unwrap_or(&none)
+            )
+        })
+        .collect();
+    let total = expected.len().max(seen.len());
+    format!(
+        "{what}: {} of {total} positions differ from the predicted order, first few: {}",
+        differ.len(),
+        differ.iter().take(FIRST_FEW).cloned().collect::<Vec<_>>().join("; ")
+    )
+}
+
+#[cfg(test)]
+mod order_difference_tests {
+    use super::order_difference;
+
+    fn names(prefix: &str, n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("{prefix}{i}")).collect()
+    }
+
+    #[test]
+    fn a_short_list_is_shown_whole() {
+        let s = order_difference("links", &names("a", 3), &names("b", 3));
+        assert_eq!(s, "links: expected [a0, a1, a2], seen [b0, b1, b2]");
+    }
+
+    #[test]
+    fn a_long_list_says_how_many_differ_and_the_first_few() {
+        let expected = names("cali", 1000);
+        let mut seen = expected.clone();
+        seen.swap(3, 700);
+        seen.swap(10, 11);
+        let s = order_difference("links", &expected, &seen);
+        assert!(s.starts_with("links: 4 of 1000 positions differ from the predicted order, first few: #4: expected cali3, seen cali700; #11:"), "{s}");
+        assert!(s.len() < 300, "{} bytes", s.len());
     }
 }

@@ -796,6 +796,12 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
 
 fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {
     let chosen = d.ip();
+    for peer in o.bgp_peers.iter().filter(|p| family_of(**p) != o.family) {
+        d.notes.push(Note::BgpPeerOtherFamily {
+            peer: *peer,
+            family: o.family,
+        });
+    }
     for peer in o.bgp_peers.iter().filter(|p| family_of(**p) == o.family) {
         match source::select_source(model, *peer) {
             Ok(c) => {

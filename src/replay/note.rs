@@ -77,6 +77,9 @@ pub enum Note {
     },
     /// `--bgp-peer`: the kernel has no source for the peer.
     BgpPeerUnreachable { peer: IpAddr, why: NoSource },
+    /// `--bgp-peer` of the other family than the one detected: not checked
+    /// here (calico-node peers over each family separately).
+    BgpPeerOtherFamily { peer: IpAddr, family: Family },
 
     // kubelet's steps.
     /// Step 1: `--node-ip` given.

@@ -204,8 +204,9 @@ impl Written {
     /// `33 records written to x.pcapng (pcapng), 24 with comments`.
     pub fn describe(&self, name: &str) -> String {
         let mut s = format!(
-            "{} records written to {name} (pcapng), {} with comments",
-            self.records, self.commented
+            "{} written to {name} (pcapng), {} with comments",
+            super::count(self.records, "record", "records"),
+            self.commented
         );
         if self.uncommented > 0 {
             s.push_str(&format!(
@@ -215,8 +216,8 @@ impl Written {
         }
         if self.missing > 0 {
             s.push_str(&format!(
-                "; {} records left out: the capture's warnings say why",
-                self.missing
+                "; {} left out: the capture's warnings say why",
+                super::count(self.missing, "record", "records")
             ));
         }
         s

@@ -60,7 +60,13 @@ impl TextMessages {
         match body {
             Body::Link(l) => describe_link(l, s),
             Body::Addr(a) => {
-                let name = ifname(a.index);
+                // no link message named the index yet: the address's own
+                // label does (IPv4: the device's name, `:alias` after it)
+                let name = names
+                    .get(a.index)
+                    .map(str::to_owned)
+                    .or_else(|| crate::filter::records::label_device(a))
+                    .unwrap_or_else(|| ifname(a.index));
                 describe_addr(a, &name, s)
             }
             Body::Route(r) => describe_route(r, &ifname, s),

@@ -72,19 +72,33 @@ pub(crate) fn write_detection_text(
     writeln!(out, "  {}", style.dim(format!("semantics: {}", d.semantics)))?;
     if !d.candidates.is_empty() {
         writeln!(out, "  candidates, in the order examined:")?;
+        // The columns widen to the longest name and address (a 15-byte
+        // name with a 5-digit ifindex, an IPv6 /128) so verdicts stay aligned.
+        let head_of = |c: &crate::replay::verdict::Candidate| format!("{} (ifindex {})", c.interface, c.index);
+        let head_width = d
+            .candidates
+            .iter()
+            .map(|c| head_of(c).chars().count())
+            .fold(28, usize::max);
+        let addr_width = d
+            .candidates
+            .iter()
+            .flat_map(|c| &c.addresses)
+            .map(|a| a.address.to_string().len())
+            .fold(40, usize::max);
         for c in &d.candidates {
-            let head = format!("{} (ifindex {})", c.interface, c.index);
+            let head = head_of(c);
             let verdict = verdict_word(c.verdict);
             let verdict = if c.verdict == Verdict::Chosen {
                 style.value(verdict)
             } else {
                 verdict.to_string()
             };
-            writeln!(out, "    {head:<28} {verdict}: {}", c.reason)?;
+            writeln!(out, "    {head:<head_width$} {verdict}: {}", c.reason)?;
             for a in &c.addresses {
                 writeln!(
                     out,
-                    "        {:<40} {}{}",
+                    "        {:<addr_width$} {}{}",
                     // IpNet's Display ignores the width: pad the text.
                     a.address.to_string(),
                     verdict_word(a.verdict),

@@ -94,3 +94,11 @@ where
         Format::Json => Json.print(result, out),
     }
 }
+
+/// `1 record`, `2 records`: a count with its noun in the right number.
+pub(crate) fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    match n.into() {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}

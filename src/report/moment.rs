@@ -52,7 +52,7 @@ pub fn describe(m: &Moment) -> String {
     }
     match (m.at, m.outside()) {
         (None, _) => format!("{} (the end of the capture)", when(m.packet, m.ts)),
-        (Some(_), Some(Outside::Before)) => "before the first packet (nothing applied)".to_owned(),
+        (Some(_), Some(Outside::Before)) => "the start, before the first packet (nothing applied)".to_owned(),
         (Some(_), Some(Outside::After)) => {
             format!("{} (the end of the capture: --at lies after it)", when(m.packet, m.ts))
         }
@@ -82,6 +82,10 @@ pub fn outside_warning(m: &Moment, setting: &str) -> Option<String> {
     };
     Some(match side {
         Outside::Before => format!("{setting} {at} is before the capture ({range}): nothing was applied"),
+        // a packet number names no time: nothing runs on past the last record
+        Outside::After if matches!(m.at, Some(At::Packet(_))) => {
+            format!("{setting} {at} is after the capture ({range}): its end state is used")
+        }
         Outside::After => format!(
             "{setting} {at} is after the capture ({range}): its end state is used, with the kernel's timers \
              (duplicate address detection, address lifetimes) run on to {at}"

@@ -97,6 +97,14 @@ impl fmt::Display for Note {
             Note::BgpPeerUnreachable { peer, why } => {
                 write!(f, "BGP peer {peer}: unreachable from the captured routes: {why}")
             }
+            Note::BgpPeerOtherFamily { peer, family } => {
+                let other = if family.number() == 4 { 6 } else { 4 };
+                write!(
+                    f,
+                    "BGP peer {peer}: not checked, it is IPv{other} and this detects IPv{} (--family {other} checks it)",
+                    family.number()
+                )
+            }
             Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
             Note::DualStack(ips) => write!(f, "dual-stack: InternalIPs {}", joined(ips, ", ")),
             Note::HostnameIsIp => f.write_str("step 2: the hostname is an IP literal (not validated)"),
@@ -192,7 +200,8 @@ impl fmt::Display for Note {
             ),
             Note::VxlanNoParent => f.write_str("no link holds the node IP: felix finds no VXLAN parent device"),
             Note::Redetects => f.write_str(
-                "calico-node re-runs autodetection every 60 s: --timeline shows what a running node would pick",
+                "calico-node re-runs autodetection every 60 s: a running node's pick follows the changes \
+                 (`detect --timeline` lists them, `watch` follows them live)",
             ),
             Note::AssumedLinkOrder(order) => write!(
                 f,

@@ -4,6 +4,7 @@
 //! Contract: formatting only; fed the reader's [`FileInfo`], the trace's
 //! [`TraceStats`] and the collected [`Diagnostics`].
 
+use super::count;
 use std::io::{self, Write};
 
 use crate::capture::{FileInfo, Format};
@@ -43,15 +44,15 @@ pub(crate) fn write_summary(
     };
     writeln!(
         w,
-        "nlorder: {} records read ({format}{}), {} NETLINK_ROUTE records, {} messages decoded; netlink byte order {order}",
-        stats.records,
+        "nlorder: {} read ({format}{}), {}, {} decoded; netlink byte order {order}",
+        count(stats.records, "record", "records"),
         if info.gzip { ", gzip" } else { "" },
-        stats.route_records,
-        stats.messages,
+        count(stats.route_records, "NETLINK_ROUTE record", "NETLINK_ROUTE records"),
+        count(stats.messages, "message", "messages"),
     )?;
     let mut skipped = Vec::new();
     for (t, n) in &stats.skipped_link_type {
-        skipped.push(format!("{n} of link type {t}"));
+        skipped.push(format!("{n} of link type {}", link_type_name(*t)));
     }
     for (f, n) in &stats.skipped_family {
         skipped.push(format!("{n} of netlink family {f} ({})", family_name(*f)));
@@ -71,7 +72,7 @@ pub(crate) fn write_summary(
     let mut doubtful = Vec::new();
     if info.gzip_truncated.load(std::sync::atomic::Ordering::Relaxed) {
         doubtful.push(format!(
-            "the gzip stream ends early (a cut file): the {} bytes that decompressed were read",
+            "unexpected end of file: the gzip stream ends early (a cut file); the {} bytes that decompressed were read",
             info.bytes
         ));
     }
@@ -79,10 +80,16 @@ pub(crate) fn write_summary(
         doubtful.push(format!("{} truncated records", stats.truncated_records));
     }
     if stats.framing_errors > 0 {
-        doubtful.push(format!("{} records with a broken nlmsg_len", stats.framing_errors));
+        doubtful.push(format!(
+            "{} with a broken nlmsg_len",
+            count(stats.framing_errors, "record", "records")
+        ));
     }
     if stats.messages_with_problems > 0 {
-        doubtful.push(format!("{} messages partly decoded", stats.messages_with_problems));
+        doubtful.push(format!(
+            "{} partly decoded",
+            count(stats.messages_with_problems, "message", "messages")
+        ));
     }
     if !doubtful.is_empty() {
         writeln!(w, "{}", style.bad(format!("warnings: {}", doubtful.join(", "))))?;
@@ -142,7 +149,7 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
                 stats.duplicate_notifications
             )
         }
-        1 => format!("{} notifications (one listener)", stats.notifications),
+        1 => format!("{} (one listener)", count(stats.notifications, "notification", "notifications")),
         n => format!(
             "{} notifications, each recorded {n} times ({n} listeners; {} copies merged)",
             stats.notifications, stats.duplicate_notifications
@@ -155,7 +162,43 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
     };
     writeln!(
         w,
-        "nlorder: {} change requests applied, {} refused; {} dumps; {listeners}{ignored}",
-        stats.requests_applied, stats.requests_refused, stats.dumps_applied
+        "nlorder: {} applied, {} refused; {}; {listeners}{ignored}",
+        count(stats.requests_applied, "change request", "change requests"),
+        stats.requests_refused,
+        count(stats.dumps_applied, "dump", "dumps")
+    )
+}
+
+/// A pcap link type by number and, where known, libpcap's name for it
+/// (`1 (Ethernet)`).
+pub fn link_type_name(t: u32) -> String {
+    let name = match t {
+        0 => "BSD loopback",
+        1 => "Ethernet",
+        101 => "raw IP",
+        105 => "802.11",
+        113 => "Linux cooked SLL",
+        127 => "802.11 radiotap",
+        228 => "raw IPv4",
+        229 => "raw IPv6",
+        253 => "NETLINK",
+        276 => "Linux cooked SLL2",
+        _ => return t.to_string(),
+    };
+    format!("{t} ({name})")
+}
+
+/// Why a capture none of whose records is netlink cannot be read: what
+/// link type they are, and what nlorder reads.
+pub fn not_netlink(stats: &crate::trace::TraceStats) -> String {
+    let types: Vec<String> = stats.skipped_link_type.keys().map(|t| link_type_name(*t)).collect();
+    let (records, are) = match stats.records {
+        1 => ("its 1 record".to_owned(), "is"),
+        n => (format!("its {n} records"), "are"),
+    };
+    format!(
+        "not a netlink capture: {records} {are} of link type {}; nlorder reads what an nlmon device \
+         captures (link type 253, NETLINK, or Linux cooked SLL/SLL2 from one): tcpdump -i nlmon0 -w FILE",
+        types.join(", ")
     )
 }

@@ -1,5 +1,7 @@
-//! Printers for `nlorder table`: the rebuilt tables as `ip -o addr` /
-//! `ip route`-style text, or as one JSON object.
+//! Printers for `nlorder table`: the rebuilt tables as nlorder's text
+//! (ip-like lines, each with where it came from; not byte for byte what
+//! `ip addr show` / `ip route show` print: `ip_json` is the exact form),
+//! or as one JSON object.
 //!
 //! Contract: formatting only, from a [`Model`] snapshot; links in dump
 //! order, addresses in the kernel's AF_UNSPEC dump order (all IPv4, then all
@@ -245,11 +247,42 @@ pub(crate) struct Tables<'a> {
     pub rebuilt: &'a crate::rebuild::Rebuilt,
     pub filter: FamilyFilter,
     pub diagnostics: &'a Diagnostics,
+    /// The tables the text shows (none: all three).
+    pub objects: &'a [crate::report::ip_json::IpObject],
 }
 
 impl Print<Tables<'_>> for Text {
     fn print(&mut self, t: &Tables<'_>, out: &mut dyn Write) -> io::Result<()> {
-        write_table_text(out, &t.rebuilt.model, &t.rebuilt.moment, t.filter, &self.0)
+        let sections = Sections::of(t.objects);
+        write_sections(out, &t.rebuilt.model, &t.rebuilt.moment, t.filter, &self.0, sections)
+    }
+}
+
+/// Which tables a text shows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sections {
+    links: bool,
+    addresses: bool,
+    routes: bool,
+}
+
+impl Sections {
+    const ALL: Sections = Sections {
+        links: true,
+        addresses: true,
+        routes: true,
+    };
+
+    fn of(objects: &[crate::report::ip_json::IpObject]) -> Sections {
+        use crate::report::ip_json::IpObject;
+        if objects.is_empty() {
+            return Sections::ALL;
+        }
+        Sections {
+            links: objects.contains(&IpObject::Link),
+            addresses: objects.contains(&IpObject::Addr),
+            routes: objects.contains(&IpObject::Route),
+        }
     }
 }
 
@@ -304,7 +337,8 @@ pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
     s
 }
 
-/// A route as `ip route` prints it; `ifname` names output devices.
+/// A route in ip-like words (nlorder's own: it always says `proto`, and
+/// leaves out `pref`); `ifname` names output devices.
 pub(crate) fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style) -> String {
     let mut s = String::new();
     if r.kind != RTN_UNICAST {
@@ -341,31 +375,37 @@ pub(crate) fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: 
     s
 }
 
-pub(crate) fn write_table_text(
+fn write_sections(
     out: &mut dyn Write,
     model: &Model,
     moment: &Moment,
     filter: FamilyFilter,
     style: &Style,
+    sections: Sections,
 ) -> io::Result<()> {
     let (order, source) = model.link_order();
     let why = match source {
         LinkOrderSource::Forced => "forced".to_string(),
         LinkOrderSource::Kernel { version } => format!("the rule of linux {version}"),
         LinkOrderSource::Dump { packet, evidence } => format!("from the link dump in packet {packet}: {evidence}"),
-        LinkOrderSource::Default => "no dump could tell; assumed".to_string(),
+        // The dump fits both orders (every ifindex below 256, say) or
+        // neither (a warning says so): the order is assumed, the links are not.
+        LinkOrderSource::Default if model.links_complete() => "assumed: the link dump does not tell which".to_string(),
+        LinkOrderSource::Default => "assumed: no link dump".to_string(),
     };
     writeln!(
         out,
         "{}",
         style.dim(format!("# tables at {}", crate::report::moment::describe(moment)))
     )?;
-    writeln!(
-        out,
-        "{}",
-        style.dim(format!("# links (kernel order {order:?}, {why})").to_lowercase())
-    )?;
-    for l in model.links() {
+    if sections.links {
+        writeln!(
+            out,
+            "{}",
+            style.dim(format!("# links (kernel order {order:?}, {why})").to_lowercase())
+        )?;
+    }
+    for l in model.links().iter().filter(|_| sections.links) {
         writeln!(
             out,
             "{}  {}",
@@ -373,8 +413,10 @@ pub(crate) fn write_table_text(
             style.dim(format!("[{}]", origin_text(&l.origin)))
         )?;
     }
-    writeln!(out, "{}", style.dim("# addresses (per link, kernel order)"))?;
-    for l in model.links() {
+    if sections.addresses {
+        writeln!(out, "{}", style.dim("# addresses (per link, kernel order)"))?;
+    }
+    for l in model.links().iter().filter(|_| sections.addresses) {
         for fam in [AF_INET, AF_INET6] {
             if filter.af().is_some_and(|f| f != fam) {
                 continue;
@@ -393,8 +435,10 @@ pub(crate) fn write_table_text(
             }
         }
     }
-    writeln!(out, "{}", style.dim("# routes"))?;
-    for r in model.routes() {
+    if sections.routes {
+        writeln!(out, "{}", style.dim("# routes"))?;
+    }
+    for r in model.routes().into_iter().filter(|_| sections.routes) {
         if filter.af().is_some_and(|f| f != r.family) {
             continue;
         }

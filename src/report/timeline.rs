@@ -1,9 +1,11 @@
 //! Printers for `nlorder timeline`: one line (or JSON object) per change.
 //!
 //! Contract: formatting only, fed [`Event`]s in capture order. JSON Lines:
-//! one object per change (`packet`, `ts`, `change`, `text`, `detail`), and
-//! a last one, `"change": "end"`, whose `detail` holds the capture's
-//! `warnings` and the model's `assumptions` (see [`Grounds`]).
+//! one object per change (`packet`, `ts`, `change` and `object` as the
+//! filters name them — `added`, `dump`, `look`; `link`, `addr`, `route` —,
+//! `event`, the precise kind — `link_renamed`, `dump_applied` —, `text`,
+//! `detail`), and a last one, `"change": "end"`, whose `detail` holds the
+//! capture's `warnings` and the model's `assumptions` (see [`Grounds`]).
 
 use std::io::{self, Write};
 
@@ -11,6 +13,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::filter::{Field, Fields, Value};
 use crate::looks::{Confidence, Library};
 use crate::model::{Change, Event, ObjectKind, Origin};
 use crate::netlink::names::{self, AF_INET6, IFF_UP};
@@ -163,13 +166,15 @@ pub fn describe(change: &Change) -> String {
             dump_packet,
         } => {
             let mut s = format!(
-                "= dump #{dump_packet} of {} (family {}): {entries} entries",
+                "= dump #{dump_packet} of {} (family {}): {}",
                 kind_name(*kind),
-                names::address_family(*family)
+                names::address_family(*family),
+                super::count(*entries as u64, "entry", "entries")
             );
             if *revealed > 0 {
                 s.push_str(&format!(
-                    ", DISAGREES with the model: {revealed} changes nothing in the capture had shown"
+                    ", DISAGREES with the model: {} nothing in the capture had shown",
+                    super::count(*revealed as u64, "change", "changes")
                 ));
             }
             if disagreements.is_empty() {
@@ -504,7 +509,13 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
 struct JsonLine<'a> {
     packet: u64,
     ts: Option<f64>,
-    change: &'static str,
+    /// What the item is, as the `change` filter field names it.
+    change: Cow<'a, str>,
+    /// What it is about, as the `object` filter field names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<Cow<'a, str>>,
+    /// The precise kind (`link_renamed`, `dump_applied`, `looked`, `end`).
+    event: &'static str,
     text: Cow<'a, str>,
     detail: Detail<'a>,
 }
@@ -576,11 +587,17 @@ impl Print<End<'_>> for Text {
 
 impl Print<Event> for Json {
     fn print(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        let (change, detail) = json_parts(&e.change);
+        let (event, detail) = json_parts(&e.change);
+        let named = |f: Field| match e.field(f) {
+            Some(Value::Text(t)) => Some(t),
+            _ => None,
+        };
         JsonLine {
             packet: e.packet,
             ts: e.ts.map(|t| t.as_secs_f64()),
-            change,
+            change: named(Field::Change).unwrap_or(Cow::Borrowed(event)),
+            object: named(Field::Object),
+            event,
             text: Cow::Owned(describe(&e.change)),
             detail,
         }
@@ -594,7 +611,13 @@ impl Print<Looked<'_>> for Json {
         JsonLine {
             packet: l.packet,
             ts: l.ts.map(|t| t.secs as f64 + f64::from(t.nanos) / 1e9),
-            change: "looked",
+            change: Cow::Borrowed("look"),
+            object: Some(Cow::Borrowed(match r.kind {
+                ObjectKind::Links => "link",
+                ObjectKind::Addresses => "addr",
+                ObjectKind::Routes => "route",
+            })),
+            event: "looked",
             text: Cow::Owned(l.text()),
             detail: Detail::Looked {
                 library: r.library,
@@ -615,7 +638,9 @@ impl Print<End<'_>> for Json {
         JsonLine {
             packet,
             ts: ts.map(|t| t.as_secs_f64()),
-            change: "end",
+            change: Cow::Borrowed("end"),
+            object: None,
+            event: "end",
             text: Cow::Borrowed("end of the capture"),
             detail: Detail::End { grounds: end.grounds },
         }

@@ -18,8 +18,13 @@ use crate::netlink::names;
 use crate::report::style::Style;
 use crate::report::{Json, Print, Text};
 
-fn confidence(c: Confidence) -> &'static str {
-    c.name()
+/// The program and how sure its naming is (`iproute2 (certain)`); a
+/// shape no rule knows is said once, not as `unknown (unknown)`.
+fn sender(library: Library, confidence: Confidence) -> String {
+    match library {
+        Library::Unknown => "a program no rule names".to_owned(),
+        l => format!("{} ({})", l.name(), confidence.name()),
+    }
 }
 
 /// Writes `who` as text: its requests, then its looks.
@@ -45,12 +50,11 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
         };
         writeln!(
             out,
-            "{} {} {} port {port}: {} ({}) — {}; {answer}",
+            "{} {} {} port {port}: {} — {}; {answer}",
             style.dim(format!("{:>6}", r.packet)),
             r.time().unwrap_or_else(|| "-".into()),
             style.kind(r.asked()),
-            style.value(r.library.name()),
-            confidence(r.confidence),
+            style.value(sender(r.library, r.confidence)),
             r.evidence,
         )?;
     }
@@ -66,10 +70,10 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
         let packets: Vec<String> = l.requests.iter().map(u64::to_string).collect();
         writeln!(
             out,
-            "look {}: {} ({}), port {port}, packets {}; tables as it saw them at packet {}",
+            "look {}: {}, port {port}, {} {}; tables as it saw them at packet {}",
             l.number,
-            style.value(l.library.name()),
-            confidence(l.confidence),
+            style.value(sender(l.library, l.confidence)),
+            if packets.len() == 1 { "packet" } else { "packets" },
             packets.join(", "),
             l.end_packet
         )?;
