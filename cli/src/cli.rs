@@ -704,7 +704,8 @@ pub struct DetectSettingsArgs {
     /// kubelet --hostname-override.
     #[arg(long)]
     pub hostname_override: Option<String>,
-    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
+    /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver order
+    /// (repeatable); none: the lookup returned nothing.
     #[arg(long, value_name = "ADDR|none")]
     pub resolved: Vec<nlorder::app::settings::Resolved>,
     /// flannel --iface (name or IP), repeatable.

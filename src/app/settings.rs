@@ -160,7 +160,8 @@ pub struct DetectSettings {
     pub node_ip: Vec<IpAddr>,
     /// kubelet --hostname-override.
     pub hostname_override: Option<String>,
-    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
+    /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver
+    /// order (repeatable); none: the lookup returned nothing.
     pub resolved: Vec<Resolved>,
     /// flannel --iface (name or IP), repeatable.
     pub iface: Vec<String>,
@@ -295,15 +296,13 @@ impl DetectSettings {
         if !matches!(method, Method::Kubelet | Method::K3s) && !self.node_ip.is_empty() {
             return Err(not_for("node-ip", "kubelet's and k3s"));
         }
-        if *method != Method::Kubelet {
-            for (set, option) in [
-                (self.hostname_override.is_some(), "hostname-override"),
-                (!self.resolved.is_empty(), "resolved"),
-            ] {
-                if set {
-                    return Err(not_for(option, "kubelet"));
-                }
-            }
+        if *method != Method::Kubelet && self.hostname_override.is_some() {
+            return Err(not_for("hostname-override", "kubelet"));
+        }
+        let can_reach_name = matches!(method, Method::Calico(text)
+            if text.strip_prefix("can-reach=").is_some_and(|d| d.parse::<IpAddr>().is_err()));
+        if *method != Method::Kubelet && !can_reach_name && !self.resolved.is_empty() {
+            return Err(not_for("resolved", "kubelet's and calico-node's can-reach=NAME"));
         }
         if *method == Method::Kubelet
             && let (Some(f), Some(ip)) = (self.family, self.node_ip.first())
@@ -328,6 +327,17 @@ impl DetectSettings {
         self.family.unwrap_or_default()
     }
 
+    /// The resolver's answers given, in order (`none` gives none).
+    fn resolved_ips(&self) -> Vec<IpAddr> {
+        self.resolved
+            .iter()
+            .filter_map(|r| match r {
+                Resolved::Ip(ip) => Some(*ip),
+                Resolved::Nothing => None,
+            })
+            .collect()
+    }
+
     /// The Node's InternalIP addresses that apply to `node`.
     pub fn internal_ips(&self, node: &str) -> Vec<IpAddr> {
         self.node_internal_ip
@@ -349,14 +359,7 @@ impl DetectSettings {
                     _ => self.node_ip.clone(),
                 },
                 hostname_override: self.hostname_override.clone(),
-                resolved: self
-                    .resolved
-                    .iter()
-                    .filter_map(|r| match r {
-                        Resolved::Ip(ip) => Some(*ip),
-                        Resolved::Nothing => None,
-                    })
-                    .collect(),
+                resolved: self.resolved_ips(),
             }),
             Method::Kubeadm => MethodSpec::Kubeadm(kubeadm::Options {
                 advertise_address: self.advertise_address,
@@ -413,6 +416,7 @@ impl DetectSettings {
                     node_internal_ips: self.internal_ips(node),
                     ip: self.ip.clone(),
                     bgp_peers: self.bgp_peer.clone(),
+                    resolved: self.resolved_ips(),
                 };
                 let method = calico::Method::parse(text, self.calico_version);
                 if let Err(e) = &method

@@ -184,7 +184,7 @@ impl MethodSpec {
                 method,
                 Ok(calico::Method::FirstFound(_)
                     | calico::Method::Interface(_)
-                    | calico::Method::SkipInterface(_)
+                    | calico::Method::SkipInterface { .. }
                     | calico::Method::Cidr(_))
             ),
             MethodSpec::Flannel(o) => !o.iface_regex.is_empty(),

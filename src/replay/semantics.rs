@@ -44,9 +44,11 @@ pub enum Semantics {
 /// method replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CalicoWalk {
-    /// `DEFAULT_INTERFACES_TO_EXCLUDE`, in source order.
+    /// `DEFAULT_INTERFACES_TO_EXCLUDE`, in source order (empty when the
+    /// method does not apply them).
     pub default_excludes: Vec<&'static str>,
-    /// The method does not apply them (`interface=`, `cidr=`).
+    /// The method does not apply them (all but first-found and
+    /// skip-interface=).
     pub without_default_excludes: bool,
     /// kubernetes-internal-ip returns the masked network address (the bug
     /// of v3.22.0-3.22.3 and v3.23.0-3.23.1).

@@ -96,7 +96,7 @@ pub(crate) fn write_detection_text(
     for n in &d.notes {
         writeln!(out, "  note: {n}")?;
     }
-    if let Some(l) = &d.log {
+    for l in &d.log {
         writeln!(out, "  {}", style.dim(format!("log: {l}")))?;
     }
     Ok(())

@@ -25,6 +25,7 @@ macro_rules! serialize_as_words {
 
 pub mod annotate;
 pub mod assumption;
+pub mod calico;
 pub mod check;
 pub mod decode;
 pub mod detect;
