@@ -11,6 +11,7 @@ use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::rebuild::AtSpec;
 use crate::rebuild::Grounds;
+use crate::replay::Family;
 use crate::replay::method::Method;
 use crate::replay::verdict::Choice;
 use crate::replay::verdict::Detection;
@@ -54,29 +55,44 @@ impl Detect {
         if let Some(w) = crate::report::semantics::newer_release(settings.calico_version) {
             eprintln!("nlorder: warning: --calico-version: {w}");
         }
+        // The families to replay, each with its method: one run, or one
+        // per family an operator Installation configures (both when
+        // neither --family nor the Installation says one).
+        let mut runs: Vec<(Option<Family>, Method)> = vec![(settings.family, settings.method.clone())];
         if let Some(path) = &self.installation {
-            let (method, why) = super::operator::method_of_file(path, settings.family()).map_err(Error::Unreadable)?;
-            if !console.quiet {
-                eprintln!("nlorder: --installation: {method} ({why})");
+            let families = match settings.family {
+                Some(f) => vec![f],
+                None => super::operator::families_of_file(path).map_err(Error::Unreadable)?,
+            };
+            runs.clear();
+            for family in families {
+                let (method, why) = super::operator::method_of_file(path, family).map_err(Error::Unreadable)?;
+                if !console.quiet {
+                    eprintln!("nlorder: --installation: {method} ({why})");
+                }
+                runs.push((Some(family), Method::Calico(method)));
             }
-            settings.method = Method::Calico(method);
         }
         let names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
-        settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
         let mut nodes = Vec::new();
-        for Node {
-            name: node,
-            capture: source,
-        } in &self.nodes
-        {
-            let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
-            let (answer, grounds) = self.answer(console, source, &spec)?;
-            nodes.push(NodeAnswer {
-                node: node.clone(),
-                capture: source.path().to_path_buf(),
-                answer,
-                grounds,
-            });
+        for (family, method) in runs {
+            settings.family = family;
+            settings.method = method;
+            settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
+            for Node {
+                name: node,
+                capture: source,
+            } in &self.nodes
+            {
+                let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
+                let (answer, grounds) = self.answer(console, source, &spec)?;
+                nodes.push(NodeAnswer {
+                    node: node.clone(),
+                    capture: source.path().to_path_buf(),
+                    answer,
+                    grounds,
+                });
+            }
         }
         let last: Vec<(String, Detection)> = nodes
             .iter()
@@ -111,6 +127,14 @@ impl Detect {
         })
     }
 
+    /// The families `--all` replays: the one `--family` gives, else both.
+    fn families(&self) -> Vec<Family> {
+        match self.settings.family {
+            Some(f) => vec![f],
+            None => vec![Family::V4, Family::V6],
+        }
+    }
+
     /// One node's answer, in the shape the options ask for.
     fn answer(&self, console: &Console, source: &Source, spec: &MethodSpec) -> Result<(Answer, Grounds), Error> {
         if self.timeline {
@@ -140,7 +164,7 @@ impl Detect {
             };
             let (results, grounds) =
                 super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
-                    matrix::run(m, &base)
+                    matrix::run(m, &base, &self.families())
                 })?;
             return Ok((Answer::Matrix(results), grounds));
         }

@@ -28,9 +28,13 @@ fn name_family(name: &str) -> String {
         .to_owned()
 }
 
-pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
+/// The methods tried for `families` (both unless `--family` says one):
+/// those run per family in each; kubelet and kubeadm told to prefer IPv6
+/// (`--node-ip ::`, `--apiserver-advertise-address ::`) when only IPv6 is
+/// asked for.
+pub fn methods(model: &Model, base: &calico::Options, families: &[Family]) -> Vec<MethodSpec> {
     let mut out = Vec::new();
-    for fam in [Family::V4, Family::V6] {
+    for &fam in families {
         let af = fam.af();
         let global: Vec<_> = model
             .addresses(Some(af))
@@ -105,8 +109,15 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
             }));
         }
     }
-    out.push(MethodSpec::Kubelet(kubelet::Options::default()));
-    out.push(MethodSpec::Kubeadm(kubeadm::Options::default()));
+    let v6_only = families == [Family::V6];
+    let unspecified6 = IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED);
+    out.push(MethodSpec::Kubelet(kubelet::Options {
+        node_ip: if v6_only { vec![unspecified6] } else { Vec::new() },
+        ..kubelet::Options::default()
+    }));
+    out.push(MethodSpec::Kubeadm(kubeadm::Options {
+        advertise_address: v6_only.then_some(unspecified6),
+    }));
     out.push(MethodSpec::K3s(k3s::Options::default()));
     out.push(MethodSpec::Etcd);
     out.push(MethodSpec::Swarm);
@@ -144,6 +155,7 @@ pub fn agreement(rows: &[Detection]) -> Vec<(Option<IpAddr>, Vec<String>)> {
     groups
 }
 
-pub fn run(model: &Model, base: &calico::Options) -> Vec<Detection> {
-    methods(model, base).iter().map(|m| m.detect(model)).collect()
+/// Every method of [`methods`], replayed.
+pub fn run(model: &Model, base: &calico::Options, families: &[Family]) -> Vec<Detection> {
+    methods(model, base, families).iter().map(|m| m.detect(model)).collect()
 }

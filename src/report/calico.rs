@@ -27,7 +27,23 @@
 
 use std::fmt;
 
+use crate::replay::conflict::Conflict;
 use crate::replay::verdict::{Autodetect, DialErrno, Log, LogError};
+
+/// The line the later of two nodes logs before it terminates
+/// (`checkConflictingNodes`, `startup.go`; v3.32.1: 1207 and 1213).
+pub struct AlreadyUsing<'a>(pub &'a Conflict);
+
+impl fmt::Display for AlreadyUsing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.0;
+        write!(
+            f,
+            "Calico node '{}' is already using the IPv{} address {}.",
+            c.other, c.family, c.address
+        )
+    }
+}
 
 /// Go's `%v` of a slice: `[a b c]`.
 fn go_list<T: fmt::Display>(items: &[T]) -> String {

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
-use crate::replay::conflict::Conflict;
+use crate::replay::conflict::{Check, Conflict};
 use crate::replay::verdict::{Choice, Detection, Verdict};
 use crate::report::decode::format_ts;
 use crate::report::moment::{self, JsonMoment};
@@ -193,16 +193,47 @@ pub(crate) fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], 
         return writeln!(out, "no two nodes claim the same address");
     }
     for c in conflicts {
-        writeln!(
-            out,
-            "{}",
-            style.bad(format!(
+        let line = match c.check {
+            Check::CalicoNode => format!(
                 "CONFLICT: node '{}' would log \"{}\" and terminate",
-                c.node, c.log
-            ))
-        )?;
+                c.node,
+                crate::report::calico::AlreadyUsing(c)
+            ),
+            Check::None => format!(
+                "COLLISION: nodes '{}' and '{}' both use {} (the program checks nothing of the kind: both run on)",
+                c.other, c.node, c.address
+            ),
+        };
+        writeln!(out, "{}", style.bad(line))?;
     }
     Ok(())
+}
+
+/// A conflict in JSON: `log` only where the program logs one.
+#[derive(Serialize)]
+struct JsonConflict<'a> {
+    node: &'a str,
+    other: &'a str,
+    family: u8,
+    address: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log: Option<String>,
+}
+
+impl Serialize for Conflict {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        JsonConflict {
+            node: &self.node,
+            other: &self.other,
+            family: self.family.number(),
+            address: self.address.to_string(),
+            log: match self.check {
+                Check::CalicoNode => Some(crate::report::calico::AlreadyUsing(self).to_string()),
+                Check::None => None,
+            },
+        }
+        .serialize(s)
+    }
 }
 
 #[derive(Serialize)]
@@ -269,9 +300,11 @@ pub struct DetectReport {
 }
 
 impl DetectReport {
-    /// Several captures: each is labelled, and conflicts are said.
+    /// Several captures: each is labelled, and conflicts are said (one
+    /// node's families, from an Installation, are not several nodes).
     fn multi(&self) -> bool {
-        self.nodes.len() > 1
+        let mut names = self.nodes.iter().map(|n| n.node.as_str());
+        names.next().is_some_and(|first| names.any(|n| n != first))
     }
 }
 
