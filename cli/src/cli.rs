@@ -708,6 +708,13 @@ pub struct DetectSettingsArgs {
     /// (repeatable); none: the lookup returned nothing.
     #[arg(long, value_name = "ADDR|none")]
     pub resolved: Vec<nlorder::app::settings::Resolved>,
+    /// kubelet: look the node name (--hostname-override, else the capture's NODE name) up in this
+    /// hosts file and sort the answers as glibc's getaddrinfo does on the captured host.
+    #[arg(long, value_name = "FILE", conflicts_with = "resolved")]
+    pub hosts: Option<PathBuf>,
+    /// With --hosts: the host's /etc/host.conf (`multi on` returns every line naming the name).
+    #[arg(long, value_name = "FILE", requires = "hosts")]
+    pub host_conf: Option<PathBuf>,
     /// flannel --iface (name or IP), repeatable.
     #[arg(long)]
     pub iface: Vec<String>,
@@ -759,6 +766,8 @@ impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
             node_ip: a.node_ip,
             hostname_override: a.hostname_override,
             resolved: a.resolved,
+            hosts: a.hosts,
+            host_conf: a.host_conf,
             iface: a.iface,
             iface_regex: a.iface_regex,
             iface_can_reach: a.iface_can_reach,

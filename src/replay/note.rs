@@ -91,6 +91,17 @@ pub enum Note {
     ResolvedOtherFamily,
     /// Step 3: the node name resolved to nothing.
     ResolvedNothing,
+    /// Step 3: the node name looked up in a hosts file as glibc's
+    /// getaddrinfo does (files backend, then its RFC 3484 sort on this
+    /// host): the file's answers and the order after the sort, with the
+    /// rule behind each neighbouring pair.
+    NameSorted {
+        name: String,
+        hosts: String,
+        found: Vec<IpAddr>,
+        order: Vec<IpAddr>,
+        steps: Vec<super::gai::Step>,
+    },
     /// Step 3: no answer passed `validateNodeIP`.
     NoValidAnswer,
 

@@ -104,6 +104,25 @@ impl fmt::Display for Note {
             Note::ResolvedOtherFamily => {
                 f.write_str("step 3: no valid answer of the preferred family; the first valid one of the other")
             }
+            Note::NameSorted {
+                name,
+                hosts,
+                found,
+                order,
+                steps,
+            } => {
+                write!(
+                    f,
+                    "step 3: {name} in {hosts}: {}; glibc's getaddrinfo sorts them {}",
+                    joined(found, ", "),
+                    joined(order, ", ")
+                )?;
+                let swapped: Vec<String> = steps.iter().filter(|s| s.swapped).map(ToString::to_string).collect();
+                if !swapped.is_empty() {
+                    write!(f, " ({})", swapped.join("; "))?;
+                }
+                Ok(())
+            }
             Note::ResolvedNothing => f.write_str("step 3: the node name resolved to nothing (no --resolved given)"),
             Note::NoValidAnswer => f.write_str("step 3: no resolver answer passed validateNodeIP"),
             Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
