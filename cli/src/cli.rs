@@ -317,6 +317,9 @@ pub struct DetectArgs {
     /// With --at auto: replay every look, not only the last, and say where the answer changed.
     #[arg(long)]
     pub all_looks: bool,
+    /// Text: the answer, the candidate that came closest and why it lost (not every candidate).
+    #[arg(long, conflicts_with_all = ["all", "timeline", "all_looks"])]
+    pub brief: bool,
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
 }
@@ -899,6 +902,7 @@ impl Command {
                     timeline: a.timeline,
                     all: a.all,
                     all_looks: a.all_looks,
+                    brief: a.brief,
                     format: a.format.into(),
                 })),
                 a.io.console(),

@@ -101,3 +101,34 @@ fn all_replays_the_family_asked_for() {
         "kubelet told --node-ip :: prefers IPv6: {kubelet}"
     );
 }
+
+#[test]
+fn brief_gives_the_answer_the_runner_up_and_why_it_lost() {
+    let out = common::nlorder(&["detect", "-q", "--brief", &fx("notify-link.pcap")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "first-found (IPv4) -> 192.168.100.5/24 on ens19", "{text}");
+    assert_eq!(
+        lines[1], "  runner-up: nerdctl0 (ifindex 4) 10.4.0.1/24: not reached: an earlier interface won",
+        "{text}"
+    );
+    assert!(lines[2].starts_with("  at: "), "{text}");
+    assert_eq!(lines.len(), 3, "no candidate rows: {text}");
+}
+
+#[test]
+fn down_interfaces_are_marked() {
+    // notify-link.pcap's dump shows peer0 and peer19 without IFF_UP.
+    let out = common::nlorder(&["detect", "-q", &fx("notify-link.pcap")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("    peer19 (ifindex 7, DOWN)"), "{text}");
+    assert!(text.contains("    peer0 (ifindex 2, DOWN)"), "{text}");
+    assert!(
+        text.contains("    eth0 (ifindex 3)  "),
+        "up, without carrier, is not DOWN: {text}"
+    );
+    let (d, _) = common::json_of("detect", &[&fx("notify-link.pcap")]);
+    assert_eq!(d["nodes"][0]["down"], serde_json::json!([7, 2]), "{d}");
+    let (d, _) = common::json_of("detect", &[&fx("incident-nerdctl.pcap")]);
+    assert!(d["nodes"][0].get("down").is_none(), "no key when nothing is down: {d}");
+}

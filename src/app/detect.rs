@@ -41,6 +41,8 @@ pub struct Detect {
     pub all: bool,
     /// At every look `--at auto` finds.
     pub all_looks: bool,
+    /// Text: the answer and its runner-up only.
+    pub brief: bool,
     /// Text or JSON.
     pub format: Format,
 }
@@ -114,7 +116,11 @@ impl Detect {
                 }
             }));
         }
-        let report = DetectReport { nodes, conflicts };
+        let report = DetectReport {
+            nodes,
+            conflicts,
+            brief: self.brief,
+        };
         report::print(self.format, console.style, &report, out)?;
         out.flush()?;
         for f in &failed {

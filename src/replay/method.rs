@@ -11,6 +11,7 @@ use super::failure::Failure;
 use super::verdict::{Detection, NodeAddress};
 use super::{assumed, calico, cilium, cilium_node_address, consul, etcd, flannel, k3s, kubeadm, kubelet, nomad, swarm};
 use crate::model::Model;
+use crate::netlink::names::IFF_UP;
 
 /// A detection method, parsed once from `--method` or a manifest's
 /// `method`: the name of a program that picks a node IP, or else a
@@ -173,6 +174,17 @@ impl MethodSpec {
             d.addresses.push(a);
         }
         assumed::note(model, &mut d, self.walks_links());
+        d.down = d
+            .candidates
+            .iter()
+            .map(|c| c.index)
+            .filter(|i| model.link(*i).is_some_and(|l| l.flags & IFF_UP == 0))
+            .fold(Vec::new(), |mut v, i| {
+                if !v.contains(&i) {
+                    v.push(i);
+                }
+                v
+            });
         d
     }
 

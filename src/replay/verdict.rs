@@ -236,6 +236,10 @@ pub struct Detection {
     pub candidates: Vec<Candidate>,
     /// Further findings (IP settings, BGP peers, route decisions, caveats).
     pub notes: Vec<Note>,
+    /// The candidate interfaces that are administratively down (their
+    /// ifindexes, in candidate order; JSON only when there are some).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub down: Vec<u32>,
     /// The lines the component would log about its choice, in order
     /// (calico-node's; empty for programs nlorder has no log lines of).
     #[serde(serialize_with = "log_lines")]
@@ -254,6 +258,7 @@ impl Detection {
             error: None,
             candidates: Vec::new(),
             notes: Vec::new(),
+            down: Vec::new(),
             log: Vec::new(),
         }
     }
@@ -261,6 +266,33 @@ impl Detection {
     /// The chosen IP without its prefix length.
     pub fn ip(&self) -> Option<IpAddr> {
         self.address.map(NodeAddress::ip)
+    }
+
+    /// The candidate that came closest without winning, and its address
+    /// row that did: the first passed over only because an earlier one
+    /// won, else the first other candidate holding an address, else the
+    /// first other candidate.
+    pub fn runner_up(&self) -> Option<(&Candidate, Option<&AddrVerdict>)> {
+        let others = || self.candidates.iter().filter(|c| c.verdict != Verdict::Chosen);
+        // An address passed over in the chosen candidate itself.
+        let in_chosen = self
+            .candidates
+            .iter()
+            .filter(|c| c.verdict == Verdict::Chosen)
+            .find_map(|c| {
+                c.addresses
+                    .iter()
+                    .find(|a| a.verdict == Verdict::NotReached)
+                    .map(|a| (c, Some(a)))
+            });
+        in_chosen
+            .or_else(|| {
+                others()
+                    .find(|c| c.verdict == Verdict::NotReached)
+                    .map(|c| (c, c.addresses.first()))
+            })
+            .or_else(|| others().find_map(|c| c.addresses.first().map(|a| (c, Some(a)))))
+            .or_else(|| others().next().map(|c| (c, None)))
     }
 
     /// The chosen address as the program writes it.

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
 use crate::replay::conflict::{Check, Conflict};
-use crate::replay::verdict::{Choice, Detection, Verdict};
+use crate::replay::verdict::{Candidate, Choice, Detection, Verdict};
 use crate::report::decode::format_ts;
 use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
@@ -73,7 +73,7 @@ pub(crate) fn write_detection_text(
     if !d.candidates.is_empty() {
         writeln!(out, "  candidates, in the order examined:")?;
         for c in &d.candidates {
-            let head = format!("{} (ifindex {})", c.interface, c.index);
+            let head = candidate_head(d, c);
             let verdict = verdict_word(c.verdict);
             let verdict = if c.verdict == Verdict::Chosen {
                 style.value(verdict)
@@ -100,6 +100,53 @@ pub(crate) fn write_detection_text(
         writeln!(out, "  {}", style.dim(format!("log: {l}")))?;
     }
     Ok(())
+}
+
+/// `eth1 (ifindex 3)`, with `, DOWN` for an interface that is
+/// administratively down.
+fn candidate_head(d: &Detection, c: &Candidate) -> String {
+    let down = if d.down.contains(&c.index) { ", DOWN" } else { "" };
+    format!("{} (ifindex {}{down})", c.interface, c.index)
+}
+
+/// `--brief`: the answer, and the candidate that came closest and why it
+/// lost.
+pub(crate) fn write_brief_text(
+    out: &mut dyn Write,
+    d: &Detection,
+    node: Option<&str>,
+    style: &Style,
+) -> io::Result<()> {
+    let who = node.map(|n| format!("[{n}] ")).unwrap_or_default();
+    let res = outcome(d);
+    let res = if d.address.is_some() {
+        style.value(res)
+    } else {
+        style.bad(res)
+    };
+    writeln!(out, "{who}{} (IPv{}) -> {res}", style.kind(&d.method), d.family)?;
+    match d.runner_up() {
+        Some((c, Some(a))) => writeln!(
+            out,
+            "  runner-up: {} {}: {}: {}",
+            candidate_head(d, c),
+            a.address,
+            verdict_word(a.verdict),
+            // Passed over with its whole interface: the interface's reason.
+            match &a.reason {
+                Some(r) if c.verdict != Verdict::NotReached => r,
+                _ => &c.reason,
+            }
+        ),
+        Some((c, None)) => writeln!(
+            out,
+            "  runner-up: {}: {}: {}",
+            candidate_head(d, c),
+            verdict_word(c.verdict),
+            c.reason
+        ),
+        None => writeln!(out, "  runner-up: none (no other candidate)"),
+    }
 }
 
 pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: &Style) -> io::Result<()> {
@@ -297,6 +344,8 @@ pub struct DetectReport {
     pub nodes: Vec<NodeAnswer>,
     /// Nodes that would claim one address (see [`crate::replay::conflict`]).
     pub conflicts: Vec<Conflict>,
+    /// Text: each answer with its runner-up only, not every candidate.
+    pub brief: bool,
 }
 
 impl DetectReport {
@@ -318,7 +367,11 @@ impl Print<DetectReport> for Text {
             match &n.answer {
                 Answer::At(results) => {
                     for (moment, d) in results {
-                        write_detection_text(out, d, multi.then_some(node), style)?;
+                        if r.brief {
+                            write_brief_text(out, d, multi.then_some(node), style)?;
+                        } else {
+                            write_detection_text(out, d, multi.then_some(node), style)?;
+                        }
                         writeln!(out, "  {}", at_line(moment, style))?;
                     }
                 }
