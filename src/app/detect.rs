@@ -17,7 +17,7 @@ use crate::replay::verdict::Choice;
 use crate::replay::verdict::Detection;
 use crate::replay::{MethodSpec, calico, matrix};
 use crate::report;
-use crate::report::detect::{Answer, DetectReport, NodeAnswer, outcome};
+use crate::report::detect::{Answer, DetectReport, Look, MatrixAt, NodeAnswer, outcome};
 use crate::report::moment::outside_warning;
 
 /// One detection method over captures named by node.
@@ -172,12 +172,36 @@ impl Detect {
                 super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
                     matrix::run(m, &base, &self.families())
                 })?;
+            let results = results
+                .into_iter()
+                .map(|(moment, rows)| MatrixAt {
+                    agreement: matrix::agreement(&rows),
+                    moment,
+                    rows,
+                })
+                .collect();
             return Ok((Answer::Matrix(results), grounds));
         }
         let (results, grounds) =
             super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| spec.detect(m))?;
         Ok(match self.all_looks {
-            true => (Answer::Looks(results), grounds),
+            true => {
+                let mut before: Option<Choice> = None;
+                let looks = results
+                    .into_iter()
+                    .map(|(moment, detection)| {
+                        let now = Choice(detection);
+                        let changed = before.as_ref().is_some_and(|b| *b != now);
+                        before = Some(now.clone());
+                        Look {
+                            moment,
+                            detection: now.0,
+                            changed,
+                        }
+                    })
+                    .collect();
+                (Answer::Looks(looks), grounds)
+            }
             false => (Answer::At(results), grounds),
         })
     }

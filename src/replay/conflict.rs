@@ -12,7 +12,6 @@
 use std::net::IpAddr;
 
 use super::family::Family;
-use super::semantics::Semantics;
 use super::verdict::Detection;
 
 /// Two nodes whose programs chose one address.
@@ -53,9 +52,10 @@ pub fn check(nodes: &[(String, Detection)]) -> Vec<Conflict> {
                 other: other.clone(),
                 family: d.family,
                 address: ip,
-                check: match d.semantics {
-                    Semantics::CalicoNode { .. } => Check::CalicoNode,
-                    _ => Check::None,
+                check: if d.program().checks_conflicts() {
+                    Check::CalicoNode
+                } else {
+                    Check::None
                 },
             });
         }

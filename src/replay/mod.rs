@@ -33,6 +33,7 @@ pub mod matrix;
 pub mod method;
 pub mod nomad;
 pub mod note;
+pub mod program;
 pub mod reason;
 pub mod semantics;
 pub mod source;
@@ -41,6 +42,7 @@ pub mod verdict;
 
 pub use family::Family;
 pub use method::MethodSpec;
+pub use program::Program;
 
 #[cfg(test)]
 pub(crate) mod testhost;

@@ -18,15 +18,7 @@ use super::goregex::PatternError;
 use super::source::{NoSource, Why};
 use crate::model::LinkOrder;
 
-/// A replayed program other than calico-node, where the words name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Program {
-    Kubelet,
-    Kubeadm,
-    Flannel,
-    K3s,
-    Etcd,
-}
+pub use super::program::Program;
 
 /// What the kernel's route to a BGP peer says of the node address.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,7 @@
 //! `semantics`).
 
 use super::calico_version::Version;
+use super::program::Program;
 
 /// What a detection replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +39,27 @@ pub enum Semantics {
     Consul,
     /// Nomad's address (go-sockaddr `GetPrivateIP`).
     Nomad,
+}
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> Program {
+        match self {
+            Semantics::CalicoNode { .. } => Program::CalicoNode,
+            Semantics::Kubelet => Program::Kubelet,
+            Semantics::Flannel { .. } => Program::Flannel,
+            Semantics::Kubeadm => Program::Kubeadm,
+            Semantics::K3s => Program::K3s,
+            Semantics::K3sFlannel { .. } => Program::K3sFlannel,
+            Semantics::Cilium { .. } => Program::Cilium,
+            Semantics::CiliumNodeAddress { masquerade: false } => Program::CiliumNodePort,
+            Semantics::CiliumNodeAddress { masquerade: true } => Program::CiliumMasquerade,
+            Semantics::Etcd => Program::Etcd,
+            Semantics::Swarm => Program::Swarm,
+            Semantics::Consul => Program::Consul,
+            Semantics::Nomad => Program::Nomad,
+        }
+    }
 }
 
 /// What calico-node's interface walk does in the release replayed, for the

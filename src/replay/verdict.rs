@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::failure::{Failure, Unable};
 use super::family::Family;
 use super::note::Note;
+use super::program::Program;
 use super::reason::Reason;
 use super::semantics::Semantics;
 
@@ -261,6 +262,11 @@ impl Detection {
             down: Vec::new(),
             log: Vec::new(),
         }
+    }
+
+    /// The program replayed (its identity; `method` is how it is spelt).
+    pub fn program(&self) -> Program {
+        self.semantics.program()
     }
 
     /// The chosen IP without its prefix length.

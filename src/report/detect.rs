@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
 use crate::replay::conflict::{Check, Conflict};
+use crate::replay::matrix::Group;
 use crate::replay::verdict::{Candidate, Choice, Detection, Verdict};
 use crate::report::decode::format_ts;
 use crate::report::moment::{self, JsonMoment};
@@ -149,7 +150,8 @@ pub(crate) fn write_brief_text(
     }
 }
 
-pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: &Style) -> io::Result<()> {
+pub(crate) fn write_matrix_text(out: &mut dyn Write, m: &MatrixAt, style: &Style) -> io::Result<()> {
+    let rows = &m.rows;
     let w = rows.iter().map(|d| d.method.len()).max().unwrap_or(6).max(6);
     writeln!(out, "{:<w$}  fam  result", "method")?;
     for d in rows {
@@ -161,26 +163,19 @@ pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: 
         };
         writeln!(out, "{:<w$}  v{}   {res}", d.method, d.family)?;
     }
-    let groups = crate::replay::matrix::agreement(rows);
-    let words = |(ip, names): &(Option<std::net::IpAddr>, Vec<String>)| {
-        let ip = ip.map_or_else(|| "nothing".to_owned(), |ip| ip.to_string());
-        format!("{ip} ({})", names.join(", "))
+    let name = |i: &usize| rows.get(*i).map_or("", |d| d.method.as_str());
+    let words = |g: &Group| {
+        let ip = g.ip.map_or_else(|| "nothing".to_owned(), |ip| ip.to_string());
+        format!("{ip} ({})", g.rows.iter().map(name).collect::<Vec<_>>().join(", "))
     };
-    match groups.as_slice() {
+    match m.agreement.as_slice() {
         [] => {}
         [one] => writeln!(out, "the programs agree: {}", words(one))?,
         [most, rest @ ..] => {
             // In the order the methods were listed.
-            let odd: Vec<&str> = rows
-                .iter()
-                .map(|d| d.method.as_str())
-                .filter(|m| rest.iter().any(|(_, n)| n.iter().any(|x| x == m)))
-                .fold(Vec::new(), |mut v, m| {
-                    if !v.contains(&m) {
-                        v.push(m);
-                    }
-                    v
-                });
+            let mut odd: Vec<usize> = rest.iter().flat_map(|g| g.rows.iter().copied()).collect();
+            odd.sort_unstable();
+            let odd: Vec<&str> = odd.iter().map(name).collect();
             writeln!(
                 out,
                 "{} disagree: {}; {}",
@@ -329,11 +324,35 @@ pub enum Answer {
     /// capture, `--at`, or the last look of `--at auto`).
     At(Vec<(Moment, Detection)>),
     /// At every look (`--all-looks`), marking where the answer changed.
-    Looks(Vec<(Moment, Detection)>),
+    Looks(Vec<Look>),
     /// Every method side by side (`--all`), at each moment asked for.
-    Matrix(Vec<(Moment, Vec<Detection>)>),
+    Matrix(Vec<MatrixAt>),
     /// The moments the choice changed (`--timeline`).
     Flips(Vec<Flip<Choice>>),
+}
+
+/// One look of `--all-looks`.
+#[derive(Debug)]
+pub struct Look {
+    /// When the program looked.
+    pub moment: Moment,
+    /// What it chose then.
+    pub detection: Detection,
+    /// The outcome (address, interface, error) differs from the previous
+    /// look's.
+    pub changed: bool,
+}
+
+/// `--all` at one moment: every method's answer, and the programs grouped
+/// by the IP they pick.
+#[derive(Debug)]
+pub struct MatrixAt {
+    /// The moment evaluated.
+    pub moment: Moment,
+    /// Every method's detection, in the order tried.
+    pub rows: Vec<Detection>,
+    /// The programs grouped by the IP they pick (indices into `rows`).
+    pub agreement: Vec<Group>,
 }
 
 /// Everything `nlorder detect` answers: each node, and the conflicts
@@ -375,23 +394,30 @@ impl Print<DetectReport> for Text {
                         writeln!(out, "  {}", at_line(moment, style))?;
                     }
                 }
-                Answer::Looks(results) => {
-                    let mut before: Option<String> = None;
-                    for (moment, d) in results {
-                        let now = outcome(d);
-                        let changed = before.as_ref().is_some_and(|b| *b != now);
+                Answer::Looks(looks) => {
+                    for Look {
+                        moment,
+                        detection: d,
+                        changed,
+                    } in looks
+                    {
                         let who = if multi { format!("[{node}] ") } else { String::new() };
-                        let mark = if changed { "  <- the answer changed" } else { "" };
-                        writeln!(out, "{who}{} (IPv{}) -> {now}{mark}", style.kind(&d.method), d.family)?;
+                        let mark = if *changed { "  <- the answer changed" } else { "" };
+                        writeln!(
+                            out,
+                            "{who}{} (IPv{}) -> {}{mark}",
+                            style.kind(&d.method),
+                            d.family,
+                            outcome(d)
+                        )?;
                         writeln!(out, "  {}", at_line(moment, style))?;
-                        before = Some(now);
                     }
                 }
                 Answer::Matrix(results) => {
-                    for (moment, rows) in results {
+                    for m in results {
                         writeln!(out, "[{node}] every method on {}:", n.capture.display())?;
-                        write_matrix_text(out, rows, style)?;
-                        writeln!(out, "  {}", at_line(moment, style))?;
+                        write_matrix_text(out, m, style)?;
+                        writeln!(out, "  {}", at_line(&m.moment, style))?;
                     }
                 }
                 Answer::Flips(flips) => {
@@ -415,7 +441,8 @@ impl NodeAnswer {
     /// The node's last detection: what conflicts and `--expect` judge.
     pub fn last(&self) -> Option<&Detection> {
         match &self.answer {
-            Answer::At(r) | Answer::Looks(r) => r.last().map(|(_, d)| d),
+            Answer::At(r) => r.last().map(|(_, d)| d),
+            Answer::Looks(r) => r.last().map(|l| &l.detection),
             Answer::Matrix(_) => None,
             Answer::Flips(f) => f.last().map(|f| &f.after.0),
         }
@@ -451,17 +478,14 @@ impl Print<DetectReport> for Json {
                     grounds,
                 })),
                 Answer::Looks(results) => {
-                    let mut before: Option<String> = None;
-                    let mut looks = Vec::new();
-                    for (moment, d) in results {
-                        let now = outcome(d);
-                        looks.push(JsonLook {
-                            moment: moment::json(moment),
-                            changed: before.as_ref().is_some_and(|b| *b != now),
-                            detection: d,
-                        });
-                        before = Some(now);
-                    }
+                    let looks = results
+                        .iter()
+                        .map(|l| JsonLook {
+                            moment: moment::json(&l.moment),
+                            changed: l.changed,
+                            detection: &l.detection,
+                        })
+                        .collect();
                     nodes.push(JsonNode::Looks {
                         node: &n.node,
                         capture: capture.clone(),
@@ -469,15 +493,24 @@ impl Print<DetectReport> for Json {
                         grounds,
                     });
                 }
-                Answer::Matrix(results) => nodes.extend(results.iter().map(|(moment, rows)| {
+                Answer::Matrix(results) => nodes.extend(results.iter().map(|m| {
                     JsonNode::Matrix {
                         node: &n.node,
                         capture: capture.clone(),
-                        moment: moment::json(moment),
-                        methods: rows,
-                        agreement: crate::replay::matrix::agreement(rows)
-                            .into_iter()
-                            .map(|(address, programs)| JsonGroup { address, programs })
+                        moment: moment::json(&m.moment),
+                        methods: &m.rows,
+                        agreement: m
+                            .agreement
+                            .iter()
+                            .map(|g| JsonGroup {
+                                address: g.ip,
+                                programs: g
+                                    .rows
+                                    .iter()
+                                    .filter_map(|i| m.rows.get(*i))
+                                    .map(|d| d.method.clone())
+                                    .collect(),
+                            })
                             .collect(),
                         grounds,
                     }

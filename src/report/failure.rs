@@ -51,6 +51,10 @@ impl fmt::Display for Failure {
             Failure::NoRoutesCaptured(Program::Etcd) => {
                 f.write_str("etcd reads the default routes, but the capture holds no routes: record a route dump too")
             }
+            Failure::NoRoutesCaptured(other) => write!(
+                f,
+                "{other} reads the default routes, but the capture holds no routes: record a route dump too"
+            ),
         }
     }
 }

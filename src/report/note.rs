@@ -15,13 +15,7 @@ use crate::replay::note::{Note, PeerCheck, Program};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Program::Kubelet => "kubelet",
-            Program::Kubeadm => "kubeadm",
-            Program::Flannel => "flannel",
-            Program::K3s => "k3s",
-            Program::Etcd => "etcd",
-        })
+        f.write_str(self.name())
     }
 }
 
@@ -30,7 +24,7 @@ impl fmt::Display for Program {
 fn step(by: Program) -> &'static str {
     match by {
         Program::Kubelet => "step 4: ",
-        Program::Kubeadm | Program::Flannel | Program::K3s | Program::Etcd => "",
+        _ => "",
     }
 }
 
