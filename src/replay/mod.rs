@@ -13,6 +13,7 @@
 pub mod assumed;
 pub mod blocks;
 pub mod calico;
+pub mod calico_method;
 pub mod calico_version;
 pub mod cilium;
 pub mod cilium_node_address;
