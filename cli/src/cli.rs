@@ -518,6 +518,9 @@ pub struct DetectArgs {
     /// With --at auto: replay every look, not only the last, and say where the answer changed.
     #[arg(long)]
     pub all_looks: bool,
+    /// Text: the answer, the candidate that came closest and why it lost (not every candidate).
+    #[arg(long, conflicts_with_all = ["all", "timeline", "all_looks"])]
+    pub brief: bool,
     /// Output format: the answer and why each candidate lost as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
@@ -977,9 +980,17 @@ pub struct DetectSettingsArgs {
     /// kubelet --hostname-override.
     #[arg(long)]
     pub hostname_override: Option<String>,
-    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
+    /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver order
+    /// (repeatable); none: the lookup returned nothing.
     #[arg(long, value_name = "ADDR|none")]
     pub resolved: Vec<nlorder::app::settings::Resolved>,
+    /// kubelet: look the node name (--hostname-override, else the capture's NODE name) up in this
+    /// hosts file and sort the answers as glibc's getaddrinfo does on the captured host.
+    #[arg(long, value_name = "FILE", conflicts_with = "resolved")]
+    pub hosts: Option<PathBuf>,
+    /// With --hosts: the host's /etc/host.conf (`multi on` returns every line naming the name).
+    #[arg(long, value_name = "FILE", requires = "hosts")]
+    pub host_conf: Option<PathBuf>,
     /// flannel --iface (name or IP), repeatable.
     #[arg(long)]
     pub iface: Vec<String>,
@@ -1031,6 +1042,8 @@ impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
             node_ip: a.node_ip,
             hostname_override: a.hostname_override,
             resolved: a.resolved,
+            hosts: a.hosts,
+            host_conf: a.host_conf,
             iface: a.iface,
             iface_regex: a.iface_regex,
             iface_can_reach: a.iface_can_reach,
@@ -1168,6 +1181,7 @@ impl Command {
                     timeline: a.timeline,
                     all: a.all,
                     all_looks: a.all_looks,
+                    brief: a.brief,
                     format: a.format.into(),
                 })),
                 a.io.console(),

@@ -131,6 +131,7 @@ fn every_request(data: &[u8]) -> u64 {
             };
             let (installation, all_looks) = (None, at.is_some());
             let detect = app::detect::Detect {
+                brief: false,
                 nodes,
                 settings,
                 installation,

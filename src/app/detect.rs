@@ -11,12 +11,13 @@ use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::rebuild::AtSpec;
 use crate::rebuild::Grounds;
+use crate::replay::Family;
 use crate::replay::method::Method;
 use crate::replay::verdict::Choice;
 use crate::replay::verdict::Detection;
 use crate::replay::{MethodSpec, calico, matrix};
 use crate::report;
-use crate::report::detect::{Answer, DetectReport, NodeAnswer, outcome};
+use crate::report::detect::{Answer, DetectReport, Look, MatrixAt, NodeAnswer, outcome};
 use crate::report::moment::outside_warning;
 
 /// One detection method over captures named by node.
@@ -40,6 +41,8 @@ pub struct Detect {
     pub all: bool,
     /// At every look `--at auto` finds.
     pub all_looks: bool,
+    /// Text: the answer and its runner-up only.
+    pub brief: bool,
     /// Text or JSON.
     pub format: Format,
 }
@@ -54,29 +57,44 @@ impl Detect {
         if let Some(w) = crate::report::semantics::newer_release(settings.calico_version) {
             eprintln!("nlorder: warning: --calico-version: {w}");
         }
+        // The families to replay, each with its method: one run, or one
+        // per family an operator Installation configures (both when
+        // neither --family nor the Installation says one).
+        let mut runs: Vec<(Option<Family>, Method)> = vec![(settings.family, settings.method.clone())];
         if let Some(path) = &self.installation {
-            let (method, why) = super::operator::method_of_file(path, settings.family()).map_err(Error::Unreadable)?;
-            if !console.quiet {
-                eprintln!("nlorder: --installation: {method} ({why})");
+            let families = match settings.family {
+                Some(f) => vec![f],
+                None => super::operator::families_of_file(path).map_err(Error::Unreadable)?,
+            };
+            runs.clear();
+            for family in families {
+                let (method, why) = super::operator::method_of_file(path, family).map_err(Error::Unreadable)?;
+                if !console.quiet {
+                    eprintln!("nlorder: --installation: {method} ({why})");
+                }
+                runs.push((Some(family), Method::Calico(method)));
             }
-            settings.method = Method::Calico(method);
         }
         let names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
-        settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
         let mut nodes = Vec::new();
-        for Node {
-            name: node,
-            capture: source,
-        } in &self.nodes
-        {
-            let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
-            let (answer, grounds) = self.answer(console, source, &spec)?;
-            nodes.push(NodeAnswer {
-                node: node.clone(),
-                capture: source.path().to_path_buf(),
-                answer,
-                grounds,
-            });
+        for (family, method) in runs {
+            settings.family = family;
+            settings.method = method;
+            settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
+            for Node {
+                name: node,
+                capture: source,
+            } in &self.nodes
+            {
+                let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
+                let (answer, grounds) = self.answer(console, source, &spec)?;
+                nodes.push(NodeAnswer {
+                    node: node.clone(),
+                    capture: source.path().to_path_buf(),
+                    answer,
+                    grounds,
+                });
+            }
         }
         let last: Vec<(String, Detection)> = nodes
             .iter()
@@ -98,7 +116,11 @@ impl Detect {
                 }
             }));
         }
-        let report = DetectReport { nodes, conflicts };
+        let report = DetectReport {
+            nodes,
+            conflicts,
+            brief: self.brief,
+        };
         report::print(self.format, console.style, &report, out)?;
         out.flush()?;
         for f in &failed {
@@ -109,6 +131,14 @@ impl Detect {
         } else {
             Status::Mismatch
         })
+    }
+
+    /// The families `--all` replays: the one `--family` gives, else both.
+    fn families(&self) -> Vec<Family> {
+        match self.settings.family {
+            Some(f) => vec![f],
+            None => vec![Family::V4, Family::V6],
+        }
     }
 
     /// One node's answer, in the shape the options ask for.
@@ -131,14 +161,38 @@ impl Detect {
             };
             let (results, grounds) =
                 super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
-                    matrix::run(m, &base)
+                    matrix::run(m, &base, &self.families())
                 })?;
+            let results = results
+                .into_iter()
+                .map(|(moment, rows)| MatrixAt {
+                    agreement: matrix::agreement(&rows),
+                    moment,
+                    rows,
+                })
+                .collect();
             return Ok((Answer::Matrix(results), grounds));
         }
         let (results, grounds) =
             super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| spec.detect(m))?;
         Ok(match self.all_looks {
-            true => (Answer::Looks(results), grounds),
+            true => {
+                let mut before: Option<Choice> = None;
+                let looks = results
+                    .into_iter()
+                    .map(|(moment, detection)| {
+                        let now = Choice(detection);
+                        let changed = before.as_ref().is_some_and(|b| *b != now);
+                        before = Some(now.clone());
+                        Look {
+                            moment,
+                            detection: now.0,
+                            changed,
+                        }
+                    })
+                    .collect();
+                (Answer::Looks(looks), grounds)
+            }
             false => (Answer::At(results), grounds),
         })
     }

@@ -161,6 +161,29 @@ pub fn method_of_file(path: &std::path::Path, family: Family) -> Result<(String,
         .ok_or_else(|| format!("{}: the operator sets {ip}=none (no IPv{family} pool)", path.display()))
 }
 
+/// `--installation FILE` without `--family`: the families the operator
+/// runs autodetection for (IPv4, IPv6 or both), in that order; an error
+/// line when the file cannot be read or replayed, or it sets neither.
+pub fn families_of_file(path: &std::path::Path) -> Result<Vec<Family>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut families = Vec::new();
+    for family in [Family::V4, Family::V6] {
+        if method(&text, family)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .is_some()
+        {
+            families.push(family);
+        }
+    }
+    if families.is_empty() {
+        return Err(format!(
+            "{}: the operator sets IP=none and IP6=none (no pool of either family)",
+            path.display()
+        ));
+    }
+    Ok(families)
+}
+
 /// The operator's `validateNodeAddressDetection`.
 fn validate(ad: &Autodetection) -> Result<(), String> {
     for c in &ad.cidrs {

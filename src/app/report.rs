@@ -171,7 +171,11 @@ impl Report {
             MethodSpec::Calico { options, .. } => options,
             _ => calico::Options::default(),
         };
-        Ok(matrix::methods(model, &base))
+        let families = match self.settings.family {
+            Some(f) => vec![f],
+            None => vec![crate::replay::family::Family::V4, crate::replay::family::Family::V6],
+        };
+        Ok(matrix::methods(model, &base, &families))
     }
 }
 

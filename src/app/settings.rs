@@ -13,11 +13,13 @@
 use crate::bad_value::BadValue;
 use std::fmt;
 use std::net::IpAddr;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use ipnet::IpNet;
 use serde::{Deserialize, Deserializer};
 
+use crate::replay::gai::hosts::{HostConf, HostsFile};
 use crate::replay::method::Method;
 use crate::replay::verdict::{Detection, NodeAddress};
 use crate::replay::{Family, MethodSpec, calico, cilium, cilium_node_address, flannel, k3s, kubeadm, kubelet};
@@ -160,8 +162,15 @@ pub struct DetectSettings {
     pub node_ip: Vec<IpAddr>,
     /// kubelet --hostname-override.
     pub hostname_override: Option<String>,
-    /// What the node name resolved to, in resolver order (repeatable); none: the lookup returned nothing.
+    /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver
+    /// order (repeatable); none: the lookup returned nothing.
     pub resolved: Vec<Resolved>,
+    /// kubelet: look the node name (--hostname-override, else the capture's node name) up in
+    /// this hosts file and sort the answers as glibc's getaddrinfo does on the host, instead
+    /// of --resolved.
+    pub hosts: Option<PathBuf>,
+    /// With hosts: the host's /etc/host.conf (`multi on` returns every line naming it).
+    pub host_conf: Option<PathBuf>,
     /// flannel --iface (name or IP), repeatable.
     pub iface: Vec<String>,
     /// flannel --iface-regex, repeatable.
@@ -203,6 +212,8 @@ impl Default for DetectSettings {
             node_ip: Vec::new(),
             hostname_override: None,
             resolved: Vec::new(),
+            hosts: None,
+            host_conf: None,
             iface: Vec::new(),
             iface_regex: Vec::new(),
             iface_can_reach: None,
@@ -238,6 +249,12 @@ pub enum SettingsError {
     /// kubernetes-internal-ip replays a Node's InternalIP, which must be given.
     #[error("--method kubernetes-internal-ip needs the Node's InternalIP: --node-internal-ip IP (or NODE=IP)")]
     NoInternalIp,
+    /// Two sources of the node name's answers.
+    #[error("--hosts looks the node name up; --resolved gives its answers: give one of them")]
+    HostsAndResolved,
+    /// A hosts file or host.conf that cannot be read.
+    #[error("{0}")]
+    Unreadable(String),
     /// kubelet's family comes from its first --node-ip.
     #[error("--family {0} contradicts --node-ip {1} (kubelet prefers the family of its first --node-ip)")]
     FamilyConflict(Family, IpAddr),
@@ -298,12 +315,20 @@ impl DetectSettings {
         if *method != Method::Kubelet {
             for (set, option) in [
                 (self.hostname_override.is_some(), "hostname-override"),
-                (!self.resolved.is_empty(), "resolved"),
+                (self.hosts.is_some(), "hosts"),
             ] {
                 if set {
                     return Err(not_for(option, "kubelet"));
                 }
             }
+        }
+        if self.hosts.is_some() && !self.resolved.is_empty() {
+            return Err(SettingsError::HostsAndResolved);
+        }
+        let can_reach_name = matches!(method, Method::Calico(text)
+            if text.strip_prefix("can-reach=").is_some_and(|d| d.parse::<IpAddr>().is_err()));
+        if *method != Method::Kubelet && !can_reach_name && !self.resolved.is_empty() {
+            return Err(not_for("resolved", "kubelet's and calico-node's can-reach=NAME"));
         }
         if *method == Method::Kubelet
             && let (Some(f), Some(ip)) = (self.family, self.node_ip.first())
@@ -328,6 +353,35 @@ impl DetectSettings {
         self.family.unwrap_or_default()
     }
 
+    /// `hosts` (and `host_conf`), read, for kubelet's node name: the
+    /// hostname override, else the capture's node name.
+    fn name_lookup(&self, node: &str) -> Result<Option<kubelet::NameLookup>, SettingsError> {
+        let Some(path) = &self.hosts else { return Ok(None) };
+        let read =
+            |p: &PathBuf| std::fs::read(p).map_err(|e| SettingsError::Unreadable(format!("{}: {e}", p.display())));
+        let multi = match &self.host_conf {
+            Some(p) => HostConf::parse(&read(p)?).multi,
+            None => false,
+        };
+        Ok(Some(kubelet::NameLookup {
+            name: self.hostname_override.clone().unwrap_or_else(|| node.to_owned()),
+            path: path.display().to_string(),
+            file: HostsFile::parse(&read(path)?),
+            multi,
+        }))
+    }
+
+    /// The resolver's answers given, in order (`none` gives none).
+    fn resolved_ips(&self) -> Vec<IpAddr> {
+        self.resolved
+            .iter()
+            .filter_map(|r| match r {
+                Resolved::Ip(ip) => Some(*ip),
+                Resolved::Nothing => None,
+            })
+            .collect()
+    }
+
     /// The Node's InternalIP addresses that apply to `node`.
     pub fn internal_ips(&self, node: &str) -> Vec<IpAddr> {
         self.node_internal_ip
@@ -349,14 +403,8 @@ impl DetectSettings {
                     _ => self.node_ip.clone(),
                 },
                 hostname_override: self.hostname_override.clone(),
-                resolved: self
-                    .resolved
-                    .iter()
-                    .filter_map(|r| match r {
-                        Resolved::Ip(ip) => Some(*ip),
-                        Resolved::Nothing => None,
-                    })
-                    .collect(),
+                resolved: self.resolved_ips(),
+                lookup: self.name_lookup(node)?,
             }),
             Method::Kubeadm => MethodSpec::Kubeadm(kubeadm::Options {
                 advertise_address: self.advertise_address,
@@ -413,6 +461,7 @@ impl DetectSettings {
                     node_internal_ips: self.internal_ips(node),
                     ip: self.ip.clone(),
                     bgp_peers: self.bgp_peer.clone(),
+                    resolved: self.resolved_ips(),
                 };
                 let method = calico::Method::parse(text, self.calico_version);
                 if let Err(e) = &method

@@ -9,244 +9,28 @@
 //! address gets a verdict. Semantics: calico-node's
 //! node/pkg/lifecycle/startup/autodetection (`FilteredEnumeration`,
 //! `GetInterfaces`, `ReachDestination`, `NodeInternalIP`) per release.
+//! The method and settings are parsed in [`super::calico_method`]; the
+//! log lines the replay records are worded in `report::calico`.
 
 use std::net::IpAddr;
-use std::str::FromStr;
 
 use ipnet::IpNet;
 
 use super::family::Family;
-use super::goregex::GoRegex;
 use super::goview::{self, AddrView, GoAddr};
 use super::note::{Note, PeerCheck};
 use super::reason::Reason;
 use super::semantics::{CalicoWalk, Semantics};
 use super::source;
-use super::verdict::{AddrVerdict, Candidate, Detection, Log, NodeAddress, Verdict};
+use super::source::{NoSource, Rejecting};
+use super::verdict::{AddrVerdict, Autodetect, Candidate, Detection, DialErrno, Log, LogError, NodeAddress, Verdict};
 
+pub use super::calico_method::{IpSetting, Method, Patterns, default_excludes};
 pub use super::calico_version::Version;
 use super::failure::Failure;
 pub use super::failure::{Introduced, MethodError, Unable};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{AF_INET, AF_INET6};
-
-/// `DEFAULT_INTERFACES_TO_EXCLUDE` of a release (Linux), in source order.
-pub fn default_excludes(v: Version) -> Vec<&'static str> {
-    const OLD: [&str; 11] = [
-        "docker.*",
-        "cbr.*",
-        "dummy.*",
-        "virbr.*",
-        "lxcbr.*",
-        "veth.*",
-        "lo",
-        "cali.*",
-        "tunl.*",
-        "flannel.*",
-        "kube-ipvs.*",
-    ];
-    const ANCHORED: [&str; 12] = [
-        "^docker.*",
-        "^cbr.*",
-        "^dummy.*",
-        "^virbr.*",
-        "^lxcbr.*",
-        "^veth.*",
-        "^lo",
-        "^cali.*",
-        "^tunl.*",
-        "^flannel.*",
-        "^kube-ipvs.*",
-        "^cni.*",
-    ];
-    const VXLAN_WG: [&str; 4] = [
-        r"^vxlan\.calico.*",
-        r"^vxlan-v6\.calico.*",
-        r"^wireguard\.cali.*",
-        r"^wg-v6\.cali.*",
-    ];
-    let (minor, patch) = (v.1, v.2);
-    if v.0 < 3 || (v.0 == 3 && minor < 15) {
-        return OLD.to_vec();
-    }
-    if v.0 == 3 && minor >= 25 || v.0 > 3 {
-        return vec![
-            "^docker.*",
-            "^cbr.*",
-            "^dummy.*",
-            "^podman.*",
-            "^virbr.*",
-            "^lxcbr.*",
-            "^veth.*",
-            "^lo",
-            "^br-.*",
-            "^cali.*",
-            "^tunl.*",
-            "^flannel.*",
-            "^kube-ipvs.*",
-            "^cni.*",
-            r"^vxlan\.calico.*",
-            r"^vxlan-v6\.calico.*",
-            r"^wireguard\.cali.*",
-            r"^wg-v6\.cali.*",
-            "^nodelocaldns.*",
-        ];
-    }
-    let anchored = (minor == 23 && patch >= 4) || (minor == 24 && patch >= 3);
-    if !anchored {
-        let mut l = OLD.to_vec();
-        l.push("cni.*");
-        return l;
-    }
-    let mut l = ANCHORED.to_vec();
-    if (minor == 23 && patch >= 5) || (minor == 24 && patch >= 4) {
-        l.extend(VXLAN_WG);
-    }
-    if minor == 24 && patch >= 6 {
-        l.push("^nodelocaldns.*");
-    }
-    l
-}
-
-/// Interface-name patterns as calico-node joins and compiles them
-/// (`(p1)|(p2)|…`, Go's RE2), compiled once.
-#[derive(Debug, Clone)]
-pub struct Patterns {
-    texts: Vec<String>,
-    joined: Option<GoRegex>,
-    each: Vec<(String, GoRegex)>,
-}
-
-impl Patterns {
-    pub fn new(texts: Vec<String>) -> Result<Patterns, super::goregex::PatternError> {
-        let joined = joined(&texts)?;
-        let each = texts
-            .iter()
-            .filter_map(|t| GoRegex::new(t).ok().map(|r| (t.clone(), r)))
-            .collect();
-        Ok(Patterns { texts, joined, each })
-    }
-
-    pub fn texts(&self) -> &[String] {
-        &self.texts
-    }
-
-    fn is_match(&self, name: &[u8]) -> Option<bool> {
-        self.joined.as_ref().map(|r| r.is_match(name))
-    }
-
-    /// The first single pattern that matches, to name it in a verdict
-    /// (all of them, joined, when only their join compiles).
-    fn which(&self, name: &[u8]) -> String {
-        self.each
-            .iter()
-            .find(|(_, r)| r.is_match(name))
-            .map(|(t, _)| t.clone())
-            .unwrap_or_else(|| self.texts.join(","))
-    }
-}
-
-/// `IP_AUTODETECTION_METHOD`, parsed the way `AutoDetectCIDR` dispatches,
-/// with its patterns (and the release's default excludes) compiled.
-#[derive(Debug, Clone)]
-pub enum Method {
-    /// The release's default excludes.
-    FirstFound(Patterns),
-    Interface(Patterns),
-    /// The default excludes and the given patterns.
-    SkipInterface(Patterns),
-    Cidr(Vec<IpNet>),
-    CanReach(String),
-    KubernetesInternalIp,
-}
-
-/// Splits at every match of `\s*,\s*`, keeping empty pieces (as Go's
-/// `regexp.Split(s, -1)` does).
-fn split_list(s: &str) -> Vec<String> {
-    s.split(',')
-        .map(|p| p.trim_matches(|c: char| c.is_ascii_whitespace()).to_owned())
-        .collect()
-}
-
-impl Method {
-    pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
-        let v = v.replayed();
-        let refused = |introduced| MethodError::Invalid {
-            method: s.to_owned(),
-            introduced,
-        };
-        let invalid = || refused(None);
-        let too_old = |method, since| {
-            refused(Some(Introduced {
-                method,
-                since,
-                replayed: v,
-            }))
-        };
-        let defaults = || default_excludes(v).into_iter().map(String::from).collect::<Vec<_>>();
-        let compile = |texts: Vec<String>| {
-            Patterns::new(texts).map_err(|error| MethodError::Pattern {
-                method: s.to_owned(),
-                error,
-            })
-        };
-        if s.is_empty() || s == "first-found" {
-            return Ok(Method::FirstFound(compile(defaults())?));
-        }
-        if let Some(rest) = s.strip_prefix("interface=") {
-            return Ok(Method::Interface(compile(split_list(rest))?));
-        }
-        if let Some(rest) = s.strip_prefix("cidr=") {
-            if v < Version(3, 16, 0) {
-                return Err(too_old("cidr=", Version(3, 16, 0)));
-            }
-            let nets = split_list(rest)
-                .into_iter()
-                .map(|cidr| {
-                    IpNet::from_str(&cidr).map_err(|_| MethodError::Cidr {
-                        method: s.to_owned(),
-                        cidr,
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            return Ok(Method::Cidr(nets));
-        }
-        if let Some(rest) = s.strip_prefix("can-reach=") {
-            return Ok(Method::CanReach(rest.to_owned()));
-        }
-        if let Some(rest) = s.strip_prefix("skip-interface=") {
-            let mut ex = defaults();
-            ex.extend(split_list(rest));
-            return Ok(Method::SkipInterface(compile(ex)?));
-        }
-        if s.starts_with("kubernetes-internal-ip") {
-            if v < Version(3, 22, 0) {
-                return Err(too_old("kubernetes-internal-ip", Version(3, 22, 0)));
-            }
-            return Ok(Method::KubernetesInternalIp);
-        }
-        Err(invalid())
-    }
-}
-
-/// calico-node's `IP` / `IP6` setting.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum IpSetting {
-    Autodetect,
-    None,
-    Explicit(String),
-}
-
-impl FromStr for IpSetting {
-    type Err = std::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "autodetect" | "" => IpSetting::Autodetect,
-            "none" => IpSetting::None,
-            other => IpSetting::Explicit(other.to_owned()),
-        })
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -256,6 +40,9 @@ pub struct Options {
     pub node_internal_ips: Vec<IpAddr>,
     pub ip: IpSetting,
     pub bgp_peers: Vec<IpAddr>,
+    /// What a `can-reach=` host name resolves to, in resolver order (the
+    /// capture holds no resolver answer).
+    pub resolved: Vec<IpAddr>,
 }
 
 impl Default for Options {
@@ -266,6 +53,7 @@ impl Default for Options {
             node_internal_ips: Vec::new(),
             ip: IpSetting::Autodetect,
             bgp_peers: Vec::new(),
+            resolved: Vec::new(),
         }
     }
 }
@@ -280,15 +68,6 @@ fn view(v: Version) -> AddrView {
     } else {
         AddrView::GoNet
     }
-}
-
-/// `(p1)|(p2)|…`, compiled as calico-node compiles it.
-fn joined(patterns: &[String]) -> Result<Option<GoRegex>, super::goregex::PatternError> {
-    if patterns.is_empty() {
-        return Ok(None);
-    }
-    let j = format!("({})", patterns.join(")|("));
-    GoRegex::new(&j).map(Some)
 }
 
 /// One interface `GetInterfaces` kept, with its addresses of the family.
@@ -506,7 +285,9 @@ pub fn outcome_parsed(
         }
     };
     let result = match method.as_ref().ok()? {
-        Method::FirstFound(ex) | Method::SkipInterface(ex) => filtered_outcome(model, None, Some(ex), &[], o),
+        Method::FirstFound(ex) | Method::SkipInterface { patterns: ex, .. } => {
+            filtered_outcome(model, None, Some(ex), &[], o)
+        }
         Method::Interface(inc) => filtered_outcome(model, Some(inc), None, &[], o),
         Method::Cidr(nets) => filtered_outcome(model, None, None, nets, o),
         Method::CanReach(_) | Method::KubernetesInternalIp => return None,
@@ -540,11 +321,14 @@ fn k8s_bug(v: Version) -> bool {
 /// calico-node refused it.
 fn semantics(asked: Version, method: Option<&Method>) -> Semantics {
     let v = asked.replayed();
-    let walk = method.map(|m| CalicoWalk {
-        default_excludes: default_excludes(v),
-        without_default_excludes: matches!(m, Method::Interface(_) | Method::Cidr(_)),
-        network_address_bug: matches!(m, Method::KubernetesInternalIp) && k8s_bug(v),
-        bulk_dump: view(v) == AddrView::Vishvananda,
+    let walk = method.map(|m| {
+        let applies = matches!(m, Method::FirstFound(_) | Method::SkipInterface { .. });
+        CalicoWalk {
+            default_excludes: if applies { default_excludes(v) } else { Vec::new() },
+            without_default_excludes: !applies,
+            network_address_bug: matches!(m, Method::KubernetesInternalIp) && k8s_bug(v),
+            bulk_dump: view(v) == AddrView::Vishvananda,
+        }
     });
     Semantics::CalicoNode { asked, walk }
 }
@@ -577,6 +361,9 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
         Ok(m) => m,
         Err(e) => {
             let mut d = Detection::new(name, semantics(asked, None), o.family);
+            if let MethodError::Invalid { method, .. } = e {
+                d.log.push(Log::InvalidMethod { method: method.clone() });
+            }
             d.error = Some(Failure::Method(e.clone()));
             return d;
         }
@@ -595,31 +382,81 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
         IpSetting::Autodetect => {}
     }
     let result = match method {
-        Method::FirstFound(ex) | Method::SkipInterface(ex) => filtered(model, None, Some(ex), &[], o, &mut d),
+        Method::FirstFound(ex) | Method::SkipInterface { patterns: ex, .. } => {
+            filtered(model, None, Some(ex), &[], o, &mut d)
+        }
         Method::Interface(inc) => filtered(model, Some(inc), None, &[], o, &mut d),
         Method::Cidr(nets) => filtered(model, None, None, nets, o, &mut d),
         Method::CanReach(dest) => can_reach(model, dest, o, &mut d),
         Method::KubernetesInternalIp => k8s_internal_ip(model, o, &mut d),
     };
+    let by = autodetect(method);
     if let Err(why) = result {
-        d.log = Some(Log::Unable {
-            family: o.family,
-            method: name.to_owned(),
-            why: why.clone(),
-        });
+        if let Some((by, why)) = by.zip(log_error(&why, o.family)) {
+            d.log.push(Log::Unable {
+                family: o.family,
+                by,
+                why,
+            });
+        }
         d.error = Some(Failure::Unable(why));
-    } else if let (Some(a), Some(i)) = (d.address, &d.interface) {
-        d.log = Some(Log::Using {
+    } else if let (Some(by), Some(a), Some(i)) = (by, d.address, &d.interface) {
+        d.log.push(Log::Using {
             family: o.family,
             address: a,
             interface: i.clone(),
-            matching: matches!(method, Method::Interface(_)),
+            by,
         });
     }
     bgp_peers(model, o, &mut d);
     vxlan_parent(model, o, &mut d);
     d.notes.push(Note::Redetects);
     d
+}
+
+/// The function of `AutoDetectCIDR` that logs the method's outcome
+/// (kubernetes-internal-ip logs only `GetLocalCIDR`'s lines).
+fn autodetect(method: &Method) -> Option<Autodetect> {
+    Some(match method {
+        Method::FirstFound(_) => Autodetect::FirstFound,
+        Method::Interface(p) => Autodetect::Interface(p.texts().to_vec()),
+        Method::SkipInterface { given, .. } => Autodetect::SkipInterface(given.clone()),
+        Method::Cidr(nets) => Autodetect::Cidr(nets.iter().map(IpNet::trunc).collect()),
+        Method::CanReach(dest) => Autodetect::CanReach(dest.clone()),
+        Method::KubernetesInternalIp => return None,
+    })
+}
+
+/// The error calico-node logs for a failure, where nlorder knows what it
+/// is: `None` where the failure is nlorder's own limit (a name it cannot
+/// resolve, routes the capture lacks) or kubernetes-internal-ip's (whose
+/// lines are logged as it goes).
+fn log_error(why: &Unable, family: Family) -> Option<LogError> {
+    Some(match why {
+        Unable::NoValidInterfaces | Unable::NoValidAddresses(_) | Unable::SourceNotLocal { .. } => {
+            LogError::Calico(why.clone())
+        }
+        Unable::CanReachFamily { dest, .. } => LogError::NoSuitableAddress {
+            family,
+            dest: dest.clone(),
+        },
+        Unable::CannotReach { dst, why } => LogError::Dial {
+            dst: *dst,
+            errno: match why {
+                NoSource::Unreachable => DialErrno::NetworkUnreachable,
+                NoSource::Rejected { kind, .. } => match kind {
+                    Rejecting::Blackhole => DialErrno::InvalidArgument,
+                    Rejecting::Unreachable => DialErrno::HostUnreachable,
+                    Rejecting::Prohibit => DialErrno::PermissionDenied,
+                },
+                NoSource::NoRoutes | NoSource::NoAddress(_) => return None,
+            },
+        },
+        Unable::CanReachName { .. }
+        | Unable::NoInternalIp
+        | Unable::NoInternalIpOfFamily(_)
+        | Unable::InternalIpNotLocal(_) => return None,
+    })
 }
 
 /// felix's VXLAN device parent (`getParentInterface` in felix's VXLAN
@@ -641,16 +478,37 @@ fn vxlan_parent(model: &Model, o: &Options, d: &mut Detection) {
 }
 
 fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), Unable> {
-    let Ok(dst) = dest.parse::<IpAddr>() else {
-        return Err(Unable::CanReachName { dest: dest.to_owned() });
+    // Go's `net.Dial("udp4", …)` resolves a name, keeps the addresses of
+    // the family and connects to each in turn: the first the kernel
+    // routes wins, else the first error stands.
+    let addresses = match dest.parse::<IpAddr>() {
+        Ok(ip) => vec![ip],
+        Err(_) if o.resolved.is_empty() => return Err(Unable::CanReachName { dest: dest.to_owned() }),
+        Err(_) => o.resolved.clone(),
     };
-    if family_of(dst) != o.family {
+    let of_family: Vec<IpAddr> = addresses.into_iter().filter(|ip| family_of(*ip) == o.family).collect();
+    if of_family.is_empty() {
         return Err(Unable::CanReachFamily {
             dest: dest.to_owned(),
             family: o.family,
         });
     }
-    let choice = source::select_source(model, dst).map_err(|why| Unable::CannotReach { dst, why })?;
+    let mut first_error = None;
+    let mut reached = None;
+    for dst in of_family {
+        match source::select_source(model, dst) {
+            Ok(choice) => {
+                reached = Some((dst, choice));
+                break;
+            }
+            Err(why) => {
+                first_error.get_or_insert(Unable::CannotReach { dst, why });
+            }
+        }
+    }
+    let Some((dst, choice)) = reached else {
+        return Err(first_error.unwrap_or(Unable::CanReachName { dest: dest.to_owned() }));
+    };
     d.notes.push(Note::Reaches {
         dst,
         source: choice.source,
@@ -711,12 +569,19 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
         return Err(Unable::NoInternalIp);
     }
     let Some(ip) = o.node_internal_ips.iter().copied().find(|i| family_of(*i) == o.family) else {
+        // The address stays empty, which does not parse as a CIDR.
+        d.log.push(Log::UnparsableCidr { address: String::new() });
         return Err(Unable::NoInternalIpOfFamily(o.family));
     };
     let Some((cidr, iface)) = local_cidr(model, ip, o.version) else {
         d.notes.push(Note::NoInterfaceFor { ip });
+        d.log.push(Log::NoMatchingInterface { ip });
+        d.log.push(Log::UnparsableCidr {
+            address: ip.to_string(),
+        });
         return Err(Unable::InternalIpNotLocal(ip));
     };
+    d.log.push(Log::IncludingCidr { cidr });
     let result = if k8s_bug(o.version) {
         let net = cidr.trunc();
         d.notes.push(Note::NetworkAddress {

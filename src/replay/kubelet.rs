@@ -8,6 +8,10 @@
 use std::net::IpAddr;
 
 use super::failure::Failure;
+use super::gai::{
+    self,
+    hosts::{self, HostsFile},
+};
 use super::goview;
 use super::host_interface::{self, NoHostInterface};
 use super::note::{Note, Program};
@@ -23,6 +27,47 @@ pub struct Options {
     pub hostname_override: Option<String>,
     /// What the node name resolved to, in resolver order.
     pub resolved: Vec<IpAddr>,
+    /// Step 3 from a hosts file instead of `resolved`: the node name
+    /// looked up and sorted on the host the model stands for.
+    pub lookup: Option<NameLookup>,
+}
+
+/// The node name in a hosts file, as a kubelet built with cgo resolves it:
+/// `net.LookupIP` calls glibc's `getaddrinfo` (AF_UNSPEC, AI_CANONNAME |
+/// AI_V4MAPPED | AI_ALL: no AI_ADDRCONFIG), whose files backend reads the
+/// file (every line naming it with host.conf's `multi on`, else the
+/// first) and whose RFC 3484 sort orders the answers on this host. (A
+/// kubelet built without cgo, with Go's own resolver, keeps the file's
+/// order: give `--resolved` for that.)
+#[derive(Debug, Clone)]
+pub struct NameLookup {
+    /// The name looked up (the node name).
+    pub name: String,
+    /// The hosts file, as named.
+    pub path: String,
+    pub file: HostsFile,
+    /// host.conf's `multi`.
+    pub multi: bool,
+}
+
+impl NameLookup {
+    /// The answers in the order getaddrinfo returns them on this host,
+    /// and the note showing the sort.
+    fn resolve(&self, model: &Model) -> (Vec<IpAddr>, Note) {
+        let found = self
+            .file
+            .lookup(&self.name, hosts::asked(model, false), self.multi)
+            .addresses();
+        let sorted = gai::sort(model, &found, &gai::Options::default());
+        let note = Note::NameSorted {
+            name: self.name.clone(),
+            hosts: self.path.clone(),
+            found,
+            order: sorted.order.clone(),
+            steps: sorted.steps,
+        };
+        (sorted.order, note)
+    }
 }
 
 /// kubelet's `validateNodeIP`.
@@ -78,8 +123,16 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         return d;
     }
     // Step 3.
+    let resolved = match &o.lookup {
+        Some(l) => {
+            let (order, note) = l.resolve(model);
+            d.notes.push(note);
+            order
+        }
+        None => o.resolved.clone(),
+    };
     let mut first_other: Option<IpAddr> = None;
-    for (i, ip) in o.resolved.iter().enumerate() {
+    for (i, ip) in resolved.iter().enumerate() {
         let (verdict, reason) = match validate(model, *ip) {
             Err(e) => (Verdict::NotMatching, Reason::Rejected(e)),
             Ok(()) if ip.is_ipv6() == prefer_v6 && d.address.is_none() => {
@@ -117,7 +170,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         d.notes.insert(0, Note::ResolvedLocal);
         return d;
     }
-    if o.resolved.is_empty() {
+    if resolved.is_empty() {
         d.notes.push(Note::ResolvedNothing);
     } else {
         d.notes.push(Note::NoValidAnswer);

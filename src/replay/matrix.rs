@@ -8,7 +8,7 @@
 //! InternalIP is known, and every other program with no flags (flannel,
 //! k3s's embedded flannel and Cilium per family; kubelet, kubeadm, k3s,
 //! etcd, Swarm, Consul and Nomad once, in the family they choose).
-//! [`agreement`] groups the programs by the IP they end up with.
+//! [`agreement`] groups the programs by the IP they end up with, as values.
 
 use std::collections::BTreeSet;
 use std::net::IpAddr;
@@ -16,7 +16,8 @@ use std::net::IpAddr;
 use super::calico;
 use super::family::Family;
 use super::goview;
-use super::method::{Method, MethodSpec};
+use super::method::MethodSpec;
+use super::program::Program;
 use super::verdict::Detection;
 use super::{cilium, cilium_node_address, flannel, k3s, kubeadm, kubelet};
 use crate::model::Model;
@@ -28,9 +29,13 @@ fn name_family(name: &str) -> String {
         .to_owned()
 }
 
-pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
+/// The methods tried for `families` (both unless `--family` says one):
+/// those run per family in each; kubelet and kubeadm told to prefer IPv6
+/// (`--node-ip ::`, `--apiserver-advertise-address ::`) when only IPv6 is
+/// asked for.
+pub fn methods(model: &Model, base: &calico::Options, families: &[Family]) -> Vec<MethodSpec> {
     let mut out = Vec::new();
-    for fam in [Family::V4, Family::V6] {
+    for &fam in families {
         let af = fam.af();
         let global: Vec<_> = model
             .addresses(Some(af))
@@ -105,8 +110,15 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
             }));
         }
     }
-    out.push(MethodSpec::Kubelet(kubelet::Options::default()));
-    out.push(MethodSpec::Kubeadm(kubeadm::Options::default()));
+    let v6_only = families == [Family::V6];
+    let unspecified6 = IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED);
+    out.push(MethodSpec::Kubelet(kubelet::Options {
+        node_ip: if v6_only { vec![unspecified6] } else { Vec::new() },
+        ..kubelet::Options::default()
+    }));
+    out.push(MethodSpec::Kubeadm(kubeadm::Options {
+        advertise_address: v6_only.then_some(unspecified6),
+    }));
     out.push(MethodSpec::K3s(k3s::Options::default()));
     out.push(MethodSpec::Etcd);
     out.push(MethodSpec::Swarm);
@@ -115,35 +127,41 @@ pub fn methods(model: &Model, base: &calico::Options) -> Vec<MethodSpec> {
     out
 }
 
-/// The programs of an `--all` run grouped by the IP each ends up with
-/// (`None`: nothing chosen), largest group first (ties: the first
-/// program's order). Each program once, with its default settings:
-/// calico-node's `first-found`, and for the programs run per family the
-/// IPv4 run when there is one.
-pub fn agreement(rows: &[Detection]) -> Vec<(Option<IpAddr>, Vec<String>)> {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut groups: Vec<(Option<IpAddr>, Vec<String>)> = Vec::new();
-    for d in rows {
-        let program = d.method.as_str();
-        // NodePort and masquerade addresses are not node IPs.
-        let node_ip = !matches!(program, "cilium-nodeport" | "cilium-masquerade");
-        let is_program =
-            node_ip && (program == "first-found" || Method::PROGRAMS.iter().any(|m| m.program() == program));
-        if !is_program || seen.contains(&program) {
+/// Programs of an `--all` run that end up with one IP (`None`: nothing):
+/// the rows (indices into the run) of each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    pub ip: Option<IpAddr>,
+    pub rows: Vec<usize>,
+}
+
+/// The programs of an `--all` run grouped by the IP each ends up with,
+/// largest group first (ties: the first program's order). Each program
+/// once, with its default settings: calico-node's first row (its
+/// `first-found`: [`methods`] lists it first), and for the programs run
+/// per family the first family's run; Cilium's NodePort and masquerade
+/// addresses are not node IPs and are left out.
+pub fn agreement(rows: &[Detection]) -> Vec<Group> {
+    let mut seen: Vec<Program> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
+    for (i, d) in rows.iter().enumerate() {
+        let program = d.program();
+        if !program.picks_node_ip() || seen.contains(&program) {
             continue;
         }
         seen.push(program);
         let ip = d.ip();
-        match groups.iter_mut().find(|(g, _)| *g == ip) {
-            Some((_, names)) => names.push(program.to_owned()),
-            None => groups.push((ip, vec![program.to_owned()])),
+        match groups.iter_mut().find(|g| g.ip == ip) {
+            Some(g) => g.rows.push(i),
+            None => groups.push(Group { ip, rows: vec![i] }),
         }
     }
     // Stable: equal sizes keep the order of their first program.
-    groups.sort_by_key(|(_, names)| std::cmp::Reverse(names.len()));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.rows.len()));
     groups
 }
 
-pub fn run(model: &Model, base: &calico::Options) -> Vec<Detection> {
-    methods(model, base).iter().map(|m| m.detect(model)).collect()
+/// Every method of [`methods`], replayed.
+pub fn run(model: &Model, base: &calico::Options, families: &[Family]) -> Vec<Detection> {
+    methods(model, base, families).iter().map(|m| m.detect(model)).collect()
 }

@@ -1,16 +1,21 @@
-//! The registry of detection methods: [`Method`] names each replayed
-//! program (as the command line and the manifests spell it), [`MethodSpec`]
-//! is one with its settings, and [`MethodSpec::detect`] the one place that
-//! runs them.
+//! Detection methods as they are asked for: [`Method`] is `--method` (or a
+//! manifest's `method`) parsed once (a program, or calico-node's
+//! `IP_AUTODETECTION_METHOD` text, which calico's replay parses per
+//! release), [`MethodSpec`] one with its settings, and
+//! [`MethodSpec::detect`] the one place that runs them.
 //!
-//! Contract: adding a method adds its replay module, a variant of both
-//! enums here and its arm in each of their matches; nothing else in the
-//! library tells methods apart by name.
+//! Contract: a method's identity is its [`Program`] ([`Method::program`],
+//! and a detection's [`program`](super::verdict::Detection::program));
+//! adding a program adds its variant to both enums here and its arm in
+//! each of their matches, besides [`super::program`]; nothing else tells
+//! methods apart by name.
 
 use super::failure::Failure;
+use super::program::Program;
 use super::verdict::{Detection, NodeAddress};
 use super::{assumed, calico, cilium, cilium_node_address, consul, etcd, flannel, k3s, kubeadm, kubelet, nomad, swarm};
 use crate::model::{Model, ObjectKind};
+use crate::netlink::names::IFF_UP;
 
 /// A detection method, parsed once from `--method` or a manifest's
 /// `method`: the name of a program that picks a node IP, or else a
@@ -67,22 +72,22 @@ impl Method {
 }
 
 impl Method {
-    /// The program whose settings these are (`calico-node`, `kubelet`, ...).
-    pub fn program(&self) -> &'static str {
+    /// The program whose settings these are.
+    pub fn program(&self) -> Program {
         match self {
-            Method::Calico(_) => "calico-node",
-            Method::Kubelet => "kubelet",
-            Method::Flannel => "flannel",
-            Method::Kubeadm => "kubeadm",
-            Method::K3s => "k3s",
-            Method::K3sFlannel => "k3s-flannel",
-            Method::Cilium => "cilium",
-            Method::CiliumNodePort => "cilium-nodeport",
-            Method::CiliumMasquerade => "cilium-masquerade",
-            Method::Etcd => "etcd",
-            Method::Swarm => "swarm",
-            Method::Consul => "consul",
-            Method::Nomad => "nomad",
+            Method::Calico(_) => Program::CalicoNode,
+            Method::Kubelet => Program::Kubelet,
+            Method::Flannel => Program::Flannel,
+            Method::Kubeadm => Program::Kubeadm,
+            Method::K3s => Program::K3s,
+            Method::K3sFlannel => Program::K3sFlannel,
+            Method::Cilium => Program::Cilium,
+            Method::CiliumNodePort => Program::CiliumNodePort,
+            Method::CiliumMasquerade => Program::CiliumMasquerade,
+            Method::Etcd => Program::Etcd,
+            Method::Swarm => Program::Swarm,
+            Method::Consul => Program::Consul,
+            Method::Nomad => Program::Nomad,
         }
     }
 }
@@ -97,7 +102,7 @@ impl From<&str> for Method {
     fn from(s: &str) -> Method {
         Method::PROGRAMS
             .iter()
-            .find(|m| m.program() == s)
+            .find(|m| Some(m.program()) == Program::by_name(s))
             .cloned()
             .unwrap_or_else(|| Method::Calico(s.to_owned()))
     }
@@ -114,7 +119,7 @@ impl std::fmt::Display for Method {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Method::Calico(text) => f.write_str(text),
-            other => f.write_str(other.program()),
+            other => f.write_str(other.program().name()),
         }
     }
 }
@@ -177,6 +182,17 @@ impl MethodSpec {
         }
         unknown_yet(model, &mut d);
         assumed::note(model, &mut d, self.walks_links());
+        d.down = d
+            .candidates
+            .iter()
+            .map(|c| c.index)
+            .filter(|i| model.link(*i).is_some_and(|l| l.flags & IFF_UP == 0))
+            .fold(Vec::new(), |mut v, i| {
+                if !v.contains(&i) {
+                    v.push(i);
+                }
+                v
+            });
         d
     }
 
@@ -188,7 +204,7 @@ impl MethodSpec {
                 method,
                 Ok(calico::Method::FirstFound(_)
                     | calico::Method::Interface(_)
-                    | calico::Method::SkipInterface(_)
+                    | calico::Method::SkipInterface { .. }
                     | calico::Method::Cidr(_))
             ),
             MethodSpec::Flannel(o) => !o.iface_regex.is_empty(),
@@ -261,7 +277,7 @@ fn no_addresses(d: &mut Detection) {
     d.interface = None;
     // (the program's own log line and the candidates' verdicts would speak
     // of addresses nothing showed)
-    d.log = None;
+    d.log.clear();
     d.candidates.clear();
     d.error = Some(Failure::NoAddressesCaptured);
 }

@@ -13,6 +13,7 @@
 pub mod assumed;
 pub mod blocks;
 pub mod calico;
+pub mod calico_method;
 pub mod calico_version;
 pub mod cilium;
 pub mod cilium_node_address;
@@ -33,6 +34,7 @@ pub mod matrix;
 pub mod method;
 pub mod nomad;
 pub mod note;
+pub mod program;
 pub mod reason;
 pub mod semantics;
 pub mod source;
@@ -41,6 +43,7 @@ pub mod verdict;
 
 pub use family::Family;
 pub use method::MethodSpec;
+pub use program::Program;
 
 #[cfg(test)]
 pub(crate) mod testhost;

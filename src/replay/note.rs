@@ -18,15 +18,7 @@ use super::goregex::PatternError;
 use super::source::{NoSource, Why};
 use crate::model::LinkOrder;
 
-/// A replayed program other than calico-node, where the words name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Program {
-    Kubelet,
-    Kubeadm,
-    Flannel,
-    K3s,
-    Etcd,
-}
+pub use super::program::Program;
 
 /// What the kernel's route to a BGP peer says of the node address.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +86,17 @@ pub enum Note {
     ResolvedOtherFamily,
     /// Step 3: the node name resolved to nothing.
     ResolvedNothing,
+    /// Step 3: the node name looked up in a hosts file as glibc's
+    /// getaddrinfo does (files backend, then its RFC 3484 sort on this
+    /// host): the file's answers and the order after the sort, with the
+    /// rule behind each neighbouring pair.
+    NameSorted {
+        name: String,
+        hosts: String,
+        found: Vec<IpAddr>,
+        order: Vec<IpAddr>,
+        steps: Vec<super::gai::Step>,
+    },
     /// Step 3: no answer passed `validateNodeIP`.
     NoValidAnswer,
 

@@ -7,6 +7,7 @@
 //! `semantics`).
 
 use super::calico_version::Version;
+use super::program::Program;
 
 /// What a detection replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,13 +41,36 @@ pub enum Semantics {
     Nomad,
 }
 
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> Program {
+        match self {
+            Semantics::CalicoNode { .. } => Program::CalicoNode,
+            Semantics::Kubelet => Program::Kubelet,
+            Semantics::Flannel { .. } => Program::Flannel,
+            Semantics::Kubeadm => Program::Kubeadm,
+            Semantics::K3s => Program::K3s,
+            Semantics::K3sFlannel { .. } => Program::K3sFlannel,
+            Semantics::Cilium { .. } => Program::Cilium,
+            Semantics::CiliumNodeAddress { masquerade: false } => Program::CiliumNodePort,
+            Semantics::CiliumNodeAddress { masquerade: true } => Program::CiliumMasquerade,
+            Semantics::Etcd => Program::Etcd,
+            Semantics::Swarm => Program::Swarm,
+            Semantics::Consul => Program::Consul,
+            Semantics::Nomad => Program::Nomad,
+        }
+    }
+}
+
 /// What calico-node's interface walk does in the release replayed, for the
 /// method replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CalicoWalk {
-    /// `DEFAULT_INTERFACES_TO_EXCLUDE`, in source order.
+    /// `DEFAULT_INTERFACES_TO_EXCLUDE`, in source order (empty when the
+    /// method does not apply them).
     pub default_excludes: Vec<&'static str>,
-    /// The method does not apply them (`interface=`, `cidr=`).
+    /// The method does not apply them (all but first-found and
+    /// skip-interface=).
     pub without_default_excludes: bool,
     /// kubernetes-internal-ip returns the masked network address (the bug
     /// of v3.22.0-3.22.3 and v3.23.0-3.23.1).

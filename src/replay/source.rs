@@ -68,11 +68,22 @@ pub enum NoSource {
     /// No route matches (ENETUNREACH).
     Unreachable,
     /// A blackhole/unreachable/prohibit route matches (the route, as
-    /// `ip route` prints it).
-    Rejected(String),
+    /// `ip route` prints it, and its type).
+    Rejected { route: String, kind: Rejecting },
     /// The output device has no usable address (`None`: the route names
     /// no single device, multipath or none).
     NoAddress(Option<String>),
+}
+
+/// The type of a route that refuses to carry traffic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejecting {
+    /// `RTN_BLACKHOLE`.
+    Blackhole,
+    /// `RTN_UNREACHABLE`.
+    Unreachable,
+    /// `RTN_PROHIBIT`.
+    Prohibit,
 }
 
 /// Whether `ip` lies in `net/len`.
@@ -99,7 +110,14 @@ pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
         let best = routes.longest_match(fam, table, dst, |r| r.kind != 3 || table == RT_TABLE_LOCAL);
         if let Some(r) = best {
             return match r.kind {
-                6..=8 => Err(NoSource::Rejected(model.route_text(r))),
+                6..=8 => Err(NoSource::Rejected {
+                    route: model.route_text(r),
+                    kind: match r.kind {
+                        6 => Rejecting::Blackhole,
+                        7 => Rejecting::Unreachable,
+                        _ => Rejecting::Prohibit,
+                    },
+                }),
                 _ => Ok(r),
             };
         }

@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::failure::{Failure, Unable};
 use super::family::Family;
 use super::note::Note;
+use super::program::Program;
 use super::reason::Reason;
 use super::semantics::Semantics;
 
@@ -129,24 +130,89 @@ impl Serialize for NodeAddress {
     }
 }
 
-/// The line calico-node logs about its choice (worded in
-/// `report::failure`, as calico-node words it).
+/// Which of calico-node's autodetection functions logged a line: each
+/// words its lines differently (see `report::calico`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Autodetect {
+    /// `first-found` (and an empty method).
+    FirstFound,
+    /// `interface=`, with its patterns as split.
+    Interface(Vec<String>),
+    /// `skip-interface=`, with the patterns given (not the default excludes).
+    SkipInterface(Vec<String>),
+    /// `cidr=`, with the networks as parsed (their host bits cleared).
+    Cidr(Vec<IpNet>),
+    /// `can-reach=`, with the destination as written.
+    CanReach(String),
+}
+
+/// The error text of calico-node's `Unable to auto-detect …` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogError {
+    /// An error of calico-node's own (`FilteredEnumeration`,
+    /// `ReachDestination`).
+    Calico(Unable),
+    /// Go's `net.Dial` of a UDP socket refused by the kernel's `connect`.
+    Dial { dst: IpAddr, errno: DialErrno },
+    /// Go's `net.Dial` of `udp4` (`udp6`) to an address of the other
+    /// family.
+    NoSuitableAddress { family: Family, dest: String },
+}
+
+/// What the kernel's `connect` of a UDP socket answers where the route
+/// lookup fails (checked with Go's `net.Dial` in a namespace).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialErrno {
+    /// No route matches: `ENETUNREACH`.
+    NetworkUnreachable,
+    /// An `unreachable` route: `EHOSTUNREACH`.
+    HostUnreachable,
+    /// A `blackhole` route: `EINVAL`.
+    InvalidArgument,
+    /// A `prohibit` route: `EACCES`.
+    PermissionDenied,
+}
+
+/// A line calico-node logs while it autodetects its address (its message
+/// and fields, worded in `report::calico` as calico-node words them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Log {
-    /// `Using autodetected IPv4 address on interface eth0: 10.0.0.5/24`
-    /// (`matching`: `interface=`'s wording).
+    /// The function's `Using autodetected …` line.
     Using {
         family: Family,
         address: NodeAddress,
         interface: String,
-        matching: bool,
+        by: Autodetect,
     },
-    /// `Unable to auto-detect an IPv4 address using first-found: REASON`.
+    /// The function's `Unable to auto-detect …` line.
     Unable {
         family: Family,
-        method: String,
-        why: Unable,
+        by: Autodetect,
+        why: LogError,
     },
+    /// `AutoDetectCIDR` does not know the method (and calico-node
+    /// terminates).
+    InvalidMethod { method: String },
+    /// kubernetes-internal-ip: `GetLocalCIDR` found the InternalIP on a
+    /// host interface, with this prefix length.
+    IncludingCidr { cidr: IpNet },
+    /// kubernetes-internal-ip: `GetLocalCIDR` found the InternalIP on no
+    /// host interface.
+    NoMatchingInterface { ip: IpAddr },
+    /// kubernetes-internal-ip: what `GetLocalCIDR` returned does not
+    /// parse as a CIDR (a bare IP, or nothing when the Node has no
+    /// InternalIP of the family).
+    UnparsableCidr { address: String },
+}
+
+/// The lines calico-node logs: none is `null` in JSON, one a string,
+/// several an array.
+fn log_lines<S: serde::Serializer>(log: &[Log], s: S) -> Result<S::Ok, S::Error> {
+    match log {
+        [] => s.serialize_none(),
+        [one] => one.serialize(s),
+        all => all.serialize(s),
+    }
 }
 
 /// The outcome of one method on one capture.
@@ -171,8 +237,14 @@ pub struct Detection {
     pub candidates: Vec<Candidate>,
     /// Further findings (IP settings, BGP peers, route decisions, caveats).
     pub notes: Vec<Note>,
-    /// The line the component would log.
-    pub log: Option<Log>,
+    /// The candidate interfaces that are administratively down (their
+    /// ifindexes, in candidate order; JSON only when there are some).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub down: Vec<u32>,
+    /// The lines the component would log about its choice, in order
+    /// (calico-node's; empty for programs nlorder has no log lines of).
+    #[serde(serialize_with = "log_lines")]
+    pub log: Vec<Log>,
 }
 
 impl Detection {
@@ -187,13 +259,46 @@ impl Detection {
             error: None,
             candidates: Vec::new(),
             notes: Vec::new(),
-            log: None,
+            down: Vec::new(),
+            log: Vec::new(),
         }
+    }
+
+    /// The program replayed (its identity; `method` is how it is spelt).
+    pub fn program(&self) -> Program {
+        self.semantics.program()
     }
 
     /// The chosen IP without its prefix length.
     pub fn ip(&self) -> Option<IpAddr> {
         self.address.map(NodeAddress::ip)
+    }
+
+    /// The candidate that came closest without winning, and its address
+    /// row that did: the first passed over only because an earlier one
+    /// won, else the first other candidate holding an address, else the
+    /// first other candidate.
+    pub fn runner_up(&self) -> Option<(&Candidate, Option<&AddrVerdict>)> {
+        let others = || self.candidates.iter().filter(|c| c.verdict != Verdict::Chosen);
+        // An address passed over in the chosen candidate itself.
+        let in_chosen = self
+            .candidates
+            .iter()
+            .filter(|c| c.verdict == Verdict::Chosen)
+            .find_map(|c| {
+                c.addresses
+                    .iter()
+                    .find(|a| a.verdict == Verdict::NotReached)
+                    .map(|a| (c, Some(a)))
+            });
+        in_chosen
+            .or_else(|| {
+                others()
+                    .find(|c| c.verdict == Verdict::NotReached)
+                    .map(|c| (c, c.addresses.first()))
+            })
+            .or_else(|| others().find_map(|c| c.addresses.first().map(|a| (c, Some(a)))))
+            .or_else(|| others().next().map(|c| (c, None)))
     }
 
     /// The chosen address as the program writes it.

@@ -12,8 +12,9 @@ use std::path::PathBuf;
 
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
-use crate::replay::conflict::Conflict;
-use crate::replay::verdict::{Choice, Detection, Verdict};
+use crate::replay::conflict::{Check, Conflict};
+use crate::replay::matrix::Group;
+use crate::replay::verdict::{Candidate, Choice, Detection, Verdict};
 use crate::report::decode::format_ts;
 use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
@@ -74,7 +75,7 @@ pub(crate) fn write_detection_text(
         writeln!(out, "  candidates, in the order examined:")?;
         // The columns widen to the longest name and address (a 15-byte
         // name with a 5-digit ifindex, an IPv6 /128) so verdicts stay aligned.
-        let head_of = |c: &crate::replay::verdict::Candidate| format!("{} (ifindex {})", c.interface, c.index);
+        let head_of = |c: &crate::replay::verdict::Candidate| candidate_head(d, c);
         let head_width = d
             .candidates
             .iter()
@@ -87,7 +88,7 @@ pub(crate) fn write_detection_text(
             .map(|a| a.address.to_string().len())
             .fold(40, usize::max);
         for c in &d.candidates {
-            let head = head_of(c);
+            let head = candidate_head(d, c);
             let verdict = verdict_word(c.verdict);
             let verdict = if c.verdict == Verdict::Chosen {
                 style.value(verdict)
@@ -110,13 +111,61 @@ pub(crate) fn write_detection_text(
     for n in &d.notes {
         writeln!(out, "  note: {n}")?;
     }
-    if let Some(l) = &d.log {
+    for l in &d.log {
         writeln!(out, "  {}", style.dim(format!("log: {l}")))?;
     }
     Ok(())
 }
 
-pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: &Style) -> io::Result<()> {
+/// `eth1 (ifindex 3)`, with `, DOWN` for an interface that is
+/// administratively down.
+fn candidate_head(d: &Detection, c: &Candidate) -> String {
+    let down = if d.down.contains(&c.index) { ", DOWN" } else { "" };
+    format!("{} (ifindex {}{down})", c.interface, c.index)
+}
+
+/// `--brief`: the answer, and the candidate that came closest and why it
+/// lost.
+pub(crate) fn write_brief_text(
+    out: &mut dyn Write,
+    d: &Detection,
+    node: Option<&str>,
+    style: &Style,
+) -> io::Result<()> {
+    let who = node.map(|n| format!("[{n}] ")).unwrap_or_default();
+    let res = outcome(d);
+    let res = if d.address.is_some() {
+        style.value(res)
+    } else {
+        style.bad(res)
+    };
+    writeln!(out, "{who}{} (IPv{}) -> {res}", style.kind(&d.method), d.family)?;
+    match d.runner_up() {
+        Some((c, Some(a))) => writeln!(
+            out,
+            "  runner-up: {} {}: {}: {}",
+            candidate_head(d, c),
+            a.address,
+            verdict_word(a.verdict),
+            // Passed over with its whole interface: the interface's reason.
+            match &a.reason {
+                Some(r) if c.verdict != Verdict::NotReached => r,
+                _ => &c.reason,
+            }
+        ),
+        Some((c, None)) => writeln!(
+            out,
+            "  runner-up: {}: {}: {}",
+            candidate_head(d, c),
+            verdict_word(c.verdict),
+            c.reason
+        ),
+        None => writeln!(out, "  runner-up: none (no other candidate)"),
+    }
+}
+
+pub(crate) fn write_matrix_text(out: &mut dyn Write, m: &MatrixAt, style: &Style) -> io::Result<()> {
+    let rows = &m.rows;
     let w = rows.iter().map(|d| d.method.len()).max().unwrap_or(6).max(6);
     writeln!(out, "{:<w$}  fam  result", "method")?;
     for d in rows {
@@ -128,26 +177,19 @@ pub(crate) fn write_matrix_text(out: &mut dyn Write, rows: &[Detection], style: 
         };
         writeln!(out, "{:<w$}  v{}   {res}", d.method, d.family)?;
     }
-    let groups = crate::replay::matrix::agreement(rows);
-    let words = |(ip, names): &(Option<std::net::IpAddr>, Vec<String>)| {
-        let ip = ip.map_or_else(|| "nothing".to_owned(), |ip| ip.to_string());
-        format!("{ip} ({})", names.join(", "))
+    let name = |i: &usize| rows.get(*i).map_or("", |d| d.method.as_str());
+    let words = |g: &Group| {
+        let ip = g.ip.map_or_else(|| "nothing".to_owned(), |ip| ip.to_string());
+        format!("{ip} ({})", g.rows.iter().map(name).collect::<Vec<_>>().join(", "))
     };
-    match groups.as_slice() {
+    match m.agreement.as_slice() {
         [] => {}
         [one] => writeln!(out, "the programs agree: {}", words(one))?,
         [most, rest @ ..] => {
             // In the order the methods were listed.
-            let odd: Vec<&str> = rows
-                .iter()
-                .map(|d| d.method.as_str())
-                .filter(|m| rest.iter().any(|(_, n)| n.iter().any(|x| x == m)))
-                .fold(Vec::new(), |mut v, m| {
-                    if !v.contains(&m) {
-                        v.push(m);
-                    }
-                    v
-                });
+            let mut odd: Vec<usize> = rest.iter().flat_map(|g| g.rows.iter().copied()).collect();
+            odd.sort_unstable();
+            let odd: Vec<&str> = odd.iter().map(name).collect();
             writeln!(
                 out,
                 "{} disagree: {}; {}",
@@ -207,16 +249,51 @@ pub(crate) fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], 
         return writeln!(out, "no two nodes claim the same address");
     }
     for c in conflicts {
-        writeln!(
-            out,
-            "{}",
-            style.bad(format!(
-                "CONFLICT: node '{}' would log \"{}\" and terminate",
-                c.node, c.log
-            ))
-        )?;
+        writeln!(out, "{}", style.bad(conflict_line(c)))?;
     }
     Ok(())
+}
+
+/// One conflict in the words of the program that checks it (or none).
+pub(crate) fn conflict_line(c: &Conflict) -> String {
+    match c.check {
+        Check::CalicoNode => format!(
+            "CONFLICT: node '{}' would log \"{}\" and terminate",
+            c.node,
+            crate::report::calico::AlreadyUsing(c)
+        ),
+        Check::None => format!(
+            "COLLISION: nodes '{}' and '{}' both use {} (the program checks nothing of the kind: both run on)",
+            c.other, c.node, c.address
+        ),
+    }
+}
+
+/// A conflict in JSON: `log` only where the program logs one.
+#[derive(Serialize)]
+struct JsonConflict<'a> {
+    node: &'a str,
+    other: &'a str,
+    family: u8,
+    address: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log: Option<String>,
+}
+
+impl Serialize for Conflict {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        JsonConflict {
+            node: &self.node,
+            other: &self.other,
+            family: self.family.number(),
+            address: self.address.to_string(),
+            log: match self.check {
+                Check::CalicoNode => Some(crate::report::calico::AlreadyUsing(self).to_string()),
+                Check::None => None,
+            },
+        }
+        .serialize(s)
+    }
 }
 
 #[derive(Serialize)]
@@ -265,11 +342,35 @@ pub enum Answer {
     /// capture, `--at`, or the last look of `--at auto`).
     At(Vec<(Moment, Detection)>),
     /// At every look (`--all-looks`), marking where the answer changed.
-    Looks(Vec<(Moment, Detection)>),
+    Looks(Vec<Look>),
     /// Every method side by side (`--all`), at each moment asked for.
-    Matrix(Vec<(Moment, Vec<Detection>)>),
+    Matrix(Vec<MatrixAt>),
     /// The moments the choice changed (`--timeline`).
     Flips(Vec<Flip<Choice>>),
+}
+
+/// One look of `--all-looks`.
+#[derive(Debug)]
+pub struct Look {
+    /// When the program looked.
+    pub moment: Moment,
+    /// What it chose then.
+    pub detection: Detection,
+    /// The outcome (address, interface, error) differs from the previous
+    /// look's.
+    pub changed: bool,
+}
+
+/// `--all` at one moment: every method's answer, and the programs grouped
+/// by the IP they pick.
+#[derive(Debug)]
+pub struct MatrixAt {
+    /// The moment evaluated.
+    pub moment: Moment,
+    /// Every method's detection, in the order tried.
+    pub rows: Vec<Detection>,
+    /// The programs grouped by the IP they pick (indices into `rows`).
+    pub agreement: Vec<Group>,
 }
 
 /// Everything `nlorder detect` answers: each node, and the conflicts
@@ -280,12 +381,16 @@ pub struct DetectReport {
     pub nodes: Vec<NodeAnswer>,
     /// Nodes that would claim one address (see [`crate::replay::conflict`]).
     pub conflicts: Vec<Conflict>,
+    /// Text: each answer with its runner-up only, not every candidate.
+    pub brief: bool,
 }
 
 impl DetectReport {
-    /// Several captures: each is labelled, and conflicts are said.
+    /// Several captures: each is labelled, and conflicts are said (one
+    /// node's families, from an Installation, are not several nodes).
     fn multi(&self) -> bool {
-        self.nodes.len() > 1
+        let mut names = self.nodes.iter().map(|n| n.node.as_str());
+        names.next().is_some_and(|first| names.any(|n| n != first))
     }
 }
 
@@ -299,27 +404,38 @@ impl Print<DetectReport> for Text {
             match &n.answer {
                 Answer::At(results) => {
                     for (moment, d) in results {
-                        write_detection_text(out, d, multi.then_some(node), style)?;
+                        if r.brief {
+                            write_brief_text(out, d, multi.then_some(node), style)?;
+                        } else {
+                            write_detection_text(out, d, multi.then_some(node), style)?;
+                        }
                         writeln!(out, "  {}", at_line(moment, style))?;
                     }
                 }
-                Answer::Looks(results) => {
-                    let mut before: Option<String> = None;
-                    for (moment, d) in results {
-                        let now = outcome(d);
-                        let changed = before.as_ref().is_some_and(|b| *b != now);
+                Answer::Looks(looks) => {
+                    for Look {
+                        moment,
+                        detection: d,
+                        changed,
+                    } in looks
+                    {
                         let who = if multi { format!("[{node}] ") } else { String::new() };
-                        let mark = if changed { "  <- the answer changed" } else { "" };
-                        writeln!(out, "{who}{} (IPv{}) -> {now}{mark}", style.kind(&d.method), d.family)?;
+                        let mark = if *changed { "  <- the answer changed" } else { "" };
+                        writeln!(
+                            out,
+                            "{who}{} (IPv{}) -> {}{mark}",
+                            style.kind(&d.method),
+                            d.family,
+                            outcome(d)
+                        )?;
                         writeln!(out, "  {}", at_line(moment, style))?;
-                        before = Some(now);
                     }
                 }
                 Answer::Matrix(results) => {
-                    for (moment, rows) in results {
+                    for m in results {
                         writeln!(out, "[{node}] every method on {}:", n.capture.display())?;
-                        write_matrix_text(out, rows, style)?;
-                        writeln!(out, "  {}", at_line(moment, style))?;
+                        write_matrix_text(out, m, style)?;
+                        writeln!(out, "  {}", at_line(&m.moment, style))?;
                     }
                 }
                 Answer::Flips(flips) => {
@@ -343,7 +459,8 @@ impl NodeAnswer {
     /// The node's last detection: what conflicts and `--expect` judge.
     pub fn last(&self) -> Option<&Detection> {
         match &self.answer {
-            Answer::At(r) | Answer::Looks(r) => r.last().map(|(_, d)| d),
+            Answer::At(r) => r.last().map(|(_, d)| d),
+            Answer::Looks(r) => r.last().map(|l| &l.detection),
             Answer::Matrix(_) => None,
             Answer::Flips(f) => f.last().map(|f| &f.after.0),
         }
@@ -379,17 +496,14 @@ impl Print<DetectReport> for Json {
                     grounds,
                 })),
                 Answer::Looks(results) => {
-                    let mut before: Option<String> = None;
-                    let mut looks = Vec::new();
-                    for (moment, d) in results {
-                        let now = outcome(d);
-                        looks.push(JsonLook {
-                            moment: moment::json(moment),
-                            changed: before.as_ref().is_some_and(|b| *b != now),
-                            detection: d,
-                        });
-                        before = Some(now);
-                    }
+                    let looks = results
+                        .iter()
+                        .map(|l| JsonLook {
+                            moment: moment::json(&l.moment),
+                            changed: l.changed,
+                            detection: &l.detection,
+                        })
+                        .collect();
                     nodes.push(JsonNode::Looks {
                         node: &n.node,
                         capture: capture.clone(),
@@ -397,15 +511,24 @@ impl Print<DetectReport> for Json {
                         grounds,
                     });
                 }
-                Answer::Matrix(results) => nodes.extend(results.iter().map(|(moment, rows)| {
+                Answer::Matrix(results) => nodes.extend(results.iter().map(|m| {
                     JsonNode::Matrix {
                         node: &n.node,
                         capture: capture.clone(),
-                        moment: moment::json(moment),
-                        methods: rows,
-                        agreement: crate::replay::matrix::agreement(rows)
-                            .into_iter()
-                            .map(|(address, programs)| JsonGroup { address, programs })
+                        moment: moment::json(&m.moment),
+                        methods: &m.rows,
+                        agreement: m
+                            .agreement
+                            .iter()
+                            .map(|g| JsonGroup {
+                                address: g.ip,
+                                programs: g
+                                    .rows
+                                    .iter()
+                                    .filter_map(|i| m.rows.get(*i))
+                                    .map(|d| d.method.clone())
+                                    .collect(),
+                            })
                             .collect(),
                         grounds,
                     }

@@ -1,6 +1,6 @@
-//! Why a replay chose nothing, in words, and calico-node's log line: what
-//! `detect` prints after `-> nothing:` and as `log:`, what `check` shows
-//! under a failed expectation, and JSON's `error` and `log`.
+//! Why a replay chose nothing, in words: what `detect` prints after
+//! `-> nothing:`, what `check` shows under a failed expectation, and
+//! JSON's `error` (calico-node's log lines are `report::calico`'s).
 //!
 //! Contract: `Display` only, one line per value; a program's own message
 //! is printed as it is, with nlorder's comment after it where there is
@@ -12,7 +12,6 @@ use std::fmt;
 use crate::replay::failure::{Failure, Introduced, MethodError, Unable};
 use crate::replay::family::Family;
 use crate::replay::note::Program;
-use crate::replay::verdict::Log;
 
 /// `IP` or `IP6`: calico-node's setting of the family.
 pub(super) fn ip_var(family: Family) -> &'static str {
@@ -64,6 +63,10 @@ impl fmt::Display for Failure {
             Failure::NoAddressesCaptured => f.write_str(
                 "the capture cannot answer this: no message in it shows the host's addresses (record an address dump too)",
             ),
+            Failure::NoRoutesCaptured(other) => write!(
+                f,
+                "{other} reads the default routes, but the capture holds no routes: record a route dump too"
+            ),
         }
     }
 }
@@ -81,12 +84,11 @@ impl fmt::Display for Unable {
                 f,
                 "autodetected IPv{family} address does not match any addresses found on local interfaces: {source}"
             ),
-            Unable::CanReachName { dest } => {
-                write!(
-                    f,
-                    "can-reach={dest}: a host name must be resolved first; give its address"
-                )
-            }
+            Unable::CanReachName { dest } => write!(
+                f,
+                "can-reach={dest}: calico-node would resolve this name; the capture holds no resolver answer \
+                 (nlorder's limit, not calico-node's): give what it resolves to with --resolved ADDR"
+            ),
             Unable::CanReachFamily { dest, family } => write!(f, "can-reach={dest} is not an IPv{family} address"),
             Unable::CannotReach { dst, why } => write!(f, "cannot reach {dst}: {why}"),
             Unable::NoInternalIp => f.write_str("the Node's InternalIP is needed: give --node-internal-ip"),
@@ -122,33 +124,4 @@ impl fmt::Display for MethodError {
     }
 }
 
-/// calico-node's own log lines.
-impl fmt::Display for Log {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Log::Using {
-                family,
-                address,
-                interface,
-                matching: true,
-            } => write!(
-                f,
-                "Using autodetected IPv{family} address {address} on matching interface {interface}"
-            ),
-            Log::Using {
-                family,
-                address,
-                interface,
-                matching: false,
-            } => write!(
-                f,
-                "Using autodetected IPv{family} address on interface {interface}: {address}"
-            ),
-            Log::Unable { family, method, why } => {
-                write!(f, "Unable to auto-detect an IPv{family} address using {method}: {why}")
-            }
-        }
-    }
-}
-
-serialize_as_words!(Failure, Log);
+serialize_as_words!(Failure);

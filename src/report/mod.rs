@@ -3,7 +3,9 @@
 //!
 //! Contract: every printer is a [`Print`] implementation, fed a result the
 //! request computed once, so every format shows the same values; printers
-//! format, they decide nothing. Whole results are printed by [`Text`],
+//! format, they decide nothing (what agrees, what changed and what
+//! conflicts arrive as values from `app` and `replay`; one program's words,
+//! such as calico-node's log lines in [`calico`], live in one file). Whole results are printed by [`Text`],
 //! [`Json`] and [`JUnit`] (chosen by [`print()`] from a [`Format`]); streams
 //! (`decode`'s messages, `timeline`'s changes) have stateful printers that
 //! print one item at a time through the same trait. Only this module
@@ -25,6 +27,7 @@ macro_rules! serialize_as_words {
 
 pub mod annotate;
 pub mod assumption;
+pub mod calico;
 pub mod check;
 pub mod decode;
 pub mod detect;

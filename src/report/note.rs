@@ -15,13 +15,7 @@ use crate::replay::note::{Note, PeerCheck, Program};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Program::Kubelet => "kubelet",
-            Program::Kubeadm => "kubeadm",
-            Program::Flannel => "flannel",
-            Program::K3s => "k3s",
-            Program::Etcd => "etcd",
-        })
+        f.write_str(self.name())
     }
 }
 
@@ -30,7 +24,7 @@ impl fmt::Display for Program {
 fn step(by: Program) -> &'static str {
     match by {
         Program::Kubelet => "step 4: ",
-        Program::Kubeadm | Program::Flannel | Program::K3s | Program::Etcd => "",
+        _ => "",
     }
 }
 
@@ -111,6 +105,25 @@ impl fmt::Display for Note {
             Note::ResolvedLocal => f.write_str("step 3: the node name resolved to a valid local address"),
             Note::ResolvedOtherFamily => {
                 f.write_str("step 3: no valid answer of the preferred family; the first valid one of the other")
+            }
+            Note::NameSorted {
+                name,
+                hosts,
+                found,
+                order,
+                steps,
+            } => {
+                write!(
+                    f,
+                    "step 3: {name} in {hosts}: {}; glibc's getaddrinfo sorts them {}",
+                    joined(found, ", "),
+                    joined(order, ", ")
+                )?;
+                let swapped: Vec<String> = steps.iter().filter(|s| s.swapped).map(ToString::to_string).collect();
+                if !swapped.is_empty() {
+                    write!(f, " ({})", swapped.join("; "))?;
+                }
+                Ok(())
             }
             Note::ResolvedNothing => f.write_str("step 3: the node name resolved to nothing (no --resolved given)"),
             Note::NoValidAnswer => f.write_str("step 3: no resolver answer passed validateNodeIP"),

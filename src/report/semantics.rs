@@ -111,21 +111,23 @@ fn flannel_sort(version: Version) -> &'static str {
 
 impl fmt::Display for CalicoWalk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("interfaces walked in reverse kernel link order")?;
         let ex = &self.default_excludes;
-        let anchored = ex.iter().all(|p| p.starts_with('^'));
-        write!(
-            f,
-            "interfaces walked in reverse kernel link order; default excludes ({} patterns, {}): {}",
-            ex.len(),
-            if anchored {
-                "^-anchored"
-            } else {
-                "unanchored: substring matches"
-            },
-            ex.join(" ")
-        )?;
         if self.without_default_excludes {
             f.write_str("; this method does not apply the default excludes")?;
+        } else {
+            let anchored = ex.iter().all(|p| p.starts_with('^'));
+            write!(
+                f,
+                "; default excludes ({} patterns, {}): {}",
+                ex.len(),
+                if anchored {
+                    "^-anchored"
+                } else {
+                    "unanchored: substring matches"
+                },
+                ex.join(" ")
+            )?;
         }
         if self.network_address_bug {
             f.write_str(

@@ -47,7 +47,7 @@ impl fmt::Display for NoSource {
         match self {
             NoSource::NoRoutes => f.write_str("the capture holds no routes of that family"),
             NoSource::Unreachable => f.write_str("no route matches (network unreachable)"),
-            NoSource::Rejected(route) => write!(f, "the matching route rejects it: {route}"),
+            NoSource::Rejected { route, .. } => write!(f, "the matching route rejects it: {route}"),
             NoSource::NoAddress(Some(device)) => write!(f, "the output device {device} has no usable address"),
             NoSource::NoAddress(None) => {
                 f.write_str("the output device (multipath or no device) has no usable address")

@@ -169,7 +169,7 @@ fn answer(node_no: usize, i: usize, n: &NodePicture, p: &ProgramLane, palette: &
                 }
             }
             @for note in &d.notes { p .note { "note: " (note.to_string()) } }
-            @if let Some(l) = &d.log { p .dim .mono { "log: " (l.to_string()) } }
+            @for l in &d.log { p .dim .mono { "log: " (l.to_string()) } }
         }
     }
 }
@@ -283,7 +283,7 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
                     @for pc in &p.conflicts {
                         @for c in &pc.conflicts {
                             div .conflict data-conflict-node=(c.node) data-conflict-other=(c.other) data-method=(pc.method) {
-                                "CONFLICT (" (pc.method) "): node '" (c.node) "' would log \"" (c.log) "\" and terminate"
+                                "(" (pc.method) ") " (crate::report::detect::conflict_line(c))
                             }
                         }
                     }

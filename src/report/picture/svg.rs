@@ -747,7 +747,7 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
                 @for (k, pc) in p.conflicts.iter().flat_map(|pc| pc.conflicts.iter().map(move |c| (pc, c))).enumerate() {
                     text x="4" y=(fmt(14.0 + 16.0 * k as f64)) fill="#c0392b" font-weight="700"
                         font-family="monospace" font-size="12" {
-                        "CONFLICT (" (pc.0.method) "): node '" (pc.1.node) "' would log \"" (pc.1.log) "\" and terminate"
+                        "(" (pc.0.method) ") " (crate::report::detect::conflict_line(pc.1))
                     }
                 }
             }

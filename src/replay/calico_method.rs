@@ -1,0 +1,251 @@
+//! calico-node's `IP_AUTODETECTION_METHOD` and `IP` settings as it parses
+//! them, release by release: the default excludes of each release, the
+//! interface patterns joined and compiled as Go's RE2, the method
+//! dispatched as `AutoDetectCIDR` dispatches it (refusing what the release
+//! does not know).
+//!
+//! Contract: parsing only, once per method and release; the walk that
+//! uses it is [`super::calico`]'s.
+
+use std::str::FromStr;
+
+use ipnet::IpNet;
+
+use super::calico_version::Version;
+use super::failure::{Introduced, MethodError};
+use super::goregex::GoRegex;
+
+/// `DEFAULT_INTERFACES_TO_EXCLUDE` of a release (Linux), in source order.
+pub fn default_excludes(v: Version) -> Vec<&'static str> {
+    const OLD: [&str; 11] = [
+        "docker.*",
+        "cbr.*",
+        "dummy.*",
+        "virbr.*",
+        "lxcbr.*",
+        "veth.*",
+        "lo",
+        "cali.*",
+        "tunl.*",
+        "flannel.*",
+        "kube-ipvs.*",
+    ];
+    const ANCHORED: [&str; 12] = [
+        "^docker.*",
+        "^cbr.*",
+        "^dummy.*",
+        "^virbr.*",
+        "^lxcbr.*",
+        "^veth.*",
+        "^lo",
+        "^cali.*",
+        "^tunl.*",
+        "^flannel.*",
+        "^kube-ipvs.*",
+        "^cni.*",
+    ];
+    const VXLAN_WG: [&str; 4] = [
+        r"^vxlan\.calico.*",
+        r"^vxlan-v6\.calico.*",
+        r"^wireguard\.cali.*",
+        r"^wg-v6\.cali.*",
+    ];
+    let (minor, patch) = (v.1, v.2);
+    if v.0 < 3 || (v.0 == 3 && minor < 15) {
+        return OLD.to_vec();
+    }
+    if v.0 == 3 && minor >= 25 || v.0 > 3 {
+        return vec![
+            "^docker.*",
+            "^cbr.*",
+            "^dummy.*",
+            "^podman.*",
+            "^virbr.*",
+            "^lxcbr.*",
+            "^veth.*",
+            "^lo",
+            "^br-.*",
+            "^cali.*",
+            "^tunl.*",
+            "^flannel.*",
+            "^kube-ipvs.*",
+            "^cni.*",
+            r"^vxlan\.calico.*",
+            r"^vxlan-v6\.calico.*",
+            r"^wireguard\.cali.*",
+            r"^wg-v6\.cali.*",
+            "^nodelocaldns.*",
+        ];
+    }
+    let anchored = (minor == 23 && patch >= 4) || (minor == 24 && patch >= 3);
+    if !anchored {
+        let mut l = OLD.to_vec();
+        l.push("cni.*");
+        return l;
+    }
+    let mut l = ANCHORED.to_vec();
+    if (minor == 23 && patch >= 5) || (minor == 24 && patch >= 4) {
+        l.extend(VXLAN_WG);
+    }
+    if minor == 24 && patch >= 6 {
+        l.push("^nodelocaldns.*");
+    }
+    l
+}
+
+/// Interface-name patterns as calico-node joins and compiles them
+/// (`(p1)|(p2)|…`, Go's RE2), compiled once.
+#[derive(Debug, Clone)]
+pub struct Patterns {
+    texts: Vec<String>,
+    joined: Option<GoRegex>,
+    each: Vec<(String, GoRegex)>,
+}
+
+impl Patterns {
+    pub fn new(texts: Vec<String>) -> Result<Patterns, super::goregex::PatternError> {
+        let joined = joined(&texts)?;
+        let each = texts
+            .iter()
+            .filter_map(|t| GoRegex::new(t).ok().map(|r| (t.clone(), r)))
+            .collect();
+        Ok(Patterns { texts, joined, each })
+    }
+
+    pub fn texts(&self) -> &[String] {
+        &self.texts
+    }
+
+    pub(super) fn is_match(&self, name: &[u8]) -> Option<bool> {
+        self.joined.as_ref().map(|r| r.is_match(name))
+    }
+
+    /// The first single pattern that matches, to name it in a verdict
+    /// (all of them, joined, when only their join compiles).
+    pub(super) fn which(&self, name: &[u8]) -> String {
+        self.each
+            .iter()
+            .find(|(_, r)| r.is_match(name))
+            .map(|(t, _)| t.clone())
+            .unwrap_or_else(|| self.texts.join(","))
+    }
+}
+
+/// `IP_AUTODETECTION_METHOD`, parsed the way `AutoDetectCIDR` dispatches,
+/// with its patterns (and the release's default excludes) compiled.
+#[derive(Debug, Clone)]
+pub enum Method {
+    /// The release's default excludes.
+    FirstFound(Patterns),
+    Interface(Patterns),
+    /// The default excludes and the given patterns (`given`: those
+    /// alone, as calico-node logs them).
+    SkipInterface {
+        patterns: Patterns,
+        given: Vec<String>,
+    },
+    Cidr(Vec<IpNet>),
+    CanReach(String),
+    KubernetesInternalIp,
+}
+
+/// Splits at every match of `\s*,\s*`, keeping empty pieces (as Go's
+/// `regexp.Split(s, -1)` does).
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|p| p.trim_matches(|c: char| c.is_ascii_whitespace()).to_owned())
+        .collect()
+}
+
+impl Method {
+    pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
+        let v = v.replayed();
+        let refused = |introduced| MethodError::Invalid {
+            method: s.to_owned(),
+            introduced,
+        };
+        let invalid = || refused(None);
+        let too_old = |method, since| {
+            refused(Some(Introduced {
+                method,
+                since,
+                replayed: v,
+            }))
+        };
+        let defaults = || default_excludes(v).into_iter().map(String::from).collect::<Vec<_>>();
+        let compile = |texts: Vec<String>| {
+            Patterns::new(texts).map_err(|error| MethodError::Pattern {
+                method: s.to_owned(),
+                error,
+            })
+        };
+        if s.is_empty() || s == "first-found" {
+            return Ok(Method::FirstFound(compile(defaults())?));
+        }
+        if let Some(rest) = s.strip_prefix("interface=") {
+            return Ok(Method::Interface(compile(split_list(rest))?));
+        }
+        if let Some(rest) = s.strip_prefix("cidr=") {
+            if v < Version(3, 16, 0) {
+                return Err(too_old("cidr=", Version(3, 16, 0)));
+            }
+            let nets = split_list(rest)
+                .into_iter()
+                .map(|cidr| {
+                    IpNet::from_str(&cidr).map_err(|_| MethodError::Cidr {
+                        method: s.to_owned(),
+                        cidr,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Method::Cidr(nets));
+        }
+        if let Some(rest) = s.strip_prefix("can-reach=") {
+            return Ok(Method::CanReach(rest.to_owned()));
+        }
+        if let Some(rest) = s.strip_prefix("skip-interface=") {
+            let given = split_list(rest);
+            let mut ex = defaults();
+            ex.extend(given.iter().cloned());
+            return Ok(Method::SkipInterface {
+                patterns: compile(ex)?,
+                given,
+            });
+        }
+        if s.starts_with("kubernetes-internal-ip") {
+            if v < Version(3, 22, 0) {
+                return Err(too_old("kubernetes-internal-ip", Version(3, 22, 0)));
+            }
+            return Ok(Method::KubernetesInternalIp);
+        }
+        Err(invalid())
+    }
+}
+
+/// calico-node's `IP` / `IP6` setting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IpSetting {
+    Autodetect,
+    None,
+    Explicit(String),
+}
+
+impl FromStr for IpSetting {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "autodetect" | "" => IpSetting::Autodetect,
+            "none" => IpSetting::None,
+            other => IpSetting::Explicit(other.to_owned()),
+        })
+    }
+}
+
+/// `(p1)|(p2)|…`, compiled as calico-node compiles it.
+fn joined(patterns: &[String]) -> Result<Option<GoRegex>, super::goregex::PatternError> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let j = format!("({})", patterns.join(")|("));
+    GoRegex::new(&j).map(Some)
+}

@@ -1,0 +1,149 @@
+//! calico-node's own log lines about its address, as it words them: what
+//! `detect` prints as `log:` and JSON's `log`.
+//!
+//! Contract: `Display` only, one line per [`Log`]: the message calico-node
+//! logs (and its logrus fields, ` KEY="VALUE"`, as calico-node's formatter
+//! appends them), byte for byte after its `[LEVEL][PID] FILE LINE: `
+//! prefix. The words are the same in every release nlorder replays
+//! (v3.10 to v3.32); only the place changed. Where each line is logged:
+//!
+//! | line | v3.10.0–v3.19 (projectcalico/node) | v3.20.0–v3.21 (projectcalico/node) | v3.22.0–v3.32.1 (projectcalico/calico) |
+//! |---|---|---|---|
+//! | first-found | `pkg/startup/startup.go` (v3.18.0: 764, 768) | `pkg/lifecycle/startup/startup.go` (v3.20.0: 709, 713) | `node/pkg/lifecycle/startup/autodetection/autodetection_methods.go` 99, 103 |
+//! | `interface=` | v3.18.0: 778, 782 | v3.20.0: 723, 727 | 113, 117 |
+//! | `cidr=` (v3.16+) | v3.18.0: 792, 796 | v3.20.0: 737, 741 | 127, 131 |
+//! | `can-reach=` | v3.18.0: 805, 808 | v3.20.0: 750, 753 | 140, 143 |
+//! | `skip-interface=` | v3.18.0: 822, 826 | v3.20.0: 767, 771 | 157, 161 |
+//! | kubernetes-internal-ip (v3.22+) | — | — | 185 (parse), 225/229 (Including CIDR), 232/236 (no interface) |
+//! | unknown method | v3.18.0: 752 | v3.20.0: 697 | 87 |
+//!
+//! The errors inside `Unable …` lines: `FilteredEnumeration`'s (`filtered.go`
+//! 35/36, 51/52), `ReachDestination`'s (`reachaddr.go` 65/66) and Go's
+//! `net.Dial` of a UDP socket (`dial udp4 ADDR:80: connect: …`, `dial udp4:
+//! address ADDR: no suitable address found`; seen with Go 1.19 in a
+//! namespace with no route, blackhole, unreachable and prohibit routes).
+//! `cidr=` networks are logged as `net.ParseCIDR` returns them (host bits
+//! cleared), lists as Go's `%v` prints a slice (`[a b]`).
+
+use std::fmt;
+
+use crate::replay::conflict::Conflict;
+use crate::replay::verdict::{Autodetect, DialErrno, Log, LogError};
+
+/// The line the later of two nodes logs before it terminates
+/// (`checkConflictingNodes`, `startup.go`; v3.32.1: 1207 and 1213).
+pub struct AlreadyUsing<'a>(pub &'a Conflict);
+
+impl fmt::Display for AlreadyUsing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.0;
+        write!(
+            f,
+            "Calico node '{}' is already using the IPv{} address {}.",
+            c.other, c.family, c.address
+        )
+    }
+}
+
+/// Go's `%v` of a slice: `[a b c]`.
+fn go_list<T: fmt::Display>(items: &[T]) -> String {
+    let words: Vec<String> = items.iter().map(ToString::to_string).collect();
+    format!("[{}]", words.join(" "))
+}
+
+impl fmt::Display for DialErrno {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DialErrno::NetworkUnreachable => "network is unreachable",
+            DialErrno::HostUnreachable => "no route to host",
+            DialErrno::InvalidArgument => "invalid argument",
+            DialErrno::PermissionDenied => "permission denied",
+        })
+    }
+}
+
+impl fmt::Display for LogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LogError::Calico(unable) => unable.fmt(f),
+            LogError::Dial { dst, errno } => {
+                let udp = if dst.is_ipv4() { "udp4" } else { "udp6" };
+                let addr = std::net::SocketAddr::new(*dst, 80);
+                write!(f, "dial {udp} {addr}: connect: {errno}")
+            }
+            LogError::NoSuitableAddress { family, dest } => {
+                write!(f, "dial udp{family}: address {dest}: no suitable address found")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Log {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Log::Using {
+                family,
+                address,
+                interface,
+                by,
+            } => match by {
+                Autodetect::FirstFound => write!(
+                    f,
+                    "Using autodetected IPv{family} address on interface {interface}: {address}"
+                ),
+                Autodetect::Interface(_) => write!(
+                    f,
+                    "Using autodetected IPv{family} address {address} on matching interface {interface}"
+                ),
+                Autodetect::Cidr(nets) => write!(
+                    f,
+                    "Using autodetected IPv{family} address {address} on interface {interface} matching cidrs {}",
+                    go_list(nets)
+                ),
+                Autodetect::CanReach(dest) => write!(
+                    f,
+                    "Using autodetected IPv{family} address {address}, detected by connecting to {dest}"
+                ),
+                Autodetect::SkipInterface(_) => write!(
+                    f,
+                    "Using autodetected IPv{family} address on interface {interface}: {address} while skipping \
+                     matching interfaces"
+                ),
+            },
+            Log::Unable { family, by, why } => match by {
+                Autodetect::FirstFound => write!(f, "Unable to auto-detect an IPv{family} address: {why}"),
+                Autodetect::Interface(patterns) => write!(
+                    f,
+                    "Unable to auto-detect an IPv{family} address using interface regexes {}: {why}",
+                    go_list(patterns)
+                ),
+                Autodetect::Cidr(nets) => write!(
+                    f,
+                    "Unable to auto-detect an IPv{family} address using interface cidr {}: {why}",
+                    go_list(nets)
+                ),
+                Autodetect::CanReach(dest) => {
+                    write!(
+                        f,
+                        "Unable to auto-detect IPv{family} address by connecting to {dest}: {why}"
+                    )
+                }
+                Autodetect::SkipInterface(patterns) => write!(
+                    f,
+                    "Unable to auto-detect an IPv{family} address while excluding {}: {why}",
+                    go_list(patterns)
+                ),
+            },
+            Log::InvalidMethod { method } => write!(f, "Invalid IP autodetection method: {method}"),
+            Log::IncludingCidr { cidr } => {
+                write!(f, "Including CIDR information from host interface. CIDR=\"{cidr}\"")
+            }
+            Log::NoMatchingInterface { ip } => write!(f, "Unable to find matching host interface for IP {ip}"),
+            Log::UnparsableCidr { address } => {
+                write!(f, "Unable to parse CIDR {address} : invalid CIDR address: {address}")
+            }
+        }
+    }
+}
+
+serialize_as_words!(Log);
