@@ -367,7 +367,7 @@ mod tests {
                 },
                 grounds: Grounds {
                     warnings: vec![evil.into()],
-                    assumptions: Vec::new(),
+                    ..Grounds::default()
                 },
             }],
             conflicts: Vec::new(),
