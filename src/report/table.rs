@@ -15,7 +15,7 @@ use crate::diag::Diagnostics;
 use crate::model::{AddrEntry, LinkEntry, LinkOrder, LinkOrderSource, Model, Origin, RouteEntry};
 use crate::netlink::names::{self, AF_INET, AF_INET6, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST};
 use crate::report::style::Style;
-use crate::report::{Json, Print, Text};
+use crate::report::{Json, Print, Streamed, Text};
 
 /// Which families to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,9 +114,10 @@ pub(crate) struct JsonKernelOrder {
     pub source: LinkOrderSource,
 }
 
-/// `table`'s whole JSON document.
+/// `table`'s whole JSON document; its lists are written as they are
+/// walked (see [`super::Streamed`]).
 #[derive(Serialize)]
-pub(crate) struct JsonTable {
+pub(crate) struct JsonTable<L, A, R> {
     /// The last record applied (`--at`, or the end of the capture).
     pub at_packet: u64,
     /// That moment in full (see `report::moment`).
@@ -129,9 +130,9 @@ pub(crate) struct JsonTable {
     /// A complete link dump was seen: every link is listed. Without one,
     /// only the links the capture names are (see `assumptions`).
     pub links_complete: bool,
-    pub links: Vec<JsonLink>,
-    pub addresses: Vec<JsonAddr>,
-    pub routes: Vec<JsonRoute>,
+    pub links: L,
+    pub addresses: A,
+    pub routes: R,
     /// What the model had to assume because the capture cannot say (the
     /// same key as in every other subcommand's JSON).
     pub assumptions: Vec<String>,
@@ -203,7 +204,12 @@ pub(crate) fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
     }
 }
 
-pub(crate) fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
+pub(crate) fn table_json<'a>(
+    model: &'a Model,
+    moment: &Moment,
+    filter: FamilyFilter,
+    extra: &Diagnostics,
+) -> JsonTable<impl Serialize + 'a, impl Serialize + 'a, impl Serialize + 'a> {
     let grounds = crate::rebuild::Grounds::of(model, extra);
     let (order, source) = model.link_order();
     JsonTable {
@@ -216,18 +222,20 @@ pub(crate) fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, e
             source: source.clone(),
         },
         links_complete: model.links_complete(),
-        links: model.links().iter().map(json_link).collect(),
-        addresses: model
-            .addresses(filter.af())
-            .into_iter()
-            .map(|a| json_addr(a, model))
-            .collect(),
-        routes: model
-            .routes()
-            .into_iter()
-            .filter(|r| filter.af().is_none_or(|f| f == r.family))
-            .map(|r| json_route(r, model))
-            .collect(),
+        links: Streamed(move || model.links().iter().map(json_link)),
+        addresses: Streamed(move || {
+            model
+                .addresses(filter.af())
+                .into_iter()
+                .map(move |a| json_addr(a, model))
+        }),
+        routes: Streamed(move || {
+            model
+                .route_table()
+                .iter()
+                .filter(move |r| filter.af().is_none_or(|f| f == r.family))
+                .map(move |r| json_route(r, model))
+        }),
         assumptions: grounds.assumptions.iter().map(ToString::to_string).collect(),
         warnings: grounds.warnings,
     }
@@ -388,7 +396,7 @@ pub(crate) fn write_table_text(
         }
     }
     writeln!(out, "{}", style.dim("# routes"))?;
-    for r in model.routes() {
+    for r in model.route_table().iter() {
         if filter.af().is_some_and(|f| f != r.family) {
             continue;
         }
