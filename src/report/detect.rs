@@ -192,13 +192,55 @@ pub(crate) fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], 
     if conflicts.is_empty() {
         return writeln!(out, "no two nodes claim the same address");
     }
+    // Where more than `PAIRED` nodes claim one address (each later one
+    // meets the first, see `replay::conflict`), one line says it for all.
+    let mut per_address: std::collections::HashMap<(u8, &str), (usize, &str, bool)> = std::collections::HashMap::new();
     for c in conflicts {
+        let e = per_address
+            .entry((c.family, c.address.as_str()))
+            .or_insert((0, c.other.as_str(), true));
+        e.0 += 1;
+        e.2 &= e.1 == c.other;
+    }
+    let mut said: std::collections::HashSet<(u8, &str)> = std::collections::HashSet::new();
+    for c in conflicts {
+        let key = (c.family, c.address.as_str());
+        let (n, _, one_first) = per_address.get(&key).copied().unwrap_or((0, "", false));
+        if n < crate::replay::conflict::PAIRED || !one_first {
+            writeln!(
+                out,
+                "{}",
+                style.bad(format!(
+                    "CONFLICT: node '{}' would log \"{}\" and terminate",
+                    c.node, c.log
+                ))
+            )?;
+            continue;
+        }
+        if !said.insert(key) {
+            continue;
+        }
+        const NAMED: usize = 5;
+        let later: Vec<String> = conflicts
+            .iter()
+            .filter(|x| (x.family, x.address.as_str()) == key)
+            .take(NAMED)
+            .map(|x| format!("'{}'", x.node))
+            .collect();
+        let more = match n > NAMED {
+            true => format!(" and {} more", n - NAMED),
+            false => String::new(),
+        };
         writeln!(
             out,
             "{}",
             style.bad(format!(
-                "CONFLICT: node '{}' would log \"{}\" and terminate",
-                c.node, c.log
+                "CONFLICT: {} nodes claim IPv{} {}: {}{more} would each log \"{}\" and terminate",
+                n + 1,
+                c.family,
+                c.address,
+                later.join(", "),
+                c.log
             ))
         )?;
     }
