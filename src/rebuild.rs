@@ -330,7 +330,14 @@ pub struct Watcher<K, T, FK, FE> {
     last_packet: u64,
     /// Evaluates only once a route dump completed the tables.
     after_route_dump: bool,
+    /// Whether a message's changes may have changed the key (see
+    /// [`Watcher::only_where`]).
+    matters: Option<Matters>,
 }
+
+/// Says whether the changes of one message, on the model they left, may
+/// have changed a watched key.
+pub type Matters = Box<dyn FnMut(&Model, &[crate::model::Event]) -> bool>;
 
 impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Watcher<K, T, FK, FE> {
     /// A watcher with an empty model built with `options`; `key` is what
@@ -346,7 +353,18 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
             events: Vec::new(),
             last_packet: 0,
             after_route_dump: false,
+            matters: None,
         }
+    }
+
+    /// Re-evaluates the key only after a message whose changes `matters`
+    /// says may have changed it; the others keep the last key without
+    /// computing it (a BGP table learnt route by route, for a key that
+    /// looks up a few addresses). `matters` must never say no to a change
+    /// that changes the key: the flips are then the same as without it.
+    pub fn only_where(mut self, matters: Matters) -> Self {
+        self.matters = Some(matters);
+        self
     }
 
     /// Evaluates nothing before the first route dump ends: a recording
@@ -390,6 +408,12 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
         }
         // Before any address is known there is nothing to choose from.
         if !self.events.is_empty() && self.model.has_addresses() {
+            if self.last.is_some()
+                && let Some(matters) = self.matters.as_mut()
+                && !matters(&self.model, &self.events)
+            {
+                return;
+            }
             let k = (self.key)(&self.model);
             if self.last.as_ref() != Some(&k) {
                 self.last = Some(k);
@@ -442,7 +466,24 @@ pub fn watch<K: PartialEq, T: Clone>(
     key: impl FnMut(&Model) -> K,
     eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
+    watch_where(reader, trace, options, diags, key, eval, None)
+}
+
+/// [`watch`], the key re-evaluated only where `matters` says the changes
+/// may have changed it (see [`Watcher::only_where`]).
+pub fn watch_where<K: PartialEq, T: Clone>(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    options: ModelOptions,
+    diags: &mut Diagnostics,
+    key: impl FnMut(&Model) -> K,
+    eval: impl FnMut(&Model) -> T,
+    matters: Option<Matters>,
+) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
     let mut watcher = Watcher::new(options, key, eval);
+    if let Some(m) = matters {
+        watcher = watcher.only_where(m);
+    }
     let (stats, moment) = drive(reader, trace, diags, None, false, |m, _, _| watcher.apply(m))?;
     let (flips, model) = watcher.finish();
     Ok((
