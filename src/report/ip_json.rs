@@ -742,11 +742,16 @@ pub(crate) fn write(out: &mut dyn Write, t: &IpTables<'_>) -> io::Result<()> {
     let table = |out: &mut dyn Write, o: IpObject| -> io::Result<()> {
         out.write_all(b"[")?;
         let mut first = true;
+        // Each object made whole here, then written: serde_json writes in
+        // small pieces, each a call through `dyn Write` otherwise.
+        let mut one = Vec::new();
         let mut each = |j: J| -> io::Result<()> {
+            one.clear();
             if !std::mem::take(&mut first) {
-                out.write_all(b",")?;
+                one.push(b',');
             }
-            serde_json::to_writer(&mut *out, &j).map_err(io::Error::from)
+            serde_json::to_writer(&mut one, &j).map_err(io::Error::from)?;
+            out.write_all(&one)
         };
         match o {
             IpObject::Link => links(t.model, &mut each)?,

@@ -94,8 +94,13 @@ where
 
 /// Writes one JSON document, pretty-printed, and the newline that ends it.
 fn document(out: &mut dyn Write, doc: &impl serde::Serialize) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, doc).map_err(io::Error::from)?;
-    writeln!(out)
+    // serde_json writes in small pieces: buffered here, each is a plain
+    // copy rather than a call through `dyn Write` (the document itself is
+    // never held whole).
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer_pretty(&mut out, doc).map_err(io::Error::from)?;
+    writeln!(out)?;
+    out.flush()
 }
 
 /// Prints `result` as `format` asks.
