@@ -1,6 +1,9 @@
 //! `table` throughput: the whole path from capture bytes to the rebuilt
 //! kernel model, on captures built by repeating real kernel records (in
-//! memory). Two mixes: all fixtures (dumps and notifications) and route
+//! memory). Three mixes: many small hosts (every real host fixture: their
+//! repeated dumps and notifications, the shape of a long recording of a
+//! small host; `scripts/bench-table.sh` times the same mix as a whole
+//! process), the notification fixtures with one host's dumps, and route
 //! churn alone (small notification records, the worst case per byte).
 // Benches run on known fixtures: a panic is a broken setup and stops the run, as it should.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -15,10 +18,28 @@ use nlorder::capture::CaptureReader;
 use nlorder::model::ModelOptions;
 use nlorder::rebuild::rebuild_to_end;
 
+/// Every real small-host fixture: the "small hosts" mix.
+pub const SMALL_HOSTS: &[&str] = &[
+    "basic.pcap",
+    "incident-dual-nic.pcap",
+    "incident-gai-alias.pcap",
+    "incident-hotplug.pcap",
+    "incident-k8s-node-1.pcap",
+    "incident-k8s-node-2.pcap",
+    "incident-nerdctl.pcap",
+    "incident-vlan-lo.pcap",
+    "notify-addr.pcap",
+    "notify-link.pcap",
+    "notify-order.pcap",
+    "route-churn.pcap",
+    "two-recordings.pcap",
+];
+
 fn table(c: &mut Criterion) {
     let mut g = c.benchmark_group("table");
     g.sample_size(10);
     for (name, mix) in [
+        ("small hosts", SMALL_HOSTS),
         (
             "mixed fixtures",
             &["route-churn.pcap", "notify-addr.pcap", "notify-link.pcap", "basic.pcap"][..],

@@ -356,7 +356,14 @@ pub struct Watcher<K, T, FK, FE> {
     /// The next first dump was asked for and has not ended yet: the
     /// changes so far wait for it.
     waiting: bool,
+    /// Whether a message's changes may have changed the key (see
+    /// [`Watcher::only_where`]).
+    matters: Option<Matters>,
 }
+
+/// Says whether the changes of one message, on the model they left, may
+/// have changed a watched key.
+pub type Matters = Box<dyn FnMut(&Model, &[crate::model::Event]) -> bool>;
 
 impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Watcher<K, T, FK, FE> {
     /// A watcher with an empty model built with `options`; `key` is what
@@ -375,7 +382,18 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
             dumped: [false; 3],
             held: None,
             waiting: false,
+            matters: None,
         }
+    }
+
+    /// Re-evaluates the key only after a message whose changes `matters`
+    /// says may have changed it; the others keep the last key without
+    /// computing it (a BGP table learnt route by route, for a key that
+    /// looks up a few addresses). `matters` must never say no to a change
+    /// that changes the key: the flips are then the same as without it.
+    pub fn only_where(mut self, matters: Matters) -> Self {
+        self.matters = Some(matters);
+        self
     }
 
     /// Evaluates nothing before the first route dump ends: a recording
@@ -462,6 +480,12 @@ impl<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T> Wat
     fn evaluate(&mut self, packet: u64, ts: Option<Timestamp>) {
         // Before any address is known there is nothing to choose from.
         if !self.events.is_empty() && self.model.has_addresses() {
+            if self.last.is_some()
+                && let Some(matters) = self.matters.as_mut()
+                && !matters(&self.model, &self.events)
+            {
+                return;
+            }
             let k = (self.key)(&self.model);
             if self.last.as_ref() != Some(&k) {
                 self.last = Some(k);
@@ -532,7 +556,24 @@ pub fn watch<K: PartialEq, T: Clone>(
     key: impl FnMut(&Model) -> K,
     eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
+    watch_where(reader, trace, options, diags, key, eval, None)
+}
+
+/// [`watch`], the key re-evaluated only where `matters` says the changes
+/// may have changed it (see [`Watcher::only_where`]).
+pub fn watch_where<K: PartialEq, T: Clone>(
+    reader: &mut CaptureReader<'_>,
+    trace: TraceOptions,
+    options: ModelOptions,
+    diags: &mut Diagnostics,
+    key: impl FnMut(&Model) -> K,
+    eval: impl FnMut(&Model) -> T,
+    matters: Option<Matters>,
+) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
     let mut watcher = Watcher::new(options, key, eval);
+    if let Some(m) = matters {
+        watcher = watcher.only_where(m);
+    }
     let (stats, moment) = drive(reader, trace, diags, None, false, |m, _, _| watcher.apply(m))?;
     let (flips, model) = watcher.finish();
     Ok((

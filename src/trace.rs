@@ -272,25 +272,26 @@ fn visit_record(
     for item in Messages::new(payload, order) {
         match item {
             Ok(message) => {
-                let decoded = decode(&message);
-                stats.messages += 1;
-                if let Some(p) = &decoded.problem {
-                    stats.messages_with_problems += 1;
-                    diags.push(Diagnostic::record(
-                        rec.number,
-                        base + message.offset as u64,
-                        format!("{}: {p}", crate::netlink::names::message_type(message.header.kind)),
-                    ));
-                }
+                // Decoded straight into its place: a decoded message is a
+                // few hundred bytes, and moving it costs a copy per message.
                 let tm = TraceMessage {
                     packet: rec.number,
                     ts: rec.ts,
                     offset: base + message.offset as u64,
                     index_in_record: index,
+                    decoded: decode(&message),
                     message,
-                    decoded,
                     os: rec.os,
                 };
+                stats.messages += 1;
+                if let Some(p) = &tm.decoded.problem {
+                    stats.messages_with_problems += 1;
+                    diags.push(Diagnostic::record(
+                        rec.number,
+                        tm.offset,
+                        format!("{}: {p}", crate::netlink::names::message_type(tm.message.header.kind)),
+                    ));
+                }
                 index += 1;
                 if !visitor.message(&tm) {
                     return (false, index);

@@ -524,6 +524,10 @@ pub struct DetectArgs {
     /// Output format: the answer and why each candidate lost as text, or one JSON document.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
+    /// Read this many captures at once, one per thread (default: one per
+    /// core). The output is the same, in the order the captures are given.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -681,6 +685,10 @@ pub struct CheckArgs {
     pub format: OutputFormat,
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+    /// Run this many cases at once, one per thread (default: one per
+    /// core). The output is the same, in manifest order.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -1183,6 +1191,7 @@ impl Command {
                     all_looks: a.all_looks,
                     brief: a.brief,
                     format: a.format.into(),
+                    jobs: a.jobs.map(|j| j as usize),
                 })),
                 a.io.console(),
             ),
@@ -1223,6 +1232,7 @@ impl Command {
                     update: a.update,
                     junit: a.junit,
                     format: a.format.into(),
+                    jobs: a.jobs.map(|j| j as usize),
                 };
                 (Job::Check(check), console)
             }

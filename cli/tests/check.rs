@@ -397,3 +397,16 @@ fn replay_errors_moments_and_line_order() {
     );
     assert!(xml.contains("Invalid IP autodetection method: firstfound"), "{xml}");
 }
+
+/// Cases run on several threads give the outcomes one thread gives, in
+/// manifest order (text and JSON).
+#[test]
+fn cases_on_every_core_come_in_manifest_order() {
+    let dir = common::fixtures();
+    let dir = dir.to_str().expect("p");
+    for format in ["text", "json"] {
+        let one = run(&["-j", "1", "--format", format, dir]);
+        assert_eq!(one.2, Some(0), "{}{}", one.0, one.1);
+        assert_eq!(run(&["-j", "3", "--format", format, dir]), one, "{format}");
+    }
+}

@@ -297,3 +297,65 @@ fn long_interface_names_keep_the_candidate_columns() {
         assert!(columns.1.len() <= 1, "address verdicts in several columns:\n{text}");
     }
 }
+
+/// Many captures on several threads: the same stdout and stderr as on one,
+/// nodes in argument order; where more than four nodes claim one address,
+/// one line says so for all of them.
+#[test]
+fn many_nodes_on_every_core_answer_in_argument_order() {
+    let mut args: Vec<String> = Vec::new();
+    let names = [
+        "incident-nerdctl.pcap",
+        "basic.pcap",
+        "incident-dual-nic.pcap",
+        "incident-hotplug.pcap",
+        "incident-vlan-lo.pcap",
+    ];
+    // Six copies of one host: six nodes claiming one address.
+    for i in 0..6 {
+        args.push(format!("same-{i}={}", fx("incident-k8s-node-1.pcap")));
+    }
+    for (i, n) in names.iter().enumerate() {
+        args.push(format!("n{i}={}", fx(n)));
+    }
+    let run = |jobs: &str| {
+        let mut a: Vec<&str> = vec!["detect", "-j", jobs];
+        a.extend(args.iter().map(String::as_str));
+        let out = common::nlorder(&a);
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    let one = run("1");
+    for jobs in ["2", "5"] {
+        assert_eq!(run(jobs), one, "-j {jobs}");
+    }
+    let (out, err, code) = one;
+    assert_eq!(code, Some(1), "a conflict: {err}");
+    let labelled: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix('[').and_then(|l| l.split(']').next()))
+        .collect();
+    let mut order: Vec<&str> = labelled.clone();
+    order.dedup();
+    assert_eq!(
+        order,
+        [
+            "same-0", "same-1", "same-2", "same-3", "same-4", "same-5", "n0", "n1", "n2", "n3", "n4"
+        ]
+    );
+    // The summaries on stderr in the same order.
+    let summaries: Vec<usize> = names.iter().filter_map(|n| err.find(n)).collect();
+    assert!(summaries.windows(2).all(|w| w[0] < w[1]), "{err}");
+    let conflicts: Vec<&str> = out.lines().filter(|l| l.contains("CONFLICT")).collect();
+    assert_eq!(conflicts.len(), 1, "{out}");
+    assert!(
+        conflicts[0].contains("6 nodes claim IPv4")
+            && conflicts[0].contains("'same-1', 'same-2', 'same-3', 'same-4', 'same-5' would each log")
+            && conflicts[0].contains("Calico node 'same-0' is already using"),
+        "{}",
+        conflicts[0]
+    );
+}

@@ -62,7 +62,15 @@ fn help_man_page_and_readme_agree_on_every_option() {
     for o in all.iter().filter(|o| *o != "--help") {
         assert!(man.contains(o), "{o} is not in the man page");
     }
-    let cargo_flags = ["--bench", "--locked", "--nocapture", "--path", "--release", "--test"];
+    let cargo_flags = [
+        "--bench",
+        "--locked",
+        "--nocapture",
+        "--path",
+        "--profile",
+        "--release",
+        "--test",
+    ];
     for o in &readme {
         assert!(
             all.contains(o) || cargo_flags.contains(&o.as_str()),

@@ -141,6 +141,7 @@ fn every_request(data: &[u8]) -> u64 {
                 all,
                 all_looks,
                 format,
+                jobs: Some(1),
             };
             let _ = detect.run(&console, &mut out);
         }

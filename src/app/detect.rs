@@ -45,6 +45,9 @@ pub struct Detect {
     pub brief: bool,
     /// Text or JSON.
     pub format: Format,
+    /// Captures read at once (each on its own thread); `None`: one per
+    /// core. The output is the same for any number.
+    pub jobs: Option<usize>,
 }
 
 impl Detect {
@@ -76,24 +79,51 @@ impl Detect {
             }
         }
         let names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
+        // Several captures are read at once, one per thread (none of them
+        // draws a progress bar then); answers and stderr come in argument
+        // order, and the first capture (in that order) that fails stops the
+        // run as it would on one thread.
+        let threads = super::parallel::threads(self.jobs, self.nodes.len());
+        let quiet_console;
+        let console = match threads {
+            1 => console,
+            _ => {
+                quiet_console = Console {
+                    progress: None,
+                    ..*console
+                };
+                &quiet_console
+            }
+        };
         let mut nodes = Vec::new();
         for (family, method) in runs {
             settings.family = family;
             settings.method = method;
             settings.validate(&names).map_err(|e| Error::Usage(e.to_string()))?;
-            for Node {
-                name: node,
-                capture: source,
-            } in &self.nodes
-            {
-                let spec = settings.spec(node).map_err(|e| Error::Usage(e.to_string()))?;
-                let (answer, grounds) = self.answer(console, source, &spec)?;
-                nodes.push(NodeAnswer {
-                    node: node.clone(),
-                    capture: source.path().to_path_buf(),
+            let settings = &settings;
+            let one = |n: &Node| -> Result<NodeAnswer, Error> {
+                let spec = settings.spec(&n.name).map_err(|e| Error::Usage(e.to_string()))?;
+                let (answer, grounds) = self.answer(console, &n.capture, &spec)?;
+                Ok(NodeAnswer {
+                    node: n.name.clone(),
+                    capture: n.capture.path().to_path_buf(),
                     answer,
                     grounds,
-                });
+                })
+            };
+            let mut failed_first: Option<Error> = None;
+            super::parallel::ordered(&self.nodes, threads, one, |r| match r {
+                Ok(a) => {
+                    nodes.push(a);
+                    true
+                }
+                Err(e) => {
+                    failed_first = Some(e);
+                    false
+                }
+            });
+            if let Some(e) = failed_first {
+                return Err(e);
             }
         }
         let last: Vec<(String, Detection)> = nodes

@@ -187,7 +187,8 @@ impl Gai {
         // With an observed order, a second model watches the whole capture in
         // the same pass: the stretches whose order is the observed one.
         let order = |m: &Model| sort(m).order;
-        let mut watcher = (!observed.is_empty()).then(|| Watcher::new(model, order, order));
+        let mut watcher = (!observed.is_empty())
+            .then(|| Watcher::new(model, order, order).only_where(only_routes_to(self.destinations(hosts.as_ref()))));
         let (results, grounds) =
             super::session::evaluate_following(open, trace, model, self.at, (looker, false), &mut watcher, |m| {
                 let (addrs, lookup) = input(m);
@@ -245,7 +246,8 @@ impl Gai {
     ) -> Result<Status, Error> {
         let key = |m: &Model| sort(m).order;
         let mut session = console.open(&self.capture)?;
-        let (flips, _) = session.watch(console.trace, self.model, key, sort)?;
+        let matters = only_routes_to(self.destinations(hosts));
+        let (flips, _) = session.watch_where(console.trace, self.model, key, sort, Some(matters))?;
         let flips = per_packet(flips, |a, b| a.order == b.order);
         // With --hosts, the candidates of the last change (AI_ADDRCONFIG may
         // change them along the capture); with no change, the host had no
@@ -270,6 +272,57 @@ impl Gai {
         let explained = observed.is_empty() || flips.iter().any(|f| f.after.order == observed);
         Ok(if explained { Status::Success } else { Status::Mismatch })
     }
+}
+
+impl Gai {
+    /// Every candidate the sort may be given: the addresses, or every
+    /// address the hosts file has for the name (AI_ADDRCONFIG only leaves
+    /// some out).
+    fn destinations(&self, hosts: Option<&Hosts<'_>>) -> Vec<IpAddr> {
+        match hosts {
+            None => self.addrs.clone(),
+            Some(h) => h
+                .file
+                .lookup(&h.query.name, hosts::Asked::Both, h.conf.multi)
+                .addresses(),
+        }
+    }
+}
+
+/// Which messages may change the order of `destinations`: all but those
+/// whose every change adds or removes a route to none of them. The sort
+/// reads routes only through the kernel's lookup of each destination (an
+/// IPv4-mapped one as IPv4), and whether the host has routes at all
+/// (without any, connected routes are inferred): a route whose prefix
+/// holds no destination changes neither while a family keeps some route.
+fn only_routes_to(destinations: Vec<IpAddr>) -> crate::rebuild::Matters {
+    let mut dests = destinations.clone();
+    dests.extend(destinations.iter().filter_map(|d| match d {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4),
+        IpAddr::V4(_) => None,
+    }));
+    use crate::model::Change;
+    use crate::netlink::names::{AF_INET, AF_INET6};
+    let mut had = None;
+    Box::new(move |m: &Model, events: &[crate::model::Event]| {
+        let has = Some((m.has_routes_of(AF_INET), m.has_routes_of(AF_INET6)));
+        if std::mem::replace(&mut had, has) != has {
+            return true;
+        }
+        let aside = |c: &Change| match c {
+            Change::RouteAdded { route, .. } | Change::RouteRemoved { route, .. } => !dests.iter().any(|d| {
+                (route.family == AF_INET) == d.is_ipv4()
+                    && route
+                        .dst
+                        .is_none_or(|net| crate::replay::source::in_prefix(*d, net, route.dst_len))
+            }),
+            _ => false,
+        };
+        !events.iter().all(|e| match &e.change {
+            Change::Unnotified { change, .. } => aside(change),
+            c => aside(c),
+        })
+    })
 }
 
 /// `--observed A,B` or `--observed-file F` (getent output): the order the
@@ -308,4 +361,69 @@ pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Change, Event, LinkEntry, Origin, RouteEntry};
+    use crate::netlink::names::{AF_INET, AF_INET6};
+
+    fn route(family: u8, dst: Option<&str>, len: u8) -> RouteEntry {
+        RouteEntry {
+            family,
+            table: 254,
+            dst: dst.map(|d| d.parse().unwrap_or(IpAddr::from([0u8; 4]))),
+            dst_len: len,
+            tos: 0,
+            gateway: None,
+            oif: Some(2),
+            prefsrc: None,
+            priority: None,
+            protocol: 4,
+            scope: 0,
+            kind: 1,
+            flags: 0,
+            multipath: false,
+            origin: Origin::Dump(0),
+            seq: 0,
+            pref: None,
+            extra: None,
+        }
+    }
+
+    fn added(r: RouteEntry) -> Event {
+        Event {
+            packet: 1,
+            ts: None,
+            change: Change::RouteAdded { route: r, dev: None },
+        }
+    }
+
+    #[test]
+    fn only_routes_to_a_destination_matter() {
+        let dests: Vec<IpAddr> = ["10.1.2.3", "2001:db8::1", "::ffff:192.0.2.7"]
+            .iter()
+            .filter_map(|a| a.parse().ok())
+            .collect();
+        let mut matters = only_routes_to(dests);
+        let m = Model::new(ModelOptions::default());
+        // The first look always counts (whether the host has routes is news).
+        assert!(matters(&m, &[added(route(AF_INET, Some("100.0.0.0"), 24))]));
+        let aside = route(AF_INET, Some("100.0.0.0"), 24);
+        assert!(!matters(&m, &[added(aside.clone())]));
+        assert!(!matters(&m, &[added(route(AF_INET6, Some("2001:db9::"), 32))]));
+        // A prefix that holds a destination, the default route, the IPv4
+        // form of a mapped destination.
+        assert!(matters(&m, &[added(route(AF_INET, Some("10.0.0.0"), 8))]));
+        assert!(matters(&m, &[added(route(AF_INET6, None, 0))]));
+        assert!(matters(&m, &[added(route(AF_INET, Some("192.0.2.0"), 24))]));
+        // Any other change, alone or among routes aside.
+        let link = Event {
+            packet: 1,
+            ts: None,
+            change: Change::LinkAdded(LinkEntry::placeholder(3, Origin::Dump(0))),
+        };
+        assert!(matters(&m, &[added(aside), link]));
+    }
 }

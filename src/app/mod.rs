@@ -16,6 +16,7 @@ pub mod decode;
 pub mod detect;
 pub mod gai;
 pub mod operator;
+pub mod parallel;
 pub mod record;
 pub mod report;
 pub mod selection;

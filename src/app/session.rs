@@ -9,7 +9,7 @@
 //! usage, and 0 for a closed pipe or 1).
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -311,22 +311,24 @@ impl Session {
         if self.quiet {
             return Ok(());
         }
-        let stderr = io::stderr();
-        let mut err = stderr.lock();
-        write_summary(&mut err, &self.reader.info, stats, diags, self.style)?;
-        if let Some(m) = model {
-            write_model_summary(&mut err, m.stats())?;
-            for w in m.warnings().iter() {
-                writeln!(err, "  {w}")?;
-            }
-            // What the tables rest on where the capture is silent.
-            if !self.assumptions_in_output {
-                for n in m.assumptions() {
-                    writeln!(err, "  assumed: {n}")?;
+        // (held and written in argument order when captures are read on
+        // several threads)
+        super::parallel::stderr(|err| {
+            write_summary(err, &self.reader.info, stats, diags, self.style)?;
+            if let Some(m) = model {
+                write_model_summary(err, m.stats())?;
+                for w in m.warnings().iter() {
+                    writeln!(err, "  {w}")?;
+                }
+                // What the tables rest on where the capture is silent.
+                if !self.assumptions_in_output {
+                    for n in m.assumptions() {
+                        writeln!(err, "  assumed: {n}")?;
+                    }
                 }
             }
-        }
-        err.flush()?;
+            Ok(())
+        })?;
         Ok(())
     }
 
@@ -374,7 +376,7 @@ impl Session {
         if !self.silent
             && let Some(w) = crate::report::moment::outside_warning(&rebuilt.moment, "--at")
         {
-            eprintln!("nlorder: {}: warning: {w}", self.name);
+            super::parallel::stderr(|err| writeln!(err, "nlorder: {}: warning: {w}", self.name))?;
         }
         Ok((rebuilt, diags))
     }
@@ -424,8 +426,21 @@ impl Session {
         key: impl FnMut(&Model) -> K,
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
+        self.watch_where(trace, model, key, eval, None)
+    }
+
+    /// [`Session::watch`], the key re-evaluated only where `matters` says
+    /// it may have changed (see [`crate::rebuild::Watcher::only_where`]).
+    pub fn watch_where<K: PartialEq, T: Clone>(
+        &mut self,
+        trace: TraceOptions,
+        model: ModelOptions,
+        key: impl FnMut(&Model) -> K,
+        eval: impl FnMut(&Model) -> T,
+        matters: Option<crate::rebuild::Matters>,
+    ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
         let (flips, rebuilt, _) =
-            self.pass(|reader, diags| crate::rebuild::watch(reader, trace, model, diags, key, eval))?;
+            self.pass(|reader, diags| crate::rebuild::watch_where(reader, trace, model, diags, key, eval, matters))?;
         Ok((flips, rebuilt))
     }
 }

@@ -197,7 +197,13 @@ impl LinkTable {
 
     /// The whole table as a dump listed it.
     pub fn replace_all(&mut self, links: Vec<LinkEntry>) {
-        *self = LinkTable::new();
+        // Emptied rather than made anew: a small host dumps its links again
+        // and again, and the indexes keep their room.
+        self.position.clear();
+        self.names.clear();
+        self.followers.clear();
+        self.ports.clear();
+        self.sorted = [true, true];
         for l in &links {
             self.index_relations(l);
         }

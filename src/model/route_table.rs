@@ -162,6 +162,30 @@ fn spread(h: u32) -> u64 {
 /// No slot.
 const NIL: u32 = u32::MAX;
 
+/// The routes of one (family, table): how many, in all and per prefix
+/// length (so that a lookup tries only the lengths the table has).
+#[derive(Debug, Clone, Default)]
+struct TableCount {
+    routes: usize,
+    per_len: Vec<u32>,
+}
+
+impl TableCount {
+    fn add(&mut self, len: u8, n: i32) {
+        self.routes = self.routes.saturating_add_signed(n as isize);
+        if self.per_len.len() <= usize::from(len) {
+            self.per_len.resize(usize::from(len) + 1, 0);
+        }
+        if let Some(c) = self.per_len.get_mut(usize::from(len)) {
+            *c = c.saturating_add_signed(n);
+        }
+    }
+
+    fn has_len(&self, len: u8) -> bool {
+        self.per_len.get(usize::from(len)).is_some_and(|c| *c > 0)
+    }
+}
+
 /// Slots chained by a shared value (an output device, a source): a doubly
 /// linked list through the slots, so adding and removing a route costs
 /// O(1) and no set per value grows with the table.
@@ -255,8 +279,9 @@ pub struct RouteTable {
     /// The mark of the dump that last listed each slot's route (0: none).
     marks: Vec<u32>,
     last_mark: u32,
-    /// How many routes each (family, table) holds.
-    tables: FxHashMap<(u8, u32), usize>,
+    /// How many routes each (family, table) holds, in all and per prefix
+    /// length.
+    tables: FxHashMap<(u8, u32), TableCount>,
     /// The last `seq` handed out: a route appended to its group gets the next.
     last_seq: i64,
     /// Where the last route a dump upserted is, and the dump's mark.
@@ -355,7 +380,10 @@ impl RouteTable {
         usable: impl Fn(&RouteEntry) -> bool,
     ) -> Option<&RouteEntry> {
         let width = prefix::width(ip);
-        for len in (0..=width).rev() {
+        // Only the prefix lengths the table has: a BGP table of /24s is
+        // looked up at a few lengths, not at 33 (or 129).
+        let count = self.tables.get(&(family, table))?;
+        for len in (0..=width).rev().filter(|&l| count.has_len(l)) {
             let net = (len > 0).then(|| prefix::network(ip, len));
             let best = self
                 .prefix(family, table, net, len)
@@ -409,18 +437,30 @@ impl RouteTable {
         let next = after
             .map(OrderKey::slot)
             .filter(|&s| self.entry(s).is_some_and(|e| e.key() == key));
+        let in_place = next.is_some();
         let (slot, new) = match next.or_else(|| self.find(&key)) {
             Some(slot) => {
-                self.last_seq = self.last_seq.max(r.seq);
                 let new_src = r.prefsrc;
                 let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
                     return false;
                 };
+                let mut r = r;
+                if in_place {
+                    // Already where the dump lists it (right after the
+                    // route listed before it): it keeps its place, and the
+                    // order index is not touched. A repeated dump of an
+                    // unchanged table is then a walk.
+                    r.seq = cur.seq;
+                } else {
+                    self.last_seq = self.last_seq.max(r.seq);
+                }
                 let old_place = OrderKey::of(cur, slot);
                 let old_src = std::mem::replace(cur, r).prefsrc;
                 let new_place = OrderKey::of(cur, slot);
-                self.order.remove(&old_place);
-                self.order.insert(new_place);
+                if new_place != old_place {
+                    self.order.remove(&old_place);
+                    self.order.insert(new_place);
+                }
                 if old_src != new_src {
                     if let Some(src) = old_src {
                         self.by_source.unlink(src, slot);
@@ -485,7 +525,7 @@ impl RouteTable {
         if let Some(src) = r.prefsrc {
             self.by_source.push(src, slot);
         }
-        *self.tables.entry((r.family, r.table)).or_default() += 1;
+        self.tables.entry((r.family, r.table)).or_default().add(r.dst_len, 1);
         if let Some(s) = self.slots.get_mut(slot as usize) {
             *s = Some(r);
         }
@@ -541,8 +581,8 @@ impl RouteTable {
             self.by_source.unlink(src, slot);
         }
         if let Some(n) = self.tables.get_mut(&(r.family, r.table)) {
-            *n -= 1;
-            if *n == 0 {
+            n.add(r.dst_len, -1);
+            if n.routes == 0 {
                 self.tables.remove(&(r.family, r.table));
             }
         }

@@ -277,6 +277,17 @@ proptest! {
                     gone.sort();
                     gone.dedup();
                     prop_assert!(gone.iter().all(|k| !reference.routes.iter().any(|r| r.key() == *k)));
+                    // A route the dump lists where the table has it keeps
+                    // its seq: the order is the reference's (fresh seqs in
+                    // dump order), then the reference takes the seqs kept.
+                    let got: Vec<RouteKey> = t.iter().map(RouteEntry::key).collect();
+                    let want: Vec<RouteKey> = reference.sorted().iter().map(RouteEntry::key).collect();
+                    prop_assert_eq!(got, want);
+                    for r in &mut reference.routes {
+                        if let Some(x) = t.iter().find(|x| x.key() == r.key()) {
+                            r.seq = x.seq;
+                        }
+                    }
                 }
             }
             check(&t, &reference, &probe)?;

@@ -407,6 +407,10 @@ fn family_of(body: &Body<'_>) -> Option<u8> {
 /// NDJSON: one object per message.
 pub struct JsonMessages {
     attrs: bool,
+    /// One message's line, made here and written whole: serde_json writes
+    /// a line in dozens of small pieces, each a call through `dyn Write`
+    /// otherwise.
+    line: Vec<u8>,
 }
 
 impl JsonMessages {
@@ -414,7 +418,10 @@ impl JsonMessages {
     /// attributes (`attrs`, and `attrs_error` when they could not be
     /// decoded).
     pub fn new(attrs: bool) -> Self {
-        Self { attrs }
+        Self {
+            attrs,
+            line: Vec::new(),
+        }
     }
 }
 
@@ -548,7 +555,9 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
             attrs,
             attrs_error,
         };
-        serde_json::to_writer(&mut *out, &obj).map_err(io::Error::from)?;
-        out.write_all(b"\n")
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, &obj).map_err(io::Error::from)?;
+        self.line.push(b'\n');
+        out.write_all(&self.line)
     }
 }

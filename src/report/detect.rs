@@ -248,8 +248,58 @@ pub(crate) fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], 
     if conflicts.is_empty() {
         return writeln!(out, "no two nodes claim the same address");
     }
+    // Where more than `PAIRED` nodes claim one address (each later one
+    // meets the first, see `replay::conflict`), one line says it for all.
+    let mut per_address: std::collections::HashMap<(u8, std::net::IpAddr), (usize, &str, bool)> =
+        std::collections::HashMap::new();
     for c in conflicts {
-        writeln!(out, "{}", style.bad(conflict_line(c)))?;
+        let e = per_address
+            .entry((c.family.number(), c.address))
+            .or_insert((0, c.other.as_str(), true));
+        e.0 += 1;
+        e.2 &= e.1 == c.other;
+    }
+    let mut said: std::collections::HashSet<(u8, std::net::IpAddr)> = std::collections::HashSet::new();
+    for c in conflicts {
+        let key = (c.family.number(), c.address);
+        let (n, _, one_first) = per_address.get(&key).copied().unwrap_or((0, "", false));
+        if n < crate::replay::conflict::PAIRED || !one_first {
+            writeln!(out, "{}", style.bad(conflict_line(c)))?;
+            continue;
+        }
+        if !said.insert(key) {
+            continue;
+        }
+        const NAMED: usize = 5;
+        let later: Vec<String> = conflicts
+            .iter()
+            .filter(|x| (x.family.number(), x.address) == key)
+            .take(NAMED)
+            .map(|x| format!("'{}'", x.node))
+            .collect();
+        let more = match n > NAMED {
+            true => format!(" and {} more", n - NAMED),
+            false => String::new(),
+        };
+        let line = match c.check {
+            Check::CalicoNode => format!(
+                "CONFLICT: {} nodes claim IPv{} {}: {}{more} would each log \"{}\" and terminate",
+                n + 1,
+                c.family.number(),
+                c.address,
+                later.join(", "),
+                crate::report::calico::AlreadyUsing(c)
+            ),
+            Check::None => format!(
+                "COLLISION: {} nodes use IPv{} {}: '{}', then {}{more} (the program checks nothing of the kind: all run on)",
+                n + 1,
+                c.family.number(),
+                c.address,
+                c.other,
+                later.join(", ")
+            ),
+        };
+        writeln!(out, "{}", style.bad(line))?;
     }
     Ok(())
 }

@@ -679,21 +679,17 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     o
 }
 
-/// `ip -j link show`.
-fn links(model: &Model) -> J {
-    J::Arr(
-        model
-            .links()
-            .iter()
-            .map(|l| J::Obj(link_object(l, model, true)))
-            .collect(),
-    )
+/// `ip -j link show`: each link to `each`.
+fn links(model: &Model, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
+    for l in model.links() {
+        each(J::Obj(link_object(l, model, true)))?;
+    }
+    Ok(())
 }
 
 /// `ip -j [-4|-6] addr show`: every link (with `family`, those holding an
-/// address of it), each with its `addr_info`.
-fn addrs(model: &Model, family: Option<u8>) -> J {
-    let mut out = Vec::new();
+/// address of it), each with its `addr_info`, to `each`.
+fn addrs(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
     for l in model.links() {
         let list: Vec<&AddrEntry> = [AF_INET, AF_INET6]
             .into_iter()
@@ -708,21 +704,21 @@ fn addrs(model: &Model, family: Option<u8>) -> J {
             "addr_info",
             J::Arr(list.into_iter().map(|a| J::Obj(addr_object(a))).collect()),
         );
-        out.push(J::Obj(o));
+        each(J::Obj(o))?;
     }
-    J::Arr(out)
+    Ok(())
 }
 
-/// `ip -j [-4|-6] route show table all`.
-fn routes(model: &Model, family: Option<u8>) -> J {
-    J::Arr(
-        model
-            .routes()
-            .into_iter()
-            .filter(|r| family.is_none_or(|f| f == r.family))
-            .map(|r| J::Obj(route_object(r, model)))
-            .collect(),
-    )
+/// `ip -j [-4|-6] route show table all`: each route to `each`.
+fn routes(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
+    for r in model
+        .route_table()
+        .iter()
+        .filter(|r| family.is_none_or(|f| f == r.family))
+    {
+        each(J::Obj(route_object(r, model)))?;
+    }
+    Ok(())
 }
 
 /// What `nlorder table --format ip-json` prints: the tables asked for, of
@@ -735,28 +731,50 @@ pub(crate) struct IpTables<'a> {
 
 /// One table: the array `ip -j` prints. Several: an object with one such
 /// array per table, under `link`, `addr` and `route`. One line, as `ip -j`
-/// prints it.
+/// prints it. Written object by object (compact JSON, so the commas and
+/// brackets written here are all the array adds): a million routes are
+/// never held as JSON values at once.
 pub(crate) fn write(out: &mut dyn Write, t: &IpTables<'_>) -> io::Result<()> {
     let family = t.family.map(|f| match f {
         Family::V4 => AF_INET,
         Family::V6 => AF_INET6,
     });
-    let table = |o: IpObject| match o {
-        IpObject::Link => links(t.model),
-        IpObject::Addr => addrs(t.model, family),
-        IpObject::Route => routes(t.model, family),
-    };
-    let doc = match t.objects {
-        [one] => table(*one),
-        many => {
-            let mut o = Obj::default();
-            for x in many {
-                o.put(x.key(), table(*x));
+    let table = |out: &mut dyn Write, o: IpObject| -> io::Result<()> {
+        out.write_all(b"[")?;
+        let mut first = true;
+        // Each object made whole here, then written: serde_json writes in
+        // small pieces, each a call through `dyn Write` otherwise.
+        let mut one = Vec::new();
+        let mut each = |j: J| -> io::Result<()> {
+            one.clear();
+            if !std::mem::take(&mut first) {
+                one.push(b',');
             }
-            J::Obj(o)
+            serde_json::to_writer(&mut one, &j).map_err(io::Error::from)?;
+            out.write_all(&one)
+        };
+        match o {
+            IpObject::Link => links(t.model, &mut each)?,
+            IpObject::Addr => addrs(t.model, family, &mut each)?,
+            IpObject::Route => routes(t.model, family, &mut each)?,
         }
+        out.write_all(b"]")
     };
-    serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+    match t.objects {
+        [one] => table(out, *one)?,
+        many => {
+            out.write_all(b"{")?;
+            for (i, x) in many.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut *out, x.key()).map_err(io::Error::from)?;
+                out.write_all(b":")?;
+                table(out, *x)?;
+            }
+            out.write_all(b"}")?;
+        }
+    }
     writeln!(out)
 }
 

@@ -80,10 +80,31 @@ pub struct Json;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JUnit;
 
+/// A JSON array made element by element as the serializer writes it: a
+/// list as long as a table (a million routes) is never held whole, only
+/// walked. `F` makes a fresh walk each time it is serialized.
+pub(crate) struct Streamed<F>(pub F);
+
+impl<F, I> serde::Serialize for Streamed<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: serde::Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((self.0)())
+    }
+}
+
 /// Writes one JSON document, pretty-printed, and the newline that ends it.
 fn document(out: &mut dyn Write, doc: &impl serde::Serialize) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, doc).map_err(io::Error::from)?;
-    writeln!(out)
+    // serde_json writes in small pieces: buffered here, each is a plain
+    // copy rather than a call through `dyn Write` (the document itself is
+    // never held whole).
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer_pretty(&mut out, doc).map_err(io::Error::from)?;
+    writeln!(out)?;
+    out.flush()
 }
 
 /// Prints `result` as `format` asks.

@@ -17,7 +17,7 @@ use crate::diag::Diagnostics;
 use crate::model::{AddrEntry, LinkEntry, LinkOrder, LinkOrderSource, Model, Origin, RouteEntry};
 use crate::netlink::names::{self, AF_INET, AF_INET6, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST};
 use crate::report::style::Style;
-use crate::report::{Json, Print, Text};
+use crate::report::{Json, Print, Streamed, Text};
 
 /// Which families to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,9 +116,10 @@ pub(crate) struct JsonKernelOrder {
     pub source: LinkOrderSource,
 }
 
-/// `table`'s whole JSON document.
+/// `table`'s whole JSON document; its lists are written as they are
+/// walked (see [`super::Streamed`]).
 #[derive(Serialize)]
-pub(crate) struct JsonTable {
+pub(crate) struct JsonTable<L, A, R> {
     /// The last record applied (`--at`, or the end of the capture).
     pub at_packet: u64,
     /// That moment in full (see `report::moment`).
@@ -135,9 +136,9 @@ pub(crate) struct JsonTable {
     pub addresses_complete: bool,
     /// A complete route dump (both families) was applied.
     pub routes_complete: bool,
-    pub links: Vec<JsonLink>,
-    pub addresses: Vec<JsonAddr>,
-    pub routes: Vec<JsonRoute>,
+    pub links: L,
+    pub addresses: A,
+    pub routes: R,
     /// What the model had to assume because the capture cannot say (the
     /// same key as in every other subcommand's JSON).
     pub assumptions: Vec<String>,
@@ -209,7 +210,12 @@ pub(crate) fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
     }
 }
 
-pub(crate) fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, extra: &Diagnostics) -> JsonTable {
+pub(crate) fn table_json<'a>(
+    model: &'a Model,
+    moment: &Moment,
+    filter: FamilyFilter,
+    extra: &Diagnostics,
+) -> JsonTable<impl Serialize + 'a, impl Serialize + 'a, impl Serialize + 'a> {
     let grounds = crate::rebuild::Grounds::of(model, extra);
     let (order, source) = model.link_order();
     JsonTable {
@@ -224,6 +230,43 @@ pub(crate) fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, e
         links_complete: model.links_complete(),
         addresses_complete: model.addresses_complete(),
         routes_complete: model.routes_complete(),
+        links: Streamed(move || model.links().iter().map(json_link)),
+        addresses: Streamed(move || {
+            model
+                .addresses(filter.af())
+                .into_iter()
+                .map(move |a| json_addr(a, model))
+        }),
+        routes: Streamed(move || {
+            model
+                .route_table()
+                .iter()
+                .filter(move |r| filter.af().is_none_or(|f| f == r.family))
+                .map(move |r| json_route(r, model))
+        }),
+        assumptions: grounds.assumptions.iter().map(ToString::to_string).collect(),
+        warnings: grounds.warnings,
+    }
+}
+
+/// [`table_json`] with its lists collected, for printers that walk them
+/// more than once (the incident picture).
+pub(crate) fn table_json_whole(
+    model: &Model,
+    moment: &Moment,
+    filter: FamilyFilter,
+    extra: &Diagnostics,
+) -> JsonTable<Vec<JsonLink>, Vec<JsonAddr>, Vec<JsonRoute>> {
+    let t = table_json(model, moment, filter, extra);
+    JsonTable {
+        at_packet: t.at_packet,
+        moment: t.moment,
+        listeners: t.listeners,
+        stats: t.stats,
+        kernel_order: t.kernel_order,
+        links_complete: t.links_complete,
+        addresses_complete: t.addresses_complete,
+        routes_complete: t.routes_complete,
         links: model.links().iter().map(json_link).collect(),
         addresses: model
             .addresses(filter.af())
@@ -231,13 +274,13 @@ pub(crate) fn table_json(model: &Model, moment: &Moment, filter: FamilyFilter, e
             .map(|a| json_addr(a, model))
             .collect(),
         routes: model
-            .routes()
-            .into_iter()
+            .route_table()
+            .iter()
             .filter(|r| filter.af().is_none_or(|f| f == r.family))
             .map(|r| json_route(r, model))
             .collect(),
-        assumptions: grounds.assumptions.iter().map(ToString::to_string).collect(),
-        warnings: grounds.warnings,
+        assumptions: t.assumptions,
+        warnings: t.warnings,
     }
 }
 
@@ -438,7 +481,7 @@ fn write_sections(
     if sections.routes {
         writeln!(out, "{}", style.dim("# routes"))?;
     }
-    for r in model.routes().into_iter().filter(|_| sections.routes) {
+    for r in model.route_table().iter().filter(|_| sections.routes) {
         if filter.af().is_some_and(|f| f != r.family) {
             continue;
         }

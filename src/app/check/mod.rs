@@ -20,4 +20,4 @@ pub mod update;
 
 pub use error::Error;
 pub use request::Check;
-pub use run::{Outcome, run, run_paths};
+pub use run::{Outcome, run, run_jobs, run_paths};

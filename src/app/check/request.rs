@@ -20,6 +20,8 @@ pub struct Check {
     pub junit: Option<PathBuf>,
     /// One line per expectation, or one JSON document.
     pub format: Format,
+    /// Cases run at once, one per thread (`None`: one per core).
+    pub jobs: Option<usize>,
 }
 
 impl Check {
@@ -30,7 +32,8 @@ impl Check {
             true => eprintln!("nlorder: updated {}", f.display()),
             false => eprintln!("nlorder: {} not updated: some of it could not be run", f.display()),
         };
-        let outcomes = run_paths(&self.paths, self.update, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
+        let outcomes =
+            run_paths(&self.paths, self.update, self.jobs, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
         report::print(self.format, console.style, outcomes.as_slice(), out)?;
         out.flush()?;
         if let Some(path) = &self.junit {

@@ -205,10 +205,31 @@ impl CaseRun<'_> {
 /// manifest's line order; a case that cannot be run is one `error`
 /// outcome (with those of its expectations that did run).
 pub fn run(m: &Manifest) -> (Vec<Outcome>, Vec<NewValue>) {
+    run_jobs(m, None)
+}
+
+/// [`run`] with `jobs` cases at once, one per thread (`None`: one per
+/// core); the same outcomes, in the same order, for any number.
+pub fn run_jobs(m: &Manifest, jobs: Option<usize>) -> (Vec<Outcome>, Vec<NewValue>) {
     let mut outcomes = Vec::new();
     let mut updates = Vec::new();
-    for (case_index, case) in m.cases() {
-        let Some(capture) = &case.capture else { continue };
+    let cases = m.cases();
+    let threads = crate::app::parallel::threads(jobs, cases.len());
+    let done = |(mut o, mut u): (Vec<Outcome>, Vec<NewValue>)| {
+        outcomes.append(&mut o);
+        updates.append(&mut u);
+        true
+    };
+    crate::app::parallel::ordered(&cases, threads, |&(i, c)| run_one(m, i, c), done);
+    (outcomes, updates)
+}
+
+/// One case's outcomes (none for a case without a capture).
+fn run_one(m: &Manifest, case_index: Option<usize>, case: &Case) -> (Vec<Outcome>, Vec<NewValue>) {
+    {
+        let Some(capture) = &case.capture else {
+            return (Vec::new(), Vec::new());
+        };
         let capture_path = m.dir().join(capture);
         let mut r = CaseRun {
             manifest: m,
@@ -248,10 +269,8 @@ pub fn run(m: &Manifest) -> (Vec<Outcome>, Vec<NewValue>) {
         // In the order the manifest writes them (the expectations of one
         // section keep theirs; what has no line comes last).
         r.outcomes.sort_by_key(|o| o.line.unwrap_or(usize::MAX));
-        outcomes.append(&mut r.outcomes);
-        updates.append(&mut r.updates);
+        (r.outcomes, r.updates)
     }
-    (outcomes, updates)
 }
 
 /// The looks in a case's capture (for `at = "auto"`).
@@ -569,7 +588,7 @@ enum Update {
     NotRun,
 }
 
-fn update_of(m: &Manifest) -> Result<Update, Error> {
+fn update_of(m: &Manifest, jobs: Option<usize>) -> Result<Update, Error> {
     let toml_error = |e: toml_edit::TomlError| Error::manifest(&m.path, None, e.to_string());
     let empty: Vec<Option<usize>> = m
         .cases()
@@ -581,7 +600,7 @@ fn update_of(m: &Manifest) -> Result<Update, Error> {
         true => m.clone(),
         false => manifest::parse(&m.path, update::skeleton(&m.text, &empty).map_err(toml_error)?)?,
     };
-    let (outcomes, values) = run(&with_defaults);
+    let (outcomes, values) = run_jobs(&with_defaults, jobs);
     if outcomes.iter().any(Outcome::is_error) {
         return Ok(Update::NotRun);
     }
@@ -603,6 +622,7 @@ fn update_of(m: &Manifest) -> Result<Update, Error> {
 pub fn run_paths(
     paths: &[std::path::PathBuf],
     update: bool,
+    jobs: Option<usize>,
     mut written: impl FnMut(&Path, bool),
 ) -> Result<Vec<Outcome>, Error> {
     let (files, errors) = manifest::discover(paths);
@@ -631,7 +651,7 @@ pub fn run_paths(
             }
         };
         if update {
-            match update_of(&m) {
+            match update_of(&m, jobs) {
                 Ok(Update::Changed(new)) => match std::fs::write(f, &new.text) {
                     Ok(()) => {
                         written(f, true);
@@ -652,7 +672,7 @@ pub fn run_paths(
         }
         // Without an update written, the manifest as it is (whose errors
         // say why nothing was written).
-        outcomes.append(&mut run(&m).0);
+        outcomes.append(&mut run_jobs(&m, jobs).0);
     }
     Ok(outcomes)
 }

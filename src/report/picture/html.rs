@@ -21,7 +21,7 @@ use super::{NodePicture, Picture, ProgramLane};
 use crate::diag::Diagnostics;
 use crate::replay::verdict::Detection;
 use crate::report::detect::{outcome, verdict_word};
-use crate::report::table::{FamilyFilter, table_json};
+use crate::report::table::{FamilyFilter, table_json_whole};
 
 const PAGE_STYLE: &str = "
 :root { color-scheme: light; }
@@ -197,7 +197,7 @@ fn flips(p: &ProgramLane) -> Markup {
 /// The tables at the moment shown, in the kernel's order (as `table
 /// --format json` has them).
 fn tables(n: &NodePicture) -> Markup {
-    let t = table_json(
+    let t = table_json_whole(
         &n.tables.model,
         &n.tables.moment,
         FamilyFilter::All,
