@@ -41,6 +41,19 @@ pub enum Assumption {
         /// The device's name.
         link: String,
     },
+    /// A link-local address the kernel made from the device's random
+    /// permanent address (ip6tnl, ip6gre), which only the address's own
+    /// notification shows: unknown.
+    LinkLocalFromPermanentAddress {
+        /// The device's name.
+        link: String,
+    },
+    /// A link-local address from a random or secret interface id
+    /// (`addr_gen_mode` random or stable privacy): unknown until notified.
+    LinkLocalRandom {
+        /// The device's name.
+        link: String,
+    },
     /// An address whose valid lifetime ends after the moment the tables
     /// are for: the kernel then deletes it with its routes, with a
     /// notification only for those who listen.

@@ -20,7 +20,6 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use super::address_rules::kernel_route;
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, ShortName};
 use super::route_table::Through;
@@ -458,14 +457,14 @@ impl Model {
         self.remove_ipv6_addresses(index, ctx, sink);
     }
 
-    /// `addrconf_dev_config` when a device is up with carrier: the routes
-    /// of its IPv6 addresses (see `ipv6_address_routes`), then for a
-    /// loopback its ::1, for an Ethernet device the `ff00::/8` and
-    /// `fe80::/64` routes and the EUI-64 link-local address (fe80:: when no
-    /// message showed a usable MAC), and nothing more for other device types.
+    /// `addrconf_notify` when a device is up with carrier: the routes of
+    /// its IPv6 addresses (see `ipv6_address_routes`), then for a loopback
+    /// its ::1, for other devices what their type gets (`addrconf_types`:
+    /// `ff00::/8`, a link-local address with `fe80::/64`, addresses made
+    /// from IPv4 ones; fe80:: where no message shows the interface id).
     fn ipv6_link_ready<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(index) else { return };
-        let (dev_type, hwaddr, loopback) = (l.dev_type, l.hwaddr, l.flags & IFF_LOOPBACK != 0);
+        let (dev_type, loopback) = (l.dev_type, l.flags & IFF_LOOPBACK != 0);
         // Permanent addresses added while the device was down get their routes now.
         let existing: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
         for a in &existing {
@@ -483,45 +482,17 @@ impl Model {
             self.add_kernel_addr(one, ctx, sink);
             return;
         }
-        // (`ipv6_generate_eui64`: Ethernet from its MAC, an ipip tunnel
-        // ISATAP-style from its local IPv4 address; other types are not
-        // modelled)
-        if dev_type != ARPHRD_ETHER && dev_type != ARPHRD_TUNNEL {
-            return;
-        }
         // Carrier came back on a device configured since it went up: the
         // kernel keeps what it made (IF_READY), even if the MAC changed
         // meanwhile (a bridge that took a port's address).
         if std::mem::replace(&mut self.state_mut(index).ipv6_configured, true) {
             return;
         }
-        self.add_multicast_route(index, ctx, sink);
-        let mut ll = kernel_route(
-            AF_INET6,
-            RT_TABLE_MAIN,
-            RTN_UNICAST,
-            IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
-            64,
-            index,
-        );
-        ll.priority = Some(256);
-        self.add_kernel_route(ll, KernelRule::Ipv6LinkLocalRoute, ctx, sink);
-        let address = hwaddr.and_then(|m| match dev_type {
-            ARPHRD_TUNNEL => isatap_link_local(m.as_bytes()),
-            _ => eui64_link_local(m.as_bytes()),
-        });
-        let entry = AddrEntry::link_local(
-            index,
-            address.unwrap_or(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
-            Origin::KernelRule(ctx.packet, KernelRule::Ipv6LinkLocal),
-        );
-        if address.is_none() {
-            self.state_mut(index).unknown_link_local = true;
-        }
-        self.add_kernel_addr(entry, ctx, sink);
+        // (what each device type gets: see `addrconf_types`)
+        self.addrconf_by_type(index, ctx, sink);
     }
 
-    fn add_kernel_addr<S: ChangeSink>(&mut self, a: AddrEntry, ctx: &Ctx, sink: &mut S) {
+    pub(super) fn add_kernel_addr<S: ChangeSink>(&mut self, a: AddrEntry, ctx: &Ctx, sink: &mut S) {
         if self.device_addresses(a.index, a.family).iter().any(|e| e.same_key(&a)) {
             return;
         }

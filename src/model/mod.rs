@@ -21,6 +21,7 @@
 //! and this file, [`Model::apply`] and [`Model::finish`], at the top.
 //! `cli/tests/layers.rs` fails on any circle between them.
 
+mod addrconf_types;
 mod address_rules;
 pub mod assumption;
 pub mod changes;
@@ -41,6 +42,7 @@ pub mod prefix;
 mod requests;
 pub mod route_order;
 pub mod route_table;
+mod stacked_mtu;
 mod state;
 mod tables;
 

@@ -145,8 +145,10 @@ pub(super) struct DeviceState {
     /// was made since it last went up (the kernel's IF_READY): losing and
     /// regaining carrier does not make it again.
     pub(super) ipv6_configured: bool,
-    /// Its EUI-64 link-local address was made without knowing the MAC.
+    /// Its link-local address was made without knowing its interface id.
     pub(super) unknown_link_local: bool,
+    /// Why that id is unknown.
+    pub(super) unknown_link_local_why: super::addrconf_types::UnknownWhy,
     /// A bridge that has had a port (its carrier follows its ports).
     pub(super) had_ports: bool,
     /// A veth whose peer is in another namespace, last shown by a message
@@ -458,7 +460,12 @@ impl Model {
             .collect();
         unknown.sort_unstable();
         for i in unknown {
-            v.push(Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) });
+            use super::addrconf_types::UnknownWhy;
+            v.push(match self.state(i).unknown_link_local_why {
+                UnknownWhy::UnseenMac => Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) },
+                UnknownWhy::PermanentAddress => Assumption::LinkLocalFromPermanentAddress { link: self.ifname(i) },
+                UnknownWhy::Random => Assumption::LinkLocalRandom { link: self.ifname(i) },
+            });
         }
         for (end, (index, family, address, _)) in self.lifetimes.pending() {
             if let Some(a) = self

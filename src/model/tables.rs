@@ -120,7 +120,9 @@ impl Model {
             && new.scope == RT_SCOPE_LINK
             && !new.origin.is_dump()
             && self.state(index).unknown_link_local
-            && is_eui64(&new);
+            && (is_eui64(&new)
+                || (self.state(index).unknown_link_local_why == super::addrconf_types::UnknownWhy::Random
+                    && new.prefix_len == 64));
         let list = self.addrs.entry(index).or_default().list_mut(family);
         if list.is_empty() {
             // (its first address of the family: it is about to hold one)

@@ -24,6 +24,16 @@ impl fmt::Display for Assumption {
                 f,
                 "the link-local address of {link} is made from its MAC, which the capture never showed: shown as fe80::/64"
             ),
+            Assumption::LinkLocalFromPermanentAddress { link } => write!(
+                f,
+                "the link-local address of {link} is made from its random permanent address, which no message showed: \
+                 unknown, shown as fe80::/64"
+            ),
+            Assumption::LinkLocalRandom { link } => write!(
+                f,
+                "the link-local address of {link} has a random interface id, which no message showed: unknown, shown \
+                 as fe80::/64"
+            ),
             Assumption::LifetimeEndsAfter { address, link, at } => write!(
                 f,
                 "{address} on {link}: its valid lifetime ends at {}, after the last packet; the kernel then deletes it \
