@@ -42,6 +42,7 @@ pub mod prefix;
 mod requests;
 pub mod route_order;
 pub mod route_table;
+mod slaac_order;
 mod stacked_mtu;
 mod state;
 mod tables;

@@ -227,6 +227,9 @@ pub struct Model {
     pub(super) last_ts: Option<crate::capture::Timestamp>,
     /// When each address with a finite valid lifetime runs out.
     pub(super) lifetimes: lifetimes::Lifetimes,
+    /// The record where each advertised prefix's route was first met, per
+    /// device (see `slaac_order`).
+    pub(super) ra_prefixes: FxHashMap<(u32, std::net::Ipv6Addr), u64>,
 }
 
 impl Model {
@@ -268,6 +271,7 @@ impl Model {
             last_packet: 0,
             last_ts: None,
             lifetimes: lifetimes::Lifetimes::default(),
+            ra_prefixes: FxHashMap::default(),
         }
     }
 

@@ -168,6 +168,13 @@ impl Model {
         } else {
             kernel_order::ipv6_insert_position(list, &new)
         };
+        let pos = if family == AF_INET6 {
+            let list = self.addrs.get(&index).map_or(&[][..], |d| d.list(family).as_slice());
+            self.slaac_position(list, &new, pos)
+        } else {
+            pos
+        };
+        let list = self.addrs.entry(index).or_default().list_mut(family);
         list.insert(pos, new.clone());
         if sink.wants_changes() {
             sink.change(ctx.event(Change::AddrAdded {
