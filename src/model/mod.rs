@@ -28,6 +28,7 @@ pub mod changes;
 mod dad;
 mod dumps;
 pub mod entries;
+mod gone_unseen;
 mod inferred_routes;
 pub mod kernel_order;
 mod lifetimes;

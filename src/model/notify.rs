@@ -32,7 +32,7 @@ impl Model {
             (Body::Link(l), _) if l.family == AF_BRIDGE => self.stats.bridge_port_events += 1,
             (Body::Link(l), RTM_DELLINK) => {
                 if self.link(l.index).is_none() {
-                    if self.seen_link_dump {
+                    if self.seen_link_dump && !self.gone_unseen.contains(&l.index) {
                         self.warn(
                             ctx,
                             format!("RTM_DELLINK for ifindex {}, which the model does not know", l.index),
@@ -58,6 +58,7 @@ impl Model {
                         .cloned()
                 {
                     self.delete_addr(&have, ctx, sink);
+                    self.unrequested_ipv4_removal(&have, ctx, sink);
                 }
             }
             (Body::Addr(a), _) => {

@@ -230,6 +230,9 @@ pub struct Model {
     /// The record where each advertised prefix's route was first met, per
     /// device (see `slaac_order`).
     pub(super) ra_prefixes: FxHashMap<(u32, std::net::Ipv6Addr), u64>,
+    /// Devices taken as gone from an address notification alone (see
+    /// `gone_unseen`): a later RTM_DELLINK for them is no surprise.
+    pub(super) gone_unseen: HashSet<u32>,
 }
 
 impl Model {
@@ -272,6 +275,7 @@ impl Model {
             last_ts: None,
             lifetimes: lifetimes::Lifetimes::default(),
             ra_prefixes: FxHashMap::default(),
+            gone_unseen: HashSet::new(),
         }
     }
 

@@ -14,7 +14,8 @@ impl fmt::Display for Assumption {
             ),
             Assumption::VethPeerElsewhere { link } => write!(
                 f,
-                "the veth peer of {link} is in another namespace: its carrier there is not in this capture; assumed up"
+                "the veth peer of {link} is in another namespace: its carrier there is not in this capture; assumed up \
+                 (and if the peer is deleted there, {link} goes with it with no message here)"
             ),
             Assumption::PredictedIndex { index, link } => write!(
                 f,
