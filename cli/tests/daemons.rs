@@ -338,9 +338,36 @@ fn tunnel_link_locals_follow_the_device_type_and_unknown_ones_are_said() {
             );
         }
         assert!(
-            !text.lines().any(|l| l.contains(": tunl0 inet6") || l.contains("dev tunl0 proto kernel metric 256")),
+            !text
+                .lines()
+                .any(|l| l.contains(": tunl0 inet6") || l.contains("dev tunl0 proto kernel metric 256")),
             "{kernel}: tunl0 got IPv6 of its own:\n{text}"
         );
-        assert!(text.contains("5: sit0 inet6 ::a13:1/96 scope global"), "{kernel}:\n{text}");
+        assert!(
+            text.contains("5: sit0 inet6 ::a13:1/96 scope global"),
+            "{kernel}:\n{text}"
+        );
+    }
+}
+
+/// A link listener that leaves half way: the link created after it left
+/// is acknowledged without a notification, so nlorder says no link
+/// listener was left; the veth that went with its peer elsewhere after that
+/// is still taken away, from its addresses' RTM_DELADDR. With the
+/// harness's own listener (l1) nothing is said.
+#[test]
+fn a_link_listener_that_left_is_said() {
+    for kernel in ["6.1", "6.12"] {
+        let dir = common::fixture("daemons").join(kernel);
+        let l0 = dir.join("listener-leaves.l0.pcap").to_string_lossy().into_owned();
+        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &l0]).stdout).into_owned();
+        assert!(
+            text.contains("no link listener was left after packet"),
+            "{kernel}:\n{text}"
+        );
+        assert!(!text.contains("veth0"), "{kernel}: veth0 outlived its peer:\n{text}");
+        let l1 = dir.join("listener-leaves.l1.pcap").to_string_lossy().into_owned();
+        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &l1]).stdout).into_owned();
+        assert!(!text.contains("no link listener was left"), "{kernel}:\n{text}");
     }
 }

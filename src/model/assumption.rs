@@ -48,6 +48,16 @@ pub enum Assumption {
         /// The device's name.
         link: String,
     },
+    /// Link notifications stopped: the link request in record `request`,
+    /// which the kernel always announces, was acknowledged without one
+    /// after the last, in record `last`. A device that left after that
+    /// without a request here left no link message.
+    LinkListenerLeft {
+        /// The last record with a link notification.
+        last: u64,
+        /// The request answered without one.
+        request: u64,
+    },
     /// A link-local address from a random or secret interface id
     /// (`addr_gen_mode` random or stable privacy): unknown until notified.
     LinkLocalRandom {

@@ -36,6 +36,7 @@ mod link_rules;
 mod link_table;
 mod linkwatch;
 mod linkwatch_queue;
+mod listener_left;
 mod notify;
 mod open_dumps;
 mod pending_requests;
@@ -205,6 +206,9 @@ impl Model {
                     self.stats.duplicate_notifications += 1;
                 } else {
                     self.stats.notifications += 1;
+                    if matches!(&d.body, Body::Link(l) if l.family != AF_BRIDGE) {
+                        self.note_link_notification(ctx.packet);
+                    }
                     self.apply_notification(&d.body, h.kind, h.flags, &ctx, sink);
                 }
             }

@@ -83,6 +83,7 @@ impl Model {
         let probe = matches!(&p.body, RequestBody::Link(l) if l.index == 0 && l.name.is_none() && l.kind.is_none());
         if error == 0 {
             self.stats.requests_applied += 1;
+            self.note_link_request_answered(&p);
             self.apply_request(&p, ctx, sink);
         } else if !probe {
             self.stats.requests_refused += 1;

@@ -233,6 +233,11 @@ pub struct Model {
     /// Devices taken as gone from an address notification alone (see
     /// `gone_unseen`): a later RTM_DELLINK for them is no surprise.
     pub(super) gone_unseen: HashSet<u32>,
+    /// The last record holding a link notification.
+    pub(super) last_link_notification: Option<u64>,
+    /// (last link notification, the link request answered without one
+    /// after it): link listeners had left (see `listener_left`).
+    pub(super) link_listener_left: Option<(u64, u64)>,
 }
 
 impl Model {
@@ -276,6 +281,8 @@ impl Model {
             lifetimes: lifetimes::Lifetimes::default(),
             ra_prefixes: FxHashMap::default(),
             gone_unseen: HashSet::new(),
+            last_link_notification: None,
+            link_listener_left: None,
         }
     }
 
@@ -440,6 +447,9 @@ impl Model {
         let mut v = Vec::new();
         if !self.seen_link_dump {
             v.push(Assumption::NoLinkDump);
+        }
+        if let Some((last, request)) = self.link_listener_left {
+            v.push(Assumption::LinkListenerLeft { last, request });
         }
         for l in self.links.as_slice() {
             if l.link_elsewhere

@@ -30,6 +30,12 @@ impl fmt::Display for Assumption {
                 "the link-local address of {link} is made from its random permanent address, which no message showed: \
                  unknown, shown as fe80::/64"
             ),
+            Assumption::LinkListenerLeft { last, request } => write!(
+                f,
+                "no link listener was left after packet #{last} (the link request in #{request} was answered without \
+                 a link notification): a device that left this namespace after that with no request here (a veth \
+                 gone with its peer elsewhere) is unknown unless an address notification showed it"
+            ),
             Assumption::LinkLocalRandom { link } => write!(
                 f,
                 "the link-local address of {link} has a random interface id, which no message showed: unknown, shown \
