@@ -58,6 +58,9 @@ impl Model {
                         .cloned()
                 {
                     self.delete_addr(&have, ctx, sink);
+                    if have.family == AF_INET6 {
+                        self.note_v6_removal(have.index, ctx.packet);
+                    }
                     self.unrequested_ipv4_removal(&have, ctx, sink);
                 }
             }

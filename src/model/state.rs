@@ -148,7 +148,7 @@ pub(super) struct DeviceState {
     /// Its link-local address was made without knowing its interface id.
     pub(super) unknown_link_local: bool,
     /// Why that id is unknown.
-    pub(super) unknown_link_local_why: super::addrconf_types::UnknownWhy,
+    pub(super) unknown_link_local_why: super::entries::UnknownWhy,
     /// A bridge that has had a port (its carrier follows its ports).
     pub(super) had_ports: bool,
     /// A veth whose peer is in another namespace, last shown by a message
@@ -233,6 +233,8 @@ pub struct Model {
     /// Devices taken as gone from an address notification alone (see
     /// `gone_unseen`): a later RTM_DELLINK for them is no surprise.
     pub(super) gone_unseen: HashSet<u32>,
+    /// The device and record of the last IPv6 address a notification removed.
+    pub(super) last_v6_removal: Option<(u32, u64)>,
     /// The last record holding a link notification.
     pub(super) last_link_notification: Option<u64>,
     /// (last link notification, the link request answered without one
@@ -281,6 +283,7 @@ impl Model {
             lifetimes: lifetimes::Lifetimes::default(),
             ra_prefixes: FxHashMap::default(),
             gone_unseen: HashSet::new(),
+            last_v6_removal: None,
             last_link_notification: None,
             link_listener_left: None,
         }
@@ -478,7 +481,7 @@ impl Model {
             .collect();
         unknown.sort_unstable();
         for i in unknown {
-            use super::addrconf_types::UnknownWhy;
+            use super::entries::UnknownWhy;
             v.push(match self.state(i).unknown_link_local_why {
                 UnknownWhy::UnseenMac => Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) },
                 UnknownWhy::PermanentAddress => Assumption::LinkLocalFromPermanentAddress { link: self.ifname(i) },
