@@ -39,8 +39,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use super::address_rules::kernel_route;
 use super::changes::ChangeSink;
-use super::entries::{AddrEntry, KernelRule, Origin};
-use super::link_rules::{eui64_link_local, isatap_link_local};
+use super::entries::{AddrEntry, KernelRule, Origin, UnknownWhy};
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 
@@ -60,17 +59,56 @@ const ARPHRD_INFINIBAND: u16 = 32;
 const ARPHRD_IEEE1394: u16 = 24;
 const ARPHRD_6LOWPAN: u16 = 825;
 
-/// Why a link-local address the kernel made cannot be known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UnknownWhy {
-    /// EUI-64 from a MAC no message showed.
-    #[default]
-    UnseenMac,
-    /// From the device's random permanent address (ip6tnl, ip6gre).
-    PermanentAddress,
-    /// From a random or secret interface identifier (`addr_gen_mode`
-    /// random or stable privacy).
-    Random,
+/// The EUI-64 link-local address of a 6-byte MAC (`addrconf_ifid_eui48`).
+pub fn eui64_link_local(mac: &[u8]) -> Option<Ipv6Addr> {
+    let m: [u8; 6] = mac.try_into().ok()?;
+    if m == [0; 6] {
+        return None;
+    }
+    Some(Ipv6Addr::from([
+        0xfe,
+        0x80,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        m[0] ^ 2,
+        m[1],
+        m[2],
+        0xff,
+        0xfe,
+        m[3],
+        m[4],
+        m[5],
+    ]))
+}
+
+/// The link-local address of an IPv4 tunnel from its local address
+/// (`__ipv6_isatap_ifid`): `fe80::200:5efe:a.b.c.d` for a global IPv4
+/// address, `fe80::5efe:a.b.c.d` for a private or special one.
+pub fn isatap_link_local(v4: &[u8]) -> Option<Ipv6Addr> {
+    let a: [u8; 4] = v4.try_into().ok()?;
+    if a == [0; 4] {
+        return None;
+    }
+    let ip = Ipv4Addr::from(a);
+    // the kernel's list: 0/8, 10/8, 127/8, 169.254/16, 172.16/12,
+    // 192.0.2/24, 192.88.99/24, 192.168/16, 198.18/15, multicast, broadcast
+    let special = a[0] == 0
+        || ip.is_private()
+        || ip.is_loopback()
+        || ip.is_link_local()
+        || a[..3] == [192, 0, 2]
+        || a[..3] == [192, 88, 99]
+        || (a[0] == 198 && (a[1] & 0xfe) == 18)
+        || ip.is_multicast()
+        || ip.is_broadcast();
+    let u = if special { 0 } else { 2 };
+    Some(Ipv6Addr::from([
+        0xfe, 0x80, 0, 0, 0, 0, 0, 0, u, 0, 0x5e, 0xfe, a[0], a[1], a[2], a[3],
+    ]))
 }
 
 /// The link-local address addrconf gives the device.
@@ -228,7 +266,7 @@ impl Model {
             LinkLocal::None => {}
             LinkLocal::Known(a) => {
                 self.link_local_route(index, ctx, sink);
-                self.add_kernel_addr(AddrEntry::link_local(index, a, origin), ctx, sink);
+                self.kernel_addr(AddrEntry::link_local(index, a, origin), ctx, sink);
             }
             LinkLocal::Unknown(why) => {
                 self.link_local_route(index, ctx, sink);
@@ -237,7 +275,7 @@ impl Model {
                 st.unknown_link_local_why = why;
                 let placeholder = AddrEntry::link_local(index, Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0), origin);
                 if why == UnknownWhy::UnseenMac {
-                    self.add_kernel_addr(placeholder, ctx, sink);
+                    self.kernel_addr(placeholder, ctx, sink);
                 } else if !self
                     .device_addresses(index, AF_INET6)
                     .iter()
@@ -302,6 +340,15 @@ impl Model {
                 }
             }
         }
+    }
+
+    /// An address the kernel made, with what comes with it (once).
+    fn kernel_addr<S: ChangeSink>(&mut self, a: AddrEntry, ctx: &Ctx, sink: &mut S) {
+        if self.device_addresses(a.index, a.family).iter().any(|e| e.same_key(&a)) {
+            return;
+        }
+        self.upsert_addr(a.clone(), ctx, sink);
+        self.address_added(&a, ctx, sink);
     }
 
     /// `fe80::/64` through the device (main, metric 256).

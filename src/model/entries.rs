@@ -678,3 +678,16 @@ impl RouteEntry {
             && self.priority.unwrap_or(0) == other.priority.unwrap_or(0)
     }
 }
+
+/// Why a link-local address the kernel made cannot be known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownWhy {
+    /// EUI-64 from a MAC no message showed.
+    #[default]
+    UnseenMac,
+    /// From the device's random permanent address (ip6tnl, ip6gre).
+    PermanentAddress,
+    /// From a random or secret interface identifier (`addr_gen_mode`
+    /// random or stable privacy).
+    Random,
+}

@@ -27,58 +27,6 @@ use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
 
-/// The EUI-64 link-local address of a 6-byte MAC (`addrconf_ifid_eui48`).
-pub fn eui64_link_local(mac: &[u8]) -> Option<Ipv6Addr> {
-    let m: [u8; 6] = mac.try_into().ok()?;
-    if m == [0; 6] {
-        return None;
-    }
-    Some(Ipv6Addr::from([
-        0xfe,
-        0x80,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        m[0] ^ 2,
-        m[1],
-        m[2],
-        0xff,
-        0xfe,
-        m[3],
-        m[4],
-        m[5],
-    ]))
-}
-
-/// The link-local address of an IPv4 tunnel from its local address
-/// (`__ipv6_isatap_ifid`): `fe80::200:5efe:a.b.c.d` for a global IPv4
-/// address, `fe80::5efe:a.b.c.d` for a private or special one.
-pub fn isatap_link_local(v4: &[u8]) -> Option<Ipv6Addr> {
-    let a: [u8; 4] = v4.try_into().ok()?;
-    if a == [0; 4] {
-        return None;
-    }
-    let ip = Ipv4Addr::from(a);
-    // the kernel's list: 0/8, 10/8, 127/8, 169.254/16, 172.16/12,
-    // 192.0.2/24, 192.88.99/24, 192.168/16, 198.18/15, multicast, broadcast
-    let special = a[0] == 0
-        || ip.is_private()
-        || ip.is_loopback()
-        || ip.is_link_local()
-        || a[..3] == [192, 0, 2]
-        || a[..3] == [192, 88, 99]
-        || (a[0] == 198 && (a[1] & 0xfe) == 18)
-        || ip.is_multicast()
-        || ip.is_broadcast();
-    let u = if special { 0 } else { 2 };
-    Some(Ipv6Addr::from([
-        0xfe, 0x80, 0, 0, 0, 0, 0, 0, u, 0, 0x5e, 0xfe, a[0], a[1], a[2], a[3],
-    ]))
-}
-
 /// When 8021q sets a VLAN's carrier (see `Model::vlan_carrier`).
 #[derive(Debug, Clone, Copy)]
 enum VlanMoment {
@@ -492,7 +440,7 @@ impl Model {
         self.addrconf_by_type(index, ctx, sink);
     }
 
-    pub(super) fn add_kernel_addr<S: ChangeSink>(&mut self, a: AddrEntry, ctx: &Ctx, sink: &mut S) {
+    fn add_kernel_addr<S: ChangeSink>(&mut self, a: AddrEntry, ctx: &Ctx, sink: &mut S) {
         if self.device_addresses(a.index, a.family).iter().any(|e| e.same_key(&a)) {
             return;
         }
@@ -606,7 +554,7 @@ impl Model {
 
 #[cfg(test)]
 mod isatap_tests {
-    use super::isatap_link_local;
+    use super::super::addrconf_types::isatap_link_local;
     use std::net::Ipv6Addr;
 
     fn ll(v4: [u8; 4]) -> Option<Ipv6Addr> {

@@ -121,7 +121,7 @@ impl Model {
             && !new.origin.is_dump()
             && self.state(index).unknown_link_local
             && (is_eui64(&new)
-                || (self.state(index).unknown_link_local_why == super::addrconf_types::UnknownWhy::Random
+                || (self.state(index).unknown_link_local_why == super::entries::UnknownWhy::Random
                     && new.prefix_len == 64));
         let list = self.addrs.entry(index).or_default().list_mut(family);
         if list.is_empty() {
