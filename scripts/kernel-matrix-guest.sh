@@ -286,9 +286,19 @@ run() { # SCENARIO-FILE LISTENERS
     [ -z "$ns" ] || rm -rf "/etc/netns/$ns"
 }
 
+# A scenario that loads or unloads modules runs alone: a tunnel module
+# makes its fallback devices in every namespace, a parallel run's too.
 running=0
 for f in /scen/*.ip; do
+    alone=""
+    grep -Eq '^[[:space:]]*(modprobe|rmmod)[[:space:]]' "$f" && alone=1
     for n in $(cat /scen/LISTENERS); do
+        if [ -n "$alone" ]; then
+            wait
+            running=0
+            run "$f" "$n"
+            continue
+        fi
         run "$f" "$n" &
         running=$((running + 1))
         if [ "$running" -ge "$PAR" ]; then

@@ -104,6 +104,36 @@ const KNOWN: &[Known] = &[
         "the routes of veth2, gone with the deleted namespace that held its peer",
     ),
     (
+        "peer-elsewhere.l0",
+        "addresses",
+        &["6.1", "6.12"],
+        "the link-local address of cali1, gone silently with it",
+    ),
+    (
+        "peer-elsewhere.l0",
+        "links",
+        &["6.1", "6.12"],
+        "cali1's peer (the pod's eth0) is deleted inside the pod; cali1 goes with it and no message here says so (no listener)",
+    ),
+    (
+        "peer-elsewhere.l0",
+        "routes",
+        &["6.1", "6.12"],
+        "the host route to the pod and the IPv6 routes of cali1, gone silently with it",
+    ),
+    (
+        "tunnels-ipv6.l0",
+        "addresses",
+        &["6.1", "6.12"],
+        "the link-locals of ip6tnl0 and ip6tnl1 come from their random permanent addresses, which no message shows (nlorder says unknown)",
+    ),
+    (
+        "tunnels-ipv6.l0",
+        "routes",
+        &["6.1", "6.12"],
+        "the local routes of those unknown ip6tnl link-locals",
+    ),
+    (
         "radvd-slaac.l0",
         "routes",
         &["6.1"],
@@ -286,5 +316,58 @@ fn lease_expiry_is_inferred_and_said() {
             later.contains("its valid lifetime ran out after the last packet"),
             "{kernel}:\n{later}"
         );
+    }
+}
+
+/// Tunnels by type: on a quiet host the link-local addresses of ip6tnl
+/// devices (from their random permanent addresses) are said unknown, never
+/// invented; tunl0 (ipip without a local address) gets no link-local and
+/// no fe80::/64; sit0 gets ::a.b.c.d/96 per IPv4 address.
+#[test]
+fn tunnel_link_locals_follow_the_device_type_and_unknown_ones_are_said() {
+    for kernel in ["6.1", "6.12"] {
+        let pcap = common::fixture("daemons").join(kernel).join("tunnels-ipv6.l0.pcap");
+        let path = pcap.to_string_lossy().into_owned();
+        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &path]).stdout).into_owned();
+        for dev in ["ip6tnl0", "ip6tnl1"] {
+            assert!(
+                text.contains(&format!(
+                    "the link-local address of {dev} is made from its random permanent address, which no message showed: unknown"
+                )),
+                "{kernel}: {dev} not said unknown:\n{text}"
+            );
+        }
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.contains(": tunl0 inet6") || l.contains("dev tunl0 proto kernel metric 256")),
+            "{kernel}: tunl0 got IPv6 of its own:\n{text}"
+        );
+        assert!(
+            text.contains("5: sit0 inet6 ::a13:1/96 scope global"),
+            "{kernel}:\n{text}"
+        );
+    }
+}
+
+/// A link listener that leaves half way: the link created after it left
+/// is acknowledged without a notification, so nlorder says no link
+/// listener was left; the veth that went with its peer elsewhere after that
+/// is still taken away, from its addresses' RTM_DELADDR. With the
+/// harness's own listener (l1) nothing is said.
+#[test]
+fn a_link_listener_that_left_is_said() {
+    for kernel in ["6.1", "6.12"] {
+        let dir = common::fixture("daemons").join(kernel);
+        let l0 = dir.join("listener-leaves.l0.pcap").to_string_lossy().into_owned();
+        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &l0]).stdout).into_owned();
+        assert!(
+            text.contains("no link listener was left after packet"),
+            "{kernel}:\n{text}"
+        );
+        assert!(!text.contains("veth0"), "{kernel}: veth0 outlived its peer:\n{text}");
+        let l1 = dir.join("listener-leaves.l1.pcap").to_string_lossy().into_owned();
+        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &l1]).stdout).into_owned();
+        assert!(!text.contains("no link listener was left"), "{kernel}:\n{text}");
     }
 }

@@ -127,10 +127,13 @@ fn route_msg(m: &Value) -> Msg {
             let mut address = String::new();
             let mut local = String::new();
             for (t, a) in attrs(m, "netlink-route.ifa_attr_type") {
+                // (tshark writes IPv4-compatible IPv6 addresses as glibc
+                // does, `::127.0.0.1`; nlorder's JSON in Rust's form)
                 let ip = a
                     .get("netlink-route.ifa_address.ipv4")
                     .or_else(|| a.get("netlink-route.ifa_address.ipv6"))
                     .map(s)
+                    .map(|x| x.parse::<std::net::IpAddr>().map_or(x, |ip| ip.to_string()))
                     .unwrap_or_default();
                 match t {
                     1 => address = ip,

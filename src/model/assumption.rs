@@ -49,6 +49,29 @@ pub enum Assumption {
         /// The device's name.
         link: String,
     },
+    /// A link-local address the kernel made from the device's random
+    /// permanent address (ip6tnl, ip6gre), which only the address's own
+    /// notification shows: unknown.
+    LinkLocalFromPermanentAddress {
+        /// The device's name.
+        link: String,
+    },
+    /// Link notifications stopped: the link request in record `request`,
+    /// which the kernel always announces, was acknowledged without one
+    /// after the last, in record `last`. A device that left after that
+    /// without a request here left no link message.
+    LinkListenerLeft {
+        /// The last record with a link notification.
+        last: u64,
+        /// The request answered without one.
+        request: u64,
+    },
+    /// A link-local address from a random or secret interface id
+    /// (`addr_gen_mode` random or stable privacy): unknown until notified.
+    LinkLocalRandom {
+        /// The device's name.
+        link: String,
+    },
     /// An address whose valid lifetime ends after the moment the tables
     /// are for: the kernel then deletes it with its routes, with a
     /// notification only for those who listen.

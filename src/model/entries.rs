@@ -93,6 +93,9 @@ pub enum KernelRule {
     Ipv6LinkLocalRoute,
     /// `multicast ff00::/8` in table local when a link comes up with carrier.
     Ipv6MulticastRoute,
+    /// An IPv6 address a sit or GRE tunnel makes from an IPv4 address
+    /// (`add_v4_addrs`: `::a.b.c.d/96`, `fe80::a.b.c.d/64`).
+    Ipv6FromIpv4,
     /// A secondary promoted to primary when its primary was deleted.
     Ipv4Promotion,
     /// A device's index as the kernel would assign it (no reply showed it yet).
@@ -117,6 +120,7 @@ impl KernelRule {
             KernelRule::Ipv6LinkLocal => "ipv6-link-local",
             KernelRule::Ipv6LinkLocalRoute => "ipv6-link-local-route",
             KernelRule::Ipv6MulticastRoute => "ipv6-multicast-route",
+            KernelRule::Ipv6FromIpv4 => "ipv6-from-ipv4",
             KernelRule::Ipv4Promotion => "ipv4-promotion",
             KernelRule::AssignedIndex => "assigned-index",
             KernelRule::VethPeer => "veth-peer",
@@ -673,4 +677,17 @@ impl RouteEntry {
             && self.tos == other.tos
             && self.priority.unwrap_or(0) == other.priority.unwrap_or(0)
     }
+}
+
+/// Why a link-local address the kernel made cannot be known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownWhy {
+    /// EUI-64 from a MAC no message showed.
+    #[default]
+    UnseenMac,
+    /// From the device's random permanent address (ip6tnl, ip6gre).
+    PermanentAddress,
+    /// From a random or secret interface identifier (`addr_gen_mode`
+    /// random or stable privacy).
+    Random,
 }

@@ -20,65 +20,12 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use super::address_rules::kernel_route;
 use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, ShortName};
 use super::route_table::Through;
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
-
-/// The EUI-64 link-local address of a 6-byte MAC (`addrconf_ifid_eui48`).
-pub fn eui64_link_local(mac: &[u8]) -> Option<Ipv6Addr> {
-    let m: [u8; 6] = mac.try_into().ok()?;
-    if m == [0; 6] {
-        return None;
-    }
-    Some(Ipv6Addr::from([
-        0xfe,
-        0x80,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        m[0] ^ 2,
-        m[1],
-        m[2],
-        0xff,
-        0xfe,
-        m[3],
-        m[4],
-        m[5],
-    ]))
-}
-
-/// The link-local address of an IPv4 tunnel from its local address
-/// (`__ipv6_isatap_ifid`): `fe80::200:5efe:a.b.c.d` for a global IPv4
-/// address, `fe80::5efe:a.b.c.d` for a private or special one.
-pub fn isatap_link_local(v4: &[u8]) -> Option<Ipv6Addr> {
-    let a: [u8; 4] = v4.try_into().ok()?;
-    if a == [0; 4] {
-        return None;
-    }
-    let ip = Ipv4Addr::from(a);
-    // the kernel's list: 0/8, 10/8, 127/8, 169.254/16, 172.16/12,
-    // 192.0.2/24, 192.88.99/24, 192.168/16, 198.18/15, multicast, broadcast
-    let special = a[0] == 0
-        || ip.is_private()
-        || ip.is_loopback()
-        || ip.is_link_local()
-        || a[..3] == [192, 0, 2]
-        || a[..3] == [192, 88, 99]
-        || (a[0] == 198 && (a[1] & 0xfe) == 18)
-        || ip.is_multicast()
-        || ip.is_broadcast();
-    let u = if special { 0 } else { 2 };
-    Some(Ipv6Addr::from([
-        0xfe, 0x80, 0, 0, 0, 0, 0, 0, u, 0, 0x5e, 0xfe, a[0], a[1], a[2], a[3],
-    ]))
-}
 
 /// When 8021q sets a VLAN's carrier (see `Model::vlan_carrier`).
 #[derive(Debug, Clone, Copy)]
@@ -465,14 +412,14 @@ impl Model {
         self.remove_ipv6_addresses(index, ctx, sink);
     }
 
-    /// `addrconf_dev_config` when a device is up with carrier: the routes
-    /// of its IPv6 addresses (see `ipv6_address_routes`), then for a
-    /// loopback its ::1, for an Ethernet device the `ff00::/8` and
-    /// `fe80::/64` routes and the EUI-64 link-local address (fe80:: when no
-    /// message showed a usable MAC), and nothing more for other device types.
+    /// `addrconf_notify` when a device is up with carrier: the routes of
+    /// its IPv6 addresses (see `ipv6_address_routes`), then for a loopback
+    /// its ::1, for other devices what their type gets (`addrconf_types`:
+    /// `ff00::/8`, a link-local address with `fe80::/64`, addresses made
+    /// from IPv4 ones; fe80:: where no message shows the interface id).
     fn ipv6_link_ready<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(index) else { return };
-        let (dev_type, hwaddr, loopback) = (l.dev_type, l.hwaddr, l.flags & IFF_LOOPBACK != 0);
+        let (dev_type, loopback) = (l.dev_type, l.flags & IFF_LOOPBACK != 0);
         // Permanent addresses added while the device was down get their routes now.
         let existing: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
         for a in &existing {
@@ -490,45 +437,14 @@ impl Model {
             self.add_kernel_addr(one, ctx, sink);
             return;
         }
-        // (`ipv6_generate_eui64`: Ethernet from its MAC, an ipip tunnel
-        // ISATAP-style from its local IPv4 address; other types are not
-        // modelled)
-        if dev_type != ARPHRD_ETHER && dev_type != ARPHRD_TUNNEL {
-            return;
-        }
         // Carrier came back on a device configured since it went up: the
         // kernel keeps what it made (IF_READY), even if the MAC changed
         // meanwhile (a bridge that took a port's address).
         if std::mem::replace(&mut self.state_mut(index).ipv6_configured, true) {
             return;
         }
-        self.add_multicast_route(index, ctx, sink);
-        let mut ll = kernel_route(
-            AF_INET6,
-            RT_TABLE_MAIN,
-            RTN_UNICAST,
-            IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
-            64,
-            index,
-        );
-        ll.priority = Some(256);
-        self.add_kernel_route(ll, KernelRule::Ipv6LinkLocalRoute, ctx, sink);
-        // Only from the device's own address as a message showed it or a
-        // rule made it, never from a MAC it may have taken unseen.
-        let own = !self.state(index).mac_uncertain;
-        let address = hwaddr.filter(|_| own).and_then(|m| match dev_type {
-            ARPHRD_TUNNEL => isatap_link_local(m.as_bytes()),
-            _ => eui64_link_local(m.as_bytes()),
-        });
-        let entry = AddrEntry::link_local(
-            index,
-            address.unwrap_or(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
-            Origin::KernelRule(ctx.packet, KernelRule::Ipv6LinkLocal),
-        );
-        if address.is_none() {
-            self.state_mut(index).unknown_link_local = true;
-        }
-        self.add_kernel_addr(entry, ctx, sink);
+        // (what each device type gets: see `addrconf_types`)
+        self.addrconf_by_type(index, ctx, sink);
     }
 
     fn add_kernel_addr<S: ChangeSink>(&mut self, a: AddrEntry, ctx: &Ctx, sink: &mut S) {
@@ -645,7 +561,7 @@ impl Model {
 
 #[cfg(test)]
 mod isatap_tests {
-    use super::isatap_link_local;
+    use super::super::addrconf_types::isatap_link_local;
     use std::net::Ipv6Addr;
 
     fn ll(v4: [u8; 4]) -> Option<Ipv6Addr> {

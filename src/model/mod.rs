@@ -21,12 +21,14 @@
 //! and this file, [`Model::apply`] and [`Model::finish`], at the top.
 //! `cli/tests/layers.rs` fails on any circle between them.
 
+mod addrconf_types;
 mod address_rules;
 pub mod assumption;
 pub mod changes;
 mod dad;
 mod dumps;
 pub mod entries;
+mod gone_unseen;
 mod inferred_routes;
 pub mod kernel_order;
 mod lifetimes;
@@ -34,6 +36,7 @@ mod link_rules;
 mod link_table;
 mod linkwatch;
 mod linkwatch_queue;
+mod listener_left;
 mod notify;
 mod open_dumps;
 mod pending_requests;
@@ -41,6 +44,8 @@ pub mod prefix;
 mod requests;
 pub mod route_order;
 pub mod route_table;
+mod slaac_order;
+mod stacked_mtu;
 mod state;
 mod tables;
 
@@ -227,6 +232,9 @@ impl Model {
                         g.distinct += 1;
                     }
                     self.stats.notifications += 1;
+                    if matches!(&d.body, Body::Link(l) if l.family != AF_BRIDGE) {
+                        self.note_link_notification(ctx.packet);
+                    }
                     self.apply_notification(&d.body, h.kind, h.flags, &ctx, sink);
                 }
             }

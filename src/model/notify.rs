@@ -32,7 +32,7 @@ impl Model {
             (Body::Link(l), _) if l.family == AF_BRIDGE => self.stats.bridge_port_events += 1,
             (Body::Link(l), RTM_DELLINK) => {
                 if self.link(l.index).is_none() {
-                    if self.seen_link_dump {
+                    if self.seen_link_dump && !self.gone_unseen.contains(&l.index) {
                         self.warn(
                             ctx,
                             format!("RTM_DELLINK for ifindex {}, which the model does not know", l.index),
@@ -58,6 +58,10 @@ impl Model {
                         .cloned()
                 {
                     self.delete_addr(&have, ctx, sink);
+                    if have.family == AF_INET6 {
+                        self.note_v6_removal(have.index, ctx.packet);
+                    }
+                    self.unrequested_ipv4_removal(&have, ctx, sink);
                 }
             }
             (Body::Addr(a), _) => {
@@ -80,6 +84,7 @@ impl Model {
             }
             (Body::Route(r), _) => {
                 let e = RouteEntry::from_message(r, origin, 0);
+                self.note_ra_prefix(&e, ctx.packet);
                 // (a route the model has is updated in place whatever the flags)
                 let placement = Placement::from_flags(e.family, flags);
                 self.insert_route(e, placement, ctx, sink);

@@ -83,6 +83,7 @@ impl Model {
         let probe = matches!(&p.body, RequestBody::Link(l) if l.index == 0 && l.name.is_none() && l.kind.is_none());
         if error == 0 {
             self.stats.requests_applied += 1;
+            self.note_link_request_answered(&p);
             self.apply_request(&p, ctx, sink);
         } else if !probe {
             self.stats.requests_refused += 1;
@@ -302,7 +303,12 @@ impl Model {
         let name = e.name;
         let up_changed = self.link(index).is_some_and(|x| (x.flags ^ e.flags) & IFF_UP != 0);
         let now_up = e.flags & IFF_UP;
+        let new_mtu = e.mtu.filter(|&m| self.link(index).is_some_and(|x| x.mtu != Some(m)));
         self.upsert_link(e, ctx, sink);
+        let mtu_followers = match new_mtu {
+            Some(m) => self.stacked_follow_mtu(index, m, ctx, sink),
+            None => Vec::new(),
+        };
         if up_changed {
             // VLANs go up and down with their lower device (`vlan_device_event`).
             let mut vlans: Vec<u32> = self
@@ -327,7 +333,7 @@ impl Model {
         for b in [old_master, l.master].into_iter().flatten() {
             self.bridge_address(b);
         }
-        self.links_changed(Some(index), old_master, ctx, sink);
+        self.links_changed(Some(index), old_master.into_iter().chain(mtu_followers), ctx, sink);
     }
 
     fn request_new_addr<S: ChangeSink>(&mut self, mut a: AddrEntry, flags: u16, ctx: &Ctx, sink: &mut S) {

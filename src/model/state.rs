@@ -170,8 +170,10 @@ pub(super) struct DeviceState {
     /// was made since it last went up (the kernel's IF_READY): losing and
     /// regaining carrier does not make it again.
     pub(super) ipv6_configured: bool,
-    /// Its EUI-64 link-local address was made without knowing the MAC.
+    /// Its link-local address was made without knowing its interface id.
     pub(super) unknown_link_local: bool,
+    /// Why that id is unknown.
+    pub(super) unknown_link_local_why: super::entries::UnknownWhy,
     /// A bridge that has had a port (its carrier follows its ports).
     pub(super) had_ports: bool,
     /// A veth whose peer is in another namespace, last shown by a message
@@ -275,6 +277,19 @@ pub struct Model {
     pub(super) last_ts: Option<crate::capture::Timestamp>,
     /// When each address with a finite valid lifetime runs out.
     pub(super) lifetimes: lifetimes::Lifetimes,
+    /// The record where each advertised prefix's route was first met, per
+    /// device (see `slaac_order`).
+    pub(super) ra_prefixes: FxHashMap<(u32, std::net::Ipv6Addr), u64>,
+    /// Devices taken as gone from an address notification alone (see
+    /// `gone_unseen`): a later RTM_DELLINK for them is no surprise.
+    pub(super) gone_unseen: HashSet<u32>,
+    /// The device and record of the last IPv6 address a notification removed.
+    pub(super) last_v6_removal: Option<(u32, u64)>,
+    /// The last record holding a link notification.
+    pub(super) last_link_notification: Option<u64>,
+    /// (last link notification, the link request answered without one
+    /// after it): link listeners had left (see `listener_left`).
+    pub(super) link_listener_left: Option<(u64, u64)>,
 }
 
 impl Model {
@@ -320,6 +335,11 @@ impl Model {
             last_packet: 0,
             last_ts: None,
             lifetimes: lifetimes::Lifetimes::default(),
+            ra_prefixes: FxHashMap::default(),
+            gone_unseen: HashSet::new(),
+            last_v6_removal: None,
+            last_link_notification: None,
+            link_listener_left: None,
         }
     }
 
@@ -488,6 +508,9 @@ impl Model {
         if !self.seen_link_dump {
             v.push(Assumption::NoLinkDump);
         }
+        if let Some((last, request)) = self.link_listener_left {
+            v.push(Assumption::LinkListenerLeft { last, request });
+        }
         for l in self.links.as_slice() {
             if l.link_elsewhere
                 && l.peer.is_none()
@@ -515,7 +538,12 @@ impl Model {
             .collect();
         unknown.sort_unstable();
         for i in unknown {
-            v.push(Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) });
+            use super::entries::UnknownWhy;
+            v.push(match self.state(i).unknown_link_local_why {
+                UnknownWhy::UnseenMac => Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) },
+                UnknownWhy::PermanentAddress => Assumption::LinkLocalFromPermanentAddress { link: self.ifname(i) },
+                UnknownWhy::Random => Assumption::LinkLocalRandom { link: self.ifname(i) },
+            });
         }
         for (end, (index, family, address, _)) in self.lifetimes.pending() {
             if let Some(a) = self

@@ -120,7 +120,9 @@ impl Model {
             && new.scope == RT_SCOPE_LINK
             && !new.origin.is_dump()
             && self.state(index).unknown_link_local
-            && is_eui64(&new);
+            && (is_eui64(&new)
+                || (self.state(index).unknown_link_local_why == super::entries::UnknownWhy::Random
+                    && new.prefix_len == 64));
         let list = self.addrs.entry(index).or_default().list_mut(family);
         if list.is_empty() {
             // (its first address of the family: it is about to hold one)
@@ -166,6 +168,13 @@ impl Model {
         } else {
             kernel_order::ipv6_insert_position(list, &new)
         };
+        let pos = if family == AF_INET6 {
+            let list = self.addrs.get(&index).map_or(&[][..], |d| d.list(family).as_slice());
+            self.slaac_position(list, &new, pos)
+        } else {
+            pos
+        };
+        let list = self.addrs.entry(index).or_default().list_mut(family);
         list.insert(pos, new.clone());
         if sink.wants_changes() {
             sink.change(ctx.event(Change::AddrAdded {

@@ -46,6 +46,21 @@ pub enum NoHostInterface {
     NoDefaultRoutes,
     /// Default routes, but none leads to a usable address.
     NoneUsable,
+    /// A default route of the family walked has no device (`unreachable`,
+    /// `blackhole`, `prohibit`): `/proc/net/route` names its interface `*`
+    /// and `InterfaceByName("*")` fails, which ends the walk.
+    NoSuchInterface,
+}
+
+/// What Go's `net.InterfaceByName` says for a name no interface has.
+pub const NO_SUCH_INTERFACE: &str = "route ip+net: no such network interface";
+
+impl NoHostInterface {
+    /// The program's own words when the walk failed on an interface it
+    /// could not find (the route file's `*`).
+    pub fn said(self) -> Option<String> {
+        (self == NoHostInterface::NoSuchInterface).then(|| format!("{NO_SUCH_INTERFACE} (*)"))
+    }
 }
 
 /// `ChooseHostInterface` (`ResolveBindAddress` preferring IPv6 when
@@ -77,7 +92,20 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
     }
     for fam in fams {
         for r in defaults.iter().filter(|r| r.family == fam) {
-            let Some(oif) = r.oif else { continue };
+            // (IPv6 reject routes have no gateway and are not walked; an
+            // IPv4 one shows `*`, which `getIPFromInterface` cannot find)
+            let Some(oif) = r.oif else {
+                d.candidates.push(Candidate {
+                    interface: "*".into(),
+                    index: 0,
+                    verdict: Verdict::NoAddress,
+                    reason: Reason::DefaultRouteNoDevice {
+                        route: model.route_text(r),
+                    },
+                    addresses: Vec::new(),
+                });
+                return Err(NoHostInterface::NoSuchInterface);
+            };
             let name = model.ifname(oif);
             let Some(link) = model.link(oif) else { continue };
             let mut addrs = Vec::new();

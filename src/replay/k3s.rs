@@ -81,6 +81,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         Err(NoHostInterface::NoneUsable) => {
             d.error = Some(Failure::Said("unable to select an IP from default routes.".into()))
         }
+        Err(e @ NoHostInterface::NoSuchInterface) => d.error = e.said().map(Failure::Said),
     }
     d
 }

@@ -183,6 +183,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 Failure::Said("no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into())
             }
             NoHostInterface::NoneUsable => Failure::Said("unable to select an IP from default routes".into()),
+            NoHostInterface::NoSuchInterface => Failure::Said(e.said().unwrap_or_default()),
         });
     }
     d

@@ -106,6 +106,10 @@ pub enum Reason {
     DefaultRouteDown {
         route: String,
     },
+    /// This default route has no device (`*` in `/proc/net/route`).
+    DefaultRouteNoDevice {
+        route: String,
+    },
     /// The first global unicast address of the family.
     FirstGlobal,
 

@@ -24,7 +24,8 @@ impl fmt::Display for Assumption {
             ),
             Assumption::VethPeerElsewhere { link } => write!(
                 f,
-                "the veth peer of {link} is in another namespace: its carrier there is not in this capture; assumed up"
+                "the veth peer of {link} is in another namespace: its carrier there is not in this capture; assumed up \
+                 (and if the peer is deleted there, {link} goes with it with no message here)"
             ),
             Assumption::PredictedIndex { index, link } => write!(
                 f,
@@ -33,6 +34,22 @@ impl fmt::Display for Assumption {
             Assumption::LinkLocalFromUnseenMac { link } => write!(
                 f,
                 "the link-local address of {link} is made from its MAC, which the capture never showed: shown as fe80::/64"
+            ),
+            Assumption::LinkLocalFromPermanentAddress { link } => write!(
+                f,
+                "the link-local address of {link} is made from its random permanent address, which no message showed: \
+                 unknown, shown as fe80::/64"
+            ),
+            Assumption::LinkListenerLeft { last, request } => write!(
+                f,
+                "no link listener was left after packet #{last} (the link request in #{request} was answered without \
+                 a link notification): a device that left this namespace after that with no request here (a veth \
+                 gone with its peer elsewhere) is unknown unless an address notification showed it"
+            ),
+            Assumption::LinkLocalRandom { link } => write!(
+                f,
+                "the link-local address of {link} has a random interface id, which no message showed: unknown, shown \
+                 as fe80::/64"
             ),
             Assumption::LifetimeEndsAfter { address, link, at } => write!(
                 f,

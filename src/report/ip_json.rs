@@ -347,7 +347,7 @@ fn scope(s: u8) -> String {
 fn addr_object(a: &AddrEntry) -> Obj {
     let mut o = Obj::default();
     o.str("family", if a.family == AF_INET6 { "inet6" } else { "inet" });
-    o.str("local", a.address.to_string());
+    o.str("local", ntop(a.address));
     if let Some(p) = a.peer.filter(|p| *p != a.address) {
         o.str("address", p.to_string());
     }
@@ -523,12 +523,26 @@ fn flow(o: &mut Obj, realms: u32) {
     o.put("flow", J::Obj(f));
 }
 
+/// An address as glibc's `inet_ntop` writes it: an IPv6 address whose
+/// first 96 bits are zero and whose next 16 are not is IPv4-compatible,
+/// `::10.19.0.1` (Rust writes `::a13:1`).
+fn ntop(a: IpAddr) -> String {
+    if let IpAddr::V6(v6) = a {
+        let w = v6.segments();
+        if w[..6] == [0; 6] && w[6] != 0 {
+            let o = v6.octets();
+            return format!("::{}.{}.{}.{}", o[12], o[13], o[14], o[15]);
+        }
+    }
+    a.to_string()
+}
+
 /// A prefix as `print_route` writes it: the address alone when it is a
 /// host's, `default` for length 0 without one.
 fn prefix(addr: Option<IpAddr>, len: u8, host_len: u8) -> String {
     match addr {
-        Some(a) if len == host_len => a.to_string(),
-        Some(a) => format!("{a}/{len}"),
+        Some(a) if len == host_len => ntop(a),
+        Some(a) => format!("{}/{len}", ntop(a)),
         None if len != 0 => format!("0/{len} "),
         None => "default".into(),
     }
@@ -793,6 +807,18 @@ mod tests {
             link_flags(0x1 | 0x8 | 0x40 | 0x10000, false),
             ["LOOPBACK", "UP", "LOWER_UP"]
         );
+    }
+
+    /// As `ip -j` printed sit0's in `tunnels-ipv6` (6.1, 6.12).
+    #[test]
+    fn ipv4_compatible_addresses_as_glibc_writes_them() {
+        let p = |s: &str| s.parse::<IpAddr>().unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        assert_eq!(ntop(p("::a13:1")), "::10.19.0.1");
+        assert_eq!(ntop(p("::7f00:1")), "::127.0.0.1");
+        assert_eq!(ntop(p("::1")), "::1");
+        assert_eq!(ntop(p("::")), "::");
+        assert_eq!(ntop(p("fe80::a13:1")), "fe80::a13:1");
+        assert_eq!(prefix(Some(p("::")), 96, 128), "::/96");
     }
 
     #[test]

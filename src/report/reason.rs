@@ -95,6 +95,10 @@ impl fmt::Display for Reason {
             Reason::NotPreferredFamily => f.write_str("valid, but not of the preferred family"),
             Reason::DefaultRoute { route } => write!(f, "default route `{route}`"),
             Reason::DefaultRouteDown { route } => write!(f, "default route `{route}`: interface is down"),
+            Reason::DefaultRouteNoDevice { route } => write!(
+                f,
+                "default route `{route}`: no device (`*` in /proc/net/route), no interface has that name"
+            ),
             Reason::FirstGlobal => f.write_str("first global unicast address"),
             Reason::Loopback => f.write_str("the loopback interface"),
             Reason::FirstGlobalIpv4First => f.write_str("first global unicast address, IPv4 first"),

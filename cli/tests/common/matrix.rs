@@ -111,7 +111,19 @@ fn s(v: &Value) -> String {
     }
 }
 
+/// An address as nlorder's JSON writes it (Rust's form): iproute2 prints
+/// IPv4-compatible IPv6 addresses as glibc does, `::10.19.0.1`.
+fn norm_ip(a: &str) -> String {
+    let (ip, len) = a.split_once('/').map_or((a, None), |(i, l)| (i, Some(l)));
+    let ip = ip.parse::<std::net::IpAddr>().map_or(ip.to_owned(), |x| x.to_string());
+    match len {
+        Some(l) => format!("{ip}/{l}"),
+        None => ip,
+    }
+}
+
 fn dst(d: &str, v6: bool) -> String {
+    let d = &norm_ip(d);
     if d == "default" || d.contains('/') {
         d.to_owned()
     } else {
@@ -155,7 +167,7 @@ pub fn expected_of(ip: &Value, keep: impl Fn(u64, &str) -> bool) -> Tables {
                 "{}: {} {}/{} scope {} label={}{}{}",
                 l["ifindex"],
                 s(&a["family"]),
-                s(&a["local"]),
+                norm_ip(&s(&a["local"])),
                 a["prefixlen"],
                 s(&a["scope"]),
                 s(&a["label"]),
