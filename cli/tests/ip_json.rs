@@ -365,8 +365,19 @@ fn objects_and_family_are_ip_s_options() {
         })
         .count();
     assert_eq!(v4.as_array().expect("a").len(), with_v4);
-    // --objects means nothing to the other formats.
-    let out = common::nlorder(&["table", "--objects", "link", case.pcap.to_str().expect("p")]);
+    // --objects picks the text's sections too, and means nothing to nlorder's JSON.
+    let out = common::nlorder(&["table", "-q", "--objects", "link", case.pcap.to_str().expect("p")]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("# links") && !text.contains("# routes"), "{text}");
+    let out = common::nlorder(&[
+        "table",
+        "--format",
+        "json",
+        "--objects",
+        "link",
+        case.pcap.to_str().expect("p"),
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
 

@@ -1,4 +1,4 @@
-//! The library's layers, as `src/lib.rs` and README's Layout describe
+//! The library's layers, as `src/lib.rs` and docs/layout.md describe
 //! them: each top-level module may name (`crate::module`) only the modules
 //! listed for it here, so data flows one way (capture → netlink → trace →
 //! model → looks → moment → rebuild → replay → report → app; `record`

@@ -1,7 +1,7 @@
-//! Every `console` example in README.md runs here, against the shipped
-//! fixtures, and must print what the README shows (`...` and `[..]` elide
-//! long or moving parts). A changed output format fails this test until the
-//! README follows.
+//! Every `console` example in README.md and in the guide (`docs/*.md`)
+//! runs here, against the shipped fixtures, and must print what the page
+//! shows (`...` and `[..]` elide long or moving parts). A changed output
+//! format fails this test until the page follows.
 
 // Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -18,7 +18,53 @@ fn readme_examples_print_what_they_show() {
     trycmd::TestCases::new()
         .register_bin("nlorder", std::path::Path::new(env!("CARGO_BIN_EXE_nlorder")))
         .env("NO_COLOR", "1")
-        .case("README.md");
+        .case("README.md")
+        .case("docs/*.md");
+}
+
+/// The README and the guide's pages, each a file name and its text.
+fn guide() -> Vec<(String, String)> {
+    let mut pages = vec![(
+        "README.md".to_owned(),
+        std::fs::read_to_string("README.md").expect("README.md"),
+    )];
+    let mut docs: Vec<_> = std::fs::read_dir("docs")
+        .expect("docs/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    assert!(docs.len() >= 10, "the guide has {} pages", docs.len());
+    for p in docs {
+        let text = std::fs::read_to_string(&p).expect("page");
+        pages.push((p.display().to_string(), text));
+    }
+    pages
+}
+
+/// The README stays a page a newcomer reads (the reference is the guide),
+/// and every page it or the guide links to exists.
+#[test]
+fn readme_is_short_and_its_links_resolve() {
+    at_top();
+    let readme = std::fs::read_to_string("README.md").expect("README.md");
+    assert!(
+        readme.lines().count() <= 160,
+        "README.md has {} lines",
+        readme.lines().count()
+    );
+    let link = regex::Regex::new(r"\]\(([^)#]+)\)").expect("regex");
+    for (name, text) in guide() {
+        let base = std::path::Path::new(&name).parent().unwrap_or(std::path::Path::new(""));
+        for c in link.captures_iter(&text) {
+            let target = base.join(&c[1]);
+            assert!(
+                target.exists(),
+                "{name} links to {}, which does not exist",
+                target.display()
+            );
+        }
+    }
 }
 
 /// Long options a subcommand's `--help` lists.
@@ -35,13 +81,13 @@ fn options_in(text: &str) -> std::collections::BTreeSet<String> {
     re.find_iter(text).map(|m| m.as_str().to_owned()).collect()
 }
 
-/// `--help`, the man page and the README name the same options: every
-/// option a subcommand takes is documented, and the README documents no
-/// option nlorder does not have (cargo's own flags aside).
+/// `--help`, the man page and the guide (README and `docs/`) name the same
+/// options: every option a subcommand takes is documented, and the guide
+/// documents no option nlorder does not have (cargo's own flags aside).
 #[test]
 fn help_man_page_and_readme_agree_on_every_option() {
     at_top();
-    let readme = options_in(&std::fs::read_to_string("README.md").expect("README.md"));
+    let readme = options_in(&guide().into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n"));
     let man = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
         .arg("man")
         .output()
@@ -55,7 +101,7 @@ fn help_man_page_and_readme_agree_on_every_option() {
         let help = help_options(sub);
         assert!(help.contains("--help"), "{sub}: {help:?}");
         for o in help.iter().filter(|o| *o != "--help") {
-            assert!(readme.contains(o), "`nlorder {sub} {o}` is not in README.md");
+            assert!(readme.contains(o), "`nlorder {sub} {o}` is not in README.md or docs/");
         }
         all.extend(help);
     }
@@ -74,7 +120,45 @@ fn help_man_page_and_readme_agree_on_every_option() {
     for o in &readme {
         assert!(
             all.contains(o) || cargo_flags.contains(&o.as_str()),
-            "README.md documents {o}, which no subcommand takes"
+            "README.md or docs/ documents {o}, which no subcommand takes"
+        );
+    }
+}
+
+/// Short options (`-Y`, `-4`, `-G`) a `--help` lists, each as the guide
+/// would write it (`-Y`).
+fn short_options(args: &[&str]) -> std::collections::BTreeSet<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .args(args)
+        .output()
+        .expect("run nlorder");
+    let re = regex::Regex::new(r"(?m)^\s{2,}(-[A-Za-z0-9])(?:,|\s|$)").expect("regex");
+    re.captures_iter(&String::from_utf8_lossy(&out.stdout))
+        .map(|c| c[1].to_owned())
+        .filter(|o| o != "-h")
+        .collect()
+}
+
+/// Every short option, the tshark and iproute2 spellings among them, is in
+/// the guide too, written as a user types it (`` `-Y`` or `` -Y ``).
+#[test]
+fn the_guide_names_every_short_option() {
+    at_top();
+    let text = guide().into_iter().map(|(_, t)| t).collect::<Vec<_>>().join("\n");
+    let mut all = short_options(&["--help"]);
+    for sub in [
+        "decode", "table", "timeline", "who", "annotate", "detect", "gai", "check", "record", "watch",
+    ] {
+        all.extend(short_options(&[sub, "--help"]));
+    }
+    assert!(
+        all.contains("-G") && all.contains("-4") && all.contains("-T"),
+        "{all:?}"
+    );
+    for o in &all {
+        assert!(
+            text.contains(&format!("`{o}")) || text.contains(&format!(" {o} ")) || text.contains(&format!("{o}`")),
+            "{o} is not in README.md or docs/"
         );
     }
 }
