@@ -458,7 +458,10 @@ fn a_capture_without_rtnetlink_is_refused() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no rtnetlink data"), "{err}");
+    assert!(
+        err.contains("not a netlink capture") && err.contains("Ethernet"),
+        "{err}"
+    );
 }
 
 /// What `--at end+SECS` assumes is drawn as assumed: the addresses `table`

@@ -517,13 +517,16 @@ impl Model {
         }
     }
 
-    pub(super) fn delete_addr<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+    /// `notified`: the kernel's notification of the deletion (not a request
+    /// or an expiry): what it did with the secondaries follows.
+    pub(super) fn delete_addr<S: ChangeSink>(&mut self, gone: &AddrEntry, notified: bool, ctx: &Ctx, sink: &mut S) {
         // A notification says what the kernel did: without promotion it
         // announces each secondary's deletion before the primary's
         // (`__inet_del_ifa`), so secondaries still here were promoted.
-        let (promote, basis) = match gone.origin {
-            Origin::Inferred(_) => (true, PromoteBasis::Notified),
-            _ => self.promotion(gone.index),
+        let (promote, basis) = if notified {
+            (true, PromoteBasis::Notified)
+        } else {
+            self.promotion(gone.index)
         };
         self.lifetimes.forget(&gone.key());
         let ifname = if sink.wants_changes() {
@@ -540,7 +543,7 @@ impl Model {
         };
         let ipv4_primary = gone.family == AF_INET && list.get(pos).is_some_and(|e| !e.is_secondary());
         if ipv4_primary
-            && !matches!(gone.origin, Origin::Inferred(_))
+            && !notified
             && list
                 .iter()
                 .any(|e| e.is_secondary() && kernel_order::same_ipv4_subnet(gone, e))
@@ -643,7 +646,7 @@ impl Model {
                     ifname: self.ifname(index),
                 }));
             }
-            self.delete_addr(&e, &at, sink);
+            self.delete_addr(&e, false, &at, sink);
         }
     }
 }

@@ -57,7 +57,7 @@ impl Model {
                         .find(|x| x.same_key(&e))
                         .cloned()
                 {
-                    self.delete_addr(&have, ctx, sink);
+                    self.delete_addr(&have, true, ctx, sink);
                     if have.family == AF_INET6 {
                         self.note_v6_removal(have.index, ctx.packet);
                     }

@@ -146,7 +146,7 @@ impl Model {
                     .find(|e| e.same_key(a) || (a.family == AF_INET && e.address == a.address && a.prefix_len == 0))
                     .cloned();
                 if let Some(e) = found {
-                    self.delete_addr(&e, &c, sink);
+                    self.delete_addr(&e, false, &c, sink);
                 }
             }
             (RequestBody::Addr(a), _) => self.request_new_addr(a.clone(), p.flags, &c, sink),

@@ -130,7 +130,7 @@ fn palette_fill(palette: &Palette, d: &Detection) -> String {
 
 /// A JSON value's text, for `data-*` attributes the tests compare.
 fn json_text(v: impl serde::Serialize) -> String {
-    serde_json::to_value(v).map(|v| v.to_string()).unwrap_or_default()
+    serde_json::to_string(&v).unwrap_or_default()
 }
 
 /// One program's answer at the tables' moment, folded: its candidates in
@@ -139,9 +139,7 @@ fn answer(node_no: usize, i: usize, n: &NodePicture, p: &ProgramLane, palette: &
     let d = &p.answer;
     html! {
         details .answer id=(format!("answer-{node_no}-{i}")) data-node=(n.node) data-method=(p.method)
-            data-answer=(outcome(d)) data-detection=(json_text(serde_json::json!({
-                "address": d.address, "interface": d.interface, "error": d.error,
-            }))) {
+            data-answer=(outcome(d)) data-detection=(json_text(super::svg::JsonSide::bare(d))) {
             summary { (swatch(palette, d)) (d.method) " (IPv" (d.family) ") → " (outcome(d))
                 " " span .dim { "(" (p.flips.len()) " flips)" } }
             p .dim { "semantics: " (d.semantics.to_string()) }

@@ -259,22 +259,57 @@ fn band_text_class(fill: &str) -> &'static str {
 /// answer before and after (address, interface, error, as `detect
 /// --timeline --format json` has them), and the changes that caused it.
 pub(crate) fn flip_json(f: &crate::rebuild::Flip<crate::replay::verdict::Choice>) -> String {
-    let side = |d: &Detection| {
-        serde_json::json!({
-            "address": d.address,
-            "interface": d.interface,
-            "error": d.error,
-            "outcome": outcome(d),
-        })
+    let v = JsonFlip {
+        packet: f.packet,
+        time: crate::report::decode::format_ts(f.ts),
+        before: f.before.as_ref().map(|b| JsonSide::of(&b.0)),
+        after: JsonSide::of(&f.after.0),
+        causes: f
+            .causes
+            .iter()
+            .map(|c| crate::report::timeline::describe(&c.change))
+            .collect(),
     };
-    let v = serde_json::json!({
-        "packet": f.packet,
-        "time": crate::report::decode::format_ts(f.ts),
-        "before": f.before.as_ref().map(|b| side(&b.0)),
-        "after": side(&f.after.0),
-        "causes": f.causes.iter().map(|c| crate::report::timeline::describe(&c.change)).collect::<Vec<_>>(),
-    });
-    v.to_string()
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
+/// One side of a flip in the page's data (as `detect --timeline --format
+/// json` has it).
+#[derive(serde::Serialize)]
+pub(crate) struct JsonSide<'a> {
+    address: &'a Option<crate::replay::verdict::NodeAddress>,
+    interface: &'a Option<String>,
+    error: &'a Option<crate::replay::failure::Failure>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<String>,
+}
+
+impl<'a> JsonSide<'a> {
+    pub(crate) fn of(d: &'a Detection) -> Self {
+        JsonSide {
+            address: &d.address,
+            interface: &d.interface,
+            error: &d.error,
+            outcome: Some(outcome(d)),
+        }
+    }
+
+    /// Without the outcome's words.
+    pub(crate) fn bare(d: &'a Detection) -> Self {
+        JsonSide {
+            outcome: None,
+            ..JsonSide::of(d)
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct JsonFlip<'a> {
+    packet: u64,
+    time: String,
+    before: Option<JsonSide<'a>>,
+    after: JsonSide<'a>,
+    causes: Vec<String>,
 }
 
 /// The lane of one program: its answer between flips as bands.
