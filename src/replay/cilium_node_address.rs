@@ -390,6 +390,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             d.interface = Some(dev.clone());
             d.addresses = chosen.iter().map(|(ip, _)| NodeAddress::Ip(*ip)).collect();
         }
+        // Device selection reads the routes: with none shown, no device
+        // could be selected, which says nothing of the host.
+        None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(d.program())),
         None => d.error = Some(Failure::NoNodeAddress),
     }
     d
