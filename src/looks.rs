@@ -469,11 +469,15 @@ impl Looks {
                     );
                 }
                 Some(false) if r.seq < 1_000_000 => {
+                    // vishvananda/netlink counts from 1 with full headers,
+                    // and so do Rust's netlink crates, libnl and others:
+                    // the shape does not say which program it was.
                     return (
-                        Library::GoVishvananda,
-                        Confidence::Likely,
+                        Library::Unknown,
+                        Confidence::Unknown,
                         format!(
-                            "{} bytes, full family header, counting seq {}: vishvananda/netlink",
+                            "{} bytes, full family header, counting seq {}: a netlink library's own counter \
+                             (vishvananda/netlink, Rust's netlink crates and libnl all send this shape)",
                             r.len, r.seq
                         ),
                     );

@@ -309,3 +309,15 @@ fn a_link_dump_alone_answers_nothing() {
         );
     }
 }
+
+/// Dumps with full headers and a counting sequence number: every netlink
+/// library sends this shape, so `who` names no program (it once said "Go
+/// vishvananda/netlink (likely)" of any of them).
+#[test]
+fn a_shape_many_libraries_send_names_no_program() {
+    let cap = common::fixture("others/counter.pcap");
+    let out = common::nlorder(&["who", "-q", "-e", "packet,program", cap.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let programs: Vec<&str> = text.lines().filter_map(|l| l.split('\t').nth(1)).collect();
+    assert_eq!(programs, ["unknown", "unknown", "unknown"], "{text}");
+}
