@@ -52,12 +52,8 @@ pub fn outcome(d: &Detection) -> String {
     }
 }
 
-pub(crate) fn write_detection_text(
-    out: &mut dyn Write,
-    d: &Detection,
-    node: Option<&str>,
-    style: &Style,
-) -> io::Result<()> {
+/// `[node] method (IPv4) -> answer`, the first line of every detection.
+fn write_answer_line(out: &mut dyn Write, d: &Detection, node: Option<&str>, style: &Style) -> io::Result<()> {
     let who = node.map(|n| format!("[{n}] ")).unwrap_or_default();
     let res = outcome(d);
     let res = if d.address.is_some() {
@@ -66,6 +62,16 @@ pub(crate) fn write_detection_text(
         style.bad(res)
     };
     writeln!(out, "{who}{} (IPv{}) -> {res}", style.kind(&d.method), d.family)?;
+    Ok(())
+}
+
+pub(crate) fn write_detection_text(
+    out: &mut dyn Write,
+    d: &Detection,
+    node: Option<&str>,
+    style: &Style,
+) -> io::Result<()> {
+    write_answer_line(out, d, node, style)?;
     if d.addresses.len() > 1 {
         let all: Vec<String> = d.addresses.iter().map(|a| a.to_string()).collect();
         writeln!(out, "  addresses: {}", style.value(all.join(", ")))?;
@@ -132,14 +138,7 @@ pub(crate) fn write_brief_text(
     node: Option<&str>,
     style: &Style,
 ) -> io::Result<()> {
-    let who = node.map(|n| format!("[{n}] ")).unwrap_or_default();
-    let res = outcome(d);
-    let res = if d.address.is_some() {
-        style.value(res)
-    } else {
-        style.bad(res)
-    };
-    writeln!(out, "{who}{} (IPv{}) -> {res}", style.kind(&d.method), d.family)?;
+    write_answer_line(out, d, node, style)?;
     match d.runner_up() {
         Some((c, Some(a))) => writeln!(
             out,
