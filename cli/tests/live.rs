@@ -225,3 +225,50 @@ fn watch_says_why_the_kernel_cannot_be_watched() {
     let out = common::nlorder(&["watch", "--read", "x.pcap", "--netns", "n"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `watch --help`'s example, `nlorder record --follow -w - | nlorder watch
+/// -r -`: the flip a hot-added NIC causes comes through the pipe while the
+/// recorder still runs.
+#[test]
+fn watch_reads_a_recorder_s_pipe_as_its_help_shows() {
+    if !common::can_run_netns(&[]) {
+        return;
+    }
+    let ns = node("watchpipe");
+    let mut recorder = Command::new(BIN)
+        .args([
+            "record",
+            "-q",
+            "--follow",
+            "--duration",
+            "20s",
+            "--netns",
+            &ns.0,
+            "-w",
+            "-",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("record");
+    let mut watcher = Command::new(BIN)
+        .args(["watch", "-q", "--method", "first-found", "--color", "never", "-r", "-"])
+        .stdin(recorder.stdout.take().unwrap())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("watch");
+    let rx = lines(&mut watcher);
+    wait_for(&rx, "(start) -> 10.9.0.2/24 on eth0", Duration::from_secs(10));
+    hot_add(&ns);
+    wait_for(
+        &rx,
+        "10.9.0.2/24 on eth0 -> 192.168.100.5/24 on ens19",
+        Duration::from_secs(5),
+    );
+    assert!(
+        recorder.try_wait().unwrap().is_none(),
+        "seen only once the recorder ended"
+    );
+    nix_kill(&recorder, "INT");
+    assert!(wait_exit(&mut recorder, Duration::from_secs(10)).success());
+    assert!(wait_exit(&mut watcher, Duration::from_secs(10)).success());
+}
