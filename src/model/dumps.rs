@@ -587,29 +587,20 @@ impl Model {
     /// unfinished): its entries are upserted like notifications, keeping
     /// the dump as their origin.
     pub(super) fn merge_dump<S: ChangeSink>(&mut self, dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+        // (what it changes is told at `ctx`, the moment it is merged, with
+        // that moment's time: never under the request's earlier number)
         for l in dump.links {
-            let c = Ctx {
-                packet: l.origin.packet(),
-                ..*ctx
-            };
+            let c = *ctx;
             let index = l.index;
             self.upsert_link(l, &c, sink);
             // The kernel's state as the dump shows it, side effects done.
             self.sync_link_state(index);
         }
         for a in dump.addrs {
-            let c = Ctx {
-                packet: a.origin.packet(),
-                ..*ctx
-            };
-            self.upsert_addr(a, &c, sink);
+            self.upsert_addr(a, ctx, sink);
         }
         for r in dump.routes.into_routes() {
-            let c = Ctx {
-                packet: r.origin.packet(),
-                ..*ctx
-            };
-            self.insert_route(r, super::tables::Placement::Append, &c, sink);
+            self.insert_route(r, super::tables::Placement::Append, ctx, sink);
         }
     }
 }

@@ -162,11 +162,7 @@ impl Model {
             Body::Link(_) | Body::Addr(_) | Body::Route(_) if multi => {
                 let packet = m.packet;
                 for abandoned in self.dumps.take_abandoned(h.kind, h.seq, h.pid) {
-                    let at = Ctx {
-                        packet: abandoned.first_packet.or(abandoned.request_packet).unwrap_or(packet),
-                        ..ctx
-                    };
-                    self.merge_dump(abandoned, &at, sink);
+                    self.merge_dump(abandoned, &ctx, sink);
                 }
                 let other_in_place = self.dumps.any_in_place();
                 let routes_seen = self.seen_route_dump;
@@ -296,8 +292,9 @@ impl Model {
         }
         self.dad_unfinished = self.dad.under_way().cloned().collect();
         for dump in self.dumps.drain() {
+            // (merged at the last record, with its number and time)
             let ctx = Ctx {
-                packet: dump.first_packet.or(dump.request_packet).unwrap_or(self.last_packet),
+                packet: self.last_packet,
                 ts: self.last_ts,
                 offset: 0,
             };
@@ -328,7 +325,7 @@ impl Model {
                 self.warnings.push(Diagnostic::general(format!(
                     "dump of {:?} starting in packet {} has no NLMSG_DONE (capture cut short?): its {} entries are merged",
                     dump.kind,
-                    ctx.packet,
+                    dump.first_packet.or(dump.request_packet).unwrap_or(ctx.packet),
                     dump.len()
                 )));
             }
