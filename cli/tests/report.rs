@@ -6,8 +6,8 @@
 //! after, the changes that caused it), every program lane and its answer
 //! with its candidates' verdicts, one lane per link in the kernel's order,
 //! and the conflicts between nodes. It keeps a screenshot of each page in
-//! target/report-pages/ (NLORDER_UPDATE_PICTURE=1 also copies the nerdctl
-//! one to docs/incident-nerdctl.png, the README's picture).
+//! target/report-pages/ (NLORDER_UPDATE_PICTURE=1 also copies the hot-plug
+//! one to docs/incident-hotplug.png, the README's picture).
 // Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -367,14 +367,14 @@ fn the_all_page_draws_every_program_as_detect_all_does() {
     if !common::have_tool("chromium") {
         return;
     }
-    let capture = fx("incident-nerdctl.pcap");
+    let capture = fx("incident-hotplug.pcap");
     let dir = pages_dir();
-    let page = dir.join("incident-nerdctl-all.html");
+    let page = dir.join("incident-hotplug-all.html");
     // The README's command, run from the top as the README runs it (the
     // page names the capture as given).
     let out = Command::new(env!("CARGO_BIN_EXE_nlorder"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .args(["report", "-q", "--all", "fixtures/incident-nerdctl.pcap", "-o"])
+        .args(["report", "-q", "--all", "fixtures/incident-hotplug.pcap", "-o"])
         .arg(&page)
         .output()
         .expect("run nlorder");
@@ -415,12 +415,12 @@ fn the_all_page_draws_every_program_as_detect_all_does() {
             .collect();
         assert_eq!(drawn, want, "{method} (IPv{family})");
     }
-    let png = dir.join("incident-nerdctl-all.png");
+    let png = dir.join("incident-hotplug-all.png");
     screenshot(&page, &png);
     if std::env::var_os("NLORDER_UPDATE_PICTURE").is_some() {
-        let docs = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/incident-nerdctl.png"));
+        let docs = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/incident-hotplug.png"));
         std::fs::create_dir_all(docs.parent().expect("docs")).expect("docs/");
-        std::fs::copy(&png, docs).expect("docs/incident-nerdctl.png");
+        std::fs::copy(&png, docs).expect("docs/incident-hotplug.png");
     }
 }
 
