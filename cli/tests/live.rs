@@ -81,6 +81,25 @@ fn watch(ns: &Netns, extra: &[&str]) -> Child {
         .expect("nlorder watch")
 }
 
+/// `nlorder record --follow -w -` in `ns`, its capture on a pipe.
+fn recorder(ns: &Netns) -> Child {
+    Command::new(BIN)
+        .args([
+            "record",
+            "-q",
+            "--follow",
+            "--duration",
+            "20s",
+            "--netns",
+            &ns.0,
+            "-w",
+            "-",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("record")
+}
+
 fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {
     let end = Instant::now() + within;
     loop {
@@ -171,21 +190,7 @@ fn decode_and_timeline_read_a_pipe_as_it_fills() {
     }
     let ns = node("stream");
     for listing in ["decode", "timeline"] {
-        let mut recorder = Command::new(BIN)
-            .args([
-                "record",
-                "-q",
-                "--follow",
-                "--duration",
-                "20s",
-                "--netns",
-                &ns.0,
-                "-w",
-                "-",
-            ])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("record");
+        let mut recorder = recorder(&ns);
         let mut reader = Command::new(BIN)
             .args([listing, "-q", "-"])
             .stdin(recorder.stdout.take().unwrap())
@@ -235,21 +240,7 @@ fn watch_reads_a_recorder_s_pipe_as_its_help_shows() {
         return;
     }
     let ns = node("watchpipe");
-    let mut recorder = Command::new(BIN)
-        .args([
-            "record",
-            "-q",
-            "--follow",
-            "--duration",
-            "20s",
-            "--netns",
-            &ns.0,
-            "-w",
-            "-",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("record");
+    let mut recorder = recorder(&ns);
     let mut watcher = Command::new(BIN)
         .args(["watch", "-q", "--method", "first-found", "--color", "never", "-r", "-"])
         .stdin(recorder.stdout.take().unwrap())
