@@ -17,8 +17,7 @@
 mod common;
 
 use std::net::IpAddr;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use common::Netns;
 
@@ -144,37 +143,9 @@ except socket.gaierror:
 print(' '.join(a[4][0] for a in r))
 "#;
 
-/// Runs `program` in the namespace, in a private mount namespace with the
-/// case's files over /etc/hosts, /etc/host.conf and /etc/nsswitch.conf.
-fn in_mounts(ns: &Netns, dir: &Path, program: &[&str]) -> String {
-    let script = "set -e\n\
-        mount --bind \"$1/hosts\" /etc/hosts\n\
-        mount --bind \"$1/host.conf\" /etc/host.conf\n\
-        mount --bind \"$1/nsswitch.conf\" /etc/nsswitch.conf\n\
-        if [ -d /run/nscd ]; then mount -t tmpfs none /run/nscd; fi\n\
-        shift\n\
-        exec \"$@\"";
-    let out = Command::new("ip")
-        .args(["netns", "exec", &ns.0, "unshare", "--mount", "sh", "-c", script, "sh"])
-        .arg(dir)
-        .args(program)
-        .env_remove("RESOLV_MULTI")
-        .env_remove("RESOLV_HOST_CONF")
-        .env_remove("LOCALDOMAIN")
-        .output()
-        .expect("ip netns exec unshare");
-    // getent exits 2 when the name has no address: an empty answer.
-    assert!(
-        out.status.success() || out.status.code() == Some(2),
-        "{program:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// getent's STREAM lines, one per answer.
 fn getent(ns: &Netns, dir: &Path) -> Vec<IpAddr> {
-    let text = in_mounts(ns, dir, &["getent", "ahosts", "node1"]);
+    let text = common::in_mounts(ns, dir, &["getent", "ahosts", "node1"]);
     text.lines()
         .filter(|l| l.split_whitespace().nth(1) == Some("STREAM"))
         .map(|l| {
@@ -188,7 +159,7 @@ fn getent(ns: &Netns, dir: &Path) -> Vec<IpAddr> {
 }
 
 fn python(ns: &Netns, dir: &Path) -> Vec<IpAddr> {
-    in_mounts(ns, dir, &["python3", "-c", GETADDRINFO, "node1"])
+    common::in_mounts(ns, dir, &["python3", "-c", GETADDRINFO, "node1"])
         .split_whitespace()
         .map(|a| a.parse().expect("address from getaddrinfo"))
         .collect()
@@ -210,21 +181,13 @@ fn predicted(cap: &Path, dir: &Path, conf: bool, addrconfig: bool) -> Vec<IpAddr
     serde_json::from_value(v["order"].clone()).expect("order")
 }
 
-/// Removes the test's files when dropped.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn hosts_file_candidates_match_glibc() {
     if !common::can_run_netns(&["unshare", "getent"]) {
         return;
     }
-    let root = TempDir(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gai-hosts-{}", std::process::id())));
+    let root =
+        common::TempDir(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gai-hosts-{}", std::process::id())));
     let mut failures = Vec::new();
     // (setup, hosts, host.conf) -> getent's answer, for the checks that
     // the cases test something.

@@ -9,8 +9,7 @@
 mod common;
 
 use std::net::IpAddr;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use common::Netns;
 
@@ -81,46 +80,13 @@ r = socket.getaddrinfo(sys.argv[1], None, 0, socket.SOCK_STREAM, 0,
 print(' '.join(a[4][0] for a in r))
 "#;
 
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// `program` in the namespace with the incident's hosts and host.conf
-/// bind-mounted over /etc's (and nsswitch.conf reading files only).
-fn in_mounts(ns: &Netns, dir: &Path, program: &[&str]) -> String {
-    let script = "set -e\n\
-        mount --bind \"$1/hosts\" /etc/hosts\n\
-        mount --bind \"$1/host.conf\" /etc/host.conf\n\
-        mount --bind \"$1/nsswitch.conf\" /etc/nsswitch.conf\n\
-        if [ -d /run/nscd ]; then mount -t tmpfs none /run/nscd; fi\n\
-        shift\n\
-        exec \"$@\"";
-    let out = Command::new("ip")
-        .args(["netns", "exec", &ns.0, "unshare", "--mount", "sh", "-c", script, "sh"])
-        .arg(dir)
-        .args(program)
-        .env_remove("RESOLV_MULTI")
-        .env_remove("RESOLV_HOST_CONF")
-        .output()
-        .expect("ip netns exec unshare");
-    assert!(
-        out.status.success(),
-        "{program:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn agrees_with_real_glibc_in_a_namespace() {
     if !common::can_run_netns(&["unshare", "getent", "python3"]) {
         return;
     }
-    let root = TempDir(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("kubelet-hosts-{}", std::process::id())));
+    let root =
+        common::TempDir(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("kubelet-hosts-{}", std::process::id())));
     std::fs::create_dir_all(&root.0).unwrap();
     std::fs::copy(fx("incident-gai-alias.hosts"), root.0.join("hosts")).unwrap();
     std::fs::copy(fx("incident-gai-alias.host.conf"), root.0.join("host.conf")).unwrap();
@@ -143,11 +109,11 @@ fn agrees_with_real_glibc_in_a_namespace() {
         String::from_utf8_lossy(&rec.stderr)
     );
     let dir = root.0.to_str().unwrap();
-    let cgo: Vec<String> = in_mounts(&ns, &root.0, &["python3", "-c", GETADDRINFO, "node1"])
+    let cgo: Vec<String> = common::in_mounts(&ns, &root.0, &["python3", "-c", GETADDRINFO, "node1"])
         .split_whitespace()
         .map(str::to_owned)
         .collect();
-    let getent: Vec<String> = in_mounts(&ns, &root.0, &["getent", "ahosts", "node1"])
+    let getent: Vec<String> = common::in_mounts(&ns, &root.0, &["getent", "ahosts", "node1"])
         .lines()
         .filter(|l| l.split_whitespace().nth(1) == Some("STREAM"))
         .filter_map(|l| l.split_whitespace().next().map(str::to_owned))

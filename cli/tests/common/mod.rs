@@ -498,3 +498,40 @@ pub fn musl_binary() -> PathBuf {
     );
     bin
 }
+
+/// Removes the test's files when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `program` in the namespace, in a private mount namespace with the
+/// case's files over /etc/hosts, /etc/host.conf and /etc/nsswitch.conf.
+pub fn in_mounts(ns: &Netns, dir: &Path, program: &[&str]) -> String {
+    let script = "set -e\n\
+        mount --bind \"$1/hosts\" /etc/hosts\n\
+        mount --bind \"$1/host.conf\" /etc/host.conf\n\
+        mount --bind \"$1/nsswitch.conf\" /etc/nsswitch.conf\n\
+        if [ -d /run/nscd ]; then mount -t tmpfs none /run/nscd; fi\n\
+        shift\n\
+        exec \"$@\"";
+    let out = Command::new("ip")
+        .args(["netns", "exec", &ns.0, "unshare", "--mount", "sh", "-c", script, "sh"])
+        .arg(dir)
+        .args(program)
+        .env_remove("RESOLV_MULTI")
+        .env_remove("RESOLV_HOST_CONF")
+        .env_remove("LOCALDOMAIN")
+        .output()
+        .expect("ip netns exec unshare");
+    // getent exits 2 when the name has no address: an empty answer.
+    assert!(
+        out.status.success() || out.status.code() == Some(2),
+        "{program:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
