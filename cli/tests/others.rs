@@ -321,3 +321,16 @@ fn a_shape_many_libraries_send_names_no_program() {
     let programs: Vec<&str> = text.lines().filter_map(|l| l.split('\t').nth(1)).collect();
     assert_eq!(programs, ["unknown", "unknown", "unknown"], "{text}");
 }
+
+/// A published capture of an address dump alone (etene/nldecap): its links
+/// are known only by the addresses on them, so their flags are said to be
+/// unknown, not printed as an empty set (which reads as "down").
+#[test]
+fn links_known_only_from_addresses_have_unknown_flags() {
+    let cap = common::fixture("third-party/nldecap__two_packets_le.pcap");
+    let out = common::nlorder(&["table", "-q", cap.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let links: Vec<&str> = text.lines().filter(|l| l.contains("[inferred")).collect();
+    assert_eq!(links.len(), 3, "{text}");
+    assert!(links.iter().all(|l| l.contains("<flags unknown>")), "{text}");
+}

@@ -342,7 +342,13 @@ fn origin_text(o: &Origin) -> String {
 
 pub(crate) fn link_line(l: &LinkEntry, style: &Style) -> String {
     let mut s = format!("{}: {}", l.index, style.value(l.display_name()));
-    s.push_str(&format!(" <{}>", names::link_flags(l.flags).join(",")));
+    if l.placeholder {
+        // Known only from what names it (its addresses, routes): no
+        // message says whether it is up.
+        s.push_str(" <flags unknown>");
+    } else {
+        s.push_str(&format!(" <{}>", names::link_flags(l.flags).join(",")));
+    }
     if let Some(m) = l.mtu {
         s.push_str(&format!(" mtu {m}"));
     }
