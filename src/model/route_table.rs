@@ -286,6 +286,10 @@ pub struct RouteTable {
     last_seq: i64,
     /// Where the last route a dump upserted is, and the dump's mark.
     cursor: Option<(OrderKey, u32)>,
+    /// The dump (by mark) that has given a route a new place: from then on
+    /// none keeps its old one, or a route kept in place could stay before
+    /// one of its group the dump listed earlier.
+    moved_in: Option<u32>,
 }
 
 impl RouteTable {
@@ -431,6 +435,7 @@ impl RouteTable {
         // route after the one upserted last is most often this one, found
         // by a walk that stays in cache rather than a random probe.
         let after = match self.cursor {
+            _ if self.moved_in == Some(mark) => None,
             Some(c) if c.1 == mark => self.order.range((Excluded(c.0), Unbounded)).next(),
             _ => self.order.first(),
         };
@@ -438,6 +443,9 @@ impl RouteTable {
             .map(OrderKey::slot)
             .filter(|&s| self.entry(s).is_some_and(|e| e.key() == key));
         let in_place = next.is_some();
+        if !in_place {
+            self.moved_in = Some(mark);
+        }
         let (slot, new) = match next.or_else(|| self.find(&key)) {
             Some(slot) => {
                 let new_src = r.prefsrc;
