@@ -2,15 +2,19 @@
 //! requests ([`nlorder::app`]), runs it on stdout, and maps how it ended to
 //! an exit status. No decoding, model, replay or formatting logic here.
 
-mod cli;
+mod args;
+mod man;
+mod progress;
+mod requests;
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use cli::{Cli, Command, Job};
+use args::{Cli, Command};
 use nlorder::app::{Error, Status};
+use requests::Job;
 
 /// Exit status when an expectation does not hold.
 const EXIT_EXPECTATION: u8 = 1;
@@ -44,11 +48,11 @@ fn main() -> ExitCode {
 }
 
 /// `nlorder -G fields|values`.
-fn glossary(g: cli::Glossary) -> Result<Status, Error> {
+fn glossary(g: args::Glossary) -> Result<Status, Error> {
     let mut out = BufWriter::new(io::stdout().lock());
     match g {
-        cli::Glossary::Fields => nlorder::report::fields::write_glossary(&mut out)?,
-        cli::Glossary::Values => nlorder::report::fields::write_values(&mut out)?,
+        args::Glossary::Fields => nlorder::report::fields::write_glossary(&mut out)?,
+        args::Glossary::Values => nlorder::report::fields::write_values(&mut out)?,
     }
     out.flush()?;
     Ok(Status::Success)
@@ -64,18 +68,18 @@ fn run(command: Command) -> Result<Status, Error> {
             clap_complete::generate(shell, &mut Cli::command(), "nlorder", &mut script);
             out.write_all(&script)?;
         }
-        Command::Man { page: None, dir: None } => cli::man_page(&mut out)?,
+        Command::Man { page: None, dir: None } => man::man_page(&mut out)?,
         Command::Man { dir: Some(dir), .. } => {
-            for path in cli::write_pages(&dir).map_err(|e| Error::Unreadable(format!("{}: {e}", dir.display())))? {
+            for path in man::write_pages(&dir).map_err(|e| Error::Unreadable(format!("{}: {e}", dir.display())))? {
                 eprintln!("nlorder: wrote {}", path.display());
             }
         }
-        Command::Man { page: Some(name), .. } => match cli::sub_page(&name, &mut out) {
+        Command::Man { page: Some(name), .. } => match man::sub_page(&name, &mut out) {
             Some(r) => r?,
             None => {
                 return Err(Error::Usage(format!(
                     "no man page nlorder-{name}(1): the pages are {}",
-                    cli::sub_pages().join(", ")
+                    man::sub_pages().join(", ")
                 )));
             }
         },

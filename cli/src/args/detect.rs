@@ -1,0 +1,200 @@
+//! `detect`, `report` and `watch`: the subcommands that replay node-IP
+//! choosers, and the chooser settings they share.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::common::{IoOptions, ModelArgs, OutputFormat};
+use super::record::RequestFormArg;
+
+#[derive(Debug, Args)]
+pub struct DetectArgs {
+    /// One capture, or one per node (`NODE=PATH` names the node; default: the file name)
+    /// to check that no two nodes claim the same address.
+    #[arg(required = true)]
+    pub captures: Vec<String>,
+    #[command(flatten)]
+    pub io: IoOptions,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub settings: DetectSettingsArgs,
+    /// Take the method from a Tigera operator Installation (YAML or JSON):
+    /// nodeAddressAutodetectionV4/V6 (so not together with --method).
+    #[arg(long, conflicts_with = "method")]
+    pub installation: Option<PathBuf>,
+    /// Every method, with defaults derived from the host, side by side.
+    #[arg(long, conflicts_with_all = ["timeline", "expect"])]
+    pub all: bool,
+    /// Re-evaluate after every change in the capture and list when the choice changed.
+    #[arg(long)]
+    pub timeline: bool,
+    /// Evaluate the tables as they stood at this record or time (see `table --at`),
+    /// or `auto`: when the replayed program (a Go program) last looked at them.
+    #[arg(long)]
+    pub at: Option<nlorder::rebuild::AtSpec>,
+    /// With --at auto: replay every look, not only the last, and say where the answer changed.
+    #[arg(long)]
+    pub all_looks: bool,
+    /// Text: the answer, the candidate that came closest and why it lost (not every candidate).
+    #[arg(long, conflicts_with_all = ["all", "timeline", "all_looks"])]
+    pub brief: bool,
+    /// Output format: the answer and why each candidate lost as text, or one JSON document.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+    /// Read this many captures at once, one per thread (default: one per
+    /// core). The output is the same, in the order the captures are given.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// One capture, or one per node (`NODE=PATH` names the node; default: the file name),
+    /// drawn side by side.
+    #[arg(required = true)]
+    pub captures: Vec<String>,
+    /// Write the picture to FILE (default, or `-`: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// html: the whole page (drawing, answers with their candidates, flips, tables);
+    /// svg: the drawing alone, a static picture.
+    #[arg(long, value_enum, default_value = "html")]
+    pub format: PictureFormatArg,
+    #[command(flatten)]
+    pub io: IoOptions,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub settings: DetectSettingsArgs,
+    /// One lane for every program `detect --all` replays, instead of the one --method.
+    #[arg(long)]
+    pub all: bool,
+    /// The tables and answers shown at the end of the page as they stood at this record or
+    /// time (see `table --at`); the lanes always cover the whole capture.
+    #[arg(long)]
+    pub at: Option<nlorder::rebuild::At>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PictureFormatArg {
+    Html,
+    Svg,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Read this capture (`-`: stdin, e.g. `nlorder record --follow -w - | nlorder watch -r -`)
+    /// instead of subscribing to the kernel.
+    #[arg(short = 'r', long = "read", value_name = "CAPTURE", conflicts_with_all = ["netns", "write"])]
+    pub read: Option<PathBuf>,
+    /// Keep what is recorded in this pcapng file too.
+    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// Watch inside this network namespace: a name from `ip netns list`, or a path such as
+    /// /proc/PID/ns/net.
+    #[arg(long)]
+    pub netns: Option<String>,
+    /// Stop after this long, e.g. 30s, 5m (default: until Ctrl-C or --expect fails).
+    #[arg(long, value_parser = humantime::parse_duration, conflicts_with = "read")]
+    pub duration: Option<std::time::Duration>,
+    /// Dump requests with the full family header, or the 1-byte rtgenmsg body Go's net package sends.
+    #[arg(long, value_enum, default_value = "full", conflicts_with = "read")]
+    pub request_form: RequestFormArg,
+    #[command(flatten)]
+    pub io: IoOptions,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub settings: DetectSettingsArgs,
+    /// Text lines, or one JSON object per change of the answer.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+}
+
+/// The command-line side of `nlorder::app::settings::DetectSettings`: the same fields, with
+/// their flags (the manifests deserialize the library's type directly).
+#[derive(Debug, Clone, Args)]
+pub struct DetectSettingsArgs {
+    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `cilium-nodeport`,
+    /// `cilium-masquerade`, `etcd`,
+    /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
+    /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
+    /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
+    #[arg(long, default_value = "first-found")]
+    pub method: nlorder::replay::method::Method,
+    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
+    /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
+    #[arg(long, default_value = "latest")]
+    pub calico_version: nlorder::replay::calico::Version,
+    /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
+    #[arg(long)]
+    pub family: Option<nlorder::replay::Family>,
+    /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
+    /// `NODE=IP` gives it for one node of several captures.
+    #[arg(long, value_name = "[NODE=]IP")]
+    pub node_internal_ip: Vec<nlorder::app::settings::NodeInternalIp>,
+    /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
+    #[arg(long, default_value = "autodetect")]
+    pub ip: nlorder::replay::calico::IpSetting,
+    /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
+    #[arg(long)]
+    pub bgp_peer: Vec<IpAddr>,
+    /// kubelet --node-ip (one, or two comma-separated for dual stack).
+    #[arg(long, value_delimiter = ',')]
+    pub node_ip: Vec<IpAddr>,
+    /// kubelet --hostname-override.
+    #[arg(long)]
+    pub hostname_override: Option<String>,
+    /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver order
+    /// (repeatable); none: the lookup returned nothing.
+    #[arg(long, value_name = "ADDR|none")]
+    pub resolved: Vec<nlorder::app::settings::Resolved>,
+    /// kubelet: look the node name (--hostname-override, else the capture's NODE name) up in this
+    /// hosts file and sort the answers as glibc's getaddrinfo does on the captured host.
+    #[arg(long, value_name = "FILE", conflicts_with = "resolved")]
+    pub hosts: Option<PathBuf>,
+    /// With --hosts: the host's /etc/host.conf (`multi on` returns every line naming the name).
+    #[arg(long, value_name = "FILE", requires = "hosts")]
+    pub host_conf: Option<PathBuf>,
+    /// flannel --iface (name or IP), repeatable.
+    #[arg(long)]
+    pub iface: Vec<String>,
+    /// flannel --iface-regex, repeatable.
+    #[arg(long)]
+    pub iface_regex: Vec<String>,
+    /// flannel --iface-can-reach.
+    #[arg(long)]
+    pub iface_can_reach: Option<IpAddr>,
+    /// flannel --public-ip.
+    #[arg(long)]
+    pub public_ip: Option<IpAddr>,
+    /// kubeadm --apiserver-advertise-address: `::` prefers IPv6, a loopback address
+    /// selects a global address on lo, any other is used as given.
+    #[arg(long)]
+    pub advertise_address: Option<IpAddr>,
+    /// k3s --flannel-iface (k3s, k3s-flannel).
+    #[arg(long, value_name = "IFACE")]
+    pub flannel_iface: Option<String>,
+    /// flannel release whose address sort to replay (flannel, k3s-flannel): before 0.28.0 an
+    /// interface's addresses are taken in dump order (global before link-local).
+    #[arg(long, default_value = "0.28.0", value_name = "X.Y.Z")]
+    pub flannel_version: nlorder::replay::calico::Version,
+    /// Cilium's devices (its `devices` setting): the node-IP fallback walks the first one's addresses only;
+    /// NodePort and masquerade take the devices named (comma-separated, `eth+` a prefix).
+    #[arg(long, value_name = "DEV[,DEV]")]
+    pub cilium_device: Option<String>,
+    /// Cilium release to replay: the node-IP fallback takes the lowest address and counts
+    /// secondaries before 1.14, the lowest link index without secondaries from 1.14, stops
+    /// excluding down dummy links in 1.17 and skips tentative addresses from 1.20; NodePort and
+    /// masquerade follow 1.15, or the code after it.
+    #[arg(long, default_value = "1.20", value_name = "X.Y")]
+    pub cilium_version: nlorder::replay::calico::Version,
+    /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
+    /// the prefix, none: nothing chosen). In a manifest: `address`.
+    #[arg(long, value_name = "ADDR[/LEN]|none")]
+    pub expect: Option<nlorder::app::settings::Expected>,
+}
