@@ -202,26 +202,15 @@ impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
     fn from(a: DetectSettingsArgs) -> Self {
         nlorder::app::settings::DetectSettings {
             method: a.method,
-            calico_version: a.calico_version,
             family: a.family,
-            node_internal_ip: a.node_internal_ip,
-            ip: a.ip,
-            bgp_peer: a.bgp_peer,
-            node_ip: a.node_ip,
-            hostname_override: a.hostname_override,
-            resolved: a.resolved,
-            hosts: a.hosts,
-            host_conf: a.host_conf,
-            iface: a.iface,
-            iface_regex: a.iface_regex,
-            iface_can_reach: a.iface_can_reach,
-            public_ip: a.public_ip,
-            advertise_address: a.advertise_address,
-            flannel_iface: a.flannel_iface,
-            flannel_version: a.flannel_version,
-            cilium_device: a.cilium_device,
-            cilium_version: a.cilium_version,
             expect: a.expect,
+            calico: a.calico.into(),
+            kubelet: a.kubelet.into(),
+            flannel: a.flannel.into(),
+            kubeadm: a.kubeadm.into(),
+            kube_apiserver: a.kube_apiserver.into(),
+            k3s: a.k3s.into(),
+            cilium: a.cilium.into(),
             ..Default::default()
         }
     }

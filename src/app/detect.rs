@@ -57,7 +57,7 @@ impl Detect {
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut settings = self.settings.clone();
         // Said even with --quiet: the answer is not the release asked for.
-        if let Some(w) = crate::report::semantics::newer_release(settings.calico_version) {
+        if let Some(w) = crate::report::semantics::newer_release(settings.calico.calico_version) {
             eprintln!("nlorder: warning: --calico-version: {w}");
         }
         // The families to replay, each with its method: one run, or one

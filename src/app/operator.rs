@@ -16,6 +16,7 @@
 use serde::Deserialize;
 
 use crate::replay::Family;
+use crate::replay::calico::MethodText;
 
 /// `nodeAddressAutodetectionV4/V6`: at most one method may be set.
 #[derive(Debug, Default, Deserialize)]
@@ -86,7 +87,7 @@ pub enum InstallationError {
 
 /// The method the operator gives calico-node for `family`, and a note on
 /// where it came from; `Ok(None)` when the operator sets `IP=none`.
-pub fn method(text: &str, family: Family) -> Result<Option<(String, String)>, InstallationError> {
+pub fn method(text: &str, family: Family) -> Result<Option<(MethodText, String)>, InstallationError> {
     let mut installations = Vec::new();
     let mut kinds = Vec::new();
     for d in serde_yaml_ng::Deserializer::from_str(text) {
@@ -147,13 +148,16 @@ pub fn method(text: &str, family: Family) -> Result<Option<(String, String)>, In
         ),
         _ => ("first-found", "the operator's default when no method is set"),
     };
-    Ok(Some((default.0.to_owned(), format!("{key} not set: {}", default.1))))
+    Ok(Some((
+        MethodText::new(default.0),
+        format!("{key} not set: {}", default.1),
+    )))
 }
 
 /// `--installation FILE`: the calico-node method the operator would set
 /// for `family`, and where it came from; an error line when the file
 /// cannot be read or replayed, or the operator sets `IP=none`.
-pub fn method_of_file(path: &std::path::Path, family: Family) -> Result<(String, String), String> {
+pub fn method_of_file(path: &std::path::Path, family: Family) -> Result<(MethodText, String), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let ip = if family == Family::V6 { "IP6" } else { "IP" };
     method(&text, family)
@@ -210,7 +214,12 @@ fn validate(ad: &Autodetection) -> Result<(), String> {
 
 /// The calico-node method an autodetection sets; None when it sets none
 /// (`firstFound: false` alone).
-fn as_method(ad: &Autodetection) -> Option<String> {
+fn as_method(ad: &Autodetection) -> Option<MethodText> {
+    as_text(ad).map(MethodText::new)
+}
+
+/// The `IP_AUTODETECTION_METHOD` text the operator writes for it.
+fn as_text(ad: &Autodetection) -> Option<String> {
     let some = |s: &Option<String>| s.clone().filter(|s| !s.is_empty());
     if let Some(r) = some(&ad.interface) {
         return Some(format!("interface={r}"));

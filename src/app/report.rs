@@ -23,6 +23,7 @@ use crate::looks::Collector;
 use crate::model::{AddrEntry, Change, ChangeSink, Event, LinkEntry, Model, ModelOptions, ObjectKind};
 use crate::netlink::names::{IFF_LOWER_UP, IFF_UP};
 use crate::rebuild::{At, RecordSink};
+use crate::replay::method::Method;
 use crate::replay::verdict::Detection;
 use crate::replay::{MethodSpec, calico, matrix};
 use crate::report::picture::{
@@ -182,10 +183,10 @@ impl Report {
 /// Per program, the nodes that would claim one address (as `detect`
 /// checks them), in the order the programs are listed.
 fn conflicts(nodes: &[NodePicture]) -> Vec<ProgramConflicts> {
-    let mut methods: Vec<&str> = Vec::new();
+    let mut methods: Vec<&Method> = Vec::new();
     for n in nodes {
         for p in &n.programs {
-            if !methods.contains(&p.method.as_str()) {
+            if !methods.contains(&&p.method) {
                 methods.push(&p.method);
             }
         }
@@ -196,13 +197,13 @@ fn conflicts(nodes: &[NodePicture]) -> Vec<ProgramConflicts> {
             let last: Vec<(String, Detection)> = nodes
                 .iter()
                 .filter_map(|n| {
-                    let p = n.programs.iter().find(|p| p.method == m)?;
+                    let p = n.programs.iter().find(|p| p.method == *m)?;
                     Some((n.node.clone(), p.answer.clone()))
                 })
                 .collect();
             let conflicts = crate::replay::conflict::check(&last);
             (!conflicts.is_empty()).then(|| ProgramConflicts {
-                method: m.to_owned(),
+                method: m.clone(),
                 conflicts,
             })
         })

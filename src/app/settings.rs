@@ -3,9 +3,13 @@
 //! manifests (`[[detect]] method = ...`), so both spell and mean the same.
 //!
 //! Contract: every value is parsed and checked once, here, into a typed
-//! field; [`DetectSettings::spec`] builds the replay's [`MethodSpec`] (with
-//! the Calico method parsed and its patterns compiled once) or says which
-//! setting is wrong. A mistake in nlorder's own arguments is an error here;
+//! field: the method and what every program shares (family, expectation)
+//! here, each program's options in its replay module's `Settings` (the
+//! manifests' keys are their fields); whether an option means anything to
+//! the method comes from the programs' own `OPTIONS` lists
+//! ([`crate::replay::method::readers`]). [`DetectSettings::spec`] builds the
+//! replay's [`MethodSpec`] (with the Calico method parsed and its patterns
+//! compiled once) or says which setting is wrong. A mistake in nlorder's own arguments is an error here;
 //! a configuration the replayed program itself rejects (an unknown Calico
 //! method, kubernetes-internal-ip on a release without it) is a replay
 //! result with that program's message, not an error.
@@ -17,12 +21,16 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use ipnet::IpNet;
+use serde::de::{DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use crate::replay::gai::hosts::{HostConf, HostsFile};
-use crate::replay::method::Method;
+use crate::replay::method::{Method, readers};
+use crate::replay::options::{flag, resolved_ips};
 use crate::replay::verdict::{Detection, NodeAddress};
-use crate::replay::{Family, MethodSpec, calico, cilium, cilium_node_address, flannel, k3s, kubeadm, kubelet};
+use crate::replay::{
+    Family, MethodSpec, Program, calico, cilium, cilium_node_address, flannel, k3s, kube_apiserver, kubeadm, kubelet,
+};
 
 /// Deserializes any type from its text form (`FromStr`), so manifests take
 /// exactly what the command line takes.
@@ -37,7 +45,10 @@ macro_rules! deserialize_from_str {
     )*};
 }
 
-deserialize_from_str!(Expected, NodeInternalIp, Resolved, calico::Version, calico::IpSetting);
+deserialize_from_str!(Expected);
+
+pub use crate::replay::calico::NodeInternalIp;
+pub use crate::replay::options::Resolved;
 
 /// What a detection must choose: `--expect` on the command line, `address`
 /// in a manifest. `ADDR` compares the IP, `ADDR/LEN` also the prefix length,
@@ -91,142 +102,139 @@ impl Expected {
     }
 }
 
-/// `--node-internal-ip [NODE=]IP`: the Node's InternalIP, for every node or
-/// for the one named.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeInternalIp {
-    /// The node it is for (None: every node).
-    pub node: Option<String>,
-    /// The InternalIP on the Node object.
-    pub ip: IpAddr,
-}
-
-impl FromStr for NodeInternalIp {
-    type Err = BadValue;
-    fn from_str(s: &str) -> Result<Self, BadValue> {
-        let (node, ip) = match s.split_once('=') {
-            Some((n, ip)) if !n.is_empty() => (Some(n.to_owned()), ip),
-            _ => (None, s),
-        };
-        let ip = ip.parse().map_err(|_| BadValue::new(s, "not IP or NODE=IP"))?;
-        Ok(NodeInternalIp { node, ip })
-    }
-}
-
-/// One of the node name's resolver answers, or `none` (the lookup
-/// returned nothing).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Resolved {
-    /// The lookup returned no address.
-    Nothing,
-    /// An address it returned.
-    Ip(IpAddr),
-}
-
-impl FromStr for Resolved {
-    type Err = BadValue;
-    fn from_str(s: &str) -> Result<Self, BadValue> {
-        if s == "none" {
-            return Ok(Resolved::Nothing);
-        }
-        s.parse()
-            .map(Resolved::Ip)
-            .map_err(|_| BadValue::new(s, "not an address (or none)"))
-    }
-}
-
-/// Everything that selects and configures a replayed method.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+/// Everything that selects and configures a replayed method: the method,
+/// what every program shares, and each program's own settings.
+#[derive(Debug, Clone, Default)]
 pub struct DetectSettings {
-    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `cilium-nodeport`,
-    /// `cilium-masquerade`, `etcd`,
-    /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
+    /// A program (`kubelet`, `flannel`, `kubeadm`, `kube-apiserver`, `k3s`, `k3s-flannel`,
+    /// `cilium`, `cilium-nodeport`, `cilium-masquerade`, `etcd`, `swarm`, `consul`, `nomad`),
+    /// or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
     pub method: Method,
-    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
-    /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
-    pub calico_version: calico::Version,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
     pub family: Option<Family>,
-    /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
-    /// `NODE=IP` gives it for one node of several captures.
-    pub node_internal_ip: Vec<NodeInternalIp>,
-    /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
-    pub ip: calico::IpSetting,
-    /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
-    pub bgp_peer: Vec<IpAddr>,
-    /// kubelet --node-ip (one, or two comma-separated for dual stack).
-    pub node_ip: Vec<IpAddr>,
-    /// kubelet --hostname-override.
-    pub hostname_override: Option<String>,
-    /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver
-    /// order (repeatable); none: the lookup returned nothing.
-    pub resolved: Vec<Resolved>,
-    /// kubelet: look the node name (--hostname-override, else the capture's node name) up in
-    /// this hosts file and sort the answers as glibc's getaddrinfo does on the host, instead
-    /// of --resolved.
-    pub hosts: Option<PathBuf>,
-    /// With hosts: the host's /etc/host.conf (`multi on` returns every line naming it).
-    pub host_conf: Option<PathBuf>,
-    /// flannel --iface (name or IP), repeatable.
-    pub iface: Vec<String>,
-    /// flannel --iface-regex, repeatable.
-    pub iface_regex: Vec<String>,
-    /// flannel --iface-can-reach.
-    pub iface_can_reach: Option<IpAddr>,
-    /// flannel --public-ip.
-    pub public_ip: Option<IpAddr>,
-    /// kubeadm --apiserver-advertise-address (`::` prefers IPv6, a loopback
-    /// address a global one on lo).
-    pub advertise_address: Option<IpAddr>,
-    /// k3s --flannel-iface (k3s and k3s-flannel).
-    pub flannel_iface: Option<String>,
-    /// flannel release whose address sort to replay (flannel, k3s-flannel), e.g. 0.27.0.
-    pub flannel_version: calico::Version,
-    /// Cilium's devices (its `devices` setting): the node-IP fallback walks the first one only.
-    pub cilium_device: Option<String>,
-    /// Cilium release whose node-IP fallback to replay, e.g. 1.13.
-    pub cilium_version: calico::Version,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
-    #[serde(rename = "address")]
     pub expect: Option<Expected>,
     /// Manifests only: the interface the detection must choose.
     pub interface: Option<String>,
     /// Manifests only: the moment to evaluate (a packet number or a time).
     pub at: Option<crate::rebuild::AtValue>,
+    /// calico-node's settings.
+    pub calico: calico::Settings,
+    /// kubelet's (its `--node-ip` is k3s's too).
+    pub kubelet: kubelet::Settings,
+    /// flanneld's (its release is k3s-flannel's too).
+    pub flannel: flannel::Settings,
+    /// kubeadm's (its advertise address is kube-apiserver's too).
+    pub kubeadm: kubeadm::Settings,
+    /// kube-apiserver's.
+    pub kube_apiserver: kube_apiserver::Settings,
+    /// k3s's (and its embedded flannel's).
+    pub k3s: k3s::Settings,
+    /// Cilium's (node IP, NodePort and masquerade).
+    pub cilium: cilium::Settings,
 }
 
-impl Default for DetectSettings {
-    fn default() -> Self {
-        DetectSettings {
-            method: Method::default(),
-            calico_version: calico::Version::LATEST,
-            family: None,
-            node_internal_ip: Vec::new(),
-            ip: calico::IpSetting::Autodetect,
-            bgp_peer: Vec::new(),
-            node_ip: Vec::new(),
-            hostname_override: None,
-            resolved: Vec::new(),
-            hosts: None,
-            host_conf: None,
-            iface: Vec::new(),
-            iface_regex: Vec::new(),
-            iface_can_reach: None,
-            public_ip: None,
-            advertise_address: None,
-            flannel_iface: None,
-            flannel_version: flannel::LATEST,
-            cilium_device: None,
-            cilium_version: cilium::LATEST,
-            expect: None,
-            interface: None,
-            at: None,
+/// The keys of a manifest's `[[detect]]` table besides the programs'.
+const COMMON: &[&str] = &["method", "family", "address", "interface", "at"];
+
+impl DetectSettings {
+    /// Every program's settings given a value other than its default
+    /// (their manifest keys).
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut given = self.calico.given();
+        given.extend(self.kubelet.given());
+        given.extend(self.flannel.given());
+        given.extend(self.kubeadm.given());
+        given.extend(self.kube_apiserver.given());
+        given.extend(self.k3s.given());
+        given.extend(self.cilium.given());
+        given
+    }
+
+    /// Reads one program's key of a manifest; false when no program has it.
+    fn set<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        Ok(self.calico.set(key, map)?
+            || self.kubelet.set(key, map)?
+            || self.flannel.set(key, map)?
+            || self.kubeadm.set(key, map)?
+            || self.kube_apiserver.set(key, map)?
+            || self.k3s.set(key, map)?
+            || self.cilium.set(key, map)?)
+    }
+}
+
+/// A manifest's `[[detect]]` table: the common keys, then each key read
+/// into the settings of the program module that declares it; any other key
+/// is refused, naming the keys there are.
+impl<'de> Deserialize<'de> for DetectSettings {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = DetectSettings;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a table of detect settings")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DetectSettings, A::Error> {
+                let mut s = DetectSettings::default();
+                while let Some(key) = map.next_key_seed(Known)? {
+                    match key.as_str() {
+                        "method" => s.method = map.next_value()?,
+                        "family" => s.family = map.next_value()?,
+                        "address" => s.expect = map.next_value()?,
+                        "interface" => s.interface = map.next_value()?,
+                        "at" => s.at = map.next_value()?,
+                        other => {
+                            if !s.set(other, &mut map)? {
+                                return Err(serde::de::Error::unknown_field(other, known()));
+                            }
+                        }
+                    }
+                }
+                Ok(s)
+            }
         }
+        d.deserialize_map(Keys)
+    }
+}
+
+/// Every key a `[[detect]]` table may have: the common ones, then every
+/// program's (built once).
+fn known() -> &'static [&'static str] {
+    static KEYS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        COMMON
+            .iter()
+            .copied()
+            .chain(crate::replay::method::all_options())
+            .collect()
+    })
+}
+
+/// A key of a `[[detect]]` table, refused as it is read when no program
+/// has it (so the error points at the key).
+struct Known;
+
+impl<'de> DeserializeSeed<'de> for Known {
+    type Value = String;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        struct Name;
+        impl Visitor<'_> for Name {
+            type Value = String;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a detect setting")
+            }
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<String, E> {
+                match known().contains(&key) {
+                    true => Ok(key.to_owned()),
+                    false => Err(E::unknown_field(key, known())),
+                }
+            }
+        }
+        d.deserialize_identifier(Name)
     }
 }
 
@@ -237,15 +245,18 @@ pub enum SettingsError {
     #[error("{0}")]
     Pattern(calico::MethodError),
     /// A setting that the chosen method does not read.
-    #[error("--{option} is {owner}'s; it means nothing to --method {method}")]
+    #[error("--{} is {}; it means nothing to --method {method}", flag(option), owners(readers))]
     NotForMethod {
-        /// The option, without its dashes.
+        /// The option (its manifest key).
         option: &'static str,
-        /// The program that reads it.
-        owner: &'static str,
+        /// The programs that read it.
+        readers: Vec<Program>,
         /// The method asked for.
-        method: String,
+        method: Method,
     },
+    /// `--resolved` for a calico-node method that resolves nothing.
+    #[error("--resolved is kubelet's and calico-node's can-reach=NAME; it means nothing to --method {0}")]
+    ResolvedNotRead(Method),
     /// kubernetes-internal-ip replays a Node's InternalIP, which must be given.
     #[error("--method kubernetes-internal-ip needs the Node's InternalIP: --node-internal-ip IP (or NODE=IP)")]
     NoInternalIp,
@@ -265,85 +276,61 @@ pub enum SettingsError {
     NoInternalIpFor(String, String),
 }
 
+/// The programs that read an option, as an error names them
+/// (`kubelet's and k3s's`).
+fn owners(readers: &[Program]) -> String {
+    let names: Vec<String> = readers.iter().map(|p| format!("{}'s", p.name())).collect();
+    match names.split_last() {
+        None => "no program's".into(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 impl DetectSettings {
     /// Settings that cannot mean anything for the chosen method, or for the
     /// nodes named (`nodes`: the names of the captures).
     pub fn validate(&self, nodes: &[String]) -> Result<(), SettingsError> {
         let method = &self.method;
-        let not_for = |option: &'static str, owner: &'static str| SettingsError::NotForMethod {
-            option,
-            owner,
-            method: method.to_string(),
-        };
-        if *method != Method::Flannel {
-            for (set, option) in [
-                (!self.iface.is_empty(), "iface"),
-                (!self.iface_regex.is_empty(), "iface-regex"),
-                (self.iface_can_reach.is_some(), "iface-can-reach"),
-                (self.public_ip.is_some(), "public-ip"),
-            ] {
-                if set {
-                    return Err(not_for(option, "flannel"));
-                }
+        let program = method.program();
+        for option in self.given() {
+            let readers = readers(option);
+            if !readers.contains(&program) {
+                return Err(SettingsError::NotForMethod {
+                    option,
+                    readers,
+                    method: method.clone(),
+                });
             }
         }
-        if *method != Method::Kubeadm && self.advertise_address.is_some() {
-            return Err(not_for("advertise-address", "kubeadm"));
-        }
-        if !matches!(method, Method::K3s | Method::K3sFlannel) && self.flannel_iface.is_some() {
-            return Err(not_for("flannel-iface", "k3s"));
-        }
-        if !matches!(method, Method::Flannel | Method::K3sFlannel) && self.flannel_version != flannel::LATEST {
-            return Err(not_for("flannel-version", "flannel"));
-        }
-        if !matches!(
-            method,
-            Method::Cilium | Method::CiliumNodePort | Method::CiliumMasquerade
-        ) {
-            for (set, option) in [
-                (self.cilium_device.is_some(), "cilium-device"),
-                (self.cilium_version != cilium::LATEST, "cilium-version"),
-            ] {
-                if set {
-                    return Err(not_for(option, "cilium"));
-                }
-            }
-        }
-        if !matches!(method, Method::Kubelet | Method::K3s) && !self.node_ip.is_empty() {
-            return Err(not_for("node-ip", "kubelet's and k3s"));
-        }
-        if *method != Method::Kubelet {
-            for (set, option) in [
-                (self.hostname_override.is_some(), "hostname-override"),
-                (self.hosts.is_some(), "hosts"),
-            ] {
-                if set {
-                    return Err(not_for(option, "kubelet"));
-                }
-            }
-        }
-        if self.hosts.is_some() && !self.resolved.is_empty() {
+        let k = &self.kubelet;
+        if k.hosts.is_some() && !k.resolved.is_empty() {
             return Err(SettingsError::HostsAndResolved);
         }
-        let can_reach_name = matches!(method, Method::Calico(text)
-            if text.strip_prefix("can-reach=").is_some_and(|d| d.parse::<IpAddr>().is_err()));
-        if *method != Method::Kubelet && !can_reach_name && !self.resolved.is_empty() {
-            return Err(not_for("resolved", "kubelet's and calico-node's can-reach=NAME"));
+        if let Some(text) = method.calico() {
+            if !k.resolved.is_empty() && !text.is_can_reach_name() {
+                return Err(SettingsError::ResolvedNotRead(method.clone()));
+            }
+            if text.is_kubernetes_internal_ip() {
+                if self.calico.node_internal_ip.is_empty() {
+                    return Err(SettingsError::NoInternalIp);
+                }
+                if let Some(node) = nodes.iter().find(|n| self.calico.internal_ips(n).is_empty()) {
+                    let given: Vec<&str> = self
+                        .calico
+                        .node_internal_ip
+                        .iter()
+                        .filter_map(|n| n.node.as_deref())
+                        .collect();
+                    return Err(SettingsError::NoInternalIpFor(node.clone(), given.join(", ")));
+                }
+            }
         }
-        if *method == Method::Kubelet
-            && let (Some(f), Some(ip)) = (self.family, self.node_ip.first())
+        if program == Program::Kubelet
+            && let (Some(f), Some(ip)) = (self.family, k.node_ip.first())
             && Family::of(*ip) != f
         {
             return Err(SettingsError::FamilyConflict(f, *ip));
-        }
-        if matches!(method, Method::Calico(text) if text.starts_with("kubernetes-internal-ip")) {
-            if self.node_internal_ip.is_empty() {
-                return Err(SettingsError::NoInternalIp);
-            }
-            if let Some(node) = nodes.iter().find(|n| self.internal_ips(n).is_empty()) {
-                let given: Vec<&str> = self.node_internal_ip.iter().filter_map(|n| n.node.as_deref()).collect();
-                return Err(SettingsError::NoInternalIpFor(node.clone(), given.join(", ")));
-            }
         }
         Ok(())
     }
@@ -356,124 +343,125 @@ impl DetectSettings {
     /// `hosts` (and `host_conf`), read, for kubelet's node name: the
     /// hostname override, else the capture's node name.
     fn name_lookup(&self, node: &str) -> Result<Option<kubelet::NameLookup>, SettingsError> {
-        let Some(path) = &self.hosts else { return Ok(None) };
+        let k = &self.kubelet;
+        let Some(path) = &k.hosts else { return Ok(None) };
         let read =
             |p: &PathBuf| std::fs::read(p).map_err(|e| SettingsError::Unreadable(format!("{}: {e}", p.display())));
-        let multi = match &self.host_conf {
+        let multi = match &k.host_conf {
             Some(p) => HostConf::parse(&read(p)?).multi,
             None => false,
         };
         Ok(Some(kubelet::NameLookup {
-            name: self.hostname_override.clone().unwrap_or_else(|| node.to_owned()),
+            name: k.hostname_override.clone().unwrap_or_else(|| node.to_owned()),
             path: path.display().to_string(),
             file: HostsFile::parse(&read(path)?),
             multi,
         }))
     }
 
-    /// The resolver's answers given, in order (`none` gives none).
-    fn resolved_ips(&self) -> Vec<IpAddr> {
-        self.resolved
-            .iter()
-            .filter_map(|r| match r {
-                Resolved::Ip(ip) => Some(*ip),
-                Resolved::Nothing => None,
-            })
-            .collect()
-    }
-
     /// The Node's InternalIP addresses that apply to `node`.
     pub fn internal_ips(&self, node: &str) -> Vec<IpAddr> {
-        self.node_internal_ip
-            .iter()
-            .filter(|n| n.node.as_deref().is_none_or(|who| who == node))
-            .map(|n| n.ip)
-            .collect()
+        self.calico.internal_ips(node)
     }
 
-    /// The replay these settings select, for one node. With `method`
-    /// overriding the one set here (an operator Installation's).
+    /// The replay these settings select, for one node.
     pub fn spec(&self, node: &str) -> Result<MethodSpec, SettingsError> {
         let family = self.family();
-        Ok(match &self.method {
+        let (k, f, c) = (&self.kubelet, &self.flannel, &self.cilium);
+        let program = match &self.method {
+            Method::Calico(text) => {
+                let options = calico::Options {
+                    version: self.calico.calico_version,
+                    family,
+                    node_internal_ips: self.internal_ips(node),
+                    ip: self.calico.ip.clone(),
+                    bgp_peers: self.calico.bgp_peer.clone(),
+                    resolved: resolved_ips(&k.resolved),
+                };
+                let method = calico::Method::parse(text.as_str(), self.calico.calico_version);
+                if let Err(e) = &method
+                    && e.is_argument()
+                {
+                    return Err(SettingsError::Pattern(e.clone()));
+                }
+                return Ok(MethodSpec::Calico {
+                    text: text.as_str().to_owned(),
+                    method,
+                    options,
+                });
+            }
+            Method::Program(p) => *p,
+        };
+        Ok(match program {
             // kubelet prefers IPv6 when told `--node-ip ::`; `--family 6` says that.
-            Method::Kubelet => MethodSpec::Kubelet(kubelet::Options {
-                node_ip: match (self.family, self.node_ip.is_empty()) {
+            Program::Kubelet => MethodSpec::Kubelet(kubelet::Options {
+                node_ip: match (self.family, k.node_ip.is_empty()) {
                     (Some(Family::V6), true) => vec![IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)],
-                    _ => self.node_ip.clone(),
+                    _ => k.node_ip.clone(),
                 },
-                hostname_override: self.hostname_override.clone(),
-                resolved: self.resolved_ips(),
+                hostname_override: k.hostname_override.clone(),
+                resolved: resolved_ips(&k.resolved),
                 lookup: self.name_lookup(node)?,
             }),
-            Method::Kubeadm => MethodSpec::Kubeadm(kubeadm::Options {
-                advertise_address: self.advertise_address,
+            Program::Kubeadm => MethodSpec::Kubeadm(kubeadm::Options {
+                advertise_address: self.kubeadm.advertise_address,
             }),
-            Method::Flannel => MethodSpec::Flannel(flannel::Options {
-                iface: self.iface.clone(),
-                iface_regex: self.iface_regex.clone(),
-                iface_can_reach: self.iface_can_reach,
-                public_ip: self.public_ip,
+            Program::KubeApiserver => MethodSpec::KubeApiserver(kube_apiserver::Options {
+                advertise_address: self.kubeadm.advertise_address,
+                bind_address: self.kube_apiserver.bind_address,
+            }),
+            Program::Flannel => MethodSpec::Flannel(flannel::Options {
+                iface: f.iface.clone(),
+                iface_regex: f.iface_regex.clone(),
+                iface_can_reach: f.iface_can_reach,
+                public_ip: f.public_ip,
                 family,
-                version: self.flannel_version,
+                version: f.flannel_version,
                 host: flannel::Host::Flanneld,
             }),
-            Method::K3s => MethodSpec::K3s(k3s::Options {
-                node_ip: self.node_ip.clone(),
-                flannel_iface: self.flannel_iface.clone(),
+            Program::K3s => MethodSpec::K3s(k3s::Options {
+                node_ip: k.node_ip.clone(),
+                flannel_iface: self.k3s.flannel_iface.clone(),
             }),
-            Method::K3sFlannel => MethodSpec::K3sFlannel(flannel::Options {
-                iface: self.flannel_iface.iter().cloned().collect(),
+            Program::K3sFlannel => MethodSpec::K3sFlannel(flannel::Options {
+                iface: self.k3s.flannel_iface.iter().cloned().collect(),
                 family,
-                version: self.flannel_version,
+                version: f.flannel_version,
                 ..flannel::Options::default()
             }),
-            Method::Cilium => MethodSpec::Cilium(cilium::Options {
-                device: self.cilium_device.clone(),
-                version: self.cilium_version,
+            Program::Cilium => MethodSpec::Cilium(cilium::Options {
+                device: c.cilium_device.clone(),
+                version: c.cilium_version,
                 family,
             }),
-            Method::CiliumNodePort | Method::CiliumMasquerade => {
+            Program::CiliumNodePort | Program::CiliumMasquerade => {
                 MethodSpec::CiliumNodeAddress(cilium_node_address::Options {
-                    devices: self
+                    devices: c
                         .cilium_device
                         .iter()
                         .flat_map(|d| d.split(','))
                         .map(str::to_owned)
                         .collect(),
-                    version: self.cilium_version,
+                    version: c.cilium_version,
                     family,
-                    role: if self.method == Method::CiliumMasquerade {
+                    role: if program == Program::CiliumMasquerade {
                         cilium_node_address::Role::Masquerade
                     } else {
                         cilium_node_address::Role::NodePort
                     },
                 })
             }
-            Method::Etcd => MethodSpec::Etcd,
-            Method::Swarm => MethodSpec::Swarm,
-            Method::Consul => MethodSpec::Consul,
-            Method::Nomad => MethodSpec::Nomad,
-            Method::Calico(text) => {
-                let options = calico::Options {
-                    version: self.calico_version,
-                    family,
-                    node_internal_ips: self.internal_ips(node),
-                    ip: self.ip.clone(),
-                    bgp_peers: self.bgp_peer.clone(),
-                    resolved: self.resolved_ips(),
-                };
-                let method = calico::Method::parse(text, self.calico_version);
-                if let Err(e) = &method
-                    && e.is_argument()
-                {
-                    return Err(SettingsError::Pattern(e.clone()));
+            Program::Etcd => MethodSpec::Etcd,
+            Program::Swarm => MethodSpec::Swarm,
+            Program::Consul => MethodSpec::Consul,
+            Program::Nomad => MethodSpec::Nomad,
+            // (never a `Method::Program`: its methods are `Method::Calico`)
+            Program::CalicoNode => {
+                return DetectSettings {
+                    method: Method::default(),
+                    ..self.clone()
                 }
-                MethodSpec::Calico {
-                    text: text.to_owned(),
-                    method,
-                    options,
-                }
+                .spec(node);
             }
         })
     }

@@ -25,7 +25,8 @@ use super::source;
 use super::source::{NoSource, Rejecting};
 use super::verdict::{AddrVerdict, Autodetect, Candidate, Detection, DialErrno, Log, LogError, NodeAddress, Verdict};
 
-pub use super::calico_method::{IpSetting, Method, Patterns, default_excludes};
+pub use super::calico_method::{IpSetting, Method, NodeInternalIp, OPTIONS, Patterns, Settings, default_excludes};
+pub use super::calico_text::MethodText;
 pub use super::calico_version::Version;
 use super::failure::Failure;
 pub use super::failure::{Introduced, MethodError, Unable};
@@ -339,7 +340,7 @@ pub fn detect(model: &Model, method_text: &str, o: &Options) -> Detection {
 }
 
 /// Replays one method, parsed once by the caller.
-pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, MethodError>, o: &Options) -> Detection {
+pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodError>, o: &Options) -> Detection {
     let asked = o.version;
     let replayed;
     let o = match asked.replayed() {
@@ -352,15 +353,11 @@ pub fn detect_parsed(model: &Model, method_text: &str, method: &Result<Method, M
             &replayed
         }
     };
-    let name = if method_text.is_empty() {
-        "first-found"
-    } else {
-        method_text
-    };
+    let name = super::method::Method::Calico(MethodText::new(text).named());
     let method = match method {
         Ok(m) => m,
         Err(e) => {
-            let mut d = Detection::new(name, semantics(asked, None), o.family);
+            let mut d = Detection::new(name.clone(), semantics(asked, None), o.family);
             if let MethodError::Invalid { method, .. } = e {
                 d.log.push(Log::InvalidMethod { method: method.clone() });
             }

@@ -11,8 +11,9 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
+use super::calico_text::MethodText;
 use super::calico_version::Version;
-use super::failure::{Introduced, MethodError};
+use super::failure::{Introduced, LaterMethod, MethodError};
 use super::goregex::GoRegex;
 
 /// `DEFAULT_INTERFACES_TO_EXCLUDE` of a release (Linux), in source order.
@@ -160,8 +161,9 @@ fn split_list(s: &str) -> Vec<String> {
 impl Method {
     pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
         let v = v.replayed();
+        let text = || MethodText::new(s);
         let refused = |introduced| MethodError::Invalid {
-            method: s.to_owned(),
+            method: text(),
             introduced,
         };
         let invalid = || refused(None);
@@ -173,12 +175,8 @@ impl Method {
             }))
         };
         let defaults = || default_excludes(v).into_iter().map(String::from).collect::<Vec<_>>();
-        let compile = |texts: Vec<String>| {
-            Patterns::new(texts).map_err(|error| MethodError::Pattern {
-                method: s.to_owned(),
-                error,
-            })
-        };
+        let compile =
+            |texts: Vec<String>| Patterns::new(texts).map_err(|error| MethodError::Pattern { method: text(), error });
         if s.is_empty() || s == "first-found" {
             return Ok(Method::FirstFound(compile(defaults())?));
         }
@@ -187,16 +185,11 @@ impl Method {
         }
         if let Some(rest) = s.strip_prefix("cidr=") {
             if v < Version(3, 16, 0) {
-                return Err(too_old("cidr=", Version(3, 16, 0)));
+                return Err(too_old(LaterMethod::Cidr, Version(3, 16, 0)));
             }
             let nets = split_list(rest)
                 .into_iter()
-                .map(|cidr| {
-                    IpNet::from_str(&cidr).map_err(|_| MethodError::Cidr {
-                        method: s.to_owned(),
-                        cidr,
-                    })
-                })
+                .map(|cidr| IpNet::from_str(&cidr).map_err(|_| MethodError::Cidr { method: text(), cidr }))
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(Method::Cidr(nets));
         }
@@ -214,13 +207,66 @@ impl Method {
         }
         if s.starts_with("kubernetes-internal-ip") {
             if v < Version(3, 22, 0) {
-                return Err(too_old("kubernetes-internal-ip", Version(3, 22, 0)));
+                return Err(too_old(LaterMethod::KubernetesInternalIp, Version(3, 22, 0)));
             }
             return Ok(Method::KubernetesInternalIp);
         }
         Err(invalid())
     }
 }
+
+/// `--node-internal-ip [NODE=]IP`: the Node's InternalIP, for every node or
+/// for the one named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeInternalIp {
+    /// The node it is for (None: every node).
+    pub node: Option<String>,
+    /// The InternalIP on the Node object.
+    pub ip: std::net::IpAddr,
+}
+
+impl FromStr for NodeInternalIp {
+    type Err = crate::bad_value::BadValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (node, ip) = match s.split_once('=') {
+            Some((n, ip)) if !n.is_empty() => (Some(n.to_owned()), ip),
+            _ => (None, s),
+        };
+        let ip = ip
+            .parse()
+            .map_err(|_| crate::bad_value::BadValue::new(s, "not IP or NODE=IP"))?;
+        Ok(NodeInternalIp { node, ip })
+    }
+}
+
+program_options! {
+    /// calico-node's settings besides `IP_AUTODETECTION_METHOD`.
+    pub struct Settings {
+        /// The release replayed (`--calico-version`).
+        calico_version: Version = Version::LATEST,
+        /// The Node's InternalIP (kubernetes-internal-ip), in status order.
+        node_internal_ip: Vec<NodeInternalIp> = Vec::new(),
+        /// `IP` (or `IP6`).
+        ip: IpSetting = IpSetting::Autodetect,
+        /// BGP peers to check the chosen address against.
+        bgp_peer: Vec<std::net::IpAddr> = Vec::new(),
+    }
+}
+
+impl Settings {
+    /// The Node's InternalIP addresses that apply to `node`.
+    pub fn internal_ips(&self, node: &str) -> Vec<std::net::IpAddr> {
+        self.node_internal_ip
+            .iter()
+            .filter(|n| n.node.as_deref().is_none_or(|who| who == node))
+            .map(|n| n.ip)
+            .collect()
+    }
+}
+
+/// The options calico-node reads (its settings, and `resolved` for
+/// `can-reach=NAME`).
+pub const OPTIONS: &[&str] = &["calico_version", "node_internal_ip", "ip", "bgp_peer", "resolved"];
 
 /// calico-node's `IP` / `IP6` setting.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -36,6 +36,20 @@ use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, R
 /// The newest release whose behaviour is replayed here.
 pub const LATEST: Version = Version(1, 20, 0);
 
+program_options! {
+    /// Cilium's settings as given (the node-IP fallback's, NodePort's and
+    /// masquerade's).
+    pub struct Settings {
+        /// Its `devices` (comma-separated; `eth+` a prefix).
+        cilium_device: Option<String> = None,
+        /// The release replayed.
+        cilium_version: Version = LATEST,
+    }
+}
+
+/// The options Cilium reads.
+pub const OPTIONS: &[&str] = &["cilium_device", "cilium_version"];
+
 /// Cilium's settings that decide its node IP.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -118,7 +132,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 /// The node-IP fallback; the candidates only with `rows` (what
 /// `--timeline` compares needs none).
 pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
-    let mut d = Detection::new("cilium", Semantics::Cilium { version: o.version }, o.family);
+    let mut d = Detection::new(
+        crate::replay::program::Program::Cilium,
+        Semantics::Cilium { version: o.version },
+        o.family,
+    );
     let fam = o.family.af();
     // initExcludedIPs: every address of the links excluded (by IP: the
     // same IP on another link is excluded too).

@@ -290,13 +290,16 @@ fn fallback(devs: &[Device], fam: Family, v: Version) -> Option<IpAddr> {
     best.map(|b| b.5)
 }
 
+/// The options NodePort and masquerade read: Cilium's.
+pub const OPTIONS: &[&str] = super::cilium::OPTIONS;
+
 /// Cilium's NodePort or masquerade addresses.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let masquerade = o.role == Role::Masquerade;
     let method = if masquerade {
-        "cilium-masquerade"
+        crate::replay::program::Program::CiliumMasquerade
     } else {
-        "cilium-nodeport"
+        crate::replay::program::Program::CiliumNodePort
     };
     let mut d = Detection::new(method, Semantics::CiliumNodeAddress { masquerade }, o.family);
     let (facts, host_routes) = route_facts(model);

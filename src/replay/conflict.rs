@@ -97,7 +97,11 @@ mod tests {
         ips.iter()
             .enumerate()
             .map(|(i, ip)| {
-                let mut d = Detection::new("kubelet", crate::replay::semantics::Semantics::Kubelet, Family::V4);
+                let mut d = Detection::new(
+                    crate::replay::program::Program::Kubelet,
+                    crate::replay::semantics::Semantics::Kubelet,
+                    Family::V4,
+                );
                 d.address = Some(NodeAddress::Ip(ip.parse().expect("ip")));
                 (format!("n{i}"), d)
             })

@@ -41,6 +41,9 @@ fn is_private(ip: IpAddr) -> bool {
     PRIVATE.contains(ip)
 }
 
+/// The options it reads: none (nlorder replays its defaults only).
+pub const OPTIONS: &[&str] = &[];
+
 /// Consul's default bind address.
 pub fn detect(model: &Model) -> Detection {
     detect_in(model, true)
@@ -49,7 +52,7 @@ pub fn detect(model: &Model) -> Detection {
 /// Consul's default bind address; the candidates only with `rows_too`
 /// (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new("consul", Semantics::Consul, Family::V4);
+    let mut d = Detection::new(crate::replay::program::Program::Consul, Semantics::Consul, Family::V4);
     let up: Vec<_> = model.links().iter().filter(|l| l.flags & IFF_UP != 0).collect();
     let others_have = up
         .iter()

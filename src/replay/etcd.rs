@@ -22,9 +22,12 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
 use crate::netlink::names::{AF_INET, AF_INET6, RT_TABLE_MAIN};
 
+/// The options it reads: none (nlorder replays its defaults only).
+pub const OPTIONS: &[&str] = &[];
+
 /// etcd's default host.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new("etcd", Semantics::Etcd, Family::V4);
+    let mut d = Detection::new(Program::Etcd, Semantics::Etcd, Family::V4);
     if !model.has_routes() {
         d.error = Some(Failure::NoRoutesCaptured(Program::Etcd));
         return d;

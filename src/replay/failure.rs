@@ -10,6 +10,7 @@
 
 use std::net::IpAddr;
 
+use super::calico_text::MethodText;
 use super::calico_version::Version;
 use super::family::Family;
 use super::goregex::PatternError;
@@ -92,13 +93,13 @@ pub enum MethodError {
     /// calico-node itself rejects it (and terminates): a replay result.
     /// `introduced`: the method exists, but only in a later release.
     Invalid {
-        method: String,
+        method: MethodText,
         introduced: Option<Introduced>,
     },
     /// A pattern in it does not compile: an argument to fix.
-    Pattern { method: String, error: PatternError },
+    Pattern { method: MethodText, error: PatternError },
     /// A CIDR in it does not parse: an argument to fix.
-    Cidr { method: String, cidr: String },
+    Cidr { method: MethodText, cidr: String },
 }
 
 impl MethodError {
@@ -113,10 +114,19 @@ impl MethodError {
 /// and the one replayed, which predates it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Introduced {
-    /// The method as it is written (`cidr=`).
-    pub method: &'static str,
+    /// The method.
+    pub method: LaterMethod,
     pub since: Version,
     pub replayed: Version,
+}
+
+/// A calico-node method that some releases do not know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaterMethod {
+    /// `cidr=` (3.16).
+    Cidr,
+    /// `kubernetes-internal-ip` (3.22).
+    KubernetesInternalIp,
 }
 
 impl std::error::Error for MethodError {}

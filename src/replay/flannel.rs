@@ -96,6 +96,34 @@ fn no_address(o: &Options, interface: &str) -> String {
 /// The newest flannel release whose behaviour is replayed here.
 pub const LATEST: Version = Version(0, 28, 0);
 
+program_options! {
+    /// flanneld's settings as given.
+    pub struct Settings {
+        /// `--iface` (name or IP), repeatable.
+        iface: Vec<String> = Vec::new(),
+        /// `--iface-regex`, repeatable.
+        iface_regex: Vec<String> = Vec::new(),
+        /// `--iface-can-reach`.
+        iface_can_reach: Option<IpAddr> = None,
+        /// `--public-ip`.
+        public_ip: Option<IpAddr> = None,
+        /// The release whose address sort to replay (k3s's embedded flannel's too).
+        flannel_version: Version = LATEST,
+    }
+}
+
+/// The options flanneld reads.
+pub const OPTIONS: &[&str] = &[
+    "iface",
+    "iface_regex",
+    "iface_can_reach",
+    "public_ip",
+    "flannel_version",
+];
+
+/// The options k3s's embedded flannel reads (k3s's `--flannel-iface`).
+pub const K3S_OPTIONS: &[&str] = &["flannel_iface", "flannel_version"];
+
 /// The release whose `GetInterfaceIP4Addrs` sorts and filters.
 const SORTED_SINCE: Version = Version(0, 28, 0);
 
@@ -149,7 +177,7 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
 
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let fam = o.family.af();
-    let mut d = Detection::new("flannel", Semantics::Flannel { version: o.version }, o.family);
+    let mut d = Detection::new(Program::Flannel, Semantics::Flannel { version: o.version }, o.family);
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
@@ -356,7 +384,11 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
     let mut d = match o.iface.first() {
         None => detect(model, o),
         Some(name) => {
-            let mut d = Detection::new("k3s-flannel", Semantics::K3sFlannel { version: o.version }, o.family);
+            let mut d = Detection::new(
+                Program::K3sFlannel,
+                Semantics::K3sFlannel { version: o.version },
+                o.family,
+            );
             match model.link_by_name(name.as_bytes()) {
                 None => {
                     d.error = Some(Failure::Said(format!(
@@ -375,7 +407,7 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
             d
         }
     };
-    d.method = "k3s-flannel".into();
+    d.method = Program::K3sFlannel.into();
     d.semantics = Semantics::K3sFlannel { version: o.version };
     d
 }

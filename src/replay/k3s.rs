@@ -34,9 +34,20 @@ pub struct Options {
     pub flannel_iface: Option<String>,
 }
 
+program_options! {
+    /// k3s's settings as given (its `--node-ip` is kubelet's).
+    pub struct Settings {
+        /// `--flannel-iface` (k3s and its embedded flannel).
+        flannel_iface: Option<String> = None,
+    }
+}
+
+/// The options k3s reads.
+pub const OPTIONS: &[&str] = &["node_ip", "flannel_iface"];
+
 /// k3s's node IPs.
 pub fn detect(model: &Model, o: &Options) -> Detection {
-    let mut d = Detection::new("k3s", Semantics::K3s, Family::V4);
+    let mut d = Detection::new(Program::K3s, Semantics::K3s, Family::V4);
     if let Some(first) = o.node_ip.first() {
         d.addresses = o.node_ip.iter().map(|ip| NodeAddress::Ip(*ip)).collect();
         d.address = Some((*first).into());
@@ -59,7 +70,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             d.addresses.push(first.into());
             if first.is_ipv4() {
                 // ResolveBindAddress(::1): the walk again, IPv6 first.
-                let mut v6 = Detection::new("k3s", Semantics::K3s, Family::V6);
+                let mut v6 = Detection::new(Program::K3s, Semantics::K3s, Family::V6);
                 if host_interface::choose(model, true, &mut v6, Program::K3s).is_ok()
                     && let Some(second) = v6.ip()
                     && second != first

@@ -32,6 +32,17 @@ pub struct Options {
     pub advertise_address: Option<IpAddr>,
 }
 
+program_options! {
+    /// kubeadm's settings as given.
+    pub struct Settings {
+        /// `--apiserver-advertise-address` (kube-apiserver's `--advertise-address` too).
+        advertise_address: Option<IpAddr> = None,
+    }
+}
+
+/// The options kubeadm reads.
+pub const OPTIONS: &[&str] = &["advertise_address"];
+
 /// apimachinery's `LoopbackInterfaceName`.
 const LOOPBACK: &str = "lo";
 
@@ -39,7 +50,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
     let family = if prefer_v6 { Family::V6 } else { Family::V4 };
-    let mut d = Detection::new("kubeadm", Semantics::Kubeadm, family);
+    let mut d = Detection::new(Program::Kubeadm, Semantics::Kubeadm, family);
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
             d.address = Some(ip.into());

@@ -32,6 +32,26 @@ pub struct Options {
     pub lookup: Option<NameLookup>,
 }
 
+program_options! {
+    /// kubelet's settings as given.
+    pub struct Settings {
+        /// `--node-ip` (one, or two comma-separated for dual stack; k3s's too).
+        node_ip: Vec<IpAddr> = Vec::new(),
+        /// `--hostname-override`.
+        hostname_override: Option<String> = None,
+        /// What the node name resolved to, in resolver order (calico-node's
+        /// `can-reach=NAME` too).
+        resolved: Vec<super::options::Resolved> = Vec::new(),
+        /// A hosts file to look the node name up in.
+        hosts: Option<std::path::PathBuf> = None,
+        /// With `hosts`: the host's `/etc/host.conf`.
+        host_conf: Option<std::path::PathBuf> = None,
+    }
+}
+
+/// The options kubelet reads.
+pub const OPTIONS: &[&str] = &["node_ip", "hostname_override", "resolved", "hosts", "host_conf"];
+
 /// The node name in a hosts file, as a kubelet built with cgo resolves it:
 /// `net.LookupIP` calls glibc's `getaddrinfo` (AF_UNSPEC, AI_CANONNAME |
 /// AI_V4MAPPED | AI_ALL: no AI_ADDRCONFIG), whose files backend reads the
@@ -98,7 +118,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         super::family::Family::V4
     };
-    let mut d = Detection::new("kubelet", Semantics::Kubelet, family);
+    let mut d = Detection::new(Program::Kubelet, Semantics::Kubelet, family);
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {

@@ -1,133 +1,63 @@
-//! Detection methods as they are asked for: [`Method`] is `--method` (or a
-//! manifest's `method`) parsed once (a program, or calico-node's
-//! `IP_AUTODETECTION_METHOD` text, which calico's replay parses per
-//! release), [`MethodSpec`] one with its settings, and
-//! [`MethodSpec::detect`] the one place that runs them.
+//! Running a method: [`MethodSpec`] is a [`Method`] (see
+//! [`super::program`]) with its program's options, [`MethodSpec::detect`]
+//! the one place that runs them, and [`options`] the registry of which
+//! options each program reads (each module's `OPTIONS`).
 //!
 //! Contract: a method's identity is its [`Program`] ([`Method::program`],
 //! and a detection's [`program`](super::verdict::Detection::program));
-//! adding a program adds its variant to both enums here and its arm in
-//! each of their matches, besides [`super::program`]; nothing else tells
-//! methods apart by name.
+//! adding a program adds its `MethodSpec` variant and arms here and its
+//! line in [`options`], besides its [`Program`] variant; nothing else
+//! tells methods apart by name.
 
 use super::failure::Failure;
-use super::program::Program;
+pub use super::program::{Method, Program};
 use super::verdict::{Detection, NodeAddress};
-use super::{assumed, calico, cilium, cilium_node_address, consul, etcd, flannel, k3s, kubeadm, kubelet, nomad, swarm};
+use super::{
+    assumed, calico, cilium, cilium_node_address, consul, etcd, flannel, k3s, kube_apiserver, kubeadm, kubelet, nomad,
+    swarm,
+};
 use crate::model::{Model, ObjectKind};
 use crate::netlink::names::IFF_UP;
 
-/// A detection method, parsed once from `--method` or a manifest's
-/// `method`: the name of a program that picks a node IP, or else a
-/// calico-node `IP_AUTODETECTION_METHOD` value (calico-node's default
-/// program; what calico-node itself rejects, it rejects in the replay).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Method {
-    /// calico-node, with the `IP_AUTODETECTION_METHOD` value as written
-    /// (parsed by [`calico::Method::parse`] for the release replayed).
-    Calico(String),
-    /// kubelet's node IP.
-    Kubelet,
-    /// flannel's public IP.
-    Flannel,
-    /// kubeadm's API server advertise address.
-    Kubeadm,
-    /// k3s's (RKE2's) node IPs.
-    K3s,
-    /// k3s's embedded flannel's public IP.
-    K3sFlannel,
-    /// Cilium's node-IP fallback.
-    Cilium,
-    /// Cilium's NodePort addresses.
-    CiliumNodePort,
-    /// Cilium's masquerade addresses.
-    CiliumMasquerade,
-    /// etcd's default host.
-    Etcd,
-    /// Docker Swarm's advertise address.
-    Swarm,
-    /// Consul's default bind address.
-    Consul,
-    /// Nomad's default advertise address.
-    Nomad,
+/// The options each program reads (their manifest keys), from its module:
+/// the registry of options, one line per program.
+pub fn options(p: Program) -> &'static [&'static str] {
+    match p {
+        Program::CalicoNode => calico::OPTIONS,
+        Program::Kubelet => kubelet::OPTIONS,
+        Program::Flannel => flannel::OPTIONS,
+        Program::Kubeadm => kubeadm::OPTIONS,
+        Program::KubeApiserver => kube_apiserver::OPTIONS,
+        Program::K3s => k3s::OPTIONS,
+        Program::K3sFlannel => flannel::K3S_OPTIONS,
+        Program::Cilium => cilium::OPTIONS,
+        Program::CiliumNodePort | Program::CiliumMasquerade => cilium_node_address::OPTIONS,
+        Program::Etcd => etcd::OPTIONS,
+        Program::Swarm => swarm::OPTIONS,
+        Program::Consul => consul::OPTIONS,
+        Program::Nomad => nomad::OPTIONS,
+    }
 }
 
-impl Method {
-    /// Every program nlorder replays besides calico-node, as `--method`
-    /// spells them.
-    pub const PROGRAMS: &'static [Method] = &[
-        Method::Kubelet,
-        Method::Flannel,
-        Method::Kubeadm,
-        Method::K3s,
-        Method::K3sFlannel,
-        Method::Cilium,
-        Method::CiliumNodePort,
-        Method::CiliumMasquerade,
-        Method::Etcd,
-        Method::Swarm,
-        Method::Consul,
-        Method::Nomad,
-    ];
+/// The programs that read an option (a manifest key), in `--all`'s order.
+pub fn readers(option: &str) -> Vec<Program> {
+    Program::ALL
+        .into_iter()
+        .filter(|p| options(*p).contains(&option))
+        .collect()
 }
 
-impl Method {
-    /// The program whose settings these are.
-    pub fn program(&self) -> Program {
-        match self {
-            Method::Calico(_) => Program::CalicoNode,
-            Method::Kubelet => Program::Kubelet,
-            Method::Flannel => Program::Flannel,
-            Method::Kubeadm => Program::Kubeadm,
-            Method::K3s => Program::K3s,
-            Method::K3sFlannel => Program::K3sFlannel,
-            Method::Cilium => Program::Cilium,
-            Method::CiliumNodePort => Program::CiliumNodePort,
-            Method::CiliumMasquerade => Program::CiliumMasquerade,
-            Method::Etcd => Program::Etcd,
-            Method::Swarm => Program::Swarm,
-            Method::Consul => Program::Consul,
-            Method::Nomad => Program::Nomad,
+/// Every option some program reads, each once.
+pub fn all_options() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for p in Program::ALL {
+        for o in options(p) {
+            if !all.contains(o) {
+                all.push(o);
+            }
         }
     }
-}
-
-impl Default for Method {
-    fn default() -> Self {
-        Method::Calico("first-found".into())
-    }
-}
-
-impl From<&str> for Method {
-    fn from(s: &str) -> Method {
-        Method::PROGRAMS
-            .iter()
-            .find(|m| Some(m.program()) == Program::by_name(s))
-            .cloned()
-            .unwrap_or_else(|| Method::Calico(s.to_owned()))
-    }
-}
-
-impl std::str::FromStr for Method {
-    type Err = std::convert::Infallible;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Method::from(s))
-    }
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Method::Calico(text) => f.write_str(text),
-            other => f.write_str(other.program().name()),
-        }
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Method {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(Method::from(String::deserialize(d)?.as_str()))
-    }
+    all
 }
 
 /// A method and its settings.
@@ -135,6 +65,8 @@ impl<'de> serde::Deserialize<'de> for Method {
 pub enum MethodSpec {
     /// calico-node with an `IP_AUTODETECTION_METHOD` value, parsed once.
     Calico {
+        /// `IP_AUTODETECTION_METHOD` as written: calico-node's own input
+        /// (the detection names it as a [`calico::MethodText`]).
         text: String,
         method: Result<calico::Method, calico::MethodError>,
         options: calico::Options,
@@ -142,6 +74,7 @@ pub enum MethodSpec {
     Kubelet(kubelet::Options),
     Flannel(flannel::Options),
     Kubeadm(kubeadm::Options),
+    KubeApiserver(kube_apiserver::Options),
     K3s(k3s::Options),
     /// k3s's embedded flannel: flannel's default-route walk (or
     /// `--flannel-iface`), in k3s's words.
@@ -163,6 +96,7 @@ impl MethodSpec {
             MethodSpec::Kubelet(o) => kubelet::detect(model, o),
             MethodSpec::Flannel(o) => flannel::detect(model, o),
             MethodSpec::Kubeadm(o) => kubeadm::detect(model, o),
+            MethodSpec::KubeApiserver(o) => kube_apiserver::detect(model, o),
             MethodSpec::K3s(o) => k3s::detect(model, o),
             MethodSpec::K3sFlannel(o) => flannel::detect_k3s(model, o),
             MethodSpec::Cilium(o) => cilium::detect(model, o),
@@ -217,6 +151,7 @@ impl MethodSpec {
             | MethodSpec::Nomad => true,
             MethodSpec::Kubelet(_)
             | MethodSpec::Kubeadm(_)
+            | MethodSpec::KubeApiserver(_)
             | MethodSpec::K3s(_)
             | MethodSpec::K3sFlannel(_)
             | MethodSpec::Etcd => false,

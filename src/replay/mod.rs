@@ -10,10 +10,14 @@
 //! messages (calico-node's log lines and refusals, apimachinery's, Go's)
 //! are kept as it writes them.
 
+#[macro_use]
+pub mod options;
+
 pub mod assumed;
 pub mod blocks;
 pub mod calico;
 pub mod calico_method;
+pub mod calico_text;
 pub mod calico_version;
 pub mod cilium;
 pub mod cilium_node_address;
@@ -28,6 +32,7 @@ pub mod goregex;
 pub mod goview;
 pub mod host_interface;
 pub mod k3s;
+pub mod kube_apiserver;
 pub mod kubeadm;
 pub mod kubelet;
 pub mod matrix;

@@ -85,6 +85,9 @@ pub(crate) fn default_interface(model: &Model) -> Option<u32> {
         .and_then(|r| r.oif)
 }
 
+/// The options it reads: none (nlorder replays its defaults only).
+pub const OPTIONS: &[&str] = &[];
+
 /// Nomad's default advertise address.
 pub fn detect(model: &Model) -> Detection {
     detect_in(model, true)
@@ -93,7 +96,7 @@ pub fn detect(model: &Model) -> Detection {
 /// Nomad's default advertise address; the candidates only with
 /// `rows_too` (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new("nomad", Semantics::Nomad, Family::V4);
+    let mut d = Detection::new(crate::replay::program::Program::Nomad, Semantics::Nomad, Family::V4);
     let default_if = default_interface(model);
     match default_if {
         Some(i) => d.notes.push(Note::NomadDefaultInterface {

@@ -35,6 +35,8 @@ pub enum PeerCheck {
 /// One finding of a replay, beside its answer and candidates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
+    /// kube-apiserver's own notes.
+    KubeApiserver(super::kube_apiserver::note::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
     IpNone { family: Family },

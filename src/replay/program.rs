@@ -1,14 +1,20 @@
 //! The registry of replayed programs: [`Program`] is the identity of a
 //! node-IP chooser everywhere (a detection's [`program`](super::verdict::Detection::program),
 //! `--all`'s agreement, conflicts, failures and notes that name a
-//! program).
+//! program), and [`Method`] is `--method` (or a manifest's `method`)
+//! parsed once: a program, or calico-node's `IP_AUTODETECTION_METHOD`
+//! ([`MethodText`], which calico's replay parses per release).
 //!
-//! Contract: a leaf. Adding a program adds its variant here, its arm in
-//! [`Program::ALL`]'s order and [`Program::name`], its replay module, its
-//! [`super::semantics::Semantics`] variant and its wording; nothing tells
-//! programs apart by a string. The name is the program as `--method` and
-//! the manifests spell it (calico-node's methods are spelt by their
+//! Contract: depends only on [`MethodText`] (a leaf). Adding a program
+//! adds its variant here, its arm in [`Program::ALL`]'s order and
+//! [`Program::name`], its replay module, its line in
+//! [`super::method::options`], its [`super::semantics::Semantics`]
+//! variant and its wording file under `report/`; nothing tells programs
+//! apart by a string. The name is the program as `--method` and the
+//! manifests spell it (calico-node's methods are spelt by their
 //! `IP_AUTODETECTION_METHOD` value instead).
+
+use super::calico_text::MethodText;
 
 /// A program nlorder replays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21,6 +27,8 @@ pub enum Program {
     Flannel,
     /// kubeadm's API server advertise address.
     Kubeadm,
+    /// kube-apiserver's own advertise address.
+    KubeApiserver,
     /// k3s's (RKE2's) node IPs.
     K3s,
     /// k3s's embedded flannel's public IP.
@@ -43,11 +51,12 @@ pub enum Program {
 
 impl Program {
     /// Every program, in the order `--all` lists them.
-    pub const ALL: [Program; 13] = [
+    pub const ALL: [Program; 14] = [
         Program::CalicoNode,
         Program::Kubelet,
         Program::Flannel,
         Program::Kubeadm,
+        Program::KubeApiserver,
         Program::K3s,
         Program::K3sFlannel,
         Program::Cilium,
@@ -66,6 +75,7 @@ impl Program {
             Program::Kubelet => "kubelet",
             Program::Flannel => "flannel",
             Program::Kubeadm => "kubeadm",
+            Program::KubeApiserver => "kube-apiserver",
             Program::K3s => "k3s",
             Program::K3sFlannel => "k3s-flannel",
             Program::Cilium => "cilium",
@@ -99,5 +109,98 @@ impl Program {
     /// nothing of the kind.
     pub fn checks_conflicts(self) -> bool {
         self == Program::CalicoNode
+    }
+}
+
+/// A detection method, parsed once from `--method` or a manifest's
+/// `method`: the name of a program that picks a node IP, or else a
+/// calico-node `IP_AUTODETECTION_METHOD` value (calico-node's default
+/// program; what calico-node itself rejects, it rejects in the replay).
+/// The programs are listed once, by [`Program`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    /// calico-node, with the `IP_AUTODETECTION_METHOD` value as written
+    /// (parsed by [`super::calico_method::Method::parse`] for the release replayed).
+    Calico(MethodText),
+    /// Any other program, by its name (never [`Program::CalicoNode`],
+    /// whose methods are [`Method::Calico`]).
+    Program(Program),
+}
+
+impl Method {
+    /// The program whose settings these are.
+    pub fn program(&self) -> Program {
+        match self {
+            Method::Calico(_) => Program::CalicoNode,
+            Method::Program(p) => *p,
+        }
+    }
+
+    /// The calico-node method, if it is one.
+    pub fn calico(&self) -> Option<&MethodText> {
+        match self {
+            Method::Calico(text) => Some(text),
+            Method::Program(_) => None,
+        }
+    }
+}
+
+impl From<Program> for Method {
+    /// A program's method; calico-node's is its default, `first-found`.
+    fn from(p: Program) -> Method {
+        match p {
+            Program::CalicoNode => Method::default(),
+            p => Method::Program(p),
+        }
+    }
+}
+
+impl From<MethodText> for Method {
+    fn from(text: MethodText) -> Method {
+        Method::Calico(text)
+    }
+}
+
+impl Default for Method {
+    fn default() -> Self {
+        Method::Calico(MethodText::default())
+    }
+}
+
+impl From<&str> for Method {
+    fn from(s: &str) -> Method {
+        match Program::by_name(s) {
+            Some(p) => Method::Program(p),
+            None => Method::Calico(MethodText::new(s)),
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Method::from(s))
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Method::Calico(text) => text.fmt(f),
+            Method::Program(p) => f.write_str(p.name()),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Method {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Method::from(String::deserialize(d)?.as_str()))
+    }
+}
+
+/// JSON spells a method as the command line does.
+impl serde::Serialize for Method {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }

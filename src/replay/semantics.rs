@@ -22,6 +22,8 @@ pub enum Semantics {
     Flannel { version: Version },
     /// kubeadm's `SetAPIEndpointDynamicDefaults`.
     Kubeadm,
+    /// kube-apiserver's `DefaultAdvertiseAddress`.
+    KubeApiserver,
     /// k3s's `GetHostnameAndIPs`.
     K3s,
     /// k3s's embedded flannel (its own `LookupExtInterface`), in the
@@ -49,6 +51,7 @@ impl Semantics {
             Semantics::Kubelet => Program::Kubelet,
             Semantics::Flannel { .. } => Program::Flannel,
             Semantics::Kubeadm => Program::Kubeadm,
+            Semantics::KubeApiserver => Program::KubeApiserver,
             Semantics::K3s => Program::K3s,
             Semantics::K3sFlannel { .. } => Program::K3sFlannel,
             Semantics::Cilium { .. } => Program::Cilium,

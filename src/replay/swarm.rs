@@ -51,9 +51,12 @@ fn multiple(a_if: &str, b_if: &str, a: IpAddr, b: IpAddr) -> Failure {
 
 const NO_IP: &str = "could not find the system's IP address";
 
+/// The options it reads: none (nlorder replays its defaults only).
+pub const OPTIONS: &[&str] = &[];
+
 /// Swarm's advertise address.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new("swarm", Semantics::Swarm, Family::V4);
+    let mut d = Detection::new(crate::replay::program::Program::Swarm, Semantics::Swarm, Family::V4);
     let devices: Vec<&LinkEntry> = model
         .links()
         .iter()

@@ -11,9 +11,11 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::Serialize;
 
+use super::calico_text::MethodText;
 use super::failure::{Failure, Unable};
 use super::family::Family;
 use super::note::Note;
+use super::program::Method;
 use super::program::Program;
 use super::reason::Reason;
 use super::semantics::Semantics;
@@ -192,7 +194,7 @@ pub enum Log {
     },
     /// `AutoDetectCIDR` does not know the method (and calico-node
     /// terminates).
-    InvalidMethod { method: String },
+    InvalidMethod { method: MethodText },
     /// kubernetes-internal-ip: `GetLocalCIDR` found the InternalIP on a
     /// host interface, with this prefix length.
     IncludingCidr { cidr: IpNet },
@@ -218,8 +220,10 @@ fn log_lines<S: serde::Serializer>(log: &[Log], s: S) -> Result<S::Ok, S::Error>
 /// The outcome of one method on one capture.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Detection {
-    /// The method as the component spells it (`first-found`, `interface=eth.*`, `kubelet`, ...).
-    pub method: String,
+    /// The method replayed: its program, and calico-node's method (JSON
+    /// spells it as `--method` does: `first-found`, `interface=eth.*`,
+    /// `kubelet`, ...).
+    pub method: Method,
     /// Which version's behaviour was replayed, and what that means.
     pub semantics: Semantics,
     /// 4 or 6 in JSON.
@@ -248,7 +252,7 @@ pub struct Detection {
 }
 
 impl Detection {
-    pub fn new(method: impl Into<String>, semantics: Semantics, family: Family) -> Self {
+    pub fn new(method: impl Into<Method>, semantics: Semantics, family: Family) -> Self {
         Detection {
             method: method.into(),
             semantics,

@@ -165,18 +165,19 @@ pub(crate) fn write_brief_text(
 
 pub(crate) fn write_matrix_text(out: &mut dyn Write, m: &MatrixAt, style: &Style) -> io::Result<()> {
     let rows = &m.rows;
-    let w = rows.iter().map(|d| d.method.len()).max().unwrap_or(6).max(6);
+    let names: Vec<String> = rows.iter().map(|d| d.method.to_string()).collect();
+    let w = names.iter().map(String::len).max().unwrap_or(6).max(6);
     writeln!(out, "{:<w$}  fam  result", "method")?;
-    for d in rows {
+    for (d, method) in rows.iter().zip(&names) {
         let res = outcome(d);
         let res = if d.address.is_some() {
             style.value(res)
         } else {
             style.bad(res)
         };
-        writeln!(out, "{:<w$}  v{}   {res}", d.method, d.family)?;
+        writeln!(out, "{method:<w$}  v{}   {res}", d.family)?;
     }
-    let name = |i: &usize| rows.get(*i).map_or("", |d| d.method.as_str());
+    let name = |i: &usize| names.get(*i).map_or("", String::as_str);
     let words = |g: &Group| {
         let ip = g.ip.map_or_else(|| "nothing".to_owned(), |ip| ip.to_string());
         format!("{ip} ({})", g.rows.iter().map(name).collect::<Vec<_>>().join(", "))
@@ -491,7 +492,7 @@ impl Print<DetectReport> for Text {
                     writeln!(
                         out,
                         "[{node}] {} over time:",
-                        flips.last().map(|f| f.after.0.method.as_str()).unwrap_or("")
+                        flips.last().map(|f| f.after.0.method.to_string()).unwrap_or_default()
                     )?;
                     write_flips_text(out, flips, style)?;
                 }
@@ -520,7 +521,7 @@ impl NodeAnswer {
 #[derive(Serialize)]
 struct JsonGroup {
     address: Option<std::net::IpAddr>,
-    programs: Vec<String>,
+    programs: Vec<crate::replay::method::Method>,
 }
 
 /// One document `{"nodes": [...], "conflicts": [...]}`, an entry per

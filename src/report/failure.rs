@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::replay::failure::{Failure, Introduced, MethodError, Unable};
+use crate::replay::failure::{Failure, Introduced, LaterMethod, MethodError, Unable};
 use crate::replay::family::Family;
 use crate::replay::note::Program;
 
@@ -114,6 +114,10 @@ impl fmt::Display for MethodError {
                     replayed,
                 }) = introduced
                 {
+                    let method = match method {
+                        LaterMethod::Cidr => "cidr=",
+                        LaterMethod::KubernetesInternalIp => "kubernetes-internal-ip",
+                    };
                     write!(f, " ({method} exists since {since}; this is {replayed})")?;
                 }
                 Ok(())

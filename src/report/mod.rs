@@ -37,6 +37,7 @@ pub mod gai;
 pub mod gai_hosts;
 pub mod gai_reason;
 pub mod ip_json;
+pub mod kube_apiserver;
 pub mod moment;
 pub mod note;
 pub mod picture;

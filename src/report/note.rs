@@ -144,6 +144,7 @@ impl fmt::Display for Note {
                 }
                 write!(f, ": {by} falls back to IPv{}", other(*wanted))
             }
+            Note::KubeApiserver(n) => n.fmt(f),
             Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
             Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
             Note::AdvertiseLoopback => {

@@ -34,6 +34,7 @@ impl fmt::Display for Semantics {
                  --iface-can-reach; else the default-route interface; {}",
                 flannel_sort(*version)
             ),
+            Semantics::KubeApiserver => super::kube_apiserver::semantics(f),
             Semantics::Kubeadm => f.write_str(
                 "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
                  a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \

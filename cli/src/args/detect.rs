@@ -1,7 +1,6 @@
 //! `detect`, `report` and `watch`: the subcommands that replay node-IP
 //! choosers, and the chooser settings they share.
 
-use std::net::IpAddr;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -114,85 +113,36 @@ pub struct WatchArgs {
     pub format: OutputFormat,
 }
 
-/// The command-line side of `nlorder::app::settings::DetectSettings`: the same fields, with
-/// their flags (the manifests deserialize the library's type directly).
+/// The command-line side of `nlorder::app::settings::DetectSettings`: the method, what every
+/// program shares, and each program's flags as its own struct (in `programs`), converted into
+/// that program's settings (the manifests deserialize the library's types directly).
 #[derive(Debug, Clone, Args)]
 pub struct DetectSettingsArgs {
-    /// A program (`kubelet`, `flannel`, `kubeadm`, `k3s`, `k3s-flannel`, `cilium`, `cilium-nodeport`,
-    /// `cilium-masquerade`, `etcd`,
+    /// A program (`kubelet`, `flannel`, `kubeadm`, `kube-apiserver`, `k3s`, `k3s-flannel`, `cilium`,
+    /// `cilium-nodeport`, `cilium-masquerade`, `etcd`,
     /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
     /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
     /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
     /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
     #[arg(long, default_value = "first-found")]
     pub method: nlorder::replay::method::Method,
-    /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
-    /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
-    #[arg(long, default_value = "latest")]
-    pub calico_version: nlorder::replay::calico::Version,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
     #[arg(long)]
     pub family: Option<nlorder::replay::Family>,
-    /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
-    /// `NODE=IP` gives it for one node of several captures.
-    #[arg(long, value_name = "[NODE=]IP")]
-    pub node_internal_ip: Vec<nlorder::app::settings::NodeInternalIp>,
-    /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
-    #[arg(long, default_value = "autodetect")]
-    pub ip: nlorder::replay::calico::IpSetting,
-    /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
-    #[arg(long)]
-    pub bgp_peer: Vec<IpAddr>,
-    /// kubelet --node-ip (one, or two comma-separated for dual stack).
-    #[arg(long, value_delimiter = ',')]
-    pub node_ip: Vec<IpAddr>,
-    /// kubelet --hostname-override.
-    #[arg(long)]
-    pub hostname_override: Option<String>,
-    /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver order
-    /// (repeatable); none: the lookup returned nothing.
-    #[arg(long, value_name = "ADDR|none")]
-    pub resolved: Vec<nlorder::app::settings::Resolved>,
-    /// kubelet: look the node name (--hostname-override, else the capture's NODE name) up in this
-    /// hosts file and sort the answers as glibc's getaddrinfo does on the captured host.
-    #[arg(long, value_name = "FILE", conflicts_with = "resolved")]
-    pub hosts: Option<PathBuf>,
-    /// With --hosts: the host's /etc/host.conf (`multi on` returns every line naming the name).
-    #[arg(long, value_name = "FILE", requires = "hosts")]
-    pub host_conf: Option<PathBuf>,
-    /// flannel --iface (name or IP), repeatable.
-    #[arg(long)]
-    pub iface: Vec<String>,
-    /// flannel --iface-regex, repeatable.
-    #[arg(long)]
-    pub iface_regex: Vec<String>,
-    /// flannel --iface-can-reach.
-    #[arg(long)]
-    pub iface_can_reach: Option<IpAddr>,
-    /// flannel --public-ip.
-    #[arg(long)]
-    pub public_ip: Option<IpAddr>,
-    /// kubeadm --apiserver-advertise-address: `::` prefers IPv6, a loopback address
-    /// selects a global address on lo, any other is used as given.
-    #[arg(long)]
-    pub advertise_address: Option<IpAddr>,
-    /// k3s --flannel-iface (k3s, k3s-flannel).
-    #[arg(long, value_name = "IFACE")]
-    pub flannel_iface: Option<String>,
-    /// flannel release whose address sort to replay (flannel, k3s-flannel): before 0.28.0 an
-    /// interface's addresses are taken in dump order (global before link-local).
-    #[arg(long, default_value = "0.28.0", value_name = "X.Y.Z")]
-    pub flannel_version: nlorder::replay::calico::Version,
-    /// Cilium's devices (its `devices` setting): the node-IP fallback walks the first one's addresses only;
-    /// NodePort and masquerade take the devices named (comma-separated, `eth+` a prefix).
-    #[arg(long, value_name = "DEV[,DEV]")]
-    pub cilium_device: Option<String>,
-    /// Cilium release to replay: the node-IP fallback takes the lowest address and counts
-    /// secondaries before 1.14, the lowest link index without secondaries from 1.14, stops
-    /// excluding down dummy links in 1.17 and skips tentative addresses from 1.20; NodePort and
-    /// masquerade follow 1.15, or the code after it.
-    #[arg(long, default_value = "1.20", value_name = "X.Y")]
-    pub cilium_version: nlorder::replay::calico::Version,
+    #[command(flatten)]
+    pub calico: super::programs::CalicoArgs,
+    #[command(flatten)]
+    pub kubelet: super::programs::KubeletArgs,
+    #[command(flatten)]
+    pub flannel: super::programs::FlannelArgs,
+    #[command(flatten)]
+    pub kubeadm: super::programs::KubeadmArgs,
+    #[command(flatten)]
+    pub kube_apiserver: super::programs::KubeApiserverArgs,
+    #[command(flatten)]
+    pub k3s: super::programs::K3sArgs,
+    #[command(flatten)]
+    pub cilium: super::programs::CiliumArgs,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[arg(long, value_name = "ADDR[/LEN]|none")]

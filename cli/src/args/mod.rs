@@ -8,6 +8,7 @@ mod common;
 mod detect;
 mod gai;
 mod listing;
+mod programs;
 mod record;
 mod table;
 

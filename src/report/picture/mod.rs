@@ -22,6 +22,7 @@ use crate::looks::Look;
 use crate::model::Origin;
 use crate::rebuild::{Flip, Grounds, Rebuilt};
 use crate::replay::conflict::Conflict;
+use crate::replay::method::Method;
 use crate::replay::verdict::{Choice, Detection};
 
 pub mod html;
@@ -38,8 +39,8 @@ pub struct Picture {
 
 /// The conflicts of one program between the nodes.
 pub struct ProgramConflicts {
-    /// The program (method) as `detect` names it.
-    pub method: String,
+    /// The program (method).
+    pub method: Method,
     /// The nodes that would terminate, and why.
     pub conflicts: Vec<Conflict>,
 }
@@ -153,8 +154,8 @@ pub struct AddrBar {
 
 /// One program's answer over the capture.
 pub struct ProgramLane {
-    /// The method as `detect` names it.
-    pub method: String,
+    /// The method replayed.
+    pub method: Method,
     /// Where its answer changed (what `detect --timeline` lists).
     pub flips: Vec<Flip<Choice>>,
     /// Its answer at the tables' moment, with every candidate and reason.

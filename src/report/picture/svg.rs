@@ -18,6 +18,7 @@ use maud::{Markup, html};
 use super::{AddrBar, Began, Ended, Life, LinkLane, NodePicture, Picture, ProgramLane, family_number};
 use crate::model::Origin;
 use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_DEPRECATED, IFA_F_SECONDARY, IFA_F_TENTATIVE};
+use crate::replay::method::Method;
 use crate::replay::verdict::Detection;
 use crate::report::detect::outcome;
 
@@ -550,7 +551,7 @@ pub(crate) fn node_svg(
     width: f64,
     n: &NodePicture,
     palette: &Palette,
-    conflicts: &HashMap<String, String>,
+    conflicts: &HashMap<Method, String>,
 ) -> Markup {
     let axis = Axis::of(n, width);
     let h = height(n);
@@ -753,7 +754,7 @@ pub(crate) fn legend() -> Markup {
 }
 
 /// Per node, the program methods it would conflict on, and the log line.
-pub(crate) fn node_conflicts(p: &Picture, node: &str) -> HashMap<String, String> {
+pub(crate) fn node_conflicts(p: &Picture, node: &str) -> HashMap<Method, String> {
     let mut out = HashMap::new();
     for pc in &p.conflicts {
         for c in pc.conflicts.iter().filter(|c| c.node == node) {

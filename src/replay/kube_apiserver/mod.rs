@@ -1,0 +1,105 @@
+//! kube-apiserver's advertise address when `--advertise-address` is not
+//! given: the address it tells the cluster to reach it at (the
+//! `kubernetes` Service's endpoint, the other API servers' lease).
+//!
+//! Source (k8s.io/apiserver v0.34.0, Kubernetes 1.34):
+//! `pkg/server/options/server_run_options.go` `DefaultAdvertiseAddress`
+//! (kube-apiserver's option completion calls it): an `--advertise-address`
+//! that is given and not unspecified is used as is; else
+//! `pkg/server/options/serving.go` `DefaultExternalAddress` returns
+//! apimachinery's `ResolveBindAddress(--bind-address)` (default
+//! `0.0.0.0`). k8s.io/apimachinery v0.34.0 `pkg/util/net/interface.go`
+//! `ResolveBindAddress`: a bind address that is neither unspecified nor
+//! loopback is the answer; else `chooseHostInterface` walks the default
+//! routes ([`super::host_interface`]), preferring IPv6 when the bind
+//! address is IPv6 (`::`, `::1`), IPv4 otherwise. Unlike kubeadm, a
+//! loopback address selects nothing on `lo`, and without a default route
+//! kube-apiserver stops with its error (no `0.0.0.0`).
+//!
+//! Contract: a pure function of the model and the two flags; its notes are
+//! its own [`Note`]s, worded in `report::kube_apiserver`; its failures are
+//! its own message, word for word.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+pub mod note;
+
+pub use note::Note;
+
+use super::failure::Failure;
+use super::family::Family;
+use super::host_interface::{self, NoHostInterface};
+use super::program::Program;
+use super::semantics::Semantics;
+use super::verdict::Detection;
+use crate::model::Model;
+
+program_options! {
+    /// kube-apiserver's settings as given (its `--advertise-address` is
+    /// the one kubeadm's settings hold).
+    pub struct Settings {
+        /// `--bind-address` (default `0.0.0.0`).
+        bind_address: Option<IpAddr> = None,
+    }
+}
+
+/// The options kube-apiserver reads.
+pub const OPTIONS: &[&str] = &["advertise_address", "bind_address"];
+
+/// What the replay reads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// `--advertise-address`.
+    pub advertise_address: Option<IpAddr>,
+    /// `--bind-address` (None: its default, `0.0.0.0`).
+    pub bind_address: Option<IpAddr>,
+}
+
+/// The error kube-apiserver stops with when `ResolveBindAddress` fails
+/// (`DefaultAdvertiseAddress`'s wrapping of apimachinery's error).
+fn unable(error: &str) -> Failure {
+    Failure::Said(format!(
+        "Unable to find suitable network address.error='{error}'. \
+         Try to set the AdvertiseAddress directly or provide a valid BindAddress to fix this."
+    ))
+}
+
+pub fn detect(model: &Model, o: &Options) -> Detection {
+    let bind = o.bind_address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+    let mut d = Detection::new(Program::KubeApiserver, Semantics::KubeApiserver, Family::of(bind));
+    let given = match (o.advertise_address, bind) {
+        (Some(ip), _) if !ip.is_unspecified() => Some((ip, Note::AdvertiseGiven)),
+        (_, ip) if !ip.is_unspecified() && !ip.is_loopback() => Some((ip, Note::BindAddressUsed)),
+        _ => None,
+    };
+    if let Some((ip, why)) = given {
+        d.address = Some(ip.into());
+        d.family = Family::of(ip);
+        d.interface = model
+            .addresses(None)
+            .iter()
+            .find(|a| a.address == ip)
+            .map(|a| model.ifname(a.index));
+        d.notes.push(super::note::Note::KubeApiserver(why));
+        if d.interface.is_none() {
+            d.notes.push(super::note::Note::KubeApiserver(Note::NotOnHost { ip }));
+        }
+        return d;
+    }
+    match host_interface::choose(model, bind.is_ipv6(), &mut d, Program::KubeApiserver) {
+        Ok(()) => {}
+        Err(NoHostInterface::NoRoutesCaptured) => d.error = Some(Failure::NoRoutesCaptured(Program::KubeApiserver)),
+        Err(NoHostInterface::NoDefaultRoutes) => {
+            d.error = Some(unable(
+                "no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"",
+            ))
+        }
+        Err(NoHostInterface::NoneUsable) => d.error = Some(unable("unable to select an IP from default routes.")),
+        Err(e @ NoHostInterface::NoSuchInterface) => d.error = e.said().map(|m| unable(&m)),
+    }
+    d
+}
+
+#[cfg(test)]
+#[path = "kube_apiserver_tests.rs"]
+mod tests;
