@@ -466,3 +466,67 @@ impl DetectSettings {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key a program module declares a setting for is read by some
+    /// program, and every option a program reads is some module's setting.
+    #[test]
+    fn the_registry_and_the_settings_name_the_same_keys() {
+        let keys: Vec<&str> = [
+            calico::Settings::KEYS,
+            kubelet::Settings::KEYS,
+            flannel::Settings::KEYS,
+            kubeadm::Settings::KEYS,
+            kube_apiserver::Settings::KEYS,
+            k3s::Settings::KEYS,
+            cilium::Settings::KEYS,
+        ]
+        .concat();
+        let read = crate::replay::method::all_options();
+        for k in &keys {
+            assert!(read.contains(k), "{k}: no program reads it");
+        }
+        for o in &read {
+            assert!(keys.contains(o), "{o}: no module declares it");
+        }
+    }
+
+    #[test]
+    fn an_option_means_nothing_to_a_program_that_does_not_read_it() {
+        let manifest = "method = \"flannel\"\nbind_address = \"10.0.0.1\"\n";
+        let s: DetectSettings = toml::from_str(manifest).expect("settings");
+        assert_eq!(s.kube_apiserver.bind_address, Some("10.0.0.1".parse().expect("ip")));
+        let e = s.validate(&[]).expect_err("refused");
+        assert_eq!(
+            e,
+            SettingsError::NotForMethod {
+                option: "bind_address",
+                readers: vec![Program::KubeApiserver],
+                method: Method::Program(Program::Flannel),
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "--bind-address is kube-apiserver's; it means nothing to --method flannel"
+        );
+        let s: DetectSettings =
+            toml::from_str("method = \"kube-apiserver\"\nbind_address = \"::\"\n").expect("settings");
+        assert_eq!(s.validate(&[]), Ok(()));
+        // `resolved` is kubelet's and calico-node's, but only can-reach=NAME's.
+        let s: DetectSettings =
+            toml::from_str("method = \"can-reach=example.com\"\nresolved = [\"10.0.0.1\"]\n").expect("settings");
+        assert_eq!(s.validate(&[]), Ok(()));
+        let s: DetectSettings =
+            toml::from_str("method = \"first-found\"\nresolved = [\"10.0.0.1\"]\n").expect("settings");
+        assert!(matches!(s.validate(&[]), Err(SettingsError::ResolvedNotRead(_))));
+    }
+
+    #[test]
+    fn a_key_no_program_declares_is_refused() {
+        let e = toml::from_str::<DetectSettings>("method = \"kubelet\"\nbind_adress = \"::\"\n").expect_err("refused");
+        assert!(e.to_string().contains("unknown field `bind_adress`"), "{e}");
+    }
+}
