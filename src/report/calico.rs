@@ -1,5 +1,7 @@
-//! calico-node's own log lines about its address, as it words them: what
-//! `detect` prints as `log:` and JSON's `log`.
+//! calico-node's words: its own log lines about its address, as it words
+//! them (what `detect` prints as `log:` and JSON's `log`), its refusals of
+//! a method and its autodetection failures (`-> nothing:`), its
+//! `semantics:` line and the warning for a release nlorder does not know.
 //!
 //! Contract: `Display` only, one line per [`Log`]: the message calico-node
 //! logs (and its logrus fields, ` KEY="VALUE"`, as calico-node's formatter
@@ -27,7 +29,10 @@
 
 use std::fmt;
 
+use crate::replay::calico_version::Version;
 use crate::replay::conflict::Conflict;
+use crate::replay::failure::{Introduced, LaterMethod, MethodError, Unable};
+use crate::replay::semantics::CalicoWalk;
 use crate::replay::verdict::{Autodetect, DialErrno, Log, LogError};
 
 /// The line the later of two nodes logs before it terminates
@@ -147,3 +152,118 @@ impl fmt::Display for Log {
 }
 
 serialize_as_words!(Log);
+
+/// The `semantics:` line of a calico-node replay: the release replayed (and
+/// the one asked for when nlorder does not know it), and its walk.
+pub(crate) fn semantics(f: &mut fmt::Formatter<'_>, asked: Version, walk: Option<&CalicoWalk>) -> fmt::Result {
+    let replayed = asked.replayed();
+    write!(f, "calico-node {replayed}")?;
+    if replayed != asked {
+        write!(f, " ({asked} asked: newer than any release nlorder knows)")?;
+    }
+    match walk {
+        Some(walk) => write!(f, ": {walk}"),
+        None => Ok(()),
+    }
+}
+
+impl fmt::Display for CalicoWalk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("interfaces walked in reverse kernel link order")?;
+        let ex = &self.default_excludes;
+        if self.without_default_excludes {
+            f.write_str("; this method does not apply the default excludes")?;
+        } else {
+            let anchored = ex.iter().all(|p| p.starts_with('^'));
+            write!(
+                f,
+                "; default excludes ({} patterns, {}): {}",
+                ex.len(),
+                if anchored {
+                    "^-anchored"
+                } else {
+                    "unanchored: substring matches"
+                },
+                ex.join(" ")
+            )?;
+        }
+        if self.network_address_bug {
+            f.write_str(
+                "; kubernetes-internal-ip returns the masked network address (bug of v3.22.0-3.22.3 and \
+                 v3.23.0-3.23.1)",
+            )?;
+        }
+        if self.bulk_dump {
+            f.write_str("; addresses from one bulk netlink dump (point-to-point IPv4 as /32)")?;
+        }
+        Ok(())
+    }
+}
+
+/// For a calico-node release later than any nlorder knows, what that means
+/// for its answers; `None` for one it knows.
+pub fn newer_release(v: Version) -> Option<String> {
+    v.is_unknown().then(|| {
+        format!(
+            "calico-node {v} is newer than any release nlorder knows; its answers are {}'s (the newest it knows)",
+            Version::LATEST
+        )
+    })
+}
+
+/// The reason of calico-node's `Unable to auto-detect …` line: its own
+/// words where it has them, else what stopped the replay.
+impl fmt::Display for Unable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unable::NoValidInterfaces => f.write_str("no valid host interfaces found"),
+            Unable::NoValidAddresses(family) => {
+                write!(f, "no valid IPv{family} addresses found on the host interfaces")
+            }
+            Unable::SourceNotLocal { family, source } => write!(
+                f,
+                "autodetected IPv{family} address does not match any addresses found on local interfaces: {source}"
+            ),
+            Unable::CanReachName { dest } => write!(
+                f,
+                "can-reach={dest}: calico-node would resolve this name; the capture holds no resolver answer \
+                 (nlorder's limit, not calico-node's): give what it resolves to with --resolved ADDR"
+            ),
+            Unable::CanReachFamily { dest, family } => write!(f, "can-reach={dest} is not an IPv{family} address"),
+            Unable::CannotReach { dst, why } => write!(f, "cannot reach {dst}: {why}"),
+            Unable::NoInternalIp => f.write_str("the Node's InternalIP is needed: give --node-internal-ip"),
+            Unable::NoInternalIpOfFamily(family) => write!(f, "the Node has no IPv{family} InternalIP"),
+            Unable::InternalIpNotLocal(ip) => write!(
+                f,
+                "InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails"
+            ),
+        }
+    }
+}
+
+/// calico-node's refusal (its message, then that it terminates), or the
+/// part of `--method` nlorder cannot compile.
+impl fmt::Display for MethodError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MethodError::Invalid { method, introduced } => {
+                write!(f, "Invalid IP autodetection method: {method} (calico-node terminates)")?;
+                if let Some(Introduced {
+                    method,
+                    since,
+                    replayed,
+                }) = introduced
+                {
+                    let method = match method {
+                        LaterMethod::Cidr => "cidr=",
+                        LaterMethod::KubernetesInternalIp => "kubernetes-internal-ip",
+                    };
+                    write!(f, " ({method} exists since {since}; this is {replayed})")?;
+                }
+                Ok(())
+            }
+            MethodError::Pattern { method, error } => write!(f, "--method {method}: {error}"),
+            MethodError::Cidr { method, cidr } => write!(f, "--method {method}: {cidr:?} is not a CIDR (Invalid CIDR)"),
+        }
+    }
+}

@@ -1,6 +1,8 @@
 //! Why a replay chose nothing, in words: what `detect` prints after
 //! `-> nothing:`, what `check` shows under a failed expectation, and
-//! JSON's `error` (calico-node's log lines are `report::calico`'s).
+//! JSON's `error` (calico-node's log lines, refusals and autodetection
+//! failures are `report::calico`'s, kube-apiserver's notes
+//! `report::kube_apiserver`'s).
 //!
 //! Contract: `Display` only, one line per value; a program's own message
 //! is printed as it is, with nlorder's comment after it where there is
@@ -9,7 +11,7 @@
 
 use std::fmt;
 
-use crate::replay::failure::{Failure, Introduced, LaterMethod, MethodError, Unable};
+use crate::replay::failure::Failure;
 use crate::replay::family::Family;
 use crate::replay::note::Program;
 
@@ -67,63 +69,6 @@ impl fmt::Display for Failure {
                 f,
                 "{other} reads the default routes, but the capture holds no routes: record a route dump too"
             ),
-        }
-    }
-}
-
-/// The reason of calico-node's `Unable to auto-detect …` line: its own
-/// words where it has them, else what stopped the replay.
-impl fmt::Display for Unable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Unable::NoValidInterfaces => f.write_str("no valid host interfaces found"),
-            Unable::NoValidAddresses(family) => {
-                write!(f, "no valid IPv{family} addresses found on the host interfaces")
-            }
-            Unable::SourceNotLocal { family, source } => write!(
-                f,
-                "autodetected IPv{family} address does not match any addresses found on local interfaces: {source}"
-            ),
-            Unable::CanReachName { dest } => write!(
-                f,
-                "can-reach={dest}: calico-node would resolve this name; the capture holds no resolver answer \
-                 (nlorder's limit, not calico-node's): give what it resolves to with --resolved ADDR"
-            ),
-            Unable::CanReachFamily { dest, family } => write!(f, "can-reach={dest} is not an IPv{family} address"),
-            Unable::CannotReach { dst, why } => write!(f, "cannot reach {dst}: {why}"),
-            Unable::NoInternalIp => f.write_str("the Node's InternalIP is needed: give --node-internal-ip"),
-            Unable::NoInternalIpOfFamily(family) => write!(f, "the Node has no IPv{family} InternalIP"),
-            Unable::InternalIpNotLocal(ip) => write!(
-                f,
-                "InternalIP {ip} is not on any host interface; parsing the bare IP as a CIDR fails"
-            ),
-        }
-    }
-}
-
-/// calico-node's refusal (its message, then that it terminates), or the
-/// part of `--method` nlorder cannot compile.
-impl fmt::Display for MethodError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MethodError::Invalid { method, introduced } => {
-                write!(f, "Invalid IP autodetection method: {method} (calico-node terminates)")?;
-                if let Some(Introduced {
-                    method,
-                    since,
-                    replayed,
-                }) = introduced
-                {
-                    let method = match method {
-                        LaterMethod::Cidr => "cidr=",
-                        LaterMethod::KubernetesInternalIp => "kubernetes-internal-ip",
-                    };
-                    write!(f, " ({method} exists since {since}; this is {replayed})")?;
-                }
-                Ok(())
-            }
-            MethodError::Pattern { method, error } => write!(f, "--method {method}: {error}"),
-            MethodError::Cidr { method, cidr } => write!(f, "--method {method}: {cidr:?} is not a CIDR (Invalid CIDR)"),
         }
     }
 }
