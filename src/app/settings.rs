@@ -102,70 +102,79 @@ impl Expected {
     }
 }
 
-/// Everything that selects and configures a replayed method: the method,
-/// what every program shares, and each program's own settings.
-#[derive(Debug, Clone, Default)]
-pub struct DetectSettings {
-    /// A program (`kubelet`, `flannel`, `kubeadm`, `kube-apiserver`, `k3s`, `k3s-flannel`,
-    /// `cilium`, `cilium-nodeport`, `cilium-masquerade`, `etcd`, `swarm`, `consul`, `nomad`),
-    /// or a Calico IP_AUTODETECTION_METHOD value: first-found,
-    /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
-    /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
-    /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
-    pub method: Method,
-    /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
-    pub family: Option<Family>,
-    /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
-    /// the prefix, none: nothing chosen). In a manifest: `address`.
-    pub expect: Option<Expected>,
-    /// Manifests only: the interface the detection must choose.
-    pub interface: Option<String>,
-    /// Manifests only: the moment to evaluate (a packet number or a time).
-    pub at: Option<crate::rebuild::AtValue>,
+/// `DetectSettings` with its program modules' settings, each named once:
+/// the struct's fields, `given` and `set` (and the settings test) come
+/// from this list.
+macro_rules! detect_settings {
+    ($( $(#[$doc:meta])* $field:ident: $module:ident, )*) => {
+        /// Everything that selects and configures a replayed method: the method,
+        /// what every program shares, and each program module's own settings.
+        #[derive(Debug, Clone, Default)]
+        pub struct DetectSettings {
+            /// A program (`kubelet`, `flannel`, `kubeadm`, `kube-apiserver`, `k3s`, `k3s-flannel`,
+            /// `cilium`, `cilium-nodeport`, `cilium-masquerade`, `etcd`, `swarm`, `consul`, `nomad`),
+            /// or a Calico IP_AUTODETECTION_METHOD value: first-found,
+            /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
+            /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
+            /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
+            pub method: Method,
+            /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
+            pub family: Option<Family>,
+            /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
+            /// the prefix, none: nothing chosen). In a manifest: `address`.
+            pub expect: Option<Expected>,
+            /// Manifests only: the interface the detection must choose.
+            pub interface: Option<String>,
+            /// Manifests only: the moment to evaluate (a packet number or a time).
+            pub at: Option<crate::rebuild::AtValue>,
+            $( $(#[$doc])* pub $field: $module::Settings, )*
+        }
+
+        impl DetectSettings {
+            /// Every program's settings given a value other than its default
+            /// (their manifest keys).
+            pub fn given(&self) -> Vec<&'static str> {
+                let mut given = Vec::new();
+                $( given.extend(self.$field.given()); )*
+                given
+            }
+
+            /// Reads one program's key of a manifest; false when no program has it.
+            fn set<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+                $( if self.$field.set(key, map)? {
+                    return Ok(true);
+                } )*
+                Ok(false)
+            }
+
+            /// The keys of every program module's settings.
+            #[cfg(test)]
+            fn setting_keys() -> Vec<&'static str> {
+                [$( $module::Settings::KEYS, )*].concat()
+            }
+        }
+    };
+}
+
+detect_settings! {
     /// calico-node's settings.
-    pub calico: calico::Settings,
+    calico: calico,
     /// kubelet's (its `--node-ip` is k3s's too).
-    pub kubelet: kubelet::Settings,
+    kubelet: kubelet,
     /// flanneld's (its release is k3s-flannel's too).
-    pub flannel: flannel::Settings,
+    flannel: flannel,
     /// kubeadm's (its advertise address is kube-apiserver's too).
-    pub kubeadm: kubeadm::Settings,
+    kubeadm: kubeadm,
     /// kube-apiserver's.
-    pub kube_apiserver: kube_apiserver::Settings,
+    kube_apiserver: kube_apiserver,
     /// k3s's (and its embedded flannel's).
-    pub k3s: k3s::Settings,
+    k3s: k3s,
     /// Cilium's (node IP, NodePort and masquerade).
-    pub cilium: cilium::Settings,
+    cilium: cilium,
 }
 
 /// The keys of a manifest's `[[detect]]` table besides the programs'.
 const COMMON: &[&str] = &["method", "family", "address", "interface", "at"];
-
-impl DetectSettings {
-    /// Every program's settings given a value other than its default
-    /// (their manifest keys).
-    pub fn given(&self) -> Vec<&'static str> {
-        let mut given = self.calico.given();
-        given.extend(self.kubelet.given());
-        given.extend(self.flannel.given());
-        given.extend(self.kubeadm.given());
-        given.extend(self.kube_apiserver.given());
-        given.extend(self.k3s.given());
-        given.extend(self.cilium.given());
-        given
-    }
-
-    /// Reads one program's key of a manifest; false when no program has it.
-    fn set<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
-        Ok(self.calico.set(key, map)?
-            || self.kubelet.set(key, map)?
-            || self.flannel.set(key, map)?
-            || self.kubeadm.set(key, map)?
-            || self.kube_apiserver.set(key, map)?
-            || self.k3s.set(key, map)?
-            || self.cilium.set(key, map)?)
-    }
-}
 
 /// A manifest's `[[detect]]` table: the common keys, then each key read
 /// into the settings of the program module that declares it; any other key
@@ -475,16 +484,7 @@ mod tests {
     /// program, and every option a program reads is some module's setting.
     #[test]
     fn the_registry_and_the_settings_name_the_same_keys() {
-        let keys: Vec<&str> = [
-            calico::Settings::KEYS,
-            kubelet::Settings::KEYS,
-            flannel::Settings::KEYS,
-            kubeadm::Settings::KEYS,
-            kube_apiserver::Settings::KEYS,
-            k3s::Settings::KEYS,
-            cilium::Settings::KEYS,
-        ]
-        .concat();
+        let keys = DetectSettings::setting_keys();
         let read = crate::replay::method::all_options();
         for k in &keys {
             assert!(read.contains(k), "{k}: no program reads it");
