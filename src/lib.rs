@@ -67,8 +67,6 @@ pub mod moment;
 pub mod netlink;
 pub mod rebuild;
 pub mod record;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod replay;
 pub mod report;
 pub mod trace;

@@ -32,13 +32,18 @@ pub use super::failure::{Introduced, MethodError, Unable};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{AF_INET, AF_INET6};
 
+/// calico-node's settings besides `IP_AUTODETECTION_METHOD`.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The release replayed.
     pub version: Version,
+    /// The family detected (calico-node detects IPv4 and IPv6 separately).
     pub family: Family,
     /// The Node's InternalIP addresses, in status order.
     pub node_internal_ips: Vec<IpAddr>,
+    /// `IP` (`IP6` for IPv6).
     pub ip: IpSetting,
+    /// BGP peers whose route to check against the node address.
     pub bgp_peers: Vec<IpAddr>,
     /// What a `can-reach=` host name resolves to, in resolver order (the
     /// capture holds no resolver answer).

@@ -135,22 +135,36 @@ impl<'de> serde::Deserialize<'de> for Method {
 pub enum MethodSpec {
     /// calico-node with an `IP_AUTODETECTION_METHOD` value, parsed once.
     Calico {
+        /// The value as written.
         text: String,
+        /// The value as the release replayed parses it, or why it does not.
         method: Result<calico::Method, calico::MethodError>,
+        /// calico-node's other settings.
         options: calico::Options,
     },
+    /// kubelet's node IP.
     Kubelet(kubelet::Options),
+    /// flannel's external interface and address.
     Flannel(flannel::Options),
+    /// kubeadm's API server advertise address.
     Kubeadm(kubeadm::Options),
+    /// k3s's node IPs.
     K3s(k3s::Options),
     /// k3s's embedded flannel: flannel's default-route walk (or
     /// `--flannel-iface`), in k3s's words.
     K3sFlannel(flannel::Options),
+    /// Cilium's node IP (its fallback walk over the devices).
     Cilium(cilium::Options),
+    /// Cilium's NodePort or masquerade addresses (`cilium-nodeport`,
+    /// `cilium-masquerade`).
     CiliumNodeAddress(cilium_node_address::Options),
+    /// etcd's default host (from the last main-table default route).
     Etcd,
+    /// Docker Swarm's default advertise address.
     Swarm,
+    /// Consul's default bind address (its private IPv4 address).
     Consul,
+    /// Nomad's default advertise address (go-sockaddr's private IP).
     Nomad,
 }
 
