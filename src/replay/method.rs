@@ -6,9 +6,14 @@
 //!
 //! Contract: a method's identity is its [`Program`] ([`Method::program`],
 //! and a detection's [`program`](super::verdict::Detection::program));
-//! adding a program adds its variant to both enums here and its arm in
-//! each of their matches, besides [`super::program`]; nothing else tells
-//! methods apart by name.
+//! names are read once, here ([`Method::from`], through
+//! [`Program::by_name`]), and nothing after tells methods apart by their
+//! text (`Detection::method` is the spelling printed, not an identity).
+//! Adding a program is not one place yet: its variant in both enums here
+//! and in [`Program`], its arm in each of their matches, its defaults in
+//! [`super::matrix::methods`] (`--all`), its [`super::semantics::Semantics`]
+//! variant, its settings in `app::settings` and the CLI's flags, and the
+//! words for its reasons and notes in `report`.
 
 use super::failure::Failure;
 use super::program::Program;
