@@ -22,7 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("trace", &["capture", "netlink", "diag"]),
     ("model", &["capture", "netlink", "trace", "diag", "bad_value"]),
     ("looks", &["capture", "netlink", "trace", "model"]),
-    ("moment", &["capture", "bad_value"]),
+    ("moment", &["capture", "bad_value", "looks"]),
     (
         "rebuild",
         &["capture", "netlink", "trace", "diag", "model", "looks", "moment"],

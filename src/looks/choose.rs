@@ -1,9 +1,12 @@
 //! The look `--at auto` replays for a program: which program stands
 //! behind a replay, and the last (or every) look of it.
+//!
+//! Contract: the choice is a value ([`Chosen`]), worded in
+//! `report::moment`.
 
 use crate::model::ObjectKind;
 
-use super::library::Library;
+use super::library::{Confidence, Library};
 use super::look::Look;
 
 /// The program a replay stands for, as `--at auto` looks for it.
@@ -37,16 +40,6 @@ impl Looker {
         }
     }
 
-    /// The program's name in `--at auto`'s messages.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Looker::Go => "Go program",
-            Looker::GoResolver => "Go program",
-            Looker::GlibcGetaddrinfo => "glibc getaddrinfo",
-            Looker::Nobody => "resolver that asks netlink for nothing",
-        }
-    }
-
     /// Whether a look of this program only suggests when it resolved (the
     /// moment is inferred, not seen).
     pub fn inferred(self) -> bool {
@@ -71,31 +64,56 @@ fn cgo_ports(looks: &[Look]) -> std::collections::BTreeSet<u32> {
         .collect()
 }
 
-/// `links and addresses`.
-fn kinds(asked: &[ObjectKind]) -> String {
-    let names: Vec<&str> = [
-        (ObjectKind::Links, "links"),
-        (ObjectKind::Addresses, "addresses"),
-        (ObjectKind::Routes, "routes"),
-    ]
-    .iter()
-    .filter(|(k, _)| asked.contains(k))
-    .map(|(_, n)| *n)
-    .collect();
-    match names.as_slice() {
-        [one] => (*one).to_owned(),
-        [a, b] => format!("{a} and {b}"),
-        _ => names.join(", "),
-    }
+/// Why `--at auto` evaluated at a moment (worded in `report::moment`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chosen {
+    /// A look of the program.
+    Look(ChosenLook),
+    /// The end of the capture: the resolver asks netlink for nothing, so
+    /// no look marks its moment ([`Looker::Nobody`]).
+    NobodyAsks,
+    /// The end of the capture: Go's own resolver asks netlink for nothing,
+    /// and no Go program whose port sent no `__check_pf` enumerated
+    /// interfaces.
+    NoGoProgramLooked,
+    /// The end of the capture: no look of this program in it.
+    NoLook(Looker),
+}
+
+/// One look `--at auto` chose, and what the choice rests on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChosenLook {
+    /// The program looked for.
+    pub looker: Looker,
+    /// `--all-looks`: every look was taken, not only the last.
+    pub every: bool,
+    /// The looks of the program in the capture (the cgo programs' left out).
+    pub total: usize,
+    /// Go's resolver: ports of Go programs that also sent `__check_pf`
+    /// (cgo programs), left out.
+    pub cgo_ports: Vec<u32>,
+    /// The look's number, from 1, in capture order.
+    pub number: usize,
+    /// The library its requests point to.
+    pub library: Library,
+    /// How surely they do.
+    pub confidence: Confidence,
+    /// The requester's port id.
+    pub port: Option<u32>,
+    /// The packets of its requests.
+    pub requests: Vec<u64>,
+    /// The tables its dumps listed.
+    pub asked: Vec<ObjectKind>,
+    /// The packet its last answer ended in.
+    pub end_packet: u64,
 }
 
 /// The looks `--at auto` replays: the last one of `who` (every one with
-/// `every`), each with the reason it was chosen; empty when there is none.
+/// `every`), each with what it was chosen on; empty when there is none.
 ///
 /// For Go's own resolver ([`Looker::GoResolver`]) the looks are those of Go
-/// programs whose port sent no `__check_pf` anywhere in the capture, and
-/// the reason says the moment is inferred.
-pub fn choose(looks: &[Look], who: Looker, every: bool) -> Vec<(Look, String)> {
+/// programs whose port sent no `__check_pf` anywhere in the capture.
+pub fn choose(looks: &[Look], who: Looker, every: bool) -> Vec<ChosenLook> {
     let cgo = match who {
         Looker::GoResolver => cgo_ports(looks),
         _ => std::collections::BTreeSet::new(),
@@ -108,45 +126,20 @@ pub fn choose(looks: &[Look], who: Looker, every: bool) -> Vec<(Look, String)> {
     if !every && let Some(last) = picked.pop() {
         picked = vec![last];
     }
-    let (label, why) = if who.inferred() {
-        let left_out = match cgo.len() {
-            0 => String::new(),
-            n => format!(
-                "; port{} {} also sent __check_pf: {}, left out",
-                if n == 1 { "" } else { "s" },
-                cgo.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
-                if n == 1 { "a cgo program" } else { "cgo programs" },
-            ),
-        };
-        (
-            ", inferred",
-            format!(
-                ". Go's own resolver asks netlink for nothing; the program that resolves usually enumerates \
-                 its interfaces too, and a look's port is its process id{left_out}"
-            ),
-        )
-    } else {
-        ("", String::new())
-    };
     picked
         .into_iter()
-        .map(|l| {
-            let which = if every {
-                format!("look {} of the capture", l.number)
-            } else {
-                format!("the last of {total} {} looks", who.name())
-            };
-            let port = l.port.map(|p| format!(", port {p}")).unwrap_or_default();
-            (
-                l.clone(),
-                format!(
-                    "--at auto{label}: {which}: {} ({}){port}, requests in packets {}; its {} as those dumps returned them{why}",
-                    l.library.name(),
-                    l.confidence.name(),
-                    l.requests.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
-                    kinds(&l.asked),
-                ),
-            )
+        .map(|l| ChosenLook {
+            looker: who,
+            every,
+            total,
+            cgo_ports: cgo.iter().copied().collect(),
+            number: l.number,
+            library: l.library,
+            confidence: l.confidence,
+            port: l.port,
+            requests: l.requests.clone(),
+            asked: l.asked.clone(),
+            end_packet: l.end_packet,
         })
         .collect()
 }

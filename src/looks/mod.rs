@@ -28,7 +28,7 @@ mod observe;
 mod rules;
 
 pub use asked::Asked;
-pub use choose::{Looker, choose};
+pub use choose::{Chosen, ChosenLook, Looker, choose};
 pub use collector::{Collector, Ended, Who};
 pub use library::{Confidence, Library};
 pub use look::{Look, group};

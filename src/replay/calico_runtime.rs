@@ -35,10 +35,7 @@ pub(super) fn vxlan_parent(model: &Model, family: Family, d: &mut Detection) {
 pub(super) fn bgp_peers(model: &Model, peers: &[IpAddr], family: Family, d: &mut Detection) {
     let chosen = d.ip();
     for peer in peers.iter().filter(|p| family_of(**p) != family) {
-        d.notes.push(Note::BgpPeerOtherFamily {
-            peer: *peer,
-            family,
-        });
+        d.notes.push(Note::BgpPeerOtherFamily { peer: *peer, family });
     }
     for peer in peers.iter().filter(|p| family_of(**p) == family) {
         match source::select_source(model, *peer) {
