@@ -46,7 +46,7 @@ pub struct Asked {
     /// How surely it does.
     pub confidence: Confidence,
     /// What in the bytes points to the library.
-    pub evidence: String,
+    pub evidence: Evidence,
     #[serde(skip)]
     pub(super) body_len: usize,
     #[serde(skip)]
@@ -78,4 +78,126 @@ impl Asked {
             format!("{what} ({})", address_family(self.family))
         }
     }
+}
+
+/// What in a request's bytes points to its library (worded in
+/// `report::evidence`): the shape each rule of `rules.rs` saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// Not attributed yet: its answer has not ended.
+    Unattributed,
+    /// A GET of one object, full header, the sequence number the Unix time:
+    /// iproute2 looking up the device it changes.
+    GetTimeSeq {
+        /// `nlmsg_len`.
+        len: u32,
+        /// `nlmsg_seq`.
+        seq: u32,
+    },
+    /// A GET of one object, full header, another sequence number.
+    Get {
+        /// `nlmsg_len`.
+        len: u32,
+        /// `nlmsg_seq`.
+        seq: u32,
+    },
+    /// A GET of one object with a 1-byte body.
+    GetShort {
+        /// `nlmsg_len`.
+        len: u32,
+    },
+    /// Go's `syscall.NetlinkRIB`: 17 bytes, REQUEST|DUMP, seq 1.
+    NetlinkRib,
+    /// Go's 17-byte shape, but the sequence number is the Unix time.
+    ShortTimeSeq {
+        /// `nlmsg_seq`.
+        seq: u32,
+    },
+    /// glibc's 20-byte address dump right after a 20-byte link dump of
+    /// the sequence number before, on the same socket: `getifaddrs()`.
+    Getifaddrs {
+        /// The sequence number, against the packet's time.
+        seq: SeqTime,
+        /// The link dump's sequence number.
+        link_seq: u32,
+    },
+    /// glibc's 20-byte address dump alone: `__check_pf`.
+    CheckPf {
+        /// The sequence number, against the packet's time.
+        seq: SeqTime,
+    },
+    /// glibc's 20-byte link dump right after `__check_pf`'s on the same
+    /// port: `__check_native`.
+    CheckNative {
+        /// The sequence number, against the packet's time.
+        seq: SeqTime,
+    },
+    /// glibc's 20-byte link dump alone: `getifaddrs()` (or
+    /// `__check_native`).
+    GlibcLinkDump {
+        /// The sequence number, against the packet's time.
+        seq: SeqTime,
+    },
+    /// A full header asking for an ACK: sd-netlink.
+    SdNetlink {
+        /// `nlmsg_len`.
+        len: u32,
+    },
+    /// A full header, the sequence number the Unix time plus a count, and
+    /// a sign of iproute2.
+    Iproute2 {
+        /// `nlmsg_len`.
+        len: u32,
+        /// `nlmsg_seq`.
+        seq: u32,
+        /// The sign.
+        sign: Iproute2Sign,
+    },
+    /// iproute2's shape without its `IFLA_EXT_MASK`.
+    TimeSeqOnly {
+        /// `nlmsg_len`.
+        len: u32,
+        /// `nlmsg_seq`.
+        seq: u32,
+    },
+    /// A full header with a counting sequence number: some netlink
+    /// library's own counter.
+    CountingSeq {
+        /// `nlmsg_len`.
+        len: u32,
+        /// `nlmsg_seq`.
+        seq: u32,
+    },
+    /// A shape no rule knows.
+    NoRule {
+        /// `nlmsg_len`.
+        len: u32,
+        /// `nlmsg_flags`.
+        flags: u16,
+        /// `nlmsg_seq`.
+        seq: u32,
+    },
+}
+
+/// A sequence number read against its packet's time (glibc and iproute2
+/// seed theirs with `time(NULL)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeqTime {
+    /// It is the Unix time of the packet.
+    Time(u32),
+    /// It is not.
+    NotTime(u32),
+    /// The packet has no time to compare with.
+    Unknown(u32),
+}
+
+/// What marks a time-seeded full-header dump as iproute2's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Iproute2Sign {
+    /// A link dump with attributes (`IFLA_EXT_MASK`).
+    ExtMask,
+    /// Right after iproute2's link dump on the same socket.
+    AfterIproute2,
+    /// A route dump asking for table main.
+    MainTable,
 }

@@ -30,8 +30,8 @@ pub struct Look {
     /// When its first request was captured.
     #[serde(skip)]
     pub ts: Option<Timestamp>,
-    /// What the look tells about the program, e.g. `IPv6 present = yes`.
-    pub implies: Vec<String>,
+    /// What the look tells about the program (worded in `report::evidence`).
+    pub implies: Vec<Implication>,
 }
 
 /// The program family a look's library belongs to (glibc's check_native
@@ -116,36 +116,53 @@ pub fn group(requests: &[Asked]) -> Vec<Look> {
 }
 
 fn add_implications(l: &mut Look, r: &Asked) {
-    let say = |l: &mut Look, s: String| {
+    let say = |l: &mut Look, s: Implication| {
         if !l.implies.contains(&s) {
             l.implies.push(s);
         }
     };
     match (r.library, r.kind) {
         (Library::GlibcGetaddrinfo, ObjectKind::Addresses) => {
-            let v6 = if r.ipv6_seen { "yes" } else { "no" };
-            say(
-                l,
-                format!("glibc getaddrinfo sorted its answers here: IPv6 present = {v6}"),
-            );
+            say(l, Implication::GlibcSorted { ipv6: r.ipv6_seen });
             if !r.ipv6_seen {
-                say(
-                    l,
-                    "without IPv6 glibc drops what this dump returned: rule 9 only tells a source equal to the destination".into(),
-                );
+                say(l, Implication::GlibcDropsWithoutIpv6);
             }
         }
-        (Library::GlibcCheckNative, _) => say(
-            l,
-            "two candidates used different interfaces: glibc asked which are tunnels (rule 7)".into(),
-        ),
-        (Library::GoNet, ObjectKind::Links) => say(l, format!("a Go program enumerated {} interfaces here", r.replies)),
-        (Library::GoNet | Library::GoVishvananda, ObjectKind::Addresses) => {
-            say(l, "a Go program listed addresses here".into())
-        }
+        (Library::GlibcCheckNative, _) => say(l, Implication::GlibcAskedTunnels),
+        (Library::GoNet, ObjectKind::Links) => say(l, Implication::GoEnumerated { interfaces: r.replies }),
+        (Library::GoNet | Library::GoVishvananda, ObjectKind::Addresses) => say(l, Implication::GoListedAddresses),
         (Library::GlibcGetifaddrs, ObjectKind::Addresses) => {
-            say(l, format!("getifaddrs() listed {} addresses here", r.replies))
+            say(l, Implication::GetifaddrsListed { addresses: r.replies })
         }
         _ => {}
     }
+}
+
+/// What a look tells about the program that looked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Implication {
+    /// glibc's getaddrinfo sorted its answers here; `ipv6`: its dump
+    /// showed a non-loopback IPv6 address.
+    GlibcSorted {
+        /// A non-loopback IPv6 address was in the dump.
+        ipv6: bool,
+    },
+    /// Without IPv6, glibc drops the dump's addresses: rule 9 only tells a
+    /// source equal to the destination.
+    GlibcDropsWithoutIpv6,
+    /// `__check_native`: two candidates used different interfaces, and
+    /// glibc asked which are tunnels (rule 7).
+    GlibcAskedTunnels,
+    /// A Go program enumerated its interfaces.
+    GoEnumerated {
+        /// The links the dump returned.
+        interfaces: u32,
+    },
+    /// A Go program listed addresses.
+    GoListedAddresses,
+    /// `getifaddrs()` listed addresses.
+    GetifaddrsListed {
+        /// The addresses the dump returned.
+        addresses: u32,
+    },
 }

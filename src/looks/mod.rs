@@ -27,9 +27,9 @@ mod look;
 mod observe;
 mod rules;
 
-pub use asked::Asked;
+pub use asked::{Asked, Evidence, Iproute2Sign, SeqTime};
 pub use choose::{Chosen, ChosenLook, Looker, choose};
 pub use collector::{Collector, Ended, Who};
 pub use library::{Confidence, Library};
-pub use look::{Look, group};
+pub use look::{Implication, Look, group};
 pub use observe::Looks;

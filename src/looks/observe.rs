@@ -8,7 +8,7 @@ use crate::netlink::names::{
 };
 use crate::trace::TraceMessage;
 
-use super::asked::Asked;
+use super::asked::{Asked, Evidence};
 use super::library::{Confidence, Library};
 
 /// Requests waiting for the end of their answer, at most.
@@ -63,7 +63,7 @@ impl Looks {
                 ipv6_seen: false,
                 library: Library::Unknown,
                 confidence: Confidence::Unknown,
-                evidence: String::new(),
+                evidence: Evidence::Unattributed,
                 body_len: q.body_len,
                 short_form: q.short_form,
                 table: q.table,

@@ -7,7 +7,7 @@ use crate::capture::Timestamp;
 use crate::model::ObjectKind;
 use crate::netlink::names::{NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST};
 
-use super::asked::Asked;
+use super::asked::{Asked, Evidence, Iproute2Sign, SeqTime};
 use super::library::{Confidence, Library};
 
 /// Whether `seq` reads as a Unix time near the packet's own time (glibc
@@ -19,7 +19,7 @@ fn seq_is_time(seq: u32, ts: Option<Timestamp>) -> Option<bool> {
 
 /// The library `r`'s shape points to, how surely, and the evidence; `last`
 /// is the request whose answer ended before `r`'s.
-pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confidence, String) {
+pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confidence, Evidence) {
     let dump_flags = r.flags & !NLM_F_ACK == NLM_F_REQUEST | NLM_F_DUMP;
     let time_seq = seq_is_time(r.seq, r.ts);
     let same_port = |p: &Asked| p.port.is_some() && p.port == r.port;
@@ -30,49 +30,34 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
                 Some(true) => (
                     Library::Iproute2,
                     Confidence::Likely,
-                    format!(
-                        "GET of one object, {} bytes, seq {} = the Unix time (iproute2 looks up the device it changes)",
-                        r.len, r.seq
-                    ),
+                    Evidence::GetTimeSeq { len: r.len, seq: r.seq },
                 ),
                 _ => (
                     Library::Unknown,
                     Confidence::Unknown,
-                    format!("GET of one object, {} bytes, seq {}", r.len, r.seq),
+                    Evidence::Get { len: r.len, seq: r.seq },
                 ),
             };
         }
-        return (
-            Library::Unknown,
-            Confidence::Unknown,
-            format!("GET of one object, {} bytes", r.len),
-        );
+        return (Library::Unknown, Confidence::Unknown, Evidence::GetShort { len: r.len });
     }
     // Go's syscall.NetlinkRIB: header + 1-byte rtgenmsg, seq 1.
     if r.len == 17 && r.short_form && r.seq == 1 && dump_flags && r.flags & NLM_F_ACK == 0 {
-        return (
-            Library::GoNet,
-            Confidence::Certain,
-            "17 bytes (1-byte rtgenmsg), flags REQUEST|DUMP, seq 1: syscall.NetlinkRIB".into(),
-        );
+        return (Library::GoNet, Confidence::Certain, Evidence::NetlinkRib);
     }
     if r.len == 17 && r.short_form && dump_flags && time_seq == Some(true) {
         return (
             Library::Unknown,
             Confidence::Unknown,
-            format!(
-                "17 bytes (1-byte rtgenmsg) like Go's, but seq {} = the Unix time, not 1 \
-                 (nlorder record's legacy form sends this)",
-                r.seq
-            ),
+            Evidence::ShortTimeSeq { seq: r.seq },
         );
     }
     // glibc: struct { nlmsghdr; rtgenmsg; pad[3] }, ROOT|MATCH|REQUEST, seq = time(NULL).
     if r.len == 20 && r.short_form && r.body_len == 4 && r.flags == NLM_F_REQUEST | NLM_F_DUMP && r.family == 0 {
         let timed = match time_seq {
-            Some(true) => format!("seq {} = the Unix time", r.seq),
-            Some(false) => format!("seq {} (not the Unix time of the packet)", r.seq),
-            None => format!("seq {}", r.seq),
+            Some(true) => SeqTime::Time(r.seq),
+            Some(false) => SeqTime::NotTime(r.seq),
+            None => SeqTime::Unknown(r.seq),
         };
         let sure = if time_seq == Some(true) {
             Confidence::Certain
@@ -87,30 +72,22 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
                     return (
                         Library::GlibcGetifaddrs,
                         sure,
-                        format!(
-                            "20 bytes (rtgenmsg + 3 padding), {timed}, right after RTM_GETLINK seq {} on the same socket: getifaddrs()",
-                            p.seq
-                        ),
+                        Evidence::Getifaddrs {
+                            seq: timed,
+                            link_seq: p.seq,
+                        },
                     );
                 }
-                return (
-                    Library::GlibcGetaddrinfo,
-                    sure,
-                    format!("20 bytes (rtgenmsg + 3 padding), flags ROOT|MATCH|REQUEST, {timed}: __check_pf"),
-                );
+                return (Library::GlibcGetaddrinfo, sure, Evidence::CheckPf { seq: timed });
             }
             ObjectKind::Links => {
                 if prev.is_some_and(|p| p.library == Library::GlibcGetaddrinfo) {
-                    return (
-                        Library::GlibcCheckNative,
-                        sure,
-                        format!("20 bytes, {timed}, right after __check_pf's dump on the same port: __check_native"),
-                    );
+                    return (Library::GlibcCheckNative, sure, Evidence::CheckNative { seq: timed });
                 }
                 return (
                     Library::GlibcGetifaddrs,
                     Confidence::Likely,
-                    format!("20 bytes (rtgenmsg + 3 padding), {timed}: getifaddrs() (or __check_native)"),
+                    Evidence::GlibcLinkDump { seq: timed },
                 );
             }
             ObjectKind::Routes => {}
@@ -122,10 +99,7 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
             return (
                 Library::SystemdNetlink,
                 Confidence::Likely,
-                format!(
-                    "{} bytes, full family header, flags REQUEST|ACK|DUMP: sd-netlink (e.g. nss-myhostname)",
-                    r.len
-                ),
+                Evidence::SdNetlink { len: r.len },
             );
         }
         match time_seq {
@@ -137,30 +111,27 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
                 let after_ip = prev.is_some_and(|p| p.library == Library::Iproute2);
                 let main_table = r.kind == ObjectKind::Routes && r.table == Some(254);
                 if ext_mask || after_ip || main_table {
-                    let why = if ext_mask {
-                        "a link dump with attributes (IFLA_EXT_MASK)"
+                    let sign = if ext_mask {
+                        Iproute2Sign::ExtMask
                     } else if after_ip {
-                        "right after iproute2's link dump on the same socket"
+                        Iproute2Sign::AfterIproute2
                     } else {
-                        "asks for table main"
+                        Iproute2Sign::MainTable
                     };
                     return (
                         Library::Iproute2,
                         Confidence::Likely,
-                        format!(
-                            "{} bytes, full family header, seq {} = the Unix time plus a count, {why}",
-                            r.len, r.seq
-                        ),
+                        Evidence::Iproute2 {
+                            len: r.len,
+                            seq: r.seq,
+                            sign,
+                        },
                     );
                 }
                 return (
                     Library::Unknown,
                     Confidence::Unknown,
-                    format!(
-                        "{} bytes, full family header, seq {} = the Unix time: iproute2's shape without its \
-                         IFLA_EXT_MASK (nlorder record, pyroute2 and others send this too)",
-                        r.len, r.seq
-                    ),
+                    Evidence::TimeSeqOnly { len: r.len, seq: r.seq },
                 );
             }
             Some(false) if r.seq < 1_000_000 => {
@@ -170,11 +141,7 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
                 return (
                     Library::Unknown,
                     Confidence::Unknown,
-                    format!(
-                        "{} bytes, full family header, counting seq {}: a netlink library's own counter \
-                         (vishvananda/netlink, Rust's netlink crates and libnl all send this shape)",
-                        r.len, r.seq
-                    ),
+                    Evidence::CountingSeq { len: r.len, seq: r.seq },
                 );
             }
             _ => {}
@@ -183,9 +150,10 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
     (
         Library::Unknown,
         Confidence::Unknown,
-        format!(
-            "{} bytes, flags {:#x}, seq {}: no known library sends this shape",
-            r.len, r.flags, r.seq
-        ),
+        Evidence::NoRule {
+            len: r.len,
+            flags: r.flags,
+            seq: r.seq,
+        },
     )
 }

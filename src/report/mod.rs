@@ -2,9 +2,9 @@
 //! programs, or JUnit XML for CI.
 //!
 //! Contract: words are chosen here. The layers below return values, except
-//! the sentences they still write, which are printed as they come: a
-//! request's evidence and a look's implications ([`crate::looks::Asked`],
-//! [`crate::looks::Look`]) and the diagnostics ([`crate::diag`]). One
+//! the sentences they still write, which are printed as they come: the
+//! diagnostics ([`crate::diag`]) and a request's table as `who` names it
+//! ([`crate::looks::Asked::asked`]). One
 //! program's words (such as calico-node's log lines, in [`calico`]) live
 //! in one file. Every printer is a [`Print`]
 //! implementation fed a result the request computed once, so every format
@@ -44,6 +44,7 @@ pub mod calico;
 pub mod check;
 pub mod decode;
 pub mod detect;
+pub mod evidence;
 pub mod failure;
 pub mod fields;
 pub mod gai;
