@@ -14,10 +14,11 @@
 //! - [`moment`] and [`rebuild`]: a capture replayed into the model, up to a
 //!   moment (`--at`), change by change, or at each look, in one pass;
 //! - [`replay`]: node-IP detection methods and resolvers, pure functions of
-//!   the model ([`replay::method`] registers the methods);
+//!   the model, one module per program ([`replay::method`] reads
+//!   `--method` and runs one);
 //! - [`report`]: printers (text, JSON, JUnit, the stderr summary) fed those
-//!   results, and the words for the values the model and the replays
-//!   return (assumptions, reasons, notes, failures);
+//!   results, and the words for the values the model, the looks and the
+//!   replays return (assumptions, evidence, reasons, notes, failures);
 //! - [`app`]: one typed request per subcommand (`app::detect::Detect`,
 //!   `app::gai::Gai`, ...) that runs the pipeline and the printers, with
 //!   the settings the command line and the regression manifests share,
@@ -67,8 +68,6 @@ pub mod moment;
 pub mod netlink;
 pub mod rebuild;
 pub mod record;
-// documented once the parallel work on it lands
-#[allow(missing_docs)]
 pub mod replay;
 pub mod report;
 pub mod trace;

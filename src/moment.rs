@@ -189,7 +189,7 @@ pub struct Moment {
     /// after its last record).
     pub to_end: bool,
     /// Why this moment, when nlorder chose it (`--at auto`).
-    pub chosen: Option<String>,
+    pub chosen: Option<crate::looks::Chosen>,
     /// Whether the moment is only inferred: the program's own requests do
     /// not show it (Go's resolver, from its program's interface look).
     pub inferred: bool,

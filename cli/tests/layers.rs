@@ -5,7 +5,9 @@
 //! writes captures beside them). A new use of a module above fails here,
 //! and so do files that depend on each other: by the paths they name, or
 //! by calling the methods a type has in another file of their module
-//! (the model's `Model` has its methods in one file per layer).
+//! (the model's `Model` has its methods in one file per layer). The
+//! binary's own files (cli/src) are held to the same: none depends on
+//! another that depends on it, and the flags (`args/`) name nothing else.
 
 // Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -22,7 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("trace", &["capture", "netlink", "diag"]),
     ("model", &["capture", "netlink", "trace", "diag", "bad_value"]),
     ("looks", &["capture", "netlink", "trace", "model"]),
-    ("moment", &["capture", "bad_value"]),
+    ("moment", &["capture", "bad_value", "looks"]),
     (
         "rebuild",
         &["capture", "netlink", "trace", "diag", "model", "looks", "moment"],
@@ -146,7 +148,7 @@ fn module_files(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
     for f in all {
         let rel = f.strip_prefix(src).expect("under src").with_extension("");
         let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-        if parts.last().is_some_and(|l| l == "mod" || l == "lib") {
+        if parts.last().is_some_and(|l| l == "mod" || l == "lib" || l == "main") {
             parts.pop();
         }
         out.insert(parts, f);
@@ -229,7 +231,9 @@ fn method_edges(modules: &BTreeMap<Vec<String>, PathBuf>) -> BTreeSet<(Vec<Strin
     // Each directory module's files: its own and its children's.
     let mut groups: BTreeMap<Vec<String>, Vec<(Vec<String>, String)>> = BTreeMap::new();
     for (m, f) in modules.iter().filter(|(m, _)| !is_test(m)) {
-        let own = f.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs");
+        let own = f
+            .file_name()
+            .is_some_and(|n| n == "mod.rs" || n == "lib.rs" || n == "main.rs");
         let group = if own { m.clone() } else { m[..m.len() - 1].to_vec() };
         groups.entry(group).or_default().push((m.clone(), scanned_code(f)));
     }
@@ -275,8 +279,8 @@ fn method_edges(modules: &BTreeMap<Vec<String>, PathBuf>) -> BTreeSet<(Vec<Strin
     out
 }
 
-/// Files that depend on each other, found by Tarjan's algorithm.
-fn file_cycles(src: &Path) -> Vec<BTreeSet<String>> {
+/// Each file's module and the modules of the files it names or calls into.
+fn file_graph(src: &Path) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
     let modules = module_files(src);
     let resolve = |p: &[String]| {
         (0..=p.len())
@@ -310,6 +314,12 @@ fn file_cycles(src: &Path) -> Vec<BTreeSet<String>> {
     for (from, to) in method_edges(&modules) {
         graph.entry(from).or_default().insert(to);
     }
+    graph
+}
+
+/// Files that depend on each other, found by Tarjan's algorithm.
+fn file_cycles(src: &Path) -> Vec<BTreeSet<String>> {
+    let graph = file_graph(src);
     // Tarjan's strongly connected components.
     struct T<'g> {
         graph: &'g BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
@@ -405,4 +415,36 @@ fn the_check_sees_files_that_depend_on_each_other() {
         "use super::M;\n\nimpl M {\n    pub(super) fn down(&self) {\n        self.inner.up();\n    }\n}\n",
     );
     assert_eq!(file_cycles(&dir), cycle(&["p", "q"]));
+}
+
+#[test]
+fn the_binarys_files_do_not_depend_on_each_other() {
+    // cli/src: main.rs on top; requests.rs (flags to requests) and man.rs
+    // (the pages) use the flags of args/, which name neither.
+    let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+    let graph = file_graph(src);
+    let module = |m: &str| m.split('/').map(str::to_owned).collect::<Vec<_>>();
+    for (from, to) in [
+        ("requests", "args"),
+        ("requests", "progress"),
+        ("man", "args"),
+        ("args/detect", "args/record"),
+    ] {
+        assert!(
+            graph.get(&module(from)).is_some_and(|t| t.contains(&module(to))),
+            "the scan misses {from} -> {to}: {graph:?}"
+        );
+    }
+    for (m, to) in &graph {
+        if m.first().is_some_and(|f| f == "args") {
+            let above: Vec<_> = to.iter().filter(|t| t.first().is_some_and(|f| f != "args")).collect();
+            assert!(
+                above.is_empty(),
+                "{} names {above:?}: the flags use nothing that uses them",
+                m.join("/")
+            );
+        }
+    }
+    let cycles = file_cycles(src);
+    assert!(cycles.is_empty(), "files that depend on each other: {cycles:?}");
 }

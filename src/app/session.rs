@@ -476,18 +476,9 @@ pub fn evaluate_following<T>(
                 return Ok((results, grounds));
             }
             rebuilt.moment.chosen = Some(match who {
-                crate::looks::Looker::Nobody => "--at auto: this resolver asks netlink for nothing (it connects \
-                     UDP sockets to learn sources), so no look marks its moment; the end of the capture is used"
-                    .to_owned(),
-                crate::looks::Looker::GoResolver => "--at auto: Go's own resolver asks netlink for nothing (it \
-                     connects UDP sockets to learn sources), and no Go program that sent no __check_pf enumerated \
-                     interfaces in this capture (the program that resolves usually does), so nothing marks its \
-                     moment; the end of the capture is used"
-                    .to_owned(),
-                _ => format!(
-                    "--at auto: no {} looked at the tables in this capture; its end is used",
-                    who.name()
-                ),
+                crate::looks::Looker::Nobody => crate::looks::Chosen::NobodyAsks,
+                crate::looks::Looker::GoResolver => crate::looks::Chosen::NoGoProgramLooked,
+                _ => crate::looks::Chosen::NoLook(who),
             });
             let v = eval(&rebuilt.model);
             Ok((vec![(rebuilt.moment, v)], grounds))

@@ -10,15 +10,22 @@
 //! node/pkg/lifecycle/startup/autodetection (`FilteredEnumeration`,
 //! `GetInterfaces`, `ReachDestination`, `NodeInternalIP`) per release.
 //! The method and settings are parsed in [`super::calico_method`]; the
-//! log lines the replay records are worded in `report::calico`.
+//! interface walk of first-found, `interface=`, `skip-interface=` and
+//! `cidr=` is `calico_walk.rs`; the notes on what calico-node does with
+//! the address (BGP peers, VXLAN parent) are `calico_runtime.rs`; this
+//! file dispatches the method, replays `can-reach=`,
+//! `kubernetes-internal-ip` and an `IP` given, and records the log lines,
+//! which are worded in `report::calico`.
 
 use std::net::IpAddr;
 
 use ipnet::IpNet;
 
+use super::calico_runtime;
+use super::calico_walk::{cidr_of, family_of, filtered, filtered_outcome, get_interfaces, local_cidr, view};
 use super::family::Family;
-use super::goview::{self, AddrView, GoAddr};
-use super::note::{Note, PeerCheck};
+use super::goview::{self, AddrView};
+use super::note::Note;
 use super::reason::Reason;
 use super::semantics::{CalicoWalk, Semantics};
 use super::source;
@@ -30,16 +37,20 @@ pub use super::calico_text::MethodText;
 pub use super::calico_version::Version;
 use super::failure::Failure;
 pub use super::failure::{Introduced, MethodError, Unable};
-use crate::model::{LinkEntry, Model};
-use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::model::Model;
 
+/// calico-node's settings besides `IP_AUTODETECTION_METHOD`.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The release replayed.
     pub version: Version,
+    /// The family detected (calico-node detects IPv4 and IPv6 separately).
     pub family: Family,
     /// The Node's InternalIP addresses, in status order.
     pub node_internal_ips: Vec<IpAddr>,
+    /// `IP` (`IP6` for IPv6).
     pub ip: IpSetting,
+    /// BGP peers whose route to check against the node address.
     pub bgp_peers: Vec<IpAddr>,
     /// What a `can-reach=` host name resolves to, in resolver order (the
     /// capture holds no resolver answer).
@@ -57,210 +68,6 @@ impl Default for Options {
             resolved: Vec::new(),
         }
     }
-}
-
-fn family_of(ip: IpAddr) -> Family {
-    Family::of(ip)
-}
-
-fn view(v: Version) -> AddrView {
-    if v >= Version(3, 32, 0) {
-        AddrView::Vishvananda
-    } else {
-        AddrView::GoNet
-    }
-}
-
-/// One interface `GetInterfaces` kept, with its addresses of the family.
-struct Kept<'m> {
-    link: &'m LinkEntry,
-    cidrs: Vec<GoAddr<'m>>,
-}
-
-/// Why `GetInterfaces` drops an interface by its name, if it does: a name
-/// the capture never gave cannot be matched, then the include patterns,
-/// then the exclude patterns.
-fn dropped_by_name(link: &LinkEntry, include: Option<&Patterns>, exclude: Option<&Patterns>) -> Option<Verdict> {
-    let name = link.name.as_bytes();
-    if !link.has_name() && (include.is_some() || exclude.is_some()) {
-        Some(Verdict::NameUnknown)
-    } else if include.is_some_and(|inc| inc.is_match(name) == Some(false)) {
-        Some(Verdict::NotIncluded)
-    } else if exclude.is_some_and(|exc| exc.is_match(name) == Some(true)) {
-        Some(Verdict::Excluded)
-    } else {
-        None
-    }
-}
-
-/// `GetInterfaces(include, exclude, version)`: reverse kernel order. Adds a
-/// candidate entry for every interface it drops.
-fn get_interfaces<'m>(
-    model: &'m Model,
-    include: Option<&Patterns>,
-    exclude: Option<&Patterns>,
-    family: Family,
-    v: Version,
-    out: &mut Vec<Candidate>,
-) -> Vec<Kept<'m>> {
-    let mut kept = Vec::new();
-    for link in goview::interfaces(model).iter().rev() {
-        if let Some(verdict) = dropped_by_name(link, include, exclude) {
-            let name = link.name.as_bytes();
-            let reason = match verdict {
-                Verdict::NameUnknown => Reason::NameUnknown { index: link.index },
-                Verdict::NotIncluded => Reason::MatchesNone {
-                    patterns: include.map(|inc| inc.texts().to_vec()).unwrap_or_default(),
-                },
-                _ => Reason::ExcludedBy {
-                    pattern: exclude.map(|exc| exc.which(name)).unwrap_or_default(),
-                },
-            };
-            out.push(Candidate {
-                interface: link.display_name(),
-                index: link.index,
-                verdict,
-                reason,
-                addresses: Vec::new(),
-            });
-            continue;
-        }
-        let cidrs = goview::addrs(model, link.index, view(v))
-            .into_iter()
-            .filter(|a| family_of(a.ip) == family)
-            .collect();
-        kept.push(Kept { link, cidrs });
-    }
-    kept
-}
-
-/// The address as `Addrs()` hands it out (see [`NodeAddress::prefixed`]).
-fn cidr_of(a: &GoAddr<'_>) -> IpNet {
-    IpNet::new(a.ip, a.prefix_len).unwrap_or_else(|_| IpNet::from(a.ip))
-}
-
-/// `FilteredEnumeration(include, exclude, cidrs, version)`.
-fn filtered(
-    model: &Model,
-    include: Option<&Patterns>,
-    exclude: Option<&Patterns>,
-    cidrs: &[IpNet],
-    o: &Options,
-    d: &mut Detection,
-) -> Result<(), Unable> {
-    let mut dropped = Vec::new();
-    let kept = get_interfaces(model, include, exclude, o.family, o.version, &mut dropped);
-    // Candidates in walk order: every interface, kept or dropped, reversed.
-    let mut verdicts: Vec<Candidate> = Vec::new();
-    let mut chosen: Option<(IpNet, String)> = None;
-    for k in &kept {
-        let mut addrs = Vec::new();
-        for a in &k.cidrs {
-            let (verdict, reason) = if chosen.is_some() {
-                (Verdict::NotReached, Reason::EarlierCandidate)
-            } else if !goview::is_global_unicast(a.ip) {
-                (
-                    Verdict::NotGlobalUnicast,
-                    Reason::AddressNotGlobal {
-                        ip: a.ip,
-                        why: goview::not_global(a.ip),
-                    },
-                )
-            } else if !cidrs.is_empty() && !cidrs.iter().any(|c| c.contains(&a.ip)) {
-                (
-                    Verdict::OutsideCidrs,
-                    Reason::OutsideCidrs {
-                        ip: a.ip,
-                        cidrs: cidrs.to_vec(),
-                    },
-                )
-            } else {
-                chosen = Some((cidr_of(a), k.link.display_name()));
-                (Verdict::Chosen, Reason::FirstOfFirstCandidate)
-            };
-            addrs.push(AddrVerdict {
-                address: cidr_of(a).into(),
-                verdict,
-                reason: Some(reason),
-            });
-        }
-        let won = addrs.iter().any(|a| a.verdict == Verdict::Chosen);
-        let (verdict, reason) = if won {
-            (Verdict::Chosen, Reason::FirstCandidate)
-        } else if k.cidrs.is_empty() {
-            (Verdict::NoAddress, Reason::NoAddressOfFamily(o.family))
-        } else if addrs.iter().all(|a| a.verdict == Verdict::NotReached) {
-            (Verdict::NotReached, Reason::EarlierInterface)
-        } else if addrs
-            .iter()
-            .all(|a| a.verdict == Verdict::OutsideCidrs || a.verdict == Verdict::NotReached)
-            && !cidrs.is_empty()
-        {
-            (Verdict::OutsideCidrs, Reason::NoAddressInCidrs)
-        } else {
-            (Verdict::NotGlobalUnicast, Reason::NoGlobalOfFamily(o.family))
-        };
-        verdicts.push(Candidate {
-            interface: k.link.display_name(),
-            index: k.link.index,
-            verdict,
-            reason,
-            addresses: addrs,
-        });
-    }
-    verdicts.extend(dropped);
-    // Present in walk order (reverse link order).
-    let pos = |i: u32| model.link_position(i).unwrap_or(0);
-    verdicts.sort_by_key(|c| std::cmp::Reverse(pos(c.index)));
-    d.candidates = verdicts;
-    if kept.is_empty() {
-        return Err(Unable::NoValidInterfaces);
-    }
-    match chosen {
-        Some((addr, iface)) => {
-            d.address = Some(addr.into());
-            d.interface = Some(iface);
-            Ok(())
-        }
-        None => Err(Unable::NoValidAddresses(o.family)),
-    }
-}
-
-/// What [`filtered`] chooses, as (address, interface, error), without
-/// listing the candidates: only a kept link holding an address of the
-/// family can be chosen, so only those are examined (in walk order, the
-/// reverse of link order), and the rest only to tell the two errors apart.
-/// Must equal `filtered`'s outcome on every model (tested).
-fn filtered_outcome(
-    model: &Model,
-    include: Option<&Patterns>,
-    exclude: Option<&Patterns>,
-    cidrs: &[IpNet],
-    o: &Options,
-) -> Result<(IpNet, String), Unable> {
-    let kept = |link: &LinkEntry| dropped_by_name(link, include, exclude).is_none();
-    let af = if o.family == Family::V6 { AF_INET6 } else { AF_INET };
-    let mut holders: Vec<(usize, u32)> = model
-        .devices_with_addresses(af)
-        .filter_map(|i| model.link_position(i).map(|p| (p, i)))
-        .collect();
-    holders.sort_unstable_by(|a, b| b.cmp(a));
-    for (_, i) in holders {
-        let Some(link) = model.link(i).filter(|l| kept(l)) else {
-            continue;
-        };
-        let chosen = goview::addrs(model, i, view(o.version))
-            .into_iter()
-            .filter(|a| family_of(a.ip) == o.family)
-            .find(|a| goview::is_global_unicast(a.ip) && (cidrs.is_empty() || cidrs.iter().any(|c| c.contains(&a.ip))));
-        if let Some(a) = chosen {
-            return Ok((cidr_of(&a), link.display_name()));
-        }
-    }
-    if !model.links().iter().any(kept) {
-        return Err(Unable::NoValidInterfaces);
-    }
-    Err(Unable::NoValidAddresses(o.family))
 }
 
 /// The outcome of [`detect_parsed`] (address, interface, error) at the cost
@@ -287,29 +94,15 @@ pub fn outcome_parsed(
     };
     let result = match method.as_ref().ok()? {
         Method::FirstFound(ex) | Method::SkipInterface { patterns: ex, .. } => {
-            filtered_outcome(model, None, Some(ex), &[], o)
+            filtered_outcome(model, None, Some(ex), &[], o.family, o.version)
         }
-        Method::Interface(inc) => filtered_outcome(model, Some(inc), None, &[], o),
-        Method::Cidr(nets) => filtered_outcome(model, None, None, nets, o),
+        Method::Interface(inc) => filtered_outcome(model, Some(inc), None, &[], o.family, o.version),
+        Method::Cidr(nets) => filtered_outcome(model, None, None, nets, o.family, o.version),
         Method::CanReach(_) | Method::KubernetesInternalIp => return None,
     };
     Some(match result {
         Ok((a, i)) => (Some(a.into()), Some(i), None),
         Err(e) => (None, None, Some(Failure::Unable(e))),
-    })
-}
-
-/// `GetLocalCIDR`-style lookup: all interfaces, reversed, no exclusions, no
-/// global-unicast check; the first CIDR whose IP equals `ip`.
-fn local_cidr(model: &Model, ip: IpAddr, v: Version) -> Option<(IpNet, String)> {
-    let mut sink = Vec::new();
-    let fam = family_of(ip);
-    let kept = get_interfaces(model, None, None, fam, v, &mut sink);
-    kept.iter().find_map(|k| {
-        k.cidrs
-            .iter()
-            .find(|a| a.ip == ip)
-            .map(|a| (cidr_of(a), k.link.display_name()))
     })
 }
 
@@ -380,10 +173,10 @@ pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodEr
     }
     let result = match method {
         Method::FirstFound(ex) | Method::SkipInterface { patterns: ex, .. } => {
-            filtered(model, None, Some(ex), &[], o, &mut d)
+            filtered(model, None, Some(ex), &[], o.family, o.version, &mut d)
         }
-        Method::Interface(inc) => filtered(model, Some(inc), None, &[], o, &mut d),
-        Method::Cidr(nets) => filtered(model, None, None, nets, o, &mut d),
+        Method::Interface(inc) => filtered(model, Some(inc), None, &[], o.family, o.version, &mut d),
+        Method::Cidr(nets) => filtered(model, None, None, nets, o.family, o.version, &mut d),
         Method::CanReach(dest) => can_reach(model, dest, o, &mut d),
         Method::KubernetesInternalIp => k8s_internal_ip(model, o, &mut d),
     };
@@ -405,8 +198,8 @@ pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodEr
             by,
         });
     }
-    bgp_peers(model, o, &mut d);
-    vxlan_parent(model, o, &mut d);
+    calico_runtime::bgp_peers(model, &o.bgp_peers, o.family, &mut d);
+    calico_runtime::vxlan_parent(model, o.family, &mut d);
     d.notes.push(Note::Redetects);
     d
 }
@@ -454,24 +247,6 @@ fn log_error(why: &Unable, family: Family) -> Option<LogError> {
         | Unable::NoInternalIpOfFamily(_)
         | Unable::InternalIpNotLocal(_) => return None,
     })
-}
-
-/// felix's VXLAN device parent (`getParentInterface` in felix's VXLAN
-/// manager): `LinkList()` in dump order, each link's `AddrList` of the
-/// family; the first link holding the node's IP (prefix ignored).
-fn vxlan_parent(model: &Model, o: &Options, d: &mut Detection) {
-    let Some(ip) = d.ip() else { return };
-    let fam = o.family.af();
-    let parent = model
-        .links()
-        .iter()
-        .find(|l| model.device_addresses(l.index, fam).iter().any(|a| a.address == ip));
-    d.notes.push(match parent {
-        Some(l) => Note::VxlanParent {
-            interface: l.display_name(),
-        },
-        None => Note::VxlanNoParent,
-    });
 }
 
 fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Result<(), Unable> {
@@ -654,38 +429,6 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         d.notes.push(Note::IpNotConfirmed { family: o.family, ip });
     }
     d.address = Some(cidr.into());
-}
-
-fn bgp_peers(model: &Model, o: &Options, d: &mut Detection) {
-    let chosen = d.ip();
-    for peer in o.bgp_peers.iter().filter(|p| family_of(**p) != o.family) {
-        d.notes.push(Note::BgpPeerOtherFamily {
-            peer: *peer,
-            family: o.family,
-        });
-    }
-    for peer in o.bgp_peers.iter().filter(|p| family_of(**p) == o.family) {
-        match source::select_source(model, *peer) {
-            Ok(c) => {
-                let node = match chosen {
-                    Some(ip) if ip == c.source => PeerCheck::Matches,
-                    Some(ip) => PeerCheck::Mismatch {
-                        node: ip,
-                        interface: d.interface.clone(),
-                    },
-                    None => PeerCheck::NoNodeAddress,
-                };
-                d.notes.push(Note::BgpPeer {
-                    peer: *peer,
-                    source: c.source,
-                    device: c.oif.map(|i| model.ifname(i)).unwrap_or_default(),
-                    route: model.route_text(&c.route),
-                    node,
-                });
-            }
-            Err(why) => d.notes.push(Note::BgpPeerUnreachable { peer: *peer, why }),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -104,6 +104,8 @@ pub struct Patterns {
 }
 
 impl Patterns {
+    /// The patterns given, joined as calico-node joins them; an error when
+    /// the join does not compile as Go's RE2.
     pub fn new(texts: Vec<String>) -> Result<Patterns, super::goregex::PatternError> {
         let joined = joined(&texts)?;
         let each = texts
@@ -113,6 +115,7 @@ impl Patterns {
         Ok(Patterns { texts, joined, each })
     }
 
+    /// The patterns as given.
     pub fn texts(&self) -> &[String] {
         &self.texts
     }
@@ -138,15 +141,21 @@ impl Patterns {
 pub enum Method {
     /// The release's default excludes.
     FirstFound(Patterns),
+    /// `interface=`: the include patterns.
     Interface(Patterns),
     /// The default excludes and the given patterns (`given`: those
     /// alone, as calico-node logs them).
     SkipInterface {
+        /// The default excludes and the patterns given, joined.
         patterns: Patterns,
+        /// The patterns given.
         given: Vec<String>,
     },
+    /// `cidr=`: the networks (host bits cleared).
     Cidr(Vec<IpNet>),
+    /// `can-reach=`: the destination, an address or a host name.
     CanReach(String),
+    /// `kubernetes-internal-ip`: the Node's InternalIP.
     KubernetesInternalIp,
 }
 
@@ -159,6 +168,8 @@ fn split_list(s: &str) -> Vec<String> {
 }
 
 impl Method {
+    /// `s` as release `v` parses it: what that release refuses is an
+    /// error, and so is a pattern or CIDR nlorder cannot compile.
     pub fn parse(s: &str, v: Version) -> Result<Method, MethodError> {
         let v = v.replayed();
         let text = || MethodText::new(s);
@@ -271,8 +282,11 @@ pub const OPTIONS: &[&str] = &["calico_version", "node_internal_ip", "ip", "bgp_
 /// calico-node's `IP` / `IP6` setting.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IpSetting {
+    /// `autodetect` (the default): `IP_AUTODETECTION_METHOD` decides.
     Autodetect,
+    /// `none`: no address of the family.
     None,
+    /// An address (with or without a prefix length), used as given.
     Explicit(String),
 }
 

@@ -25,7 +25,9 @@ pub struct Conflict {
     pub node: String,
     /// The node already registered with that address.
     pub other: String,
+    /// The family of the address.
     pub family: Family,
+    /// The address both chose.
     pub address: IpAddr,
     /// What the later node's program does about it.
     pub check: Check,

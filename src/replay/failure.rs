@@ -33,9 +33,19 @@ pub enum Failure {
     /// calico-node's `IP=none` (`IP6=none`): no autodetection.
     Disabled,
     /// calico-node's `IP` (`IP6`) setting is not an address.
-    NotAnAddress { family: Family, text: String },
+    NotAnAddress {
+        /// `IP` (4) or `IP6` (6).
+        family: Family,
+        /// The setting as given.
+        text: String,
+    },
     /// kubelet's `--node-ip` fails `validateNodeIP`.
-    InvalidNodeIp { ip: IpAddr, why: NodeIpInvalid },
+    InvalidNodeIp {
+        /// The `--node-ip` given.
+        ip: IpAddr,
+        /// The check it fails.
+        why: NodeIpInvalid,
+    },
     /// The program looks for the default route, and the capture holds no
     /// routes at all.
     NoRoutesCaptured(Program),
@@ -53,9 +63,15 @@ pub enum Failure {
     },
     /// kubeadm without a default route: its warning (it advertises
     /// `0.0.0.0`, which its validation of the configuration then refuses).
-    Unspecified { warning: String },
+    Unspecified {
+        /// kubeadm's warning, as it writes it.
+        warning: String,
+    },
     /// flannel: the default route names no single device.
-    NoSingleDevice { route: String },
+    NoSingleDevice {
+        /// The default route, as `ip route` prints it.
+        route: String,
+    },
     /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
     /// no default advertise address.
     NoPrivateIp,
@@ -72,13 +88,31 @@ pub enum Unable {
     /// No interface kept has a usable address of the family.
     NoValidAddresses(Family),
     /// can-reach=: the kernel's source address is on no interface.
-    SourceNotLocal { family: Family, source: IpAddr },
+    SourceNotLocal {
+        /// The family detected.
+        family: Family,
+        /// The source the kernel picks.
+        source: IpAddr,
+    },
     /// can-reach= a host name, which the capture cannot resolve.
-    CanReachName { dest: String },
+    CanReachName {
+        /// The host name, as given.
+        dest: String,
+    },
     /// can-reach= an address of the other family.
-    CanReachFamily { dest: String, family: Family },
+    CanReachFamily {
+        /// The destination, as given.
+        dest: String,
+        /// The family detected.
+        family: Family,
+    },
     /// can-reach=: the kernel has no source for the destination.
-    CannotReach { dst: IpAddr, why: NoSource },
+    CannotReach {
+        /// The destination.
+        dst: IpAddr,
+        /// Why the kernel has no source for it.
+        why: NoSource,
+    },
     /// kubernetes-internal-ip without the Node's InternalIP.
     NoInternalIp,
     /// kubernetes-internal-ip: the Node has no InternalIP of the family.
@@ -93,13 +127,25 @@ pub enum MethodError {
     /// calico-node itself rejects it (and terminates): a replay result.
     /// `introduced`: the method exists, but only in a later release.
     Invalid {
+        /// The method, as given.
         method: MethodText,
+        /// The release that introduced it, when it exists in a later one.
         introduced: Option<Introduced>,
     },
     /// A pattern in it does not compile: an argument to fix.
-    Pattern { method: MethodText, error: PatternError },
+    Pattern {
+        /// The method, as given.
+        method: MethodText,
+        /// Why the pattern does not compile.
+        error: PatternError,
+    },
     /// A CIDR in it does not parse: an argument to fix.
-    Cidr { method: MethodText, cidr: String },
+    Cidr {
+        /// The method, as given.
+        method: MethodText,
+        /// The CIDR that does not parse.
+        cidr: String,
+    },
 }
 
 impl MethodError {
@@ -116,7 +162,9 @@ impl MethodError {
 pub struct Introduced {
     /// The method.
     pub method: LaterMethod,
+    /// The first release that has it.
     pub since: Version,
+    /// The release replayed.
     pub replayed: Version,
 }
 

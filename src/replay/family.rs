@@ -15,8 +15,10 @@ use crate::bad_value::BadValue;
 /// An IP address family, as the replays speak of it (IPv4 or IPv6).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Family {
+    /// IPv4 (the default).
     #[default]
     V4,
+    /// IPv6.
     V6,
 }
 

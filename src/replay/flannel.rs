@@ -23,12 +23,17 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
 
+/// flannel's flags that choose its interface and address.
 #[derive(Debug, Clone)]
 pub struct Options {
     /// `--iface`: names or IPs, tried in order.
     pub iface: Vec<String>,
+    /// `--iface-regex`: patterns tried in order, against addresses and
+    /// then names.
     pub iface_regex: Vec<String>,
+    /// `--iface-can-reach`: the interface of the route to this address.
     pub iface_can_reach: Option<IpAddr>,
+    /// `--public-ip`: the address announced instead of the interface's.
     pub public_ip: Option<IpAddr>,
     /// 4 or 6.
     pub family: super::family::Family,
@@ -175,6 +180,7 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
     }
 }
 
+/// flannel's choice of external interface and address on `model`.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let fam = o.family.af();
     let mut d = Detection::new(Program::Flannel, Semantics::Flannel { version: o.version }, o.family);

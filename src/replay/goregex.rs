@@ -16,17 +16,24 @@ use regex::bytes::{Regex, RegexBuilder};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid pattern {pattern:?}: {reason}")]
 pub struct PatternError {
+    /// The pattern, as given.
     pub pattern: String,
+    /// Why it does not compile.
     pub reason: String,
 }
 
+/// A pattern as Go's `regexp` compiles it (RE2 syntax, ASCII classes,
+/// `\Q..\E`), translated to the `regex` crate's syntax.
 #[derive(Debug, Clone)]
 pub struct GoRegex {
+    /// The pattern, as given.
     pub pattern: String,
     re: Regex,
 }
 
 impl GoRegex {
+    /// Compiles `pattern` as Go would; an error where Go would refuse it, or
+    /// where nlorder cannot translate it.
     pub fn new(pattern: &str) -> Result<Self, PatternError> {
         let bad = |reason: String| PatternError {
             pattern: pattern.to_owned(),

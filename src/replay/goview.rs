@@ -15,12 +15,16 @@ use crate::netlink::names::{AF_INET, AF_INET6};
 /// One address of `Addrs()`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GoAddr<'m> {
+    /// The address as Go hands it out.
     pub ip: IpAddr,
+    /// Its prefix length.
     pub prefix_len: u8,
+    /// The model's entry it comes from.
     pub entry: &'m AddrEntry,
 }
 
 impl GoAddr<'_> {
+    /// `IP/LEN`, as Go's `IPNet.String()` writes it.
     pub fn cidr(&self) -> String {
         format!("{}/{}", self.ip, self.prefix_len)
     }
@@ -79,8 +83,11 @@ pub fn is_global_unicast(ip: IpAddr) -> bool {
 /// `report::reason`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotGlobal {
+    /// A loopback address.
     Loopback,
+    /// A link-local unicast address.
     LinkLocal,
+    /// A multicast address.
     Multicast,
     /// Neither of the above: `0.0.0.0`, `::`, `255.255.255.255`.
     UnspecifiedOrBroadcast,

@@ -26,6 +26,7 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 
+/// kubeadm's flag that decides its advertise address.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// `--apiserver-advertise-address` (`localAPIEndpoint.advertiseAddress`).
@@ -46,6 +47,7 @@ pub const OPTIONS: &[&str] = &["advertise_address"];
 /// apimachinery's `LoopbackInterfaceName`.
 const LOOPBACK: &str = "lo";
 
+/// kubeadm's API server advertise address on `model`.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());

@@ -20,10 +20,12 @@ use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 
+/// kubelet's flags, and what its node name resolved to.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// `--node-ip` (one, or two for dual stack).
     pub node_ip: Vec<IpAddr>,
+    /// `--hostname-override`: the node name, instead of the host's.
     pub hostname_override: Option<String>,
     /// What the node name resolved to, in resolver order.
     pub resolved: Vec<IpAddr>,
@@ -65,6 +67,7 @@ pub struct NameLookup {
     pub name: String,
     /// The hosts file, as named.
     pub path: String,
+    /// The hosts file, as read.
     pub file: HostsFile,
     /// host.conf's `multi`.
     pub multi: bool,
@@ -110,6 +113,7 @@ fn validate(model: &Model, ip: IpAddr) -> Result<(), NodeIpInvalid> {
     Ok(())
 }
 
+/// kubelet's node IP on `model`, step by step as `NodeAddress` takes them.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let node_ip = o.node_ip.first().copied();
     let prefer_v6 = node_ip.is_some_and(|i| i.is_ipv6());

@@ -131,7 +131,9 @@ pub fn methods(model: &Model, base: &calico::Options, families: &[Family]) -> Ve
 /// the rows (indices into the run) of each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
+    /// The IP they end up with (`None`: nothing).
     pub ip: Option<IpAddr>,
+    /// Their rows, in the run's order.
     pub rows: Vec<usize>,
 }
 

@@ -5,9 +5,12 @@
 //!
 //! Contract: a method's identity is its [`Program`] ([`Method::program`],
 //! and a detection's [`program`](super::verdict::Detection::program));
-//! adding a program adds its `MethodSpec` variant and arms here and its
-//! line in [`options`], besides its [`Program`] variant; nothing else
-//! tells methods apart by name.
+//! names are read once, in [`super::program`], and nothing after tells
+//! methods apart by their text. Adding a program: its [`Program`]
+//! variant, its `MethodSpec` variant and arms here and its line in
+//! [`options`], its module with its `Settings` (`program_options!`), its
+//! [`super::semantics::Semantics`] variant, its flags in the CLI's
+//! `args/programs.rs`, and its words in its own file under `report/`.
 
 use super::failure::Failure;
 pub use super::program::{Method, Program};
@@ -68,22 +71,36 @@ pub enum MethodSpec {
         /// `IP_AUTODETECTION_METHOD` as written: calico-node's own input
         /// (the detection names it as a [`calico::MethodText`]).
         text: String,
+        /// The value as the release replayed parses it, or why it does not.
         method: Result<calico::Method, calico::MethodError>,
+        /// calico-node's other settings.
         options: calico::Options,
     },
+    /// kubelet's node IP.
     Kubelet(kubelet::Options),
+    /// flannel's external interface and address.
     Flannel(flannel::Options),
+    /// kubeadm's API server advertise address.
     Kubeadm(kubeadm::Options),
+    /// kube-apiserver's advertise address.
     KubeApiserver(kube_apiserver::Options),
+    /// k3s's node IPs.
     K3s(k3s::Options),
     /// k3s's embedded flannel: flannel's default-route walk (or
     /// `--flannel-iface`), in k3s's words.
     K3sFlannel(flannel::Options),
+    /// Cilium's node IP (its fallback walk over the devices).
     Cilium(cilium::Options),
+    /// Cilium's NodePort or masquerade addresses (`cilium-nodeport`,
+    /// `cilium-masquerade`).
     CiliumNodeAddress(cilium_node_address::Options),
+    /// etcd's default host (from the last main-table default route).
     Etcd,
+    /// Docker Swarm's default advertise address.
     Swarm,
+    /// Consul's default bind address (its private IPv4 address).
     Consul,
+    /// Nomad's default advertise address (go-sockaddr's private IP).
     Nomad,
 }
 

@@ -2,13 +2,24 @@
 //! pure functions of the kernel model, with the reason for every candidate
 //! passed over.
 //!
+//! Contract: pure functions of the kernel model and the settings given:
+//! no I/O, no clock, nothing of the capture but the model (`replay` names
+//! only `model`, `netlink` and `bad_value`; `cli/tests/layers.rs` checks
+//! it). One module per program replayed (`calico`, `kubelet`, `flannel`,
+//! `kubeadm`, `k3s`, `cilium`, `cilium_node_address`, `etcd`, `swarm`,
+//! `consul`, `nomad`; [`gai`] for the resolvers), each stating the
+//! program's source it follows; [`method`] runs them by name, [`matrix`]
+//! all at once.
+//!
 //! They return values, never nlorder's sentences: a detection's reasons
 //! ([`reason`]), notes ([`note`]), failures and calico-node's log line
 //! ([`failure`], [`verdict::Log`]) and what it replayed ([`semantics`]);
 //! the kernel's source choice ([`source::Why`]); getaddrinfo's rules, notes
-//! and explanations ([`gai`]). `report` words them. A program's own
-//! messages (calico-node's log lines and refusals, apimachinery's, Go's)
-//! are kept as it writes them.
+//! and explanations ([`gai`]). `report` words them, calico-node's log
+//! lines included (`report::calico`, as calico-node words them). Messages
+//! of other programs that nlorder does not model (apimachinery's,
+//! kubeadm's, flannel's, Go's: [`failure::Failure::Said`]) are kept as
+//! the program writes them.
 
 #[macro_use]
 pub mod options;
@@ -17,8 +28,10 @@ pub mod assumed;
 pub mod blocks;
 pub mod calico;
 pub mod calico_method;
+mod calico_runtime;
 pub mod calico_text;
 pub mod calico_version;
+mod calico_walk;
 pub mod cilium;
 pub mod cilium_node_address;
 pub mod conflict;

@@ -27,7 +27,12 @@ pub enum PeerCheck {
     Matches,
     /// It connects from another address: the node address and the
     /// interface it was found on.
-    Mismatch { node: IpAddr, interface: Option<String> },
+    Mismatch {
+        /// The node address.
+        node: IpAddr,
+        /// The interface it was found on.
+        interface: Option<String>,
+    },
     /// No node address was chosen.
     NoNodeAddress,
 }
@@ -39,41 +44,79 @@ pub enum Note {
     KubeApiserver(super::kube_apiserver::note::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
-    IpNone { family: Family },
+    IpNone {
+        /// `IP` (4) or `IP6` (6).
+        family: Family,
+    },
     /// `IP=text` (`IP6=`): used as given.
-    IpGiven { family: Family, text: String },
+    IpGiven {
+        /// `IP` (4) or `IP6` (6).
+        family: Family,
+        /// The setting as given.
+        text: String,
+    },
     /// The address given is on no interface: calico-node's warning.
-    IpNotConfirmed { family: Family, ip: IpAddr },
+    IpNotConfirmed {
+        /// `IP` (4) or `IP6` (6).
+        family: Family,
+        /// The address given.
+        ip: IpAddr,
+    },
     /// can-reach=: the route the kernel takes to `dst`, and the source it
     /// picks.
     Reaches {
+        /// The `can-reach=` destination.
         dst: IpAddr,
+        /// The source the kernel picks.
         source: IpAddr,
+        /// The route it takes, as `ip route` prints it.
         route: String,
+        /// How the kernel chose the source.
         why: Why,
     },
     /// kubernetes-internal-ip: calico-node's warning for an InternalIP on
     /// no interface.
-    NoInterfaceFor { ip: IpAddr },
+    NoInterfaceFor {
+        /// The InternalIP.
+        ip: IpAddr,
+    },
     /// kubernetes-internal-ip in a release with the network-address bug.
     NetworkAddress {
+        /// The release replayed.
         version: Version,
+        /// What that release returns: the network.
         network: IpNet,
+        /// The InternalIP with its prefix length, which later releases return.
         cidr: IpNet,
     },
     /// `--bgp-peer`: the route and source the kernel uses for the peer.
     BgpPeer {
+        /// The peer.
         peer: IpAddr,
+        /// The source the kernel connects from.
         source: IpAddr,
+        /// The output device.
         device: String,
+        /// The route, as `ip route` prints it.
         route: String,
+        /// What that says of the node address.
         node: PeerCheck,
     },
     /// `--bgp-peer`: the kernel has no source for the peer.
-    BgpPeerUnreachable { peer: IpAddr, why: NoSource },
+    BgpPeerUnreachable {
+        /// The peer.
+        peer: IpAddr,
+        /// Why the kernel has no source for it.
+        why: NoSource,
+    },
     /// `--bgp-peer` of the other family than the one detected: not checked
     /// here (calico-node peers over each family separately).
-    BgpPeerOtherFamily { peer: IpAddr, family: Family },
+    BgpPeerOtherFamily {
+        /// The peer.
+        peer: IpAddr,
+        /// The family detected.
+        family: Family,
+    },
 
     // kubelet's steps.
     /// Step 1: `--node-ip` given.
@@ -93,10 +136,15 @@ pub enum Note {
     /// host): the file's answers and the order after the sort, with the
     /// rule behind each neighbouring pair.
     NameSorted {
+        /// The node name.
         name: String,
+        /// The hosts file, as named.
         hosts: String,
+        /// The file's answers, in name-service order.
         found: Vec<IpAddr>,
+        /// The order after glibc's sort.
         order: Vec<IpAddr>,
+        /// The rule behind each neighbouring pair of `order`.
         steps: Vec<super::gai::Step>,
     },
     /// Step 3: no answer passed `validateNodeIP`.
@@ -104,18 +152,27 @@ pub enum Note {
 
     // apimachinery's default-route walk (kubelet's step 4, kubeadm).
     /// The address of the default route's interface.
-    DefaultRouteInterface { by: Program },
+    DefaultRouteInterface {
+        /// The program walking.
+        by: Program,
+    },
     /// That interface has no global address: one on the up loopback.
     LoopbackFallback {
+        /// The program walking.
         by: Program,
+        /// The default route's interface.
         interface: String,
+        /// The loopback interface the address is on.
         loopback: String,
     },
     /// The family preferred gave nothing (`had_route`: it has a default
     /// route, which leads to no global address): the other one answered.
     FellBack {
+        /// The program walking.
         by: Program,
+        /// The family preferred.
         wanted: Family,
+        /// It has a default route.
         had_route: bool,
     },
 
@@ -123,74 +180,154 @@ pub enum Note {
     /// `--apiserver-advertise-address` given.
     AdvertiseGiven,
     /// The advertise address given is on no interface.
-    AdvertiseNotOnHost { ip: IpAddr },
+    AdvertiseNotOnHost {
+        /// The advertise address.
+        ip: IpAddr,
+    },
     /// A loopback advertise address: a global address on `lo`.
     AdvertiseLoopback,
 
     // flannel: what chose the interface.
     /// The default route's interface, its first sorted address.
-    DefaultRoute { route: String },
+    DefaultRoute {
+        /// The default route, as `ip route` prints it.
+        route: String,
+    },
     /// `--iface IP`: the first interface holding it.
-    IfaceHolds { spec: String },
+    IfaceHolds {
+        /// The `--iface` value.
+        spec: String,
+    },
     /// `--iface NAME`: its first sorted address.
-    IfaceFirstSorted { spec: String },
+    IfaceFirstSorted {
+        /// The `--iface` value.
+        spec: String,
+    },
     /// `--iface-regex`: it matches an address.
-    IfaceRegexAddress { pattern: String },
+    IfaceRegexAddress {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
     /// `--iface-regex`: it matches an interface's name.
-    IfaceRegexName { pattern: String },
+    IfaceRegexName {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
     /// `--iface-can-reach`: the route to `dst`.
-    IfaceCanReach { dst: IpAddr, route: String },
+    IfaceCanReach {
+        /// The `--iface-can-reach` destination.
+        dst: IpAddr,
+        /// The route to it, as `ip route` prints it.
+        route: String,
+    },
     // flannel: what was passed over.
     /// `--iface IP`: no interface holds it.
-    IfaceNotHeld { spec: String },
+    IfaceNotHeld {
+        /// The `--iface` value.
+        spec: String,
+    },
     /// `--iface NAME`: no address of the family.
-    IfaceNoAddress { spec: String, family: Family },
+    IfaceNoAddress {
+        /// The `--iface` value.
+        spec: String,
+        /// The family looked for.
+        family: Family,
+    },
     /// `--iface NAME`: no such interface.
-    IfaceNoSuch { spec: String },
+    IfaceNoSuch {
+        /// The `--iface` value.
+        spec: String,
+    },
     /// `--iface-regex`: the pattern does not compile.
-    IfaceRegexInvalid { pattern: String, error: PatternError },
+    IfaceRegexInvalid {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+        /// Why it does not compile.
+        error: PatternError,
+    },
     /// `--iface-can-reach`: the kernel has no source for `dst`.
-    IfaceUnreachable { dst: IpAddr, why: NoSource },
+    IfaceUnreachable {
+        /// The `--iface-can-reach` destination.
+        dst: IpAddr,
+        /// Why the kernel has no source for it.
+        why: NoSource,
+    },
     /// `--public-ip`: announced instead of the interface's address.
     PublicIp(IpAddr),
 
     // k3s.
     /// The second node IP, IPv6, from `ResolveBindAddress(::1)`.
-    SecondNodeIp { ip: IpAddr, interface: String },
+    SecondNodeIp {
+        /// The IPv6 node IP.
+        ip: IpAddr,
+        /// The interface it is on.
+        interface: String,
+    },
     /// `--flannel-iface` names the node IPs' interface.
-    FlannelIface { name: String },
+    FlannelIface {
+        /// The interface named.
+        name: String,
+    },
 
     // etcd.
     /// Earlier default routes of the family lost to the last one.
-    LastDefaultRoute { route: String, earlier: usize },
+    LastDefaultRoute {
+        /// The last default route, as `ip route` prints it.
+        route: String,
+        /// How many default routes of the family came before it.
+        earlier: usize,
+    },
 
     // Cilium.
     /// The device named does not exist: every link is walked.
-    CiliumNoDevice { name: String },
+    CiliumNoDevice {
+        /// The device named.
+        name: String,
+    },
     /// The answer came from a retry: scope up to site, or all links.
-    CiliumRetry { scope_site: bool, all_links: bool },
+    CiliumRetry {
+        /// The retry took scopes up to site.
+        scope_site: bool,
+        /// The retry walked every link.
+        all_links: bool,
+    },
 
     // Docker Swarm.
     /// No up device has a global address: the subnet check answers.
-    SwarmNoDevice { devices: Vec<String> },
+    SwarmNoDevice {
+        /// The devices walked.
+        devices: Vec<String>,
+    },
     /// The subnets taken as Docker's own networks.
-    DockerSubnetsAssumed { subnets: Vec<ipnet::IpNet> },
+    DockerSubnetsAssumed {
+        /// The subnets.
+        subnets: Vec<ipnet::IpNet>,
+    },
 
     // Consul.
     /// No up non-loopback interface has an address: loopback ones count.
     ConsulLoopbackOnly,
     /// The private addresses that made Consul refuse.
-    ConsulCandidates { ips: Vec<IpAddr> },
+    ConsulCandidates {
+        /// The private addresses.
+        ips: Vec<IpAddr>,
+    },
 
     // Nomad.
     /// The interface of `ip route`'s first `default via` line.
-    NomadDefaultInterface { interface: String },
+    NomadDefaultInterface {
+        /// The interface.
+        interface: String,
+    },
     /// No `default via` line: no interface is sorted first.
     NomadNoDefaultInterface,
 
     // calico-node at run time.
     /// felix's VXLAN device parent: the first link holding the node IP.
-    VxlanParent { interface: String },
+    VxlanParent {
+        /// The parent link.
+        interface: String,
+    },
     /// No link holds the node IP: felix finds no VXLAN parent.
     VxlanNoParent,
     /// calico-node re-runs autodetection every 60 s.

@@ -35,12 +35,16 @@ pub enum Reason {
     FirstCandidate,
     /// An address that is not global unicast.
     AddressNotGlobal {
+        /// The address.
         ip: IpAddr,
+        /// What it is instead.
         why: NotGlobal,
     },
     /// An address outside every CIDR of `cidr=`.
     OutsideCidrs {
+        /// The address.
         ip: IpAddr,
+        /// The networks of `cidr=`.
         cidrs: Vec<IpNet>,
     },
     /// An interface without an address of the family.
@@ -51,24 +55,29 @@ pub enum Reason {
     NoGlobalOfFamily(Family),
     /// A link no message named: patterns cannot be matched against it.
     NameUnknown {
+        /// The link's ifindex.
         index: u32,
     },
     /// The name matches none of the include patterns.
     MatchesNone {
+        /// The include patterns.
         patterns: Vec<String>,
     },
     /// The name matches this exclude pattern.
     ExcludedBy {
+        /// The exclude pattern that matched.
         pattern: String,
     },
 
     // calico-node's can-reach=.
     /// The source address the kernel picks for `dst`.
     SourceFor {
+        /// The `can-reach=` destination.
         dst: IpAddr,
     },
     /// An address that is not the kernel's source address.
     NotSource {
+        /// The kernel's source address.
         source: IpAddr,
     },
     /// The interface holding the source address.
@@ -77,10 +86,14 @@ pub enum Reason {
     LacksSource,
 
     // calico-node's kubernetes-internal-ip.
+    /// The interface holding the Node's InternalIP.
     CarriesInternalIp {
+        /// The InternalIP.
         ip: IpAddr,
     },
+    /// An interface not holding it.
     LacksInternalIp {
+        /// The InternalIP.
         ip: IpAddr,
     },
 
@@ -90,6 +103,7 @@ pub enum Reason {
     /// The first valid answer of the preferred family (`position` counts
     /// from 1).
     ResolverAnswer {
+        /// Its place in the resolver's answer, from 1.
         position: usize,
     },
     /// A valid answer after the one that won.
@@ -100,14 +114,17 @@ pub enum Reason {
     // apimachinery's default-route walk (kubelet, kubeadm).
     /// The interface of this default route.
     DefaultRoute {
+        /// The default route, as `ip route` prints it.
         route: String,
     },
     /// The interface of this default route is down.
     DefaultRouteDown {
+        /// The default route, as `ip route` prints it.
         route: String,
     },
     /// This default route has no device (`*` in `/proc/net/route`).
     DefaultRouteNoDevice {
+        /// The default route, as `ip route` prints it.
         route: String,
     },
     /// The first global unicast address of the family.
@@ -124,39 +141,48 @@ pub enum Reason {
     // flannel.
     /// The default route's interface, its first sorted address.
     DefaultRouteFirstSorted {
+        /// The default route, as `ip route` prints it.
         route: String,
     },
     /// `--iface-regex` matches the address.
     AddressMatches {
+        /// The `--iface-regex` pattern.
         pattern: String,
     },
     /// `--iface-regex` does not match the address.
     AddressDoesNotMatch {
+        /// The `--iface-regex` pattern.
         pattern: String,
     },
     /// One of the interface's addresses matches.
     AnAddressMatches,
     /// None of the interface's addresses matches.
     NoAddressMatches {
+        /// The `--iface-regex` pattern.
         pattern: String,
     },
     /// The interface's name matches.
     NameMatches {
+        /// The `--iface-regex` pattern.
         pattern: String,
     },
     /// The first of the interface's sorted addresses (its name matched).
     FirstSorted,
     /// The name matches, but the interface has no address of the family.
     NameMatchesNoAddress {
+        /// The `--iface-regex` pattern.
         pattern: String,
+        /// The family looked for.
         family: Family,
     },
     /// Neither an address nor the name matches.
     NothingMatches {
+        /// The `--iface-regex` pattern.
         pattern: String,
     },
     /// An interface after the one whose name matched first.
     MatchedFirst {
+        /// The interface whose name matched first.
         interface: String,
     },
 
@@ -179,18 +205,22 @@ pub enum Reason {
     // etcd.
     /// The last main-table default route of its family.
     LastDefaultRoute {
+        /// The route, as `ip route` prints it.
         route: String,
     },
     /// That route's prefsrc is the answer.
     RoutePrefsrc {
+        /// The route, as `ip route` prints it.
         route: String,
     },
     /// That route names no device (multipath).
     NoOutputDevice {
+        /// The route, as `ip route` prints it.
         route: String,
     },
     /// A point-to-point address: its IFA_ADDRESS is the peer.
     PeerAddress {
+        /// The address's own side (IFA_LOCAL).
         local: IpAddr,
     },
 
@@ -199,7 +229,9 @@ pub enum Reason {
     CiliumExcluded(CiliumExcluded),
     /// Its scope is wider than the pass allows (RT_SCOPE_*).
     ScopeAbove {
+        /// The address's scope.
         scope: u8,
+        /// The widest scope the pass takes.
         max: u8,
     },
     /// A secondary address (or a temporary IPv6 one: the same flag bit).
@@ -232,6 +264,7 @@ pub enum Reason {
     Ipv4Preferred,
     /// The address lies in one of Docker's own networks.
     DockerSubnet {
+        /// The Docker network.
         net: IpNet,
     },
     /// The interface holds an address in one of Docker's networks.
@@ -268,9 +301,13 @@ pub enum CiliumExcluded {
 /// Why kubelet's `validateNodeIP` refuses an address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeIpInvalid {
+    /// A loopback address.
     Loopback,
+    /// A multicast address.
     Multicast,
+    /// `0.0.0.0` or `::`.
     Unspecified,
+    /// A link-local unicast address.
     LinkLocal,
     /// None of the host's interfaces holds it.
     NotOnHost(IpAddr),

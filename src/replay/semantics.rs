@@ -15,11 +15,19 @@ pub enum Semantics {
     /// calico-node: the release asked for (a later one than any nlorder
     /// knows is replayed as [`Version::LATEST`]), and its walk, unless
     /// calico-node refused the method.
-    CalicoNode { asked: Version, walk: Option<CalicoWalk> },
+    CalicoNode {
+        /// The release asked for.
+        asked: Version,
+        /// The interface walk replayed (`None`: the method was refused).
+        walk: Option<CalicoWalk>,
+    },
     /// kubelet's `NodeAddress` steps.
     Kubelet,
     /// flannel's external interface, in the release replayed.
-    Flannel { version: Version },
+    Flannel {
+        /// The flannel release replayed.
+        version: Version,
+    },
     /// kubeadm's `SetAPIEndpointDynamicDefaults`.
     Kubeadm,
     /// kube-apiserver's `DefaultAdvertiseAddress`.
@@ -28,11 +36,20 @@ pub enum Semantics {
     K3s,
     /// k3s's embedded flannel (its own `LookupExtInterface`), in the
     /// flannel release replayed.
-    K3sFlannel { version: Version },
+    K3sFlannel {
+        /// The flannel release replayed.
+        version: Version,
+    },
     /// Cilium's node-IP fallback (`firstGlobalAddr`), in the release replayed.
-    Cilium { version: Version },
+    Cilium {
+        /// The Cilium release replayed.
+        version: Version,
+    },
     /// Cilium's NodePort or masquerade address (`node_address.go`).
-    CiliumNodeAddress { masquerade: bool },
+    CiliumNodeAddress {
+        /// The masquerade address, not NodePort's.
+        masquerade: bool,
+    },
     /// etcd's `GetDefaultHost`.
     Etcd,
     /// Docker Swarm's `resolveSystemAddr`.

@@ -18,6 +18,7 @@ use crate::netlink::names::*;
 /// The kernel's answer for one destination.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceChoice {
+    /// The source address.
     pub source: IpAddr,
     /// Output device.
     pub oif: Option<u32>,
@@ -31,31 +32,66 @@ pub struct SourceChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Why {
     /// A local route whose `src` is the destination itself.
-    LocalRouteSelf { src: IpAddr },
+    LocalRouteSelf {
+        /// The route's `src`.
+        src: IpAddr,
+    },
     /// A local route for `dst` whose `src` is the subnet's primary.
-    LocalRouteSrc { dst: IpAddr, src: IpAddr },
+    LocalRouteSrc {
+        /// The destination.
+        dst: IpAddr,
+        /// The route's `src`.
+        src: IpAddr,
+    },
     /// The route's `prefsrc`.
-    RouteSrc { src: IpAddr },
+    RouteSrc {
+        /// The route's `prefsrc`.
+        src: IpAddr,
+    },
     /// A local route without `src`: the destination itself.
     Local,
     /// IPv4: the first primary of `device` in the subnet of `near` (the
     /// gateway).
-    FirstPrimaryNear { device: String, near: IpAddr },
+    FirstPrimaryNear {
+        /// The output device.
+        device: String,
+        /// The gateway (or destination) whose subnet is looked in.
+        near: IpAddr,
+    },
     /// IPv4: the first primary of `device` (a route without a gateway).
-    FirstPrimary { device: String },
+    FirstPrimary {
+        /// The output device.
+        device: String,
+    },
     /// IPv4: the first primary of `device`, none being in `near`'s subnet.
-    FirstPrimaryNotNear { device: String, near: IpAddr },
+    FirstPrimaryNotNear {
+        /// The output device.
+        device: String,
+        /// The gateway (or destination) whose subnet was looked in.
+        near: IpAddr,
+    },
     /// IPv4: `device` has no address; the first suitable one on `on`.
-    OtherDevice { device: String, on: String },
+    OtherDevice {
+        /// The output device, without an address.
+        device: String,
+        /// The device the source is on.
+        on: String,
+    },
     /// IPv6: the destination is one of the host's addresses.
     DestinationLocal,
     /// IPv6: the best address by RFC 6724's rules, with what scored it.
     Rfc6724 {
+        /// The address chosen.
         source: IpAddr,
+        /// Its scope (RFC 6724's, as the kernel computes it).
         scope: u8,
+        /// It is deprecated (preferred lifetime over).
         deprecated: bool,
+        /// It is on the output device.
         on_device: bool,
+        /// Its policy label equals the destination's.
         label_matches: bool,
+        /// The bits it shares with the destination.
         common_bits: u32,
     },
 }
@@ -69,7 +105,12 @@ pub enum NoSource {
     Unreachable,
     /// A blackhole/unreachable/prohibit route matches (the route, as
     /// `ip route` prints it, and its type).
-    Rejected { route: String, kind: Rejecting },
+    Rejected {
+        /// The route, as `ip route` prints it.
+        route: String,
+        /// Its type.
+        kind: Rejecting,
+    },
     /// The output device has no usable address (`None`: the route names
     /// no single device, multipath or none).
     NoAddress(Option<String>),

@@ -24,6 +24,7 @@ use super::semantics::Semantics;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
+    /// The answer.
     Chosen,
     /// Matched an exclude pattern.
     Excluded,
@@ -31,7 +32,9 @@ pub enum Verdict {
     NotIncluded,
     /// No address of the requested family.
     NoAddress,
+    /// Not a global unicast address (loopback, link-local, multicast, ...).
     NotGlobalUnicast,
+    /// In none of the `cidr=` networks.
     OutsideCidrs,
     /// Not the address the method looks for (can-reach source, InternalIP, flannel IP/regex).
     NotMatching,
@@ -54,6 +57,7 @@ pub struct AddrVerdict {
     /// As the program lists it: an interface address with its prefix
     /// length, a resolver's answer bare.
     pub address: NodeAddress,
+    /// Whether it won, or why it lost.
     pub verdict: Verdict,
     /// `None` when the candidate's own reason says it all (JSON: `""`).
     #[serde(serialize_with = "reason_or_empty")]
@@ -63,10 +67,15 @@ pub struct AddrVerdict {
 /// A candidate interface, in the order the program examines them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Candidate {
+    /// The interface's name (or the name nlorder gives a nameless one).
     pub interface: String,
+    /// Its ifindex.
     pub index: u32,
+    /// Whether it won, or why it lost.
     pub verdict: Verdict,
+    /// What decided the verdict.
     pub reason: Reason,
+    /// Its addresses the program looked at, each with its own verdict.
     pub addresses: Vec<AddrVerdict>,
 }
 
@@ -83,7 +92,9 @@ fn reason_or_empty<S: serde::Serializer>(reason: &Option<Reason>, s: S) -> Resul
 /// kubeadm: `10.4.0.1`). JSON and text show it as the program writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NodeAddress {
+    /// Bare: `10.4.0.1`.
     Ip(IpAddr),
+    /// With the prefix length: `10.4.0.1/24`.
     Net(IpNet),
 }
 
@@ -155,10 +166,20 @@ pub enum LogError {
     /// `ReachDestination`).
     Calico(Unable),
     /// Go's `net.Dial` of a UDP socket refused by the kernel's `connect`.
-    Dial { dst: IpAddr, errno: DialErrno },
+    Dial {
+        /// The destination dialled.
+        dst: IpAddr,
+        /// What `connect` answered.
+        errno: DialErrno,
+    },
     /// Go's `net.Dial` of `udp4` (`udp6`) to an address of the other
     /// family.
-    NoSuitableAddress { family: Family, dest: String },
+    NoSuitableAddress {
+        /// The family dialled (`udp4` or `udp6`).
+        family: Family,
+        /// The destination, as given.
+        dest: String,
+    },
 }
 
 /// What the kernel's `connect` of a UDP socket answers where the route
@@ -181,30 +202,49 @@ pub enum DialErrno {
 pub enum Log {
     /// The function's `Using autodetected …` line.
     Using {
+        /// The family detected.
         family: Family,
+        /// The address found.
         address: NodeAddress,
+        /// The interface it is on.
         interface: String,
+        /// The method that found it.
         by: Autodetect,
     },
     /// The function's `Unable to auto-detect …` line.
     Unable {
+        /// The family detected.
         family: Family,
+        /// The method that found nothing.
         by: Autodetect,
+        /// The error the line ends with.
         why: LogError,
     },
     /// `AutoDetectCIDR` does not know the method (and calico-node
     /// terminates).
-    InvalidMethod { method: MethodText },
+    InvalidMethod {
+        /// The method, as given.
+        method: MethodText,
+    },
     /// kubernetes-internal-ip: `GetLocalCIDR` found the InternalIP on a
     /// host interface, with this prefix length.
-    IncludingCidr { cidr: IpNet },
+    IncludingCidr {
+        /// The InternalIP with its interface's prefix length.
+        cidr: IpNet,
+    },
     /// kubernetes-internal-ip: `GetLocalCIDR` found the InternalIP on no
     /// host interface.
-    NoMatchingInterface { ip: IpAddr },
+    NoMatchingInterface {
+        /// The InternalIP.
+        ip: IpAddr,
+    },
     /// kubernetes-internal-ip: what `GetLocalCIDR` returned does not
     /// parse as a CIDR (a bare IP, or nothing when the Node has no
     /// InternalIP of the family).
-    UnparsableCidr { address: String },
+    UnparsableCidr {
+        /// What `GetLocalCIDR` returned.
+        address: String,
+    },
 }
 
 /// The lines calico-node logs: none is `null` in JSON, one a string,
@@ -234,6 +274,7 @@ pub struct Detection {
     /// two: IPv4, then IPv6); `[address]` for the programs that pick one,
     /// empty when nothing was chosen.
     pub addresses: Vec<NodeAddress>,
+    /// The interface the address is on, where the program names one.
     pub interface: Option<String>,
     /// Why nothing was chosen.
     pub error: Option<Failure>,
@@ -252,6 +293,7 @@ pub struct Detection {
 }
 
 impl Detection {
+    /// A detection that chose nothing yet: no candidate, note or log line.
     pub fn new(method: impl Into<Method>, semantics: Semantics, family: Family) -> Self {
         Detection {
             method: method.into(),

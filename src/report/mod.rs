@@ -1,15 +1,28 @@
 //! Reports: printers that turn results into text for people, JSON for
 //! programs, or JUnit XML for CI.
 //!
-//! Contract: every printer is a [`Print`] implementation, fed a result the
-//! request computed once, so every format shows the same values; printers
-//! format, they decide nothing (what agrees, what changed and what
-//! conflicts arrive as values from `app` and `replay`; one program's words,
-//! such as calico-node's log lines in [`calico`], live in one file). Whole results are printed by [`Text`],
-//! [`Json`] and [`JUnit`] (chosen by [`print()`] from a [`Format`]); streams
-//! (`decode`'s messages, `timeline`'s changes) have stateful printers that
-//! print one item at a time through the same trait. Only this module
-//! chooses words: the layers below return values.
+//! Contract: words are chosen here. The layers below return values, except
+//! the sentences they still write, which are printed as they come: the
+//! diagnostics ([`crate::diag`]) and a request's table as `who` names it
+//! ([`crate::looks::Asked::asked`]). One
+//! program's words (such as calico-node's log lines, in [`calico`]) live
+//! in one file. Every printer is a [`Print`]
+//! implementation fed a result the request computed once, so every format
+//! shows the same values: JSON's strings are the text's words (one
+//! `Display` per value, serialized as it). Whole results are printed by
+//! [`Text`], [`Json`] and [`JUnit`] (chosen by [`print()`] from a
+//! [`Format`]); streams (`decode`'s messages, `timeline`'s changes) have
+//! stateful printers that print one item at a time through the same trait.
+//!
+//! What agrees (`replay::matrix::agreement`), what conflicts
+//! (`replay::conflict`) and where an answer changed arrive as values,
+//! computed in `app` and `replay`. Printers still decide a few things,
+//! named here until they move to `app`: the result types of `detect` are
+//! defined here ([`detect::DetectReport`]), and
+//! [`detect::NodeAnswer::last`] picks the detection that conflicts and
+//! `--expect` judge; the timeline printer attributes requests to libraries
+//! itself (it runs [`crate::looks::Looks`] over the messages it is fed);
+//! the conflict text joins the conflicts over one address into one line.
 
 use std::io::{self, Write};
 
@@ -31,6 +44,7 @@ pub mod calico;
 pub mod check;
 pub mod decode;
 pub mod detect;
+pub mod evidence;
 pub mod failure;
 pub mod fields;
 pub mod gai;

@@ -4,10 +4,14 @@
 //! Contract: [`json()`] is the one JSON shape of a moment (`moment` in the
 //! documents of `table`, `detect` and `gai`); text printers use
 //! [`describe`]; [`outside_warning`] says an `--at` outside the capture.
+//! Why `--at auto` chose a moment arrives as a value
+//! ([`crate::looks::Chosen`]) and is worded here.
 
 use serde::Serialize;
 
 use crate::capture::Timestamp;
+use crate::looks::{Chosen, ChosenLook, Looker};
+use crate::model::ObjectKind;
 use crate::rebuild::{At, Moment, Outside};
 
 /// A moment in JSON: the last record applied and its time, the `--at`
@@ -48,7 +52,7 @@ pub fn describe(m: &Moment) -> String {
         None => format!("packet {p}"),
     };
     if let Some(why) = &m.chosen {
-        return format!("{} ({why})", when(m.packet, m.ts));
+        return format!("{} ({})", when(m.packet, m.ts), chosen(why));
     }
     match (m.at, m.outside()) {
         (None, _) => format!("{} (the end of the capture)", when(m.packet, m.ts)),
@@ -91,4 +95,87 @@ pub fn outside_warning(m: &Moment, setting: &str) -> Option<String> {
              (duplicate address detection, address lifetimes) run on to {at}"
         ),
     })
+}
+
+/// Why `--at auto` evaluated where it did.
+fn chosen(c: &Chosen) -> String {
+    match c {
+        Chosen::Look(l) => chosen_look(l),
+        Chosen::NobodyAsks => "--at auto: this resolver asks netlink for nothing (it connects UDP sockets to learn \
+                               sources), so no look marks its moment; the end of the capture is used"
+            .to_owned(),
+        Chosen::NoGoProgramLooked => "--at auto: Go's own resolver asks netlink for nothing (it connects UDP sockets \
+                                      to learn sources), and no Go program that sent no __check_pf enumerated \
+                                      interfaces in this capture (the program that resolves usually does), so \
+                                      nothing marks its moment; the end of the capture is used"
+            .to_owned(),
+        Chosen::NoLook(who) => format!(
+            "--at auto: no {} looked at the tables in this capture; its end is used",
+            looker_name(*who)
+        ),
+    }
+}
+
+/// `--at auto: the last of 3 Go program looks: …`.
+fn chosen_look(l: &ChosenLook) -> String {
+    let (label, why) = if l.looker.inferred() {
+        let left_out = match l.cgo_ports.len() {
+            0 => String::new(),
+            n => format!(
+                "; port{} {} also sent __check_pf: {}, left out",
+                if n == 1 { "" } else { "s" },
+                l.cgo_ports.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+                if n == 1 { "a cgo program" } else { "cgo programs" },
+            ),
+        };
+        (
+            ", inferred",
+            format!(
+                ". Go's own resolver asks netlink for nothing; the program that resolves usually enumerates \
+                 its interfaces too, and a look's port is its process id{left_out}"
+            ),
+        )
+    } else {
+        ("", String::new())
+    };
+    let which = if l.every {
+        format!("look {} of the capture", l.number)
+    } else {
+        format!("the last of {} {} looks", l.total, looker_name(l.looker))
+    };
+    let port = l.port.map(|p| format!(", port {p}")).unwrap_or_default();
+    format!(
+        "--at auto{label}: {which}: {} ({}){port}, requests in packets {}; its {} as those dumps returned them{why}",
+        l.library.name(),
+        l.confidence.name(),
+        l.requests.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+        kinds(&l.asked),
+    )
+}
+
+/// The program's name in `--at auto`'s words.
+fn looker_name(l: Looker) -> &'static str {
+    match l {
+        Looker::Go | Looker::GoResolver => "Go program",
+        Looker::GlibcGetaddrinfo => "glibc getaddrinfo",
+        Looker::Nobody => "resolver that asks netlink for nothing",
+    }
+}
+
+/// `links and addresses`.
+fn kinds(asked: &[ObjectKind]) -> String {
+    let names: Vec<&str> = [
+        (ObjectKind::Links, "links"),
+        (ObjectKind::Addresses, "addresses"),
+        (ObjectKind::Routes, "routes"),
+    ]
+    .iter()
+    .filter(|(k, _)| asked.contains(k))
+    .map(|(_, n)| *n)
+    .collect();
+    match names.as_slice() {
+        [one] => (*one).to_owned(),
+        [a, b] => format!("{a} and {b}"),
+        _ => names.join(", "),
+    }
 }

@@ -133,7 +133,7 @@ struct JsonAsked<'a> {
     ipv6_seen: bool,
     library: Library,
     confidence: Confidence,
-    evidence: &'a str,
+    evidence: &'a crate::looks::Evidence,
     time: Option<String>,
     asked: String,
     library_name: &'static str,

@@ -12,17 +12,24 @@ use serde::Serialize;
 use super::gai_conf::GaiConf;
 use crate::replay::source::{NoSource, Why};
 
+/// The getaddrinfo whose sort is replayed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Resolver {
+    /// glibc's RFC 3484 sort, with gai.conf.
     Glibc,
+    /// Go's own resolver (RFC 6724).
     Go,
+    /// musl's RFC 6724 subset.
     Musl,
 }
 
+/// How to sort: the resolver, the host's gai.conf, and sources given.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The resolver replayed.
     pub resolver: Resolver,
+    /// The host's /etc/gai.conf (glibc only).
     pub gai_conf: GaiConf,
     /// `--source DEST=SRC`.
     pub sources: Vec<(IpAddr, IpAddr)>,
@@ -41,9 +48,11 @@ impl Default for Options {
 /// What the resolver knows about one candidate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CandidateFacts {
+    /// The candidate.
     pub address: IpAddr,
     /// Position in the name-service order, 0-based.
     pub position: usize,
+    /// The source address for it (`None`: none found).
     pub source: Option<IpAddr>,
     /// How the source was found.
     pub source_why: SourceWhy,
@@ -68,7 +77,14 @@ pub enum SourceWhy {
     /// The kernel's source-address selection: how it chose, the route
     /// that decided (as `ip route` prints it), and whether the routes were
     /// inferred from the addresses (the capture held none).
-    Kernel { why: Why, route: String, inferred: bool },
+    Kernel {
+        /// How the kernel chose.
+        why: Why,
+        /// The route that decided, as `ip route` prints it.
+        route: String,
+        /// The routes were inferred from the addresses.
+        inferred: bool,
+    },
     /// The kernel would find none.
     None(NoSource),
 }
@@ -89,5 +105,10 @@ pub enum GaiNote {
     /// musl sorts neither a single answer nor IPv4-only answers.
     MuslUnsorted,
     /// glibc: `source` of `dst` is not in the address dump it reads.
-    SourceNotInDump { source: IpAddr, dst: IpAddr },
+    SourceNotInDump {
+        /// The source address.
+        source: IpAddr,
+        /// The candidate it is the source for.
+        dst: IpAddr,
+    },
 }

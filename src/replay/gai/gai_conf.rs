@@ -17,9 +17,13 @@ pub type PolicyRow = (Ipv6Addr, u8, u32);
 /// lines set (None: no valid line, glibc's default stays) and its `reload`.
 #[derive(Debug, Clone, Default)]
 pub struct GaiConf {
+    /// The `label` lines' table.
     pub labels: Option<Vec<PolicyRow>>,
+    /// The `precedence` lines' table.
     pub precedence: Option<Vec<PolicyRow>>,
+    /// The `scopev4` lines' table.
     pub scopev4: Option<Vec<PolicyRow>>,
+    /// `reload yes`.
     pub reload: bool,
     /// Lines skipped for an unknown keyword or a value that does not parse
     /// (their number, from 1, and their text, trimmed); blank, comment and

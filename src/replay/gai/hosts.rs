@@ -38,6 +38,7 @@ use crate::netlink::names::{AF_INET, AF_INET6};
 /// comment, in file order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HostsFile {
+    /// The lines, in file order.
     pub lines: Vec<HostsLine>,
 }
 
@@ -103,19 +104,24 @@ pub enum ReadAs {
 /// A candidate and the line it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FromLine {
+    /// The candidate.
     pub address: IpAddr,
     /// The line's number, from 1.
     pub line: usize,
     /// The line as written.
     pub text: String,
+    /// How its address was read.
     pub read_as: ReadAs,
 }
 
 /// A line that names the name but gave no candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotReturned {
+    /// The line's number, from 1.
     pub line: usize,
+    /// The line as written.
     pub text: String,
+    /// Why it gave no candidate.
     pub why: NotReturnedWhy,
 }
 
@@ -138,6 +144,7 @@ pub enum NotReturnedWhy {
 /// The candidates for a name, as the files backend returns them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lookup {
+    /// The families asked for.
     pub asked: Asked,
     /// `multi on`: every line that names it, not only the first.
     pub multi: bool,
@@ -158,6 +165,7 @@ impl Lookup {
 /// says; off without one) and the lines glibc rejects.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HostConf {
+    /// `multi on`.
     pub multi: bool,
     /// Lines glibc rejects (an unknown keyword, or `multi`/`reorder`
     /// without `on` or `off`): their number, from 1, and text, trimmed.

@@ -30,22 +30,35 @@ pub enum Explanation {
     /// A gai.conf preferring IPv4 (`precedence ::ffff:0:0/96 100`).
     PreferIpv4,
     /// The opposite IPv6 presence (`host_has_ipv6`: the host's now).
-    Ipv6Presence { host_has_ipv6: bool },
+    Ipv6Presence {
+        /// Whether the host has a non-loopback IPv6 address now.
+        host_has_ipv6: bool,
+    },
     /// Some sources were unknown or inferred.
     Sources,
     /// The name service returned the candidates in another order.
     NssOrder,
     /// The hosts file read with this `multi` (host.conf) gives it.
-    HostConfMulti { multi: bool },
+    HostConfMulti {
+        /// `multi on`.
+        multi: bool,
+    },
     /// The hosts file read with (or without) AI_ADDRCONFIG gives it.
-    AddrConfig { addrconfig: bool },
+    AddrConfig {
+        /// With AI_ADDRCONFIG.
+        addrconfig: bool,
+    },
     /// A moment of the capture gives exactly this order: the stretch
     /// (from `from` to `to`, ended by `changed_by`) and where it lies
     /// against the moment evaluated.
     Moment {
+        /// Where the stretch lies against the moment evaluated.
         found: Found,
+        /// The packet that made the order.
         from: u64,
+        /// The last packet before the next change (or the capture's last).
         to: u64,
+        /// The packet whose change ended it (none: it lasted to the end).
         changed_by: Option<u64>,
     },
 }
@@ -145,10 +158,13 @@ fn toggle_ipv6(model: &Model, has: bool) -> Model {
 /// the next change, or the capture's last (`to`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Span {
+    /// The packet that made the order.
     pub from: u64,
+    /// The last packet before the next change, or the capture's last.
     pub to: u64,
     /// The packet whose change ended it (none: it lasted to the end).
     pub changed_by: Option<u64>,
+    /// The order predicted throughout.
     pub order: Vec<IpAddr>,
 }
 

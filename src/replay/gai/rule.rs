@@ -15,7 +15,12 @@ pub enum Rule {
     NotSorted,
     /// Rule 1: `missing` has no source address; glibc names `other`, which
     /// has one, when `missing` comes first.
-    NoSource { missing: IpAddr, other: Option<IpAddr> },
+    NoSource {
+        /// The candidate without a source.
+        missing: IpAddr,
+        /// The one with a source it is compared with (glibc).
+        other: Option<IpAddr>,
+    },
     /// Rule 1, Go: neither has a source address, and Go keeps their order.
     NeitherHasSource,
     /// Rule 2: one destination's scope matches its source's (glibc: the
@@ -37,13 +42,22 @@ pub enum Rule {
     /// Rule 9: the bits each shares with its source (glibc: the sources,
     /// and whether an IPv4 prefix length was unknown to it).
     CommonBits {
+        /// The bits the first shares with its source.
         first: u32,
+        /// The bits the second shares with its source.
         second: u32,
+        /// The two sources as glibc read them (glibc only).
         sources: Option<[SourceEntry; 2]>,
+        /// glibc did not know an IPv4 source's prefix length.
         prefix_unknown: bool,
     },
     /// Rule 10: the name-service positions, counted from 1.
-    NameServiceOrder { first: usize, second: usize },
+    NameServiceOrder {
+        /// The first's position.
+        first: usize,
+        /// The second's position.
+        second: usize,
+    },
 }
 
 impl Rule {
@@ -68,11 +82,17 @@ impl Rule {
 /// glibc's rule 2: each destination's scope and its source's scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scopes {
+    /// The first destination.
     pub first: IpAddr,
+    /// Its scope.
     pub first_scope: u32,
+    /// Its source's scope.
     pub first_source_scope: u32,
+    /// The second destination.
     pub second: IpAddr,
+    /// Its scope.
     pub second_scope: u32,
+    /// Its source's scope.
     pub second_source_scope: u32,
 }
 
@@ -80,6 +100,8 @@ pub struct Scopes {
 /// address entry for an IPv4 destination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SourceEntry {
+    /// The source address.
     pub ip: IpAddr,
+    /// Its entry's prefix length (`None`: unknown to glibc).
     pub prefix_len: Option<u8>,
 }

@@ -1,5 +1,10 @@
 //! [`sort`]: the order one resolver returns the candidates in, with the
 //! rule behind each neighbouring pair.
+//!
+//! Contract: a pure function of the model, the candidates in name-service
+//! order and the options; every neighbouring pair of the result has its
+//! [`Step`], and what the sort could not see is a [`GaiNote`], never a
+//! guess.
 
 use std::net::IpAddr;
 
@@ -17,23 +22,33 @@ use crate::model::Model;
 /// `explanation` (in words), `swapped`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
+    /// The one returned first.
     pub first: IpAddr,
+    /// The one returned after it.
     pub second: IpAddr,
+    /// The rule that decided.
     pub rule: Rule,
     /// The two were in the other order in the name service's answer.
     pub swapped: bool,
 }
 
+/// The order one resolver returns, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GaiResult {
+    /// The resolver replayed.
     pub resolver: Resolver,
+    /// The candidates in name-service order.
     pub input: Vec<IpAddr>,
+    /// The order returned.
     pub order: Vec<IpAddr>,
+    /// Each neighbouring pair of `order`, with the rule that decided it.
     pub steps: Vec<Step>,
+    /// What the resolver knew of each candidate, in `input` order.
     pub candidates: Vec<CandidateFacts>,
     /// Whether the host has a non-loopback IPv6 address (glibc's check_pf
     /// keeps its address list only then), whatever the resolver.
     pub host_has_ipv6: bool,
+    /// What the sort found beside the order.
     pub notes: Vec<GaiNote>,
 }
 

@@ -64,6 +64,8 @@ fn unable(error: &str) -> Failure {
     ))
 }
 
+/// kube-apiserver's advertise address on the host the model holds: the
+/// one given, a specific bind address, or apimachinery's default-route walk.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let bind = o.bind_address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
     let mut d = Detection::new(Program::KubeApiserver, Semantics::KubeApiserver, Family::of(bind));

@@ -14,5 +14,8 @@ pub enum Note {
     /// the advertise address.
     BindAddressUsed,
     /// The address given is on none of the host's interfaces.
-    NotOnHost { ip: IpAddr },
+    NotOnHost {
+        /// The address given.
+        ip: IpAddr,
+    },
 }
