@@ -179,6 +179,22 @@ fn promote_secondaries_is_read_from_the_capture() {
     }
 }
 
+/// A bridge that had its link-local before the recording began (its
+/// first container came and went) gets a port with a lower MAC, takes that
+/// MAC, and regains its carrier: the kernel makes no second link-local,
+/// because the link dump showed the device configured (`IF_READY` in
+/// `IFLA_INET6_FLAGS`). Recorded with `record.sh others_bridge_mac`.
+#[test]
+fn a_bridge_configured_before_the_capture_gets_no_second_link_local() {
+    let cap = common::fixture("others/bridge-mac.pcap");
+    assert_equal_to_ip(&cap, &[]);
+    let t = table(&cap, &[]);
+    let w = warnings(&t).join("\n");
+    assert!(!w.contains("disagrees"), "{w}");
+    let said = t["assumptions"].to_string();
+    assert!(!said.contains("docker0"), "{said}");
+}
+
 /// On every capture of `fixtures/`, `timeline` says a dump DISAGREES only
 /// where the kernel did something no message showed: each such line is
 /// listed here with its cause, and any other is a model error.

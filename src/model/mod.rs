@@ -263,6 +263,14 @@ impl Model {
             conf.use_tempaddr = c.use_tempaddr.or(conf.use_tempaddr);
             conf.accept_dad = c.accept_dad.or(conf.accept_dad);
             conf.addr_gen_mode = c.addr_gen_mode.or(conf.addr_gen_mode);
+            conf.inet6_flags = c.inet6_flags.or(conf.inet6_flags);
+            // A dump or GET reply shows whether addrconf has configured the
+            // device since it last went up (IF_READY): if so, carrier coming
+            // back makes nothing again, whatever its MAC is now. (A
+            // notification shows the flags after the change it announces.)
+            if !is_notification && let Some(ready) = c.ipv6_ready() {
+                self.state_mut(l.index).ipv6_configured = ready;
+            }
         }
     }
 
