@@ -66,6 +66,14 @@ pub enum Assumption {
         /// The request answered without one.
         request: u64,
     },
+    /// The `ff00::/8` routes of a release whose stable series changed
+    /// their form part way (type multicast and protocol kernel from
+    /// unicast and boot), when the release's text gives no stable number:
+    /// shown in the newer form.
+    MulticastRouteForm {
+        /// The release as the model knows it (`4.19`).
+        kernel: String,
+    },
     /// A link-local address from a random or secret interface id
     /// (`addr_gen_mode` random or stable privacy): unknown until notified.
     LinkLocalRandom {

@@ -534,12 +534,16 @@ impl Model {
         }
         // The devices whose carrier followed this one react after it.
         let followers: Vec<u32> = self.links.followers(index).to_vec();
+        if !self.links.contains(index) {
+            return;
+        }
+        // The kernel announces the addresses' removal first; IPv4 routes
+        // through the device go silently. (While the device is still in
+        // the table, so that their changes name it.)
+        self.device_gone(index, ctx, sink);
         let Some(link) = self.links.remove(index) else {
             return;
         };
-        // The kernel announces the addresses' removal first; IPv4 routes
-        // through the device go silently.
-        self.device_gone(index, ctx, sink);
         self.created_links.remove(&index);
         for port in self.links.ports(index).to_vec() {
             self.links.update(port, |l| l.master = None);

@@ -85,6 +85,7 @@ impl Model {
         let multi = h.flags & NLM_F_MULTI != 0;
         let ctx = Ctx {
             packet: m.packet,
+            record: m.packet,
             ts: m.ts,
             offset: m.offset,
         };
@@ -284,6 +285,7 @@ impl Model {
     pub fn finish<S: ChangeSink>(&mut self, until: Option<crate::capture::Timestamp>, sink: &mut S) {
         let end = Ctx {
             packet: self.last_packet,
+            record: self.last_packet,
             ts: self.last_ts,
             offset: 0,
         };
@@ -303,6 +305,7 @@ impl Model {
             // (merged at the last record, with its number and time)
             let ctx = Ctx {
                 packet: self.last_packet,
+                record: self.last_packet,
                 ts: self.last_ts,
                 offset: 0,
             };

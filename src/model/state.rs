@@ -290,6 +290,9 @@ pub struct Model {
     /// (last link notification, the link request answered without one
     /// after it): link listeners had left (see `listener_left`).
     pub(super) link_listener_left: Option<(u64, u64)>,
+    /// A `ff00::/8` route was made on a release whose form of it the
+    /// model does not know (`KernelVersion::multicast_route_form`).
+    pub(super) multicast_form_unknown: bool,
 }
 
 impl Model {
@@ -340,6 +343,7 @@ impl Model {
             last_v6_removal: None,
             last_link_notification: None,
             link_listener_left: None,
+            multicast_form_unknown: false,
         }
     }
 
@@ -510,6 +514,11 @@ impl Model {
         }
         if let Some((last, request)) = self.link_listener_left {
             v.push(Assumption::LinkListenerLeft { last, request });
+        }
+        if let Some(kernel) = self.options.kernel.filter(|_| self.multicast_form_unknown) {
+            v.push(Assumption::MulticastRouteForm {
+                kernel: kernel.to_string(),
+            });
         }
         for l in self.links.as_slice() {
             if l.link_elsewhere
@@ -919,7 +928,12 @@ impl Copies {
 /// Where a message came from, for diagnostics and events.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Ctx {
+    /// The packet entries made now name as their origin: the record
+    /// applied, or the request an acknowledgement applies.
     pub(super) packet: u64,
+    /// The record being applied, at which the changes take effect (an
+    /// accepted request's acknowledgement).
+    pub(super) record: u64,
     pub(super) ts: Option<crate::capture::Timestamp>,
     pub(super) offset: u64,
 }
@@ -927,7 +941,7 @@ pub(super) struct Ctx {
 impl Ctx {
     pub(super) fn event(&self, change: Change) -> Event {
         Event {
-            packet: self.packet,
+            packet: self.record,
             ts: self.ts,
             change,
         }

@@ -46,6 +46,12 @@ impl fmt::Display for Assumption {
                  a link notification): a device that left this namespace after that with no request here (a veth \
                  gone with its peer elsewhere) is unknown unless an address notification showed it"
             ),
+            Assumption::MulticastRouteForm { kernel } => write!(
+                f,
+                "the ff00::/8 routes of linux {kernel}: their type and protocol changed within its stable series \
+                 (unicast proto boot before, multicast proto kernel after), and the release given names no stable \
+                 number: shown in the newer form"
+            ),
             Assumption::LinkLocalRandom { link } => write!(
                 f,
                 "the link-local address of {link} has a random interface id, which no message showed: unknown, shown \
