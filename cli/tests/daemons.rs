@@ -371,3 +371,46 @@ fn a_link_listener_that_left_is_said() {
         assert!(!text.contains("no link listener was left"), "{kernel}:\n{text}");
     }
 }
+
+/// ipvlans on their own lower device (`ipvlan-mtu`): they take eth1's MTU
+/// both ways without a message and keep IPv6 at 1200; each link-local
+/// carries the ipvlan's dev_id from the port (2 and 3: the id ipv0 freed is
+/// not reused), not eth1's ff:fe.
+#[test]
+fn ipvlans_follow_their_lower_mtu_silently_and_carry_their_dev_id() {
+    for kernel in ["6.1", "6.12"] {
+        for run in ["l0", "l1"] {
+            let pcap = common::fixture("daemons")
+                .join(kernel)
+                .join(format!("ipvlan-mtu.{run}.pcap"));
+            let path = pcap.to_string_lossy().into_owned();
+            let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", "--kernel", kernel, &path]).stdout)
+                .into_owned();
+            let line = |dev: &str, what: &str| {
+                text.lines()
+                    .any(|l| l.contains(&format!(": {dev} ")) && l.contains(what))
+            };
+            assert!(
+                line("ipv1", "mtu 1300") && line("ipv2", "mtu 1500"),
+                "{kernel} {run}:\n{text}"
+            );
+            assert!(
+                line("ipv1", "inet6 2001:db8:30:2::1/64"),
+                "{kernel} {run}: IPv6 left ipv1:\n{text}"
+            );
+            let ll = |dev: &str| {
+                text.lines()
+                    .find(|l| l.contains(&format!(": {dev} inet6 fe80::")))
+                    .and_then(|l| l.split_whitespace().nth(3))
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let (lower, ipv1, ipv2) = (ll("eth1"), ll("ipv1"), ll("ipv2"));
+            assert!(lower.contains("ff:fe"), "{kernel} {run}: {lower}");
+            assert!(
+                ipv1.contains("00:2") && ipv2.contains("00:3"),
+                "{kernel} {run}: {ipv1} {ipv2}"
+            );
+        }
+    }
+}

@@ -66,6 +66,14 @@ pub enum Assumption {
         /// The request answered without one.
         request: u64,
     },
+    /// An ipvlan's link-local address: its MAC's EUI-64 with the ipvlan's
+    /// `dev_id` from its lower device's port, which no message shows and
+    /// the capture does not tell (the port was made before it, or shared
+    /// with another namespace): unknown until notified.
+    LinkLocalIpvlanDevId {
+        /// The device's name.
+        link: String,
+    },
     /// A link-local address from a random or secret interface id
     /// (`addr_gen_mode` random or stable privacy): unknown until notified.
     LinkLocalRandom {

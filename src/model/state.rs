@@ -183,6 +183,13 @@ pub(super) struct DeviceState {
     pub(super) foreign_peer_down: bool,
     /// Its MTU is below IPv6's minimum: IPv6 is off on it.
     pub(super) ipv6_off: bool,
+    /// An MTU its driver set without a notifier (an ipvlan following its
+    /// lower device, `ipvlan_adjust_mtu`): addrconf never saw it, so it
+    /// takes no IPv6 away and gives none back.
+    pub(super) silent_mtu: Option<u32>,
+    /// An ipvlan's `dev_id` from its port (see `ipvlan_port`), where the
+    /// capture shows it.
+    pub(super) dev_id: Option<u16>,
     /// Made during the capture (a request or a notification of a new
     /// device): whether its MAC was set by hand (`hwaddr_set`) is known, as
     /// every later change of it would show. For a device first met in a
@@ -290,6 +297,8 @@ pub struct Model {
     /// (last link notification, the link request answered without one
     /// after it): link listeners had left (see `listener_left`).
     pub(super) link_listener_left: Option<(u64, u64)>,
+    /// Each lower device's ipvlan port (see `ipvlan_port`).
+    pub(super) ipvlan_ports: FxHashMap<u32, super::ipvlan_port::IpvlanPort>,
 }
 
 impl Model {
@@ -340,6 +349,7 @@ impl Model {
             last_v6_removal: None,
             last_link_notification: None,
             link_listener_left: None,
+            ipvlan_ports: FxHashMap::default(),
         }
     }
 
@@ -543,6 +553,7 @@ impl Model {
                 UnknownWhy::UnseenMac => Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) },
                 UnknownWhy::PermanentAddress => Assumption::LinkLocalFromPermanentAddress { link: self.ifname(i) },
                 UnknownWhy::Random => Assumption::LinkLocalRandom { link: self.ifname(i) },
+                UnknownWhy::IpvlanDevId => Assumption::LinkLocalIpvlanDevId { link: self.ifname(i) },
             });
         }
         for (end, (index, family, address, _)) in self.lifetimes.pending() {

@@ -46,6 +46,12 @@ impl fmt::Display for Assumption {
                  a link notification): a device that left this namespace after that with no request here (a veth \
                  gone with its peer elsewhere) is unknown unless an address notification showed it"
             ),
+            Assumption::LinkLocalIpvlanDevId { link } => write!(
+                f,
+                "the link-local address of {link} carries the ipvlan's dev_id from its lower device's port, which \
+                 the capture cannot tell (the port was made before it, or is shared with another namespace): \
+                 unknown, shown as fe80::/64"
+            ),
             Assumption::LinkLocalRandom { link } => write!(
                 f,
                 "the link-local address of {link} has a random interface id, which no message showed: unknown, shown \
