@@ -532,6 +532,47 @@ impl Model {
                 v.push(Assumption::VethPeerElsewhere { link: l.display_name() });
             }
         }
+        // Devices that reach outside the namespace: a veth whose peer is
+        // elsewhere, a device of no kind (hardware).
+        let outside: Vec<&LinkEntry> = self
+            .links
+            .as_slice()
+            .iter()
+            .filter(|l| !l.placeholder && l.flags & IFF_LOOPBACK == 0)
+            .filter(|l| match l.kind.as_ref().map(|k| k.as_bytes()) {
+                Some(b"veth") => l.link_elsewhere && l.peer.is_none(),
+                Some(_) => false,
+                None => l.dev_type == ARPHRD_ETHER,
+            })
+            .collect();
+        // (a veth already said to have its peer elsewhere is not said again)
+        let leaving: Vec<String> = outside
+            .iter()
+            .map(|l| l.display_name())
+            .filter(|n| {
+                !v.iter()
+                    .any(|a| matches!(a, Assumption::VethPeerElsewhere { link } if link == n))
+            })
+            .collect();
+        if self.last_link_notification.is_none() && !leaving.is_empty() {
+            v.push(Assumption::MayLeaveUnseen { links: leaving });
+        }
+        let [_, addr_group, route_group] = self.stats.per_group;
+        let advertised: Vec<String> = outside
+            .iter()
+            .filter(|l| l.flags & IFF_UP != 0)
+            .filter(|l| {
+                let st = self.state(l.index);
+                !st.ipv6_off && st.conf.disable_ipv6 != Some(true) && st.conf.accept_ra != Some(0)
+            })
+            .map(|l| l.display_name())
+            .collect();
+        if route_group.distinct == 0 && !advertised.is_empty() {
+            v.push(Assumption::AdvertisementsUnseen {
+                links: advertised,
+                addresses_too: addr_group.distinct == 0,
+            });
+        }
         for l in self.links.as_slice() {
             if matches!(l.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
                 v.push(Assumption::PredictedIndex {
