@@ -1,7 +1,8 @@
 //! The `dev_id` of an ipvlan (drivers/net/ipvlan/ipvlan_main.c,
 //! `ipvlan_link_new`, alike in 6.1 and 6.12): the ipvlans of one lower
 //! device share its MAC, so each takes a 16-bit id from the lower's port,
-//! and `addrconf_ifid_eui48` (net/ipv6/addrconf.c) puts a non-zero
+//! and `addrconf_ifid_eui48` (net/ipv6/addrconf.c; include/net/addrconf.h
+//! in later trees, the same rule) puts a non-zero
 //! `dev_id` in place of `ff:fe` in the EUI-64 link-local address, without
 //! inverting the universal/local bit. The port hands out the lowest free
 //! id from `dev_id_start` on (below 0xfffe, wrapping round to 1 when none
