@@ -22,13 +22,12 @@
 //! one, the port's ids are unknown. An unknown id makes an unknown
 //! link-local address (said, never invented).
 //!
-//! Contract: [`Model::ipvlan_registered`] and [`Model::ipvlan_gone`] keep
-//! each lower device's port; [`Model::ipvlan_dev_id`] answers a device's id
-//! (`Some(0)` for any other kind of device, `None` when unknown).
+//! Contract: plain data: one lower device's port and its allocation;
+//! `ipvlan_dev_id` keeps the ports of a model (`Model::ipvlan_registered`,
+//! `Model::ipvlan_gone`) and answers a device's id (`Model::ipvlan_dev_id`:
+//! `Some(0)` for any other kind of device, `None` when unknown).
 
 use std::collections::BTreeSet;
-
-use super::state::Model;
 
 /// `dev_id` values an ipvlan port hands out: 1 to 0xfffd (0xfffe is the
 /// lower device's own, the range's end is exclusive).
@@ -39,15 +38,15 @@ const END: u16 = 0xfffe;
 #[derive(Debug, Clone, Default)]
 pub(super) struct IpvlanPort {
     /// Its ids and the next start are known (the port was seen made).
-    known: bool,
+    pub(super) known: bool,
     /// `dev_id_start`.
     start: u16,
-    /// The ids held, by ifindex of the ipvlan here (0: one elsewhere).
-    used: BTreeSet<(u16, u32)>,
+    /// The ids held, by ifindex of the ipvlan here.
+    pub(super) used: BTreeSet<(u16, u32)>,
 }
 
 impl IpvlanPort {
-    fn fresh() -> Self {
+    pub(super) fn fresh() -> Self {
         IpvlanPort {
             known: true,
             start: FIRST,
@@ -55,7 +54,7 @@ impl IpvlanPort {
         }
     }
 
-    fn unknown() -> Self {
+    pub(super) fn unknown() -> Self {
         IpvlanPort::default()
     }
 
@@ -65,7 +64,7 @@ impl IpvlanPort {
 
     /// `ida_simple_get(start, 0xfffe)`, else `(1, start)`; then
     /// `dev_id_start` moves past the id.
-    fn allocate(&mut self, index: u32) -> Option<u16> {
+    pub(super) fn allocate(&mut self, index: u32) -> Option<u16> {
         if self.start >= END {
             self.start = FIRST;
         }
@@ -73,73 +72,6 @@ impl IpvlanPort {
         self.used.insert((id, index));
         self.start = id.saturating_add(1);
         Some(id)
-    }
-}
-
-fn is_ipvlan(kind: Option<&[u8]>) -> bool {
-    matches!(kind, Some(b"ipvlan" | b"ipvtap"))
-}
-
-impl Model {
-    /// The ipvlan `index`, stacked on `lower`, was registered here: it
-    /// takes an id from the lower's port (made now if it had no ipvlan).
-    pub(super) fn ipvlan_registered(&mut self, index: u32) {
-        let Some(l) = self.link(index) else { return };
-        if !is_ipvlan(l.kind.as_ref().map(|k| k.as_bytes())) {
-            return;
-        }
-        let Some(lower) = l.link.filter(|_| !l.link_elsewhere) else {
-            return;
-        };
-        let others = self
-            .links()
-            .iter()
-            .any(|x| x.index != index && x.link == Some(lower) && is_ipvlan(x.kind.as_ref().map(|k| k.as_bytes())));
-        let lower_known = self.state(lower).created_here || self.links_complete();
-        let port = self.ipvlan_ports.entry(lower).or_insert_with(|| {
-            if !others && lower_known {
-                IpvlanPort::fresh()
-            } else {
-                IpvlanPort::unknown()
-            }
-        });
-        let id = if port.known { port.allocate(index) } else { None };
-        self.state_mut(index).dev_id = id;
-    }
-
-    /// An ipvlan on `lower` was made in another namespace: the port's ids
-    /// are unknown from now on (its deletion there is silent).
-    pub(super) fn ipvlan_made_elsewhere(&mut self, lower: u32) {
-        self.ipvlan_ports.insert(lower, IpvlanPort::unknown());
-    }
-
-    /// The ipvlan `index` is gone from this namespace: its id is free, and
-    /// the port with it when it was the last one.
-    pub(super) fn ipvlan_gone(&mut self, index: u32, lower: Option<u32>) {
-        let Some(lower) = lower else { return };
-        let Some(port) = self.ipvlan_ports.get_mut(&lower) else {
-            return;
-        };
-        port.used.retain(|&(_, i)| i != index);
-        if port.known && port.used.is_empty() {
-            self.ipvlan_ports.remove(&lower);
-        }
-    }
-
-    /// A lower device is gone: its port with it.
-    pub(super) fn ipvlan_lower_gone(&mut self, lower: u32) {
-        self.ipvlan_ports.remove(&lower);
-    }
-
-    /// The `dev_id` addrconf puts in the device's EUI-64 interface id:
-    /// 0 for a device that is no ipvlan, `None` for an ipvlan whose id the
-    /// capture cannot tell.
-    pub(super) fn ipvlan_dev_id(&self, index: u32) -> Option<u16> {
-        let l = self.link(index)?;
-        if !is_ipvlan(l.kind.as_ref().map(|k| k.as_bytes())) {
-            return Some(0);
-        }
-        self.state(index).dev_id
     }
 }
 
