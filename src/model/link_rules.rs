@@ -154,8 +154,12 @@ impl Model {
         // An MTU below IPv6's minimum takes IPv6 off the device, with all
         // its IPv6 addresses (permanent ones too) and routes; raising it
         // again configures IPv6 afresh (`addrconf_notify`, NETDEV_CHANGEMTU).
+        // (not for an MTU its driver set silently: addrconf never saw it)
         let mtu_low = self.link(index).is_some_and(ipv6_mtu_too_low);
-        if mtu_low != self.state(index).ipv6_off {
+        let silent = self
+            .link(index)
+            .is_some_and(|l| l.mtu.is_some() && l.mtu == self.state(index).silent_mtu);
+        if !silent && mtu_low != self.state(index).ipv6_off {
             let st = self.state_mut(index);
             st.ipv6_off = mtu_low;
             if mtu_low {
@@ -544,6 +548,15 @@ impl Model {
         let Some(link) = self.links.remove(index) else {
             return;
         };
+        // its ipvlan port, or its id in its lower device's (one moved away
+        // still holds its id, where this capture no longer sees it)
+        self.ipvlan_lower_gone(index);
+        if link.kind.is_some_and(|k| matches!(k.as_bytes(), b"ipvlan" | b"ipvtap")) {
+            match (moved, link.link) {
+                (Some(_), Some(lower)) => self.ipvlan_made_elsewhere(lower),
+                _ => self.ipvlan_gone(index, link.link),
+            }
+        }
         self.created_links.remove(&index);
         for port in self.links.ports(index).to_vec() {
             self.links.update(port, |l| l.master = None);

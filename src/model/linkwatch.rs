@@ -198,6 +198,7 @@ impl Model {
         if stacked {
             self.lw_fire(index);
         }
+        self.ipvlan_registered(index);
     }
 
     /// What a link message (notification or reply) shows of the kernel's

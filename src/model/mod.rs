@@ -30,6 +30,8 @@ mod dumps;
 pub mod entries;
 mod gone_unseen;
 mod inferred_routes;
+mod ipvlan_dev_id;
+mod ipvlan_port;
 pub mod kernel_order;
 mod lifetimes;
 mod link_rules;
