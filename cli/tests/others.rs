@@ -416,3 +416,91 @@ fn the_multicast_route_takes_the_form_of_the_release() {
     let t = table(&cap, &["--kernel", "6.1", "--at", "16"]);
     assert!(!t["assumptions"].to_string().contains("ff00::/8"));
 }
+
+/// A device's flags and operational state as `ip -j` showed them when the
+/// recording ended, on every capture that has its `ip -j`: on a quiet host
+/// (no listener) the model says them itself — a device a request brought
+/// up has IFF_LOWER_UP with its carrier, and the operstate its last
+/// linkwatch event gave it (UNKNOWN for lo, dummies and tunnels, whose
+/// carrier never changes). iproute2 prints no RUNNING and adds NO-CARRIER
+/// and M-DOWN; nlorder prints RUNNING: those are left out.
+#[test]
+fn link_flags_and_state_equal_ip_s() {
+    // (capture, device): what no message shows
+    let unseen: &[(&str, &str, &str)] = &[
+        (
+            "daemons/6.1/cni-bridge.l0.pcap",
+            "nerdctl0",
+            "its last port was deleted inside the container",
+        ),
+        (
+            "daemons/6.12/cni-bridge.l0.pcap",
+            "nerdctl0",
+            "its last port was deleted inside the container",
+        ),
+        (
+            "kernels/6.1/links.l0.pcap",
+            "dummy9",
+            "made down by a request, never shown: its state unknown",
+        ),
+        (
+            "kernels/6.12/links.l0.pcap",
+            "dummy9",
+            "made down by a request, never shown: its state unknown",
+        ),
+    ];
+    let mut differ = Vec::new();
+    let mut compared = 0;
+    for cap in common::all_captures() {
+        let Ok(want) = std::fs::read(cap.with_extension("ip.json")) else {
+            continue;
+        };
+        let Ok(want) = serde_json::from_slice::<Value>(&want) else {
+            continue;
+        };
+        let out = common::nlorder(&["table", "--format", "json", "-q", cap.to_str().unwrap()]);
+        if !out.status.success() {
+            continue;
+        }
+        let ours: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rel = cap
+            .strip_prefix(common::fixtures())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        for l in want["link"].as_array().into_iter().flatten() {
+            let name = l["ifname"].as_str().unwrap_or_default();
+            let Some(o) = ours["links"].as_array().unwrap().iter().find(|o| o["name"] == name) else {
+                continue;
+            };
+            let flags = |v: &Value, drop: &[&str]| {
+                let mut f: Vec<String> = v
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|x| x.as_str())
+                    .filter(|x| !drop.contains(x))
+                    .map(str::to_owned)
+                    .collect();
+                f.sort();
+                f
+            };
+            compared += 1;
+            let (wf, of) = (
+                flags(&l["flags"], &["NO-CARRIER", "M-DOWN"]),
+                flags(&o["flags"], &["RUNNING"]),
+            );
+            if wf != of || l["operstate"] != o["state"] {
+                if unseen.iter().any(|(c, d, _)| *c == rel && *d == name) {
+                    continue;
+                }
+                differ.push(format!(
+                    "{rel} {name}: ip {wf:?} {} ours {of:?} {}",
+                    l["operstate"], o["state"]
+                ));
+            }
+        }
+    }
+    assert!(compared > 900, "{compared}");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

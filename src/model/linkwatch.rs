@@ -145,6 +145,9 @@ impl Model {
         let st = self.state_mut(index);
         st.lw_pending = false;
         st.oper_up = st.carrier;
+        st.lw_ran = true;
+        self.show_link_state(index, ctx, sink);
+        let st = self.state_mut(index);
         if !st.admin_up {
             return;
         }

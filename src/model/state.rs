@@ -176,6 +176,13 @@ pub(super) struct DeviceState {
     pub(super) unknown_link_local_why: super::entries::UnknownWhy,
     /// A bridge that has had a port (its carrier follows its ports).
     pub(super) had_ports: bool,
+    /// A linkwatch event of the device ran in the model: its operational
+    /// state is the one `rfc2863_policy` gave it then, not one a message
+    /// showed.
+    pub(super) lw_ran: bool,
+    /// The last message showing its state showed it up (a device shown
+    /// down shows operstate DOWN, whatever its own is).
+    pub(super) oper_shown_up: bool,
     /// A veth whose peer is in another namespace, last shown by a message
     /// up without carrier: its peer is down. Until a message shows it, the
     /// peer is taken to be up (the software that puts a peer elsewhere, a
