@@ -202,3 +202,50 @@ fn the_timeline_outcome_is_the_full_answer() {
     }
     assert!(checked > 100, "{checked}");
 }
+
+/// Cilium's release boundary for the node-address sort (pkg/datapath/
+/// tables/node_address.go): v1.15.0 sorts primary, scope, address and
+/// takes the first address of each family as primary; cilium/cilium#30579,
+/// first in v1.16.0, sorts public before private and takes the first
+/// public one, a public secondary before a private primary. On the
+/// recorded host (6.1 and 6.12) the masquerade address of each device
+/// changes between the two releases, never within them.
+#[test]
+fn cilium_prefers_public_addresses_from_1_16_on() {
+    for kernel in ["6.1", "6.12"] {
+        let capture = common::fixture("choosers")
+            .join(kernel)
+            .join("cilium-public-secondary.l0.pcap");
+        let cap = capture.to_str().unwrap();
+        let masq = |version: &str, device: &str| {
+            let (d, code) = common::detect_json(&[
+                "--method",
+                "cilium-masquerade",
+                "--cilium-version",
+                version,
+                "--cilium-device",
+                device,
+                cap,
+            ]);
+            assert_eq!(code, Some(0), "{d}");
+            d["addresses"][0]
+                .as_str()
+                .unwrap_or("")
+                .split('/')
+                .next()
+                .unwrap()
+                .to_owned()
+        };
+        for (device, old, new) in [
+            ("eth0", "172.16.0.10", "172.1.0.10"),
+            ("eth1", "10.33.0.7", "45.91.33.7"),
+        ] {
+            for v in ["1.15", "1.15.19"] {
+                assert_eq!(masq(v, device), old, "{kernel} {device} {v}");
+            }
+            for v in ["1.16", "1.17", "1.20"] {
+                assert_eq!(masq(v, device), new, "{kernel} {device} {v}");
+            }
+        }
+    }
+}

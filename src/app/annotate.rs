@@ -222,24 +222,6 @@ impl<W: Write> RecordSink for Annotator<W> {
         self.notes.skipped = read.skipped;
         self.notes.problems = read.problems.iter().cloned().collect();
         self.new_warnings(model);
-        // Changes the timeline lists at the record before (a request the
-        // kernel acknowledged in this one) go on that record, which is
-        // still held.
-        if let Some((held, comments)) = &mut self.held {
-            let (before, here): (Vec<Event>, Vec<Event>) = std::mem::take(&mut self.notes.changes)
-                .into_iter()
-                .partition(|e| e.packet == held.number);
-            self.notes.changes = here;
-            if !before.is_empty() {
-                let earlier = RecordNotes {
-                    packet: held.number,
-                    changes: before,
-                    known_at: Some(rec.number),
-                    ..RecordNotes::default()
-                };
-                comments.extend(earlier.comments());
-            }
-        }
         let comments = std::mem::take(&mut self.notes).comments();
         let done = self
             .write_held()

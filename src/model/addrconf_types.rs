@@ -59,29 +59,23 @@ const ARPHRD_INFINIBAND: u16 = 32;
 const ARPHRD_IEEE1394: u16 = 24;
 const ARPHRD_6LOWPAN: u16 = 825;
 
-/// The EUI-64 link-local address of a 6-byte MAC (`addrconf_ifid_eui48`).
-pub fn eui64_link_local(mac: &[u8]) -> Option<Ipv6Addr> {
+/// The EUI-64 link-local address of a 6-byte MAC (`addrconf_ifid_eui48`)
+/// with the device's `dev_id`: 0 for most devices, a non-zero one (an
+/// ipvlan's, see `ipvlan_port`) takes the place of `ff:fe`, and the
+/// universal/local bit is then left as the MAC has it.
+pub fn eui64_link_local_with_id(mac: &[u8], dev_id: u16) -> Option<Ipv6Addr> {
     let m: [u8; 6] = mac.try_into().ok()?;
     if m == [0; 6] {
         return None;
     }
+    let [hi, lo] = dev_id.to_be_bytes();
+    let (first, mid) = if dev_id == 0 {
+        (m[0] ^ 2, [0xff, 0xfe])
+    } else {
+        (m[0], [hi, lo])
+    };
     Some(Ipv6Addr::from([
-        0xfe,
-        0x80,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        m[0] ^ 2,
-        m[1],
-        m[2],
-        0xff,
-        0xfe,
-        m[3],
-        m[4],
-        m[5],
+        0xfe, 0x80, 0, 0, 0, 0, 0, 0, first, m[1], m[2], mid[0], mid[1], m[3], m[4], m[5],
     ]))
 }
 
@@ -153,9 +147,17 @@ fn v4_local(hwaddr: Option<&[u8]>) -> Option<Ipv4Addr> {
 
 /// What addrconf does for a device of type `dev_type` with `flags`, its
 /// hardware address (`None`: no message showed it), its `IFLA_INFO_KIND`
-/// and its `addr_gen_mode`, when it becomes ready. The loopback device is
-/// not planned here (`init_loopback`).
-pub fn plan(dev_type: u16, flags: u32, hwaddr: Option<&[u8]>, kind: Option<&[u8]>, addr_gen_mode: u8) -> Plan {
+/// its `addr_gen_mode` and its `dev_id` (`None`: an ipvlan's, unknown),
+/// when it becomes ready. The loopback device is not planned here
+/// (`init_loopback`).
+pub fn plan(
+    dev_type: u16,
+    flags: u32,
+    hwaddr: Option<&[u8]>,
+    kind: Option<&[u8]>,
+    addr_gen_mode: u8,
+    dev_id: Option<u16>,
+) -> Plan {
     let p2p = flags & IFF_POINTOPOINT != 0;
     // wireguard's `wg_open` turns address generation off on its device
     let mode = if kind == Some(b"wireguard".as_slice()) {
@@ -227,9 +229,12 @@ pub fn plan(dev_type: u16, flags: u32, hwaddr: Option<&[u8]>, kind: Option<&[u8]
                     Some(h) => isatap_link_local(h).map_or(LinkLocal::None, LinkLocal::Known),
                 },
                 ARPHRD_TUNNEL6 | ARPHRD_RAWIP => LinkLocal::Unknown(UnknownWhy::PermanentAddress),
-                ARPHRD_ETHER => hwaddr
-                    .and_then(eui64_link_local)
-                    .map_or(LinkLocal::Unknown(UnknownWhy::UnseenMac), LinkLocal::Known),
+                ARPHRD_ETHER => match (hwaddr, dev_id) {
+                    (None, _) => LinkLocal::Unknown(UnknownWhy::UnseenMac),
+                    (Some(_), None) => LinkLocal::Unknown(UnknownWhy::IpvlanDevId),
+                    (Some(h), Some(id)) => eui64_link_local_with_id(h, id)
+                        .map_or(LinkLocal::Unknown(UnknownWhy::UnseenMac), LinkLocal::Known),
+                },
                 _ => LinkLocal::Unknown(UnknownWhy::UnseenMac),
             });
             Plan {
@@ -265,6 +270,7 @@ impl Model {
             hw.as_ref().map(|h| h.as_bytes()),
             kind.as_ref().map(|k| k.as_bytes()),
             gen_mode,
+            self.ipvlan_dev_id(index),
         );
         let p2p = l.flags & IFF_POINTOPOINT != 0;
         if p.mroute {
@@ -391,22 +397,29 @@ mod tests {
     #[test]
     fn each_device_type_gets_what_the_kernels_made() {
         // tunl0: no link-local, only ff00::/8
-        let tunl0 = plan(ARPHRD_TUNNEL, NOARP, Some(&[0; 4]), Some(b"ipip"), EUI64);
+        let tunl0 = plan(ARPHRD_TUNNEL, NOARP, Some(&[0; 4]), Some(b"ipip"), EUI64, Some(0));
         assert_eq!(
             (tunl0.mroute, tunl0.link_local, tunl0.from_v4),
             (true, LinkLocal::None, None)
         );
-        let ipip1 = plan(ARPHRD_TUNNEL, P2P, Some(&[45, 91, 19, 1]), Some(b"ipip"), EUI64);
+        let ipip1 = plan(
+            ARPHRD_TUNNEL,
+            P2P,
+            Some(&[45, 91, 19, 1]),
+            Some(b"ipip"),
+            EUI64,
+            Some(0),
+        );
         assert_eq!(ipip1.link_local, ll("fe80::200:5efe:2d5b:1301"));
         // sit0 and a sit with only a local address: ::a.b.c.d/96, no ff00::/8
-        let sit0 = plan(ARPHRD_SIT, NOARP, Some(&[0; 4]), Some(b"sit"), EUI64);
+        let sit0 = plan(ARPHRD_SIT, NOARP, Some(&[0; 4]), Some(b"sit"), EUI64, Some(0));
         assert_eq!((sit0.mroute, sit0.from_v4), (false, Some((FromV4::Compat96, None))));
-        let sit2 = plan(ARPHRD_SIT, NOARP, Some(&[45, 91, 19, 1]), Some(b"sit"), EUI64);
+        let sit2 = plan(ARPHRD_SIT, NOARP, Some(&[45, 91, 19, 1]), Some(b"sit"), EUI64, Some(0));
         assert_eq!(
             sit2.from_v4,
             Some((FromV4::Compat96, Some(Ipv4Addr::new(45, 91, 19, 1))))
         );
-        let sit1 = plan(ARPHRD_SIT, P2P, Some(&[10, 19, 0, 1]), Some(b"sit"), EUI64);
+        let sit1 = plan(ARPHRD_SIT, P2P, Some(&[10, 19, 0, 1]), Some(b"sit"), EUI64, Some(0));
         assert_eq!(
             (sit1.mroute, sit1.link_local, sit1.from_v4),
             (
@@ -416,15 +429,15 @@ mod tests {
             )
         );
         // gre0 (and a GRE with only a remote): one per IPv4 address, ff00::/8
-        let gre0 = plan(ARPHRD_IPGRE, NOARP, Some(&[0; 4]), Some(b"gre"), EUI64);
+        let gre0 = plan(ARPHRD_IPGRE, NOARP, Some(&[0; 4]), Some(b"gre"), EUI64, Some(0));
         assert_eq!((gre0.mroute, gre0.from_v4), (true, Some((FromV4::LinkLocal, None))));
-        let gre1 = plan(ARPHRD_IPGRE, P2P, Some(&[10, 19, 0, 1]), Some(b"gre"), EUI64);
+        let gre1 = plan(ARPHRD_IPGRE, P2P, Some(&[10, 19, 0, 1]), Some(b"gre"), EUI64, Some(0));
         assert_eq!((gre1.mroute, gre1.link_local), (true, ll("fe80::5efe:a13:1")));
         // ip6tnl: random permanent address
-        let ip6tnl = plan(ARPHRD_TUNNEL6, NOARP, Some(&[0; 16]), Some(b"ip6tnl"), EUI64);
+        let ip6tnl = plan(ARPHRD_TUNNEL6, NOARP, Some(&[0; 16]), Some(b"ip6tnl"), EUI64, Some(0));
         assert_eq!(ip6tnl.link_local, LinkLocal::Unknown(UnknownWhy::PermanentAddress));
         // Calico's devices
-        let wg = plan(ARPHRD_NONE, P2P, None, Some(b"wireguard"), EUI64);
+        let wg = plan(ARPHRD_NONE, P2P, None, Some(b"wireguard"), EUI64, Some(0));
         assert_eq!((wg.mroute, wg.link_local), (true, LinkLocal::None));
         let vx = plan(
             ARPHRD_ETHER,
@@ -432,10 +445,11 @@ mod tests {
             Some(&[0x66, 0x2c, 0x5b, 0x7e, 1, 2]),
             Some(b"vxlan"),
             EUI64,
+            Some(0),
         );
         assert_eq!((vx.mroute, vx.link_local), (true, ll("fe80::642c:5bff:fe7e:102")));
         // a tun device (ARPHRD_NONE) gets a random one
-        let tun = plan(ARPHRD_NONE, P2P, None, Some(b"tun"), EUI64);
+        let tun = plan(ARPHRD_NONE, P2P, None, Some(b"tun"), EUI64, Some(0));
         assert_eq!(tun.link_local, LinkLocal::Unknown(UnknownWhy::Random));
         // addr_gen_mode none: no link-local anywhere
         let none = plan(
@@ -444,9 +458,33 @@ mod tests {
             Some(&[2, 0, 0, 0, 0, 1]),
             None,
             IN6_ADDR_GEN_MODE_NONE,
+            Some(0),
         );
         assert_eq!((none.mroute, none.link_local), (true, LinkLocal::None));
-        let gre0_none = plan(ARPHRD_IPGRE, NOARP, Some(&[0; 4]), Some(b"gre"), IN6_ADDR_GEN_MODE_NONE);
+        let gre0_none = plan(
+            ARPHRD_IPGRE,
+            NOARP,
+            Some(&[0; 4]),
+            Some(b"gre"),
+            IN6_ADDR_GEN_MODE_NONE,
+            Some(0),
+        );
         assert_eq!(gre0_none.from_v4, None);
+    }
+
+    /// What 6.1 and 6.12 made in `ipvlan-mtu`: the ipvlans' dev_id (2 and
+    /// 3) in place of ff:fe, the u/l bit as in the MAC; an unknown id gives
+    /// an unknown address.
+    #[test]
+    fn an_ipvlan_link_local_carries_its_dev_id() {
+        let mac = [0x56, 0xb1, 0x08, 0xd5, 0x9e, 0x2d];
+        let lower = plan(ARPHRD_ETHER, IFF_UP, Some(&mac), Some(b"dummy"), EUI64, Some(0));
+        assert_eq!(lower.link_local, ll("fe80::54b1:8ff:fed5:9e2d"));
+        let ipv1 = plan(ARPHRD_ETHER, IFF_UP, Some(&mac), Some(b"ipvlan"), EUI64, Some(2));
+        assert_eq!(ipv1.link_local, ll("fe80::56b1:800:2d5:9e2d"));
+        let ipv2 = plan(ARPHRD_ETHER, IFF_UP, Some(&mac), Some(b"ipvlan"), EUI64, Some(3));
+        assert_eq!(ipv2.link_local, ll("fe80::56b1:800:3d5:9e2d"));
+        let unknown = plan(ARPHRD_ETHER, IFF_UP, Some(&mac), Some(b"ipvlan"), EUI64, None);
+        assert_eq!(unknown.link_local, LinkLocal::Unknown(UnknownWhy::IpvlanDevId));
     }
 }

@@ -75,7 +75,24 @@ impl Model {
 
     pub(super) fn add_multicast_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
-        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_MULTICAST, ff00, 8, index);
+        // (its form changed in 5.11 and in some stable series: see
+        // `KernelVersion::multicast_route_form`; the newer where the
+        // capture does not say the release)
+        use kernel_order::MulticastRouteForm as Form;
+        let form = self
+            .options
+            .kernel
+            .map(kernel_order::KernelVersion::multicast_route_form);
+        let (kind, protocol) = match form {
+            Some(Some(Form::UnicastBoot)) => (RTN_UNICAST, RTPROT_BOOT),
+            Some(Some(Form::UnicastKernel)) => (RTN_UNICAST, RTPROT_KERNEL),
+            _ => (RTN_MULTICAST, RTPROT_KERNEL),
+        };
+        if form == Some(None) {
+            self.multicast_form_unknown = true;
+        }
+        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, kind, ff00, 8, index);
+        mc.protocol = protocol;
         mc.priority = Some(256);
         self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
     }
@@ -491,6 +508,32 @@ impl Model {
             self.after_capture.routes.insert(r.key());
         }
         self.insert_route(r, Placement::Append, ctx, sink);
+    }
+
+    /// A message shows a kernel-made route whose form changed between
+    /// releases (`ff00::/8`, `::1`) for a device the model already gave
+    /// one in another form: the model's is dropped for the kernel's.
+    pub(super) fn drop_other_form<S: ChangeSink>(&mut self, shown: &RouteEntry, ctx: &Ctx, sink: &mut S) {
+        let changeable = shown.family == AF_INET6
+            && matches!(shown.dst, Some(IpAddr::V6(d)) if (d.segments()[0] == 0xff00 && shown.dst_len == 8) || d == Ipv6Addr::LOCALHOST);
+        if !changeable {
+            return;
+        }
+        let key = shown.key();
+        let guessed: Vec<_> = [RT_TABLE_LOCAL, RT_TABLE_MAIN]
+            .into_iter()
+            .flat_map(|t| {
+                self.routes
+                    .prefix(shown.family, t, shown.dst, shown.dst_len)
+                    .filter(|x| x.oif == shown.oif && x.dst == shown.dst && matches!(x.origin, Origin::KernelRule(..)))
+                    .map(RouteEntry::key)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|k| *k != key)
+            .collect();
+        for k in guessed {
+            self.remove_route(&k, ctx, sink);
+        }
     }
 
     /// Removes one address as a flush does (no promotion), with its routes.

@@ -34,6 +34,27 @@ pub enum Assumption {
         /// The veth's name.
         link: String,
     },
+    /// No link notification in the capture (no link listener): a device
+    /// that leaves this namespace with no request here leaves no message.
+    /// These are the devices that can: a veth whose peer is in another
+    /// namespace (deleted there, or with that namespace), a device of no
+    /// kind (hardware, which its bus or hypervisor may unplug).
+    MayLeaveUnseen {
+        /// Their names, in dump order.
+        links: Vec<String>,
+    },
+    /// No route notification in the capture (no route listener): the
+    /// prefix and default routes the kernel makes from router
+    /// advertisements, and with no address listener the SLAAC addresses,
+    /// leave no message. These are the up devices with IPv6 that reach
+    /// outside the namespace (a veth with its peer elsewhere, hardware),
+    /// where a router may advertise.
+    AdvertisementsUnseen {
+        /// Their names, in dump order.
+        links: Vec<String>,
+        /// No address notification either: SLAAC addresses are unseen too.
+        addresses_too: bool,
+    },
     /// An ifindex the kernel chose itself that no reply or dump showed:
     /// the model took the one the kernel would assign next.
     PredictedIndex {
@@ -65,6 +86,22 @@ pub enum Assumption {
         last: u64,
         /// The request answered without one.
         request: u64,
+    },
+    /// The `ff00::/8` routes of a release whose stable series changed
+    /// their form part way (type multicast and protocol kernel from
+    /// unicast and boot), when the release's text gives no stable number:
+    /// shown in the newer form.
+    MulticastRouteForm {
+        /// The release as the model knows it (`4.19`).
+        kernel: String,
+    },
+    /// An ipvlan's link-local address: its MAC's EUI-64 with the ipvlan's
+    /// `dev_id` from its lower device's port, which no message shows and
+    /// the capture does not tell (the port was made before it, or shared
+    /// with another namespace): unknown until notified.
+    LinkLocalIpvlanDevId {
+        /// The device's name.
+        link: String,
     },
     /// A link-local address from a random or secret interface id
     /// (`addr_gen_mode` random or stable privacy): unknown until notified.

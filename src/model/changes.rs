@@ -160,9 +160,10 @@ pub enum Change {
 /// A change and the record that caused it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
-    /// The record that caused it: for an accepted request the request's
-    /// own, for a refused one the error answer's, for a kernel timer (DAD,
-    /// lifetimes) the record at which it ran.
+    /// The record at which it took effect: for a request (accepted or
+    /// refused) its answer's (the request's own packet is the origin of
+    /// what it made), for a kernel timer (DAD, lifetimes) the record at
+    /// which it ran. Events are in the order of this number.
     pub packet: u64,
     /// When: the time of the record being applied (for a request, its
     /// acknowledgement's), of a lifetime's end, or of the `--at` moment

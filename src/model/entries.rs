@@ -690,4 +690,7 @@ pub enum UnknownWhy {
     /// From a random or secret interface identifier (`addr_gen_mode`
     /// random or stable privacy).
     Random,
+    /// An ipvlan's EUI-64 with a `dev_id` the capture cannot tell (see
+    /// `ipvlan_port`).
+    IpvlanDevId,
 }

@@ -32,6 +32,28 @@ fn bucket(index: u32) -> u32 {
 pub struct KernelVersion {
     major: u32,
     minor: u32,
+    /// The stable release (`4.19.171`), where the text gives one; not
+    /// where a distribution's ABI number stands in its place
+    /// (`6.1.0-50-amd64`, `5.4.0-150-generic`).
+    #[serde(skip)]
+    patch: Option<u32>,
+}
+
+/// How a release makes a device's `ff00::/8` route in table local
+/// (`addrconf_add_mroute`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MulticastRouteForm {
+    /// `multicast`, protocol kernel: upstream since 5.11 (a826b04303a4
+    /// "ipv6: create multicast route with RTPROT_KERNEL" and ceed9038b278
+    /// "ipv6: set multicast flag on the multicast route"), and the
+    /// 4.19.171 and 5.4.93 stable releases, which took both.
+    Multicast,
+    /// Unicast, protocol kernel: 4.9.254 and 4.14.218 took only the
+    /// protocol change (their `fib6_config` has no type).
+    UnicastKernel,
+    /// Unicast, protocol boot (the default `ip6_route_add` gives a route
+    /// added without a protocol): every release before those.
+    UnicastBoot,
 }
 
 impl KernelVersion {
@@ -52,6 +74,26 @@ impl KernelVersion {
     /// for, is taken as the first, unchecked.
     pub fn getlink_syncs_linkwatch(self) -> bool {
         (self.major, self.minor) >= (6, 7)
+    }
+
+    /// The form of the `ff00::/8` route this release makes; `None` for a
+    /// stable series that changed it part way when the text gives no
+    /// stable release (4.9, 4.14, 4.19, 5.4), and for 5.10, whose stable
+    /// releases nobody here checked.
+    pub fn multicast_route_form(self) -> Option<MulticastRouteForm> {
+        let since = |first: u32| self.patch.map(|p| p >= first);
+        let form = |changed: Option<bool>, after: MulticastRouteForm| {
+            changed.map(|c| if c { after } else { MulticastRouteForm::UnicastBoot })
+        };
+        match (self.major, self.minor) {
+            v if v >= (5, 11) => Some(MulticastRouteForm::Multicast),
+            (5, 10) => None,
+            (5, 4) => form(since(93), MulticastRouteForm::Multicast),
+            (4, 19) => form(since(171), MulticastRouteForm::Multicast),
+            (4, 14) => form(since(218), MulticastRouteForm::UnicastKernel),
+            (4, 9) => form(since(254), MulticastRouteForm::UnicastKernel),
+            _ => Some(MulticastRouteForm::UnicastBoot),
+        }
     }
 
     /// The device walk order of this release's link dumps (the xarray walk
@@ -88,8 +130,15 @@ impl std::str::FromStr for KernelVersion {
         if !tail.is_empty() && !tail.starts_with(['.', '-', '+', '_', '~']) {
             return Err(bad());
         }
+        // `.117` is a stable release; `.0-50-amd64` a distribution's ABI number
+        let patch = tail.strip_prefix('.').and_then(|p| {
+            let end = p.find(|c: char| !c.is_ascii_digit()).unwrap_or(p.len());
+            let (n, after) = p.split_at(end);
+            let n: u32 = n.parse().ok()?;
+            (n != 0 || after.is_empty()).then_some(n)
+        });
         match (major.parse(), minor.parse()) {
-            (Ok(major), Ok(minor)) => Ok(KernelVersion { major, minor }),
+            (Ok(major), Ok(minor)) => Ok(KernelVersion { major, minor, patch }),
             _ => Err(bad()),
         }
     }

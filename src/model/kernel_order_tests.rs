@@ -145,3 +145,25 @@ fn kernel_releases_as_uname_and_shb_os_write_them() {
     assert_eq!(order("6.8"), Ok(LinkOrder::Buckets));
     assert_eq!(order("6.9"), Ok(LinkOrder::Ascending));
 }
+
+/// The `ff00::/8` route's form by release: the stable releases that took
+/// the 5.11 changes decide by their number; a distribution's ABI number
+/// (`4.19.0-27-amd64`) does not say which stable release it is.
+#[test]
+fn multicast_route_form_by_release() {
+    use super::MulticastRouteForm::{Multicast, UnicastBoot, UnicastKernel};
+    let form = |s: &str| s.parse::<KernelVersion>().map(KernelVersion::multicast_route_form);
+    assert_eq!(form("6.1.0-50-amd64"), Ok(Some(Multicast)));
+    assert_eq!(form("5.11"), Ok(Some(Multicast)));
+    assert_eq!(form("4.19.170"), Ok(Some(UnicastBoot)));
+    assert_eq!(form("4.19.171"), Ok(Some(Multicast)));
+    assert_eq!(form("4.19.0-27-amd64"), Ok(None));
+    assert_eq!(form("4.19"), Ok(None));
+    assert_eq!(form("5.4.93"), Ok(Some(Multicast)));
+    assert_eq!(form("5.4.0-150-generic"), Ok(None));
+    assert_eq!(form("4.14.218"), Ok(Some(UnicastKernel)));
+    assert_eq!(form("4.9.253"), Ok(Some(UnicastBoot)));
+    assert_eq!(form("5.10.200"), Ok(None));
+    assert_eq!(form("5.8.0"), Ok(Some(UnicastBoot)));
+    assert_eq!(form("4.4"), Ok(Some(UnicastBoot)));
+}

@@ -154,8 +154,12 @@ impl Model {
         // An MTU below IPv6's minimum takes IPv6 off the device, with all
         // its IPv6 addresses (permanent ones too) and routes; raising it
         // again configures IPv6 afresh (`addrconf_notify`, NETDEV_CHANGEMTU).
+        // (not for an MTU its driver set silently: addrconf never saw it)
         let mtu_low = self.link(index).is_some_and(ipv6_mtu_too_low);
-        if mtu_low != self.state(index).ipv6_off {
+        let silent = self
+            .link(index)
+            .is_some_and(|l| l.mtu.is_some() && l.mtu == self.state(index).silent_mtu);
+        if !silent && mtu_low != self.state(index).ipv6_off {
             let st = self.state_mut(index);
             st.ipv6_off = mtu_low;
             if mtu_low {
@@ -177,6 +181,7 @@ impl Model {
             } else {
                 self.carrier_follows(index);
             }
+            self.show_link_state(index, ctx, sink);
             return;
         }
         if up && !was_up {
@@ -196,6 +201,72 @@ impl Model {
             self.carrier_follows(index);
         }
         self.ipv6_readiness(index, ctx, sink);
+        self.show_link_state(index, ctx, sink);
+    }
+
+    /// What a link message would show of a device's state now, from the
+    /// model's (`rtnl_fill_ifinfo`, `dev_get_flags`): IFF_LOWER_UP its
+    /// carrier and IFF_RUNNING `netif_oper_up`, both only while it is up;
+    /// its operstate DOWN while it is down, else the one its last
+    /// linkwatch event gave it (UP, or LOWERLAYERDOWN for a device stacked
+    /// on another, DOWN), else what a message last showed where that
+    /// still fits (one shown down that is oper up now had an event: UP),
+    /// else UNKNOWN (a device whose carrier never changed, such as lo, a
+    /// dummy or a tunnel, keeps the state it registered with).
+    pub(super) fn show_link_state<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        const IF_OPER_UNKNOWN: u8 = 0;
+        const IF_OPER_DOWN: u8 = 2;
+        const IF_OPER_LOWERLAYERDOWN: u8 = 5;
+        const IF_OPER_UP: u8 = 6;
+        let Some(l) = self.link(index) else { return };
+        if l.placeholder {
+            return;
+        }
+        let st = self.state(index);
+        let up = l.flags & IFF_UP != 0;
+        if up != st.admin_up {
+            return;
+        }
+        let mut flags = l.flags & !(IFF_LOWER_UP | IFF_RUNNING);
+        if up {
+            if st.carrier {
+                flags |= IFF_LOWER_UP;
+            }
+            if st.oper_up {
+                flags |= IFF_RUNNING;
+            }
+        }
+        let stacked = l.link.is_some_and(|i| i != index);
+        // (drivers that turn their carrier on and off when opened and
+        // closed, so that opening one runs a linkwatch event)
+        let carrier_driven = l.kind.is_some_and(|k| {
+            matches!(
+                k.as_bytes(),
+                b"veth" | b"vlan" | b"macvlan" | b"macvtap" | b"bridge" | b"bond" | b"team"
+            )
+        });
+        let shown = l.operstate.filter(|_| st.oper_shown_up);
+        let operstate = match (up, st.lw_ran, st.oper_up, shown) {
+            (false, ..) => IF_OPER_DOWN,
+            (true, true, true, _) => IF_OPER_UP,
+            (true, true, false, _) if stacked => IF_OPER_LOWERLAYERDOWN,
+            (true, true, false, _) => IF_OPER_DOWN,
+            (true, false, true, Some(s @ (IF_OPER_UNKNOWN | IF_OPER_UP))) => s,
+            // (shown not oper up, it is now: only a linkwatch event does that)
+            (true, false, true, Some(_)) => IF_OPER_UP,
+            (true, false, true, None) if carrier_driven => IF_OPER_UP,
+            (true, false, true, None) => IF_OPER_UNKNOWN,
+            (true, false, false, Some(s @ (IF_OPER_DOWN | IF_OPER_LOWERLAYERDOWN))) => s,
+            (true, false, false, _) if stacked => IF_OPER_LOWERLAYERDOWN,
+            (true, false, false, _) => IF_OPER_DOWN,
+        };
+        if flags == l.flags && l.operstate == Some(operstate) {
+            return;
+        }
+        let mut e = l.clone();
+        e.flags = flags;
+        e.operstate = Some(operstate);
+        self.upsert_link(e, ctx, sink);
     }
 
     /// The carrier the drivers' rules give a device that is not a VLAN now
@@ -288,6 +359,9 @@ impl Model {
         let st = self.state_mut(index);
         st.had_ports |= bridge_without;
         st.seen = true;
+        // (the operstate shown holds until a linkwatch event of the model's)
+        st.lw_ran = false;
+        st.oper_shown_up = up;
         st.ipv6_off = off;
         st.admin_up = up;
         st.carrier = carrier;
@@ -534,12 +608,25 @@ impl Model {
         }
         // The devices whose carrier followed this one react after it.
         let followers: Vec<u32> = self.links.followers(index).to_vec();
+        if !self.links.contains(index) {
+            return;
+        }
+        // The kernel announces the addresses' removal first; IPv4 routes
+        // through the device go silently. (While the device is still in
+        // the table, so that their changes name it.)
+        self.device_gone(index, ctx, sink);
         let Some(link) = self.links.remove(index) else {
             return;
         };
-        // The kernel announces the addresses' removal first; IPv4 routes
-        // through the device go silently.
-        self.device_gone(index, ctx, sink);
+        // its ipvlan port, or its id in its lower device's (one moved away
+        // still holds its id, where this capture no longer sees it)
+        self.ipvlan_lower_gone(index);
+        if link.kind.is_some_and(|k| matches!(k.as_bytes(), b"ipvlan" | b"ipvtap")) {
+            match (moved, link.link) {
+                (Some(_), Some(lower)) => self.ipvlan_made_elsewhere(lower),
+                _ => self.ipvlan_gone(index, link.link),
+            }
+        }
         self.created_links.remove(&index);
         for port in self.links.ports(index).to_vec() {
             self.links.update(port, |l| l.master = None);

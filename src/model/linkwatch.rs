@@ -145,6 +145,9 @@ impl Model {
         let st = self.state_mut(index);
         st.lw_pending = false;
         st.oper_up = st.carrier;
+        st.lw_ran = true;
+        self.show_link_state(index, ctx, sink);
+        let st = self.state_mut(index);
         if !st.admin_up {
             return;
         }
@@ -198,6 +201,7 @@ impl Model {
         if stacked {
             self.lw_fire(index);
         }
+        self.ipvlan_registered(index);
     }
 
     /// What a link message (notification or reply) shows of the kernel's

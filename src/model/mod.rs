@@ -30,6 +30,8 @@ mod dumps;
 pub mod entries;
 mod gone_unseen;
 mod inferred_routes;
+mod ipvlan_dev_id;
+mod ipvlan_port;
 pub mod kernel_order;
 mod lifetimes;
 mod link_rules;
@@ -85,6 +87,7 @@ impl Model {
         let multi = h.flags & NLM_F_MULTI != 0;
         let ctx = Ctx {
             packet: m.packet,
+            record: m.packet,
             ts: m.ts,
             offset: m.offset,
         };
@@ -263,6 +266,14 @@ impl Model {
             conf.use_tempaddr = c.use_tempaddr.or(conf.use_tempaddr);
             conf.accept_dad = c.accept_dad.or(conf.accept_dad);
             conf.addr_gen_mode = c.addr_gen_mode.or(conf.addr_gen_mode);
+            conf.inet6_flags = c.inet6_flags.or(conf.inet6_flags);
+            // A dump or GET reply shows whether addrconf has configured the
+            // device since it last went up (IF_READY): if so, carrier coming
+            // back makes nothing again, whatever its MAC is now. (A
+            // notification shows the flags after the change it announces.)
+            if !is_notification && let Some(ready) = c.ipv6_ready() {
+                self.state_mut(l.index).ipv6_configured = ready;
+            }
         }
     }
 
@@ -276,6 +287,7 @@ impl Model {
     pub fn finish<S: ChangeSink>(&mut self, until: Option<crate::capture::Timestamp>, sink: &mut S) {
         let end = Ctx {
             packet: self.last_packet,
+            record: self.last_packet,
             ts: self.last_ts,
             offset: 0,
         };
@@ -295,6 +307,7 @@ impl Model {
             // (merged at the last record, with its number and time)
             let ctx = Ctx {
                 packet: self.last_packet,
+                record: self.last_packet,
                 ts: self.last_ts,
                 offset: 0,
             };

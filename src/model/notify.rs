@@ -85,6 +85,7 @@ impl Model {
             (Body::Route(r), _) => {
                 let e = RouteEntry::from_message(r, origin, 0);
                 self.note_ra_prefix(&e, ctx.packet);
+                self.drop_other_form(&e, ctx, sink);
                 // (a route the model has is updated in place whatever the flags)
                 let placement = Placement::from_flags(e.family, flags);
                 self.insert_route(e, placement, ctx, sink);

@@ -133,8 +133,15 @@ impl Model {
                         self.modify_link(index, l, &c, sink)
                     }
                     Some(_) => {}
-                    // Created directly in another namespace: nothing here.
-                    None if l.netns.is_some() => {}
+                    // Created directly in another namespace: nothing here
+                    // but an ipvlan's id taken from its lower device's port.
+                    None if l.netns.is_some() => {
+                        if l.kind.is_some_and(|k| matches!(k.as_bytes(), b"ipvlan" | b"ipvtap"))
+                            && let Some(lower) = l.lower
+                        {
+                            self.ipvlan_made_elsewhere(lower);
+                        }
+                    }
                     None if p.flags & NLM_F_CREATE != 0 => self.create_link(l, &c, sink),
                     None => {}
                 }

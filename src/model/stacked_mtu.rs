@@ -6,7 +6,8 @@
 //! consequences: below 1280 its IPv6 goes); one at or below it keeps its
 //! own, so raising the lower device again never raises them. ipvlan copies
 //! the lower's MTU both ways without a notifier (`ipvlan_adjust_mtu`): no
-//! message shows it and IPv6 stays on.
+//! message shows it and IPv6 stays on, even below 1280 (seen on 6.1 and
+//! 6.12, `fixtures/daemons/` `ipvlan-mtu`: the device's `silent_mtu`).
 //!
 //! Contract: changes only the MTU of the stacked devices' entries and
 //! returns the devices whose change is notified (for the caller to run
@@ -64,6 +65,9 @@ impl Model {
                 _ => continue,
             };
             u.mtu = Some(new);
+            if rule == MtuFollow::Always {
+                self.state_mut(i).silent_mtu = Some(new);
+            }
             self.upsert_link(u, ctx, sink);
             if rule == MtuFollow::DownOnly {
                 notified.push(i);

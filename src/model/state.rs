@@ -176,6 +176,13 @@ pub(super) struct DeviceState {
     pub(super) unknown_link_local_why: super::entries::UnknownWhy,
     /// A bridge that has had a port (its carrier follows its ports).
     pub(super) had_ports: bool,
+    /// A linkwatch event of the device ran in the model: its operational
+    /// state is the one `rfc2863_policy` gave it then, not one a message
+    /// showed.
+    pub(super) lw_ran: bool,
+    /// The last message showing its state showed it up (a device shown
+    /// down shows operstate DOWN, whatever its own is).
+    pub(super) oper_shown_up: bool,
     /// A veth whose peer is in another namespace, last shown by a message
     /// up without carrier: its peer is down. Until a message shows it, the
     /// peer is taken to be up (the software that puts a peer elsewhere, a
@@ -183,6 +190,13 @@ pub(super) struct DeviceState {
     pub(super) foreign_peer_down: bool,
     /// Its MTU is below IPv6's minimum: IPv6 is off on it.
     pub(super) ipv6_off: bool,
+    /// An MTU its driver set without a notifier (an ipvlan following its
+    /// lower device, `ipvlan_adjust_mtu`): addrconf never saw it, so it
+    /// takes no IPv6 away and gives none back.
+    pub(super) silent_mtu: Option<u32>,
+    /// An ipvlan's `dev_id` from its port (see `ipvlan_port`), where the
+    /// capture shows it.
+    pub(super) dev_id: Option<u16>,
     /// Made during the capture (a request or a notification of a new
     /// device): whether its MAC was set by hand (`hwaddr_set`) is known, as
     /// every later change of it would show. For a device first met in a
@@ -290,6 +304,11 @@ pub struct Model {
     /// (last link notification, the link request answered without one
     /// after it): link listeners had left (see `listener_left`).
     pub(super) link_listener_left: Option<(u64, u64)>,
+    /// A `ff00::/8` route was made on a release whose form of it the
+    /// model does not know (`KernelVersion::multicast_route_form`).
+    pub(super) multicast_form_unknown: bool,
+    /// Each lower device's ipvlan port (see `ipvlan_port`).
+    pub(super) ipvlan_ports: FxHashMap<u32, super::ipvlan_port::IpvlanPort>,
 }
 
 impl Model {
@@ -340,6 +359,8 @@ impl Model {
             last_v6_removal: None,
             last_link_notification: None,
             link_listener_left: None,
+            multicast_form_unknown: false,
+            ipvlan_ports: FxHashMap::default(),
         }
     }
 
@@ -511,6 +532,11 @@ impl Model {
         if let Some((last, request)) = self.link_listener_left {
             v.push(Assumption::LinkListenerLeft { last, request });
         }
+        if let Some(kernel) = self.options.kernel.filter(|_| self.multicast_form_unknown) {
+            v.push(Assumption::MulticastRouteForm {
+                kernel: kernel.to_string(),
+            });
+        }
         for l in self.links.as_slice() {
             if l.link_elsewhere
                 && l.peer.is_none()
@@ -521,6 +547,47 @@ impl Model {
             {
                 v.push(Assumption::VethPeerElsewhere { link: l.display_name() });
             }
+        }
+        // Devices that reach outside the namespace: a veth whose peer is
+        // elsewhere, a device of no kind (hardware).
+        let outside: Vec<&LinkEntry> = self
+            .links
+            .as_slice()
+            .iter()
+            .filter(|l| !l.placeholder && l.flags & IFF_LOOPBACK == 0)
+            .filter(|l| match l.kind.as_ref().map(|k| k.as_bytes()) {
+                Some(b"veth") => l.link_elsewhere && l.peer.is_none(),
+                Some(_) => false,
+                None => l.dev_type == ARPHRD_ETHER,
+            })
+            .collect();
+        // (a veth already said to have its peer elsewhere is not said again)
+        let leaving: Vec<String> = outside
+            .iter()
+            .map(|l| l.display_name())
+            .filter(|n| {
+                !v.iter()
+                    .any(|a| matches!(a, Assumption::VethPeerElsewhere { link } if link == n))
+            })
+            .collect();
+        if self.last_link_notification.is_none() && !leaving.is_empty() {
+            v.push(Assumption::MayLeaveUnseen { links: leaving });
+        }
+        let [_, addr_group, route_group] = self.stats.per_group;
+        let advertised: Vec<String> = outside
+            .iter()
+            .filter(|l| l.flags & IFF_UP != 0)
+            .filter(|l| {
+                let st = self.state(l.index);
+                !st.ipv6_off && st.conf.disable_ipv6 != Some(true) && st.conf.accept_ra != Some(0)
+            })
+            .map(|l| l.display_name())
+            .collect();
+        if route_group.distinct == 0 && !advertised.is_empty() {
+            v.push(Assumption::AdvertisementsUnseen {
+                links: advertised,
+                addresses_too: addr_group.distinct == 0,
+            });
         }
         for l in self.links.as_slice() {
             if matches!(l.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
@@ -543,6 +610,7 @@ impl Model {
                 UnknownWhy::UnseenMac => Assumption::LinkLocalFromUnseenMac { link: self.ifname(i) },
                 UnknownWhy::PermanentAddress => Assumption::LinkLocalFromPermanentAddress { link: self.ifname(i) },
                 UnknownWhy::Random => Assumption::LinkLocalRandom { link: self.ifname(i) },
+                UnknownWhy::IpvlanDevId => Assumption::LinkLocalIpvlanDevId { link: self.ifname(i) },
             });
         }
         for (end, (index, family, address, _)) in self.lifetimes.pending() {
@@ -919,7 +987,12 @@ impl Copies {
 /// Where a message came from, for diagnostics and events.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Ctx {
+    /// The packet entries made now name as their origin: the record
+    /// applied, or the request an acknowledgement applies.
     pub(super) packet: u64,
+    /// The record being applied, at which the changes take effect (an
+    /// accepted request's acknowledgement).
+    pub(super) record: u64,
     pub(super) ts: Option<crate::capture::Timestamp>,
     pub(super) offset: u64,
 }
@@ -927,7 +1000,7 @@ pub(super) struct Ctx {
 impl Ctx {
     pub(super) fn event(&self, change: Change) -> Event {
         Event {
-            packet: self.packet,
+            packet: self.record,
             ts: self.ts,
             change,
         }

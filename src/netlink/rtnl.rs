@@ -692,6 +692,10 @@ pub struct DevConf {
     pub accept_dad: Option<i32>,
     /// `IFLA_INET6_ADDR_GEN_MODE`: 0 EUI-64, 1 none, 2 stable privacy, 3 random.
     pub addr_gen_mode: Option<u8>,
+    /// `IFLA_INET6_FLAGS`: the device's `inet6_dev.if_flags`; bit 31 is
+    /// `IF_READY`, set when addrconf configured the device after it last
+    /// went up and cleared only when it goes down (`addrconf_ifdown`).
+    pub inet6_flags: Option<u32>,
 }
 
 impl DevConf {
@@ -699,7 +703,17 @@ impl DevConf {
     pub fn is_known(&self) -> bool {
         *self != DevConf::default()
     }
+
+    /// Whether the message shows the device's IPv6 configured since it
+    /// last went up (`IF_READY`); `None` where it carried no IPv6 flags.
+    pub fn ipv6_ready(&self) -> Option<bool> {
+        self.inet6_flags.map(|f| f & IF_READY != 0)
+    }
 }
+
+/// `IF_READY` in `inet6_dev.if_flags` (include/net/if_inet6.h).
+const IF_READY: u32 = 0x8000_0000;
+const IFLA_INET6_FLAGS: u16 = 1;
 
 const IFLA_INET_CONF: u16 = 1;
 const IFLA_INET6_CONF: u16 = 2;
@@ -734,6 +748,7 @@ fn af_spec(value: &[u8], order: ByteOrder) -> DevConf {
                     c.accept_dad = devconf_entry(x.value, INET6_ACCEPT_DAD, order);
                 }
                 (AF_INET6, IFLA_INET6_ADDR_GEN_MODE) => c.addr_gen_mode = x.u8(),
+                (AF_INET6, IFLA_INET6_FLAGS) => c.inet6_flags = x.u32(order),
                 _ => {}
             }
         }

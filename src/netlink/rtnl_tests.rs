@@ -56,3 +56,65 @@ fn non_utf8_label_and_odd_attribute_keep_the_message() {
         })
     );
 }
+
+/// others/bridge-mac.pcap packet 2, second message: docker0 in a link dump
+/// (real kernel bytes, 6.18), up without carrier and configured for IPv6
+/// since it went up. The byte-order-aware reader agrees with
+/// netlink-packet-route's (which reads the devconf arrays in the machine's
+/// order; this capture and this machine are both little-endian).
+#[test]
+fn device_settings_agree_with_netlink_packet_route() {
+    use netlink_packet_route::link::{AfSpecInet, AfSpecInet6, AfSpecUnspec, Inet6IfaceFlags, LinkAttribute};
+    let payload = crate::testutil::netlink_payload("others/bridge-mac.pcap", 2);
+    let m = Messages::new(&payload, ByteOrder::Little)
+        .nth(1)
+        .expect("two")
+        .expect("ok");
+    let Body::Link(l) = decode(&m).body else {
+        panic!("not a link")
+    };
+    assert_eq!(l.name, Some(&b"docker0"[..]));
+    let c = l.conf;
+    assert_eq!(c.ipv6_ready(), Some(true));
+    assert_eq!(c.promote_secondaries, Some(true));
+
+    use netlink_packet_core::ParseableParametrized;
+    let parsed = match netlink_packet_route::RouteNetlinkMessage::parse_with_param(m.payload(), RTM_NEWLINK) {
+        Ok(netlink_packet_route::RouteNetlinkMessage::NewLink(l)) => l,
+        other => panic!("the crate reads it as {other:?}"),
+    };
+    let (mut inet, mut inet6, mut flags) = (None, None, None);
+    for a in parsed.attributes {
+        let LinkAttribute::AfSpecUnspec(specs) = a else {
+            continue;
+        };
+        for s in specs {
+            match s {
+                AfSpecUnspec::Inet(v) => {
+                    for x in v {
+                        if let AfSpecInet::DevConf(d) = x {
+                            inet = Some(d);
+                        }
+                    }
+                }
+                AfSpecUnspec::Inet6(v) => {
+                    for x in v {
+                        match x {
+                            AfSpecInet6::DevConf(d) => inet6 = Some(d),
+                            AfSpecInet6::Flags(f) => flags = Some(f),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let (inet, inet6, flags) = (inet.expect("inet"), inet6.expect("inet6"), flags.expect("flags"));
+    assert_eq!(c.promote_secondaries, Some(inet.promote_secondaries != 0));
+    assert_eq!(c.accept_ra, Some(inet6.accept_ra));
+    assert_eq!(c.use_tempaddr, Some(inet6.use_tempaddr));
+    assert_eq!(c.disable_ipv6, Some(inet6.disable_ipv6 != 0));
+    assert_eq!(c.accept_dad, Some(inet6.accept_dad));
+    assert_eq!(c.ipv6_ready(), Some(flags.contains(Inet6IfaceFlags::Ready)));
+}

@@ -12,19 +12,33 @@
 //! it is no bridge or Open vSwitch device, a veth only with a main-table
 //! default route on it, and some route of any table on it has a global
 //! unicast destination. Each usable device's addresses, sorted primary
-//! before secondary, lower scope first, public before private, then by
-//! address, without those of a scope above link or loopback ones, give:
-//! the NodePort address (the first private one, else the first public
-//! one) and the primary address (1.15: the first one; later releases: the
-//! first public one, else the first private one). Later releases also use
-//! `lo`, dummy devices (even down) and host-scope local routes without a
-//! source. NodePort: every NodePort address of the family, by address;
-//! masquerade: per selected device, its primary address, else the best
-//! non-secondary address of any device (the fallback).
+//! before secondary, lower scope first, (from 1.16) public before private,
+//! then by address, without those of a scope above link or loopback ones,
+//! give the NodePort and primary (masquerade) addresses: 1.15, the first
+//! address of each family for both; from 1.16, the NodePort address is
+//! the first private one, else the first public one, and the primary the
+//! first public one, else the first private one (a public secondary
+//! before a private primary). Later releases also use `lo` (1.16), dummy
+//! devices, even down (1.17), and host-scope local routes without a
+//! source (1.18). NodePort: every NodePort address of the family, by
+//! address; masquerade: per selected device, its primary address, else
+//! the best non-secondary address of any device (the fallback; from 1.16
+//! selected devices first).
 //! Left out: `--nodeport-addresses`, the Kubernetes node IP, the kernel
-//! probe for L3 devices (taken as supported). The changes after 1.15 (its
-//! use of `lo` and dummy devices, host-scope routes, the public primary)
-//! are replayed from 1.16 on: the release each landed in is not pinned.
+//! probe for L3 devices (taken as supported).
+//!
+//! The releases, from the upstream history (`node_address.go` read at
+//! commit f3e6eb533b00, where `SortedAddresses` sorts secondary, scope,
+//! public, address and the primary is public-first, and in its pull
+//! requests): the public key of the sort, the private-first NodePort and
+//! the public-first primary came with cilium/cilium#30579 ("tables: Sort
+//! node addresses also by public vs private IP", merged 2024-02-12, after
+//! v1.15.0 of 2024-01-31, which its sort by primary, scope and address
+//! alone and one address of each family for both roles shipped in): first
+//! in v1.16.0. Dummy devices: #34228, in the v1.17.0 notes. Host-scope
+//! local routes (`shouldUseDeviceForNodeAddress`): #40095, merged mid-2025,
+//! taken as v1.18.0. Whether a 1.15 or 1.16 patch release took any of them
+//! could not be read here: `1.15` replays v1.15.0.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -166,13 +180,27 @@ struct NodeAddr {
     primary: bool,
 }
 
+/// The node-address code after v1.15.0: `lo` usable, the public key of
+/// the sort, the public-first primary, the selected-first fallback
+/// (cilium/cilium#30579, v1.16.0).
 fn newest(v: Version) -> bool {
     v >= Version(1, 16, 0)
 }
 
+/// Dummy devices usable, even down (cilium/cilium#34228, v1.17.0).
+fn dummies(v: Version) -> bool {
+    v >= Version(1, 17, 0)
+}
+
+/// Host-scope local routes without a source as node addresses
+/// (cilium/cilium#40095, taken as v1.18.0).
+fn routed(v: Version) -> bool {
+    v >= Version(1, 18, 0)
+}
+
 fn usable(d: &Device, v: Version) -> bool {
     let up = d.link.flags & IFF_UP != 0;
-    let dummy = kind(d.link) == b"dummy";
+    let dummy = dummies(v) && kind(d.link) == b"dummy";
     if newest(v) {
         (dummy || up) && (d.name == CILIUM_HOST || d.name == "lo" || d.selected || dummy)
     } else {
@@ -180,12 +208,20 @@ fn usable(d: &Device, v: Version) -> bool {
     }
 }
 
-fn sorted(addrs: &[(IpAddr, bool, u8)]) -> Vec<(IpAddr, bool, u8)> {
+/// `SortedAddresses`: primary before secondary, lower scope first, (from
+/// 1.16) public before private, then the address.
+fn sorted(addrs: &[(IpAddr, bool, u8)], v: Version) -> Vec<(IpAddr, bool, u8)> {
+    let public_first = newest(v);
     let mut a = addrs.to_vec();
     a.sort_by(|x, y| {
+        let public = if public_first {
+            is_public(y.0).cmp(&is_public(x.0))
+        } else {
+            std::cmp::Ordering::Equal
+        };
         x.1.cmp(&y.1)
             .then(x.2.cmp(&y.2))
-            .then(is_public(y.0).cmp(&is_public(x.0)))
+            .then(public)
             .then(ip_key(x.0).cmp(&ip_key(y.0)))
     });
     a
@@ -195,7 +231,7 @@ fn node_addresses(devs: &[Device], host_routes: &[(IpAddr, u32)], v: Version) ->
     let mut out: Vec<NodeAddr> = Vec::new();
     for d in devs.iter().filter(|d| usable(d, v)) {
         let mut addrs: Vec<NodeAddr> = Vec::new();
-        for (ip, _, scope) in sorted(&d.addrs) {
+        for (ip, _, scope) in sorted(&d.addrs, v) {
             if (scope > RT_SCOPE_LINK - 1 || ip.is_loopback()) && !(d.name == CILIUM_HOST && scope == RT_SCOPE_LINK) {
                 continue;
             }
@@ -219,21 +255,20 @@ fn node_addresses(devs: &[Device], host_routes: &[(IpAddr, u32)], v: Version) ->
                     .position(|a| a.ip.is_ipv6() == v6 && is_public(a.ip) == public)
             };
             let (private, public) = (first(false), first(true));
-            if node_port_ok && let Some(a) = private.or(public).and_then(|i| addrs.get_mut(i)) {
+            // v1.15.0: the first address of the family for both
+            let any = addrs.iter().position(|a| a.ip.is_ipv6() == v6);
+            let node_port = if newest(v) { private.or(public) } else { any };
+            if node_port_ok && let Some(a) = node_port.and_then(|i| addrs.get_mut(i)) {
                 a.node_port = true;
             }
-            let primary = if newest(v) {
-                public.or(private)
-            } else {
-                addrs.iter().position(|a| a.ip.is_ipv6() == v6)
-            };
+            let primary = if newest(v) { public.or(private) } else { any };
             if let Some(a) = primary.and_then(|i| addrs.get_mut(i)) {
                 a.primary = true;
             }
         }
         out.extend(addrs);
     }
-    if newest(v) {
+    if routed(v) {
         // Host-scope local routes without a source: addresses assigned by routing.
         let mut found: HashSet<IpAddr> = out.iter().map(|a| a.ip).collect();
         let by_index: HashMap<u32, &Device> = devs.iter().map(|d| (d.link.index, d)).collect();

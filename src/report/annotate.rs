@@ -40,10 +40,6 @@ pub struct RecordNotes {
     pub grouped: Vec<(u64, usize)>,
     /// The changes the model made in it, as `timeline` lists them.
     pub changes: Vec<Event>,
-    /// The later record where its changes became known (a request's
-    /// changes are made when the kernel acknowledges it), when that is
-    /// not this one.
-    pub known_at: Option<u64>,
     /// The model's warnings about it.
     pub warnings: Vec<Diagnostic>,
     /// Requests whose answer never ended (the end's notes).
@@ -119,9 +115,6 @@ impl RecordNotes {
             let mut s = describe(&e.change);
             if e.packet != self.packet {
                 s.push_str(&format!(" (listed at packet {} by `nlorder timeline`)", e.packet));
-            }
-            if let Some(p) = self.known_at {
-                s.push_str(&format!(" (known at packet {p})"));
             }
             out.push(s);
         }

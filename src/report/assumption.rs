@@ -27,6 +27,20 @@ impl fmt::Display for Assumption {
                 "the veth peer of {link} is in another namespace: its carrier there is not in this capture; assumed up \
                  (and if the peer is deleted there, {link} goes with it with no message here)"
             ),
+            Assumption::MayLeaveUnseen { links } => write!(
+                f,
+                "no link listener: a device that leaves with no request here (a veth whose peer, or the namespace \
+                 holding it, is deleted elsewhere; a NIC unplugged by its bus or hypervisor) leaves no message, so \
+                 these may be gone unseen: {}",
+                links.join(", ")
+            ),
+            Assumption::AdvertisementsUnseen { links, addresses_too } => write!(
+                f,
+                "no route listener: what router advertisements on {} make (prefix and default routes{}) leaves no \
+                 message here and is not shown",
+                links.join(", "),
+                if *addresses_too { ", SLAAC addresses" } else { "" }
+            ),
             Assumption::PredictedIndex { index, link } => write!(
                 f,
                 "ifindex {index} of {link} is the index the kernel would assign next; no reply or dump showed it"
@@ -45,6 +59,18 @@ impl fmt::Display for Assumption {
                 "no link listener was left after packet #{last} (the link request in #{request} was answered without \
                  a link notification): a device that left this namespace after that with no request here (a veth \
                  gone with its peer elsewhere) is unknown unless an address notification showed it"
+            ),
+            Assumption::MulticastRouteForm { kernel } => write!(
+                f,
+                "the ff00::/8 routes of linux {kernel}: their type and protocol changed within its stable series \
+                 (unicast proto boot before, multicast proto kernel after), and the release given names no stable \
+                 number: shown in the newer form"
+            ),
+            Assumption::LinkLocalIpvlanDevId { link } => write!(
+                f,
+                "the link-local address of {link} carries the ipvlan's dev_id from its lower device's port, which \
+                 the capture cannot tell (the port was made before it, or is shared with another namespace): \
+                 unknown, shown as fe80::/64"
             ),
             Assumption::LinkLocalRandom { link } => write!(
                 f,

@@ -331,8 +331,8 @@ func ipLess(a, b net.IP) bool {
 
 // ciliumSortedAddresses is pkg/datapath/tables/node_address.go
 // SortedAddresses: stable; primary before secondary, lower scope first,
-// public before private, then the address.
-func ciliumSortedAddresses(in []ciliumDevAddr) []ciliumDevAddr {
+// public before private (from 1.16, cilium/cilium#30579), then the address.
+func ciliumSortedAddresses(in []ciliumDevAddr, publicFirst bool) []ciliumDevAddr {
 	a := append([]ciliumDevAddr(nil), in...)
 	sort.SliceStable(a, func(i, j int) bool {
 		switch {
@@ -344,9 +344,9 @@ func ciliumSortedAddresses(in []ciliumDevAddr) []ciliumDevAddr {
 			return true
 		case a[i].scope > a[j].scope:
 			return false
-		case ciliumIsPublic(a[i].ip) && !ciliumIsPublic(a[j].ip):
+		case publicFirst && ciliumIsPublic(a[i].ip) && !ciliumIsPublic(a[j].ip):
 			return true
-		case !ciliumIsPublic(a[i].ip) && ciliumIsPublic(a[j].ip):
+		case publicFirst && !ciliumIsPublic(a[i].ip) && ciliumIsPublic(a[j].ip):
 			return false
 		default:
 			return ipLess(a[i].ip, a[j].ip)
@@ -365,12 +365,6 @@ type ciliumNodeAddr struct {
 // ciliumAddressScopeMax is defaults.AddressScopeMax (RT_SCOPE_LINK - 1).
 const ciliumAddressScopeMax = scopeLink - 1
 
-// ciliumNewest: the node-address code after 1.15 (--version 1.16 or later,
-// the default).
-func ciliumNewest(opts map[string]string) bool {
-	return ciliumNodeAddrVersion(opts) >= 116
-}
-
 // ciliumNodeAddrVersion is --version as major*100+minor (default: the newest).
 func ciliumNodeAddrVersion(opts map[string]string) int {
 	v := opts["version"]
@@ -385,16 +379,19 @@ func ciliumNodeAddrVersion(opts map[string]string) int {
 // (newest) the host-scope local-table routes. No --nodeport-addresses, no
 // Kubernetes node IP.
 //
-// 1.15: only up, selected devices outside the excluded prefixes (and
-// cilium_host); Primary is the first address of the family in sorted order;
-// NodePort the first private else first public, on selected devices.
-// main: up devices (dummy ones even when down) that are selected, dummy,
-// lo or cilium_host; Primary is the first public else first private;
-// NodePort as before on up devices other than cilium_host.
-func ciliumNodeAddresses(devs []*ciliumDevice, routes []Route, newest bool) []ciliumNodeAddr {
+// 1.15 (v1.15.0): only up, selected devices outside the excluded prefixes
+// (and cilium_host); sorted without the public key; Primary and NodePort
+// (on selected devices) the first address of the family.
+// 1.16 (cilium/cilium#30579): up devices that are selected, lo or
+// cilium_host; the public key; Primary the first public else first
+// private; NodePort the first private else first public, on up devices
+// other than cilium_host. 1.17 (#34228): dummy devices too, even down.
+// 1.18 (#40095): host-scope local routes.
+func ciliumNodeAddresses(devs []*ciliumDevice, routes []Route, ver int) []ciliumNodeAddr {
 	var out []ciliumNodeAddr
 	found := map[string]bool{}
-	use := func(d *ciliumDevice) bool { return ciliumUsable(d, newest) }
+	newest := ver >= 116
+	use := func(d *ciliumDevice) bool { return ciliumUsable(d, ver) }
 	for _, d := range devs {
 		if !use(d) {
 			continue
@@ -402,7 +399,7 @@ func ciliumNodeAddresses(devs []*ciliumDevice, routes []Route, newest bool) []ci
 		var addrs []ciliumNodeAddr
 		idx := map[[2]bool]int{} // {is6, public} -> first index
 		first := map[bool]int{}  // is6 -> first index (1.15 primary)
-		for _, a := range ciliumSortedAddresses(d.addrs) {
+		for _, a := range ciliumSortedAddresses(d.addrs, newest) {
 			skip := a.scope > ciliumAddressScopeMax || a.ip.IsLoopback()
 			skip = skip && !(d.Name == ciliumHostDevice && a.scope == scopeLink)
 			if skip {
@@ -425,7 +422,11 @@ func ciliumNodeAddresses(devs []*ciliumDevice, routes []Route, newest bool) []ci
 		for _, is6 := range []bool{false, true} {
 			priv, hasPriv := idx[[2]bool{is6, false}]
 			pub, hasPub := idx[[2]bool{is6, true}]
-			if nodePortOK {
+			if nodePortOK && !newest {
+				if f, has := first[is6]; has {
+					addrs[f].nodePort = true
+				}
+			} else if nodePortOK {
 				if hasPriv {
 					addrs[priv].nodePort = true
 				} else if hasPub {
@@ -447,7 +448,7 @@ func ciliumNodeAddresses(devs []*ciliumDevice, routes []Route, newest bool) []ci
 		}
 		out = append(out, addrs...)
 	}
-	if newest {
+	if ver >= 118 {
 		// Host-scope routes of the local table without a source address
 		// (addresses assigned by routing, e.g. on GCE) on a usable device.
 		for _, r := range routes {
@@ -470,12 +471,13 @@ func ciliumNodeAddresses(devs []*ciliumDevice, routes []Route, newest bool) []ci
 
 // ciliumUsable: master's shouldUseDeviceForNodeAddress, or 1.15's checks
 // at the top of getAddressesFromDevice.
-func ciliumUsable(d *ciliumDevice, newest bool) bool {
-	if newest {
-		if d.Type() != "dummy" && !d.Up() {
+func ciliumUsable(d *ciliumDevice, ver int) bool {
+	if ver >= 116 {
+		dummy := ver >= 117 && d.Type() == "dummy"
+		if !dummy && !d.Up() {
 			return false
 		}
-		if d.Name != ciliumHostDevice && d.Name != "lo" && !d.selected && d.Type() != "dummy" {
+		if d.Name != ciliumHostDevice && d.Name != "lo" && !d.selected && !dummy {
 			return false
 		}
 		return true
@@ -520,7 +522,7 @@ func chooseCiliumNodePort(opts map[string]string) Result {
 		return fail(err)
 	}
 	var sel []ciliumNodeAddr
-	for _, a := range ciliumNodeAddresses(devs, routes, ciliumNewest(opts)) {
+	for _, a := range ciliumNodeAddresses(devs, routes, ciliumNodeAddrVersion(opts)) {
 		if a.nodePort && ciliumFamilyOK(a.ip, opts) {
 			sel = append(sel, a)
 		}
@@ -545,17 +547,18 @@ func chooseCiliumNodePort(opts map[string]string) Result {
 // address of the family, else the wildcard fallback address (the best
 // non-secondary address over all devices but lxc* and cilium_host).
 func chooseCiliumMasquerade(opts map[string]string) Result {
-	newest := ciliumNewest(opts)
+	ver := ciliumNodeAddrVersion(opts)
+	newest := ver >= 116
 	devs, routes, err := ciliumDevices(ciliumDeviceFilter(opts), opts)
 	if err != nil {
 		return fail(err)
 	}
-	nas := ciliumNodeAddresses(devs, routes, newest)
+	nas := ciliumNodeAddresses(devs, routes, ver)
 	var feed []*ciliumDevice
 	for _, d := range devs {
 		// master's reconcile feeds only devices getAddressesFromDevice
 		// accepted; 1.15 fed every device of the table.
-		if !newest || ciliumUsable(d, true) {
+		if !newest || ciliumUsable(d, ver) {
 			feed = append(feed, d)
 		}
 	}
