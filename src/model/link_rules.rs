@@ -212,12 +212,18 @@ impl Model {
     /// on another, DOWN), else what a message last showed where that
     /// still fits (one shown down that is oper up now had an event: UP),
     /// else UNKNOWN (a device whose carrier never changed, such as lo, a
-    /// dummy or a tunnel, keeps the state it registered with).
+    /// dummy or a tunnel, keeps the state it registered with). Only where
+    /// no link listener is there to show them.
     pub(super) fn show_link_state<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         const IF_OPER_UNKNOWN: u8 = 0;
         const IF_OPER_DOWN: u8 = 2;
-        const IF_OPER_LOWERLAYERDOWN: u8 = 5;
+        const IF_OPER_LOWERLAYERDOWN: u8 = 3;
         const IF_OPER_UP: u8 = 6;
+        // (a link listener's notifications say it themselves, at the moment
+        // the kernel does)
+        if self.last_link_notification.is_some() && self.link_listener_left.is_none() {
+            return;
+        }
         let Some(l) = self.link(index) else { return };
         if l.placeholder {
             return;
