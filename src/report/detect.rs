@@ -103,13 +103,20 @@ pub(crate) fn write_detection_text(
             };
             writeln!(out, "    {head:<head_width$} {verdict}: {}", c.reason)?;
             for a in &c.addresses {
+                let word = verdict_word(a.verdict);
+                // (a reason that only repeats the verdict is not said twice)
+                let reason = a
+                    .reason
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .filter(|r| r != word)
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default();
                 writeln!(
                     out,
-                    "        {:<addr_width$} {}{}",
+                    "        {:<addr_width$} {word}{reason}",
                     // IpNet's Display ignores the width: pad the text.
                     a.address.to_string(),
-                    verdict_word(a.verdict),
-                    a.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
                 )?;
             }
         }
