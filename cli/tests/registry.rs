@@ -128,3 +128,25 @@ fn manifests_take_the_same_keys_and_refuse_the_same_options() {
         "{all}"
     );
 }
+
+/// A program's name misspelt is no calico-node method either: refused
+/// with the name meant, rather than replayed as calico-node rejecting it.
+/// A value calico-node itself rejects, far from every name, is still
+/// calico-node's answer.
+#[test]
+fn a_misspelt_program_is_refused_with_the_name_meant() {
+    let basic = fx("basic.pcap");
+    for (typo, meant) in [
+        ("kube-apiservr", "kube-apiserver"),
+        ("cilum", "cilium"),
+        ("kubelt", "kubelet"),
+    ] {
+        let out = common::nlorder(&["detect", "-q", "--method", typo, &basic]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{typo}: {err}");
+        assert!(err.contains(&format!("did you mean {meant}?")), "{typo}: {err}");
+    }
+    let out = common::nlorder(&["detect", "-q", "--method", "bogus", &basic]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Invalid IP autodetection method: bogus"));
+}

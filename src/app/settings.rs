@@ -263,6 +263,19 @@ pub enum SettingsError {
         /// The method asked for.
         method: Method,
     },
+    /// A method that is no program's name and no calico-node method, but
+    /// close to a program's name.
+    #[error(
+        "--method {method}: no program is named so (did you mean {}?), and calico-node would reject it as an \
+         IP_AUTODETECTION_METHOD",
+        near.name()
+    )]
+    MisspeltProgram {
+        /// The method asked for.
+        method: Method,
+        /// The program it is closest to.
+        near: Program,
+    },
     /// `--resolved` for a calico-node method that resolves nothing.
     #[error("--resolved is kubelet's and calico-node's can-reach=NAME; it means nothing to --method {0}")]
     ResolvedNotRead(Method),
@@ -301,6 +314,12 @@ impl DetectSettings {
     /// nodes named (`nodes`: the names of the captures).
     pub fn validate(&self, nodes: &[String]) -> Result<(), SettingsError> {
         let method = &self.method;
+        if let Some(near) = method.misspelt_program() {
+            return Err(SettingsError::MisspeltProgram {
+                method: method.clone(),
+                near,
+            });
+        }
         let program = method.program();
         for option in self.given() {
             let readers = readers(option);

@@ -176,6 +176,27 @@ impl From<&str> for Method {
     }
 }
 
+impl Method {
+    /// A calico-node method that is no `IP_AUTODETECTION_METHOD` form at
+    /// all (no `=`, not `first-found` or `kubernetes-internal-ip`) but is
+    /// within two edits of a program's name: most likely that program,
+    /// misspelt.
+    pub fn misspelt_program(&self) -> Option<Program> {
+        let Method::Calico(text) = self else { return None };
+        let t = text.as_str();
+        if t.contains('=') || t.is_empty() || t == "first-found" || text.is_kubernetes_internal_ip() {
+            return None;
+        }
+        Program::ALL
+            .into_iter()
+            .filter(|p| *p != Program::CalicoNode)
+            .map(|p| (strsim::levenshtein(t, p.name()), p))
+            .filter(|(d, _)| *d <= 2)
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, p)| p)
+    }
+}
+
 impl std::str::FromStr for Method {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
