@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use crate::capture::{self, CaptureReader, NotNetlink, Record, Timestamp, netlink_frame};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::netlink::names::NETLINK_ROUTE;
-use crate::netlink::{ByteOrder, Decoded, Message, Messages, decode};
+use crate::netlink::{Body, ByteOrder, Decoded, Message, Messages, decode_into};
 
 /// How the netlink byte order was chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -274,15 +274,20 @@ fn visit_record(
             Ok(message) => {
                 // Decoded straight into its place: a decoded message is a
                 // few hundred bytes, and moving it costs a copy per message.
-                let tm = TraceMessage {
+                let mut tm = TraceMessage {
                     packet: rec.number,
                     ts: rec.ts,
                     offset: base + message.offset as u64,
                     index_in_record: index,
-                    decoded: decode(&message),
+                    decoded: Decoded {
+                        header: message.header,
+                        body: Body::Other,
+                        problem: None,
+                    },
                     message,
                     os: rec.os,
                 };
+                decode_into(&tm.message, &mut tm.decoded);
                 stats.messages += 1;
                 if let Some(p) = &tm.decoded.problem {
                     stats.messages_with_problems += 1;

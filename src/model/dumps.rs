@@ -457,9 +457,11 @@ impl Model {
         device: Option<u32>,
         disagreements: &mut Vec<String>,
     ) {
-        let mut fresh: FxHashMap<u32, DeviceAddrs> = FxHashMap::default();
+        // (sized once for the dump: no growing a table as devices come)
+        let mut fresh: FxHashMap<u32, DeviceAddrs> =
+            FxHashMap::with_capacity_and_hasher(addrs.len(), rustc_hash::FxBuildHasher);
         let mut device_order: Vec<u32> = Vec::new();
-        let mut listed: FxHashSet<u32> = FxHashSet::default();
+        let mut listed: FxHashSet<u32> = FxHashSet::with_capacity_and_hasher(addrs.len(), rustc_hash::FxBuildHasher);
         for a in addrs {
             if !families.contains(&a.family) || device.is_some_and(|d| a.index != d) {
                 continue;

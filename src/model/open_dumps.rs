@@ -233,12 +233,16 @@ impl Dumps {
         if self.open.get(i).is_none_or(|d| d.pid.is_some()) {
             return Vec::new();
         }
+        // Most often there is none: nothing is moved then.
+        let abandons = |d: &OpenDump| d.seq == seq && d.pid == Some(pid);
+        if !self.open.iter().take(i).any(abandons) {
+            return Vec::new();
+        }
         // Only dumps opened before the one claimed: split them off, keep
         // the rest in order.
         let newer = self.open.split_off(i);
-        let (abandoned, kept): (Vec<OpenDump>, Vec<OpenDump>) = std::mem::take(&mut self.open)
-            .into_iter()
-            .partition(|d| d.seq == seq && d.pid == Some(pid));
+        let (abandoned, kept): (Vec<OpenDump>, Vec<OpenDump>) =
+            std::mem::take(&mut self.open).into_iter().partition(abandons);
         self.open = kept;
         self.open.extend(newer);
         abandoned

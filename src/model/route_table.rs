@@ -220,14 +220,14 @@ impl<K: std::hash::Hash + Eq + Copy> Chains<K> {
         if self.links.len() <= slot as usize {
             self.links.resize(slot as usize + 1, [NIL, NIL]);
         }
-        let head = self.heads.get(&key).copied().unwrap_or(NIL);
+        // One probe of the heads: the slot becomes the head.
+        let head = std::mem::replace(self.heads.entry(key).or_insert(NIL), slot);
         if let Some(l) = self.links.get_mut(slot as usize) {
             *l = [NIL, head];
         }
         if head != NIL {
             self.set(head, 0, slot);
         }
-        self.heads.insert(key, slot);
     }
 
     fn unlink(&mut self, key: K, slot: u32) {
@@ -320,8 +320,12 @@ impl RouteTable {
 
     /// The slot of the route with this key.
     fn find(&self, key: &RouteKey) -> Option<u32> {
+        self.find_hashed(key, hash_key(key))
+    }
+
+    /// [`find`](Self::find) with the key's hash.
+    fn find_hashed(&self, key: &RouteKey, h: u32) -> Option<u32> {
         let slots = &self.slots;
-        let h = hash_key(key);
         self.by_key
             .find(spread(h), |&(s, hs)| {
                 hs == h
@@ -440,52 +444,56 @@ impl RouteTable {
             _ => self.order.first(),
         };
         let next = after
-            .map(OrderKey::slot)
-            .filter(|&s| self.entry(s).is_some_and(|e| e.key() == key));
-        let in_place = next.is_some();
-        if !in_place {
+            .copied()
+            .filter(|k| self.entry(k.slot()).is_some_and(|e| e.key() == key));
+        if next.is_none() {
             self.moved_in = Some(mark);
         }
-        let (slot, new) = match next.or_else(|| self.find(&key)) {
-            Some(slot) => {
-                let new_src = r.prefsrc;
+        let (slot, new, place) = match next {
+            Some(place) => {
+                // Already where the dump lists it (right after the route
+                // listed before it): it keeps its place (its seq; the
+                // fields its place is made of are the key's), and the
+                // order index is not touched. A repeated dump of an
+                // unchanged table is then a walk.
+                let slot = place.slot();
                 let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
                     return false;
                 };
                 let mut r = r;
-                if in_place {
-                    // Already where the dump lists it (right after the
-                    // route listed before it): it keeps its place, and the
-                    // order index is not touched. A repeated dump of an
-                    // unchanged table is then a walk.
-                    r.seq = cur.seq;
-                } else {
-                    self.last_seq = self.last_seq.max(r.seq);
-                }
-                let old_place = OrderKey::of(cur, slot);
+                r.seq = cur.seq;
+                let new_src = r.prefsrc;
                 let old_src = std::mem::replace(cur, r).prefsrc;
-                let new_place = OrderKey::of(cur, slot);
-                if new_place != old_place {
-                    self.order.remove(&old_place);
-                    self.order.insert(new_place);
-                }
-                if old_src != new_src {
-                    if let Some(src) = old_src {
-                        self.by_source.unlink(src, slot);
-                    }
-                    if let Some(src) = new_src {
-                        self.by_source.push(src, slot);
-                    }
-                }
-                (slot, false)
+                self.move_source(slot, old_src, new_src);
+                (slot, false, place)
             }
-            None => (self.insert_new(r), true),
+            None => {
+                let hash = hash_key(&key);
+                match self.find_hashed(&key, hash) {
+                    Some(slot) => {
+                        let new_src = r.prefsrc;
+                        let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
+                            return false;
+                        };
+                        self.last_seq = self.last_seq.max(r.seq);
+                        let old_place = OrderKey::of(cur, slot);
+                        let old_src = std::mem::replace(cur, r).prefsrc;
+                        let new_place = OrderKey::of(cur, slot);
+                        if new_place != old_place {
+                            self.order.remove(&old_place);
+                            self.order.insert(new_place);
+                        }
+                        self.move_source(slot, old_src, new_src);
+                        (slot, false, new_place)
+                    }
+                    None => {
+                        let place = self.insert_hashed(r, hash);
+                        (place.slot(), true, place)
+                    }
+                }
+            }
         };
-        self.cursor = self
-            .slots
-            .get(slot as usize)
-            .and_then(Option::as_ref)
-            .map(|e| (OrderKey::of(e, slot), mark));
+        self.cursor = Some((place, mark));
         if self.marks.len() <= slot as usize {
             self.marks.resize(slot as usize + 1, 0);
         }
@@ -495,27 +503,46 @@ impl RouteTable {
         new
     }
 
+    /// Moves a slot from one preferred source's chain to another's.
+    fn move_source(&mut self, slot: u32, old_src: Option<IpAddr>, new_src: Option<IpAddr>) {
+        if old_src != new_src {
+            if let Some(src) = old_src {
+                self.by_source.unlink(src, slot);
+            }
+            if let Some(src) = new_src {
+                self.by_source.push(src, slot);
+            }
+        }
+    }
+
     /// Removes the routes `covered` selects that the dump marked `mark`
     /// did not list; returns them in dump order (a scan of the table).
     pub fn sweep(&mut self, mark: u32, covered: impl Fn(&RouteEntry) -> bool) -> Vec<RouteEntry> {
         let marks = &self.marks;
-        let mut gone: Vec<(OrderKey, u32)> = self
+        let mut gone: Vec<OrderKey> = self
             .slots
             .iter()
             .enumerate()
             .filter_map(|(i, r)| {
                 let r = r.as_ref()?;
                 let listed = marks.get(i).is_some_and(|m| *m == mark);
-                (!listed && covered(r)).then(|| (OrderKey::of(r, i as u32), i as u32))
+                (!listed && covered(r)).then(|| OrderKey::of(r, i as u32))
             })
             .collect();
-        gone.sort_unstable_by_key(|g| g.0);
-        gone.into_iter().filter_map(|(_, s)| self.take(s)).collect()
+        gone.sort_unstable();
+        gone.into_iter().filter_map(|k| self.take_at(k)).collect()
     }
 
     /// Inserts a route whose key the caller knows is not in the table;
     /// returns its slot.
     pub fn insert_new(&mut self, r: RouteEntry) -> u32 {
+        let h = hash_key(&r.key());
+        self.insert_hashed(r, h).slot()
+    }
+
+    /// [`insert_new`](Self::insert_new) of a route whose key's hash the
+    /// caller has; returns its place in dump order.
+    fn insert_hashed(&mut self, r: RouteEntry, h: u32) -> OrderKey {
         self.last_seq = self.last_seq.max(r.seq);
         let slot = match self.free.pop() {
             Some(s) => s,
@@ -524,8 +551,8 @@ impl RouteTable {
                 (self.slots.len() - 1) as u32
             }
         };
-        self.order.insert(OrderKey::of(&r, slot));
-        let h = hash_key(&r.key());
+        let place = OrderKey::of(&r, slot);
+        self.order.insert(place);
         self.by_key.insert_unique(spread(h), (slot, h), |&(_, hs)| spread(hs));
         if let Some(oif) = r.oif {
             self.by_device.push(oif, slot);
@@ -537,7 +564,7 @@ impl RouteTable {
         if let Some(s) = self.slots.get_mut(slot as usize) {
             *s = Some(r);
         }
-        slot
+        place
     }
 
     /// Changes the route with `new`'s key in place: it keeps its position
@@ -562,23 +589,23 @@ impl RouteTable {
         };
         merge(cur, &mut new);
         new.seq = cur.seq;
-        let old_src = cur.prefsrc;
-        *cur = new;
-        let new_src = cur.prefsrc;
-        if old_src != new_src {
-            if let Some(src) = old_src {
-                self.by_source.unlink(src, slot);
-            }
-            if let Some(src) = new_src {
-                self.by_source.push(src, slot);
-            }
-        }
+        let new_src = new.prefsrc;
+        let old_src = std::mem::replace(cur, new).prefsrc;
+        self.move_source(slot, old_src, new_src);
         Ok(())
     }
 
     fn take(&mut self, slot: u32) -> Option<RouteEntry> {
+        let place = OrderKey::of(self.entry(slot)?, slot);
+        self.take_at(place)
+    }
+
+    /// [`take`](Self::take) of the route at this place in dump order (its
+    /// key, when the caller has it already).
+    fn take_at(&mut self, place: OrderKey) -> Option<RouteEntry> {
+        let slot = place.slot();
         let r = self.slots.get_mut(slot as usize)?.take()?;
-        self.order.remove(&OrderKey::of(&r, slot));
+        self.order.remove(&place);
         if let Ok(e) = self.by_key.find_entry(spread(hash_key(&r.key())), |&(s, _)| s == slot) {
             e.remove();
         }
@@ -620,7 +647,7 @@ impl RouteTable {
             .filter_map(|s| self.entry(s).filter(|r| gone(r)).map(|r| (OrderKey::of(r, s), s)))
             .collect();
         slots.sort_unstable_by_key(|s| s.0);
-        slots.into_iter().filter_map(|(_, s)| self.take(s)).collect()
+        slots.into_iter().filter_map(|(k, _)| self.take_at(k)).collect()
     }
 
     /// The (family, table) pairs that hold routes.

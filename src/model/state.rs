@@ -838,19 +838,19 @@ impl Model {
     }
 
     pub(super) fn rebuild_holders(&mut self) {
+        // Emptied and filled again, keeping their room: every address
+        // dump rebuilds them.
         let [v4, v6] = &mut self.holders;
-        *v4 = self
-            .addrs
-            .iter()
-            .filter(|(_, d)| !d.v4.is_empty())
-            .map(|(i, _)| *i)
-            .collect();
-        *v6 = self
-            .addrs
-            .iter()
-            .filter(|(_, d)| !d.v6.is_empty())
-            .map(|(i, _)| *i)
-            .collect();
+        v4.clear();
+        v6.clear();
+        for (i, d) in &self.addrs {
+            if !d.v4.is_empty() {
+                v4.insert(*i);
+            }
+            if !d.v6.is_empty() {
+                v6.insert(*i);
+            }
+        }
     }
 
     /// The first index after `after` that no device uses.

@@ -12,5 +12,5 @@ pub mod rtnl;
 pub mod strict;
 pub mod wire;
 
-pub use rtnl::{Addr, Body, Decoded, Link, Problem, Request, Route, decode, from_user_space};
+pub use rtnl::{Addr, Body, Decoded, Link, Problem, Request, Route, decode, decode_into, from_user_space};
 pub use wire::{ByteOrder, Header, Message, Messages};

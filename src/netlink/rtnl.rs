@@ -478,27 +478,43 @@ pub struct ErrorMsg<'a> {
 
 /// Decodes one message of the NETLINK_ROUTE family.
 pub fn decode<'a>(msg: &Message<'a>) -> Decoded<'a> {
+    let mut d = Decoded {
+        header: msg.header,
+        body: Body::Other,
+        problem: None,
+    };
+    decode_into(msg, &mut d);
+    d
+}
+
+/// [`decode`] into `d`, whatever it held: the body is written where it
+/// stays (a decoded message is a few hundred bytes, and a message read
+/// from a capture is decoded straight into its place, not moved there).
+pub fn decode_into<'a>(msg: &Message<'a>, d: &mut Decoded<'a>) {
     let header = msg.header;
     let payload = msg.payload();
     let order = msg.order;
-    let mut problem = None;
-    let body = match header.kind {
-        NLMSG_NOOP => Body::Noop,
-        NLMSG_DONE => match NlMsgDone::new_checked(payload, order) {
-            Ok(done) => Body::Done { error: done.error() },
-            Err(_) if payload.is_empty() => Body::Done { error: 0 },
-            Err(e) => truncated(&mut problem, e),
-        },
-        NLMSG_ERROR => error_body(payload, order, header.flags, &mut problem),
-        _ if header.flags & NLM_F_REQUEST != 0 && matches!(header.kind, RTM_GETLINK | RTM_GETADDR | RTM_GETROUTE) => {
-            Body::Request(request(header.kind, payload, order, &mut problem))
+    d.header = header;
+    d.problem = None;
+    let Decoded { body, problem, .. } = d;
+    match header.kind {
+        NLMSG_NOOP => *body = Body::Noop,
+        NLMSG_DONE => {
+            *body = match NlMsgDone::new_checked(payload, order) {
+                Ok(done) => Body::Done { error: done.error() },
+                Err(_) if payload.is_empty() => Body::Done { error: 0 },
+                Err(e) => truncated(problem, e),
+            }
         }
-        RTM_NEWLINK | RTM_DELLINK | RTM_SETLINK | RTM_GETLINK => link(payload, order, &mut problem),
-        RTM_NEWADDR | RTM_DELADDR | RTM_GETADDR => addr(payload, order, &mut problem),
-        RTM_NEWROUTE | RTM_DELROUTE | RTM_GETROUTE => route(payload, order, &mut problem),
-        _ => Body::Other,
-    };
-    Decoded { header, body, problem }
+        NLMSG_ERROR => *body = error_body(payload, order, header.flags, problem),
+        _ if header.flags & NLM_F_REQUEST != 0 && matches!(header.kind, RTM_GETLINK | RTM_GETADDR | RTM_GETROUTE) => {
+            *body = Body::Request(request(header.kind, payload, order, problem));
+        }
+        RTM_NEWLINK | RTM_DELLINK | RTM_SETLINK | RTM_GETLINK => link(payload, order, problem, body),
+        RTM_NEWADDR | RTM_DELADDR | RTM_GETADDR => addr(payload, order, problem, body),
+        RTM_NEWROUTE | RTM_DELROUTE | RTM_GETROUTE => route(payload, order, problem, body),
+        _ => *body = Body::Other,
+    }
 }
 
 fn note(problem: &mut Option<Problem>, p: Problem) {
@@ -562,19 +578,23 @@ fn ip_attr(a: &Attr<'_>, family: u8, slot: &mut Option<IpAddr>) -> bool {
     }
 }
 
-fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
+fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>, body: &mut Body<'a>) {
     let h = match IfInfoMsg::new_checked(payload, order) {
         Ok(h) => h,
-        Err(e) => return truncated(problem, e),
+        Err(e) => {
+            *body = truncated(problem, e);
+            return;
+        }
     };
-    let mut l = Link {
+    *body = Body::Link(Link {
         family: h.family(),
         dev_type: h.dev_type(),
         index: h.index(),
         flags: h.flags(),
         change: h.change(),
         ..Link::default()
-    };
+    });
+    let Body::Link(l) = body else { return };
     each_attr(h.attrs(), order, problem, |a| match a.kind {
         IFLA_IFNAME => {
             l.name = Some(a.cstr());
@@ -664,7 +684,6 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
         }
         _ => true,
     });
-    Body::Link(l)
 }
 
 /// The per-device settings a link message carries in IFLA_AF_SPEC: from
@@ -786,13 +805,16 @@ fn veth_peer(data: &[u8], order: ByteOrder) -> Option<Peer<'_>> {
     peer
 }
 
-fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
+fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>, body: &mut Body<'a>) {
     let h = match IfAddrMsg::new_checked(payload, order) {
         Ok(h) => h,
-        Err(e) => return truncated(problem, e),
+        Err(e) => {
+            *body = truncated(problem, e);
+            return;
+        }
     };
     let family = h.family();
-    let mut a = Addr {
+    *body = Body::Addr(Addr {
         family,
         prefix_len: h.prefix_len(),
         flags: u32::from(h.flags()),
@@ -800,7 +822,8 @@ fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
         scope: h.scope(),
         index: h.index(),
         ..Addr::default()
-    };
+    });
+    let Body::Addr(a) = body else { return };
     each_attr(h.attrs(), order, problem, |at| match at.kind {
         IFA_ADDRESS | IFA_LOCAL => {
             let slot = if at.kind == IFA_ADDRESS {
@@ -850,16 +873,18 @@ fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
         },
         _ => true,
     });
-    Body::Addr(a)
 }
 
-fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Body<'a> {
+fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>, body: &mut Body<'a>) {
     let h = match RtMsg::new_checked(payload, order) {
         Ok(h) => h,
-        Err(e) => return truncated(problem, e),
+        Err(e) => {
+            *body = truncated(problem, e);
+            return;
+        }
     };
     let family = h.family();
-    let mut r = Route {
+    *body = Body::Route(Route {
         family,
         dst_len: h.dst_len(),
         src_len: h.src_len(),
@@ -870,7 +895,8 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
         kind: h.kind(),
         flags: h.flags(),
         ..Route::default()
-    };
+    });
+    let Body::Route(r) = body else { return };
     each_attr(h.attrs(), order, problem, |a| match a.kind {
         RTA_DST => ip_attr(&a, family, &mut r.dst),
         RTA_SRC => ip_attr(&a, family, &mut r.src),
@@ -907,7 +933,6 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
         },
         _ => true,
     });
-    Body::Route(r)
 }
 
 /// A GET request of `kind` (RTM_GETLINK, RTM_GETADDR or RTM_GETROUTE).
