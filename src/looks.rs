@@ -20,6 +20,7 @@ use crate::netlink::names::{
     AF_INET6, NLM_F_ACK, NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_GETADDR, RTM_GETLINK,
     RTM_GETROUTE, address_family,
 };
+use crate::netlink::values::TableId;
 use crate::trace::TraceMessage;
 
 /// The program or library a request's shape points to.
@@ -170,7 +171,7 @@ pub struct Asked {
     short_form: bool,
     /// The one table a route dump asked for.
     #[serde(skip)]
-    table: Option<u32>,
+    table: Option<TableId>,
 }
 
 impl Asked {
@@ -440,7 +441,7 @@ impl Looks {
                     // same socket; `ip route` asks for table main.
                     let ext_mask = r.kind == ObjectKind::Links && r.body_len > 16;
                     let after_ip = prev.is_some_and(|p| p.library == Library::Iproute2);
-                    let main_table = r.kind == ObjectKind::Routes && r.table == Some(254);
+                    let main_table = r.kind == ObjectKind::Routes && r.table == Some(TableId::Main);
                     if ext_mask || after_ip || main_table {
                         let why = if ext_mask {
                             "a link dump with attributes (IFLA_EXT_MASK)"

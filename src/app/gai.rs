@@ -372,7 +372,7 @@ mod tests {
     fn route(family: u8, dst: Option<&str>, len: u8) -> RouteEntry {
         RouteEntry {
             family,
-            table: 254,
+            table: crate::netlink::values::TableId::Main,
             dst: dst.map(|d| d.parse().unwrap_or(IpAddr::from([0u8; 4]))),
             dst_len: len,
             tos: 0,
@@ -380,9 +380,9 @@ mod tests {
             oif: Some(2),
             prefsrc: None,
             priority: None,
-            protocol: 4,
-            scope: 0,
-            kind: 1,
+            protocol: crate::netlink::values::RouteProtocol::Static,
+            scope: crate::netlink::values::Scope::Universe,
+            kind: crate::netlink::values::RouteType::Unicast,
             flags: 0,
             multipath: false,
             origin: Origin::Dump(0),

@@ -5,6 +5,7 @@ use std::net::IpAddr;
 
 use crate::looks::Library;
 use crate::netlink::names;
+use crate::netlink::values::{Scope, TableId};
 
 /// A field of a listed record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -252,8 +253,8 @@ impl Field {
             Field::Family => named(0..=255, &|n| names::address_family(n as u8)),
             // 0 is an ACK, which has no errno field
             Field::Errno => named(1..=600, &|n| names::errno(n as i32)),
-            Field::Table => named(0..=255, &|n| names::route_table(n as u32)),
-            Field::Scope => named(0..=255, &|n| names::scope(n as u8)),
+            Field::Table => named(0..=255, &|n| TableId::from(n as u32).name()),
+            Field::Scope => named(0..=255, &|n| Scope::from(n as u8).name()),
             Field::Dir => words(&["request", "reply", "notification"]),
             Field::Change => words(CHANGES),
             Field::Object => words(&["link", "addr", "route"]),

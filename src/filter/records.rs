@@ -12,6 +12,7 @@ use crate::netlink::names::{
     escape_bytes,
 };
 use crate::netlink::rtnl::Body;
+use crate::netlink::values::{Scope, TableId};
 use crate::trace::TraceMessage;
 
 /// Interface names learnt from link messages, by ifindex (the way
@@ -75,12 +76,12 @@ fn errno(e: i32) -> Value<'static> {
     Value::Named(i64::from(e.unsigned_abs()), names::errno(e))
 }
 
-fn table(t: u32) -> Value<'static> {
-    Value::Named(i64::from(t), names::route_table(t))
+fn table(t: TableId) -> Value<'static> {
+    Value::Named(i64::from(u32::from(t)), t.name())
 }
 
-fn scope(s: u8) -> Value<'static> {
-    Value::Named(i64::from(s), names::scope(s))
+fn scope(s: Scope) -> Value<'static> {
+    Value::Named(i64::from(u8::from(s)), s.name())
 }
 
 fn text(s: &'static str) -> Value<'static> {

@@ -42,6 +42,7 @@ use super::changes::ChangeSink;
 use super::entries::{AddrEntry, KernelRule, Origin, UnknownWhy};
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
+use crate::netlink::values::{RouteType, Scope, TableId};
 
 /// `IN6_ADDR_GEN_MODE_EUI64` (include/uapi/linux/if_link.h), the default.
 pub const IN6_ADDR_GEN_MODE_EUI64: u8 = 0;
@@ -311,9 +312,9 @@ impl Model {
                     up.sort_unstable();
                     up.into_iter()
                         .flat_map(|i| self.device_addresses(i, AF_INET).to_vec())
-                        .filter(|a| a.scope != RT_SCOPE_LINK && !(p2p && a.scope >= RT_SCOPE_HOST))
+                        .filter(|a| a.scope != Scope::Link && !(p2p && a.scope >= Scope::Host))
                         .filter_map(|a| match a.address {
-                            IpAddr::V4(v4) => Some((v4, a.scope >= RT_SCOPE_HOST)),
+                            IpAddr::V4(v4) => Some((v4, a.scope >= Scope::Host)),
                             IpAddr::V6(_) => None,
                         })
                         .collect()
@@ -325,12 +326,12 @@ impl Model {
                     FromV4::Compat96 => (
                         Ipv6Addr::from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, o[0], o[1], o[2], o[3]]),
                         96,
-                        if host { RT_SCOPE_HOST } else { 0 },
+                        if host { Scope::Host } else { Scope::Universe },
                     ),
                     FromV4::LinkLocal => (
                         Ipv6Addr::from([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, o[0], o[1], o[2], o[3]]),
                         64,
-                        if host { RT_SCOPE_HOST } else { RT_SCOPE_LINK },
+                        if host { Scope::Host } else { Scope::Link },
                     ),
                 };
                 let a = AddrEntry::kernel_made(
@@ -364,8 +365,8 @@ impl Model {
     fn link_local_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let mut ll = kernel_route(
             AF_INET6,
-            RT_TABLE_MAIN,
-            RTN_UNICAST,
+            TableId::Main,
+            RouteType::Unicast,
             IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
             64,
             index,

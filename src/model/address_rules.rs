@@ -27,11 +27,19 @@ use super::route_table::Through;
 use super::state::{Ctx, Model};
 use super::tables::Placement;
 use crate::netlink::names::*;
+use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 
 /// One of the kernel's own routes through `oif`: protocol kernel, scope
 /// universe, no gateway, prefsrc or metric, origin `Dump(0)` until the
 /// caller marks it.
-pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_len: u8, oif: u32) -> RouteEntry {
+pub(super) fn kernel_route(
+    family: u8,
+    table: TableId,
+    kind: RouteType,
+    dst: IpAddr,
+    dst_len: u8,
+    oif: u32,
+) -> RouteEntry {
     RouteEntry {
         family,
         table,
@@ -42,8 +50,8 @@ pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_le
         oif: Some(oif),
         prefsrc: None,
         priority: None,
-        protocol: RTPROT_KERNEL,
-        scope: RT_SCOPE_UNIVERSE,
+        protocol: RouteProtocol::Kernel,
+        scope: Scope::Universe,
         kind,
         flags: 0,
         multipath: false,
@@ -75,7 +83,7 @@ impl Model {
 
     pub(super) fn add_multicast_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
-        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_MULTICAST, ff00, 8, index);
+        let mut mc = kernel_route(AF_INET6, TableId::Local, RouteType::Multicast, ff00, 8, index);
         mc.priority = Some(256);
         self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
     }
@@ -102,8 +110,8 @@ impl Model {
         } else {
             a.address
         };
-        let mut local = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 32, a.index);
-        local.scope = RT_SCOPE_HOST;
+        let mut local = kernel_route(AF_INET, TableId::Local, RouteType::Local, a.address, 32, a.index);
+        local.scope = Scope::Host;
         local.prefsrc = Some(prim);
         self.add_kernel_route(local, KernelRule::Ipv4LocalRoute, ctx, sink);
         if !up {
@@ -115,17 +123,17 @@ impl Model {
             && v4(b) != 0
             && v4(b) != u32::MAX
         {
-            let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
-            brd.scope = RT_SCOPE_LINK;
+            let mut brd = kernel_route(AF_INET, TableId::Local, RouteType::Broadcast, b, 32, a.index);
+            brd.scope = Scope::Link;
             brd.prefsrc = Some(prim);
             self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
         }
         if prefix != 0 && !a.is_secondary() && (prefix != v4(a.address) || a.prefix_len < 32) {
             if a.flags & IFA_F_NOPREFIXROUTE == 0 {
                 let (table, kind, scope) = if loopback {
-                    (RT_TABLE_LOCAL, RTN_LOCAL, RT_SCOPE_HOST)
+                    (TableId::Local, RouteType::Local, Scope::Host)
                 } else {
-                    (RT_TABLE_MAIN, RTN_UNICAST, RT_SCOPE_LINK)
+                    (TableId::Main, RouteType::Unicast, Scope::Link)
                 };
                 let mut p = kernel_route(
                     AF_INET,
@@ -142,8 +150,8 @@ impl Model {
             }
             if a.prefix_len < 31 {
                 let b = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
-                let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
-                brd.scope = RT_SCOPE_LINK;
+                let mut brd = kernel_route(AF_INET, TableId::Local, RouteType::Broadcast, b, 32, a.index);
+                brd.scope = Scope::Link;
                 brd.prefsrc = Some(prim);
                 self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
             }
@@ -168,8 +176,8 @@ impl Model {
         if up && a.flags & IFA_F_NOPREFIXROUTE == 0 && a.prefix_len < 128 {
             let mut p = kernel_route(
                 AF_INET6,
-                RT_TABLE_MAIN,
-                RTN_UNICAST,
+                TableId::Main,
+                RouteType::Unicast,
                 v6_prefix(a.address, a.prefix_len),
                 a.prefix_len,
                 a.index,
@@ -184,7 +192,7 @@ impl Model {
         let dad_ended = self
             .routes
             .to_prefix(AF_INET6, Some(a.address), 128)
-            .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address));
+            .any(|r| r.kind == RouteType::Local && r.oif == Some(a.index) && r.dst == Some(a.address));
         if !skip_dad && matches!(a.origin, Origin::Request(_) | Origin::KernelRule(..)) && !dad_ended {
             self.set_tentative(a.index, a.address);
         }
@@ -204,7 +212,7 @@ impl Model {
     }
 
     fn ipv6_local_route<S: ChangeSink>(&mut self, index: u32, address: IpAddr, ctx: &Ctx, sink: &mut S) {
-        let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, address, 128, index);
+        let mut local = kernel_route(AF_INET6, TableId::Local, RouteType::Local, address, 128, index);
         local.priority = Some(0);
         self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
     }
@@ -264,7 +272,8 @@ impl Model {
                     self.finish_dad(None, Some((index, address)), ctx, sink);
                 }
             } else if !under_way && flags & (IFA_F_DADFAILED | IFA_F_NODAD) == 0 && self.state(index).ipv6_ready {
-                let local = |r: &RouteEntry| r.kind == RTN_LOCAL && r.oif == Some(index) && r.dst == Some(address);
+                let local =
+                    |r: &RouteEntry| r.kind == RouteType::Local && r.oif == Some(index) && r.dst == Some(address);
                 let predicted = |r: &RouteEntry| local(r) && matches!(r.origin, Origin::KernelRule(..));
                 let ended_by_time = self.routes.to_prefix(AF_INET6, Some(address), 128).any(predicted);
                 if ended_by_time {
@@ -375,7 +384,7 @@ impl Model {
             let mut removed = self
                 .routes
                 .remove_where(Through::Prefix(AF_INET6, Some(addr), 128), |r| {
-                    through_dev(r) && r.kind == RTN_LOCAL && r.dst == Some(addr)
+                    through_dev(r) && r.kind == RouteType::Local && r.dst == Some(addr)
                 });
             // (`ipv6_del_addr`: on older kernels only a permanent address
             // takes its prefix route with it)
@@ -388,7 +397,7 @@ impl Model {
                 removed.extend(
                     self.routes
                         .remove_where(Through::Prefix(AF_INET6, (plen > 0).then_some(prefix), plen), |r| {
-                            through_dev(r) && r.kind == RTN_UNICAST && r.protocol == RTPROT_KERNEL
+                            through_dev(r) && r.kind == RouteType::Unicast && r.protocol == RouteProtocol::Kernel
                         }),
                 );
             }
@@ -417,26 +426,27 @@ impl Model {
         };
         let brd = a.broadcast;
         let subnet_brd = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
-        let kernel_v4 = |r: &RouteEntry| r.family == AF_INET && r.oif == Some(index) && r.protocol == RTPROT_KERNEL;
+        let kernel_v4 =
+            |r: &RouteEntry| r.family == AF_INET && r.oif == Some(index) && r.protocol == RouteProtocol::Kernel;
         // The routes it brought, each looked up by its prefix (a device can
         // hold thousands of routes).
         let mut removed = Vec::new();
         if !same_local {
             removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(addr), 32), |r| {
-                kernel_v4(r) && r.kind == RTN_LOCAL
+                kernel_v4(r) && r.kind == RouteType::Local
             }));
         }
         if primary {
             let net = (plen > 0).then_some(IpAddr::V4(Ipv4Addr::from(prefix)));
             removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, net, plen), |r| {
-                kernel_v4(r) && r.prefsrc == Some(addr) && (r.kind == RTN_UNICAST || r.kind == RTN_LOCAL)
+                kernel_v4(r) && r.prefsrc == Some(addr) && (r.kind == RouteType::Unicast || r.kind == RouteType::Local)
             }));
         }
         if !subnet_left {
             let brds = brd.into_iter().chain(primary.then_some(subnet_brd));
             for b in brds {
                 removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(b), 32), |r| {
-                    kernel_v4(r) && r.kind == RTN_BROADCAST && prim.is_none_or(|p| r.prefsrc == Some(p))
+                    kernel_v4(r) && r.kind == RouteType::Broadcast && prim.is_none_or(|p| r.prefsrc == Some(p))
                 }));
             }
         }
@@ -477,7 +487,7 @@ impl Model {
             && r.family == AF_INET6
             && matches!(r.dst, Some(IpAddr::V6(d)) if d.segments()[0] == 0xff00 || d == Ipv6Addr::LOCALHOST);
         let shown = changed_form
-            && [RT_TABLE_LOCAL, RT_TABLE_MAIN].into_iter().any(|t| {
+            && [TableId::Local, TableId::Main].into_iter().any(|t| {
                 self.routes
                     .prefix(r.family, t, r.dst, r.dst_len)
                     .any(|x| x.oif == r.oif && x.dst == r.dst && !matches!(x.origin, Origin::KernelRule(..)))

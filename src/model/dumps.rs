@@ -19,13 +19,14 @@ use super::route_table::{RouteTable, Through};
 use super::state::{Ctx, DeviceAddrs, LinkOrderSource, Model};
 use crate::diag::Diagnostic;
 use crate::netlink::names::*;
+use crate::netlink::values::TableId;
 
 /// What a dump speaks for within its families: the filters of its request
 /// the kernel applied (route dumps by table and output device, address
 /// dumps by device); `None` for each: everything.
 #[derive(Debug, Clone, Copy, Default)]
 struct Cover {
-    table: Option<u32>,
+    table: Option<TableId>,
     oif: Option<u32>,
     device: Option<u32>,
 }
@@ -195,7 +196,7 @@ impl Model {
         &mut self,
         p: InPlace,
         families: &[u8],
-        table: Option<u32>,
+        table: Option<TableId>,
         wanted: bool,
         disagreements: &mut Vec<String>,
     ) -> Vec<Change> {
@@ -561,7 +562,7 @@ impl Model {
         if self
             .routes
             .tables()
-            .all(|(f, t)| families.contains(&f) && cover.oif.is_none() && cover.table.is_none_or(|x| x == t))
+            .all(|(f, t)| families.contains(&f) && cover.oif.is_none() && cover.table.is_none_or(|x| u32::from(x) == t))
         {
             // The dump covers every table the model had: the old one goes whole.
             self.routes = RouteTable::default();

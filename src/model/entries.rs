@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use crate::netlink::names::{IFLA_ALT_IFNAME, RTAX_CC_ALGO, RTAX_LOCK};
 use crate::netlink::rtnl::{Addr, CacheInfo, Link, NextHop, Route};
+use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 
 /// A short byte string stored inline: interface names, labels and link
 /// kinds (the kernel limits names and labels to 15 bytes plus NUL). Longer
@@ -357,8 +358,8 @@ pub struct AddrEntry {
     /// IFA_LABEL, IPv4 only (`eth0`, `eth0:1`; the device's name unless
     /// set); `None` for IPv6 and when nothing gave one.
     pub label: Option<ShortName>,
-    /// `ifa_scope` (RT_SCOPE_*: 0 universe, 200 site, 253 link, 254 host).
-    pub scope: u8,
+    /// `ifa_scope` (RT_SCOPE_*: universe, site, link, host).
+    pub scope: Scope,
     /// IFA_F_* (32-bit IFA_FLAGS when present).
     pub flags: u32,
     /// The 8-bit `ifa_flags` of the message header.
@@ -384,7 +385,7 @@ impl AddrEntry {
         index: u32,
         address: IpAddr,
         prefix_len: u8,
-        scope: u8,
+        scope: Scope,
         label: Option<ShortName>,
         origin: Origin,
     ) -> Self {
@@ -408,7 +409,7 @@ impl AddrEntry {
 
     /// A permanent IPv6 link-local /64, as the kernel makes one at carrier.
     pub fn link_local(index: u32, address: std::net::Ipv6Addr, origin: Origin) -> Self {
-        let scope = crate::netlink::names::RT_SCOPE_LINK;
+        let scope = Scope::Link;
         AddrEntry::kernel_made(index, IpAddr::V6(address), 64, scope, None, origin)
     }
 
@@ -462,6 +463,8 @@ impl AddrEntry {
 }
 
 /// Identity of a route (what the kernel matches on to replace or delete it).
+/// The table and type are kept as their numbers: the key is packed into a
+/// few words to hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct RouteKey {
     pub family: u8,
@@ -512,9 +515,9 @@ impl std::hash::Hash for RouteKey {
 pub struct RouteEntry {
     /// AF_INET or AF_INET6.
     pub family: u8,
-    /// The routing table (RTA_TABLE, else `rtm_table`): 254 main, 255
-    /// local, 253 default, or any other id.
-    pub table: u32,
+    /// The routing table (RTA_TABLE, else `rtm_table`): main, local,
+    /// default, or any other id.
+    pub table: TableId,
     /// The destination prefix; `None` for a default route.
     pub dst: Option<IpAddr>,
     /// The destination prefix length in bits; 0 for a default route.
@@ -533,15 +536,15 @@ pub struct RouteEntry {
     /// RTA_PRIORITY, the metric; `None` for an IPv4 route without one
     /// (metric 0). IPv6 routes always have one.
     pub priority: Option<u32>,
-    /// `rtm_protocol` (RTPROT_*): who installed it (2 kernel, 3 boot, 4
-    /// static, 16 dhcp, ...).
-    pub protocol: u8,
-    /// `rtm_scope` (RT_SCOPE_*: 0 universe through a gateway, 253 link
-    /// on-link, 254 host for local routes).
-    pub scope: u8,
-    /// `rtm_type` (RTN_*: 1 unicast, 2 local, 3 broadcast, 6 blackhole, 7
+    /// `rtm_protocol` (RTPROT_*): who installed it (kernel, boot, static,
+    /// dhcp, ...).
+    pub protocol: RouteProtocol,
+    /// `rtm_scope` (RT_SCOPE_*: universe through a gateway, link on-link,
+    /// host for local routes).
+    pub scope: Scope,
+    /// `rtm_type` (RTN_*: unicast, local, broadcast, blackhole,
     /// unreachable, ...).
-    pub kind: u8,
+    pub kind: RouteType,
     /// `rtm_flags` (RTM_F_*, and RTNH_F_* of a single next hop, such as
     /// RTNH_F_LINKDOWN while its device has no carrier).
     pub flags: u32,
@@ -652,12 +655,12 @@ impl RouteEntry {
     pub(super) fn key(&self) -> RouteKey {
         RouteKey {
             family: self.family,
-            table: self.table,
+            table: self.table.into(),
             dst: self.dst,
             dst_len: self.dst_len,
             tos: self.tos,
             priority: self.priority.unwrap_or(0),
-            kind: self.kind,
+            kind: self.kind.into(),
             gateway: self.gateway,
             oif: self.oif,
             prefsrc: match self.family {

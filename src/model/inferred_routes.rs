@@ -18,6 +18,7 @@ use super::entries::{AddrEntry, Origin, RouteEntry};
 use super::kernel_order::same_ipv4_subnet;
 use super::state::Model;
 use crate::netlink::names::*;
+use crate::netlink::values::{RouteType, Scope, TableId};
 
 impl Model {
     /// The model's links and addresses with routes made from the
@@ -43,8 +44,8 @@ impl Model {
                             .map_or(a.address, |p| p.address);
                         routes.push(inferred(
                             fam,
-                            RT_TABLE_LOCAL,
-                            RTN_LOCAL,
+                            TableId::Local,
+                            RouteType::Local,
                             a.address,
                             32,
                             l.index,
@@ -55,8 +56,8 @@ impl Model {
                         {
                             routes.push(inferred(
                                 fam,
-                                RT_TABLE_MAIN,
-                                RTN_UNICAST,
+                                TableId::Main,
+                                RouteType::Unicast,
                                 net.trunc().addr(),
                                 a.prefix_len,
                                 l.index,
@@ -64,12 +65,20 @@ impl Model {
                             ));
                         }
                     } else {
-                        routes.push(inferred(fam, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 128, l.index, None));
+                        routes.push(inferred(
+                            fam,
+                            TableId::Local,
+                            RouteType::Local,
+                            a.address,
+                            128,
+                            l.index,
+                            None,
+                        ));
                         if let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len) {
                             routes.push(inferred(
                                 fam,
-                                RT_TABLE_MAIN,
-                                RTN_UNICAST,
+                                TableId::Main,
+                                RouteType::Unicast,
                                 net.trunc().addr(),
                                 a.prefix_len,
                                 l.index,
@@ -88,18 +97,18 @@ impl Model {
 /// the rest, marked inferred.
 fn inferred(
     family: u8,
-    table: u32,
-    kind: u8,
+    table: TableId,
+    kind: RouteType,
     dst: IpAddr,
     dst_len: u8,
     oif: u32,
     prefsrc: Option<IpAddr>,
 ) -> RouteEntry {
     RouteEntry {
-        scope: if kind == RTN_LOCAL {
-            RT_SCOPE_HOST
+        scope: if kind == RouteType::Local {
+            Scope::Host
         } else {
-            RT_SCOPE_LINK
+            Scope::Link
         },
         prefsrc,
         origin: Origin::Inferred(0),

@@ -26,6 +26,7 @@ use super::route_table::Through;
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
+use crate::netlink::values::{RouteType, Scope};
 
 /// When 8021q sets a VLAN's carrier (see `Model::vlan_carrier`).
 #[derive(Debug, Clone, Copy)]
@@ -363,7 +364,7 @@ impl Model {
                 index,
                 IpAddr::V4(Ipv4Addr::LOCALHOST),
                 8,
-                RT_SCOPE_HOST,
+                Scope::Host,
                 Some(l.name),
                 Origin::KernelRule(ctx.packet, KernelRule::LoopbackAddress),
             );
@@ -405,7 +406,7 @@ impl Model {
         self.dad.cancel(|d| d.index == index);
         self.remove_routes(
             Through::Device(index),
-            |r| r.family == AF_INET6 || (r.scope != RT_SCOPE_HOST && r.kind != RTN_LOCAL),
+            |r| r.family == AF_INET6 || (r.scope != Scope::Host && r.kind != RouteType::Local),
             ctx,
             sink,
         );
@@ -430,7 +431,7 @@ impl Model {
                 index,
                 IpAddr::V6(Ipv6Addr::LOCALHOST),
                 128,
-                RT_SCOPE_HOST,
+                Scope::Host,
                 None,
                 Origin::KernelRule(ctx.packet, KernelRule::Ipv6Loopback),
             );

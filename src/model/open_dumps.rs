@@ -12,6 +12,7 @@ use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
 use super::route_table::RouteTable;
 use crate::netlink::Body;
 use crate::netlink::names::*;
+use crate::netlink::values::TableId;
 
 pub(super) fn kind_of(msg_type: u16) -> Option<ObjectKind> {
     match msg_type {
@@ -58,7 +59,7 @@ pub(super) struct OpenDump {
     pub interrupted: bool,
     pub filtered: bool,
     /// A route dump asked for one table only.
-    pub table: Option<u32>,
+    pub table: Option<TableId>,
     /// A route dump asked for the routes through one device only (RTA_OIF).
     pub oif: Option<u32>,
     /// An address dump asked for one device's addresses only (ifa_index).

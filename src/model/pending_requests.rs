@@ -13,6 +13,7 @@ use super::entries::{AddrEntry, Origin, RouteEntry, ShortName};
 use super::kernel_order;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
+use crate::netlink::values::{RouteType, Scope};
 use crate::netlink::{Body, Link};
 
 /// Requests waiting for their answer, at most.
@@ -99,7 +100,12 @@ pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<
             }
             // IPv6 reject routes (RTF_REJECT) go through the loopback device
             // whatever device the request names, or none (`fib6_nh_init`).
-            if e.family == AF_INET6 && matches!(e.kind, RTN_BLACKHOLE | RTN_UNREACHABLE | RTN_PROHIBIT | RTN_THROW) {
+            if e.family == AF_INET6
+                && matches!(
+                    e.kind,
+                    RouteType::Blackhole | RouteType::Unreachable | RouteType::Prohibit | RouteType::Throw
+                )
+            {
                 e.oif = Some(LOOPBACK_IFINDEX);
             }
             RequestBody::Route(e)
@@ -116,16 +122,16 @@ pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<
     })
 }
 
-fn ipv6_scope(ip: IpAddr) -> u8 {
+fn ipv6_scope(ip: IpAddr) -> Scope {
     match ip {
         IpAddr::V6(v6) => match kernel_order::ipv6_src_scope(&v6) {
-            1 => RT_SCOPE_HOST,
-            2 if v6.is_loopback() => RT_SCOPE_HOST,
-            2 => RT_SCOPE_LINK,
-            5 => RT_SCOPE_SITE,
-            _ => RT_SCOPE_UNIVERSE,
+            1 => Scope::Host,
+            2 if v6.is_loopback() => Scope::Host,
+            2 => Scope::Link,
+            5 => Scope::Site,
+            _ => Scope::Universe,
         },
-        IpAddr::V4(_) => RT_SCOPE_UNIVERSE,
+        IpAddr::V4(_) => Scope::Universe,
     }
 }
 

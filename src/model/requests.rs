@@ -25,6 +25,7 @@ use super::state::{Ctx, Model};
 use super::tables::Placement;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
+use crate::netlink::values::{RouteType, TableId};
 
 impl Pending {
     /// `RTM_NEWADDR 10.9.0.2/24 dev 3`, for refusals.
@@ -174,8 +175,8 @@ impl Model {
     fn device_towards(&self, gw: IpAddr) -> Option<u32> {
         let family = if gw.is_ipv4() { AF_INET } else { AF_INET6 };
         self.routes
-            .longest_match(family, RT_TABLE_MAIN, gw, |r| {
-                r.gateway.is_none() && r.oif.is_some() && r.kind == RTN_UNICAST
+            .longest_match(family, TableId::Main, gw, |r| {
+                r.gateway.is_none() && r.oif.is_some() && r.kind == RouteType::Unicast
             })
             .and_then(|r| r.oif)
     }
@@ -370,7 +371,7 @@ impl Model {
                     && q.gateway.is_none_or(|g| r.gateway == Some(g))
                     && q.oif.is_none_or(|o| r.oif == Some(o))
                     && q.prefsrc.is_none_or(|s| r.prefsrc == Some(s))
-                    && (q.kind == RTN_UNICAST || q.kind == 0 || q.kind == r.kind)
+                    && (q.kind == RouteType::Unicast || q.kind == RouteType::Unspec || q.kind == r.kind)
             })
             .map(RouteEntry::key);
         if let Some(key) = first {

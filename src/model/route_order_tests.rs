@@ -1,6 +1,7 @@
 use super::*;
 use crate::model::entries::Origin;
 use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 
 fn route(family: u8, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> RouteEntry {
     let (ip, len) = match dst.split_once('/') {
@@ -10,7 +11,7 @@ fn route(family: u8, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> Ro
     };
     RouteEntry {
         family,
-        table,
+        table: TableId::from(table),
         dst: ip,
         dst_len: len,
         tos: 0,
@@ -18,9 +19,9 @@ fn route(family: u8, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> Ro
         oif: None,
         prefsrc: None,
         priority: metric,
-        protocol: 0,
-        scope: 0,
-        kind: 1,
+        protocol: RouteProtocol::Unspec,
+        scope: Scope::Universe,
+        kind: RouteType::Unicast,
         flags: 0,
         multipath: false,
         origin: Origin::Dump(0),

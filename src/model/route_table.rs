@@ -29,6 +29,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use super::entries::{RouteEntry, RouteKey};
 use super::prefix;
 use crate::netlink::names::AF_INET6;
+use crate::netlink::values::TableId;
 
 /// A route's place in dump order, packed into five words that compare as
 /// its fields do in this order (see [`route_order::dump_order`], which says
@@ -103,7 +104,7 @@ impl Head {
 impl OrderKey {
     fn of(r: &RouteEntry, slot: u32) -> Self {
         let lower_tos = if r.family == AF_INET6 { 0 } else { 255 - r.tos };
-        Head::new(r.family, r.table, r.dst, r.dst_len).key(
+        Head::new(r.family, r.table.into(), r.dst, r.dst_len).key(
             lower_tos,
             r.priority.unwrap_or(0),
             seq40(r.seq),
@@ -343,7 +344,7 @@ impl RouteTable {
     pub fn group<'a>(&'a self, r: &RouteEntry) -> impl Iterator<Item = &'a RouteEntry> + 'a {
         let (lo, hi) = OrderKey::bounds(
             r.family,
-            r.table,
+            r.table.into(),
             r.dst,
             r.dst_len,
             Some((r.tos, r.priority.unwrap_or(0))),
@@ -356,17 +357,17 @@ impl RouteTable {
     pub fn prefix(
         &self,
         family: u8,
-        table: u32,
+        table: TableId,
         dst: Option<IpAddr>,
         dst_len: u8,
     ) -> impl Iterator<Item = &RouteEntry> + '_ {
-        let (lo, hi) = OrderKey::bounds(family, table, dst, dst_len, None);
+        let (lo, hi) = OrderKey::bounds(family, table.into(), dst, dst_len, None);
         self.range(lo, hi).map(|(_, r)| r)
     }
 
     /// Routes of a table whose destination, masked, is all zeros (the
     /// default route and `0.0.0.0/N`, `::/N`), in dump order.
-    pub fn zero_prefixes(&self, family: u8, table: u32) -> impl Iterator<Item = &RouteEntry> + '_ {
+    pub fn zero_prefixes(&self, family: u8, table: TableId) -> impl Iterator<Item = &RouteEntry> + '_ {
         let width = if family == AF_INET6 { 128u8 } else { 32 };
         (0..=width)
             .rev()
@@ -379,14 +380,14 @@ impl RouteTable {
     pub fn longest_match(
         &self,
         family: u8,
-        table: u32,
+        table: TableId,
         ip: IpAddr,
         usable: impl Fn(&RouteEntry) -> bool,
     ) -> Option<&RouteEntry> {
         let width = prefix::width(ip);
         // Only the prefix lengths the table has: a BGP table of /24s is
         // looked up at a few lengths, not at 33 (or 129).
-        let count = self.tables.get(&(family, table))?;
+        let count = self.tables.get(&(family, table.into()))?;
         for len in (0..=width).rev().filter(|&l| count.has_len(l)) {
             let net = (len > 0).then(|| prefix::network(ip, len));
             let best = self
@@ -533,7 +534,10 @@ impl RouteTable {
         if let Some(src) = r.prefsrc {
             self.by_source.push(src, slot);
         }
-        self.tables.entry((r.family, r.table)).or_default().add(r.dst_len, 1);
+        self.tables
+            .entry((r.family, r.table.into()))
+            .or_default()
+            .add(r.dst_len, 1);
         if let Some(s) = self.slots.get_mut(slot as usize) {
             *s = Some(r);
         }
@@ -549,6 +553,9 @@ impl RouteTable {
     /// Like [`update`](Self::update), `merge` first seeing the route there
     /// and the new one; gives `new` back when no route has its key (one
     /// lookup for "change it if it is there").
+    // (the route handed back is moved, not copied out of a box: 128 bytes
+    // since its wire values are typed)
+    #[allow(clippy::result_large_err)]
     pub fn update_with(
         &mut self,
         mut new: RouteEntry,
@@ -588,10 +595,10 @@ impl RouteTable {
         if let Some(src) = r.prefsrc {
             self.by_source.unlink(src, slot);
         }
-        if let Some(n) = self.tables.get_mut(&(r.family, r.table)) {
+        if let Some(n) = self.tables.get_mut(&(r.family, r.table.into())) {
             n.add(r.dst_len, -1);
             if n.routes == 0 {
-                self.tables.remove(&(r.family, r.table));
+                self.tables.remove(&(r.family, r.table.into()));
             }
         }
         if let Some(m) = self.marks.get_mut(slot as usize) {

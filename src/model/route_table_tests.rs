@@ -11,11 +11,12 @@ use crate::model::entries::Origin;
 use crate::model::route_order::dump_order;
 use crate::model::tables::Placement;
 use crate::netlink::names::AF_INET;
+use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 
 fn route(family: u8, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32>, oif: u32) -> RouteEntry {
     RouteEntry {
         family,
-        table,
+        table: TableId::from(table),
         dst: (len > 0).then(|| prefix::network(dst, len)),
         dst_len: len,
         tos,
@@ -23,9 +24,9 @@ fn route(family: u8, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32
         oif: Some(oif),
         prefsrc: None,
         priority: prio,
-        protocol: 4,
-        scope: 0,
-        kind: 1,
+        protocol: RouteProtocol::Static,
+        scope: Scope::Universe,
+        kind: RouteType::Unicast,
         flags: 0,
         multipath: false,
         origin: Origin::Dump(0),
@@ -307,7 +308,7 @@ fn zero_prefixes_come_in_dump_order() {
         r.seq = i as i64;
         t.insert(r);
     }
-    let lens: Vec<u8> = t.zero_prefixes(AF_INET, 254).map(|r| r.dst_len).collect();
+    let lens: Vec<u8> = t.zero_prefixes(AF_INET, TableId::Main).map(|r| r.dst_len).collect();
     let all: Vec<u8> = t.iter().map(|r| r.dst_len).collect();
     assert_eq!(lens, all);
     assert_eq!(lens, vec![8, 1, 0]);

@@ -25,6 +25,7 @@ use super::route_table::RouteTable;
 use super::{dad, lifetimes, linkwatch_queue, open_dumps, pending_requests};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::netlink::names::*;
+use crate::netlink::values::RouteType;
 
 /// What the kernel's timers did after the last record (`--at end+SECS`),
 /// kept apart so the printers can mark it assumed.
@@ -457,8 +458,8 @@ impl Model {
             Some(d) => format!("{d}/{}", r.dst_len),
             None => format!("?/{}", r.dst_len),
         };
-        if r.kind != RTN_UNICAST {
-            s = format!("{} {s}", route_type(r.kind));
+        if r.kind != RouteType::Unicast {
+            s = format!("{} {s}", r.kind);
         }
         if let Some(g) = r.gateway {
             s.push_str(&format!(" via {g}"));
@@ -466,7 +467,7 @@ impl Model {
         if let Some(o) = r.oif {
             s.push_str(&format!(" dev {}", self.ifname(o)));
         }
-        s.push_str(&format!(" table {}", route_table(r.table)));
+        s.push_str(&format!(" table {}", r.table));
         if let Some(p) = r.prefsrc {
             s.push_str(&format!(" src {p}"));
         }
@@ -646,7 +647,7 @@ impl Model {
         let Some(l) = r.oif.and_then(|i| self.link(i)) else {
             return r.flags;
         };
-        if matches!(r.kind, RTN_LOCAL | RTN_ANYCAST) || l.flags & IFF_UP == 0 {
+        if matches!(r.kind, RouteType::Local | RouteType::Anycast) || l.flags & IFF_UP == 0 {
             return r.flags;
         }
         let st = self.state(l.index);

@@ -16,6 +16,7 @@ use super::kernel_order;
 use super::route_table::Through;
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
+use crate::netlink::values::Scope;
 
 /// How a new route joins the routes of its group (same table, prefix, tos, metric).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +118,7 @@ impl Model {
         // The link-local address the model made without knowing the MAC: the
         // kernel's own (EUI-64) one takes its place.
         let unknown_ll = family == AF_INET6
-            && new.scope == RT_SCOPE_LINK
+            && new.scope == Scope::Link
             && !new.origin.is_dump()
             && self.state(index).unknown_link_local
             && (is_eui64(&new)

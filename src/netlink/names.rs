@@ -3,8 +3,12 @@
 //!
 //! Contract: pure lookup tables (Linux `include/uapi/linux/{netlink,rtnetlink,
 //! if_addr,if_link,if}.h`); unknown numbers get a numeric name, never a panic.
-//! Address families are compared with Linux's numbers, not the build host's
+//! The names of the typed wire values (family, scope, route type, protocol,
+//! table) are those of [`super::values`]. Address families are compared
+//! with Linux's numbers, not the build host's
 //! libc, so a capture reads the same on any platform.
+
+use super::values::AddressFamily;
 
 /// AF_UNSPEC (include/linux/socket.h): no family; in a GET request, every
 /// family.
@@ -495,88 +499,9 @@ pub fn message_flags(kind: u16, flags: u16) -> Vec<&'static str> {
 }
 
 /// `ip`'s name of an address family (`inet`, `inet6`, ...); `af<N>` for
-/// families it has no name for.
+/// families it has no name for. The table is [`AddressFamily`]'s.
 pub fn address_family(family: u8) -> std::borrow::Cow<'static, str> {
-    match family {
-        AF_UNSPEC => "unspec".into(),
-        1 => "unix".into(),
-        AF_INET => "inet".into(),
-        AF_BRIDGE => "bridge".into(),
-        AF_INET6 => "inet6".into(),
-        17 => "packet".into(),
-        28 => "mpls".into(),
-        other => format!("af{other}").into(),
-    }
-}
-
-/// `ip`'s name of a scope (`global`, `link`, `host`, ...); the number for
-/// others.
-pub fn scope(scope: u8) -> std::borrow::Cow<'static, str> {
-    match scope {
-        RT_SCOPE_UNIVERSE => "global".into(),
-        RT_SCOPE_SITE => "site".into(),
-        RT_SCOPE_LINK => "link".into(),
-        RT_SCOPE_HOST => "host".into(),
-        RT_SCOPE_NOWHERE => "nowhere".into(),
-        other => other.to_string().into(),
-    }
-}
-
-/// `ip`'s name of a routing table (`main`, `local`, `default`, `unspec`); the
-/// number for others.
-pub fn route_table(table: u32) -> std::borrow::Cow<'static, str> {
-    match table {
-        0 => "unspec".into(),
-        253 => "default".into(),
-        RT_TABLE_MAIN => "main".into(),
-        RT_TABLE_LOCAL => "local".into(),
-        other => other.to_string().into(),
-    }
-}
-
-/// `ip`'s name of a route type (RTN_*: `unicast`, `local`, `broadcast`,
-/// ...); the number past the known ones.
-pub fn route_type(kind: u8) -> std::borrow::Cow<'static, str> {
-    const NAMES: [&str; 12] = [
-        "unspec",
-        "unicast",
-        "local",
-        "broadcast",
-        "anycast",
-        "multicast",
-        "blackhole",
-        "unreachable",
-        "prohibit",
-        "throw",
-        "nat",
-        "xresolve",
-    ];
-    NAMES
-        .get(usize::from(kind))
-        .map(|s| std::borrow::Cow::Borrowed(*s))
-        .unwrap_or_else(|| kind.to_string().into())
-}
-
-/// `ip`'s name of a route protocol (RTPROT_*: `kernel`, `boot`, `static`,
-/// `dhcp`, `bird`, ...); the number for others.
-pub fn route_protocol(proto: u8) -> std::borrow::Cow<'static, str> {
-    match proto {
-        0 => "unspec".into(),
-        1 => "redirect".into(),
-        2 => "kernel".into(),
-        3 => "boot".into(),
-        4 => "static".into(),
-        8 => "gated".into(),
-        9 => "ra".into(),
-        11 => "zebra".into(),
-        12 => "bird".into(),
-        16 => "dhcp".into(),
-        42 => "babel".into(),
-        186 => "bgp".into(),
-        187 => "isis".into(),
-        188 => "ospf".into(),
-        other => other.to_string().into(),
-    }
+    AddressFamily::from(family).family_name()
 }
 
 /// `ip`'s name of an RFC 2863 operational state (IFLA_OPERSTATE: `UP`,

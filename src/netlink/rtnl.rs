@@ -18,6 +18,7 @@
 use std::net::IpAddr;
 
 use super::names::*;
+use super::values::{RouteProtocol, RouteType, Scope, TableId};
 use super::wire::{
     Attr, AttrError, Attrs, ByteOrder, Header, IfAddrMsg, IfInfoMsg, Message, NlMsgDone, NlMsgErr, NlMsgHdr, RtGenMsg,
     RtMsg, WireError, nlmsg_align,
@@ -350,7 +351,7 @@ pub struct Addr<'a> {
     /// The 8-bit `ifa_flags` of the header (what glibc reads).
     pub header_flags: u8,
     /// `ifa_scope` (RT_SCOPE_*).
-    pub scope: u8,
+    pub scope: Scope,
     /// `ifa_index`: the ifindex of the address's device.
     pub index: u32,
     /// IFA_ADDRESS: the address, or on a point-to-point link the peer's
@@ -401,13 +402,13 @@ pub struct Route<'a> {
     /// `rtm_tos`: the TOS the route matches; 0 for any.
     pub tos: u8,
     /// RTA_TABLE when present, else the 8-bit header field.
-    pub table: u32,
+    pub table: TableId,
     /// `rtm_protocol` (RTPROT_*): who installed the route.
-    pub protocol: u8,
+    pub protocol: RouteProtocol,
     /// `rtm_scope` (RT_SCOPE_*).
-    pub scope: u8,
+    pub scope: Scope,
     /// `rtm_type` (RTN_*: unicast, local, broadcast, ...).
-    pub kind: u8,
+    pub kind: RouteType,
     /// `rtm_flags` (RTM_F_*).
     pub flags: u32,
     /// RTA_DST: the destination prefix; `None` for a default route.
@@ -451,7 +452,7 @@ pub struct Request<'a> {
     /// The one routing table a route dump asks for (`rtm_table` or
     /// RTA_TABLE; iproute2's `ip route show` asks for main). With strict
     /// checking the kernel then dumps only that table.
-    pub table: Option<u32>,
+    pub table: Option<TableId>,
     /// The one output device a route dump asks for (RTA_OIF; `ip route
     /// show dev X`). With strict checking the kernel then dumps only its routes.
     pub oif: Option<u32>,
@@ -782,7 +783,7 @@ fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
         prefix_len: h.prefix_len(),
         flags: u32::from(h.flags()),
         header_flags: h.flags(),
-        scope: h.scope(),
+        scope: Scope::from(h.scope()),
         index: h.index(),
         ..Addr::default()
     };
@@ -849,10 +850,10 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
         dst_len: h.dst_len(),
         src_len: h.src_len(),
         tos: h.tos(),
-        table: u32::from(h.table()),
-        protocol: h.protocol(),
-        scope: h.scope(),
-        kind: h.kind(),
+        table: TableId::from(u32::from(h.table())),
+        protocol: RouteProtocol::from(h.protocol()),
+        scope: Scope::from(h.scope()),
+        kind: RouteType::from(h.kind()),
         flags: h.flags(),
         ..Route::default()
     };
@@ -868,7 +869,7 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
             let mut t = None;
             let ok = u32_attr(&a, order, &mut t);
             if let Some(t) = t {
-                r.table = t;
+                r.table = TableId::from(t);
             }
             ok
         }
@@ -921,13 +922,13 @@ fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Opt
         },
         _ => match RtMsg::new_checked(payload, order) {
             Ok(h) => {
-                req.table = Some(u32::from(h.table())).filter(|t| *t != 0);
+                req.table = Some(TableId::from(u32::from(h.table()))).filter(|t| *t != TableId::Unspec);
                 req.other_filter = h.protocol() != 0 || h.kind() != 0;
                 each_attr(h.attrs(), order, problem, |a| {
                     if a.kind == RTA_TABLE
                         && let Some(t) = a.u32(order)
                     {
-                        req.table = (t != 0).then_some(t);
+                        req.table = (t != 0).then_some(TableId::from(t));
                     }
                     if a.kind == RTA_OIF
                         && let Some(i) = a.u32(order)

@@ -21,7 +21,8 @@ use super::semantics::Semantics;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
-use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
+use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY};
+use crate::netlink::values::TableId;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -157,7 +158,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     };
     if o.iface.is_empty() && o.iface_regex.is_empty() && o.iface_can_reach.is_none() {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
-        let route = model.route_table().prefix(fam, RT_TABLE_MAIN, None, 0).next();
+        let route = model.route_table().prefix(fam, TableId::Main, None, 0).next();
         let lower = o.version >= SORTED_SINCE;
         match route {
             None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(Program::Flannel)),

@@ -19,7 +19,8 @@ use super::note::{Note, Program};
 use super::reason::Reason;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
-use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_TABLE_MAIN};
+use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP};
+use crate::netlink::values::TableId;
 
 /// An answer of the family tried second: says why the first gave none,
 /// and labels the detection with the answer's family.
@@ -81,7 +82,7 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
     let table = model.route_table();
     let defaults: Vec<_> = [AF_INET, AF_INET6]
         .into_iter()
-        .flat_map(|f| table.zero_prefixes(f, RT_TABLE_MAIN))
+        .flat_map(|f| table.zero_prefixes(f, TableId::Main))
         .filter(|r| {
             r.dst.is_none_or(|x| x.is_unspecified())
                 && (r.family == AF_INET || r.gateway.is_some_and(|g| !g.is_unspecified()))

@@ -12,6 +12,7 @@ use ipnet::IpNet;
 
 use super::family::Family;
 use super::goview::NotGlobal;
+use crate::netlink::values::Scope;
 
 /// Why a candidate (an interface, or one of its addresses) got its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,8 +200,8 @@ pub enum Reason {
     CiliumExcluded(CiliumExcluded),
     /// Its scope is wider than the pass allows (RT_SCOPE_*).
     ScopeAbove {
-        scope: u8,
-        max: u8,
+        scope: Scope,
+        max: Scope,
     },
     /// A secondary address (or a temporary IPv6 one: the same flag bit).
     SecondarySkipped,

@@ -4,9 +4,8 @@
 use std::net::IpAddr;
 
 use crate::model::{AddrEntry, LinkEntry, Model, Origin, RouteEntry, ShortName};
-use crate::netlink::names::{
-    AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK, RT_TABLE_MAIN, RTN_UNICAST,
-};
+use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP};
+use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 
 pub fn link(index: u32, name: &str) -> LinkEntry {
     let mut l = LinkEntry::placeholder(index, Origin::Dump(1));
@@ -26,7 +25,7 @@ pub fn addr(index: u32, cidr: &str) -> AddrEntry {
         peer: None,
         prefix_len: len.parse().expect("len"),
         label: None,
-        scope: if ip.is_loopback() { RT_SCOPE_HOST } else { 0 },
+        scope: if ip.is_loopback() { Scope::Host } else { Scope::Universe },
         flags: 0,
         header_flags: 0,
         broadcast: None,
@@ -65,7 +64,7 @@ pub fn route4(dst: &str, gw: Option<&str>, oif: u32) -> RouteEntry {
     let v6 = dst == "default6" || net.is_some_and(|n| n.is_ipv6()) || gateway.is_some_and(|g| g.is_ipv6());
     RouteEntry {
         family: if v6 { AF_INET6 } else { AF_INET },
-        table: RT_TABLE_MAIN,
+        table: TableId::Main,
         dst: net,
         dst_len: len,
         tos: 0,
@@ -73,9 +72,13 @@ pub fn route4(dst: &str, gw: Option<&str>, oif: u32) -> RouteEntry {
         oif: Some(oif),
         prefsrc: None,
         priority: None,
-        protocol: 4,
-        scope: if gateway.is_some() { 0 } else { RT_SCOPE_LINK },
-        kind: RTN_UNICAST,
+        protocol: RouteProtocol::Static,
+        scope: if gateway.is_some() {
+            Scope::Universe
+        } else {
+            Scope::Link
+        },
+        kind: RouteType::Unicast,
         flags: 0,
         multipath: false,
         origin: Origin::Dump(1),

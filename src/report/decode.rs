@@ -216,7 +216,7 @@ fn describe_request(q: &Request<'_>, kind: u16, ifname: &dyn Fn(u32) -> String) 
         _ => {}
     }
     if let Some(t) = q.table {
-        out.push_str(&format!(" table {}", names::route_table(t)));
+        out.push_str(&format!(" table {}", t.name()));
     }
     if let Some(i) = q.oif {
         out.push_str(&format!(" dev {}", ifname(i)));
@@ -493,7 +493,7 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                     prefix_len: a.prefix_len,
                     label: a.label.map(escape_bytes),
                     broadcast: a.broadcast,
-                    scope: names::scope(a.scope),
+                    scope: a.scope.name(),
                     flags: names::address_flags(a.family, a.flags),
                     flags_raw: a.flags,
                     cacheinfo: a.cacheinfo,
@@ -503,8 +503,8 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
             },
             route: match body {
                 Body::Route(r) => Some(JsonRoute {
-                    table: names::route_table(r.table),
-                    table_id: r.table,
+                    table: r.table.name(),
+                    table_id: r.table.into(),
                     dst: table::route_dst(&RouteEntry::from_message(r, Origin::Dump(0), 0)),
                     dst_len: r.dst_len,
                     gateway: r.gateway,
@@ -512,9 +512,9 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                     oif_name: r.oif.and_then(|i| names_ref.get(i)),
                     prefsrc: r.prefsrc,
                     priority: r.priority,
-                    protocol: names::route_protocol(r.protocol),
-                    scope: names::scope(r.scope),
-                    kind: names::route_type(r.kind),
+                    protocol: r.protocol.name(),
+                    scope: r.scope.name(),
+                    kind: r.kind.name(),
                     flags: r.flags,
                     multipath: r.multipath,
                 }),
@@ -524,7 +524,7 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                 Body::Request(q) => Some(JsonRequest {
                     index: q.index,
                     name: q.name.map(escape_bytes),
-                    table: q.table,
+                    table: q.table.map(u32::from),
                     oif: q.oif,
                     short_form: q.short_form,
                     body_len: q.body_len,

@@ -25,8 +25,9 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use crate::model::{AddrEntry, LinkEntry, Model, RouteEntry};
 use crate::netlink::names::{
     AF_INET, AF_INET6, ARPHRD_IP6GRE, ARPHRD_IPGRE, ARPHRD_SIT, ARPHRD_TUNNEL, ARPHRD_TUNNEL6, IFA_F_DEPRECATED,
-    IFA_F_PERMANENT, IFA_F_SECONDARY, IFF_POINTOPOINT, IFF_UP, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST,
+    IFA_F_PERMANENT, IFA_F_SECONDARY, IFF_POINTOPOINT, IFF_UP,
 };
+use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 use crate::replay::Family;
 
 /// One of the tables `ip` shows.
@@ -331,18 +332,6 @@ fn link_object(l: &LinkEntry, model: &Model, link: bool) -> Obj {
     o
 }
 
-/// `rtnl_rtscope_n2a`.
-fn scope(s: u8) -> String {
-    match s {
-        0 => "global".into(),
-        200 => "site".into(),
-        253 => "link".into(),
-        254 => "host".into(),
-        255 => "nowhere".into(),
-        other => other.to_string(),
-    }
-}
-
 /// `print_addrinfo`: one entry of `addr_info`.
 fn addr_object(a: &AddrEntry) -> Obj {
     let mut o = Obj::default();
@@ -359,7 +348,7 @@ fn addr_object(a: &AddrEntry) -> Obj {
     if let Some(b) = a.broadcast {
         o.str("broadcast", b.to_string());
     }
-    o.str("scope", scope(a.scope));
+    o.str("scope", a.scope.name());
     // print_ifa_flags: its table's order; IFA_F_SECONDARY is "temporary" for IPv6.
     const FLAGS: [(u32, &str); 11] = [
         (0x02, "nodad"),
@@ -405,56 +394,6 @@ fn addr_object(a: &AddrEntry) -> Obj {
         o.int("preferred_life_time", preferred);
     }
     o
-}
-
-/// `rtnl_rtntype_n2a`: `ip`'s names, but `none` for 0 (RTN_UNSPEC).
-fn route_type(t: u8) -> String {
-    match t {
-        0 => "none".to_owned(),
-        t => crate::netlink::names::route_type(t).into_owned(),
-    }
-}
-
-/// `rtnl_rtprot_n2a`: iproute2's own names and those of a stock
-/// `/etc/iproute2/rt_protos`.
-fn route_protocol(p: u8) -> String {
-    let name = match p {
-        0 => "unspec",
-        1 => "redirect",
-        2 => "kernel",
-        3 => "boot",
-        4 => "static",
-        8 => "gated",
-        9 => "ra",
-        10 => "mrt",
-        11 => "zebra",
-        12 => "bird",
-        13 => "dnrouted",
-        14 => "xorp",
-        15 => "ntk",
-        16 => "dhcp",
-        18 => "keepalived",
-        42 => "babel",
-        99 => "openr",
-        186 => "bgp",
-        187 => "isis",
-        188 => "ospf",
-        189 => "rip",
-        192 => "eigrp",
-        other => return other.to_string(),
-    };
-    name.into()
-}
-
-/// `rtnl_rttable_n2a` with a stock `/etc/iproute2/rt_tables`.
-fn route_table(t: u32) -> String {
-    match t {
-        0 => "unspec".into(),
-        253 => "default".into(),
-        254 => "main".into(),
-        255 => "local".into(),
-        other => other.to_string(),
-    }
 }
 
 /// `rtnl_dsfield_n2a` with a stock `/etc/iproute2/rt_dsfield`.
@@ -607,8 +546,8 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     let mut o = Obj::default();
     let host_len = if r.family == AF_INET6 { 128 } else { 32 };
     let extra = r.extra.as_deref();
-    if r.kind != RTN_UNICAST {
-        o.str("type", route_type(r.kind));
+    if r.kind != RouteType::Unicast {
+        o.str("type", r.kind.ip_name());
     }
     o.str("dst", prefix(r.dst, r.dst_len, host_len));
     if let Some(e) = extra {
@@ -630,14 +569,14 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     if let Some(i) = r.oif {
         o.str("dev", model.ifname(i));
     }
-    if r.table != 0 && r.table != RT_TABLE_MAIN {
-        o.str("table", route_table(r.table));
+    if r.table != TableId::Unspec && r.table != TableId::Main {
+        o.str("table", r.table.name());
     }
-    if r.protocol != 3 {
-        o.str("protocol", route_protocol(r.protocol));
+    if r.protocol != RouteProtocol::Boot {
+        o.str("protocol", r.protocol.name());
     }
-    if r.scope != RT_SCOPE_UNIVERSE {
-        o.str("scope", scope(r.scope));
+    if r.scope != Scope::Universe {
+        o.str("scope", r.scope.name());
     }
     if let Some(p) = r.prefsrc {
         o.str("prefsrc", p.to_string());

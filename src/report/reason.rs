@@ -9,17 +9,6 @@ use std::fmt;
 use crate::replay::goview::NotGlobal;
 use crate::replay::reason::{CiliumExcluded, NodeIpInvalid, Reason};
 
-/// RT_SCOPE_* as `ip` names them.
-fn scope_name(scope: u8) -> String {
-    match scope {
-        0 => "global".into(),
-        200 => "site".into(),
-        253 => "link".into(),
-        254 => "host".into(),
-        n => n.to_string(),
-    }
-}
-
 impl fmt::Display for CiliumExcluded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -135,7 +124,7 @@ impl fmt::Display for Reason {
             }
             Reason::CiliumExcluded(why) => why.fmt(f),
             Reason::ScopeAbove { scope, max } => {
-                write!(f, "scope {} wider than {}", scope_name(*scope), scope_name(*max))
+                write!(f, "scope {scope} wider than {max}")
             }
             Reason::SecondarySkipped => f.write_str("secondary (IFA_F_SECONDARY, or temporary for IPv6): skipped"),
             Reason::TentativeSkipped => f.write_str("tentative or dad-failed: skipped"),

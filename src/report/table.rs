@@ -7,6 +7,7 @@
 //! order, addresses in the kernel's AF_UNSPEC dump order (all IPv4, then all
 //! IPv6; per device in list order), routes in dump order.
 
+use crate::netlink::values::{RouteType, Scope, TableId};
 use crate::rebuild::Moment;
 use std::io::{self, Write};
 use std::net::IpAddr;
@@ -15,7 +16,7 @@ use serde::Serialize;
 
 use crate::diag::Diagnostics;
 use crate::model::{AddrEntry, LinkEntry, LinkOrder, LinkOrderSource, Model, Origin, RouteEntry};
-use crate::netlink::names::{self, AF_INET, AF_INET6, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST};
+use crate::netlink::names::{self, AF_INET, AF_INET6};
 use crate::report::style::Style;
 use crate::report::{Json, Print, Streamed, Text};
 
@@ -173,7 +174,7 @@ pub(crate) fn json_addr(a: &AddrEntry, model: &Model) -> JsonAddr {
         peer: a.peer,
         broadcast: a.broadcast,
         label: a.label.map(|l| l.display()),
-        scope: names::scope(a.scope).into_owned(),
+        scope: a.scope.name().into_owned(),
         flags: names::address_flags(a.family, a.flags),
         valid_lft: a.cacheinfo.map(|c| c.valid),
         preferred_lft: a.cacheinfo.map(|c| c.preferred),
@@ -194,16 +195,16 @@ pub(crate) fn route_dst(r: &RouteEntry) -> String {
 pub(crate) fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
     JsonRoute {
         family: family_number(r.family),
-        table: names::route_table(r.table).into_owned(),
+        table: r.table.name().into_owned(),
         dst: route_dst(r),
         gateway: r.gateway,
         oif: r.oif.map(|i| model.ifname(i)),
         oif_index: r.oif,
         prefsrc: r.prefsrc,
         metric: r.priority,
-        kind: names::route_type(r.kind).into_owned(),
-        scope: names::scope(r.scope).into_owned(),
-        protocol: names::route_protocol(r.protocol).into_owned(),
+        kind: r.kind.name().into_owned(),
+        scope: r.scope.name().into_owned(),
+        protocol: r.protocol.name().into_owned(),
         multipath: r.multipath,
         origin: r.origin,
         assumed: model.route_after_capture(r),
@@ -374,7 +375,7 @@ pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
     if let Some(b) = a.broadcast {
         s.push_str(&format!(" brd {b}"));
     }
-    s.push_str(&format!(" scope {}", names::scope(a.scope)));
+    s.push_str(&format!(" scope {}", a.scope.name()));
     for f in names::address_flags(a.family, a.flags) {
         s.push(' ');
         s.push_str(f);
@@ -390,8 +391,8 @@ pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
 /// leaves out `pref`); `ifname` names output devices.
 pub(crate) fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style) -> String {
     let mut s = String::new();
-    if r.kind != RTN_UNICAST {
-        s.push_str(&names::route_type(r.kind));
+    if r.kind != RouteType::Unicast {
+        s.push_str(&r.kind.name());
         s.push(' ');
     }
     let dst = match r.dst {
@@ -408,12 +409,12 @@ pub(crate) fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: 
     if r.multipath {
         s.push_str(" multipath");
     }
-    if r.table != RT_TABLE_MAIN {
-        s.push_str(&format!(" table {}", names::route_table(r.table)));
+    if r.table != TableId::Main {
+        s.push_str(&format!(" table {}", r.table.name()));
     }
-    s.push_str(&format!(" proto {}", names::route_protocol(r.protocol)));
-    if r.scope != RT_SCOPE_UNIVERSE {
-        s.push_str(&format!(" scope {}", names::scope(r.scope)));
+    s.push_str(&format!(" proto {}", r.protocol.name()));
+    if r.scope != Scope::Universe {
+        s.push_str(&format!(" scope {}", r.scope.name()));
     }
     if let Some(p) = r.prefsrc {
         s.push_str(&format!(" src {p}"));

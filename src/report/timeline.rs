@@ -204,7 +204,7 @@ fn route_tail(r: &crate::model::RouteEntry, dev: Option<&str>) -> String {
         (None, Some(o)) => s.push_str(&format!(" dev if{o}")),
         (None, None) => {}
     }
-    s.push_str(&format!(" table {}", names::route_table(r.table)));
+    s.push_str(&format!(" table {}", r.table.name()));
     s
 }
 
@@ -464,7 +464,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 gateway: r.gateway,
                 oif: dev,
                 oif_index: r.oif,
-                table: names::route_table(r.table),
+                table: r.table.name(),
                 origin: r.origin.kind(),
                 rule: match r.origin {
                     Origin::KernelRule(_, k) => Some(k.name()),
@@ -479,7 +479,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 gateway: r.gateway,
                 oif: dev,
                 oif_index: r.oif,
-                table: names::route_table(r.table),
+                table: r.table.name(),
             },
         ),
         Change::DumpApplied {
