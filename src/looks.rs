@@ -17,10 +17,9 @@ use crate::capture::Timestamp;
 use crate::model::ObjectKind;
 use crate::netlink::Body;
 use crate::netlink::names::{
-    AF_INET6, NLM_F_ACK, NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_GETADDR, RTM_GETLINK,
-    RTM_GETROUTE, address_family,
+    NLM_F_ACK, NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE,
 };
-use crate::netlink::values::TableId;
+use crate::netlink::values::{AddressFamily, TableId};
 use crate::trace::TraceMessage;
 
 /// The program or library a request's shape points to.
@@ -138,7 +137,7 @@ pub struct Asked {
     /// The table asked for: links, addresses or routes.
     pub kind: ObjectKind,
     /// AF_UNSPEC, AF_INET, ...: the family asked for.
-    pub family: u8,
+    pub family: AddressFamily,
     /// A dump (NLM_F_DUMP), not a GET of one object.
     pub dump: bool,
     /// The request's `nlmsg_len`, in bytes.
@@ -190,10 +189,10 @@ impl Asked {
             (ObjectKind::Addresses, false) => "one address",
             (ObjectKind::Routes, false) => "one route",
         };
-        if self.family == 0 {
+        if self.family == AddressFamily::Unspec {
             what.to_owned()
         } else {
-            format!("{what} ({})", address_family(self.family))
+            format!("{what} ({})", self.family.family_name())
         }
     }
 }
@@ -290,7 +289,7 @@ impl Looks {
             }
             Body::Addr(a) => {
                 r.replies += 1;
-                if a.family == AF_INET6 && a.address.is_some_and(|ip| !ip.is_loopback()) {
+                if a.family == AddressFamily::Inet6 && a.address.is_some_and(|ip| !ip.is_loopback()) {
                     r.ipv6_seen = true;
                 }
                 !r.dump || h.flags & NLM_F_MULTI == 0
@@ -372,7 +371,12 @@ impl Looks {
             );
         }
         // glibc: struct { nlmsghdr; rtgenmsg; pad[3] }, ROOT|MATCH|REQUEST, seq = time(NULL).
-        if r.len == 20 && r.short_form && r.body_len == 4 && r.flags == NLM_F_REQUEST | NLM_F_DUMP && r.family == 0 {
+        if r.len == 20
+            && r.short_form
+            && r.body_len == 4
+            && r.flags == NLM_F_REQUEST | NLM_F_DUMP
+            && r.family == AddressFamily::Unspec
+        {
             let timed = match time_seq {
                 Some(true) => format!("seq {} = the Unix time", r.seq),
                 Some(false) => format!("seq {} (not the Unix time of the packet)", r.seq),

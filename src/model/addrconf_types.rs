@@ -42,7 +42,7 @@ use super::changes::ChangeSink;
 use super::entries::{AddrEntry, KernelRule, Origin, UnknownWhy};
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
-use crate::netlink::values::{RouteType, Scope, TableId};
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 /// `IN6_ADDR_GEN_MODE_EUI64` (include/uapi/linux/if_link.h), the default.
 pub const IN6_ADDR_GEN_MODE_EUI64: u8 = 0;
@@ -287,7 +287,7 @@ impl Model {
                 if why == UnknownWhy::UnseenMac {
                     self.kernel_addr(placeholder, ctx, sink);
                 } else if !self
-                    .device_addresses(index, AF_INET6)
+                    .device_addresses(index, AddressFamily::Inet6)
                     .iter()
                     .any(|e| e.same_key(&placeholder))
                 {
@@ -311,7 +311,7 @@ impl Model {
                         .collect();
                     up.sort_unstable();
                     up.into_iter()
-                        .flat_map(|i| self.device_addresses(i, AF_INET).to_vec())
+                        .flat_map(|i| self.device_addresses(i, AddressFamily::Inet).to_vec())
                         .filter(|a| a.scope != Scope::Link && !(p2p && a.scope >= Scope::Host))
                         .filter_map(|a| match a.address {
                             IpAddr::V4(v4) => Some((v4, a.scope >= Scope::Host)),
@@ -344,7 +344,11 @@ impl Model {
                 );
                 // (`add_addr`: made permanent and not tentative, announced at
                 // once, with its prefix route; not `addrconf_add_dev`'s route)
-                if !self.device_addresses(index, AF_INET6).iter().any(|e| e.same_key(&a)) {
+                if !self
+                    .device_addresses(index, AddressFamily::Inet6)
+                    .iter()
+                    .any(|e| e.same_key(&a))
+                {
                     self.upsert_addr(a.clone(), ctx, sink);
                     self.ipv6_address_routes(&a, ctx, sink);
                 }
@@ -364,7 +368,7 @@ impl Model {
     /// `fe80::/64` through the device (main, metric 256).
     fn link_local_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let mut ll = kernel_route(
-            AF_INET6,
+            AddressFamily::Inet6,
             TableId::Main,
             RouteType::Unicast,
             IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),

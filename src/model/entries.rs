@@ -9,13 +9,13 @@
 
 use std::net::IpAddr;
 
-use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY};
+use crate::netlink::names::IFA_F_SECONDARY;
 
 use std::sync::Arc;
 
 use crate::netlink::names::{IFLA_ALT_IFNAME, RTAX_CC_ALGO, RTAX_LOCK};
 use crate::netlink::rtnl::{Addr, CacheInfo, Link, NextHop, Route};
-use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
 /// A short byte string stored inline: interface names, labels and link
 /// kinds (the kernel limits names and labels to 15 bytes plus NUL). Longer
@@ -348,7 +348,7 @@ pub struct AddrEntry {
     /// The ifindex of its device (`ifa_index`).
     pub index: u32,
     /// AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// The interface's own address (IFA_LOCAL, else IFA_ADDRESS).
     pub address: IpAddr,
     /// The peer of a point-to-point address.
@@ -391,7 +391,11 @@ impl AddrEntry {
     ) -> Self {
         AddrEntry {
             index,
-            family: if address.is_ipv4() { AF_INET } else { AF_INET6 },
+            family: if address.is_ipv4() {
+                AddressFamily::Inet
+            } else {
+                AddressFamily::Inet6
+            },
             address,
             peer: None,
             prefix_len,
@@ -415,7 +419,7 @@ impl AddrEntry {
 
     /// `None` for messages without an IPv4/IPv6 address.
     pub fn from_message(a: &Addr<'_>, origin: Origin) -> Option<Self> {
-        if a.family != AF_INET && a.family != AF_INET6 {
+        if a.family != AddressFamily::Inet && a.family != AddressFamily::Inet6 {
             return None;
         }
         Some(AddrEntry {
@@ -440,7 +444,7 @@ impl AddrEntry {
     /// in the same subnet came first and is its primary. Never for IPv6,
     /// where that bit means IFA_F_TEMPORARY.
     pub fn is_secondary(&self) -> bool {
-        self.family == AF_INET && self.flags & IFA_F_SECONDARY != 0
+        self.family == AddressFamily::Inet && self.flags & IFA_F_SECONDARY != 0
     }
 
     /// The identity the kernel uses: one address per (device, family,
@@ -451,8 +455,12 @@ impl AddrEntry {
 
     /// That identity as a value: (device, family, address, prefix length,
     /// 0 for IPv6).
-    pub fn key(&self) -> (u32, u8, IpAddr, u8) {
-        let len = if self.family == AF_INET6 { 0 } else { self.prefix_len };
+    pub fn key(&self) -> (u32, AddressFamily, IpAddr, u8) {
+        let len = if self.family == AddressFamily::Inet6 {
+            0
+        } else {
+            self.prefix_len
+        };
         (self.index, self.family, self.address, len)
     }
 
@@ -514,7 +522,7 @@ impl std::hash::Hash for RouteKey {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouteEntry {
     /// AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// The routing table (RTA_TABLE, else `rtm_table`): main, local,
     /// default, or any other id.
     pub table: TableId,
@@ -654,7 +662,7 @@ impl RouteEntry {
     /// Its identity, what the kernel matches to replace or delete it.
     pub(super) fn key(&self) -> RouteKey {
         RouteKey {
-            family: self.family,
+            family: self.family.into(),
             table: self.table.into(),
             dst: self.dst,
             dst_len: self.dst_len,
@@ -664,7 +672,7 @@ impl RouteEntry {
             gateway: self.gateway,
             oif: self.oif,
             prefsrc: match self.family {
-                AF_INET => self.prefsrc,
+                AddressFamily::Inet => self.prefsrc,
                 _ => None,
             },
         }

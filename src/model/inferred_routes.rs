@@ -17,8 +17,7 @@ use super::address_rules::kernel_route;
 use super::entries::{AddrEntry, Origin, RouteEntry};
 use super::kernel_order::same_ipv4_subnet;
 use super::state::Model;
-use crate::netlink::names::*;
-use crate::netlink::values::{RouteType, Scope, TableId};
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 impl Model {
     /// The model's links and addresses with routes made from the
@@ -33,11 +32,11 @@ impl Model {
         let mut routes = Vec::new();
         let mut addrs: Vec<AddrEntry> = Vec::new();
         for l in self.links() {
-            for fam in [AF_INET, AF_INET6] {
+            for fam in [AddressFamily::Inet, AddressFamily::Inet6] {
                 let list = self.device_addresses(l.index, fam);
                 for a in list {
                     addrs.push(a.clone());
-                    if fam == AF_INET {
+                    if fam == AddressFamily::Inet {
                         let primary = list
                             .iter()
                             .find(|p| !p.is_secondary() && same_ipv4_subnet(p, a))
@@ -96,7 +95,7 @@ impl Model {
 /// A kernel route through `oif`, scope host for a local route and link for
 /// the rest, marked inferred.
 fn inferred(
-    family: u8,
+    family: AddressFamily,
     table: TableId,
     kind: RouteType,
     dst: IpAddr,

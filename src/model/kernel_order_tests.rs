@@ -3,13 +3,13 @@
 
 use super::*;
 use crate::model::entries::{Origin, ShortName};
-use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY};
-use crate::netlink::values::Scope;
+use crate::netlink::names::IFA_F_SECONDARY;
+use crate::netlink::values::{AddressFamily, Scope};
 
 fn v4(a: &str, plen: u8, scope: Scope, secondary: bool) -> AddrEntry {
     AddrEntry {
         index: 2,
-        family: AF_INET,
+        family: AddressFamily::Inet,
         address: a.parse().expect("ip"),
         peer: None,
         prefix_len: plen,
@@ -27,7 +27,7 @@ fn v4(a: &str, plen: u8, scope: Scope, secondary: bool) -> AddrEntry {
 
 fn v6(a: &str) -> AddrEntry {
     AddrEntry {
-        family: AF_INET6,
+        family: AddressFamily::Inet6,
         ..v4("0.0.0.0", 64, Scope::Universe, false)
     }
     .with_address(a)

@@ -18,7 +18,7 @@
 use std::net::IpAddr;
 
 use super::names::*;
-use super::values::{RouteProtocol, RouteType, Scope, TableId};
+use super::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 use super::wire::{
     Attr, AttrError, Attrs, ByteOrder, Header, IfAddrMsg, IfInfoMsg, Message, NlMsgDone, NlMsgErr, NlMsgHdr, RtGenMsg,
     RtMsg, WireError, nlmsg_align,
@@ -157,7 +157,7 @@ impl std::fmt::Display for Problem {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Link<'a> {
     /// `ifi_family`: AF_UNSPEC, or AF_BRIDGE for bridge port messages.
-    pub family: u8,
+    pub family: AddressFamily,
     /// ARPHRD_* device type.
     pub dev_type: u16,
     /// `ifi_index`; 0 in a request that lets the kernel pick.
@@ -263,7 +263,8 @@ pub struct NextHop {
 impl<'a> Nest<'a> {
     /// RTA_MULTIPATH's next hops, for routes of `family`; stops at the first
     /// one whose length is impossible.
-    pub fn next_hops(&self, family: u8) -> impl Iterator<Item = NextHop> + use<'a> {
+    pub fn next_hops(&self, family: AddressFamily) -> impl Iterator<Item = NextHop> + use<'a> {
+        let family = u8::from(family);
         let (bytes, order) = (self.bytes, self.order);
         let mut at = 0usize;
         std::iter::from_fn(move || {
@@ -343,7 +344,7 @@ pub struct CacheInfo {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Addr<'a> {
     /// `ifa_family`: AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// `ifa_prefixlen`: the prefix length in bits.
     pub prefix_len: u8,
     /// IFA_FLAGS when present (32 bits), else the 8-bit header field.
@@ -394,7 +395,7 @@ impl Addr<'_> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Route<'a> {
     /// `rtm_family`: AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// `rtm_dst_len`: the destination prefix length in bits (0: default).
     pub dst_len: u8,
     /// `rtm_src_len`: the source prefix length in bits.
@@ -444,7 +445,7 @@ pub struct Route<'a> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Request<'a> {
     /// The family asked for (AF_UNSPEC: all, also when the body is empty).
-    pub family: u8,
+    pub family: AddressFamily,
     /// Interface index of a full `ifinfomsg`/`ifaddrmsg` body (0 = all).
     pub index: Option<u32>,
     /// IFLA_IFNAME of a GETLINK-by-name request.
@@ -569,7 +570,7 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
         Err(e) => return truncated(problem, e),
     };
     let mut l = Link {
-        family: h.family(),
+        family: AddressFamily::from(h.family()),
         dev_type: h.dev_type(),
         index: h.index(),
         flags: h.flags(),
@@ -779,7 +780,7 @@ fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) 
     };
     let family = h.family();
     let mut a = Addr {
-        family,
+        family: AddressFamily::from(family),
         prefix_len: h.prefix_len(),
         flags: u32::from(h.flags()),
         header_flags: h.flags(),
@@ -846,7 +847,7 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
     };
     let family = h.family();
     let mut r = Route {
-        family,
+        family: AddressFamily::from(family),
         dst_len: h.dst_len(),
         src_len: h.src_len(),
         tos: h.tos(),
@@ -899,7 +900,7 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>)
 /// A GET request of `kind` (RTM_GETLINK, RTM_GETADDR or RTM_GETROUTE).
 fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Request<'a> {
     let mut req = Request {
-        family: RtGenMsg::new_checked(payload).map_or(AF_UNSPEC, |g| g.family()),
+        family: AddressFamily::from(RtGenMsg::new_checked(payload).map_or(AF_UNSPEC, |g| g.family())),
         body_len: payload.len(),
         ..Request::default()
     };

@@ -19,7 +19,7 @@ fn address_in_both_byte_orders() {
     assert_eq!(a.ip(), Some("127.0.0.1".parse().expect("ip")));
     // ifaddrmsg: family, prefix length, flags, scope, index.
     assert_eq!(lo[16..24], [2, 8, 0x80, 254, 1, 0, 0, 0]);
-    assert_eq!(a.family, AF_INET);
+    assert_eq!(a.family, AddressFamily::Inet);
     assert_eq!((a.prefix_len, a.scope, a.index, a.flags), (8, Scope::Host, 1, 0x80));
     assert_eq!(a.label, Some(&b"lo"[..]));
     assert_eq!(a.cacheinfo.map(|c| c.valid), Some(u32::MAX));
@@ -123,4 +123,20 @@ fn daemon_protocols_are_named() {
     assert_eq!(bytes[21], 12, "rtm_protocol");
     let r = route_of(&bytes);
     assert_eq!((r.protocol, r.protocol.name()), (RouteProtocol::Bird, "bird".into()));
+}
+
+#[test]
+fn request_family_is_typed() {
+    let bytes = first_message("kernels/6.12/links.l0.pcap", 3);
+    // RTM_GETLINK dump with a full ifinfomsg: `ip link` asks with AF_PACKET.
+    assert_eq!(bytes[16], 17, "ifi_family");
+    let m = Messages::new(&bytes, ByteOrder::Little)
+        .next()
+        .expect("one")
+        .expect("ok");
+    let Body::Request(q) = decode(&m).body else {
+        panic!("a request")
+    };
+    assert_eq!(q.family, AddressFamily::Packet);
+    assert_eq!(q.family.family_name(), "packet");
 }

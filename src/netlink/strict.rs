@@ -208,9 +208,9 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                 RouteNetlinkMessage::GetLink(l) => u8::from(l.header.interface_family),
                 RouteNetlinkMessage::GetAddress(a) => u8::from(a.header.family),
                 RouteNetlinkMessage::GetRoute(r) => u8::from(r.header.address_family),
-                _ => q.family,
+                _ => q.family.into(),
             };
-            same("family", q.family.to_string(), fam.to_string());
+            same("family", u8::from(q.family).to_string(), fam.to_string());
         }
         (body, other) => diffs.push(format!(
             "message kind: nlorder {} vs netlink-packet-route {}",

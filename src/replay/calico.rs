@@ -30,7 +30,7 @@ pub use super::calico_version::Version;
 use super::failure::Failure;
 pub use super::failure::{Introduced, MethodError, Unable};
 use crate::model::{LinkEntry, Model};
-use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::netlink::values::AddressFamily;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -238,7 +238,11 @@ fn filtered_outcome(
     o: &Options,
 ) -> Result<(IpNet, String), Unable> {
     let kept = |link: &LinkEntry| dropped_by_name(link, include, exclude).is_none();
-    let af = if o.family == Family::V6 { AF_INET6 } else { AF_INET };
+    let af = if o.family == Family::V6 {
+        AddressFamily::Inet6
+    } else {
+        AddressFamily::Inet
+    };
     let mut holders: Vec<(usize, u32)> = model
         .devices_with_addresses(af)
         .filter_map(|i| model.link_position(i).map(|p| (p, i)))

@@ -126,7 +126,10 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
     let mut excluded: HashMap<IpAddr, CiliumExcluded> = HashMap::new();
     for l in model.links() {
         if let Some(why) = excluded_link(l, o.version) {
-            for f in [crate::netlink::names::AF_INET, crate::netlink::names::AF_INET6] {
+            for f in [
+                crate::netlink::values::AddressFamily::Inet,
+                crate::netlink::values::AddressFamily::Inet6,
+            ] {
                 for a in model.device_addresses(l.index, f) {
                     excluded.entry(a.address).or_insert(why);
                 }

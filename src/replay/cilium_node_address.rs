@@ -37,8 +37,8 @@ use super::reason::Reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
-use crate::netlink::names::{AF_INET6, IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP};
-use crate::netlink::values::{Scope, TableId};
+use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP};
+use crate::netlink::values::{AddressFamily, Scope, TableId};
 
 /// IFF_SLAVE: a bond's port.
 const IFF_SLAVE: u32 = 0x800;
@@ -106,7 +106,7 @@ fn route_facts(model: &Model) -> (HashMap<u32, RouteFacts>, Vec<(IpAddr, u32)>) 
         let Some(oif) = r.oif else { continue };
         let f = facts.entry(oif).or_default();
         f.main_default |= r.table == TableId::Main && r.dst_len == 0;
-        let dst = r.dst.unwrap_or(if r.family == AF_INET6 {
+        let dst = r.dst.unwrap_or(if r.family == AddressFamily::Inet6 {
             IpAddr::from([0u16; 8])
         } else {
             IpAddr::from([0u8; 4])

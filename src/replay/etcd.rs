@@ -20,8 +20,7 @@ use super::reason::Reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
-use crate::netlink::names::{AF_INET, AF_INET6};
-use crate::netlink::values::TableId;
+use crate::netlink::values::{AddressFamily, TableId};
 
 /// etcd's default host.
 pub fn detect(model: &Model) -> Detection {
@@ -34,10 +33,10 @@ pub fn detect(model: &Model) -> Detection {
     // `routes[rtmsg.Family] = &msg` for every main-table route with
     // dst_len 0: the last one of each family stays. rtm_table is 8 bits:
     // a table id above 255 reads as RouteTable::Compat, never main.
-    let last = |fam: u8| -> Option<&RouteEntry> { table.prefix(fam, TableId::Main, None, 0).last() };
+    let last = |fam: AddressFamily| -> Option<&RouteEntry> { table.prefix(fam, TableId::Main, None, 0).last() };
     // IPv4's when it has one: its answer or error ends the search (an
     // address always carries IFA_ADDRESS), so IPv6's is read only without.
-    let Some(r) = last(AF_INET).or_else(|| last(AF_INET6)) else {
+    let Some(r) = last(AddressFamily::Inet).or_else(|| last(AddressFamily::Inet6)) else {
         d.error = Some(Failure::Said("could not find default route".into()));
         return d;
     };
@@ -60,7 +59,11 @@ pub fn detect(model: &Model) -> Detection {
         d.error = Some(Failure::Said("could not find default route".into()));
         return d;
     };
-    let family = if r.family == AF_INET6 { Family::V6 } else { Family::V4 };
+    let family = if r.family == AddressFamily::Inet6 {
+        Family::V6
+    } else {
+        Family::V4
+    };
     if let Some(src) = r.prefsrc {
         d.candidates.push(Candidate {
             interface: model.ifname(oif),

@@ -21,8 +21,8 @@ use super::semantics::Semantics;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
-use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY};
-use crate::netlink::values::TableId;
+use crate::netlink::names::{IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY};
+use crate::netlink::values::{AddressFamily, TableId};
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -116,7 +116,7 @@ impl Default for Options {
 
 /// `GetInterfaceIP4Addrs`/`IP6Addrs`: global before link-local; from
 /// v0.28.0 sorted further and filtered.
-pub(crate) fn sorted_addrs(model: &Model, index: u32, fam: u8, version: Version) -> Vec<&AddrEntry> {
+pub(crate) fn sorted_addrs(model: &Model, index: u32, fam: AddressFamily, version: Version) -> Vec<&AddrEntry> {
     let sorted = version >= SORTED_SINCE;
     let mut v: Vec<&AddrEntry> = model
         .device_addresses(index, fam)
@@ -132,7 +132,7 @@ pub(crate) fn sorted_addrs(model: &Model, index: u32, fam: u8, version: Version)
         (
             !super::goview::is_global_unicast(a.address),
             sorted && a.flags & IFA_F_PERMANENT == 0,
-            sorted && fam == AF_INET6 && a.flags & IFA_F_TEMPORARY != 0,
+            sorted && fam == AddressFamily::Inet6 && a.flags & IFA_F_TEMPORARY != 0,
         )
     });
     v

@@ -14,7 +14,7 @@ use std::net::{IpAddr, Ipv6Addr};
 
 use crate::model::{AddrEntry, Model, RouteEntry, prefix};
 use crate::netlink::names::*;
-use crate::netlink::values::{RouteType, Scope, TableId};
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 /// The kernel's answer for one destination.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,11 +79,11 @@ pub enum NoSource {
 /// The type of a route that refuses to carry traffic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rejecting {
-    /// `RouteType::Blackhole`.
+    /// `RTN_BLACKHOLE`.
     Blackhole,
-    /// `RouteType::Unreachable`.
+    /// `RTN_UNREACHABLE`.
     Unreachable,
-    /// `RouteType::Prohibit`.
+    /// `RTN_PROHIBIT`.
     Prohibit,
 }
 
@@ -101,7 +101,11 @@ pub fn common_prefix_len(a: IpAddr, b: IpAddr) -> u32 {
 /// The route the kernel would use: local table, then main, then default;
 /// within a table the longest prefix, then the lowest metric.
 pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
-    let fam = if dst.is_ipv4() { AF_INET } else { AF_INET6 };
+    let fam = if dst.is_ipv4() {
+        AddressFamily::Inet
+    } else {
+        AddressFamily::Inet6
+    };
     let routes = model.route_table();
     if !model.has_routes_of(fam) {
         return Err(NoSource::NoRoutes);
@@ -133,7 +137,7 @@ pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
 /// `inet_select_addr(dev, dst, scope)`.
 fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: Scope) -> Option<(IpAddr, Why)> {
     let mut first = None;
-    for a in model.device_addresses(dev, AF_INET) {
+    for a in model.device_addresses(dev, AddressFamily::Inet) {
         if a.is_secondary() || a.scope > scope {
             continue;
         }
@@ -169,7 +173,7 @@ fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: Scope)
     }
     // No address on the device: the first suitable one elsewhere, lo first.
     for l in model.links() {
-        for a in model.device_addresses(l.index, AF_INET) {
+        for a in model.device_addresses(l.index, AddressFamily::Inet) {
             if !a.is_secondary() && a.scope != Scope::Link && a.scope <= scope {
                 return Some((
                     a.address,
@@ -276,7 +280,7 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, Why)> 
         if link_local_dst && l.index != oif {
             continue;
         }
-        for a in model.device_addresses(l.index, AF_INET6) {
+        for a in model.device_addresses(l.index, AddressFamily::Inet6) {
             let IpAddr::V6(s) = a.address else { continue };
             if a.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) != 0 && a.flags & IFA_F_OPTIMISTIC == 0 {
                 continue;

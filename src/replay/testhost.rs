@@ -4,8 +4,8 @@
 use std::net::IpAddr;
 
 use crate::model::{AddrEntry, LinkEntry, Model, Origin, RouteEntry, ShortName};
-use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP};
-use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
+use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
 pub fn link(index: u32, name: &str) -> LinkEntry {
     let mut l = LinkEntry::placeholder(index, Origin::Dump(1));
@@ -20,7 +20,11 @@ pub fn addr(index: u32, cidr: &str) -> AddrEntry {
     let ip: IpAddr = ip.parse().expect("ip");
     AddrEntry {
         index,
-        family: if ip.is_ipv4() { AF_INET } else { AF_INET6 },
+        family: if ip.is_ipv4() {
+            AddressFamily::Inet
+        } else {
+            AddressFamily::Inet6
+        },
         address: ip,
         peer: None,
         prefix_len: len.parse().expect("len"),
@@ -63,7 +67,7 @@ pub fn route4(dst: &str, gw: Option<&str>, oif: u32) -> RouteEntry {
     let gateway: Option<IpAddr> = gw.map(|g| g.parse().expect("ip"));
     let v6 = dst == "default6" || net.is_some_and(|n| n.is_ipv6()) || gateway.is_some_and(|g| g.is_ipv6());
     RouteEntry {
-        family: if v6 { AF_INET6 } else { AF_INET },
+        family: if v6 { AddressFamily::Inet6 } else { AddressFamily::Inet },
         table: TableId::Main,
         dst: net,
         dst_len: len,

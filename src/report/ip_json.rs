@@ -24,10 +24,10 @@ use serde::ser::{SerializeMap, SerializeSeq};
 
 use crate::model::{AddrEntry, LinkEntry, Model, RouteEntry};
 use crate::netlink::names::{
-    AF_INET, AF_INET6, ARPHRD_IP6GRE, ARPHRD_IPGRE, ARPHRD_SIT, ARPHRD_TUNNEL, ARPHRD_TUNNEL6, IFA_F_DEPRECATED,
-    IFA_F_PERMANENT, IFA_F_SECONDARY, IFF_POINTOPOINT, IFF_UP,
+    ARPHRD_IP6GRE, ARPHRD_IPGRE, ARPHRD_SIT, ARPHRD_TUNNEL, ARPHRD_TUNNEL6, IFA_F_DEPRECATED, IFA_F_PERMANENT,
+    IFA_F_SECONDARY, IFF_POINTOPOINT, IFF_UP,
 };
-use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 use crate::replay::Family;
 
 /// One of the tables `ip` shows.
@@ -335,7 +335,14 @@ fn link_object(l: &LinkEntry, model: &Model, link: bool) -> Obj {
 /// `print_addrinfo`: one entry of `addr_info`.
 fn addr_object(a: &AddrEntry) -> Obj {
     let mut o = Obj::default();
-    o.str("family", if a.family == AF_INET6 { "inet6" } else { "inet" });
+    o.str(
+        "family",
+        if a.family == AddressFamily::Inet6 {
+            "inet6"
+        } else {
+            "inet"
+        },
+    );
     o.str("local", ntop(a.address));
     if let Some(p) = a.peer.filter(|p| *p != a.address) {
         o.str("address", p.to_string());
@@ -365,7 +372,11 @@ fn addr_object(a: &AddrEntry) -> Obj {
     ];
     let mut left = a.flags;
     if left & IFA_F_SECONDARY != 0 {
-        o.yes(if a.family == AF_INET6 { "temporary" } else { "secondary" });
+        o.yes(if a.family == AddressFamily::Inet6 {
+            "temporary"
+        } else {
+            "secondary"
+        });
     }
     left &= !IFA_F_SECONDARY;
     for (bit, name) in FLAGS {
@@ -544,7 +555,7 @@ fn metrics(values: &[(u16, u32)], lock: u32, congctl: Option<&[u8]>) -> J {
 /// `print_route`: one route of `ip route show table all`.
 fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     let mut o = Obj::default();
-    let host_len = if r.family == AF_INET6 { 128 } else { 32 };
+    let host_len = if r.family == AddressFamily::Inet6 { 128 } else { 32 };
     let extra = r.extra.as_deref();
     if r.kind != RouteType::Unicast {
         o.str("type", r.kind.ip_name());
@@ -584,7 +595,7 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     // The kernel sends an IPv4 route's metric only when it is not 0, an
     // IPv6 route's always.
     match (r.family, r.priority) {
-        (AF_INET6, p) => o.int("metric", p.unwrap_or(0)),
+        (AddressFamily::Inet6, p) => o.int("metric", p.unwrap_or(0)),
         (_, Some(p)) if p != 0 => o.int("metric", p),
         _ => {}
     }
@@ -600,7 +611,7 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
             o.str("iif", model.ifname(i));
         }
     }
-    if r.family == AF_INET6 {
+    if r.family == AddressFamily::Inet6 {
         // Every IPv6 route carries RTA_PREF; medium unless set.
         match r.pref.unwrap_or(0) {
             0 => o.str("pref", "medium"),
@@ -642,9 +653,9 @@ fn links(model: &Model, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result
 
 /// `ip -j [-4|-6] addr show`: every link (with `family`, those holding an
 /// address of it), each with its `addr_info`, to `each`.
-fn addrs(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
+fn addrs(model: &Model, family: Option<AddressFamily>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
     for l in model.links() {
-        let list: Vec<&AddrEntry> = [AF_INET, AF_INET6]
+        let list: Vec<&AddrEntry> = [AddressFamily::Inet, AddressFamily::Inet6]
             .into_iter()
             .filter(|f| family.is_none_or(|x| x == *f))
             .flat_map(|f| model.device_addresses(l.index, f))
@@ -663,7 +674,7 @@ fn addrs(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Resul
 }
 
 /// `ip -j [-4|-6] route show table all`: each route to `each`.
-fn routes(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
+fn routes(model: &Model, family: Option<AddressFamily>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
     for r in model
         .route_table()
         .iter()
@@ -689,8 +700,8 @@ pub(crate) struct IpTables<'a> {
 /// never held as JSON values at once.
 pub(crate) fn write(out: &mut dyn Write, t: &IpTables<'_>) -> io::Result<()> {
     let family = t.family.map(|f| match f {
-        Family::V4 => AF_INET,
-        Family::V6 => AF_INET6,
+        Family::V4 => AddressFamily::Inet,
+        Family::V6 => AddressFamily::Inet6,
     });
     let table = |out: &mut dyn Write, o: IpObject| -> io::Result<()> {
         out.write_all(b"[")?;

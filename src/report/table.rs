@@ -7,7 +7,7 @@
 //! order, addresses in the kernel's AF_UNSPEC dump order (all IPv4, then all
 //! IPv6; per device in list order), routes in dump order.
 
-use crate::netlink::values::{RouteType, Scope, TableId};
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 use crate::rebuild::Moment;
 use std::io::{self, Write};
 use std::net::IpAddr;
@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::diag::Diagnostics;
 use crate::model::{AddrEntry, LinkEntry, LinkOrder, LinkOrderSource, Model, Origin, RouteEntry};
-use crate::netlink::names::{self, AF_INET, AF_INET6};
+use crate::netlink::names::{self};
 use crate::report::style::Style;
 use crate::report::{Json, Print, Streamed, Text};
 
@@ -39,11 +39,11 @@ impl From<Option<crate::replay::Family>> for FamilyFilter {
 }
 
 impl FamilyFilter {
-    fn af(self) -> Option<u8> {
+    fn af(self) -> Option<AddressFamily> {
         match self {
             FamilyFilter::All => None,
-            FamilyFilter::V4 => Some(AF_INET),
-            FamilyFilter::V6 => Some(AF_INET6),
+            FamilyFilter::V4 => Some(AddressFamily::Inet),
+            FamilyFilter::V6 => Some(AddressFamily::Inet6),
         }
     }
 }
@@ -146,8 +146,8 @@ pub(crate) struct JsonTable<L, A, R> {
     pub warnings: Vec<String>,
 }
 
-fn family_number(af: u8) -> u8 {
-    if af == AF_INET6 { 6 } else { 4 }
+fn family_number(af: AddressFamily) -> u8 {
+    if af == AddressFamily::Inet6 { 6 } else { 4 }
 }
 
 pub(crate) fn json_link(l: &LinkEntry) -> JsonLink {
@@ -188,7 +188,15 @@ pub(crate) fn route_dst(r: &RouteEntry) -> String {
     match r.dst {
         _ if r.dst_len == 0 => "default".into(),
         Some(d) => format!("{d}/{}", r.dst_len),
-        None => format!("{}/{}", if r.family == AF_INET6 { "::" } else { "0.0.0.0" }, r.dst_len),
+        None => format!(
+            "{}/{}",
+            if r.family == AddressFamily::Inet6 {
+                "::"
+            } else {
+                "0.0.0.0"
+            },
+            r.dst_len
+        ),
     }
 }
 
@@ -367,7 +375,11 @@ pub(crate) fn link_line(l: &LinkEntry, style: &Style) -> String {
 
 /// An address as `ip -o addr` prints it.
 pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
-    let fam = if a.family == AF_INET6 { "inet6" } else { "inet" };
+    let fam = if a.family == AddressFamily::Inet6 {
+        "inet6"
+    } else {
+        "inet"
+    };
     let mut s = format!("{}: {ifname} {fam} {}", a.index, style.value(a.cidr()));
     if let Some(p) = a.peer {
         s.push_str(&format!(" peer {p}"));
@@ -467,7 +479,7 @@ fn write_sections(
         writeln!(out, "{}", style.dim("# addresses (per link, kernel order)"))?;
     }
     for l in model.links().iter().filter(|_| sections.addresses) {
-        for fam in [AF_INET, AF_INET6] {
+        for fam in [AddressFamily::Inet, AddressFamily::Inet6] {
             if filter.af().is_some_and(|f| f != fam) {
                 continue;
             }

@@ -11,12 +11,13 @@ use std::io::{self, Write};
 
 use std::borrow::Cow;
 
+use crate::netlink::values::AddressFamily;
 use serde::Serialize;
 
 use crate::filter::{Field, Fields, Value};
 use crate::looks::{Confidence, Library};
 use crate::model::{Change, Event, ObjectKind, Origin};
-use crate::netlink::names::{self, AF_INET6, IFF_UP};
+use crate::netlink::names::{self, IFF_UP};
 use crate::netlink::rtnl::Netns;
 use crate::rebuild::Grounds;
 use crate::report::decode::format_ts;
@@ -24,8 +25,8 @@ use crate::report::style::Style;
 use crate::report::table::{JsonLink, json_link, route_dst};
 use crate::report::{Json, Print, Text};
 
-fn fam(f: u8) -> &'static str {
-    if f == AF_INET6 { "inet6" } else { "inet" }
+fn fam(f: AddressFamily) -> &'static str {
+    if f == AddressFamily::Inet6 { "inet6" } else { "inet" }
 }
 
 fn kind_name(k: ObjectKind) -> &'static str {
@@ -168,7 +169,7 @@ pub fn describe(change: &Change) -> String {
             let mut s = format!(
                 "= dump #{dump_packet} of {} (family {}): {}",
                 kind_name(*kind),
-                names::address_family(*family),
+                family.family_name(),
                 super::count(*entries as u64, "entry", "entries")
             );
             if *revealed > 0 {
@@ -413,7 +414,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 ifname,
                 index: addr.index,
                 address: addr.cidr(),
-                family: if addr.family == AF_INET6 { 6 } else { 4 },
+                family: if addr.family == AddressFamily::Inet6 { 6 } else { 4 },
                 position: position + 1,
                 new_link: new_link.is_some(),
                 flags: names::address_flags(addr.family, addr.flags),
@@ -493,7 +494,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
             "dump_applied",
             ChangeDetail::DumpApplied {
                 kind: *kind,
-                family: names::address_family(*family),
+                family: family.family_name(),
                 entries: *entries,
                 disagreements,
                 revealed: *revealed,
