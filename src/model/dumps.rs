@@ -50,10 +50,6 @@ fn family_flag(flags: &mut [bool; 2], f: AddressFamily) -> &mut bool {
     if f == AddressFamily::Inet6 { v6 } else { v4 }
 }
 
-fn fam_name(f: AddressFamily) -> &'static str {
-    if f == AddressFamily::Inet6 { "inet6" } else { "inet" }
-}
-
 impl Model {
     /// NLMSG_DONE: the dump becomes the model's view (or is merged, when it
     /// had no request or was filtered).
@@ -491,7 +487,7 @@ impl Model {
                 let same = old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.same_key(b));
                 if !same {
                     let show = |v: &[AddrEntry]| v.iter().map(AddrEntry::cidr).collect::<Vec<_>>();
-                    let what = format!("{} {}", self.ifname(i), fam_name(fam));
+                    let what = format!("{} {}", self.ifname(i), fam.family_name());
                     disagreements.push(order_difference(&what, &show(old), &show(new)));
                 }
             }

@@ -335,14 +335,8 @@ fn link_object(l: &LinkEntry, model: &Model, link: bool) -> Obj {
 /// `print_addrinfo`: one entry of `addr_info`.
 fn addr_object(a: &AddrEntry) -> Obj {
     let mut o = Obj::default();
-    o.str(
-        "family",
-        if a.family == AddressFamily::Inet6 {
-            "inet6"
-        } else {
-            "inet"
-        },
-    );
+    // (an address is always inet or inet6)
+    o.str("family", a.family.family_name());
     o.str("local", ntop(a.address));
     if let Some(p) = a.peer.filter(|p| *p != a.address) {
         o.str("address", p.to_string());

@@ -25,10 +25,6 @@ use crate::report::style::Style;
 use crate::report::table::{JsonLink, json_link, route_dst};
 use crate::report::{Json, Print, Text};
 
-fn fam(f: AddressFamily) -> &'static str {
-    if f == AddressFamily::Inet6 { "inet6" } else { "inet" }
-}
-
 fn kind_name(k: ObjectKind) -> &'static str {
     match k {
         ObjectKind::Links => "links",
@@ -104,7 +100,7 @@ pub fn describe(change: &Change) -> String {
             if let Some(l) = addr.label.filter(|l| l.as_bytes() != ifname.as_bytes()) {
                 notes.push(format!("label {}", l.display()));
             }
-            notes.push(format!("{} #{} on the link", fam(addr.family), position + 1));
+            notes.push(format!("{} #{} on the link", addr.family.family_name(), position + 1));
             if let Origin::KernelRule(_, rule) = addr.origin {
                 notes.push(format!("by the kernel: {}", rule.name()));
             }
