@@ -13,22 +13,10 @@ impl fmt::Display for CiliumExcluded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CiliumExcluded::DockerName => f.write_str("on a docker* link"),
-            CiliumExcluded::NotUp(oper) => write!(f, "the link's operstate is {}", oper_name(*oper)),
+            CiliumExcluded::NotUp(oper) => {
+                write!(f, "the link's operstate is {}", crate::netlink::names::operstate(*oper))
+            }
         }
-    }
-}
-
-/// IF_OPER_* as `ip` names them.
-fn oper_name(oper: u8) -> &'static str {
-    match oper {
-        0 => "UNKNOWN",
-        1 => "NOTPRESENT",
-        2 => "DOWN",
-        3 => "LOWERLAYERDOWN",
-        4 => "TESTING",
-        5 => "DORMANT",
-        6 => "UP",
-        _ => "?",
     }
 }
 
