@@ -192,7 +192,7 @@ impl Asked {
         if self.family == AddressFamily::Unspec {
             what.to_owned()
         } else {
-            format!("{what} ({})", self.family.family_name())
+            format!("{what} ({})", self.family.name())
         }
     }
 }

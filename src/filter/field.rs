@@ -250,7 +250,7 @@ impl Field {
         let words = |w: &[&'static str]| w.iter().map(|w| (None, Cow::Borrowed(*w))).collect::<Vec<_>>();
         Some(match self {
             Field::Type => named(0..=255, &|n| names::message_type(n as u16)),
-            Field::Family => named(0..=255, &|n| AddressFamily::from(n as u8).family_name()),
+            Field::Family => named(0..=255, &|n| AddressFamily::from(n as u8).name()),
             // 0 is an ACK, which has no errno field
             Field::Errno => named(1..=600, &|n| names::errno(n as i32)),
             Field::Table => named(0..=255, &|n| TableId::from(n as u32).name()),
@@ -292,7 +292,7 @@ impl Field {
         };
         let printed = match self {
             Field::Type => u16::try_from(n).ok().map(names::message_type),
-            Field::Family => u8::try_from(n).ok().map(|n| AddressFamily::from(n).family_name()),
+            Field::Family => u8::try_from(n).ok().map(|n| AddressFamily::from(n).name()),
             Field::Errno => i32::try_from(n).ok().map(names::errno),
             _ => None,
         };

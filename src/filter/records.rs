@@ -68,7 +68,7 @@ fn time(ts: Option<crate::capture::Timestamp>) -> Option<Value<'static>> {
 }
 
 fn family(f: AddressFamily) -> Value<'static> {
-    Value::Named(i64::from(u8::from(f)), f.family_name())
+    Value::Named(i64::from(u8::from(f)), f.name())
 }
 
 fn errno(e: i32) -> Value<'static> {

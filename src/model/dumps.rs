@@ -487,7 +487,7 @@ impl Model {
                 let same = old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.same_key(b));
                 if !same {
                     let show = |v: &[AddrEntry]| v.iter().map(AddrEntry::cidr).collect::<Vec<_>>();
-                    let what = format!("{} {}", self.ifname(i), fam.family_name());
+                    let what = format!("{} {}", self.ifname(i), fam.name());
                     disagreements.push(order_difference(&what, &show(old), &show(new)));
                 }
             }

@@ -138,5 +138,5 @@ fn request_family_is_typed() {
         panic!("a request")
     };
     assert_eq!(q.family, AddressFamily::Packet);
-    assert_eq!(q.family.family_name(), "packet");
+    assert_eq!(q.family.name(), "packet");
 }

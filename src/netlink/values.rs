@@ -36,7 +36,7 @@ use std::fmt;
 macro_rules! wire_value {
     (
         $(#[$meta:meta])*
-        $vis:vis enum $name:ident: $repr:ty {
+        $vis:vis enum $name:ident: $repr:ty, unnamed $prefix:literal {
             $( $(#[$vmeta:meta])* $variant:ident = $number:literal => $text:literal, )*
         }
     ) => {
@@ -63,12 +63,12 @@ macro_rules! wire_value {
                 }
             }
 
-            /// The name (iproute2's spelling); the number for values
-            /// without one.
+            /// The name (iproute2's spelling); for a value without one
+            /// the number, after the type's prefix (families: `af<N>`).
             pub fn name(self) -> Cow<'static, str> {
                 match self.named() {
                     Some(text) => Cow::Borrowed(text),
-                    None => Cow::Owned(self.number().to_string()),
+                    None => Cow::Owned(format!("{}{}", $prefix, self.number())),
                 }
             }
 
@@ -135,8 +135,9 @@ wire_value! {
     /// include/linux/socket.h), with Linux's numbers whatever the build
     /// host's libc says. Named as `ip -f` names them (`inet`, `inet6`,
     /// `bridge`, `mpls`), with `unspec`, `unix` and `packet` (where `ip`
-    /// says `link`) for the families requests carry; `af<N>` for others.
-    pub enum AddressFamily: u8 {
+    /// says `link`) for the families requests carry; `af<N>` for others
+    /// (where `ip` says `???`).
+    pub enum AddressFamily: u8, unnamed "af" {
         /// AF_UNSPEC: no family; in a GET request, every family.
         Unspec = 0 => "unspec",
         /// AF_UNIX.
@@ -155,14 +156,6 @@ wire_value! {
 }
 
 impl AddressFamily {
-    /// The name, `af<N>` for a family without one (not `ip`'s `???`).
-    pub fn family_name(self) -> Cow<'static, str> {
-        match self.named() {
-            Some(text) => Cow::Borrowed(text),
-            None => Cow::Owned(format!("af{}", self.number())),
-        }
-    }
-
     /// The family of an IP address.
     pub fn of(ip: std::net::IpAddr) -> Self {
         if ip.is_ipv4() {
@@ -177,7 +170,7 @@ wire_value! {
     /// A scope (`ifa_scope`, `rtm_scope`: RT_SCOPE_* of
     /// include/uapi/linux/rtnetlink.h): how far an address or a route's
     /// destination is valid. Named by `rtnl_rtscope_n2a` and `rt_scopes`.
-    pub enum Scope: u8 {
+    pub enum Scope: u8, unnamed "" {
         /// RT_SCOPE_UNIVERSE: global (a route through a gateway).
         Universe = 0 => "global",
         /// RT_SCOPE_SITE: site-local (IPv6 site-local, unused in practice).
@@ -194,7 +187,7 @@ wire_value! {
 wire_value! {
     /// A route type (`rtm_type`: RTN_* of include/uapi/linux/rtnetlink.h).
     /// Named by `rtnl_rtntype_n2a`, but `unspec` for 0 (see the module).
-    pub enum RouteType: u8 {
+    pub enum RouteType: u8, unnamed "" {
         /// RTN_UNSPEC: no type (what `ip route del` sends; `ip`: `none`).
         Unspec = 0 => "unspec",
         /// RTN_UNICAST: through a gateway or straight to the link.
@@ -237,7 +230,7 @@ wire_value! {
     /// Who installed a route (`rtm_protocol`: RTPROT_* of
     /// include/uapi/linux/rtnetlink.h, and the numbers routing daemons
     /// took). Named as iproute2's stock `etc/iproute2/rt_protos` names them.
-    pub enum RouteProtocol: u8 {
+    pub enum RouteProtocol: u8, unnamed "" {
         /// RTPROT_UNSPEC.
         Unspec = 0 => "unspec",
         /// RTPROT_REDIRECT: an ICMP redirect (no longer used).
@@ -289,7 +282,7 @@ wire_value! {
     /// A routing table id (`rtm_table`, or all 32 bits of RTA_TABLE;
     /// RT_TABLE_* of include/uapi/linux/rtnetlink.h). Named by
     /// `rtnl_rttable_n2a` and the stock `rt_tables`.
-    pub enum TableId: u32 {
+    pub enum TableId: u32, unnamed "" {
         /// RT_TABLE_UNSPEC: in a request, every table.
         Unspec = 0 => "unspec",
         /// RT_TABLE_DEFAULT.

@@ -180,7 +180,7 @@ fn netns_words(ns: Netns) -> String {
 
 fn describe_addr(a: &Addr<'_>, ifname: &str, s: &Style) -> String {
     let Some(entry) = AddrEntry::from_message(a, Origin::Dump(0)) else {
-        return format!("{}: {ifname} {} (no address)", a.index, a.family.family_name());
+        return format!("{}: {ifname} {} (no address)", a.index, a.family.name());
     };
     let mut out = table::addr_line(&entry, ifname, s);
     if let Some(c) = a.cacheinfo {
@@ -210,7 +210,7 @@ fn describe_request(q: &Request<'_>, kind: u16, ifname: &dyn Fn(u32) -> String) 
         RTM_GETADDR => "addresses",
         _ => "routes",
     };
-    let mut out = format!("{what} family {}", q.family.family_name());
+    let mut out = format!("{what} family {}", q.family.name());
     match (q.index, q.name) {
         (_, Some(n)) => out.push_str(&format!(" name {}", escape_bytes(n))),
         (Some(i), None) if i != 0 => out.push_str(&format!(" dev {}", ifname(i))),
@@ -453,7 +453,7 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
             pid: h.pid,
             request: h.flags & NLM_F_REQUEST != 0,
             dump_interrupted: h.flags & NLM_F_DUMP_INTR != 0,
-            family: family_of(body).map(AddressFamily::family_name),
+            family: family_of(body).map(AddressFamily::name),
             link: match body {
                 Body::Link(l) => Some(JsonLink {
                     index: l.index,

@@ -336,7 +336,7 @@ fn link_object(l: &LinkEntry, model: &Model, link: bool) -> Obj {
 fn addr_object(a: &AddrEntry) -> Obj {
     let mut o = Obj::default();
     // (an address is always inet or inet6)
-    o.str("family", a.family.family_name());
+    o.str("family", a.family.name());
     o.str("local", ntop(a.address));
     if let Some(p) = a.peer.filter(|p| *p != a.address) {
         o.str("address", p.to_string());

@@ -375,7 +375,7 @@ pub(crate) fn link_line(l: &LinkEntry, style: &Style) -> String {
 
 /// An address as `ip -o addr` prints it.
 pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
-    let fam = a.family.family_name();
+    let fam = a.family.name();
     let mut s = format!("{}: {ifname} {fam} {}", a.index, style.value(a.cidr()));
     if let Some(p) = a.peer {
         s.push_str(&format!(" peer {p}"));

@@ -100,7 +100,7 @@ pub fn describe(change: &Change) -> String {
             if let Some(l) = addr.label.filter(|l| l.as_bytes() != ifname.as_bytes()) {
                 notes.push(format!("label {}", l.display()));
             }
-            notes.push(format!("{} #{} on the link", addr.family.family_name(), position + 1));
+            notes.push(format!("{} #{} on the link", addr.family.name(), position + 1));
             if let Origin::KernelRule(_, rule) = addr.origin {
                 notes.push(format!("by the kernel: {}", rule.name()));
             }
@@ -165,7 +165,7 @@ pub fn describe(change: &Change) -> String {
             let mut s = format!(
                 "= dump #{dump_packet} of {} (family {}): {}",
                 kind_name(*kind),
-                family.family_name(),
+                family.name(),
                 super::count(*entries as u64, "entry", "entries")
             );
             if *revealed > 0 {
@@ -490,7 +490,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
             "dump_applied",
             ChangeDetail::DumpApplied {
                 kind: *kind,
-                family: family.family_name(),
+                family: family.name(),
                 entries: *entries,
                 disagreements,
                 revealed: *revealed,

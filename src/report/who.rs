@@ -144,7 +144,7 @@ impl<'a> JsonAsked<'a> {
         JsonAsked {
             packet: r.packet,
             kind: r.kind,
-            family: r.family.family_name(),
+            family: r.family.name(),
             dump: r.dump,
             len: r.len,
             flags: r.flags,
