@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use super::{Console, Error, Format, Source, Status};
 use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
+use crate::netlink::values::AddressFamily;
 use crate::rebuild::{AtSpec, Watcher, per_packet};
 use crate::replay::gai::hosts::{self, HostConf, HostsFile, Lookup};
 use crate::replay::gai::{self, GaiConf, Resolver};
@@ -302,16 +303,18 @@ fn only_routes_to(destinations: Vec<IpAddr>) -> crate::rebuild::Matters {
         IpAddr::V4(_) => None,
     }));
     use crate::model::Change;
-    use crate::netlink::names::{AF_INET, AF_INET6};
     let mut had = None;
     Box::new(move |m: &Model, events: &[crate::model::Event]| {
-        let has = Some((m.has_routes_of(AF_INET), m.has_routes_of(AF_INET6)));
+        let has = Some((
+            m.has_routes_of(AddressFamily::Inet),
+            m.has_routes_of(AddressFamily::Inet6),
+        ));
         if std::mem::replace(&mut had, has) != has {
             return true;
         }
         let aside = |c: &Change| match c {
             Change::RouteAdded { route, .. } | Change::RouteRemoved { route, .. } => !dests.iter().any(|d| {
-                (route.family == AF_INET) == d.is_ipv4()
+                (route.family == AddressFamily::Inet) == d.is_ipv4()
                     && route
                         .dst
                         .is_none_or(|net| crate::replay::source::in_prefix(*d, net, route.dst_len))
@@ -367,12 +370,11 @@ pub fn parse_observed(text: &str) -> Result<Vec<IpAddr>, String> {
 mod tests {
     use super::*;
     use crate::model::{Change, Event, LinkEntry, Origin, RouteEntry};
-    use crate::netlink::names::{AF_INET, AF_INET6};
 
-    fn route(family: u8, dst: Option<&str>, len: u8) -> RouteEntry {
+    fn route(family: AddressFamily, dst: Option<&str>, len: u8) -> RouteEntry {
         RouteEntry {
             family,
-            table: 254,
+            table: crate::netlink::values::TableId::Main,
             dst: dst.map(|d| d.parse().unwrap_or(IpAddr::from([0u8; 4]))),
             dst_len: len,
             tos: 0,
@@ -380,9 +382,9 @@ mod tests {
             oif: Some(2),
             prefsrc: None,
             priority: None,
-            protocol: 4,
-            scope: 0,
-            kind: 1,
+            protocol: crate::netlink::values::RouteProtocol::Static,
+            scope: crate::netlink::values::Scope::Universe,
+            kind: crate::netlink::values::RouteType::Unicast,
             flags: 0,
             multipath: false,
             origin: Origin::Dump(0),
@@ -409,15 +411,18 @@ mod tests {
         let mut matters = only_routes_to(dests);
         let m = Model::new(ModelOptions::default());
         // The first look always counts (whether the host has routes is news).
-        assert!(matters(&m, &[added(route(AF_INET, Some("100.0.0.0"), 24))]));
-        let aside = route(AF_INET, Some("100.0.0.0"), 24);
+        assert!(matters(&m, &[added(route(AddressFamily::Inet, Some("100.0.0.0"), 24))]));
+        let aside = route(AddressFamily::Inet, Some("100.0.0.0"), 24);
         assert!(!matters(&m, &[added(aside.clone())]));
-        assert!(!matters(&m, &[added(route(AF_INET6, Some("2001:db9::"), 32))]));
+        assert!(!matters(
+            &m,
+            &[added(route(AddressFamily::Inet6, Some("2001:db9::"), 32))]
+        ));
         // A prefix that holds a destination, the default route, the IPv4
         // form of a mapped destination.
-        assert!(matters(&m, &[added(route(AF_INET, Some("10.0.0.0"), 8))]));
-        assert!(matters(&m, &[added(route(AF_INET6, None, 0))]));
-        assert!(matters(&m, &[added(route(AF_INET, Some("192.0.2.0"), 24))]));
+        assert!(matters(&m, &[added(route(AddressFamily::Inet, Some("10.0.0.0"), 8))]));
+        assert!(matters(&m, &[added(route(AddressFamily::Inet6, None, 0))]));
+        assert!(matters(&m, &[added(route(AddressFamily::Inet, Some("192.0.2.0"), 24))]));
         // Any other change, alone or among routes aside.
         let link = Event {
             packet: 1,

@@ -5,6 +5,7 @@ use std::net::IpAddr;
 
 use crate::looks::Library;
 use crate::netlink::names;
+use crate::netlink::values::{AddressFamily, Scope, TableId};
 
 /// A field of a listed record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -249,11 +250,11 @@ impl Field {
         let words = |w: &[&'static str]| w.iter().map(|w| (None, Cow::Borrowed(*w))).collect::<Vec<_>>();
         Some(match self {
             Field::Type => named(0..=255, &|n| names::message_type(n as u16)),
-            Field::Family => named(0..=255, &|n| names::address_family(n as u8)),
+            Field::Family => named(0..=255, &|n| AddressFamily::from(n as u8).name()),
             // 0 is an ACK, which has no errno field
             Field::Errno => named(1..=600, &|n| names::errno(n as i32)),
-            Field::Table => named(0..=255, &|n| names::route_table(n as u32)),
-            Field::Scope => named(0..=255, &|n| names::scope(n as u8)),
+            Field::Table => named(0..=255, &|n| TableId::from(n as u32).name()),
+            Field::Scope => named(0..=255, &|n| Scope::from(n as u8).name()),
             Field::Dir => words(&["request", "reply", "notification"]),
             Field::Change => words(CHANGES),
             Field::Object => words(&["link", "addr", "route"]),
@@ -291,7 +292,7 @@ impl Field {
         };
         let printed = match self {
             Field::Type => u16::try_from(n).ok().map(names::message_type),
-            Field::Family => u8::try_from(n).ok().map(names::address_family),
+            Field::Family => u8::try_from(n).ok().map(|n| AddressFamily::from(n).name()),
             Field::Errno => i32::try_from(n).ok().map(names::errno),
             _ => None,
         };

@@ -8,10 +8,10 @@ use super::field::{Field, Fields, Value};
 use crate::looks::Asked;
 use crate::model::{Change, Event, ObjectKind};
 use crate::netlink::names::{
-    self, AF_BRIDGE, NLM_F_MULTI, NLMSG_DONE, NLMSG_ERROR, RTM_DELLINK, RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE,
-    escape_bytes,
+    self, NLM_F_MULTI, NLMSG_DONE, NLMSG_ERROR, RTM_DELLINK, RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE, escape_bytes,
 };
 use crate::netlink::rtnl::Body;
+use crate::netlink::values::{AddressFamily, Scope, TableId};
 use crate::trace::TraceMessage;
 
 /// Interface names learnt from link messages, by ifindex (the way
@@ -23,7 +23,7 @@ impl LinkNames {
     /// Learns (or forgets, on RTM_DELLINK) the name a link message gives.
     pub fn learn(&mut self, body: &Body<'_>, kind: u16) {
         if let Body::Link(l) = body {
-            if l.family == AF_BRIDGE {
+            if l.family == AddressFamily::Bridge {
                 return; // bridge-port events, not link updates
             }
             if let Some(n) = l.name {
@@ -67,20 +67,20 @@ fn time(ts: Option<crate::capture::Timestamp>) -> Option<Value<'static>> {
     ts.map(|t| Value::Number(t.as_secs_f64()))
 }
 
-fn family(f: u8) -> Value<'static> {
-    Value::Named(i64::from(f), names::address_family(f))
+fn family(f: AddressFamily) -> Value<'static> {
+    Value::Named(i64::from(u8::from(f)), f.name())
 }
 
 fn errno(e: i32) -> Value<'static> {
     Value::Named(i64::from(e.unsigned_abs()), names::errno(e))
 }
 
-fn table(t: u32) -> Value<'static> {
-    Value::Named(i64::from(t), names::route_table(t))
+fn table(t: TableId) -> Value<'static> {
+    Value::Named(i64::from(u32::from(t)), t.name())
 }
 
-fn scope(s: u8) -> Value<'static> {
-    Value::Named(i64::from(s), names::scope(s))
+fn scope(s: Scope) -> Value<'static> {
+    Value::Named(i64::from(u8::from(s)), s.name())
 }
 
 fn text(s: &'static str) -> Value<'static> {
@@ -121,7 +121,7 @@ impl Fields for MessageFields<'_, '_> {
             },
             Field::Ifindex => num(index?),
             Field::Dev => match body {
-                Body::Link(l) if l.family != AF_BRIDGE => Value::Text(Cow::Owned(escape_bytes(l.name?))),
+                Body::Link(l) if l.family != AddressFamily::Bridge => Value::Text(Cow::Owned(escape_bytes(l.name?))),
                 Body::Addr(a) if self.names.get(a.index).is_none() => Value::Text(Cow::Owned(label_device(a)?)),
                 _ => Value::Text(Cow::Borrowed(self.names.get(index?)?)),
             },

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::capture::Timestamp;
 use crate::model::ObjectKind;
-use crate::netlink::names::address_family;
+use crate::netlink::values::{AddressFamily, TableId};
 
 use super::library::{Confidence, Library};
 
@@ -20,7 +20,7 @@ pub struct Asked {
     /// The table asked for: links, addresses or routes.
     pub kind: ObjectKind,
     /// AF_UNSPEC, AF_INET, ...: the family asked for.
-    pub family: u8,
+    pub family: AddressFamily,
     /// A dump (NLM_F_DUMP), not a GET of one object.
     pub dump: bool,
     /// The request's `nlmsg_len`, in bytes.
@@ -53,7 +53,7 @@ pub struct Asked {
     pub(super) short_form: bool,
     /// The one table a route dump asked for.
     #[serde(skip)]
-    pub(super) table: Option<u32>,
+    pub(super) table: Option<TableId>,
 }
 
 impl Asked {
@@ -72,10 +72,10 @@ impl Asked {
             (ObjectKind::Addresses, false) => "one address",
             (ObjectKind::Routes, false) => "one route",
         };
-        if self.family == 0 {
+        if self.family == AddressFamily::Unspec {
             what.to_owned()
         } else {
-            format!("{what} ({})", address_family(self.family))
+            format!("{what} ({})", self.family.name())
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::model::ObjectKind;
 use crate::netlink::Body;
 use crate::netlink::names::{
-    AF_INET6, NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE,
+    NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE,
 };
 use crate::trace::TraceMessage;
 
@@ -96,7 +96,9 @@ impl Looks {
             }
             Body::Addr(a) => {
                 r.replies += 1;
-                if a.family == AF_INET6 && a.address.is_some_and(|ip| !ip.is_loopback()) {
+                if a.family == crate::netlink::values::AddressFamily::Inet6
+                    && a.address.is_some_and(|ip| !ip.is_loopback())
+                {
                     r.ipv6_seen = true;
                 }
                 !r.dump || h.flags & NLM_F_MULTI == 0

@@ -53,7 +53,12 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
         );
     }
     // glibc: struct { nlmsghdr; rtgenmsg; pad[3] }, ROOT|MATCH|REQUEST, seq = time(NULL).
-    if r.len == 20 && r.short_form && r.body_len == 4 && r.flags == NLM_F_REQUEST | NLM_F_DUMP && r.family == 0 {
+    if r.len == 20
+        && r.short_form
+        && r.body_len == 4
+        && r.flags == NLM_F_REQUEST | NLM_F_DUMP
+        && r.family == crate::netlink::values::AddressFamily::Unspec
+    {
         let timed = match time_seq {
             Some(true) => SeqTime::Time(r.seq),
             Some(false) => SeqTime::NotTime(r.seq),
@@ -109,7 +114,7 @@ pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confiden
                 // same socket; `ip route` asks for table main.
                 let ext_mask = r.kind == ObjectKind::Links && r.body_len > 16;
                 let after_ip = prev.is_some_and(|p| p.library == Library::Iproute2);
-                let main_table = r.kind == ObjectKind::Routes && r.table == Some(254);
+                let main_table = r.kind == ObjectKind::Routes && r.table == Some(crate::netlink::values::TableId::Main);
                 if ext_mask || after_ip || main_table {
                     let sign = if ext_mask {
                         Iproute2Sign::ExtMask

@@ -42,6 +42,7 @@ use super::changes::ChangeSink;
 use super::entries::{AddrEntry, KernelRule, Origin, UnknownWhy};
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 /// `IN6_ADDR_GEN_MODE_EUI64` (include/uapi/linux/if_link.h), the default.
 pub const IN6_ADDR_GEN_MODE_EUI64: u8 = 0;
@@ -292,7 +293,7 @@ impl Model {
                 if why == UnknownWhy::UnseenMac {
                     self.kernel_addr(placeholder, ctx, sink);
                 } else if !self
-                    .device_addresses(index, AF_INET6)
+                    .device_addresses(index, AddressFamily::Inet6)
                     .iter()
                     .any(|e| e.same_key(&placeholder))
                 {
@@ -316,10 +317,10 @@ impl Model {
                         .collect();
                     up.sort_unstable();
                     up.into_iter()
-                        .flat_map(|i| self.device_addresses(i, AF_INET).to_vec())
-                        .filter(|a| a.scope != RT_SCOPE_LINK && !(p2p && a.scope >= RT_SCOPE_HOST))
+                        .flat_map(|i| self.device_addresses(i, AddressFamily::Inet).to_vec())
+                        .filter(|a| a.scope != Scope::Link && !(p2p && a.scope >= Scope::Host))
                         .filter_map(|a| match a.address {
-                            IpAddr::V4(v4) => Some((v4, a.scope >= RT_SCOPE_HOST)),
+                            IpAddr::V4(v4) => Some((v4, a.scope >= Scope::Host)),
                             IpAddr::V6(_) => None,
                         })
                         .collect()
@@ -331,12 +332,12 @@ impl Model {
                     FromV4::Compat96 => (
                         Ipv6Addr::from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, o[0], o[1], o[2], o[3]]),
                         96,
-                        if host { RT_SCOPE_HOST } else { 0 },
+                        if host { Scope::Host } else { Scope::Universe },
                     ),
                     FromV4::LinkLocal => (
                         Ipv6Addr::from([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, o[0], o[1], o[2], o[3]]),
                         64,
-                        if host { RT_SCOPE_HOST } else { RT_SCOPE_LINK },
+                        if host { Scope::Host } else { Scope::Link },
                     ),
                 };
                 let a = AddrEntry::kernel_made(
@@ -349,7 +350,11 @@ impl Model {
                 );
                 // (`add_addr`: made permanent and not tentative, announced at
                 // once, with its prefix route; not `addrconf_add_dev`'s route)
-                if !self.device_addresses(index, AF_INET6).iter().any(|e| e.same_key(&a)) {
+                if !self
+                    .device_addresses(index, AddressFamily::Inet6)
+                    .iter()
+                    .any(|e| e.same_key(&a))
+                {
                     self.upsert_addr(a.clone(), ctx, sink);
                     self.ipv6_address_routes(&a, ctx, sink);
                 }
@@ -369,9 +374,9 @@ impl Model {
     /// `fe80::/64` through the device (main, metric 256).
     fn link_local_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let mut ll = kernel_route(
-            AF_INET6,
-            RT_TABLE_MAIN,
-            RTN_UNICAST,
+            AddressFamily::Inet6,
+            TableId::Main,
+            RouteType::Unicast,
             IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0)),
             64,
             index,

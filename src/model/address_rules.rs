@@ -27,11 +27,19 @@ use super::route_table::Through;
 use super::state::{Ctx, Model};
 use super::tables::Placement;
 use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
 /// One of the kernel's own routes through `oif`: protocol kernel, scope
 /// universe, no gateway, prefsrc or metric, origin `Dump(0)` until the
 /// caller marks it.
-pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_len: u8, oif: u32) -> RouteEntry {
+pub(super) fn kernel_route(
+    family: AddressFamily,
+    table: TableId,
+    kind: RouteType,
+    dst: IpAddr,
+    dst_len: u8,
+    oif: u32,
+) -> RouteEntry {
     RouteEntry {
         family,
         table,
@@ -42,8 +50,8 @@ pub(super) fn kernel_route(family: u8, table: u32, kind: u8, dst: IpAddr, dst_le
         oif: Some(oif),
         prefsrc: None,
         priority: None,
-        protocol: RTPROT_KERNEL,
-        scope: RT_SCOPE_UNIVERSE,
+        protocol: RouteProtocol::Kernel,
+        scope: Scope::Universe,
         kind,
         flags: 0,
         multipath: false,
@@ -59,9 +67,9 @@ impl Model {
     /// address also runs `addrconf_add_dev`, which installs the device's
     /// `ff00::/8` route if the device is up (carrier or not).
     pub(super) fn address_added<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
-        if a.family == AF_INET {
+        if a.family == AddressFamily::Inet {
             self.ipv4_address_routes(a, ctx, sink);
-        } else if a.family == AF_INET6 {
+        } else if a.family == AddressFamily::Inet6 {
             if let Some(l) = self.link(a.index)
                 && l.flags & IFF_UP != 0
                 && l.flags & IFF_LOOPBACK == 0
@@ -84,14 +92,14 @@ impl Model {
             .kernel
             .map(kernel_order::KernelVersion::multicast_route_form);
         let (kind, protocol) = match form {
-            Some(Some(Form::UnicastBoot)) => (RTN_UNICAST, RTPROT_BOOT),
-            Some(Some(Form::UnicastKernel)) => (RTN_UNICAST, RTPROT_KERNEL),
-            _ => (RTN_MULTICAST, RTPROT_KERNEL),
+            Some(Some(Form::UnicastBoot)) => (RouteType::Unicast, RouteProtocol::Boot),
+            Some(Some(Form::UnicastKernel)) => (RouteType::Unicast, RouteProtocol::Kernel),
+            _ => (RouteType::Multicast, RouteProtocol::Kernel),
         };
         if form == Some(None) {
             self.multicast_form_unknown = true;
         }
-        let mut mc = kernel_route(AF_INET6, RT_TABLE_LOCAL, kind, ff00, 8, index);
+        let mut mc = kernel_route(AddressFamily::Inet6, TableId::Local, kind, ff00, 8, index);
         mc.protocol = protocol;
         mc.priority = Some(256);
         self.add_kernel_route(mc, KernelRule::Ipv6MulticastRoute, ctx, sink);
@@ -108,7 +116,7 @@ impl Model {
         let Some(l) = self.link(a.index) else { return };
         let (up, loopback) = (l.flags & IFF_UP != 0, l.flags & IFF_LOOPBACK != 0);
         let prim = if a.is_secondary() {
-            let list = self.device_addresses(a.index, AF_INET);
+            let list = self.device_addresses(a.index, AddressFamily::Inet);
             match list
                 .iter()
                 .find(|p| !p.is_secondary() && kernel_order::same_ipv4_subnet(p, a))
@@ -119,8 +127,15 @@ impl Model {
         } else {
             a.address
         };
-        let mut local = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 32, a.index);
-        local.scope = RT_SCOPE_HOST;
+        let mut local = kernel_route(
+            AddressFamily::Inet,
+            TableId::Local,
+            RouteType::Local,
+            a.address,
+            32,
+            a.index,
+        );
+        local.scope = Scope::Host;
         local.prefsrc = Some(prim);
         self.add_kernel_route(local, KernelRule::Ipv4LocalRoute, ctx, sink);
         if !up {
@@ -132,20 +147,27 @@ impl Model {
             && v4(b) != 0
             && v4(b) != u32::MAX
         {
-            let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
-            brd.scope = RT_SCOPE_LINK;
+            let mut brd = kernel_route(
+                AddressFamily::Inet,
+                TableId::Local,
+                RouteType::Broadcast,
+                b,
+                32,
+                a.index,
+            );
+            brd.scope = Scope::Link;
             brd.prefsrc = Some(prim);
             self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
         }
         if prefix != 0 && !a.is_secondary() && (prefix != v4(a.address) || a.prefix_len < 32) {
             if a.flags & IFA_F_NOPREFIXROUTE == 0 {
                 let (table, kind, scope) = if loopback {
-                    (RT_TABLE_LOCAL, RTN_LOCAL, RT_SCOPE_HOST)
+                    (TableId::Local, RouteType::Local, Scope::Host)
                 } else {
-                    (RT_TABLE_MAIN, RTN_UNICAST, RT_SCOPE_LINK)
+                    (TableId::Main, RouteType::Unicast, Scope::Link)
                 };
                 let mut p = kernel_route(
-                    AF_INET,
+                    AddressFamily::Inet,
                     table,
                     kind,
                     IpAddr::V4(Ipv4Addr::from(prefix)),
@@ -159,8 +181,15 @@ impl Model {
             }
             if a.prefix_len < 31 {
                 let b = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
-                let mut brd = kernel_route(AF_INET, RT_TABLE_LOCAL, RTN_BROADCAST, b, 32, a.index);
-                brd.scope = RT_SCOPE_LINK;
+                let mut brd = kernel_route(
+                    AddressFamily::Inet,
+                    TableId::Local,
+                    RouteType::Broadcast,
+                    b,
+                    32,
+                    a.index,
+                );
+                brd.scope = Scope::Link;
                 brd.prefsrc = Some(prim);
                 self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
             }
@@ -184,9 +213,9 @@ impl Model {
         let up = self.link(a.index).is_some_and(|l| l.flags & IFF_UP != 0);
         if up && a.flags & IFA_F_NOPREFIXROUTE == 0 && a.prefix_len < 128 {
             let mut p = kernel_route(
-                AF_INET6,
-                RT_TABLE_MAIN,
-                RTN_UNICAST,
+                AddressFamily::Inet6,
+                TableId::Main,
+                RouteType::Unicast,
                 v6_prefix(a.address, a.prefix_len),
                 a.prefix_len,
                 a.index,
@@ -200,8 +229,8 @@ impl Model {
         // (only until its DAD has ended: its local route is there then)
         let dad_ended = self
             .routes
-            .to_prefix(AF_INET6, Some(a.address), 128)
-            .any(|r| r.kind == RTN_LOCAL && r.oif == Some(a.index) && r.dst == Some(a.address));
+            .to_prefix(AddressFamily::Inet6, Some(a.address), 128)
+            .any(|r| r.kind == RouteType::Local && r.oif == Some(a.index) && r.dst == Some(a.address));
         if !skip_dad && matches!(a.origin, Origin::Request(_) | Origin::KernelRule(..)) && !dad_ended {
             self.set_tentative(a.index, a.address);
         }
@@ -221,7 +250,14 @@ impl Model {
     }
 
     fn ipv6_local_route<S: ChangeSink>(&mut self, index: u32, address: IpAddr, ctx: &Ctx, sink: &mut S) {
-        let mut local = kernel_route(AF_INET6, RT_TABLE_LOCAL, RTN_LOCAL, address, 128, index);
+        let mut local = kernel_route(
+            AddressFamily::Inet6,
+            TableId::Local,
+            RouteType::Local,
+            address,
+            128,
+            index,
+        );
         local.priority = Some(0);
         self.add_kernel_route(local, KernelRule::Ipv6LocalRoute, ctx, sink);
     }
@@ -281,9 +317,13 @@ impl Model {
                     self.finish_dad(None, Some((index, address)), ctx, sink);
                 }
             } else if !under_way && flags & (IFA_F_DADFAILED | IFA_F_NODAD) == 0 && self.state(index).ipv6_ready {
-                let local = |r: &RouteEntry| r.kind == RTN_LOCAL && r.oif == Some(index) && r.dst == Some(address);
+                let local =
+                    |r: &RouteEntry| r.kind == RouteType::Local && r.oif == Some(index) && r.dst == Some(address);
                 let predicted = |r: &RouteEntry| local(r) && matches!(r.origin, Origin::KernelRule(..));
-                let ended_by_time = self.routes.to_prefix(AF_INET6, Some(address), 128).any(predicted);
+                let ended_by_time = self
+                    .routes
+                    .to_prefix(AddressFamily::Inet6, Some(address), 128)
+                    .any(predicted);
                 if ended_by_time {
                     // The model ended its DAD by time and the kernel has
                     // not: this host's DAD runs longer than 1 to 2 s (its
@@ -298,7 +338,11 @@ impl Model {
                         packet: ctx.packet,
                         from_dump: true,
                     });
-                } else if !self.routes.to_prefix(AF_INET6, Some(address), 128).any(local) {
+                } else if !self
+                    .routes
+                    .to_prefix(AddressFamily::Inet6, Some(address), 128)
+                    .any(local)
+                {
                     self.dad.start(PendingDad {
                         index,
                         address,
@@ -312,11 +356,11 @@ impl Model {
     }
 
     fn set_tentative(&mut self, index: u32, address: IpAddr) {
-        if let Some(a) = self
-            .addrs
-            .get_mut(&index)
-            .and_then(|d| d.list_mut(AF_INET6).iter_mut().find(|a| a.address == address))
-        {
+        if let Some(a) = self.addrs.get_mut(&index).and_then(|d| {
+            d.list_mut(AddressFamily::Inet6)
+                .iter_mut()
+                .find(|a| a.address == address)
+        }) {
             a.flags |= IFA_F_TENTATIVE;
         }
     }
@@ -324,7 +368,7 @@ impl Model {
     /// DAD ended unseen (no notification): the address loses its
     /// `tentative` flag as the kernel's own notification would have said.
     fn dad_completed<S: ChangeSink>(&mut self, d: &PendingDad, ctx: &Ctx, sink: &mut S) {
-        let Some(list) = self.addrs.get_mut(&d.index).map(|a| a.list_mut(AF_INET6)) else {
+        let Some(list) = self.addrs.get_mut(&d.index).map(|a| a.list_mut(AddressFamily::Inet6)) else {
             return;
         };
         let Some(a) = list.iter_mut().find(|a| a.address == d.address) else {
@@ -377,10 +421,10 @@ impl Model {
     pub(super) fn address_removed<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let index = a.index;
         self.dad.cancel(|d| d.index == index && d.address == a.address);
-        if a.family == AF_INET6 {
+        if a.family == AddressFamily::Inet6 {
             let prefix = v6_prefix(a.address, a.prefix_len);
             let still = self
-                .device_addresses(index, AF_INET6)
+                .device_addresses(index, AddressFamily::Inet6)
                 .iter()
                 .any(|o| o.prefix_len == a.prefix_len && v6_prefix(o.address, o.prefix_len) == prefix);
             let addr = a.address;
@@ -391,8 +435,8 @@ impl Model {
             // (looked up by prefix: a device can hold thousands of routes).
             let mut removed = self
                 .routes
-                .remove_where(Through::Prefix(AF_INET6, Some(addr), 128), |r| {
-                    through_dev(r) && r.kind == RTN_LOCAL && r.dst == Some(addr)
+                .remove_where(Through::Prefix(AddressFamily::Inet6, Some(addr), 128), |r| {
+                    through_dev(r) && r.kind == RouteType::Local && r.dst == Some(addr)
                 });
             // (`ipv6_del_addr`: on older kernels only a permanent address
             // takes its prefix route with it)
@@ -402,12 +446,10 @@ impl Model {
                     .kernel
                     .is_none_or(|k| k.prefix_route_goes_with_any_address());
             if !still && !is_ll_prefix && takes_prefix_route {
-                removed.extend(
-                    self.routes
-                        .remove_where(Through::Prefix(AF_INET6, (plen > 0).then_some(prefix), plen), |r| {
-                            through_dev(r) && r.kind == RTN_UNICAST && r.protocol == RTPROT_KERNEL
-                        }),
-                );
+                removed.extend(self.routes.remove_where(
+                    Through::Prefix(AddressFamily::Inet6, (plen > 0).then_some(prefix), plen),
+                    |r| through_dev(r) && r.kind == RouteType::Unicast && r.protocol == RouteProtocol::Kernel,
+                ));
             }
             removed.sort_by(super::route_order::dump_order);
             self.report_removed(removed, ctx, sink);
@@ -415,7 +457,7 @@ impl Model {
         }
         let mask = v4_mask(a.prefix_len);
         let prefix = v4(a.peer.unwrap_or(a.address)) & mask;
-        let remaining = self.device_addresses(index, AF_INET);
+        let remaining = self.device_addresses(index, AddressFamily::Inet);
         let same_local = remaining.iter().any(|o| o.address == a.address);
         let subnet_left = remaining
             .iter()
@@ -434,42 +476,55 @@ impl Model {
         };
         let brd = a.broadcast;
         let subnet_brd = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
-        let kernel_v4 = |r: &RouteEntry| r.family == AF_INET && r.oif == Some(index) && r.protocol == RTPROT_KERNEL;
+        let kernel_v4 = |r: &RouteEntry| {
+            r.family == AddressFamily::Inet && r.oif == Some(index) && r.protocol == RouteProtocol::Kernel
+        };
         // The routes it brought, each looked up by its prefix (a device can
         // hold thousands of routes).
         let mut removed = Vec::new();
         if !same_local {
-            removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(addr), 32), |r| {
-                kernel_v4(r) && r.kind == RTN_LOCAL
-            }));
+            removed.extend(
+                self.routes
+                    .remove_where(Through::Prefix(AddressFamily::Inet, Some(addr), 32), |r| {
+                        kernel_v4(r) && r.kind == RouteType::Local
+                    }),
+            );
         }
         if primary {
             let net = (plen > 0).then_some(IpAddr::V4(Ipv4Addr::from(prefix)));
-            removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, net, plen), |r| {
-                kernel_v4(r) && r.prefsrc == Some(addr) && (r.kind == RTN_UNICAST || r.kind == RTN_LOCAL)
-            }));
+            removed.extend(
+                self.routes
+                    .remove_where(Through::Prefix(AddressFamily::Inet, net, plen), |r| {
+                        kernel_v4(r)
+                            && r.prefsrc == Some(addr)
+                            && (r.kind == RouteType::Unicast || r.kind == RouteType::Local)
+                    }),
+            );
         }
         if !subnet_left {
             let brds = brd.into_iter().chain(primary.then_some(subnet_brd));
             for b in brds {
-                removed.extend(self.routes.remove_where(Through::Prefix(AF_INET, Some(b), 32), |r| {
-                    kernel_v4(r) && r.kind == RTN_BROADCAST && prim.is_none_or(|p| r.prefsrc == Some(p))
-                }));
+                removed.extend(
+                    self.routes
+                        .remove_where(Through::Prefix(AddressFamily::Inet, Some(b), 32), |r| {
+                            kernel_v4(r) && r.kind == RouteType::Broadcast && prim.is_none_or(|p| r.prefsrc == Some(p))
+                        }),
+                );
             }
         }
         removed.sort_by(super::route_order::dump_order);
         self.report_removed(removed, ctx, sink);
         // The device's last IPv4 address gone: IPv4 is disabled on it and
         // every IPv4 route through it goes, silently (`fib_disable_ip`).
-        if self.device_addresses(index, AF_INET).is_empty() {
-            self.remove_routes(Through::Device(index), |r| r.family == AF_INET, ctx, sink);
+        if self.device_addresses(index, AddressFamily::Inet).is_empty() {
+            self.remove_routes(Through::Device(index), |r| r.family == AddressFamily::Inet, ctx, sink);
         }
         // Routes through any device that used the address as their source
         // (looked for among the devices only when such routes remain).
         if self.routes.has_source(addr) {
             let anywhere = self.addrs.values().any(|d| d.v4.iter().any(|o| o.address == addr));
             if !anywhere {
-                self.remove_routes(Through::Source(addr), |r| r.family == AF_INET, ctx, sink);
+                self.remove_routes(Through::Source(addr), |r| r.family == AddressFamily::Inet, ctx, sink);
             }
         }
     }
@@ -491,10 +546,10 @@ impl Model {
         // protocol boot, `::1` in table main), is the kernel's own making of
         // it: the rule adds no second one.
         let changed_form = matches!(rule, KernelRule::Ipv6MulticastRoute | KernelRule::Ipv6LocalRoute)
-            && r.family == AF_INET6
+            && r.family == AddressFamily::Inet6
             && matches!(r.dst, Some(IpAddr::V6(d)) if d.segments()[0] == 0xff00 || d == Ipv6Addr::LOCALHOST);
         let shown = changed_form
-            && [RT_TABLE_LOCAL, RT_TABLE_MAIN].into_iter().any(|t| {
+            && [TableId::Local, TableId::Main].into_iter().any(|t| {
                 self.routes
                     .prefix(r.family, t, r.dst, r.dst_len)
                     .any(|x| x.oif == r.oif && x.dst == r.dst && !matches!(x.origin, Origin::KernelRule(..)))
@@ -514,13 +569,13 @@ impl Model {
     /// releases (`ff00::/8`, `::1`) for a device the model already gave
     /// one in another form: the model's is dropped for the kernel's.
     pub(super) fn drop_other_form<S: ChangeSink>(&mut self, shown: &RouteEntry, ctx: &Ctx, sink: &mut S) {
-        let changeable = shown.family == AF_INET6
+        let changeable = shown.family == AddressFamily::Inet6
             && matches!(shown.dst, Some(IpAddr::V6(d)) if (d.segments()[0] == 0xff00 && shown.dst_len == 8) || d == Ipv6Addr::LOCALHOST);
         if !changeable {
             return;
         }
         let key = shown.key();
-        let guessed: Vec<_> = [RT_TABLE_LOCAL, RT_TABLE_MAIN]
+        let guessed: Vec<_> = [TableId::Local, TableId::Main]
             .into_iter()
             .flat_map(|t| {
                 self.routes
@@ -584,7 +639,7 @@ impl Model {
         let Some(pos) = list.iter().position(|e| e.same_key(gone)) else {
             return;
         };
-        let ipv4_primary = gone.family == AF_INET && list.get(pos).is_some_and(|e| !e.is_secondary());
+        let ipv4_primary = gone.family == AddressFamily::Inet && list.get(pos).is_some_and(|e| !e.is_secondary());
         if ipv4_primary
             && !notified
             && list
@@ -639,7 +694,7 @@ impl Model {
         if !subnet.is_empty() {
             self.remove_routes(
                 Through::Source(old_src),
-                |r| r.family == AF_INET && r.oif == Some(index),
+                |r| r.family == AddressFamily::Inet && r.oif == Some(index),
                 ctx,
                 sink,
             );

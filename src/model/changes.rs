@@ -5,6 +5,7 @@
 
 use super::entries::{AddrEntry, LinkEntry, RouteEntry};
 use crate::netlink::rtnl::Netns;
+use crate::netlink::values::AddressFamily;
 
 /// The kind of object a dump lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -143,8 +144,8 @@ pub enum Change {
     DumpApplied {
         /// What it listed.
         kind: ObjectKind,
-        /// The family its request asked for (0, AF_UNSPEC: all).
-        family: u8,
+        /// The family its request asked for (AF_UNSPEC: all).
+        family: AddressFamily,
         /// How many entries it listed.
         entries: usize,
         /// Where the dump disagreed with the order predicted from notifications.

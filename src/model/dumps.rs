@@ -19,13 +19,14 @@ use super::route_table::{RouteTable, Through};
 use super::state::{Ctx, DeviceAddrs, LinkOrderSource, Model};
 use crate::diag::Diagnostic;
 use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, TableId};
 
 /// What a dump speaks for within its families: the filters of its request
 /// the kernel applied (route dumps by table and output device, address
 /// dumps by device); `None` for each: everything.
 #[derive(Debug, Clone, Copy, Default)]
 struct Cover {
-    table: Option<u32>,
+    table: Option<TableId>,
     oif: Option<u32>,
     device: Option<u32>,
 }
@@ -44,20 +45,16 @@ enum View {
 }
 
 /// A per-family `[IPv4, IPv6]` flag: IPv6's for AF_INET6, else IPv4's.
-fn family_flag(flags: &mut [bool; 2], f: u8) -> &mut bool {
+fn family_flag(flags: &mut [bool; 2], f: AddressFamily) -> &mut bool {
     let [v4, v6] = flags;
-    if f == AF_INET6 { v6 } else { v4 }
-}
-
-fn fam_name(f: u8) -> &'static str {
-    if f == AF_INET6 { "inet6" } else { "inet" }
+    if f == AddressFamily::Inet6 { v6 } else { v4 }
 }
 
 impl Model {
     /// NLMSG_DONE: the dump becomes the model's view (or is merged, when it
     /// had no request or was filtered).
     pub(super) fn apply_dump<S: ChangeSink>(&mut self, dump: OpenDump, ctx: &Ctx, sink: &mut S) {
-        if dump.kind == ObjectKind::Links && dump.family == AF_BRIDGE {
+        if dump.kind == ObjectKind::Links && dump.family == AddressFamily::Bridge {
             // `bridge link show`: bridge-port records, not the device list.
             // It must not replace (and so wipe) the links and all on them.
             self.stats.bridge_port_events += 1;
@@ -89,7 +86,10 @@ impl Model {
         let packet = dump.request_packet.or(dump.first_packet).unwrap_or(ctx.packet);
         let (kind, family, entries) = (dump.kind, dump.family, dump.len());
         let mut disagreements = Vec::new();
-        let fams: Vec<u8> = [AF_INET, AF_INET6].into_iter().filter(|f| dump.covers(*f)).collect();
+        let fams: Vec<AddressFamily> = [AddressFamily::Inet, AddressFamily::Inet6]
+            .into_iter()
+            .filter(|f| dump.covers(*f))
+            .collect();
         let table = match &dump.in_place {
             Some(p) => dump.table.filter(|_| !p.other_tables),
             None => dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t)),
@@ -124,14 +124,14 @@ impl Model {
                 let mut v6 = Vec::new();
                 for a in &dump.addrs {
                     self.note_lifetime(a, ctx);
-                    if a.family == AF_INET6 {
+                    if a.family == AddressFamily::Inet6 {
                         v6.push((a.index, a.address, a.flags));
                     }
                 }
                 self.replace_addresses(dump.addrs, &fams, cover.device, &mut disagreements);
                 // An address the dump no longer lists is gone, and its
                 // duplicate address detection with it.
-                if fams.contains(&AF_INET6) {
+                if fams.contains(&AddressFamily::Inet6) {
                     let listed: FxHashSet<(u32, std::net::IpAddr)> = v6.iter().map(|(i, a, _)| (*i, *a)).collect();
                     let device = cover.device;
                     self.dad
@@ -194,8 +194,8 @@ impl Model {
     fn sweep_routes(
         &mut self,
         p: InPlace,
-        families: &[u8],
-        table: Option<u32>,
+        families: &[AddressFamily],
+        table: Option<TableId>,
         wanted: bool,
         disagreements: &mut Vec<String>,
     ) -> Vec<Change> {
@@ -227,7 +227,7 @@ impl Model {
     }
 
     /// What a route dump adds to and removes from the routes it speaks for.
-    fn routes_revealed(&self, dump: &RouteTable, families: &[u8], cover: Cover) -> Vec<Change> {
+    fn routes_revealed(&self, dump: &RouteTable, families: &[AddressFamily], cover: Cover) -> Vec<Change> {
         let covered = |r: &RouteEntry| families.contains(&r.family) && cover.route(r);
         let mut out = Vec::new();
         for r in dump.iter().filter(|r| covered(r) && !self.routes.contains(&r.key())) {
@@ -246,7 +246,7 @@ impl Model {
     }
 
     /// The entries a dump of `kind` speaks for.
-    fn view_of(&self, kind: ObjectKind, families: &[u8], cover: Cover) -> View {
+    fn view_of(&self, kind: ObjectKind, families: &[AddressFamily], cover: Cover) -> View {
         match kind {
             ObjectKind::Links => View::Links(
                 self.links
@@ -453,7 +453,7 @@ impl Model {
     fn replace_addresses(
         &mut self,
         addrs: Vec<AddrEntry>,
-        families: &[u8],
+        families: &[AddressFamily],
         device: Option<u32>,
         disagreements: &mut Vec<String>,
     ) {
@@ -489,7 +489,7 @@ impl Model {
                 let same = old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.same_key(b));
                 if !same {
                     let show = |v: &[AddrEntry]| v.iter().map(AddrEntry::cidr).collect::<Vec<_>>();
-                    let what = format!("{} {}", self.ifname(i), fam_name(fam));
+                    let what = format!("{} {}", self.ifname(i), fam.name());
                     disagreements.push(order_difference(&what, &show(old), &show(new)));
                 }
             }
@@ -547,7 +547,7 @@ impl Model {
     fn replace_routes(
         &mut self,
         mut routes: RouteTable,
-        families: &[u8],
+        families: &[AddressFamily],
         cover: Cover,
         disagreements: &mut Vec<String>,
     ) {

@@ -9,12 +9,13 @@
 
 use std::net::IpAddr;
 
-use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY};
+use crate::netlink::names::IFA_F_SECONDARY;
 
 use std::sync::Arc;
 
 use crate::netlink::names::{IFLA_ALT_IFNAME, RTAX_CC_ALGO, RTAX_LOCK};
 use crate::netlink::rtnl::{Addr, CacheInfo, Link, NextHop, Route};
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
 /// A short byte string stored inline: interface names, labels and link
 /// kinds (the kernel limits names and labels to 15 bytes plus NUL). Longer
@@ -347,7 +348,7 @@ pub struct AddrEntry {
     /// The ifindex of its device (`ifa_index`).
     pub index: u32,
     /// AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// The interface's own address (IFA_LOCAL, else IFA_ADDRESS).
     pub address: IpAddr,
     /// The peer of a point-to-point address.
@@ -357,8 +358,8 @@ pub struct AddrEntry {
     /// IFA_LABEL, IPv4 only (`eth0`, `eth0:1`; the device's name unless
     /// set); `None` for IPv6 and when nothing gave one.
     pub label: Option<ShortName>,
-    /// `ifa_scope` (RT_SCOPE_*: 0 universe, 200 site, 253 link, 254 host).
-    pub scope: u8,
+    /// `ifa_scope` (RT_SCOPE_*: universe, site, link, host).
+    pub scope: Scope,
     /// IFA_F_* (32-bit IFA_FLAGS when present).
     pub flags: u32,
     /// The 8-bit `ifa_flags` of the message header.
@@ -384,13 +385,17 @@ impl AddrEntry {
         index: u32,
         address: IpAddr,
         prefix_len: u8,
-        scope: u8,
+        scope: Scope,
         label: Option<ShortName>,
         origin: Origin,
     ) -> Self {
         AddrEntry {
             index,
-            family: if address.is_ipv4() { AF_INET } else { AF_INET6 },
+            family: if address.is_ipv4() {
+                AddressFamily::Inet
+            } else {
+                AddressFamily::Inet6
+            },
             address,
             peer: None,
             prefix_len,
@@ -408,13 +413,13 @@ impl AddrEntry {
 
     /// A permanent IPv6 link-local /64, as the kernel makes one at carrier.
     pub fn link_local(index: u32, address: std::net::Ipv6Addr, origin: Origin) -> Self {
-        let scope = crate::netlink::names::RT_SCOPE_LINK;
+        let scope = Scope::Link;
         AddrEntry::kernel_made(index, IpAddr::V6(address), 64, scope, None, origin)
     }
 
     /// `None` for messages without an IPv4/IPv6 address.
     pub fn from_message(a: &Addr<'_>, origin: Origin) -> Option<Self> {
-        if a.family != AF_INET && a.family != AF_INET6 {
+        if a.family != AddressFamily::Inet && a.family != AddressFamily::Inet6 {
             return None;
         }
         Some(AddrEntry {
@@ -439,7 +444,7 @@ impl AddrEntry {
     /// in the same subnet came first and is its primary. Never for IPv6,
     /// where that bit means IFA_F_TEMPORARY.
     pub fn is_secondary(&self) -> bool {
-        self.family == AF_INET && self.flags & IFA_F_SECONDARY != 0
+        self.family == AddressFamily::Inet && self.flags & IFA_F_SECONDARY != 0
     }
 
     /// The identity the kernel uses: one address per (device, family,
@@ -450,8 +455,12 @@ impl AddrEntry {
 
     /// That identity as a value: (device, family, address, prefix length,
     /// 0 for IPv6).
-    pub fn key(&self) -> (u32, u8, IpAddr, u8) {
-        let len = if self.family == AF_INET6 { 0 } else { self.prefix_len };
+    pub fn key(&self) -> (u32, AddressFamily, IpAddr, u8) {
+        let len = if self.family == AddressFamily::Inet6 {
+            0
+        } else {
+            self.prefix_len
+        };
         (self.index, self.family, self.address, len)
     }
 
@@ -462,6 +471,8 @@ impl AddrEntry {
 }
 
 /// Identity of a route (what the kernel matches on to replace or delete it).
+/// The table and type are kept as their numbers: the key is packed into a
+/// few words to hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct RouteKey {
     pub family: u8,
@@ -511,10 +522,10 @@ impl std::hash::Hash for RouteKey {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouteEntry {
     /// AF_INET or AF_INET6.
-    pub family: u8,
-    /// The routing table (RTA_TABLE, else `rtm_table`): 254 main, 255
-    /// local, 253 default, or any other id.
-    pub table: u32,
+    pub family: AddressFamily,
+    /// The routing table (RTA_TABLE, else `rtm_table`): main, local,
+    /// default, or any other id.
+    pub table: TableId,
     /// The destination prefix; `None` for a default route.
     pub dst: Option<IpAddr>,
     /// The destination prefix length in bits; 0 for a default route.
@@ -533,15 +544,15 @@ pub struct RouteEntry {
     /// RTA_PRIORITY, the metric; `None` for an IPv4 route without one
     /// (metric 0). IPv6 routes always have one.
     pub priority: Option<u32>,
-    /// `rtm_protocol` (RTPROT_*): who installed it (2 kernel, 3 boot, 4
-    /// static, 16 dhcp, ...).
-    pub protocol: u8,
-    /// `rtm_scope` (RT_SCOPE_*: 0 universe through a gateway, 253 link
-    /// on-link, 254 host for local routes).
-    pub scope: u8,
-    /// `rtm_type` (RTN_*: 1 unicast, 2 local, 3 broadcast, 6 blackhole, 7
+    /// `rtm_protocol` (RTPROT_*): who installed it (kernel, boot, static,
+    /// dhcp, ...).
+    pub protocol: RouteProtocol,
+    /// `rtm_scope` (RT_SCOPE_*: universe through a gateway, link on-link,
+    /// host for local routes).
+    pub scope: Scope,
+    /// `rtm_type` (RTN_*: unicast, local, broadcast, blackhole,
     /// unreachable, ...).
-    pub kind: u8,
+    pub kind: RouteType,
     /// `rtm_flags` (RTM_F_*, and RTNH_F_* of a single next hop, such as
     /// RTNH_F_LINKDOWN while its device has no carrier).
     pub flags: u32,
@@ -651,17 +662,17 @@ impl RouteEntry {
     /// Its identity, what the kernel matches to replace or delete it.
     pub(super) fn key(&self) -> RouteKey {
         RouteKey {
-            family: self.family,
-            table: self.table,
+            family: self.family.into(),
+            table: self.table.into(),
             dst: self.dst,
             dst_len: self.dst_len,
             tos: self.tos,
             priority: self.priority.unwrap_or(0),
-            kind: self.kind,
+            kind: self.kind.into(),
             gateway: self.gateway,
             oif: self.oif,
             prefsrc: match self.family {
-                AF_INET => self.prefsrc,
+                AddressFamily::Inet => self.prefsrc,
                 _ => None,
             },
         }

@@ -15,12 +15,12 @@
 //! Contract: [`Model::unrequested_ipv4_removal`] removes the device (as
 //! deleted) when the address just removed says so, and remembers it so
 //! that a later RTM_DELLINK for it is expected.
+use crate::netlink::values::AddressFamily;
 
 use super::changes::ChangeSink;
 use super::entries::AddrEntry;
 use super::pending_requests::RequestBody;
 use super::state::{Ctx, Model};
-use crate::netlink::names::AF_INET;
 
 impl Model {
     /// An IPv6 address of device `index` was removed by a notification.
@@ -33,7 +33,7 @@ impl Model {
     /// device left the namespace.
     pub(super) fn unrequested_ipv4_removal<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
         let asked = self.pending.waiting.iter().any(|p| !matches!(p.body, RequestBody::Get));
-        if gone.family != AF_INET || asked || self.stats.requests_applied == 0 {
+        if gone.family != AddressFamily::Inet || asked || self.stats.requests_applied == 0 {
             return;
         }
         // (its IPv6 addresses went, unasked, within the last few records)

@@ -17,7 +17,7 @@ use super::address_rules::kernel_route;
 use super::entries::{AddrEntry, Origin, RouteEntry};
 use super::kernel_order::same_ipv4_subnet;
 use super::state::Model;
-use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 impl Model {
     /// The model's links and addresses with routes made from the
@@ -32,19 +32,19 @@ impl Model {
         let mut routes = Vec::new();
         let mut addrs: Vec<AddrEntry> = Vec::new();
         for l in self.links() {
-            for fam in [AF_INET, AF_INET6] {
+            for fam in [AddressFamily::Inet, AddressFamily::Inet6] {
                 let list = self.device_addresses(l.index, fam);
                 for a in list {
                     addrs.push(a.clone());
-                    if fam == AF_INET {
+                    if fam == AddressFamily::Inet {
                         let primary = list
                             .iter()
                             .find(|p| !p.is_secondary() && same_ipv4_subnet(p, a))
                             .map_or(a.address, |p| p.address);
                         routes.push(inferred(
                             fam,
-                            RT_TABLE_LOCAL,
-                            RTN_LOCAL,
+                            TableId::Local,
+                            RouteType::Local,
                             a.address,
                             32,
                             l.index,
@@ -55,8 +55,8 @@ impl Model {
                         {
                             routes.push(inferred(
                                 fam,
-                                RT_TABLE_MAIN,
-                                RTN_UNICAST,
+                                TableId::Main,
+                                RouteType::Unicast,
                                 net.trunc().addr(),
                                 a.prefix_len,
                                 l.index,
@@ -64,12 +64,20 @@ impl Model {
                             ));
                         }
                     } else {
-                        routes.push(inferred(fam, RT_TABLE_LOCAL, RTN_LOCAL, a.address, 128, l.index, None));
+                        routes.push(inferred(
+                            fam,
+                            TableId::Local,
+                            RouteType::Local,
+                            a.address,
+                            128,
+                            l.index,
+                            None,
+                        ));
                         if let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len) {
                             routes.push(inferred(
                                 fam,
-                                RT_TABLE_MAIN,
-                                RTN_UNICAST,
+                                TableId::Main,
+                                RouteType::Unicast,
                                 net.trunc().addr(),
                                 a.prefix_len,
                                 l.index,
@@ -87,19 +95,19 @@ impl Model {
 /// A kernel route through `oif`, scope host for a local route and link for
 /// the rest, marked inferred.
 fn inferred(
-    family: u8,
-    table: u32,
-    kind: u8,
+    family: AddressFamily,
+    table: TableId,
+    kind: RouteType,
     dst: IpAddr,
     dst_len: u8,
     oif: u32,
     prefsrc: Option<IpAddr>,
 ) -> RouteEntry {
     RouteEntry {
-        scope: if kind == RTN_LOCAL {
-            RT_SCOPE_HOST
+        scope: if kind == RouteType::Local {
+            Scope::Host
         } else {
-            RT_SCOPE_LINK
+            Scope::Link
         },
         prefsrc,
         origin: Origin::Inferred(0),

@@ -3,12 +3,13 @@
 
 use super::*;
 use crate::model::entries::{Origin, ShortName};
-use crate::netlink::names::{AF_INET, AF_INET6, IFA_F_SECONDARY, RT_SCOPE_HOST, RT_SCOPE_LINK};
+use crate::netlink::names::IFA_F_SECONDARY;
+use crate::netlink::values::{AddressFamily, Scope};
 
-fn v4(a: &str, plen: u8, scope: u8, secondary: bool) -> AddrEntry {
+fn v4(a: &str, plen: u8, scope: Scope, secondary: bool) -> AddrEntry {
     AddrEntry {
         index: 2,
-        family: AF_INET,
+        family: AddressFamily::Inet,
         address: a.parse().expect("ip"),
         peer: None,
         prefix_len: plen,
@@ -26,8 +27,8 @@ fn v4(a: &str, plen: u8, scope: u8, secondary: bool) -> AddrEntry {
 
 fn v6(a: &str) -> AddrEntry {
     AddrEntry {
-        family: AF_INET6,
-        ..v4("0.0.0.0", 64, 0, false)
+        family: AddressFamily::Inet6,
+        ..v4("0.0.0.0", 64, Scope::Universe, false)
     }
     .with_address(a)
 }
@@ -48,25 +49,31 @@ fn link(index: u32) -> LinkEntry {
 #[test]
 fn later_primary_goes_before_earlier_secondaries() {
     // add 10.0.0.1/24, 10.0.0.2/24 (secondary), then 192.168.0.1/24
-    let list = vec![v4("10.0.0.1", 24, 0, false), v4("10.0.0.2", 24, 0, true)];
-    let new = v4("192.168.0.1", 24, 0, false);
+    let list = vec![
+        v4("10.0.0.1", 24, Scope::Universe, false),
+        v4("10.0.0.2", 24, Scope::Universe, true),
+    ];
+    let new = v4("192.168.0.1", 24, Scope::Universe, false);
     assert!(!ipv4_would_be_secondary(&list, &new));
     assert_eq!(ipv4_insert_position(&list, &new), 1);
-    let sec = v4("10.0.0.3", 24, 0, true);
+    let sec = v4("10.0.0.3", 24, Scope::Universe, true);
     assert!(ipv4_would_be_secondary(&list, &sec));
     assert_eq!(ipv4_insert_position(&list, &sec), 2);
 }
 
 #[test]
 fn narrower_scopes_go_first() {
-    let list = vec![v4("10.0.0.1", 24, 0, false), v4("10.0.0.2", 24, 0, true)];
+    let list = vec![
+        v4("10.0.0.1", 24, Scope::Universe, false),
+        v4("10.0.0.2", 24, Scope::Universe, true),
+    ];
+    assert_eq!(ipv4_insert_position(&list, &v4("10.77.0.1", 32, Scope::Host, false)), 0);
+    let list = vec![
+        v4("10.77.0.1", 32, Scope::Host, false),
+        v4("10.0.0.1", 24, Scope::Universe, false),
+    ];
     assert_eq!(
-        ipv4_insert_position(&list, &v4("10.77.0.1", 32, RT_SCOPE_HOST, false)),
-        0
-    );
-    let list = vec![v4("10.77.0.1", 32, RT_SCOPE_HOST, false), v4("10.0.0.1", 24, 0, false)];
-    assert_eq!(
-        ipv4_insert_position(&list, &v4("169.254.9.9", 16, RT_SCOPE_LINK, false)),
+        ipv4_insert_position(&list, &v4("169.254.9.9", 16, Scope::Link, false)),
         1
     );
 }
@@ -75,22 +82,25 @@ fn narrower_scopes_go_first() {
 fn promotion_moves_behind_the_last_primary_between() {
     // [10.9.0.2 P, 192.168.100.5 P, 10.9.0.3 S, 10.9.0.4 S], delete 10.9.0.2
     let list = vec![
-        v4("10.9.0.2", 24, 0, false),
-        v4("192.168.100.5", 24, 0, false),
-        v4("10.9.0.3", 24, 0, true),
-        v4("10.9.0.4", 24, 0, true),
+        v4("10.9.0.2", 24, Scope::Universe, false),
+        v4("192.168.100.5", 24, Scope::Universe, false),
+        v4("10.9.0.3", 24, Scope::Universe, true),
+        v4("10.9.0.4", 24, Scope::Universe, true),
     ];
     // without 10.9.0.2: [192.168.100.5, 10.9.0.3, 10.9.0.4]; 10.9.0.3 stays at 1
     assert_eq!(ipv4_promotion(&list, 0), Some((1, 1)));
     // a secondary right behind the deleted primary stays in its slot
-    let list = vec![v4("10.9.0.2", 24, 0, false), v4("10.9.0.3", 24, 0, true)];
+    let list = vec![
+        v4("10.9.0.2", 24, Scope::Universe, false),
+        v4("10.9.0.3", 24, Scope::Universe, true),
+    ];
     assert_eq!(ipv4_promotion(&list, 0), Some((0, 0)));
     // no primary of wide enough scope in between: the deleted one's slot (2023 fix)
     let list = vec![
-        v4("10.77.0.1", 8, RT_SCOPE_HOST, false),
-        v4("10.9.0.2", 24, 0, false),
-        v4("172.16.0.9", 24, 0, true),
-        v4("10.77.0.2", 8, RT_SCOPE_HOST, true),
+        v4("10.77.0.1", 8, Scope::Host, false),
+        v4("10.9.0.2", 24, Scope::Universe, false),
+        v4("172.16.0.9", 24, Scope::Universe, true),
+        v4("10.77.0.2", 8, Scope::Host, true),
     ];
     assert_eq!(ipv4_promotion(&list, 0), Some((2, 0)));
     // a secondary itself is never a promotion source

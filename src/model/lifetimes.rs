@@ -14,10 +14,11 @@
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 
+use crate::netlink::values::AddressFamily;
 use rustc_hash::FxHashMap;
 
 /// An address's identity (see `AddrEntry::key`).
-pub(super) type AddrKey = (u32, u8, IpAddr, u8);
+pub(super) type AddrKey = (u32, AddressFamily, IpAddr, u8);
 
 /// Nanoseconds since the epoch, as capture timestamps are.
 pub(super) type Nanos = u64;
@@ -96,7 +97,7 @@ mod tests {
     use super::*;
 
     fn key(last: u8) -> AddrKey {
-        (2, 2, IpAddr::from([10, 7, 0, last]), 24)
+        (2, AddressFamily::Inet, IpAddr::from([10, 7, 0, last]), 24)
     }
 
     #[test]

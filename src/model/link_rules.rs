@@ -26,6 +26,7 @@ use super::route_table::Through;
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
+use crate::netlink::values::{AddressFamily, RouteType, Scope};
 
 /// When 8021q sets a VLAN's carrier (see `Model::vlan_carrier`).
 #[derive(Debug, Clone, Copy)]
@@ -443,21 +444,25 @@ impl Model {
                 index,
                 IpAddr::V4(Ipv4Addr::LOCALHOST),
                 8,
-                RT_SCOPE_HOST,
+                Scope::Host,
                 Some(l.name),
                 Origin::KernelRule(ctx.packet, KernelRule::LoopbackAddress),
             );
-            if !self.device_addresses(index, AF_INET).iter().any(|a| a.same_key(&lo)) {
+            if !self
+                .device_addresses(index, AddressFamily::Inet)
+                .iter()
+                .any(|a| a.same_key(&lo))
+            {
                 self.upsert_addr(lo, ctx, sink);
             }
         }
-        let addrs: Vec<AddrEntry> = self.device_addresses(index, AF_INET).to_vec();
+        let addrs: Vec<AddrEntry> = self.device_addresses(index, AddressFamily::Inet).to_vec();
         for a in &addrs {
             self.ipv4_address_routes(a, ctx, sink);
         }
         // `addrconf_permanent_addr`: IPv6 addresses added while the device
         // was down get their prefix routes now, carrier or not.
-        let v6: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
+        let v6: Vec<AddrEntry> = self.device_addresses(index, AddressFamily::Inet6).to_vec();
         for a in &v6 {
             self.ipv6_address_routes(a, ctx, sink);
         }
@@ -469,13 +474,13 @@ impl Model {
     /// destroyed): every IPv6 address and route through it goes.
     fn ipv6_off<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         self.dad.cancel(|d| d.index == index);
-        self.remove_routes(Through::Device(index), |r| r.family == AF_INET6, ctx, sink);
+        self.remove_routes(Through::Device(index), |r| r.family == AddressFamily::Inet6, ctx, sink);
         self.remove_ipv6_addresses(index, ctx, sink);
     }
 
     /// Every IPv6 address of a device, removed as a flush removes them.
     fn remove_ipv6_addresses<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
-        let v6: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
+        let v6: Vec<AddrEntry> = self.device_addresses(index, AddressFamily::Inet6).to_vec();
         for a in v6 {
             self.remove_addr_entry(&a, ctx, sink);
         }
@@ -485,7 +490,7 @@ impl Model {
         self.dad.cancel(|d| d.index == index);
         self.remove_routes(
             Through::Device(index),
-            |r| r.family == AF_INET6 || (r.scope != RT_SCOPE_HOST && r.kind != RTN_LOCAL),
+            |r| r.family == AddressFamily::Inet6 || (r.scope != Scope::Host && r.kind != RouteType::Local),
             ctx,
             sink,
         );
@@ -501,7 +506,7 @@ impl Model {
         let Some(l) = self.link(index) else { return };
         let (dev_type, loopback) = (l.dev_type, l.flags & IFF_LOOPBACK != 0);
         // Permanent addresses added while the device was down get their routes now.
-        let existing: Vec<AddrEntry> = self.device_addresses(index, AF_INET6).to_vec();
+        let existing: Vec<AddrEntry> = self.device_addresses(index, AddressFamily::Inet6).to_vec();
         for a in &existing {
             self.ipv6_address_routes(a, ctx, sink);
         }
@@ -510,7 +515,7 @@ impl Model {
                 index,
                 IpAddr::V6(Ipv6Addr::LOCALHOST),
                 128,
-                RT_SCOPE_HOST,
+                Scope::Host,
                 None,
                 Origin::KernelRule(ctx.packet, KernelRule::Ipv6Loopback),
             );

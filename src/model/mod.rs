@@ -50,6 +50,7 @@ mod slaac_order;
 mod stacked_mtu;
 mod state;
 mod tables;
+use crate::netlink::values::AddressFamily;
 
 use crate::diag::Diagnostic;
 use crate::netlink::Body;
@@ -231,7 +232,7 @@ impl Model {
                         g.distinct += 1;
                     }
                     self.stats.notifications += 1;
-                    if matches!(&d.body, Body::Link(l) if l.family != AF_BRIDGE) {
+                    if matches!(&d.body, Body::Link(l) if l.family != AddressFamily::Bridge) {
                         self.note_link_notification(ctx.packet);
                     }
                     self.apply_notification(&d.body, h.kind, h.flags, &ctx, sink);
@@ -252,7 +253,7 @@ impl Model {
         if let Body::Link(l) = &d.body
             && !d.is_request()
             && h.kind == RTM_NEWLINK
-            && l.family != AF_BRIDGE
+            && l.family != AddressFamily::Bridge
             && (l.conf.is_known() || l.hwaddr.is_some())
         {
             if l.hwaddr.is_some() {

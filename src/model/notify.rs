@@ -17,6 +17,7 @@ use super::state::{Ctx, Model};
 use super::tables::Placement;
 use crate::netlink::Body;
 use crate::netlink::names::*;
+use crate::netlink::values::AddressFamily;
 
 impl Model {
     pub(super) fn apply_notification<S: ChangeSink>(
@@ -29,7 +30,7 @@ impl Model {
     ) {
         let origin = Origin::Inferred(ctx.packet);
         match (body, kind) {
-            (Body::Link(l), _) if l.family == AF_BRIDGE => self.stats.bridge_port_events += 1,
+            (Body::Link(l), _) if l.family == AddressFamily::Bridge => self.stats.bridge_port_events += 1,
             (Body::Link(l), RTM_DELLINK) => {
                 if self.link(l.index).is_none() {
                     if self.seen_link_dump && !self.gone_unseen.contains(&l.index) {
@@ -58,7 +59,7 @@ impl Model {
                         .cloned()
                 {
                     self.delete_addr(&have, true, ctx, sink);
-                    if have.family == AF_INET6 {
+                    if have.family == AddressFamily::Inet6 {
                         self.note_v6_removal(have.index, ctx.packet);
                     }
                     self.unrequested_ipv4_removal(&have, ctx, sink);
@@ -66,7 +67,7 @@ impl Model {
             }
             (Body::Addr(a), _) => {
                 if let Some(e) = AddrEntry::from_message(a, origin) {
-                    if e.family == AF_INET6 && e.flags & IFA_F_TENTATIVE == 0 {
+                    if e.family == AddressFamily::Inet6 && e.flags & IFA_F_TENTATIVE == 0 {
                         // The kernel announces an address when its DAD has ended.
                         self.finish_dad(None, Some((e.index, e.address)), ctx, sink);
                     }
@@ -98,7 +99,7 @@ impl Model {
     pub(super) fn apply_reply<S: ChangeSink>(&mut self, body: &Body<'_>, ctx: &Ctx, sink: &mut S) {
         let origin = Origin::Dump(ctx.packet);
         match body {
-            Body::Link(l) if l.family != AF_BRIDGE => {
+            Body::Link(l) if l.family != AddressFamily::Bridge => {
                 let new = LinkEntry::from_message(l, origin);
                 // Another device the model numbered itself sits at that index:
                 // the kernel says it is elsewhere, so number it again.

@@ -12,6 +12,7 @@ use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
 use super::route_table::RouteTable;
 use crate::netlink::Body;
 use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, TableId};
 
 pub(super) fn kind_of(msg_type: u16) -> Option<ObjectKind> {
     match msg_type {
@@ -43,7 +44,7 @@ pub(super) struct InPlace {
 pub(super) struct OpenDump {
     pub kind: ObjectKind,
     /// Family of the request (AF_UNSPEC: every family).
-    pub family: u8,
+    pub family: AddressFamily,
     pub seq: u32,
     pub pid: Option<u32>,
     pub request_packet: Option<u64>,
@@ -58,7 +59,7 @@ pub(super) struct OpenDump {
     pub interrupted: bool,
     pub filtered: bool,
     /// A route dump asked for one table only.
-    pub table: Option<u32>,
+    pub table: Option<TableId>,
     /// A route dump asked for the routes through one device only (RTA_OIF).
     pub oif: Option<u32>,
     /// An address dump asked for one device's addresses only (ifa_index).
@@ -70,7 +71,7 @@ pub(super) struct OpenDump {
 }
 
 impl OpenDump {
-    fn new(kind: ObjectKind, family: u8, seq: u32, request_packet: Option<u64>) -> Self {
+    fn new(kind: ObjectKind, family: AddressFamily, seq: u32, request_packet: Option<u64>) -> Self {
         OpenDump {
             kind,
             family,
@@ -109,7 +110,7 @@ impl OpenDump {
         // Entries cite their dump as every report does: by its request.
         let origin = Origin::Dump(self.request_packet.unwrap_or(packet));
         match body {
-            Body::Link(l) if l.family != AF_BRIDGE => self.links.push(LinkEntry::from_message(l, origin)),
+            Body::Link(l) if l.family != AddressFamily::Bridge => self.links.push(LinkEntry::from_message(l, origin)),
             Body::Addr(a) => self.addrs.extend(AddrEntry::from_message(a, origin)),
             Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
                 let seq = self.routes.next_seq();
@@ -167,8 +168,8 @@ impl OpenDump {
     }
 
     /// Families this dump speaks for.
-    pub(super) fn covers(&self, family: u8) -> bool {
-        self.family == AF_UNSPEC || self.family == family
+    pub(super) fn covers(&self, family: AddressFamily) -> bool {
+        self.family == AddressFamily::Unspec || self.family == family
     }
 }
 
@@ -256,7 +257,7 @@ impl Dumps {
             Some(i) => (i, false),
             None => {
                 let kind = kind_of(msg_type).unwrap_or(ObjectKind::Links);
-                self.open.push(OpenDump::new(kind, AF_UNSPEC, seq, None));
+                self.open.push(OpenDump::new(kind, AddressFamily::Unspec, seq, None));
                 (self.open.len() - 1, true)
             }
         };
@@ -288,12 +289,12 @@ impl Dumps {
 /// `family` covers (AF_UNSPEC: both; another family: none, so true): for a
 /// route dump, whether an earlier complete one covered them, so that what
 /// it shows differently is news.
-pub(super) fn covered_before(flags: [bool; 2], family: u8) -> bool {
+pub(super) fn covered_before(flags: [bool; 2], family: AddressFamily) -> bool {
     let [v4, v6] = flags;
     match family {
-        AF_UNSPEC => v4 && v6,
-        AF_INET => v4,
-        AF_INET6 => v6,
+        AddressFamily::Unspec => v4 && v6,
+        AddressFamily::Inet => v4,
+        AddressFamily::Inet6 => v6,
         _ => true,
     }
 }

@@ -13,6 +13,7 @@ use super::entries::{AddrEntry, Origin, RouteEntry, ShortName};
 use super::kernel_order;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
+use crate::netlink::values::{AddressFamily, RouteType, Scope};
 use crate::netlink::{Body, Link};
 
 /// Requests waiting for their answer, at most.
@@ -86,7 +87,7 @@ pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<
         }
         Body::Addr(a) if matches!(msg_type, RTM_NEWADDR | RTM_DELADDR) => {
             let mut e = AddrEntry::from_message(a, Origin::Request(packet))?;
-            if e.family == AF_INET6 {
+            if e.family == AddressFamily::Inet6 {
                 // The kernel derives an IPv6 address's scope from the address.
                 e.scope = ipv6_scope(e.address);
             }
@@ -94,12 +95,17 @@ pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<
         }
         Body::Route(r) if matches!(msg_type, RTM_NEWROUTE | RTM_DELROUTE) => {
             let mut e = RouteEntry::from_message(r, Origin::Request(packet), 0);
-            if e.family == AF_INET6 && e.priority.is_none() && msg_type == RTM_NEWROUTE {
+            if e.family == AddressFamily::Inet6 && e.priority.is_none() && msg_type == RTM_NEWROUTE {
                 e.priority = Some(1024);
             }
             // IPv6 reject routes (RTF_REJECT) go through the loopback device
             // whatever device the request names, or none (`fib6_nh_init`).
-            if e.family == AF_INET6 && matches!(e.kind, RTN_BLACKHOLE | RTN_UNREACHABLE | RTN_PROHIBIT | RTN_THROW) {
+            if e.family == AddressFamily::Inet6
+                && matches!(
+                    e.kind,
+                    RouteType::Blackhole | RouteType::Unreachable | RouteType::Prohibit | RouteType::Throw
+                )
+            {
                 e.oif = Some(LOOPBACK_IFINDEX);
             }
             RequestBody::Route(e)
@@ -116,16 +122,16 @@ pub fn pending_of(msg_type: u16, flags: u16, seq: u32, packet: u64, body: &Body<
     })
 }
 
-fn ipv6_scope(ip: IpAddr) -> u8 {
+fn ipv6_scope(ip: IpAddr) -> Scope {
     match ip {
         IpAddr::V6(v6) => match kernel_order::ipv6_src_scope(&v6) {
-            1 => RT_SCOPE_HOST,
-            2 if v6.is_loopback() => RT_SCOPE_HOST,
-            2 => RT_SCOPE_LINK,
-            5 => RT_SCOPE_SITE,
-            _ => RT_SCOPE_UNIVERSE,
+            1 => Scope::Host,
+            2 if v6.is_loopback() => Scope::Host,
+            2 => Scope::Link,
+            5 => Scope::Site,
+            _ => Scope::Universe,
         },
-        IpAddr::V4(_) => RT_SCOPE_UNIVERSE,
+        IpAddr::V4(_) => Scope::Universe,
     }
 }
 

@@ -25,6 +25,7 @@ use super::state::{Ctx, Model};
 use super::tables::Placement;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
+use crate::netlink::values::{AddressFamily, RouteType, TableId};
 
 impl Pending {
     /// `RTM_NEWADDR 10.9.0.2/24 dev 3`, for refusals.
@@ -150,7 +151,10 @@ impl Model {
                 let found = self
                     .device_addresses(a.index, a.family)
                     .iter()
-                    .find(|e| e.same_key(a) || (a.family == AF_INET && e.address == a.address && a.prefix_len == 0))
+                    .find(|e| {
+                        e.same_key(a)
+                            || (a.family == AddressFamily::Inet && e.address == a.address && a.prefix_len == 0)
+                    })
                     .cloned();
                 if let Some(e) = found {
                     self.delete_addr(&e, false, &c, sink);
@@ -179,10 +183,14 @@ impl Model {
     /// The device the kernel finds for a gateway given without one
     /// (`fib_check_nh`): the longest connected (device) route that holds it.
     fn device_towards(&self, gw: IpAddr) -> Option<u32> {
-        let family = if gw.is_ipv4() { AF_INET } else { AF_INET6 };
+        let family = if gw.is_ipv4() {
+            AddressFamily::Inet
+        } else {
+            AddressFamily::Inet6
+        };
         self.routes
-            .longest_match(family, RT_TABLE_MAIN, gw, |r| {
-                r.gateway.is_none() && r.oif.is_some() && r.kind == RTN_UNICAST
+            .longest_match(family, TableId::Main, gw, |r| {
+                r.gateway.is_none() && r.oif.is_some() && r.kind == RouteType::Unicast
             })
             .and_then(|r| r.oif)
     }
@@ -344,11 +352,11 @@ impl Model {
     }
 
     fn request_new_addr<S: ChangeSink>(&mut self, mut a: AddrEntry, flags: u16, ctx: &Ctx, sink: &mut S) {
-        if a.family == AF_INET {
+        if a.family == AddressFamily::Inet {
             if a.label.is_none() {
                 a.label = self.link(a.index).map(|l| l.name);
             }
-            let list = self.device_addresses(a.index, AF_INET);
+            let list = self.device_addresses(a.index, AddressFamily::Inet);
             let exists = list.iter().any(|e| e.same_key(&a));
             if exists && flags & NLM_F_REPLACE == 0 {
                 return;
@@ -357,7 +365,11 @@ impl Model {
                 a.flags |= IFA_F_SECONDARY;
                 a.header_flags |= IFA_F_SECONDARY as u8;
             }
-        } else if self.device_addresses(a.index, AF_INET6).iter().any(|e| e.same_key(&a)) && flags & NLM_F_REPLACE == 0
+        } else if self
+            .device_addresses(a.index, AddressFamily::Inet6)
+            .iter()
+            .any(|e| e.same_key(&a))
+            && flags & NLM_F_REPLACE == 0
         {
             return;
         }
@@ -377,7 +389,7 @@ impl Model {
                     && q.gateway.is_none_or(|g| r.gateway == Some(g))
                     && q.oif.is_none_or(|o| r.oif == Some(o))
                     && q.prefsrc.is_none_or(|s| r.prefsrc == Some(s))
-                    && (q.kind == RTN_UNICAST || q.kind == 0 || q.kind == r.kind)
+                    && (q.kind == RouteType::Unicast || q.kind == RouteType::Unspec || q.kind == r.kind)
             })
             .map(RouteEntry::key);
         if let Some(key) = first {
@@ -387,11 +399,11 @@ impl Model {
 }
 
 impl Pending {
-    fn msg_type_family(&self) -> u8 {
+    fn msg_type_family(&self) -> AddressFamily {
         match &self.body {
             RequestBody::Route(r) => r.family,
             RequestBody::Addr(a) => a.family,
-            _ => AF_UNSPEC,
+            _ => AddressFamily::Unspec,
         }
     }
 }

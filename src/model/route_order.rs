@@ -47,10 +47,10 @@ fn v6_tree(a: &RouteEntry, b: &RouteEntry) -> Ordering {
 pub fn dump_order(a: &RouteEntry, b: &RouteEntry) -> Ordering {
     a.family
         .cmp(&b.family)
-        .then_with(|| (a.table & 255).cmp(&(b.table & 255)))
+        .then_with(|| (u32::from(a.table) & 255).cmp(&(u32::from(b.table) & 255)))
         .then_with(|| a.table.cmp(&b.table))
         .then_with(|| {
-            if a.family == crate::netlink::names::AF_INET6 {
+            if a.family == crate::netlink::values::AddressFamily::Inet6 {
                 v6_tree(a, b)
             } else {
                 (bits(a.dst) & mask(a.dst_len))

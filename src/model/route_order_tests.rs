@@ -1,16 +1,16 @@
 use super::*;
 use crate::model::entries::Origin;
-use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
-fn route(family: u8, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> RouteEntry {
+fn route(family: AddressFamily, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> RouteEntry {
     let (ip, len) = match dst.split_once('/') {
         Some((a, l)) => (a.parse().ok(), l.parse().unwrap_or(0)),
         None if dst == "default" => (None, 0),
-        None => (dst.parse().ok(), if family == AF_INET { 32 } else { 128 }),
+        None => (dst.parse().ok(), if family == AddressFamily::Inet { 32 } else { 128 }),
     };
     RouteEntry {
         family,
-        table,
+        table: TableId::from(table),
         dst: ip,
         dst_len: len,
         tos: 0,
@@ -18,9 +18,9 @@ fn route(family: u8, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> Ro
         oif: None,
         prefsrc: None,
         priority: metric,
-        protocol: 0,
-        scope: 0,
-        kind: 1,
+        protocol: RouteProtocol::Unspec,
+        scope: Scope::Universe,
+        kind: RouteType::Unicast,
         flags: 0,
         multipath: false,
         origin: Origin::Dump(0),
@@ -35,28 +35,28 @@ fn route(family: u8, table: u32, dst: &str, metric: Option<u32>, seq: i64) -> Ro
 #[test]
 fn sorts_like_a_real_dump() {
     let want = vec![
-        route(AF_INET, 100, "172.20.0.0/16", None, 0),
-        route(AF_INET, 254, "default", None, 0),
-        route(AF_INET, 254, "10.0.0.0/8", None, 0),
-        route(AF_INET, 254, "10.60.0.0/16", None, 0),
-        route(AF_INET, 254, "10.66.0.0/16", None, 0),
-        route(AF_INET, 254, "10.67.0.0/16", Some(5), 0),
-        route(AF_INET, 254, "192.168.10.0/24", None, 3),
-        route(AF_INET, 254, "192.168.10.0/24", None, 9),
-        route(AF_INET, 255, "10.0.0.5", None, 0),
-        route(AF_INET, 255, "10.255.255.255", None, 0),
-        route(AF_INET, 255, "127.0.0.0/8", None, 0),
-        route(AF_INET, 255, "127.0.0.1", None, 0),
-        route(AF_INET6, 254, "2001:db8:a::/64", Some(256), 0),
-        route(AF_INET6, 254, "2001:db8:f::/48", Some(100), 0),
-        route(AF_INET6, 254, "fe80::/64", Some(256), 1),
-        route(AF_INET6, 254, "fe80::/64", Some(256), 2),
-        route(AF_INET6, 254, "default", Some(1024), 0),
-        route(AF_INET6, 255, "::1", Some(0), 0),
-        route(AF_INET6, 255, "2001:db8:a::5", Some(0), 0),
-        route(AF_INET6, 255, "fe80::1c8e:1cff:feab:d80d", Some(0), 0),
-        route(AF_INET6, 255, "fe80::bc77:bcff:fe50:5403", Some(0), 0),
-        route(AF_INET6, 255, "ff00::/8", Some(256), 0),
+        route(AddressFamily::Inet, 100, "172.20.0.0/16", None, 0),
+        route(AddressFamily::Inet, 254, "default", None, 0),
+        route(AddressFamily::Inet, 254, "10.0.0.0/8", None, 0),
+        route(AddressFamily::Inet, 254, "10.60.0.0/16", None, 0),
+        route(AddressFamily::Inet, 254, "10.66.0.0/16", None, 0),
+        route(AddressFamily::Inet, 254, "10.67.0.0/16", Some(5), 0),
+        route(AddressFamily::Inet, 254, "192.168.10.0/24", None, 3),
+        route(AddressFamily::Inet, 254, "192.168.10.0/24", None, 9),
+        route(AddressFamily::Inet, 255, "10.0.0.5", None, 0),
+        route(AddressFamily::Inet, 255, "10.255.255.255", None, 0),
+        route(AddressFamily::Inet, 255, "127.0.0.0/8", None, 0),
+        route(AddressFamily::Inet, 255, "127.0.0.1", None, 0),
+        route(AddressFamily::Inet6, 254, "2001:db8:a::/64", Some(256), 0),
+        route(AddressFamily::Inet6, 254, "2001:db8:f::/48", Some(100), 0),
+        route(AddressFamily::Inet6, 254, "fe80::/64", Some(256), 1),
+        route(AddressFamily::Inet6, 254, "fe80::/64", Some(256), 2),
+        route(AddressFamily::Inet6, 254, "default", Some(1024), 0),
+        route(AddressFamily::Inet6, 255, "::1", Some(0), 0),
+        route(AddressFamily::Inet6, 255, "2001:db8:a::5", Some(0), 0),
+        route(AddressFamily::Inet6, 255, "fe80::1c8e:1cff:feab:d80d", Some(0), 0),
+        route(AddressFamily::Inet6, 255, "fe80::bc77:bcff:fe50:5403", Some(0), 0),
+        route(AddressFamily::Inet6, 255, "ff00::/8", Some(256), 0),
     ];
     let mut got = want.clone();
     got.reverse();
@@ -73,13 +73,13 @@ fn sorts_like_a_real_dump() {
 
 #[test]
 fn a_more_specific_ipv6_prefix_comes_before_the_one_covering_it() {
-    let a = route(AF_INET6, 254, "2001:db8::/32", Some(256), 0);
-    let b = route(AF_INET6, 254, "2001:db8:1::/48", Some(256), 0);
+    let a = route(AddressFamily::Inet6, 254, "2001:db8::/32", Some(256), 0);
+    let b = route(AddressFamily::Inet6, 254, "2001:db8:1::/48", Some(256), 0);
     assert_eq!(dump_order(&b, &a), Ordering::Less);
     // IPv4 is the other way round: one leaf, longer prefix first, but leaves by address
-    let c = route(AF_INET, 254, "10.0.0.0/8", None, 0);
-    let d = route(AF_INET, 254, "10.0.0.0/24", None, 0);
-    let e = route(AF_INET, 254, "10.0.0.5", None, 0);
+    let c = route(AddressFamily::Inet, 254, "10.0.0.0/8", None, 0);
+    let d = route(AddressFamily::Inet, 254, "10.0.0.0/24", None, 0);
+    let e = route(AddressFamily::Inet, 254, "10.0.0.5", None, 0);
     assert_eq!(dump_order(&d, &c), Ordering::Less);
     assert_eq!(dump_order(&c, &e), Ordering::Less);
 }

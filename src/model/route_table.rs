@@ -28,7 +28,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::entries::{RouteEntry, RouteKey};
 use super::prefix;
-use crate::netlink::names::AF_INET6;
+use crate::netlink::values::{AddressFamily, TableId};
 
 /// A route's place in dump order, packed into five words that compare as
 /// its fields do in this order (see [`route_order::dump_order`], which says
@@ -58,7 +58,7 @@ struct OrderKey([u64; 5]);
 fn walk(family: u8, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
     let m = prefix::mask(dst_len);
     let mut b = prefix::bits(dst) & m;
-    if family == AF_INET6 {
+    if AddressFamily::from(family) == AddressFamily::Inet6 {
         b |= !m;
     }
     ((b >> 64) as u64, b as u64)
@@ -102,8 +102,12 @@ impl Head {
 
 impl OrderKey {
     fn of(r: &RouteEntry, slot: u32) -> Self {
-        let lower_tos = if r.family == AF_INET6 { 0 } else { 255 - r.tos };
-        Head::new(r.family, r.table, r.dst, r.dst_len).key(
+        let lower_tos = if r.family == AddressFamily::Inet6 {
+            0
+        } else {
+            255 - r.tos
+        };
+        Head::new(r.family.into(), r.table.into(), r.dst, r.dst_len).key(
             lower_tos,
             r.priority.unwrap_or(0),
             seq40(r.seq),
@@ -120,7 +124,7 @@ impl OrderKey {
     /// The first and last key a prefix can have (any tos, metric, seq);
     /// with `group`, those of one group (its tos and metric).
     fn bounds(family: u8, table: u32, dst: Option<IpAddr>, dst_len: u8, group: Option<(u8, u32)>) -> (Self, Self) {
-        let v6 = family == AF_INET6;
+        let v6 = AddressFamily::from(family) == AddressFamily::Inet6;
         let head = Head::new(family, table, dst, dst_len);
         // (lower_tos, tos, priority) at each end
         let ((lo_lt, lo_tos, lo_prio), (hi_lt, hi_tos, hi_prio)) = match group {
@@ -144,7 +148,7 @@ pub enum Through {
     /// Routes with this preferred source.
     Source(IpAddr),
     /// Routes to exactly this prefix (family, destination, length) in any table.
-    Prefix(u8, Option<IpAddr>, u8),
+    Prefix(AddressFamily, Option<IpAddr>, u8),
 }
 
 /// A route key's hash, kept in 32 bits next to its slot so that growing
@@ -346,8 +350,8 @@ impl RouteTable {
     /// metric), in list order.
     pub fn group<'a>(&'a self, r: &RouteEntry) -> impl Iterator<Item = &'a RouteEntry> + 'a {
         let (lo, hi) = OrderKey::bounds(
-            r.family,
-            r.table,
+            r.family.into(),
+            r.table.into(),
             r.dst,
             r.dst_len,
             Some((r.tos, r.priority.unwrap_or(0))),
@@ -359,19 +363,19 @@ impl RouteTable {
     /// Routes to exactly `dst/dst_len` in a table (any tos and metric), in dump order.
     pub fn prefix(
         &self,
-        family: u8,
-        table: u32,
+        family: AddressFamily,
+        table: TableId,
         dst: Option<IpAddr>,
         dst_len: u8,
     ) -> impl Iterator<Item = &RouteEntry> + '_ {
-        let (lo, hi) = OrderKey::bounds(family, table, dst, dst_len, None);
+        let (lo, hi) = OrderKey::bounds(family.into(), table.into(), dst, dst_len, None);
         self.range(lo, hi).map(|(_, r)| r)
     }
 
     /// Routes of a table whose destination, masked, is all zeros (the
     /// default route and `0.0.0.0/N`, `::/N`), in dump order.
-    pub fn zero_prefixes(&self, family: u8, table: u32) -> impl Iterator<Item = &RouteEntry> + '_ {
-        let width = if family == AF_INET6 { 128u8 } else { 32 };
+    pub fn zero_prefixes(&self, family: AddressFamily, table: TableId) -> impl Iterator<Item = &RouteEntry> + '_ {
+        let width = if family == AddressFamily::Inet6 { 128u8 } else { 32 };
         (0..=width)
             .rev()
             .flat_map(move |len| self.prefix(family, table, None, len))
@@ -382,15 +386,15 @@ impl RouteTable {
     /// first in list order.
     pub fn longest_match(
         &self,
-        family: u8,
-        table: u32,
+        family: AddressFamily,
+        table: TableId,
         ip: IpAddr,
         usable: impl Fn(&RouteEntry) -> bool,
     ) -> Option<&RouteEntry> {
         let width = prefix::width(ip);
         // Only the prefix lengths the table has: a BGP table of /24s is
         // looked up at a few lengths, not at 33 (or 129).
-        let count = self.tables.get(&(family, table))?;
+        let count = self.tables.get(&(family.into(), table.into()))?;
         for len in (0..=width).rev().filter(|&l| count.has_len(l)) {
             let net = (len > 0).then(|| prefix::network(ip, len));
             let best = self
@@ -560,7 +564,10 @@ impl RouteTable {
         if let Some(src) = r.prefsrc {
             self.by_source.push(src, slot);
         }
-        self.tables.entry((r.family, r.table)).or_default().add(r.dst_len, 1);
+        self.tables
+            .entry((r.family.into(), r.table.into()))
+            .or_default()
+            .add(r.dst_len, 1);
         if let Some(s) = self.slots.get_mut(slot as usize) {
             *s = Some(r);
         }
@@ -576,6 +583,9 @@ impl RouteTable {
     /// Like [`update`](Self::update), `merge` first seeing the route there
     /// and the new one; gives `new` back when no route has its key (one
     /// lookup for "change it if it is there").
+    // (the route handed back is moved, not copied out of a box: 128 bytes
+    // since its wire values are typed)
+    #[allow(clippy::result_large_err)]
     pub fn update_with(
         &mut self,
         mut new: RouteEntry,
@@ -615,10 +625,10 @@ impl RouteTable {
         if let Some(src) = r.prefsrc {
             self.by_source.unlink(src, slot);
         }
-        if let Some(n) = self.tables.get_mut(&(r.family, r.table)) {
+        if let Some(n) = self.tables.get_mut(&(r.family.into(), r.table.into())) {
             n.add(r.dst_len, -1);
             if n.routes == 0 {
-                self.tables.remove(&(r.family, r.table));
+                self.tables.remove(&(r.family.into(), r.table.into()));
             }
         }
         if let Some(m) = self.marks.get_mut(slot as usize) {
@@ -651,13 +661,15 @@ impl RouteTable {
     }
 
     /// The (family, table) pairs that hold routes.
-    pub fn tables(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
-        self.tables.keys().copied()
+    pub fn tables(&self) -> impl Iterator<Item = (AddressFamily, TableId)> + '_ {
+        self.tables
+            .keys()
+            .map(|&(f, t)| (AddressFamily::from(f), TableId::from(t)))
     }
 
     /// Whether any route is of this family.
-    pub fn has_family(&self, family: u8) -> bool {
-        self.tables.keys().any(|(f, _)| *f == family)
+    pub fn has_family(&self, family: AddressFamily) -> bool {
+        self.tables.keys().any(|(f, _)| *f == u8::from(family))
     }
 
     /// Whether any route has this preferred source.
@@ -666,16 +678,21 @@ impl RouteTable {
     }
 
     /// Routes to exactly `dst/dst_len` in any table of the family.
-    pub fn to_prefix(&self, family: u8, dst: Option<IpAddr>, dst_len: u8) -> impl Iterator<Item = &RouteEntry> + '_ {
+    pub fn to_prefix(
+        &self,
+        family: AddressFamily,
+        dst: Option<IpAddr>,
+        dst_len: u8,
+    ) -> impl Iterator<Item = &RouteEntry> + '_ {
         self.prefix_slots(family, dst, dst_len).filter_map(|s| self.entry(s))
     }
 
-    fn prefix_slots(&self, family: u8, dst: Option<IpAddr>, dst_len: u8) -> impl Iterator<Item = u32> + '_ {
+    fn prefix_slots(&self, family: AddressFamily, dst: Option<IpAddr>, dst_len: u8) -> impl Iterator<Item = u32> + '_ {
         self.tables
             .keys()
-            .filter(move |(f, _)| *f == family)
+            .filter(move |(f, _)| *f == u8::from(family))
             .flat_map(move |&(_, table)| {
-                let (lo, hi) = OrderKey::bounds(family, table, dst, dst_len, None);
+                let (lo, hi) = OrderKey::bounds(family.into(), table, dst, dst_len, None);
                 self.order.range(lo..=hi).map(|k| k.slot())
             })
     }

@@ -10,12 +10,12 @@ use super::*;
 use crate::model::entries::Origin;
 use crate::model::route_order::dump_order;
 use crate::model::tables::Placement;
-use crate::netlink::names::AF_INET;
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
-fn route(family: u8, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32>, oif: u32) -> RouteEntry {
+fn route(family: AddressFamily, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32>, oif: u32) -> RouteEntry {
     RouteEntry {
         family,
-        table,
+        table: TableId::from(table),
         dst: (len > 0).then(|| prefix::network(dst, len)),
         dst_len: len,
         tos,
@@ -23,9 +23,9 @@ fn route(family: u8, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32
         oif: Some(oif),
         prefsrc: None,
         priority: prio,
-        protocol: 4,
-        scope: 0,
-        kind: 1,
+        protocol: RouteProtocol::Static,
+        scope: Scope::Universe,
+        kind: RouteType::Unicast,
         flags: 0,
         multipath: false,
         origin: Origin::Dump(0),
@@ -50,7 +50,14 @@ fn any_route() -> impl Strategy<Value = RouteEntry> {
         prop::sample::select(vec![0u8, 1, 8, 16, 24, 32]),
         prop::sample::select(vec![0u8, 4]),
     )
-        .prop_map(|(a, l, t)| (AF_INET, a.parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 4])), l, t));
+        .prop_map(|(a, l, t)| {
+            (
+                AddressFamily::Inet,
+                a.parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 4])),
+                l,
+                t,
+            )
+        });
     let v6 = (
         prop::sample::select(vec![
             "::",
@@ -63,7 +70,14 @@ fn any_route() -> impl Strategy<Value = RouteEntry> {
         ]),
         prop::sample::select(vec![0u8, 1, 8, 32, 48, 64, 128]),
     )
-        .prop_map(|(a, l)| (AF_INET6, a.parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 16])), l, 0u8));
+        .prop_map(|(a, l)| {
+            (
+                AddressFamily::Inet6,
+                a.parse::<IpAddr>().unwrap_or(IpAddr::from([0u8; 16])),
+                l,
+                0u8,
+            )
+        });
     (
         prop_oneof![v4, v6],
         prop::sample::select(vec![100u32, 254, 255, 356]),
@@ -303,11 +317,14 @@ fn zero_prefixes_come_in_dump_order() {
     let mut t = RouteTable::default();
     let any4: IpAddr = "0.0.0.0".parse().unwrap_or(IpAddr::from([0u8; 4]));
     for (i, len) in [0u8, 1, 8].into_iter().enumerate() {
-        let mut r = route(AF_INET, 254, any4, len, 0, None, 1);
+        let mut r = route(AddressFamily::Inet, 254, any4, len, 0, None, 1);
         r.seq = i as i64;
         t.insert(r);
     }
-    let lens: Vec<u8> = t.zero_prefixes(AF_INET, 254).map(|r| r.dst_len).collect();
+    let lens: Vec<u8> = t
+        .zero_prefixes(AddressFamily::Inet, TableId::Main)
+        .map(|r| r.dst_len)
+        .collect();
     let all: Vec<u8> = t.iter().map(|r| r.dst_len).collect();
     assert_eq!(lens, all);
     assert_eq!(lens, vec![8, 1, 0]);

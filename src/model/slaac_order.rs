@@ -19,7 +19,8 @@ use std::net::{IpAddr, Ipv6Addr};
 use super::entries::Origin;
 use super::entries::{AddrEntry, RouteEntry};
 use super::state::Model;
-use crate::netlink::names::{AF_INET6, IFA_F_PERMANENT, IFA_F_TEMPORARY, RTN_UNICAST};
+use crate::netlink::names::{IFA_F_PERMANENT, IFA_F_TEMPORARY};
+use crate::netlink::values::{AddressFamily, RouteType};
 
 fn prefix64(a: IpAddr) -> Option<Ipv6Addr> {
     match a {
@@ -36,7 +37,7 @@ impl Model {
     /// when the addresses of that prefix were made, if an advertisement
     /// made them (the first time it is met).
     pub(super) fn note_ra_prefix(&mut self, r: &RouteEntry, packet: u64) {
-        if r.family != AF_INET6 || r.dst_len != 64 || r.kind != RTN_UNICAST {
+        if r.family != AddressFamily::Inet6 || r.dst_len != 64 || r.kind != RouteType::Unicast {
             return;
         }
         let (Some(dst), Some(oif)) = (r.dst.and_then(prefix64), r.oif) else {
@@ -49,7 +50,7 @@ impl Model {
     /// permanent, not asked for: twice the record of its prefix route, plus
     /// one for a temporary address), `None` for others.
     fn slaac_created(&self, a: &AddrEntry) -> Option<u64> {
-        if a.family != AF_INET6
+        if a.family != AddressFamily::Inet6
             || a.prefix_len != 64
             || a.flags & IFA_F_PERMANENT != 0
             || matches!(a.origin, Origin::Dump(_) | Origin::Request(_) | Origin::KernelRule(..))

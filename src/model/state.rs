@@ -25,6 +25,7 @@ use super::route_table::RouteTable;
 use super::{dad, lifetimes, linkwatch_queue, open_dumps, pending_requests};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, RouteType};
 
 /// What the kernel's timers did after the last record (`--at end+SECS`),
 /// kept apart so the printers can mark it assumed.
@@ -218,12 +219,20 @@ pub(super) struct DeviceAddrs {
 }
 
 impl DeviceAddrs {
-    pub(super) fn list(&self, family: u8) -> &Vec<AddrEntry> {
-        if family == AF_INET6 { &self.v6 } else { &self.v4 }
+    pub(super) fn list(&self, family: AddressFamily) -> &Vec<AddrEntry> {
+        if family == AddressFamily::Inet6 {
+            &self.v6
+        } else {
+            &self.v4
+        }
     }
 
-    pub(super) fn list_mut(&mut self, family: u8) -> &mut Vec<AddrEntry> {
-        if family == AF_INET6 { &mut self.v6 } else { &mut self.v4 }
+    pub(super) fn list_mut(&mut self, family: AddressFamily) -> &mut Vec<AddrEntry> {
+        if family == AddressFamily::Inet6 {
+            &mut self.v6
+        } else {
+            &mut self.v4
+        }
     }
 }
 
@@ -423,7 +432,7 @@ impl Model {
     }
 
     /// A device's addresses of one family (AF_INET or AF_INET6), in kernel order.
-    pub fn device_addresses(&self, index: u32, family: u8) -> &[AddrEntry] {
+    pub fn device_addresses(&self, index: u32, family: AddressFamily) -> &[AddrEntry] {
         self.addrs
             .get(&index)
             .map(|d| d.list(family).as_slice())
@@ -432,9 +441,9 @@ impl Model {
 
     /// Every address in the order of an AF_UNSPEC address dump: all IPv4
     /// (devices in link order, each device's list in order), then all IPv6.
-    pub fn addresses(&self, family: Option<u8>) -> Vec<&AddrEntry> {
+    pub fn addresses(&self, family: Option<AddressFamily>) -> Vec<&AddrEntry> {
         let mut out = Vec::new();
-        for fam in [AF_INET, AF_INET6] {
+        for fam in [AddressFamily::Inet, AddressFamily::Inet6] {
             if family.is_some_and(|f| f != fam) {
                 continue;
             }
@@ -446,9 +455,9 @@ impl Model {
     }
 
     /// The devices holding an address of `family`, in no particular order.
-    pub fn devices_with_addresses(&self, family: u8) -> impl Iterator<Item = u32> + '_ {
+    pub fn devices_with_addresses(&self, family: AddressFamily) -> impl Iterator<Item = u32> + '_ {
         let [v4, v6] = &self.holders;
-        (if family == AF_INET6 { v6 } else { v4 }).iter().copied()
+        (if family == AddressFamily::Inet6 { v6 } else { v4 }).iter().copied()
     }
 
     /// A link's position in dump order (O(1)).
@@ -478,8 +487,8 @@ impl Model {
             Some(d) => format!("{d}/{}", r.dst_len),
             None => format!("?/{}", r.dst_len),
         };
-        if r.kind != RTN_UNICAST {
-            s = format!("{} {s}", route_type(r.kind));
+        if r.kind != RouteType::Unicast {
+            s = format!("{} {s}", r.kind);
         }
         if let Some(g) = r.gateway {
             s.push_str(&format!(" via {g}"));
@@ -487,7 +496,7 @@ impl Model {
         if let Some(o) = r.oif {
             s.push_str(&format!(" dev {}", self.ifname(o)));
         }
-        s.push_str(&format!(" table {}", route_table(r.table)));
+        s.push_str(&format!(" table {}", r.table));
         if let Some(p) = r.prefsrc {
             s.push_str(&format!(" src {p}"));
         }
@@ -714,7 +723,7 @@ impl Model {
         let Some(l) = r.oif.and_then(|i| self.link(i)) else {
             return r.flags;
         };
-        if matches!(r.kind, RTN_LOCAL | RTN_ANYCAST) || l.flags & IFF_UP == 0 {
+        if matches!(r.kind, RouteType::Local | RouteType::Anycast) || l.flags & IFF_UP == 0 {
             return r.flags;
         }
         let st = self.state(l.index);
@@ -737,9 +746,9 @@ impl Model {
     }
 
     /// Whether the model holds routes of a family.
-    pub fn has_routes_of(&self, family: u8) -> bool {
+    pub fn has_routes_of(&self, family: AddressFamily) -> bool {
         self.routes_shown
-            .get(usize::from(family == AF_INET6))
+            .get(usize::from(family == AddressFamily::Inet6))
             .copied()
             .unwrap_or(false)
             && self.routes.has_family(family)
@@ -769,13 +778,13 @@ impl Model {
     }
 
     /// Marks that a message showed routes (`route`) or addresses of `family`.
-    pub(super) fn shown(&mut self, route: bool, family: u8) {
+    pub(super) fn shown(&mut self, route: bool, family: AddressFamily) {
         let flags = if route {
             &mut self.routes_shown
         } else {
             &mut self.addrs_shown
         };
-        if let Some(f) = flags.get_mut(usize::from(family == AF_INET6)) {
+        if let Some(f) = flags.get_mut(usize::from(family == AddressFamily::Inet6)) {
             *f = true;
         }
     }

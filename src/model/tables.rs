@@ -16,6 +16,7 @@ use super::kernel_order;
 use super::route_table::Through;
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, Scope};
 
 /// How a new route joins the routes of its group (same table, prefix, tos, metric).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,10 +31,11 @@ pub enum Placement {
 
 impl Placement {
     /// From the flags of a request or of the kernel's notification.
-    pub fn from_flags(family: u8, flags: u16) -> Placement {
+    pub fn from_flags(family: AddressFamily, flags: u16) -> Placement {
         if flags & NLM_F_REPLACE != 0 {
             Placement::Replace
-        } else if family == AF_INET && flags & (NLM_F_APPEND | NLM_F_EXCL) == 0 && flags & NLM_F_CREATE != 0 {
+        } else if family == AddressFamily::Inet && flags & (NLM_F_APPEND | NLM_F_EXCL) == 0 && flags & NLM_F_CREATE != 0
+        {
             Placement::Prepend
         } else {
             Placement::Append
@@ -96,7 +98,7 @@ impl Model {
         self.ensure_link(new.index, ctx);
         // A device only addresses showed: an IPv4 label starts with the
         // device's name (`eth0`, `eth0:1`), the only name the capture gives.
-        if new.family == AF_INET
+        if new.family == AddressFamily::Inet
             && let Some(label) = new.label
             && self.link(new.index).is_some_and(|l| l.placeholder && !l.has_name())
         {
@@ -112,12 +114,12 @@ impl Model {
         let family = new.family;
         let index = new.index;
         let first_of_new_link = self.created_links.contains(&index)
-            && self.device_addresses(index, AF_INET).is_empty()
-            && self.device_addresses(index, AF_INET6).is_empty();
+            && self.device_addresses(index, AddressFamily::Inet).is_empty()
+            && self.device_addresses(index, AddressFamily::Inet6).is_empty();
         // The link-local address the model made without knowing the MAC: the
         // kernel's own (EUI-64) one takes its place.
-        let unknown_ll = family == AF_INET6
-            && new.scope == RT_SCOPE_LINK
+        let unknown_ll = family == AddressFamily::Inet6
+            && new.scope == Scope::Link
             && !new.origin.is_dump()
             && self.state(index).unknown_link_local
             && (is_eui64(&new)
@@ -127,7 +129,7 @@ impl Model {
         if list.is_empty() {
             // (its first address of the family: it is about to hold one)
             let [v4, v6] = &mut self.holders;
-            (if family == AF_INET6 { v6 } else { v4 }).insert(index);
+            (if family == AddressFamily::Inet6 { v6 } else { v4 }).insert(index);
         }
         if unknown_ll
             && let Some(made) = list
@@ -141,7 +143,7 @@ impl Model {
         }
         if let Some((pos, cur)) = list.iter_mut().enumerate().find(|(_, e)| e.same_key(&new)) {
             let old_flags = cur.flags;
-            let promoted = family == AF_INET && cur.is_secondary() && !new.is_secondary();
+            let promoted = family == AddressFamily::Inet && cur.is_secondary() && !new.is_secondary();
             if promoted {
                 // Promotion the model did not see coming: move by the insert rule.
                 list.remove(pos);
@@ -163,12 +165,12 @@ impl Model {
             }
             return;
         }
-        let pos = if family == AF_INET {
+        let pos = if family == AddressFamily::Inet {
             kernel_order::ipv4_insert_position(list, &new)
         } else {
             kernel_order::ipv6_insert_position(list, &new)
         };
-        let pos = if family == AF_INET6 {
+        let pos = if family == AddressFamily::Inet6 {
             let list = self.addrs.get(&index).map_or(&[][..], |d| d.list(family).as_slice());
             self.slaac_position(list, &new, pos)
         } else {

@@ -3,7 +3,9 @@
 //!
 //! Contract: pure lookup tables (Linux `include/uapi/linux/{netlink,rtnetlink,
 //! if_addr,if_link,if}.h`); unknown numbers get a numeric name, never a panic.
-//! Address families are compared with Linux's numbers, not the build host's
+//! The names of the typed wire values (family, scope, route type, protocol,
+//! table) are those of [`super::values`]. Address families are compared
+//! with Linux's numbers, not the build host's
 //! libc, so a capture reads the same on any platform.
 
 /// AF_UNSPEC (include/linux/socket.h): no family; in a GET request, every
@@ -332,63 +334,13 @@ pub const IFA_F_TENTATIVE: u32 = 0x40;
 /// lifetimes (not from autoconfiguration).
 pub const IFA_F_PERMANENT: u32 = 0x80;
 
-/// RT_SCOPE_UNIVERSE (include/uapi/linux/rtnetlink.h): global scope.
-pub const RT_SCOPE_UNIVERSE: u8 = 0;
-/// RT_SCOPE_SITE (include/uapi/linux/rtnetlink.h): site scope (IPv6 site-local,
-/// unused in practice).
-pub const RT_SCOPE_SITE: u8 = 200;
-/// RT_SCOPE_LINK (include/uapi/linux/rtnetlink.h): valid on the attached link
-/// only.
-pub const RT_SCOPE_LINK: u8 = 253;
-/// RT_SCOPE_HOST (include/uapi/linux/rtnetlink.h): valid on this host only.
-pub const RT_SCOPE_HOST: u8 = 254;
-/// RT_SCOPE_NOWHERE (include/uapi/linux/rtnetlink.h): no destination at all.
-pub const RT_SCOPE_NOWHERE: u8 = 255;
-
-/// RT_TABLE_MAIN (include/uapi/linux/rtnetlink.h): the main table, where `ip
-/// route` adds routes.
-pub const RT_TABLE_MAIN: u32 = 254;
-/// RT_TABLE_LOCAL (include/uapi/linux/rtnetlink.h): the local table of local
-/// and broadcast routes.
-pub const RT_TABLE_LOCAL: u32 = 255;
-
-/// RTN_UNICAST (include/uapi/linux/rtnetlink.h): a route through a gateway or
-/// straight to the link.
-pub const RTN_UNICAST: u8 = 1;
-/// RTN_LOCAL (include/uapi/linux/rtnetlink.h): a destination that is this host.
-pub const RTN_LOCAL: u8 = 2;
-/// RTN_ANYCAST (include/uapi/linux/rtnetlink.h): an anycast address of this host.
-pub const RTN_ANYCAST: u8 = 4;
 /// RTNH_F_LINKDOWN (include/uapi/linux/rtnetlink.h): the next hop's device
 /// has no carrier.
 pub const RTNH_F_LINKDOWN: u32 = 0x10;
-/// RTN_BROADCAST (include/uapi/linux/rtnetlink.h): a broadcast address,
-/// accepted locally and sent as broadcast.
-pub const RTN_BROADCAST: u8 = 3;
-/// RTN_MULTICAST (include/uapi/linux/rtnetlink.h): a multicast route.
-pub const RTN_MULTICAST: u8 = 5;
-/// RTN_BLACKHOLE (include/uapi/linux/rtnetlink.h): packets are dropped
-/// silently.
-pub const RTN_BLACKHOLE: u8 = 6;
-/// RTN_UNREACHABLE (include/uapi/linux/rtnetlink.h): packets are refused as
-/// unreachable.
-pub const RTN_UNREACHABLE: u8 = 7;
-/// RTN_PROHIBIT (include/uapi/linux/rtnetlink.h): packets are refused as
-/// administratively prohibited.
-pub const RTN_PROHIBIT: u8 = 8;
-/// RTN_THROW (include/uapi/linux/rtnetlink.h): the lookup goes on with the next
-/// policy rule.
-pub const RTN_THROW: u8 = 9;
 /// IPv6's minimum MTU: below it a device has no IPv6.
 pub const IPV6_MIN_MTU: u32 = 1280;
 /// The loopback device's ifindex in every namespace (`LOOPBACK_IFINDEX`).
 pub const LOOPBACK_IFINDEX: u32 = 1;
-/// RTPROT_KERNEL (include/uapi/linux/rtnetlink.h): the route was added by the
-/// kernel itself.
-pub const RTPROT_KERNEL: u8 = 2;
-/// RTPROT_BOOT (include/uapi/linux/rtnetlink.h): the protocol `ip route add`
-/// gives a route unless told another.
-pub const RTPROT_BOOT: u8 = 3;
 /// RTM_F_CLONED (include/uapi/linux/rtnetlink.h), in `rtm_flags`: a cached
 /// route (a route exception), not an entry of a table.
 pub const RTM_F_CLONED: u32 = 0x200;
@@ -494,91 +446,6 @@ pub fn message_flags(kind: u16, flags: u16) -> Vec<&'static str> {
     out
 }
 
-/// `ip`'s name of an address family (`inet`, `inet6`, ...); `af<N>` for
-/// families it has no name for.
-pub fn address_family(family: u8) -> std::borrow::Cow<'static, str> {
-    match family {
-        AF_UNSPEC => "unspec".into(),
-        1 => "unix".into(),
-        AF_INET => "inet".into(),
-        AF_BRIDGE => "bridge".into(),
-        AF_INET6 => "inet6".into(),
-        17 => "packet".into(),
-        28 => "mpls".into(),
-        other => format!("af{other}").into(),
-    }
-}
-
-/// `ip`'s name of a scope (`global`, `link`, `host`, ...); the number for
-/// others.
-pub fn scope(scope: u8) -> std::borrow::Cow<'static, str> {
-    match scope {
-        RT_SCOPE_UNIVERSE => "global".into(),
-        RT_SCOPE_SITE => "site".into(),
-        RT_SCOPE_LINK => "link".into(),
-        RT_SCOPE_HOST => "host".into(),
-        RT_SCOPE_NOWHERE => "nowhere".into(),
-        other => other.to_string().into(),
-    }
-}
-
-/// `ip`'s name of a routing table (`main`, `local`, `default`, `unspec`); the
-/// number for others.
-pub fn route_table(table: u32) -> std::borrow::Cow<'static, str> {
-    match table {
-        0 => "unspec".into(),
-        253 => "default".into(),
-        RT_TABLE_MAIN => "main".into(),
-        RT_TABLE_LOCAL => "local".into(),
-        other => other.to_string().into(),
-    }
-}
-
-/// `ip`'s name of a route type (RTN_*: `unicast`, `local`, `broadcast`,
-/// ...); the number past the known ones.
-pub fn route_type(kind: u8) -> std::borrow::Cow<'static, str> {
-    const NAMES: [&str; 12] = [
-        "unspec",
-        "unicast",
-        "local",
-        "broadcast",
-        "anycast",
-        "multicast",
-        "blackhole",
-        "unreachable",
-        "prohibit",
-        "throw",
-        "nat",
-        "xresolve",
-    ];
-    NAMES
-        .get(usize::from(kind))
-        .map(|s| std::borrow::Cow::Borrowed(*s))
-        .unwrap_or_else(|| kind.to_string().into())
-}
-
-/// `ip`'s name of a route protocol (RTPROT_*: `kernel`, `boot`, `static`,
-/// `dhcp`, `bird`, ...); the number for others.
-pub fn route_protocol(proto: u8) -> std::borrow::Cow<'static, str> {
-    match proto {
-        0 => "unspec".into(),
-        1 => "redirect".into(),
-        2 => "kernel".into(),
-        3 => "boot".into(),
-        4 => "static".into(),
-        8 => "gated".into(),
-        9 => "ra".into(),
-        11 => "zebra".into(),
-        12 => "bird".into(),
-        16 => "dhcp".into(),
-        42 => "babel".into(),
-        186 => "bgp".into(),
-        187 => "isis".into(),
-        188 => "ospf".into(),
-        other => other.to_string().into(),
-    }
-}
-
 /// `ip`'s name of an RFC 2863 operational state (IFLA_OPERSTATE: `UP`,
 /// `DOWN`, `LOWERLAYERDOWN`, ...); `STATE_<N>` past the known ones.
 pub fn operstate(state: u8) -> std::borrow::Cow<'static, str> {
@@ -625,7 +492,7 @@ pub fn link_flags(flags: u32) -> Vec<&'static str> {
 
 /// `ip`-style names of the address flags (IFA_F_*). Bit 0 is "secondary" for
 /// IPv4 and "temporary" for IPv6.
-pub fn address_flags(family: u8, flags: u32) -> Vec<&'static str> {
+pub fn address_flags(family: super::values::AddressFamily, flags: u32) -> Vec<&'static str> {
     const NAMES: [&str; 12] = [
         "secondary",
         "nodad",
@@ -641,7 +508,7 @@ pub fn address_flags(family: u8, flags: u32) -> Vec<&'static str> {
         "stable-privacy",
     ];
     let mut v = bit_names(flags, &NAMES);
-    if family == AF_INET6 {
+    if family == super::values::AddressFamily::Inet6 {
         for n in v.iter_mut() {
             if *n == "secondary" {
                 *n = "temporary";

@@ -27,6 +27,12 @@ fn flag_names_depend_on_kind() {
 
 #[test]
 fn address_flag_bit0_depends_on_family() {
-    assert_eq!(address_flags(AF_INET, 0x81), ["secondary", "permanent"]);
-    assert_eq!(address_flags(AF_INET6, 0x81), ["temporary", "permanent"]);
+    assert_eq!(
+        address_flags(super::super::values::AddressFamily::Inet, 0x81),
+        ["secondary", "permanent"]
+    );
+    assert_eq!(
+        address_flags(super::super::values::AddressFamily::Inet6, 0x81),
+        ["temporary", "permanent"]
+    );
 }

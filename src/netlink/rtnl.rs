@@ -18,6 +18,7 @@
 use std::net::IpAddr;
 
 use super::names::*;
+use super::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 use super::wire::{
     Attr, AttrError, Attrs, ByteOrder, Header, IfAddrMsg, IfInfoMsg, Message, NlMsgDone, NlMsgErr, NlMsgHdr, RtGenMsg,
     RtMsg, WireError, nlmsg_align,
@@ -156,7 +157,7 @@ impl std::fmt::Display for Problem {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Link<'a> {
     /// `ifi_family`: AF_UNSPEC, or AF_BRIDGE for bridge port messages.
-    pub family: u8,
+    pub family: AddressFamily,
     /// ARPHRD_* device type.
     pub dev_type: u16,
     /// `ifi_index`; 0 in a request that lets the kernel pick.
@@ -262,7 +263,8 @@ pub struct NextHop {
 impl<'a> Nest<'a> {
     /// RTA_MULTIPATH's next hops, for routes of `family`; stops at the first
     /// one whose length is impossible.
-    pub fn next_hops(&self, family: u8) -> impl Iterator<Item = NextHop> + use<'a> {
+    pub fn next_hops(&self, family: AddressFamily) -> impl Iterator<Item = NextHop> + use<'a> {
+        let family = u8::from(family);
         let (bytes, order) = (self.bytes, self.order);
         let mut at = 0usize;
         std::iter::from_fn(move || {
@@ -342,7 +344,7 @@ pub struct CacheInfo {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Addr<'a> {
     /// `ifa_family`: AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// `ifa_prefixlen`: the prefix length in bits.
     pub prefix_len: u8,
     /// IFA_FLAGS when present (32 bits), else the 8-bit header field.
@@ -350,7 +352,7 @@ pub struct Addr<'a> {
     /// The 8-bit `ifa_flags` of the header (what glibc reads).
     pub header_flags: u8,
     /// `ifa_scope` (RT_SCOPE_*).
-    pub scope: u8,
+    pub scope: Scope,
     /// `ifa_index`: the ifindex of the address's device.
     pub index: u32,
     /// IFA_ADDRESS: the address, or on a point-to-point link the peer's
@@ -393,7 +395,7 @@ impl Addr<'_> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Route<'a> {
     /// `rtm_family`: AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// `rtm_dst_len`: the destination prefix length in bits (0: default).
     pub dst_len: u8,
     /// `rtm_src_len`: the source prefix length in bits.
@@ -401,13 +403,13 @@ pub struct Route<'a> {
     /// `rtm_tos`: the TOS the route matches; 0 for any.
     pub tos: u8,
     /// RTA_TABLE when present, else the 8-bit header field.
-    pub table: u32,
+    pub table: TableId,
     /// `rtm_protocol` (RTPROT_*): who installed the route.
-    pub protocol: u8,
+    pub protocol: RouteProtocol,
     /// `rtm_scope` (RT_SCOPE_*).
-    pub scope: u8,
+    pub scope: Scope,
     /// `rtm_type` (RTN_*: unicast, local, broadcast, ...).
-    pub kind: u8,
+    pub kind: RouteType,
     /// `rtm_flags` (RTM_F_*).
     pub flags: u32,
     /// RTA_DST: the destination prefix; `None` for a default route.
@@ -443,7 +445,7 @@ pub struct Route<'a> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Request<'a> {
     /// The family asked for (AF_UNSPEC: all, also when the body is empty).
-    pub family: u8,
+    pub family: AddressFamily,
     /// Interface index of a full `ifinfomsg`/`ifaddrmsg` body (0 = all).
     pub index: Option<u32>,
     /// IFLA_IFNAME of a GETLINK-by-name request.
@@ -451,7 +453,7 @@ pub struct Request<'a> {
     /// The one routing table a route dump asks for (`rtm_table` or
     /// RTA_TABLE; iproute2's `ip route show` asks for main). With strict
     /// checking the kernel then dumps only that table.
-    pub table: Option<u32>,
+    pub table: Option<TableId>,
     /// The one output device a route dump asks for (RTA_OIF; `ip route
     /// show dev X`). With strict checking the kernel then dumps only its routes.
     pub oif: Option<u32>,
@@ -587,7 +589,7 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>, 
         }
     };
     *body = Body::Link(Link {
-        family: h.family(),
+        family: AddressFamily::from(h.family()),
         dev_type: h.dev_type(),
         index: h.index(),
         flags: h.flags(),
@@ -815,11 +817,11 @@ fn addr<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>, 
     };
     let family = h.family();
     *body = Body::Addr(Addr {
-        family,
+        family: AddressFamily::from(family),
         prefix_len: h.prefix_len(),
         flags: u32::from(h.flags()),
         header_flags: h.flags(),
-        scope: h.scope(),
+        scope: Scope::from(h.scope()),
         index: h.index(),
         ..Addr::default()
     });
@@ -885,14 +887,14 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>,
     };
     let family = h.family();
     *body = Body::Route(Route {
-        family,
+        family: AddressFamily::from(family),
         dst_len: h.dst_len(),
         src_len: h.src_len(),
         tos: h.tos(),
-        table: u32::from(h.table()),
-        protocol: h.protocol(),
-        scope: h.scope(),
-        kind: h.kind(),
+        table: TableId::from(u32::from(h.table())),
+        protocol: RouteProtocol::from(h.protocol()),
+        scope: Scope::from(h.scope()),
+        kind: RouteType::from(h.kind()),
         flags: h.flags(),
         ..Route::default()
     });
@@ -909,7 +911,7 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>,
             let mut t = None;
             let ok = u32_attr(&a, order, &mut t);
             if let Some(t) = t {
-                r.table = t;
+                r.table = TableId::from(t);
             }
             ok
         }
@@ -938,7 +940,7 @@ fn route<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>,
 /// A GET request of `kind` (RTM_GETLINK, RTM_GETADDR or RTM_GETROUTE).
 fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Request<'a> {
     let mut req = Request {
-        family: RtGenMsg::new_checked(payload).map_or(AF_UNSPEC, |g| g.family()),
+        family: AddressFamily::from(RtGenMsg::new_checked(payload).map_or(AF_UNSPEC, |g| g.family())),
         body_len: payload.len(),
         ..Request::default()
     };
@@ -961,13 +963,13 @@ fn request<'a>(kind: u16, payload: &'a [u8], order: ByteOrder, problem: &mut Opt
         },
         _ => match RtMsg::new_checked(payload, order) {
             Ok(h) => {
-                req.table = Some(u32::from(h.table())).filter(|t| *t != 0);
+                req.table = Some(TableId::from(u32::from(h.table()))).filter(|t| *t != TableId::Unspec);
                 req.other_filter = h.protocol() != 0 || h.kind() != 0;
                 each_attr(h.attrs(), order, problem, |a| {
                     if a.kind == RTA_TABLE
                         && let Some(t) = a.u32(order)
                     {
-                        req.table = (t != 0).then_some(t);
+                        req.table = (t != 0).then_some(TableId::from(t));
                     }
                     if a.kind == RTA_OIF
                         && let Some(i) = a.u32(order)

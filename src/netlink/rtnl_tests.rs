@@ -17,7 +17,10 @@ fn address_in_both_byte_orders() {
     assert_eq!(d.problem, None);
     let Body::Addr(a) = &d.body else { panic!("{d:?}") };
     assert_eq!(a.ip(), Some("127.0.0.1".parse().expect("ip")));
-    assert_eq!((a.prefix_len, a.scope, a.index, a.flags), (8, 254, 1, 0x80));
+    // ifaddrmsg: family, prefix length, flags, scope, index.
+    assert_eq!(lo[16..24], [2, 8, 0x80, 254, 1, 0, 0, 0]);
+    assert_eq!(a.family, AddressFamily::Inet);
+    assert_eq!((a.prefix_len, a.scope, a.index, a.flags), (8, Scope::Host, 1, 0x80));
     assert_eq!(a.label, Some(&b"lo"[..]));
     assert_eq!(a.cacheinfo.map(|c| c.valid), Some(u32::MAX));
 
@@ -117,4 +120,85 @@ fn device_settings_agree_with_netlink_packet_route() {
     assert_eq!(c.disable_ipv6, Some(inet6.disable_ipv6 != 0));
     assert_eq!(c.accept_dad, Some(inet6.accept_dad));
     assert_eq!(c.ipv6_ready(), Some(flags.contains(Inet6IfaceFlags::Ready)));
+}
+
+/// The first message of a capture's packet.
+fn first_message(name: &str, packet: u64) -> Vec<u8> {
+    crate::testutil::netlink_payload(name, packet)
+}
+
+fn route_of(bytes: &[u8]) -> Route<'_> {
+    let m = Messages::new(bytes, ByteOrder::Little)
+        .next()
+        .expect("one")
+        .expect("ok");
+    match decode(&m).body {
+        Body::Route(r) => r,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn route_header_values_are_typed() {
+    // refused.l1.pcap packet 176: 10.3.0.0/24 dev br0 proto kernel scope
+    // link (a link-down unicast route of table main).
+    let bytes = first_message("kernels/6.12/refused.l1.pcap", 176);
+    // rtmsg: family, dst_len, src_len, tos, table, protocol, scope, type.
+    assert_eq!(bytes[16..24], [2, 24, 0, 0, 254, 2, 253, 1]);
+    let r = route_of(&bytes);
+    assert_eq!(
+        (r.table, r.protocol, r.scope, r.kind),
+        (TableId::Main, RouteProtocol::Kernel, Scope::Link, RouteType::Unicast)
+    );
+    assert_eq!(
+        (r.table.name(), r.protocol.name(), r.scope.name(), r.kind.name()),
+        ("main".into(), "kernel".into(), "link".into(), "unicast".into())
+    );
+
+    // refused.l1.pcap packet 146: `ip route del 10.6.0.0/16`, which leaves
+    // protocol and type unspecified and asks for scope nowhere.
+    let bytes = first_message("kernels/6.12/refused.l1.pcap", 146);
+    assert_eq!(bytes[16..24], [2, 16, 0, 0, 254, 0, 255, 0]);
+    let r = route_of(&bytes);
+    assert_eq!(
+        (r.table, r.protocol, r.scope, r.kind),
+        (TableId::Main, RouteProtocol::Unspec, Scope::Nowhere, RouteType::Unspec)
+    );
+    assert_eq!(r.kind.ip_name(), "none");
+}
+
+#[test]
+fn rta_table_gives_all_32_bits() {
+    // basic.pcap packet 9: 203.0.113.0/24 dev br0 table 100, a route of a
+    // table of the host's own (no name: the number).
+    let bytes = first_message("basic.pcap", 9);
+    let r = route_of(&bytes);
+    assert_eq!(bytes[20], 100, "rtm_table");
+    assert_eq!(r.table, TableId::Other(100));
+    assert_eq!(r.table.name(), "100");
+}
+
+#[test]
+fn daemon_protocols_are_named() {
+    // bird-kernel.l0.pcap packet 35: BIRD's route request, protocol bird (12).
+    let bytes = first_message("daemons/6.12/bird-kernel.l0.pcap", 35);
+    assert_eq!(bytes[21], 12, "rtm_protocol");
+    let r = route_of(&bytes);
+    assert_eq!((r.protocol, r.protocol.name()), (RouteProtocol::Bird, "bird".into()));
+}
+
+#[test]
+fn request_family_is_typed() {
+    let bytes = first_message("kernels/6.12/links.l0.pcap", 3);
+    // RTM_GETLINK dump with a full ifinfomsg: `ip link` asks with AF_PACKET.
+    assert_eq!(bytes[16], 17, "ifi_family");
+    let m = Messages::new(&bytes, ByteOrder::Little)
+        .next()
+        .expect("one")
+        .expect("ok");
+    let Body::Request(q) = decode(&m).body else {
+        panic!("a request")
+    };
+    assert_eq!(q.family, AddressFamily::Packet);
+    assert_eq!(q.family.name(), "packet");
 }

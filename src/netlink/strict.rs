@@ -117,7 +117,11 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
         (Body::Addr(a), RouteNetlinkMessage::NewAddress(m) | RouteNetlinkMessage::DelAddress(m)) => {
             same("ifindex", a.index.to_string(), m.header.index.to_string());
             same("prefix_len", a.prefix_len.to_string(), m.header.prefix_len.to_string());
-            same("scope", a.scope.to_string(), u8::from(m.header.scope).to_string());
+            same(
+                "scope",
+                u8::from(a.scope).to_string(),
+                u8::from(m.header.scope).to_string(),
+            );
             let (mut address, mut local, mut label, mut flags) = (None, None, None, None);
             for at in &m.attributes {
                 match at {
@@ -168,7 +172,22 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                     _ => {}
                 }
             }
-            same("table", r.table.to_string(), table.to_string());
+            same("table", u32::from(r.table).to_string(), table.to_string());
+            same(
+                "protocol",
+                u8::from(r.protocol).to_string(),
+                u8::from(m.header.protocol).to_string(),
+            );
+            same(
+                "scope",
+                u8::from(r.scope).to_string(),
+                u8::from(m.header.scope).to_string(),
+            );
+            same(
+                "type",
+                u8::from(r.kind).to_string(),
+                u8::from(m.header.kind).to_string(),
+            );
             same("dst", format!("{:?}", r.dst), format!("{dst:?}"));
             same("gateway", format!("{:?}", r.gateway), format!("{gw:?}"));
             same("prefsrc", format!("{:?}", r.prefsrc), format!("{prefsrc:?}"));
@@ -189,9 +208,9 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                 RouteNetlinkMessage::GetLink(l) => u8::from(l.header.interface_family),
                 RouteNetlinkMessage::GetAddress(a) => u8::from(a.header.family),
                 RouteNetlinkMessage::GetRoute(r) => u8::from(r.header.address_family),
-                _ => q.family,
+                _ => q.family.into(),
             };
-            same("family", q.family.to_string(), fam.to_string());
+            same("family", u8::from(q.family).to_string(), fam.to_string());
         }
         (body, other) => diffs.push(format!(
             "message kind: nlorder {} vs netlink-packet-route {}",

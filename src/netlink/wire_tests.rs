@@ -65,6 +65,7 @@ impl PartialEq for Message<'_> {
 // records hold (`nlorder decode FILE` shows the same message).
 
 use crate::netlink::names::*;
+use crate::netlink::values::{RouteProtocol, RouteType, Scope};
 use crate::testutil::netlink_payload;
 
 const LINKS: &str = "kernels/6.12/links.l0.pcap";
@@ -182,7 +183,7 @@ fn ifaddrmsg_view() {
     let h = IfAddrMsg::new_checked(&body[..], ByteOrder::Little).expect("8 bytes");
     assert_eq!(
         (h.family(), h.prefix_len(), u32::from(h.flags()), h.scope(), h.index()),
-        (AF_INET, 8, IFA_F_PERMANENT, RT_SCOPE_HOST, 1)
+        (AF_INET, 8, IFA_F_PERMANENT, u8::from(Scope::Host), 1)
     );
     let address = first_attr(h.attrs());
     assert_eq!(address.kind, IFA_ADDRESS);
@@ -205,7 +206,12 @@ fn rtmsg_view() {
     );
     assert_eq!(
         (h.protocol(), h.scope(), h.kind(), h.flags()),
-        (RTPROT_KERNEL, RT_SCOPE_LINK, RTN_UNICAST, 0x10),
+        (
+            u8::from(RouteProtocol::Kernel),
+            u8::from(Scope::Link),
+            u8::from(RouteType::Unicast),
+            0x10
+        ),
         "RTNH_F_LINKDOWN is 0x10"
     );
     let table = first_attr(h.attrs());

@@ -21,7 +21,7 @@ use super::goview::{self, AddrView, GoAddr};
 use super::reason::Reason;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{LinkEntry, Model};
-use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::netlink::values::AddressFamily;
 
 pub(super) fn family_of(ip: IpAddr) -> Family {
     Family::of(ip)
@@ -209,7 +209,11 @@ pub(super) fn filtered_outcome(
     version: Version,
 ) -> Result<(IpNet, String), Unable> {
     let kept = |link: &LinkEntry| dropped_by_name(link, include, exclude).is_none();
-    let af = if family == Family::V6 { AF_INET6 } else { AF_INET };
+    let af = if family == Family::V6 {
+        AddressFamily::Inet6
+    } else {
+        AddressFamily::Inet
+    };
     let mut holders: Vec<(usize, u32)> = model
         .devices_with_addresses(af)
         .filter_map(|i| model.link_position(i).map(|p| (p, i)))

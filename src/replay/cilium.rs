@@ -31,7 +31,8 @@ use super::reason::{CiliumExcluded, Reason};
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, LinkEntry, Model};
-use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, RT_SCOPE_SITE, RT_SCOPE_UNIVERSE};
+use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE};
+use crate::netlink::values::Scope;
 
 /// The newest release whose behaviour is replayed here.
 pub const LATEST: Version = Version(1, 20, 0);
@@ -143,7 +144,10 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
     let mut excluded: HashMap<IpAddr, CiliumExcluded> = HashMap::new();
     for l in model.links() {
         if let Some(why) = excluded_link(l, o.version) {
-            for f in [crate::netlink::names::AF_INET, crate::netlink::names::AF_INET6] {
+            for f in [
+                crate::netlink::values::AddressFamily::Inet,
+                crate::netlink::values::AddressFamily::Inet6,
+            ] {
                 for a in model.device_addresses(l.index, f) {
                     excluded.entry(a.address).or_insert(why);
                 }
@@ -157,12 +161,12 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
             None => d.notes.push(super::note::Note::CiliumNoDevice { name: dev.clone() }),
         }
     }
-    let mut passes: Vec<(Option<u32>, u8)> = vec![
-        (named.map(|l| l.index), RT_SCOPE_UNIVERSE),
-        (named.map(|l| l.index), RT_SCOPE_SITE),
+    let mut passes: Vec<(Option<u32>, Scope)> = vec![
+        (named.map(|l| l.index), Scope::Universe),
+        (named.map(|l| l.index), Scope::Site),
     ];
     if named.is_some() {
-        passes.extend([(None, RT_SCOPE_UNIVERSE), (None, RT_SCOPE_SITE)]);
+        passes.extend([(None, Scope::Universe), (None, Scope::Site)]);
     }
     for (pass, (link, scope_max)) in passes.into_iter().enumerate() {
         let addrs: Vec<&AddrEntry> = match link {
@@ -178,7 +182,7 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
             d.interface = Some(model.ifname(won.index));
             if pass > 0 {
                 d.notes.push(super::note::Note::CiliumRetry {
-                    scope_site: scope_max == RT_SCOPE_SITE,
+                    scope_site: scope_max == Scope::Site,
                     all_links: link.is_none() && named.is_some(),
                 });
             }
@@ -204,7 +208,7 @@ struct Walk<'m> {
 fn walk<'m>(
     addrs: &[&'m AddrEntry],
     excluded: &HashMap<IpAddr, CiliumExcluded>,
-    scope_max: u8,
+    scope_max: Scope,
     v: Version,
 ) -> Walk<'m> {
     let mut dropped = Vec::with_capacity(addrs.len());

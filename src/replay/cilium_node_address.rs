@@ -51,15 +51,11 @@ use super::reason::Reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
-use crate::netlink::names::{
-    AF_INET6, IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK,
-    RT_TABLE_MAIN,
-};
+use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP};
+use crate::netlink::values::{AddressFamily, Scope, TableId};
 
 /// IFF_SLAVE: a bond's port.
 const IFF_SLAVE: u32 = 0x800;
-/// RT_TABLE_LOCAL.
-const TABLE_LOCAL: u32 = 255;
 /// Name prefixes never selected without a filter.
 const EXCLUDED_PREFIXES: &[&str] = &["cilium_", "lo", "lxc", "cni", "docker"];
 const CILIUM_HOST: &str = "cilium_host";
@@ -90,7 +86,7 @@ struct Device<'m> {
     link: &'m LinkEntry,
     name: String,
     /// (ip, secondary, scope) in dump order (IPv4 first).
-    addrs: Vec<(IpAddr, bool, u8)>,
+    addrs: Vec<(IpAddr, bool, Scope)>,
     selected: bool,
 }
 
@@ -123,16 +119,16 @@ fn route_facts(model: &Model) -> (HashMap<u32, RouteFacts>, Vec<(IpAddr, u32)>) 
     for r in model.route_table().iter() {
         let Some(oif) = r.oif else { continue };
         let f = facts.entry(oif).or_default();
-        f.main_default |= r.table == RT_TABLE_MAIN && r.dst_len == 0;
-        let dst = r.dst.unwrap_or(if r.family == AF_INET6 {
+        f.main_default |= r.table == TableId::Main && r.dst_len == 0;
+        let dst = r.dst.unwrap_or(if r.family == AddressFamily::Inet6 {
             IpAddr::from([0u16; 8])
         } else {
             IpAddr::from([0u8; 4])
         });
         f.global_dst |= super::goview::is_global_unicast(dst);
         if let Some(dst) = r.dst
-            && r.table == TABLE_LOCAL
-            && r.scope == RT_SCOPE_HOST
+            && r.table == TableId::Local
+            && r.scope == Scope::Host
             && r.prefsrc.is_none()
         {
             host_routes.push((dst, oif));
@@ -210,7 +206,7 @@ fn usable(d: &Device, v: Version) -> bool {
 
 /// `SortedAddresses`: primary before secondary, lower scope first, (from
 /// 1.16) public before private, then the address.
-fn sorted(addrs: &[(IpAddr, bool, u8)], v: Version) -> Vec<(IpAddr, bool, u8)> {
+fn sorted(addrs: &[(IpAddr, bool, Scope)], v: Version) -> Vec<(IpAddr, bool, Scope)> {
     let public_first = newest(v);
     let mut a = addrs.to_vec();
     a.sort_by(|x, y| {
@@ -232,7 +228,7 @@ fn node_addresses(devs: &[Device], host_routes: &[(IpAddr, u32)], v: Version) ->
     for d in devs.iter().filter(|d| usable(d, v)) {
         let mut addrs: Vec<NodeAddr> = Vec::new();
         for (ip, _, scope) in sorted(&d.addrs, v) {
-            if (scope > RT_SCOPE_LINK - 1 || ip.is_loopback()) && !(d.name == CILIUM_HOST && scope == RT_SCOPE_LINK) {
+            if (scope >= Scope::Link || ip.is_loopback()) && !(d.name == CILIUM_HOST && scope == Scope::Link) {
                 continue;
             }
             addrs.push(NodeAddr {
@@ -296,7 +292,7 @@ fn node_addresses(devs: &[Device], host_routes: &[(IpAddr, u32)], v: Version) ->
 /// lower scope, lower ifindex, lower address.
 fn fallback(devs: &[Device], fam: Family, v: Version) -> Option<IpAddr> {
     // (not selected, not public, scope, ifindex, address order, address)
-    type Rank = (bool, bool, u8, u32, (u8, Vec<u8>), IpAddr);
+    type Rank = (bool, bool, Scope, u32, (u8, Vec<u8>), IpAddr);
     let mut best: Option<Rank> = None;
     for d in devs {
         if newest(v) && !usable(d, v) {

@@ -20,7 +20,7 @@ use super::reason::Reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
-use crate::netlink::names::{AF_INET, AF_INET6, RT_TABLE_MAIN};
+use crate::netlink::values::{AddressFamily, TableId};
 
 /// The options it reads: none (nlorder replays its defaults only).
 pub const OPTIONS: &[&str] = &[];
@@ -35,16 +35,16 @@ pub fn detect(model: &Model) -> Detection {
     let table = model.route_table();
     // `routes[rtmsg.Family] = &msg` for every main-table route with
     // dst_len 0: the last one of each family stays. rtm_table is 8 bits:
-    // a table id above 255 reads as RT_TABLE_COMPAT, never main.
-    let last = |fam: u8| -> Option<&RouteEntry> { table.prefix(fam, RT_TABLE_MAIN, None, 0).last() };
+    // a table id above 255 reads as RouteTable::Compat, never main.
+    let last = |fam: AddressFamily| -> Option<&RouteEntry> { table.prefix(fam, TableId::Main, None, 0).last() };
     // IPv4's when it has one: its answer or error ends the search (an
     // address always carries IFA_ADDRESS), so IPv6's is read only without.
-    let Some(r) = last(AF_INET).or_else(|| last(AF_INET6)) else {
+    let Some(r) = last(AddressFamily::Inet).or_else(|| last(AddressFamily::Inet6)) else {
         d.error = Some(Failure::Said("could not find default route".into()));
         return d;
     };
     let route = model.route_text(r);
-    let earlier = table.prefix(r.family, RT_TABLE_MAIN, None, 0).count() - 1;
+    let earlier = table.prefix(r.family, TableId::Main, None, 0).count() - 1;
     if earlier > 0 {
         d.notes.push(Note::LastDefaultRoute {
             route: route.clone(),
@@ -62,7 +62,11 @@ pub fn detect(model: &Model) -> Detection {
         d.error = Some(Failure::Said("could not find default route".into()));
         return d;
     };
-    let family = if r.family == AF_INET6 { Family::V6 } else { Family::V4 };
+    let family = if r.family == AddressFamily::Inet6 {
+        Family::V6
+    } else {
+        Family::V4
+    };
     if let Some(src) = r.prefsrc {
         d.candidates.push(Candidate {
             interface: model.ifname(oif),

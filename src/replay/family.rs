@@ -29,10 +29,10 @@ impl Family {
     }
 
     /// AF_INET or AF_INET6.
-    pub fn af(self) -> u8 {
+    pub fn af(self) -> crate::netlink::values::AddressFamily {
         match self {
-            Family::V4 => crate::netlink::names::AF_INET,
-            Family::V6 => crate::netlink::names::AF_INET6,
+            Family::V4 => crate::netlink::values::AddressFamily::Inet,
+            Family::V6 => crate::netlink::values::AddressFamily::Inet6,
         }
     }
 

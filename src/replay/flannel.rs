@@ -21,7 +21,8 @@ use super::semantics::Semantics;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
-use crate::netlink::names::{AF_INET6, IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY, RT_TABLE_MAIN};
+use crate::netlink::names::{IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY};
+use crate::netlink::values::{AddressFamily, TableId};
 
 /// flannel's flags that choose its interface and address.
 #[derive(Debug, Clone)]
@@ -148,7 +149,7 @@ impl Default for Options {
 
 /// `GetInterfaceIP4Addrs`/`IP6Addrs`: global before link-local; from
 /// v0.28.0 sorted further and filtered.
-pub(crate) fn sorted_addrs(model: &Model, index: u32, fam: u8, version: Version) -> Vec<&AddrEntry> {
+pub(crate) fn sorted_addrs(model: &Model, index: u32, fam: AddressFamily, version: Version) -> Vec<&AddrEntry> {
     let sorted = version >= SORTED_SINCE;
     let mut v: Vec<&AddrEntry> = model
         .device_addresses(index, fam)
@@ -164,7 +165,7 @@ pub(crate) fn sorted_addrs(model: &Model, index: u32, fam: u8, version: Version)
         (
             !super::goview::is_global_unicast(a.address),
             sorted && a.flags & IFA_F_PERMANENT == 0,
-            sorted && fam == AF_INET6 && a.flags & IFA_F_TEMPORARY != 0,
+            sorted && fam == AddressFamily::Inet6 && a.flags & IFA_F_TEMPORARY != 0,
         )
     });
     v
@@ -191,7 +192,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     };
     if o.iface.is_empty() && o.iface_regex.is_empty() && o.iface_can_reach.is_none() {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
-        let route = model.route_table().prefix(fam, RT_TABLE_MAIN, None, 0).next();
+        let route = model.route_table().prefix(fam, TableId::Main, None, 0).next();
         let lower = o.version >= SORTED_SINCE;
         match route {
             None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(Program::Flannel)),

@@ -7,10 +7,10 @@
 //! vishvananda/netlink (Calico ≥ 3.32's bulk path, flannel) differs for
 //! point-to-point IPv4: the local address with a full-length mask.
 
+use crate::netlink::values::AddressFamily;
 use std::net::IpAddr;
 
 use crate::model::{AddrEntry, LinkEntry, Model};
-use crate::netlink::names::{AF_INET, AF_INET6};
 
 /// One address of `Addrs()`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,9 +47,9 @@ pub fn interfaces(model: &Model) -> &[LinkEntry] {
 /// `Addrs()` of one interface, optionally only one family (4 or 6).
 pub fn addrs(model: &Model, index: u32, view: AddrView) -> Vec<GoAddr<'_>> {
     let mut out = Vec::new();
-    for fam in [AF_INET, AF_INET6] {
+    for fam in [AddressFamily::Inet, AddressFamily::Inet6] {
         for a in model.device_addresses(index, fam) {
-            let full = if fam == AF_INET { 32 } else { 128 };
+            let full = if fam == AddressFamily::Inet { 32 } else { 128 };
             let prefix_len = match view {
                 AddrView::Vishvananda if a.peer.is_some() => full,
                 _ => a.prefix_len,

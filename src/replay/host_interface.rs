@@ -19,19 +19,28 @@ use super::note::{Note, Program};
 use super::reason::Reason;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
-use crate::netlink::names::{AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_TABLE_MAIN};
+use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
+use crate::netlink::values::{AddressFamily, TableId};
 
 /// An answer of the family tried second: says why the first gave none,
 /// and labels the detection with the answer's family.
-fn fell_back(d: &mut Detection, fams: [u8; 2], defaults: &[&RouteEntry], ip: IpAddr, by: Program) {
+fn fell_back(d: &mut Detection, fams: [AddressFamily; 2], defaults: &[&RouteEntry], ip: IpAddr, by: Program) {
     let [first, _] = fams;
-    let got = if ip.is_ipv6() { AF_INET6 } else { AF_INET };
+    let got = if ip.is_ipv6() {
+        AddressFamily::Inet6
+    } else {
+        AddressFamily::Inet
+    };
     if got == first {
         return;
     }
     d.notes.push(Note::FellBack {
         by,
-        wanted: if first == AF_INET6 { Family::V6 } else { Family::V4 },
+        wanted: if first == AddressFamily::Inet6 {
+            Family::V6
+        } else {
+            Family::V4
+        },
         had_route: defaults.iter().any(|r| r.family == first),
     });
     d.family = Family::of(ip);
@@ -67,10 +76,10 @@ impl NoHostInterface {
 /// `prefer_v6`): the candidates go into `d`, and the chosen address and
 /// interface when there is one; `by` names the program in the notes.
 pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) -> Result<(), NoHostInterface> {
-    let fams: [u8; 2] = if prefer_v6 {
-        [AF_INET6, AF_INET]
+    let fams: [AddressFamily; 2] = if prefer_v6 {
+        [AddressFamily::Inet6, AddressFamily::Inet]
     } else {
-        [AF_INET, AF_INET6]
+        [AddressFamily::Inet, AddressFamily::Inet6]
     };
     if !model.has_routes() {
         return Err(NoHostInterface::NoRoutesCaptured);
@@ -79,12 +88,12 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
     // /proc/net/ipv6_route: destination :: with a gateway.
     // (in dump order: IPv4's, then IPv6's, each looked up by prefix)
     let table = model.route_table();
-    let defaults: Vec<_> = [AF_INET, AF_INET6]
+    let defaults: Vec<_> = [AddressFamily::Inet, AddressFamily::Inet6]
         .into_iter()
-        .flat_map(|f| table.zero_prefixes(f, RT_TABLE_MAIN))
+        .flat_map(|f| table.zero_prefixes(f, TableId::Main))
         .filter(|r| {
             r.dst.is_none_or(|x| x.is_unspecified())
-                && (r.family == AF_INET || r.gateway.is_some_and(|g| !g.is_unspecified()))
+                && (r.family == AddressFamily::Inet || r.gateway.is_some_and(|g| !g.is_unspecified()))
         })
         .collect();
     if defaults.is_empty() {
@@ -122,7 +131,11 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
                 });
             } else {
                 for a in goview::addrs(model, oif, AddrView::GoNet) {
-                    let want = if fam == AF_INET { a.ip.is_ipv4() } else { a.ip.is_ipv6() };
+                    let want = if fam == AddressFamily::Inet {
+                        a.ip.is_ipv4()
+                    } else {
+                        a.ip.is_ipv6()
+                    };
                     let (v, why) = if !want {
                         (Verdict::OtherFamily, Reason::OtherFamily)
                     } else if found.is_some() {
@@ -165,7 +178,7 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
                 if l.flags & IFF_UP != 0 && l.flags & IFF_LOOPBACK != 0 {
                     let lo = goview::addrs(model, l.index, AddrView::GoNet)
                         .into_iter()
-                        .find(|a| a.ip.is_ipv4() == (fam == AF_INET) && goview::is_global_unicast(a.ip));
+                        .find(|a| a.ip.is_ipv4() == (fam == AddressFamily::Inet) && goview::is_global_unicast(a.ip));
                     if let Some(a) = lo {
                         d.address = Some(a.ip.into());
                         d.interface = Some(l.display_name());

@@ -21,7 +21,7 @@ use super::program::Program;
 use super::verdict::Detection;
 use super::{cilium, cilium_node_address, flannel, k3s, kubeadm, kubelet};
 use crate::model::Model;
-use crate::netlink::names::RT_TABLE_MAIN;
+use crate::netlink::values::TableId;
 
 /// `ens160` → `ens`, `eth0` → `eth`, `nerdctl0` → `nerdctl`.
 fn name_family(name: &str) -> String {
@@ -76,7 +76,7 @@ pub fn methods(model: &Model, base: &calico::Options, families: &[Family]) -> Ve
         let gateways: BTreeSet<String> = model
             .routes()
             .into_iter()
-            .filter(|r| r.family == af && r.table == RT_TABLE_MAIN && r.dst_len == 0)
+            .filter(|r| r.family == af && r.table == TableId::Main && r.dst_len == 0)
             .filter_map(|r| r.gateway)
             .map(|g| g.to_string())
             .collect();

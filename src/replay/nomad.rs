@@ -22,7 +22,8 @@ use super::reason::Reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
-use crate::netlink::names::{AF_INET, IFF_UP, RT_TABLE_MAIN, RTN_UNICAST};
+use crate::netlink::names::IFF_UP;
+use crate::netlink::values::{AddressFamily, RouteType, TableId};
 
 super::blocks::blocks!(
     /// `KnownRFCs()[6890]`.
@@ -80,8 +81,8 @@ super::blocks::blocks!(
 pub(crate) fn default_interface(model: &Model) -> Option<u32> {
     model
         .route_table()
-        .prefix(AF_INET, RT_TABLE_MAIN, None, 0)
-        .find(|r| r.kind == RTN_UNICAST && !r.multipath && r.gateway.is_some() && r.oif.is_some())
+        .prefix(AddressFamily::Inet, TableId::Main, None, 0)
+        .find(|r| r.kind == RouteType::Unicast && !r.multipath && r.gateway.is_some() && r.oif.is_some())
         .and_then(|r| r.oif)
 }
 

@@ -12,6 +12,7 @@ use ipnet::IpNet;
 
 use super::family::Family;
 use super::goview::NotGlobal;
+use crate::netlink::values::Scope;
 
 /// Why a candidate (an interface, or one of its addresses) got its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,9 +231,9 @@ pub enum Reason {
     /// Its scope is wider than the pass allows (RT_SCOPE_*).
     ScopeAbove {
         /// The address's scope.
-        scope: u8,
+        scope: Scope,
         /// The widest scope the pass takes.
-        max: u8,
+        max: Scope,
     },
     /// A secondary address (or a temporary IPv6 one: the same flag bit).
     SecondarySkipped,

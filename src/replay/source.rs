@@ -14,6 +14,7 @@ use std::net::{IpAddr, Ipv6Addr};
 
 use crate::model::{AddrEntry, Model, RouteEntry, prefix};
 use crate::netlink::names::*;
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 /// The kernel's answer for one destination.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,23 +142,31 @@ pub fn common_prefix_len(a: IpAddr, b: IpAddr) -> u32 {
 /// The route the kernel would use: local table, then main, then default;
 /// within a table the longest prefix, then the lowest metric.
 pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
-    let fam = if dst.is_ipv4() { AF_INET } else { AF_INET6 };
+    let fam = if dst.is_ipv4() {
+        AddressFamily::Inet
+    } else {
+        AddressFamily::Inet6
+    };
     let routes = model.route_table();
     if !model.has_routes_of(fam) {
         return Err(NoSource::NoRoutes);
     }
-    for table in [RT_TABLE_LOCAL, RT_TABLE_MAIN, 253] {
+    for table in [TableId::Local, TableId::Main, TableId::Default] {
         // broadcast routes only in local
-        let best = routes.longest_match(fam, table, dst, |r| r.kind != 3 || table == RT_TABLE_LOCAL);
+        let best = routes.longest_match(fam, table, dst, |r| {
+            r.kind != RouteType::Broadcast || table == TableId::Local
+        });
         if let Some(r) = best {
-            return match r.kind {
-                6..=8 => Err(NoSource::Rejected {
+            let rejecting = match r.kind {
+                RouteType::Blackhole => Some(Rejecting::Blackhole),
+                RouteType::Unreachable => Some(Rejecting::Unreachable),
+                RouteType::Prohibit => Some(Rejecting::Prohibit),
+                _ => None,
+            };
+            return match rejecting {
+                Some(kind) => Err(NoSource::Rejected {
                     route: model.route_text(r),
-                    kind: match r.kind {
-                        6 => Rejecting::Blackhole,
-                        7 => Rejecting::Unreachable,
-                        _ => Rejecting::Prohibit,
-                    },
+                    kind,
                 }),
                 _ => Ok(r),
             };
@@ -167,9 +176,9 @@ pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
 }
 
 /// `inet_select_addr(dev, dst, scope)`.
-fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) -> Option<(IpAddr, Why)> {
+fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: Scope) -> Option<(IpAddr, Why)> {
     let mut first = None;
-    for a in model.device_addresses(dev, AF_INET) {
+    for a in model.device_addresses(dev, AddressFamily::Inet) {
         if a.is_secondary() || a.scope > scope {
             continue;
         }
@@ -205,8 +214,8 @@ fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) ->
     }
     // No address on the device: the first suitable one elsewhere, lo first.
     for l in model.links() {
-        for a in model.device_addresses(l.index, AF_INET) {
-            if !a.is_secondary() && a.scope != RT_SCOPE_LINK && a.scope <= scope {
+        for a in model.device_addresses(l.index, AddressFamily::Inet) {
+            if !a.is_secondary() && a.scope != Scope::Link && a.scope <= scope {
                 return Some((
                     a.address,
                     Why::OtherDevice {
@@ -224,9 +233,9 @@ fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: u8) ->
 pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSource> {
     let route = lookup(model, dst)?.clone();
     if let Some(p) = route.prefsrc {
-        let why = if route.kind == RTN_LOCAL && p == dst {
+        let why = if route.kind == RouteType::Local && p == dst {
             Why::LocalRouteSelf { src: p }
-        } else if route.kind == RTN_LOCAL {
+        } else if route.kind == RouteType::Local {
             Why::LocalRouteSrc { dst, src: p }
         } else {
             Why::RouteSrc { src: p }
@@ -238,7 +247,7 @@ pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSourc
             why,
         });
     }
-    if route.kind == RTN_LOCAL {
+    if route.kind == RouteType::Local {
         return Ok(SourceChoice {
             source: dst,
             oif: route.oif,
@@ -253,8 +262,8 @@ pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSourc
     if dst.is_ipv4() {
         // A gateway route's next hop is on-link (scope link); a device route's is host.
         let (near, scope) = match route.gateway {
-            Some(g) => (Some(g), RT_SCOPE_LINK),
-            None => (None, RT_SCOPE_HOST),
+            Some(g) => (Some(g), Scope::Link),
+            None => (None, Scope::Host),
         };
         let (source, why) = inet_select_addr(model, oif, near, scope).ok_or_else(no_address)?;
         return Ok(SourceChoice {
@@ -312,7 +321,7 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, Why)> 
         if link_local_dst && l.index != oif {
             continue;
         }
-        for a in model.device_addresses(l.index, AF_INET6) {
+        for a in model.device_addresses(l.index, AddressFamily::Inet6) {
             let IpAddr::V6(s) = a.address else { continue };
             if a.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) != 0 && a.flags & IFA_F_OPTIMISTIC == 0 {
                 continue;

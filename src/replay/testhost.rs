@@ -4,9 +4,8 @@
 use std::net::IpAddr;
 
 use crate::model::{AddrEntry, LinkEntry, Model, Origin, RouteEntry, ShortName};
-use crate::netlink::names::{
-    AF_INET, AF_INET6, IFF_LOOPBACK, IFF_UP, RT_SCOPE_HOST, RT_SCOPE_LINK, RT_TABLE_MAIN, RTN_UNICAST,
-};
+use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
 pub fn link(index: u32, name: &str) -> LinkEntry {
     let mut l = LinkEntry::placeholder(index, Origin::Dump(1));
@@ -21,12 +20,16 @@ pub fn addr(index: u32, cidr: &str) -> AddrEntry {
     let ip: IpAddr = ip.parse().expect("ip");
     AddrEntry {
         index,
-        family: if ip.is_ipv4() { AF_INET } else { AF_INET6 },
+        family: if ip.is_ipv4() {
+            AddressFamily::Inet
+        } else {
+            AddressFamily::Inet6
+        },
         address: ip,
         peer: None,
         prefix_len: len.parse().expect("len"),
         label: None,
-        scope: if ip.is_loopback() { RT_SCOPE_HOST } else { 0 },
+        scope: if ip.is_loopback() { Scope::Host } else { Scope::Universe },
         flags: 0,
         header_flags: 0,
         broadcast: None,
@@ -64,8 +67,8 @@ pub fn route4(dst: &str, gw: Option<&str>, oif: u32) -> RouteEntry {
     let gateway: Option<IpAddr> = gw.map(|g| g.parse().expect("ip"));
     let v6 = dst == "default6" || net.is_some_and(|n| n.is_ipv6()) || gateway.is_some_and(|g| g.is_ipv6());
     RouteEntry {
-        family: if v6 { AF_INET6 } else { AF_INET },
-        table: RT_TABLE_MAIN,
+        family: if v6 { AddressFamily::Inet6 } else { AddressFamily::Inet },
+        table: TableId::Main,
         dst: net,
         dst_len: len,
         tos: 0,
@@ -73,9 +76,13 @@ pub fn route4(dst: &str, gw: Option<&str>, oif: u32) -> RouteEntry {
         oif: Some(oif),
         prefsrc: None,
         priority: None,
-        protocol: 4,
-        scope: if gateway.is_some() { 0 } else { RT_SCOPE_LINK },
-        kind: RTN_UNICAST,
+        protocol: RouteProtocol::Static,
+        scope: if gateway.is_some() {
+            Scope::Universe
+        } else {
+            Scope::Link
+        },
+        kind: RouteType::Unicast,
         flags: 0,
         multipath: false,
         origin: Origin::Dump(1),

@@ -10,6 +10,7 @@
 use std::io::{self, Write};
 use std::net::IpAddr;
 
+use crate::netlink::values::AddressFamily;
 use serde::Serialize;
 
 use crate::capture::Timestamp;
@@ -131,7 +132,7 @@ impl Print<MessageFields<'_, '_>> for TextMessages {
 fn describe_link(l: &Link<'_>, s: &Style) -> String {
     let name = l.name.map(escape_bytes).unwrap_or_else(|| "?".into());
     let mut out = format!("{}: {}", l.index, s.value(&name));
-    if l.family == AF_BRIDGE {
+    if l.family == AddressFamily::Bridge {
         out.push_str(" (bridge port event)");
     }
     out.push_str(&format!(" <{}>", names::link_flags(l.flags).join(",")));
@@ -179,7 +180,7 @@ fn netns_words(ns: Netns) -> String {
 
 fn describe_addr(a: &Addr<'_>, ifname: &str, s: &Style) -> String {
     let Some(entry) = AddrEntry::from_message(a, Origin::Dump(0)) else {
-        return format!("{}: {ifname} {} (no address)", a.index, names::address_family(a.family));
+        return format!("{}: {ifname} {} (no address)", a.index, a.family.name());
     };
     let mut out = table::addr_line(&entry, ifname, s);
     if let Some(c) = a.cacheinfo {
@@ -209,14 +210,14 @@ fn describe_request(q: &Request<'_>, kind: u16, ifname: &dyn Fn(u32) -> String) 
         RTM_GETADDR => "addresses",
         _ => "routes",
     };
-    let mut out = format!("{what} family {}", names::address_family(q.family));
+    let mut out = format!("{what} family {}", q.family.name());
     match (q.index, q.name) {
         (_, Some(n)) => out.push_str(&format!(" name {}", escape_bytes(n))),
         (Some(i), None) if i != 0 => out.push_str(&format!(" dev {}", ifname(i))),
         _ => {}
     }
     if let Some(t) = q.table {
-        out.push_str(&format!(" table {}", names::route_table(t)));
+        out.push_str(&format!(" table {}", t.name()));
     }
     if let Some(i) = q.oif {
         out.push_str(&format!(" dev {}", ifname(i)));
@@ -394,7 +395,7 @@ struct JsonQuoted {
     pid: u32,
 }
 
-fn family_of(body: &Body<'_>) -> Option<u8> {
+fn family_of(body: &Body<'_>) -> Option<AddressFamily> {
     match body {
         Body::Link(l) => Some(l.family),
         Body::Addr(a) => Some(a.family),
@@ -452,7 +453,7 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
             pid: h.pid,
             request: h.flags & NLM_F_REQUEST != 0,
             dump_interrupted: h.flags & NLM_F_DUMP_INTR != 0,
-            family: family_of(body).map(names::address_family),
+            family: family_of(body).map(AddressFamily::name),
             link: match body {
                 Body::Link(l) => Some(JsonLink {
                     index: l.index,
@@ -493,7 +494,7 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                     prefix_len: a.prefix_len,
                     label: a.label.map(escape_bytes),
                     broadcast: a.broadcast,
-                    scope: names::scope(a.scope),
+                    scope: a.scope.name(),
                     flags: names::address_flags(a.family, a.flags),
                     flags_raw: a.flags,
                     cacheinfo: a.cacheinfo,
@@ -503,8 +504,8 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
             },
             route: match body {
                 Body::Route(r) => Some(JsonRoute {
-                    table: names::route_table(r.table),
-                    table_id: r.table,
+                    table: r.table.name(),
+                    table_id: r.table.into(),
                     dst: table::route_dst(&RouteEntry::from_message(r, Origin::Dump(0), 0)),
                     dst_len: r.dst_len,
                     gateway: r.gateway,
@@ -512,9 +513,9 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                     oif_name: r.oif.and_then(|i| names_ref.get(i)),
                     prefsrc: r.prefsrc,
                     priority: r.priority,
-                    protocol: names::route_protocol(r.protocol),
-                    scope: names::scope(r.scope),
-                    kind: names::route_type(r.kind),
+                    protocol: r.protocol.name(),
+                    scope: r.scope.name(),
+                    kind: r.kind.name(),
                     flags: r.flags,
                     multipath: r.multipath,
                 }),
@@ -524,7 +525,7 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                 Body::Request(q) => Some(JsonRequest {
                     index: q.index,
                     name: q.name.map(escape_bytes),
-                    table: q.table,
+                    table: q.table.map(u32::from),
                     oif: q.oif,
                     short_form: q.short_form,
                     body_len: q.body_len,

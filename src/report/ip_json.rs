@@ -24,9 +24,10 @@ use serde::ser::{SerializeMap, SerializeSeq};
 
 use crate::model::{AddrEntry, LinkEntry, Model, RouteEntry};
 use crate::netlink::names::{
-    AF_INET, AF_INET6, ARPHRD_IP6GRE, ARPHRD_IPGRE, ARPHRD_SIT, ARPHRD_TUNNEL, ARPHRD_TUNNEL6, IFA_F_DEPRECATED,
-    IFA_F_PERMANENT, IFA_F_SECONDARY, IFF_POINTOPOINT, IFF_UP, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST,
+    ARPHRD_IP6GRE, ARPHRD_IPGRE, ARPHRD_SIT, ARPHRD_TUNNEL, ARPHRD_TUNNEL6, IFA_F_DEPRECATED, IFA_F_PERMANENT,
+    IFA_F_SECONDARY, IFF_POINTOPOINT, IFF_UP,
 };
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 use crate::replay::Family;
 
 /// One of the tables `ip` shows.
@@ -331,22 +332,11 @@ fn link_object(l: &LinkEntry, model: &Model, link: bool) -> Obj {
     o
 }
 
-/// `rtnl_rtscope_n2a`.
-fn scope(s: u8) -> String {
-    match s {
-        0 => "global".into(),
-        200 => "site".into(),
-        253 => "link".into(),
-        254 => "host".into(),
-        255 => "nowhere".into(),
-        other => other.to_string(),
-    }
-}
-
 /// `print_addrinfo`: one entry of `addr_info`.
 fn addr_object(a: &AddrEntry) -> Obj {
     let mut o = Obj::default();
-    o.str("family", if a.family == AF_INET6 { "inet6" } else { "inet" });
+    // (an address is always inet or inet6)
+    o.str("family", a.family.name());
     o.str("local", ntop(a.address));
     if let Some(p) = a.peer.filter(|p| *p != a.address) {
         o.str("address", p.to_string());
@@ -359,7 +349,7 @@ fn addr_object(a: &AddrEntry) -> Obj {
     if let Some(b) = a.broadcast {
         o.str("broadcast", b.to_string());
     }
-    o.str("scope", scope(a.scope));
+    o.str("scope", a.scope.name());
     // print_ifa_flags: its table's order; IFA_F_SECONDARY is "temporary" for IPv6.
     const FLAGS: [(u32, &str); 11] = [
         (0x02, "nodad"),
@@ -376,7 +366,11 @@ fn addr_object(a: &AddrEntry) -> Obj {
     ];
     let mut left = a.flags;
     if left & IFA_F_SECONDARY != 0 {
-        o.yes(if a.family == AF_INET6 { "temporary" } else { "secondary" });
+        o.yes(if a.family == AddressFamily::Inet6 {
+            "temporary"
+        } else {
+            "secondary"
+        });
     }
     left &= !IFA_F_SECONDARY;
     for (bit, name) in FLAGS {
@@ -405,56 +399,6 @@ fn addr_object(a: &AddrEntry) -> Obj {
         o.int("preferred_life_time", preferred);
     }
     o
-}
-
-/// `rtnl_rtntype_n2a`: `ip`'s names, but `none` for 0 (RTN_UNSPEC).
-fn route_type(t: u8) -> String {
-    match t {
-        0 => "none".to_owned(),
-        t => crate::netlink::names::route_type(t).into_owned(),
-    }
-}
-
-/// `rtnl_rtprot_n2a`: iproute2's own names and those of a stock
-/// `/etc/iproute2/rt_protos`.
-fn route_protocol(p: u8) -> String {
-    let name = match p {
-        0 => "unspec",
-        1 => "redirect",
-        2 => "kernel",
-        3 => "boot",
-        4 => "static",
-        8 => "gated",
-        9 => "ra",
-        10 => "mrt",
-        11 => "zebra",
-        12 => "bird",
-        13 => "dnrouted",
-        14 => "xorp",
-        15 => "ntk",
-        16 => "dhcp",
-        18 => "keepalived",
-        42 => "babel",
-        99 => "openr",
-        186 => "bgp",
-        187 => "isis",
-        188 => "ospf",
-        189 => "rip",
-        192 => "eigrp",
-        other => return other.to_string(),
-    };
-    name.into()
-}
-
-/// `rtnl_rttable_n2a` with a stock `/etc/iproute2/rt_tables`.
-fn route_table(t: u32) -> String {
-    match t {
-        0 => "unspec".into(),
-        253 => "default".into(),
-        254 => "main".into(),
-        255 => "local".into(),
-        other => other.to_string(),
-    }
 }
 
 /// `rtnl_dsfield_n2a` with a stock `/etc/iproute2/rt_dsfield`.
@@ -605,10 +549,10 @@ fn metrics(values: &[(u16, u32)], lock: u32, congctl: Option<&[u8]>) -> J {
 /// `print_route`: one route of `ip route show table all`.
 fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     let mut o = Obj::default();
-    let host_len = if r.family == AF_INET6 { 128 } else { 32 };
+    let host_len = if r.family == AddressFamily::Inet6 { 128 } else { 32 };
     let extra = r.extra.as_deref();
-    if r.kind != RTN_UNICAST {
-        o.str("type", route_type(r.kind));
+    if r.kind != RouteType::Unicast {
+        o.str("type", r.kind.ip_name());
     }
     o.str("dst", prefix(r.dst, r.dst_len, host_len));
     if let Some(e) = extra {
@@ -630,14 +574,14 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     if let Some(i) = r.oif {
         o.str("dev", model.ifname(i));
     }
-    if r.table != 0 && r.table != RT_TABLE_MAIN {
-        o.str("table", route_table(r.table));
+    if r.table != TableId::Unspec && r.table != TableId::Main {
+        o.str("table", r.table.name());
     }
-    if r.protocol != 3 {
-        o.str("protocol", route_protocol(r.protocol));
+    if r.protocol != RouteProtocol::Boot {
+        o.str("protocol", r.protocol.name());
     }
-    if r.scope != RT_SCOPE_UNIVERSE {
-        o.str("scope", scope(r.scope));
+    if r.scope != Scope::Universe {
+        o.str("scope", r.scope.name());
     }
     if let Some(p) = r.prefsrc {
         o.str("prefsrc", p.to_string());
@@ -645,7 +589,7 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
     // The kernel sends an IPv4 route's metric only when it is not 0, an
     // IPv6 route's always.
     match (r.family, r.priority) {
-        (AF_INET6, p) => o.int("metric", p.unwrap_or(0)),
+        (AddressFamily::Inet6, p) => o.int("metric", p.unwrap_or(0)),
         (_, Some(p)) if p != 0 => o.int("metric", p),
         _ => {}
     }
@@ -661,7 +605,7 @@ fn route_object(r: &RouteEntry, model: &Model) -> Obj {
             o.str("iif", model.ifname(i));
         }
     }
-    if r.family == AF_INET6 {
+    if r.family == AddressFamily::Inet6 {
         // Every IPv6 route carries RTA_PREF; medium unless set.
         match r.pref.unwrap_or(0) {
             0 => o.str("pref", "medium"),
@@ -703,9 +647,9 @@ fn links(model: &Model, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result
 
 /// `ip -j [-4|-6] addr show`: every link (with `family`, those holding an
 /// address of it), each with its `addr_info`, to `each`.
-fn addrs(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
+fn addrs(model: &Model, family: Option<AddressFamily>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
     for l in model.links() {
-        let list: Vec<&AddrEntry> = [AF_INET, AF_INET6]
+        let list: Vec<&AddrEntry> = [AddressFamily::Inet, AddressFamily::Inet6]
             .into_iter()
             .filter(|f| family.is_none_or(|x| x == *f))
             .flat_map(|f| model.device_addresses(l.index, f))
@@ -724,7 +668,7 @@ fn addrs(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Resul
 }
 
 /// `ip -j [-4|-6] route show table all`: each route to `each`.
-fn routes(model: &Model, family: Option<u8>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
+fn routes(model: &Model, family: Option<AddressFamily>, each: &mut dyn FnMut(J) -> io::Result<()>) -> io::Result<()> {
     for r in model
         .route_table()
         .iter()
@@ -750,8 +694,8 @@ pub(crate) struct IpTables<'a> {
 /// never held as JSON values at once.
 pub(crate) fn write(out: &mut dyn Write, t: &IpTables<'_>) -> io::Result<()> {
     let family = t.family.map(|f| match f {
-        Family::V4 => AF_INET,
-        Family::V6 => AF_INET6,
+        Family::V4 => AddressFamily::Inet,
+        Family::V6 => AddressFamily::Inet6,
     });
     let table = |out: &mut dyn Write, o: IpObject| -> io::Result<()> {
         out.write_all(b"[")?;

@@ -9,37 +9,14 @@ use std::fmt;
 use crate::replay::goview::NotGlobal;
 use crate::replay::reason::{CiliumExcluded, NodeIpInvalid, Reason};
 
-/// RT_SCOPE_* as `ip` names them.
-fn scope_name(scope: u8) -> String {
-    match scope {
-        0 => "global".into(),
-        200 => "site".into(),
-        253 => "link".into(),
-        254 => "host".into(),
-        n => n.to_string(),
-    }
-}
-
 impl fmt::Display for CiliumExcluded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CiliumExcluded::DockerName => f.write_str("on a docker* link"),
-            CiliumExcluded::NotUp(oper) => write!(f, "the link's operstate is {}", oper_name(*oper)),
+            CiliumExcluded::NotUp(oper) => {
+                write!(f, "the link's operstate is {}", crate::netlink::names::operstate(*oper))
+            }
         }
-    }
-}
-
-/// IF_OPER_* as `ip` names them.
-fn oper_name(oper: u8) -> &'static str {
-    match oper {
-        0 => "UNKNOWN",
-        1 => "NOTPRESENT",
-        2 => "DOWN",
-        3 => "LOWERLAYERDOWN",
-        4 => "TESTING",
-        5 => "DORMANT",
-        6 => "UP",
-        _ => "?",
     }
 }
 
@@ -135,7 +112,7 @@ impl fmt::Display for Reason {
             }
             Reason::CiliumExcluded(why) => why.fmt(f),
             Reason::ScopeAbove { scope, max } => {
-                write!(f, "scope {} wider than {}", scope_name(*scope), scope_name(*max))
+                write!(f, "scope {scope} wider than {max}")
             }
             Reason::SecondarySkipped => f.write_str("secondary (IFA_F_SECONDARY, or temporary for IPv6): skipped"),
             Reason::TentativeSkipped => f.write_str("tentative or dad-failed: skipped"),

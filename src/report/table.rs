@@ -7,6 +7,7 @@
 //! order, addresses in the kernel's AF_UNSPEC dump order (all IPv4, then all
 //! IPv6; per device in list order), routes in dump order.
 
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 use crate::rebuild::Moment;
 use std::io::{self, Write};
 use std::net::IpAddr;
@@ -15,7 +16,7 @@ use serde::Serialize;
 
 use crate::diag::Diagnostics;
 use crate::model::{AddrEntry, LinkEntry, LinkOrder, LinkOrderSource, Model, Origin, RouteEntry};
-use crate::netlink::names::{self, AF_INET, AF_INET6, RT_SCOPE_UNIVERSE, RT_TABLE_MAIN, RTN_UNICAST};
+use crate::netlink::names::{self};
 use crate::report::style::Style;
 use crate::report::{Json, Print, Streamed, Text};
 
@@ -38,11 +39,11 @@ impl From<Option<crate::replay::Family>> for FamilyFilter {
 }
 
 impl FamilyFilter {
-    fn af(self) -> Option<u8> {
+    fn af(self) -> Option<AddressFamily> {
         match self {
             FamilyFilter::All => None,
-            FamilyFilter::V4 => Some(AF_INET),
-            FamilyFilter::V6 => Some(AF_INET6),
+            FamilyFilter::V4 => Some(AddressFamily::Inet),
+            FamilyFilter::V6 => Some(AddressFamily::Inet6),
         }
     }
 }
@@ -145,8 +146,8 @@ pub(crate) struct JsonTable<L, A, R> {
     pub warnings: Vec<String>,
 }
 
-fn family_number(af: u8) -> u8 {
-    if af == AF_INET6 { 6 } else { 4 }
+fn family_number(af: AddressFamily) -> u8 {
+    if af == AddressFamily::Inet6 { 6 } else { 4 }
 }
 
 pub(crate) fn json_link(l: &LinkEntry) -> JsonLink {
@@ -173,7 +174,7 @@ pub(crate) fn json_addr(a: &AddrEntry, model: &Model) -> JsonAddr {
         peer: a.peer,
         broadcast: a.broadcast,
         label: a.label.map(|l| l.display()),
-        scope: names::scope(a.scope).into_owned(),
+        scope: a.scope.name().into_owned(),
         flags: names::address_flags(a.family, a.flags),
         valid_lft: a.cacheinfo.map(|c| c.valid),
         preferred_lft: a.cacheinfo.map(|c| c.preferred),
@@ -187,23 +188,31 @@ pub(crate) fn route_dst(r: &RouteEntry) -> String {
     match r.dst {
         _ if r.dst_len == 0 => "default".into(),
         Some(d) => format!("{d}/{}", r.dst_len),
-        None => format!("{}/{}", if r.family == AF_INET6 { "::" } else { "0.0.0.0" }, r.dst_len),
+        None => format!(
+            "{}/{}",
+            if r.family == AddressFamily::Inet6 {
+                "::"
+            } else {
+                "0.0.0.0"
+            },
+            r.dst_len
+        ),
     }
 }
 
 pub(crate) fn json_route(r: &RouteEntry, model: &Model) -> JsonRoute {
     JsonRoute {
         family: family_number(r.family),
-        table: names::route_table(r.table).into_owned(),
+        table: r.table.name().into_owned(),
         dst: route_dst(r),
         gateway: r.gateway,
         oif: r.oif.map(|i| model.ifname(i)),
         oif_index: r.oif,
         prefsrc: r.prefsrc,
         metric: r.priority,
-        kind: names::route_type(r.kind).into_owned(),
-        scope: names::scope(r.scope).into_owned(),
-        protocol: names::route_protocol(r.protocol).into_owned(),
+        kind: r.kind.name().into_owned(),
+        scope: r.scope.name().into_owned(),
+        protocol: r.protocol.name().into_owned(),
         multipath: r.multipath,
         origin: r.origin,
         assumed: model.route_after_capture(r),
@@ -366,7 +375,7 @@ pub(crate) fn link_line(l: &LinkEntry, style: &Style) -> String {
 
 /// An address as `ip -o addr` prints it.
 pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
-    let fam = if a.family == AF_INET6 { "inet6" } else { "inet" };
+    let fam = a.family.name();
     let mut s = format!("{}: {ifname} {fam} {}", a.index, style.value(a.cidr()));
     if let Some(p) = a.peer {
         s.push_str(&format!(" peer {p}"));
@@ -374,7 +383,7 @@ pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
     if let Some(b) = a.broadcast {
         s.push_str(&format!(" brd {b}"));
     }
-    s.push_str(&format!(" scope {}", names::scope(a.scope)));
+    s.push_str(&format!(" scope {}", a.scope.name()));
     for f in names::address_flags(a.family, a.flags) {
         s.push(' ');
         s.push_str(f);
@@ -390,8 +399,8 @@ pub(crate) fn addr_line(a: &AddrEntry, ifname: &str, style: &Style) -> String {
 /// leaves out `pref`); `ifname` names output devices.
 pub(crate) fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: &Style) -> String {
     let mut s = String::new();
-    if r.kind != RTN_UNICAST {
-        s.push_str(&names::route_type(r.kind));
+    if r.kind != RouteType::Unicast {
+        s.push_str(&r.kind.name());
         s.push(' ');
     }
     let dst = match r.dst {
@@ -408,12 +417,12 @@ pub(crate) fn route_line(r: &RouteEntry, ifname: &dyn Fn(u32) -> String, style: 
     if r.multipath {
         s.push_str(" multipath");
     }
-    if r.table != RT_TABLE_MAIN {
-        s.push_str(&format!(" table {}", names::route_table(r.table)));
+    if r.table != TableId::Main {
+        s.push_str(&format!(" table {}", r.table.name()));
     }
-    s.push_str(&format!(" proto {}", names::route_protocol(r.protocol)));
-    if r.scope != RT_SCOPE_UNIVERSE {
-        s.push_str(&format!(" scope {}", names::scope(r.scope)));
+    s.push_str(&format!(" proto {}", r.protocol.name()));
+    if r.scope != Scope::Universe {
+        s.push_str(&format!(" scope {}", r.scope.name()));
     }
     if let Some(p) = r.prefsrc {
         s.push_str(&format!(" src {p}"));
@@ -466,7 +475,7 @@ fn write_sections(
         writeln!(out, "{}", style.dim("# addresses (per link, kernel order)"))?;
     }
     for l in model.links().iter().filter(|_| sections.addresses) {
-        for fam in [AF_INET, AF_INET6] {
+        for fam in [AddressFamily::Inet, AddressFamily::Inet6] {
             if filter.af().is_some_and(|f| f != fam) {
                 continue;
             }

@@ -11,22 +11,19 @@ use std::io::{self, Write};
 
 use std::borrow::Cow;
 
+use crate::netlink::values::AddressFamily;
 use serde::Serialize;
 
 use crate::filter::{Field, Fields, Value};
 use crate::looks::{Confidence, Library};
 use crate::model::{Change, Event, ObjectKind, Origin};
-use crate::netlink::names::{self, AF_INET6, IFF_UP};
+use crate::netlink::names::{self, IFF_UP};
 use crate::netlink::rtnl::Netns;
 use crate::rebuild::Grounds;
 use crate::report::decode::format_ts;
 use crate::report::style::Style;
 use crate::report::table::{JsonLink, json_link, route_dst};
 use crate::report::{Json, Print, Text};
-
-fn fam(f: u8) -> &'static str {
-    if f == AF_INET6 { "inet6" } else { "inet" }
-}
 
 fn kind_name(k: ObjectKind) -> &'static str {
     match k {
@@ -103,7 +100,7 @@ pub fn describe(change: &Change) -> String {
             if let Some(l) = addr.label.filter(|l| l.as_bytes() != ifname.as_bytes()) {
                 notes.push(format!("label {}", l.display()));
             }
-            notes.push(format!("{} #{} on the link", fam(addr.family), position + 1));
+            notes.push(format!("{} #{} on the link", addr.family.name(), position + 1));
             if let Origin::KernelRule(_, rule) = addr.origin {
                 notes.push(format!("by the kernel: {}", rule.name()));
             }
@@ -168,7 +165,7 @@ pub fn describe(change: &Change) -> String {
             let mut s = format!(
                 "= dump #{dump_packet} of {} (family {}): {}",
                 kind_name(*kind),
-                names::address_family(*family),
+                family.name(),
                 super::count(*entries as u64, "entry", "entries")
             );
             if *revealed > 0 {
@@ -204,7 +201,7 @@ fn route_tail(r: &crate::model::RouteEntry, dev: Option<&str>) -> String {
         (None, Some(o)) => s.push_str(&format!(" dev if{o}")),
         (None, None) => {}
     }
-    s.push_str(&format!(" table {}", names::route_table(r.table)));
+    s.push_str(&format!(" table {}", r.table.name()));
     s
 }
 
@@ -413,7 +410,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 ifname,
                 index: addr.index,
                 address: addr.cidr(),
-                family: if addr.family == AF_INET6 { 6 } else { 4 },
+                family: if addr.family == AddressFamily::Inet6 { 6 } else { 4 },
                 position: position + 1,
                 new_link: new_link.is_some(),
                 flags: names::address_flags(addr.family, addr.flags),
@@ -464,7 +461,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 gateway: r.gateway,
                 oif: dev,
                 oif_index: r.oif,
-                table: names::route_table(r.table),
+                table: r.table.name(),
                 origin: r.origin.kind(),
                 rule: match r.origin {
                     Origin::KernelRule(_, k) => Some(k.name()),
@@ -479,7 +476,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 gateway: r.gateway,
                 oif: dev,
                 oif_index: r.oif,
-                table: names::route_table(r.table),
+                table: r.table.name(),
             },
         ),
         Change::DumpApplied {
@@ -493,7 +490,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
             "dump_applied",
             ChangeDetail::DumpApplied {
                 kind: *kind,
-                family: names::address_family(*family),
+                family: family.name(),
                 entries: *entries,
                 disagreements,
                 revealed: *revealed,

@@ -144,7 +144,7 @@ impl<'a> JsonAsked<'a> {
         JsonAsked {
             packet: r.packet,
             kind: r.kind,
-            family: names::address_family(r.family),
+            family: r.family.name(),
             dump: r.dump,
             len: r.len,
             flags: r.flags,

@@ -11,7 +11,7 @@ use crate::app::{Console, Session, Source};
 use crate::looks::Looker;
 use crate::model::{LinkOrder, Model, ModelOptions};
 use crate::netlink::ByteOrder;
-use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::netlink::values::AddressFamily;
 use crate::rebuild::{At, AtSpec};
 use crate::replay::gai;
 pub use crate::report::check::Outcome;
@@ -114,10 +114,10 @@ fn ips(v: &[String], field: &str) -> Result<Vec<IpAddr>, String> {
 /// Addresses of a link in kernel order, as `IP/len`.
 fn link_addresses(model: &Model, ifname: &str, family: Option<u8>) -> Option<Vec<String>> {
     let link = model.link_by_name(ifname.as_bytes())?;
-    let fams: Vec<u8> = match family {
-        Some(6) => vec![AF_INET6],
-        Some(_) => vec![AF_INET],
-        None => vec![AF_INET, AF_INET6],
+    let fams: Vec<AddressFamily> = match family {
+        Some(6) => vec![AddressFamily::Inet6],
+        Some(_) => vec![AddressFamily::Inet],
+        None => vec![AddressFamily::Inet, AddressFamily::Inet6],
     };
     Some(
         fams.iter()

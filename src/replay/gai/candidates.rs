@@ -17,7 +17,7 @@ use std::net::IpAddr;
 use super::facts::{CandidateFacts, GaiNote, Options, Resolver, SourceWhy};
 use super::{glibc_sort, rfc6724};
 use crate::model::Model;
-use crate::netlink::names::*;
+use crate::netlink::values::AddressFamily;
 use crate::replay::source;
 
 /// The facts of every candidate in `input`, and whether the host has a
@@ -33,7 +33,9 @@ pub(super) fn facts(
 ) -> (Vec<CandidateFacts>, bool) {
     // __check_pf: the list is kept only when a non-loopback IPv6 address exists.
     let all = model.addresses(None);
-    let have_v6 = all.iter().any(|a| a.family == AF_INET6 && !a.address.is_loopback());
+    let have_v6 = all
+        .iter()
+        .any(|a| a.family == AddressFamily::Inet6 && !a.address.is_loopback());
     let mut out = Vec::new();
     for (i, &dst) in input.iter().enumerate() {
         let (source, why) = match o.sources.iter().find(|(d, _)| *d == dst) {

@@ -32,7 +32,7 @@ use super::facts::Options;
 use super::mismatch::Explanation;
 use super::sort::sort;
 use crate::model::Model;
-use crate::netlink::names::{AF_INET, AF_INET6};
+use crate::netlink::values::AddressFamily;
 
 /// A hosts file as glibc reads it: every line that is not blank or a
 /// comment, in file order.
@@ -347,7 +347,7 @@ pub fn asked(model: &Model, addrconfig: bool) -> Asked {
         return Asked::Both;
     }
     let all = model.addresses(None);
-    let seen = |family: u8| {
+    let seen = |family: AddressFamily| {
         all.iter().any(|a| {
             let addr = a.peer.unwrap_or(a.address);
             a.family == family
@@ -357,7 +357,7 @@ pub fn asked(model: &Model, addrconfig: bool) -> Asked {
                 }
         })
     };
-    match (seen(AF_INET), seen(AF_INET6)) {
+    match (seen(AddressFamily::Inet), seen(AddressFamily::Inet6)) {
         (true, false) => Asked::Ipv4,
         (false, true) => Asked::Ipv6,
         _ => Asked::Both,

@@ -7,7 +7,7 @@ use std::net::IpAddr;
 
 use super::*;
 use crate::model::{AddrEntry, LinkEntry, Model, Origin};
-use crate::netlink::names::RT_SCOPE_UNIVERSE;
+use crate::netlink::values::Scope;
 
 fn ip(s: &str) -> IpAddr {
     s.parse().expect("ip")
@@ -186,7 +186,7 @@ fn host(addrs: &[&str]) -> Model {
         .iter()
         .map(|a| {
             let len = if a.contains(':') { 64 } else { 24 };
-            AddrEntry::kernel_made(2, ip(a), len, RT_SCOPE_UNIVERSE, None, Origin::Inferred(0))
+            AddrEntry::kernel_made(2, ip(a), len, Scope::Universe, None, Origin::Inferred(0))
         })
         .collect();
     Model::from_tables(

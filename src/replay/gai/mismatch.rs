@@ -15,7 +15,7 @@ use super::facts::{Options, Resolver};
 use super::gai_conf::GaiConf;
 use super::sort::sort;
 use crate::model::{AddrEntry, Model, Origin};
-use crate::netlink::names::*;
+use crate::netlink::values::AddressFamily;
 
 /// An assumption under which the program would have got the order it
 /// observed.
@@ -141,7 +141,7 @@ fn toggle_ipv6(model: &Model, has: bool) -> Model {
     let links = model.links().to_vec();
     let mut addrs: Vec<AddrEntry> = model.addresses(None).into_iter().cloned().collect();
     if has {
-        addrs.retain(|a| a.family != AF_INET6 || a.address.is_loopback());
+        addrs.retain(|a| a.family != AddressFamily::Inet6 || a.address.is_loopback());
     } else if let Some(l) = links.iter().find(|l| !l.placeholder) {
         addrs.push(AddrEntry::link_local(
             l.index,

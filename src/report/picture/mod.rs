@@ -14,6 +14,7 @@
 //! only from other messages) carry their kind so the drawing can tell them
 //! apart; nothing here decides what they are.
 
+use crate::netlink::values::AddressFamily;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
@@ -141,7 +142,7 @@ pub struct AddrBar {
     /// Its prefix length.
     pub prefix_len: u8,
     /// AF_INET or AF_INET6.
-    pub family: u8,
+    pub family: AddressFamily,
     /// When it was there.
     pub life: Life,
     /// Its IFA_F_* flags from each packet on (the first: when it came).
@@ -163,8 +164,12 @@ pub struct ProgramLane {
 }
 
 /// The address family's number, 4 or 6.
-pub(crate) fn family_number(af: u8) -> u8 {
-    if af == crate::netlink::names::AF_INET6 { 6 } else { 4 }
+pub(crate) fn family_number(af: AddressFamily) -> u8 {
+    if af == crate::netlink::values::AddressFamily::Inet6 {
+        6
+    } else {
+        4
+    }
 }
 
 /// The record an origin names.

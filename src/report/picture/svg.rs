@@ -222,7 +222,7 @@ fn ended_words(life: &Life) -> String {
     }
 }
 
-fn flags_words(family: u8, flags: u32) -> String {
+fn flags_words(family: crate::netlink::values::AddressFamily, flags: u32) -> String {
     crate::netlink::names::address_flags(family, flags).join(" ")
 }
 
