@@ -504,3 +504,19 @@ fn link_flags_and_state_equal_ip_s() {
     assert!(compared > 900, "{compared}");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// pyroute2's published capture holds a link and an address dump, no
+/// route message: the routes section says they are unknown, not empty.
+#[test]
+fn a_capture_without_routes_says_they_are_unknown() {
+    let cap = common::fixture("third-party/pyroute2__nl0.pcap");
+    let out = common::nlorder(&["table", "-q", cap.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .any(|l| l == "# routes: unknown (no route dump or route message in the capture)"),
+        "{text}"
+    );
+    let out = common::nlorder(&["table", "-q", common::fixture("basic.pcap").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l == "# routes"));
+}

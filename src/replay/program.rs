@@ -179,8 +179,8 @@ impl From<&str> for Method {
 impl Method {
     /// A calico-node method that is no `IP_AUTODETECTION_METHOD` form at
     /// all (no `=`, not `first-found` or `kubernetes-internal-ip`) but is
-    /// within two edits of a program's name: most likely that program,
-    /// misspelt.
+    /// within one edit in four letters of a program's name: most likely
+    /// that program, misspelt.
     pub fn misspelt_program(&self) -> Option<Program> {
         let Method::Calico(text) = self else { return None };
         let t = text.as_str();
@@ -191,7 +191,9 @@ impl Method {
             .into_iter()
             .filter(|p| *p != Program::CalicoNode)
             .map(|p| (strsim::levenshtein(t, p.name()), p))
-            .filter(|(d, _)| *d <= 2)
+            // (one edit in four letters at most: `eth1` is an interface
+            // name, two edits from etcd, and calico-node's to reject)
+            .filter(|(d, p)| *d > 0 && *d * 4 <= p.name().len())
             .min_by_key(|(d, _)| *d)
             .map(|(_, p)| p)
     }

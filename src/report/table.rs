@@ -494,7 +494,13 @@ fn write_sections(
         }
     }
     if sections.routes {
-        writeln!(out, "{}", style.dim("# routes"))?;
+        // (an empty section would read as "no routes": say what is known)
+        let header = if model.has_routes() || model.route_table().iter().next().is_some() {
+            "# routes"
+        } else {
+            "# routes: unknown (no route dump or route message in the capture)"
+        };
+        writeln!(out, "{}", style.dim(header))?;
     }
     for r in model.route_table().iter().filter(|_| sections.routes) {
         if filter.af().is_some_and(|f| f != r.family) {
