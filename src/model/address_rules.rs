@@ -147,17 +147,7 @@ impl Model {
             && v4(b) != 0
             && v4(b) != u32::MAX
         {
-            let mut brd = kernel_route(
-                AddressFamily::Inet,
-                TableId::Local,
-                RouteType::Broadcast,
-                b,
-                32,
-                a.index,
-            );
-            brd.scope = Scope::Link;
-            brd.prefsrc = Some(prim);
-            self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
+            self.add_broadcast_route(b, a.index, prim, ctx, sink);
         }
         if prefix != 0 && !a.is_secondary() && (prefix != v4(a.address) || a.prefix_len < 32) {
             if a.flags & IFA_F_NOPREFIXROUTE == 0 {
@@ -181,17 +171,7 @@ impl Model {
             }
             if a.prefix_len < 31 {
                 let b = IpAddr::V4(Ipv4Addr::from(prefix | !mask));
-                let mut brd = kernel_route(
-                    AddressFamily::Inet,
-                    TableId::Local,
-                    RouteType::Broadcast,
-                    b,
-                    32,
-                    a.index,
-                );
-                brd.scope = Scope::Link;
-                brd.prefsrc = Some(prim);
-                self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
+                self.add_broadcast_route(b, a.index, prim, ctx, sink);
             }
         }
     }
@@ -563,6 +543,14 @@ impl Model {
             self.after_capture.routes.insert(r.key());
         }
         self.insert_route(r, Placement::Append, ctx, sink);
+    }
+
+    /// An IPv4 broadcast route in table local, scope link, from `prim`.
+    fn add_broadcast_route<S: ChangeSink>(&mut self, b: IpAddr, index: u32, prim: IpAddr, ctx: &Ctx, sink: &mut S) {
+        let mut brd = kernel_route(AddressFamily::Inet, TableId::Local, RouteType::Broadcast, b, 32, index);
+        brd.scope = Scope::Link;
+        brd.prefsrc = Some(prim);
+        self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
     }
 
     /// A message shows a kernel-made route whose form changed between
