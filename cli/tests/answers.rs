@@ -109,6 +109,13 @@ fn kubelet_takes_resolved_none() {
         d["notes"].to_string().contains("resolved to nothing"),
         "step 3 with no answer: {d}"
     );
+    // No answers given at all: what the name resolves to is unknown, not nothing.
+    let (d, _) = common::detect_json(&["--method", "kubelet", &fx("incident-nerdctl.pcap")]);
+    let notes = d["notes"].to_string();
+    assert!(
+        notes.contains("resolves to is unknown") && !notes.contains("resolved to nothing"),
+        "{d}"
+    );
 }
 
 #[test]

@@ -429,6 +429,7 @@ impl DetectSettings {
                 },
                 hostname_override: k.hostname_override.clone(),
                 resolved: resolved_ips(&k.resolved),
+                resolved_given: !k.resolved.is_empty(),
                 lookup: self.name_lookup(node)?,
             }),
             Program::Kubeadm => MethodSpec::Kubeadm(kubeadm::Options {

@@ -29,6 +29,9 @@ pub struct Options {
     pub hostname_override: Option<String>,
     /// What the node name resolved to, in resolver order.
     pub resolved: Vec<IpAddr>,
+    /// Whether `resolved` was given at all (`--resolved none` gives an
+    /// empty list); if not, what the resolver answers is unknown.
+    pub resolved_given: bool,
     /// Step 3 from a hosts file instead of `resolved`: the node name
     /// looked up and sorted on the host the model stands for.
     pub lookup: Option<NameLookup>,
@@ -194,7 +197,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         d.notes.insert(0, Note::ResolvedLocal);
         return d;
     }
-    if resolved.is_empty() {
+    if resolved.is_empty() && o.lookup.is_none() && !o.resolved_given {
+        d.notes.push(Note::ResolvedUnknown);
+    } else if resolved.is_empty() {
         d.notes.push(Note::ResolvedNothing);
     } else {
         d.notes.push(Note::NoValidAnswer);

@@ -131,6 +131,9 @@ pub enum Note {
     ResolvedOtherFamily,
     /// Step 3: the node name resolved to nothing.
     ResolvedNothing,
+    /// Step 3: no resolver answers were given (`--resolved`, `--hosts`):
+    /// what the node name resolves to is unknown; replayed as nothing.
+    ResolvedUnknown,
     /// Step 3: the node name looked up in a hosts file as glibc's
     /// getaddrinfo does (files backend, then its RFC 3484 sort on this
     /// host): the file's answers and the order after the sort, with the

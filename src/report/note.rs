@@ -125,7 +125,10 @@ impl fmt::Display for Note {
                 }
                 Ok(())
             }
-            Note::ResolvedNothing => f.write_str("step 3: the node name resolved to nothing (no --resolved given)"),
+            Note::ResolvedNothing => f.write_str("step 3: the node name resolved to nothing"),
+            Note::ResolvedUnknown => f.write_str(
+                "step 3: what the node name resolves to is unknown (give --resolved or --hosts): replayed as nothing",
+            ),
             Note::NoValidAnswer => f.write_str("step 3: no resolver answer passed validateNodeIP"),
             Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
             Note::LoopbackFallback {
