@@ -525,9 +525,8 @@ impl Model {
         // another form (older kernels: `ff00::/8` a unicast route of
         // protocol boot, `::1` in table main), is the kernel's own making of
         // it: the rule adds no second one.
-        let changed_form = matches!(rule, KernelRule::Ipv6MulticastRoute | KernelRule::Ipv6LocalRoute)
-            && r.family == AddressFamily::Inet6
-            && matches!(r.dst, Some(IpAddr::V6(d)) if d.segments()[0] == 0xff00 || d == Ipv6Addr::LOCALHOST);
+        let changed_form =
+            matches!(rule, KernelRule::Ipv6MulticastRoute | KernelRule::Ipv6LocalRoute) && form_varies(&r);
         let shown = changed_form
             && [TableId::Local, TableId::Main].into_iter().any(|t| {
                 self.routes
@@ -557,9 +556,7 @@ impl Model {
     /// releases (`ff00::/8`, `::1`) for a device the model already gave
     /// one in another form: the model's is dropped for the kernel's.
     pub(super) fn drop_other_form<S: ChangeSink>(&mut self, shown: &RouteEntry, ctx: &Ctx, sink: &mut S) {
-        let changeable = shown.family == AddressFamily::Inet6
-            && matches!(shown.dst, Some(IpAddr::V6(d)) if (d.segments()[0] == 0xff00 && shown.dst_len == 8) || d == Ipv6Addr::LOCALHOST);
-        if !changeable {
+        if !form_varies(shown) {
             return;
         }
         let key = shown.key();
@@ -735,6 +732,13 @@ impl Model {
             self.delete_addr(&e, false, &at, sink);
         }
     }
+}
+
+/// A kernel-made route whose type, protocol or table changed between
+/// releases: `ff00::/8` (unicast proto boot before 5.11) and `::1`.
+fn form_varies(r: &RouteEntry) -> bool {
+    r.family == AddressFamily::Inet6
+        && matches!(r.dst, Some(IpAddr::V6(d)) if (d.segments()[0] == 0xff00 && r.dst_len == 8) || d == Ipv6Addr::LOCALHOST)
 }
 
 #[cfg(test)]
