@@ -128,7 +128,7 @@ impl Detect {
         }
         let last: Vec<(String, Detection)> = nodes
             .iter()
-            .filter_map(|n| n.last().map(|d| (n.node.clone(), d.clone())))
+            .filter_map(|n| last(n).map(|d| (n.node.clone(), d.clone())))
             .collect();
         let conflicts = crate::replay::conflict::check(&last);
         let mut failed: Vec<String> = Vec::new();
@@ -146,10 +146,19 @@ impl Detect {
                 }
             }));
         }
+        // Several captures are labelled, and their conflicts said (one
+        // node's families, from an Installation, are not several nodes).
+        let labelled = {
+            let mut names = nodes.iter().map(|n| n.node.as_str());
+            names.next().is_some_and(|first| names.any(|n| n != first))
+        };
+        let said = (labelled && !last.is_empty()).then(|| crate::replay::conflict::said(&conflicts));
         let report = DetectReport {
             nodes,
             conflicts,
             brief: self.brief,
+            labelled,
+            said,
         };
         report::print(self.format, console.style, &report, out)?;
         out.flush()?;
@@ -295,4 +304,15 @@ pub fn nodes(args: &[String]) -> Result<Vec<Node>, Error> {
             capture: Source::Path(path),
         })
         .collect())
+}
+
+/// The node's last detection: what conflicts and `--expect` judge (none
+/// for `--all`, which answers for every program).
+fn last(n: &NodeAnswer) -> Option<&Detection> {
+    match &n.answer {
+        Answer::At(r) => r.last().map(|(_, d)| d),
+        Answer::Looks(r) => r.last().map(|l| &l.detection),
+        Answer::Matrix(_) => None,
+        Answer::Flips(f) => f.last().map(|f| &f.after.0),
+    }
 }

@@ -5,11 +5,14 @@ use std::io::{self, Write};
 
 use super::selection::{Admit, Gate, Selection};
 use super::{Console, Error, Format, Source, Status};
+use crate::capture::Timestamp;
 use crate::filter::Fields;
-use crate::model::{Event, ModelOptions};
+use crate::looks::{Library, Looks};
+use crate::model::{ChangeSink, Event, ModelOptions};
 use crate::report::fields::{Columns, looked_fields};
-use crate::report::timeline::{End, Looked, TimelineItems, TimelinePrinter};
+use crate::report::timeline::{End, Looked, TimelineItems};
 use crate::report::{Json, Print, Text};
+use crate::trace::TraceMessage;
 
 /// Every change of `capture`, printed as the rebuild makes it.
 #[derive(Debug, Clone)]
@@ -68,7 +71,7 @@ impl Timeline {
 
     fn list(&self, console: &Console, out: &mut dyn Write, items: impl TimelineItems) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?;
-        let mut printer = TimelinePrinter::new(&mut *out, items);
+        let mut printer = TimelineSink::new(&mut *out, items);
         session.rebuild(console.trace, self.model, None, &mut printer)?;
         printer.finish(&session.grounds)?;
         Ok(Status::Success)
@@ -114,5 +117,73 @@ impl<P: for<'a> Print<Looked<'a>>> Print<Looked<'_>> for Selected<'_, P> {
 impl<P: for<'a> Print<End<'a>>> Print<End<'_>> for Selected<'_, P> {
     fn print(&mut self, end: &End<'_>, out: &mut dyn Write) -> io::Result<()> {
         self.inner.print(end, out)
+    }
+}
+
+/// Feeds each change the model reports, and where a program looked, to
+/// an item printer ([`Text`] or [`Json`]); keeps the first write error,
+/// which [`TimelineSink::finish`] returns. Which requests are shown as a
+/// program's look is decided here: a dump whose library `who` can name
+/// (the others are listed by `who` alone).
+pub struct TimelineSink<W: Write, P: TimelineItems> {
+    out: W,
+    items: P,
+    error: Option<io::Error>,
+    /// Who asked for the tables: said inline where each answer ended.
+    looks: Looks,
+    /// The last message seen: where the closing JSON line stands.
+    last: Option<(u64, Option<Timestamp>)>,
+}
+
+impl<W: Write, P: TimelineItems> TimelineSink<W, P> {
+    /// A sink writing to `out`, each item through `items`.
+    pub fn new(out: W, items: P) -> Self {
+        TimelineSink {
+            out,
+            items,
+            error: None,
+            looks: Looks::new(),
+            last: None,
+        }
+    }
+
+    /// Ends the listing (JSON closes with the `end` line).
+    pub fn finish(mut self, grounds: &crate::rebuild::Grounds) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let end = End {
+            last: self.last,
+            grounds,
+        };
+        self.items.print(&end, &mut self.out)?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write, P: TimelineItems> ChangeSink for TimelineSink<W, P> {
+    fn message(&mut self, m: &TraceMessage<'_>) {
+        self.last = Some((m.packet, m.ts));
+        if self.error.is_some() {
+            return;
+        }
+        if let Some(r) = self.looks.observe(m)
+            && r.dump
+            && r.library != Library::Unknown
+        {
+            let looked = Looked {
+                packet: m.packet,
+                ts: m.ts,
+                asked: &r,
+            };
+            self.error = self.items.print(&looked, &mut self.out).err();
+        }
+    }
+
+    fn change(&mut self, event: Event) {
+        if self.error.is_some() {
+            return;
+        }
+        self.error = self.items.print(&event, &mut self.out).err();
     }
 }

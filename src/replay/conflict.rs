@@ -89,6 +89,47 @@ pub fn check(nodes: &[(String, Detection)]) -> Vec<Conflict> {
     out
 }
 
+/// How conflicts are said: one per pair, or one for an address that more
+/// than [`PAIRED`] nodes claim (each later one meeting the same first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    /// One conflict (an index into the conflicts).
+    Pair(usize),
+    /// Every conflict over one address, all meeting one first node: their
+    /// indices, in order (the first is where the address is first met).
+    Address(Vec<usize>),
+}
+
+/// `conflicts` (as [`check`] returns them) grouped as they are said, in
+/// the order of their first conflict.
+pub fn said(conflicts: &[Conflict]) -> Vec<Said> {
+    type Key = (u8, IpAddr);
+    let key = |c: &Conflict| -> Key { (c.family.number(), c.address) };
+    // Per address: its conflicts, and whether they all meet one node.
+    let mut per_address: std::collections::HashMap<Key, (Vec<usize>, bool)> = std::collections::HashMap::new();
+    for (i, c) in conflicts.iter().enumerate() {
+        let e = per_address.entry(key(c)).or_insert((Vec::new(), true));
+        if let Some(first) = e.0.first().and_then(|&f| conflicts.get(f)) {
+            e.1 &= first.other == c.other;
+        }
+        e.0.push(i);
+    }
+    let mut out = Vec::new();
+    let mut said: std::collections::HashSet<Key> = std::collections::HashSet::new();
+    for (i, c) in conflicts.iter().enumerate() {
+        let k = key(c);
+        match per_address.get(&k) {
+            Some((all, true)) if all.len() >= PAIRED => {
+                if said.insert(k) {
+                    out.push(Said::Address(all.clone()));
+                }
+            }
+            _ => out.push(Said::Pair(i)),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +169,28 @@ mod tests {
         assert_eq!(c.len(), 999);
         assert!(c.iter().all(|c| c.other == "n0"));
         assert_eq!(pairs(&c[..2]), [("n1", "n0"), ("n2", "n0")]);
+    }
+
+    #[test]
+    fn conflicts_are_said_per_pair_or_per_crowded_address() {
+        // Three nodes on .1 are every pair (three conflicts, fewer than
+        // PAIRED): each said alone; six on .9 meet the first: one line.
+        let mut ips = vec!["10.0.0.1", "10.0.0.2", "10.0.0.1", "10.0.0.1"];
+        ips.extend(["10.0.0.9"; 6]);
+        let c = check(&claims(&ips));
+        let s = said(&c);
+        assert_eq!(
+            s,
+            [
+                Said::Pair(0),
+                Said::Pair(1),
+                Said::Pair(2),
+                Said::Address(vec![3, 4, 5, 6, 7])
+            ]
+        );
+        // Four nodes on one address: six conflicts, meeting three
+        // different nodes, said one by one.
+        let c = check(&claims(&["10.0.0.1"; 4]));
+        assert_eq!(said(&c), (0..6).map(Said::Pair).collect::<Vec<_>>());
     }
 }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use crate::moment::Moment;
 use crate::rebuild::{Flip, Grounds};
-use crate::replay::conflict::{Check, Conflict};
+use crate::replay::conflict::{Check, Conflict, Said};
 use crate::replay::matrix::Group;
 use crate::replay::verdict::{Candidate, Choice, Detection, Verdict};
 use crate::report::decode::format_ts;
@@ -251,39 +251,31 @@ pub fn write_flip(out: &mut dyn Write, flip: &Flip<Choice>, format: super::Forma
     }
 }
 
-pub(crate) fn write_conflicts_text(out: &mut dyn Write, conflicts: &[Conflict], style: &Style) -> io::Result<()> {
+pub(crate) fn write_conflicts_text(
+    out: &mut dyn Write,
+    conflicts: &[Conflict],
+    said: &[Said],
+    style: &Style,
+) -> io::Result<()> {
     if conflicts.is_empty() {
         return writeln!(out, "no two nodes claim the same address");
     }
-    // Where more than `PAIRED` nodes claim one address (each later one
-    // meets the first, see `replay::conflict`), one line says it for all.
-    let mut per_address: std::collections::HashMap<(u8, std::net::IpAddr), (usize, &str, bool)> =
-        std::collections::HashMap::new();
-    for c in conflicts {
-        let e = per_address
-            .entry((c.family.number(), c.address))
-            .or_insert((0, c.other.as_str(), true));
-        e.0 += 1;
-        e.2 &= e.1 == c.other;
-    }
-    let mut said: std::collections::HashSet<(u8, std::net::IpAddr)> = std::collections::HashSet::new();
-    for c in conflicts {
-        let key = (c.family.number(), c.address);
-        let (n, _, one_first) = per_address.get(&key).copied().unwrap_or((0, "", false));
-        if n < crate::replay::conflict::PAIRED || !one_first {
-            writeln!(out, "{}", style.bad(conflict_line(c)))?;
+    for s in said {
+        let all = match s {
+            Said::Pair(i) => {
+                if let Some(c) = conflicts.get(*i) {
+                    writeln!(out, "{}", style.bad(conflict_line(c)))?;
+                }
+                continue;
+            }
+            Said::Address(all) => all,
+        };
+        let group: Vec<&Conflict> = all.iter().filter_map(|i| conflicts.get(*i)).collect();
+        let (Some(c), n) = (group.first(), group.len()) else {
             continue;
-        }
-        if !said.insert(key) {
-            continue;
-        }
+        };
         const NAMED: usize = 5;
-        let later: Vec<String> = conflicts
-            .iter()
-            .filter(|x| (x.family.number(), x.address) == key)
-            .take(NAMED)
-            .map(|x| format!("'{}'", x.node))
-            .collect();
+        let later: Vec<String> = group.iter().take(NAMED).map(|x| format!("'{}'", x.node)).collect();
         let more = match n > NAMED {
             true => format!(" and {} more", n - NAMED),
             false => String::new(),
@@ -440,22 +432,19 @@ pub struct DetectReport {
     pub conflicts: Vec<Conflict>,
     /// Text: each answer with its runner-up only, not every candidate.
     pub brief: bool,
-}
-
-impl DetectReport {
-    /// Several captures: each is labelled, and conflicts are said (one
-    /// node's families, from an Installation, are not several nodes).
-    fn multi(&self) -> bool {
-        let mut names = self.nodes.iter().map(|n| n.node.as_str());
-        names.next().is_some_and(|first| names.any(|n| n != first))
-    }
+    /// Several nodes were answered (one node's families, from an
+    /// Installation, are not several nodes): each answer is labelled.
+    pub labelled: bool,
+    /// How the conflicts are said, where they are (several nodes, at
+    /// least one with an answer); `None`: not said.
+    pub said: Option<Vec<Said>>,
 }
 
 /// Each node as it was answered, then the conflicts between nodes.
 impl Print<DetectReport> for Text {
     fn print(&mut self, r: &DetectReport, out: &mut dyn Write) -> io::Result<()> {
         let style = &self.0;
-        let multi = r.multi();
+        let multi = r.labelled;
         for n in &r.nodes {
             let node = n.node.as_str();
             match &n.answer {
@@ -505,22 +494,10 @@ impl Print<DetectReport> for Text {
                 }
             }
         }
-        if multi && r.nodes.iter().any(|n| n.last().is_some()) {
-            write_conflicts_text(out, &r.conflicts, style)?;
+        if let Some(said) = &r.said {
+            write_conflicts_text(out, &r.conflicts, said, style)?;
         }
         Ok(())
-    }
-}
-
-impl NodeAnswer {
-    /// The node's last detection: what conflicts and `--expect` judge.
-    pub fn last(&self) -> Option<&Detection> {
-        match &self.answer {
-            Answer::At(r) => r.last().map(|(_, d)| d),
-            Answer::Looks(r) => r.last().map(|l| &l.detection),
-            Answer::Matrix(_) => None,
-            Answer::Flips(f) => f.last().map(|f| &f.after.0),
-        }
     }
 }
 

@@ -14,15 +14,13 @@
 //! [`Format`]); streams (`decode`'s messages, `timeline`'s changes) have
 //! stateful printers that print one item at a time through the same trait.
 //!
-//! What agrees (`replay::matrix::agreement`), what conflicts
-//! (`replay::conflict`) and where an answer changed arrive as values,
-//! computed in `app` and `replay`. Printers still decide a few things,
-//! named here until they move to `app`: the result types of `detect` are
-//! defined here ([`detect::DetectReport`]), and
-//! [`detect::NodeAnswer::last`] picks the detection that conflicts and
-//! `--expect` judge; the timeline printer attributes requests to libraries
-//! itself (it runs [`crate::looks::Looks`] over the messages it is fed);
-//! the conflict text joins the conflicts over one address into one line.
+//! What agrees (`replay::matrix::agreement`), what conflicts and how
+//! conflicts group (`replay::conflict`), which detection is judged, which
+//! answers are labelled and where an answer changed arrive as values,
+//! computed in `app` and `replay`; so do the requests `timeline` shows as
+//! a program's look (`app::timeline`). The result types of `detect` are
+//! defined here ([`detect::DetectReport`]) because `app`, above, builds
+//! them; they hold values, not words.
 
 use std::io::{self, Write};
 
