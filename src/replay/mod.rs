@@ -32,6 +32,7 @@ mod calico_runtime;
 pub mod calico_text;
 pub mod calico_version;
 mod calico_walk;
+pub mod chooser;
 pub mod cilium;
 pub mod cilium_node_address;
 pub mod conflict;
