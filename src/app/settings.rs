@@ -4,12 +4,15 @@
 //!
 //! Contract: every value is parsed and checked once, here, into a typed
 //! field: the method and what every program shares (family, expectation)
-//! here, each program's options in its replay module's `Settings` (the
-//! manifests' keys are their fields); whether an option means anything to
-//! the method comes from the programs' own `OPTIONS` lists
-//! ([`crate::replay::method::readers`]). [`DetectSettings::spec`] builds the
-//! replay's [`MethodSpec`] (with the Calico method parsed and its patterns
-//! compiled once) or says which setting is wrong. A mistake in nlorder's own arguments is an error here;
+//! here, every program's options in the registry's [`ProgramSettings`]
+//! (one field per program, its replay module's `Settings`, whose fields
+//! are the manifests' keys); whether an option means anything to the
+//! method comes from the programs' own `OPTIONS` lists
+//! ([`crate::replay::method::readers`]). No program is named here but in
+//! the checks across settings of [`DetectSettings::validate`] (kubelet's
+//! and calico-node's). [`DetectSettings::spec`] has the method's program
+//! build its replay's [`MethodSpec`] (with the Calico method parsed and its
+//! patterns compiled once, a hosts file read) or says which setting is wrong. A mistake in nlorder's own arguments is an error here;
 //! a configuration the replayed program itself rejects (an unknown Calico
 //! method, kubernetes-internal-ip on a release without it) is a replay
 //! result with that program's message, not an error.

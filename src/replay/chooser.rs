@@ -1,6 +1,6 @@
 //! What a replayed program is to the rest of nlorder: [`Chooser`], which
 //! each program's module implements on a unit type at its top (named in
-//! the registry, [`super::program`]'s `for_each_program!`). Everything
+//! the registry, `for_each_program!` in `replay/mod.rs`). Everything
 //! that runs, lists or configures programs is generated from that list and
 //! these impls (see [`super::method`]); nothing else names a program.
 //!
@@ -27,8 +27,10 @@ pub type Outcome = (Option<NodeAddress>, Option<String>, Option<Failure>);
 /// A replayed program. Implemented by a unit type in the program's
 /// module; the registry line names it.
 pub trait Chooser {
-    /// The program it replays.
+    /// The program it replays (its registry line's; checked when built).
     const PROGRAM: Program;
+    /// Its name as `--method` and the manifests spell it (the registry's).
+    const NAME: &'static str = Self::PROGRAM.name();
     /// What it chooses, in a few words.
     const DOC: &'static str;
     /// Its own settings as given (`program_options!`): the manifests'

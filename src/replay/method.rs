@@ -15,7 +15,6 @@
 pub use super::chooser::{Chooser, Context, OptionsError, Outcome};
 use super::failure::Failure;
 use super::family::Family;
-use super::program::for_each_program;
 pub use super::program::{Method, Program};
 use super::verdict::{Detection, NodeAddress};
 use super::{assumed, calico};
@@ -96,6 +95,13 @@ macro_rules! registry {
             )*
         }
 
+        // Each chooser replays the program of its registry line (its
+        // settings are found by it).
+        const _: () = {
+            assert!(matches!(<super::$cmodule::$cty as Chooser>::PROGRAM, Program::$CP));
+            $( assert!(matches!(<super::$module::$ty as Chooser>::PROGRAM, Program::$P)); )*
+        };
+
         impl super::chooser::AllSettings for ProgramSettings {
             fn of(&self, program: Program) -> &dyn std::any::Any {
                 match program {
@@ -130,6 +136,15 @@ macro_rules! registry {
                     return Ok(true);
                 } )*
                 Ok(false)
+            }
+        }
+
+        /// The keys of each program's own settings.
+        #[cfg(test)]
+        fn own_keys(p: Program) -> &'static [&'static str] {
+            match p {
+                Program::$CP => <super::$cmodule::$cty as Chooser>::Settings::KEYS,
+                $( Program::$P => <super::$module::$ty as Chooser>::Settings::KEYS, )*
             }
         }
 
@@ -390,4 +405,31 @@ fn no_addresses(d: &mut Detection) {
     d.log.clear();
     d.candidates.clear();
     d.error = Some(Failure::NoAddressesCaptured);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each program reads its own settings (a key it declares but does
+    /// not list would be refused for it), and names are the programs'.
+    #[test]
+    fn every_program_reads_its_own_settings_and_is_found_by_name() {
+        for p in Program::ALL {
+            for key in own_keys(*p) {
+                assert!(options(*p).contains(key), "{}: does not read its own {key}", p.name());
+            }
+            let found = Program::by_name(p.name());
+            match p {
+                Program::CalicoNode => assert_eq!(found, None, "calico-node's methods are its values"),
+                _ => assert_eq!(found, Some(*p)),
+            }
+            assert_eq!(Program::ALL.iter().filter(|q| q.name() == p.name()).count(), 1);
+        }
+        assert_eq!(readers("bind_address"), vec![Program::KubeApiserver]);
+        assert_eq!(
+            readers("cilium_device"),
+            vec![Program::Cilium, Program::CiliumNodePort, Program::CiliumMasquerade]
+        );
+    }
 }

@@ -1,6 +1,6 @@
-//! The registry of replayed programs: [`for_each_program!`] is the one
-//! list of them, and everything that tells programs apart is generated
-//! from it: [`Program`] (the identity of a node-IP chooser everywhere: a
+//! The registry of replayed programs: `for_each_program!` (in
+//! `replay/mod.rs`, beside the modules' declarations) is the one list of
+//! them, and everything that tells programs apart is generated from it: [`Program`] (the identity of a node-IP chooser everywhere: a
 //! detection's [`program`](super::verdict::Detection::program), `--all`'s
 //! agreement, conflicts, failures and notes that name a program), its
 //! order ([`Program::ALL`], `--all`'s), its name and [`Program::by_name`]
@@ -18,51 +18,18 @@
 //! a callback expands it (`super::$module::$chooser`), so the programs may
 //! name [`Program`] without a cycle. Adding a program: its module (a unit
 //! type implementing [`Chooser`](super::chooser::Chooser) at its top, see
-//! there), one line here, and its wording file under `report/`. The name
+//! there), its line in the list (and its module's `mod` line beside it),
+//! and its wording file under `report/`. The name
 //! is the program as `--method` and the manifests spell it (calico-node's
 //! methods are spelt by their `IP_AUTODETECTION_METHOD` value instead).
 
 use super::calico_text::MethodText;
 
-/// Calls `$callback!` with the list of every program nlorder replays, in
-/// the order `--all` lists them, one line each:
-/// `field: Variant "name" (Options) => module::Chooser`, where `field` is
-/// the program's key among every program's settings, `Variant` its
-/// [`Program`] (and `MethodSpec`) variant, `"name"` its `--method`
-/// spelling, `(Options)` present when its `MethodSpec` variant holds its
-/// chooser's options (absent: the program takes none), and the chooser
-/// the unit type of `replay::module` implementing
-/// [`Chooser`](super::chooser::Chooser). calico-node's line comes first and
-/// is marked `{Calico}`: its `MethodSpec` variant is the struct variant
-/// `Calico { text, method, options }` (its methods are
-/// `IP_AUTODETECTION_METHOD` values, not its name).
-macro_rules! for_each_program {
-    ($callback:ident) => {
-        $callback! {
-            calico: CalicoNode "calico-node" {Calico} => calico::CalicoNode,
-            kubelet: Kubelet "kubelet" (Options) => kubelet::Kubelet,
-            flannel: Flannel "flannel" (Options) => flannel::Flannel,
-            kubeadm: Kubeadm "kubeadm" (Options) => kubeadm::Kubeadm,
-            kube_apiserver: KubeApiserver "kube-apiserver" (Options) => kube_apiserver::KubeApiserver,
-            k3s: K3s "k3s" (Options) => k3s::K3s,
-            k3s_flannel: K3sFlannel "k3s-flannel" (Options) => flannel::K3sFlannel,
-            cilium: Cilium "cilium" (Options) => cilium::Cilium,
-            cilium_nodeport: CiliumNodePort "cilium-nodeport" (Options) => cilium_node_address::CiliumNodePort,
-            cilium_masquerade: CiliumMasquerade "cilium-masquerade" (Options) => cilium_node_address::CiliumMasquerade,
-            etcd: Etcd "etcd" => etcd::Etcd,
-            swarm: Swarm "swarm" => swarm::Swarm,
-            consul: Consul "consul" => consul::Consul,
-            nomad: Nomad "nomad" => nomad::Nomad,
-        }
-    };
-}
-pub(crate) use for_each_program;
-
 /// [`Program`], its order and its names, from the list.
 macro_rules! program_enum {
     ($( $field:ident : $P:ident $name:literal $( ( $Opt:ident ) )? $( { $Spec:ident } )? => $module:ident :: $ty:ident, )*) => {
         /// A program nlorder replays (its replay: `replay::<module>`'s
-        /// chooser, named in [`for_each_program!`]).
+        /// chooser, named in the registry's list).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Program {
             $(
