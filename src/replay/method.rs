@@ -311,21 +311,6 @@ pub fn all_options() -> Vec<&'static str> {
     all
 }
 
-/// `--method`'s help: the programs' names, then calico-node's methods.
-pub fn method_help() -> String {
-    let names: Vec<String> = Program::ALL
-        .iter()
-        .filter(|p| **p != Program::CalicoNode)
-        .map(|p| format!("`{}`", p.name()))
-        .collect();
-    format!(
-        "A program ({}), or a Calico IP_AUTODETECTION_METHOD value: first-found, interface=REGEX[,REGEX], \
-         skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR], can-reach=DEST, kubernetes-internal-ip. REGEX means what \
-         it means to calico-node: Go's RE2 (ASCII \\d \\w \\s \\b, \\Q..\\E), not the regex crate",
-        names.join(", ")
-    )
-}
-
 impl MethodSpec {
     /// The replay, with a note for each assumption its answer rests on
     /// (see [`assumed`]).

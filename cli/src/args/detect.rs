@@ -119,7 +119,7 @@ pub struct WatchArgs {
 /// library's `clap` feature), so no program is named here.
 #[derive(Debug, Clone, Args)]
 pub struct DetectSettingsArgs {
-    #[arg(long, default_value = "first-found", help = nlorder::replay::method::method_help())]
+    #[arg(long, default_value = "first-found", help = method_help())]
     pub method: nlorder::replay::method::Method,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
     #[arg(long)]
@@ -130,4 +130,21 @@ pub struct DetectSettingsArgs {
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[arg(long, value_name = "ADDR[/LEN]|none")]
     pub expect: Option<nlorder::app::settings::Expected>,
+}
+
+/// `--method`'s help: every program's name from the library's registry
+/// (calico-node's methods are its values), then calico-node's methods.
+fn method_help() -> String {
+    use nlorder::replay::Program;
+    let names: Vec<String> = Program::ALL
+        .iter()
+        .filter(|p| **p != Program::CalicoNode)
+        .map(|p| format!("`{}`", p.name()))
+        .collect();
+    format!(
+        "A program ({}), or a Calico IP_AUTODETECTION_METHOD value: first-found, interface=REGEX[,REGEX], \
+         skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR], can-reach=DEST, kubernetes-internal-ip. REGEX means what \
+         it means to calico-node: Go's RE2 (ASCII \\d \\w \\s \\b, \\Q..\\E), not the regex crate",
+        names.join(", ")
+    )
 }
