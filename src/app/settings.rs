@@ -8,9 +8,9 @@
 //! (one field per program, its replay module's `Settings`, whose fields
 //! are the manifests' keys); whether an option means anything to the
 //! method comes from the programs' own `OPTIONS` lists
-//! ([`crate::replay::method::readers`]). No program is named here but in
-//! the checks across settings of [`DetectSettings::validate`] (kubelet's
-//! and calico-node's). [`DetectSettings::spec`] has the method's program
+//! ([`crate::replay::method::readers`]), and the checks across settings
+//! from the method's program ([`crate::replay::method::validate`]): no
+//! program is named here. [`DetectSettings::spec`] has the method's program
 //! build its replay's [`MethodSpec`] (with the Calico method parsed and its
 //! patterns compiled once, a hosts file read) or says which setting is wrong. A mistake in nlorder's own arguments is an error here;
 //! a configuration the replayed program itself rejects (an unknown Calico
@@ -26,7 +26,7 @@ use ipnet::IpNet;
 use serde::de::{DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::replay::method::{Context, Method, OptionsError, ProgramSettings, readers};
+use crate::replay::method::{Context, Given, Method, OptionsError, ProgramSettings, readers};
 use crate::replay::options::flag;
 use crate::replay::verdict::{Detection, NodeAddress};
 use crate::replay::{Family, MethodSpec, Program, calico};
@@ -291,37 +291,13 @@ impl DetectSettings {
                 });
             }
         }
-        let k = &self.programs.kubelet;
-        if k.hosts.is_some() && !k.resolved.is_empty() {
-            return Err(SettingsError::HostsAndResolved);
-        }
-        if let Some(text) = method.calico() {
-            if !k.resolved.is_empty() && !text.is_can_reach_name() {
-                return Err(SettingsError::ResolvedNotRead(method.clone()));
-            }
-            if text.is_kubernetes_internal_ip() {
-                if self.programs.calico.node_internal_ip.is_empty() {
-                    return Err(SettingsError::NoInternalIp);
-                }
-                if let Some(node) = nodes.iter().find(|n| self.internal_ips(n).is_empty()) {
-                    let given: Vec<&str> = self
-                        .programs
-                        .calico
-                        .node_internal_ip
-                        .iter()
-                        .filter_map(|n| n.node.as_deref())
-                        .collect();
-                    return Err(SettingsError::NoInternalIpFor(node.clone(), given.join(", ")));
-                }
-            }
-        }
-        if program == Program::Kubelet
-            && let (Some(f), Some(ip)) = (self.family, k.node_ip.first())
-            && Family::of(*ip) != f
-        {
-            return Err(SettingsError::FamilyConflict(f, *ip));
-        }
-        Ok(())
+        let given = Given {
+            settings: &self.programs,
+            method,
+            family: self.family,
+            nodes,
+        };
+        crate::replay::method::validate(&given).map_err(SettingsError::from)
     }
 
     /// The family asked for (IPv4 unless said).
@@ -346,10 +322,22 @@ impl DetectSettings {
             node,
             read: &read,
         };
-        MethodSpec::new(&cx).map_err(|e| match e {
+        MethodSpec::new(&cx).map_err(SettingsError::from)
+    }
+}
+
+/// A program's refusal, in nlorder's words.
+impl From<OptionsError> for SettingsError {
+    fn from(e: OptionsError) -> SettingsError {
+        match e {
             OptionsError::Pattern(e) => SettingsError::Pattern(e),
             OptionsError::Unreadable(e) => SettingsError::Unreadable(e),
-        })
+            OptionsError::HostsAndResolved => SettingsError::HostsAndResolved,
+            OptionsError::ResolvedNotRead(m) => SettingsError::ResolvedNotRead(m),
+            OptionsError::NoInternalIp => SettingsError::NoInternalIp,
+            OptionsError::NoInternalIpFor(node, given) => SettingsError::NoInternalIpFor(node, given),
+            OptionsError::FamilyConflict(f, ip) => SettingsError::FamilyConflict(f, ip),
+        }
     }
 }
 

@@ -39,7 +39,7 @@ use super::failure::Failure;
 pub use super::failure::{Introduced, MethodError, Unable};
 use std::collections::BTreeSet;
 
-use super::chooser::{Chooser, Context, OptionsError, Outcome};
+use super::chooser::{Chooser, Context, Given, OptionsError, Outcome};
 use super::program::Program;
 use crate::model::Model;
 use crate::netlink::values::TableId;
@@ -92,6 +92,28 @@ impl Chooser for CalicoNode {
             method,
             options,
         })
+    }
+
+    /// Resolver answers for a method that resolves no name;
+    /// kubernetes-internal-ip without an InternalIP for every node.
+    fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
+        let Some(text) = given.method.calico() else {
+            return Ok(());
+        };
+        if !given.settings::<super::kubelet::Kubelet>().resolved.is_empty() && !text.is_can_reach_name() {
+            return Err(OptionsError::ResolvedNotRead(given.method.clone()));
+        }
+        if text.is_kubernetes_internal_ip() {
+            let s = given.settings::<CalicoNode>();
+            if s.node_internal_ip.is_empty() {
+                return Err(OptionsError::NoInternalIp);
+            }
+            if let Some(node) = given.nodes.iter().find(|n| s.internal_ips(n).is_empty()) {
+                let named: Vec<&str> = s.node_internal_ip.iter().filter_map(|n| n.node.as_deref()).collect();
+                return Err(OptionsError::NoInternalIpFor(node.clone(), named.join(", ")));
+            }
+        }
+        Ok(())
     }
 
     fn detect(model: &Model, s: &Spec) -> Detection {

@@ -52,6 +52,13 @@ pub trait Chooser {
     /// Its options from the settings, or why they cannot be used.
     fn options(cx: &Context<'_>) -> Result<Self::Options, OptionsError>;
 
+    /// Settings it cannot use together, or for the nodes named, checked
+    /// once before any capture is read (after every option given was
+    /// found to be one it reads). Default: none.
+    fn validate(_given: &Given<'_>) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
     /// Its replay.
     fn detect(model: &Model, o: &Self::Options) -> Detection;
 
@@ -106,14 +113,19 @@ pub struct Context<'a> {
     pub read: &'a dyn Fn(&Path) -> Result<Vec<u8>, String>,
 }
 
+/// The settings of chooser `C` among every program's (its defaults if
+/// none were kept).
+fn settings_of<C: Chooser>(all: &dyn AllSettings) -> C::Settings {
+    all.of(C::PROGRAM)
+        .downcast_ref::<C::Settings>()
+        .cloned()
+        .unwrap_or_default()
+}
+
 impl Context<'_> {
     /// The settings of chooser `C` (its defaults if none were kept).
     pub fn settings<C: Chooser>(&self) -> C::Settings {
-        self.settings
-            .of(C::PROGRAM)
-            .downcast_ref::<C::Settings>()
-            .cloned()
-            .unwrap_or_default()
+        settings_of::<C>(self.settings)
     }
 
     /// The family asked for (IPv4 unless said).
@@ -122,13 +134,44 @@ impl Context<'_> {
     }
 }
 
-/// Settings a program's options cannot be built from.
+/// What [`Chooser::validate`] checks: the settings as given, for every
+/// node named.
+pub struct Given<'a> {
+    /// Every program's settings.
+    pub settings: &'a dyn AllSettings,
+    /// The method asked for.
+    pub method: &'a Method,
+    /// `--family`, if given.
+    pub family: Option<Family>,
+    /// The nodes (the captures' names).
+    pub nodes: &'a [String],
+}
+
+impl Given<'_> {
+    /// The settings of chooser `C` (its defaults if none were kept).
+    pub fn settings<C: Chooser>(&self) -> C::Settings {
+        settings_of::<C>(self.settings)
+    }
+}
+
+/// Settings a program cannot use (values; `app::settings` words them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionsError {
     /// A pattern or CIDR of calico-node's method does not compile.
     Pattern(MethodError),
     /// A file a setting names cannot be read (its name and why).
     Unreadable(String),
+    /// kubelet: a hosts file to look the node name up in, and its answers given too.
+    HostsAndResolved,
+    /// calico-node: resolver answers for a method that resolves no name.
+    ResolvedNotRead(Method),
+    /// calico-node's kubernetes-internal-ip without the Node's InternalIP.
+    NoInternalIp,
+    /// calico-node's kubernetes-internal-ip: no InternalIP given applies
+    /// to this node (the node, and the nodes some were given for).
+    NoInternalIpFor(String, String),
+    /// kubelet: `--family` against the family of its first `--node-ip`.
+    FamilyConflict(Family, std::net::IpAddr),
 }
 
 program_options! {

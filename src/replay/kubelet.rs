@@ -7,7 +7,7 @@
 
 use std::net::IpAddr;
 
-use super::chooser::{Chooser, Context, OptionsError};
+use super::chooser::{Chooser, Context, Given, OptionsError};
 use super::failure::Failure;
 use super::gai::{
     self,
@@ -44,6 +44,21 @@ impl Chooser for Kubelet {
             resolved_given: !k.resolved.is_empty(),
             lookup: name_lookup(&k, cx)?,
         })
+    }
+
+    /// A hosts file and answers given together; a `--family` other than
+    /// the first `--node-ip`'s.
+    fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
+        let k = given.settings::<Kubelet>();
+        if k.hosts.is_some() && !k.resolved.is_empty() {
+            return Err(OptionsError::HostsAndResolved);
+        }
+        if let (Some(f), Some(ip)) = (given.family, k.node_ip.first())
+            && super::family::Family::of(*ip) != f
+        {
+            return Err(OptionsError::FamilyConflict(f, *ip));
+        }
+        Ok(())
     }
 
     fn detect(model: &Model, o: &Options) -> Detection {

@@ -12,7 +12,7 @@
 //! in [`super::program`], and nothing after tells methods apart by their
 //! text. Adding a program adds nothing here.
 
-pub use super::chooser::{Chooser, Context, OptionsError, Outcome};
+pub use super::chooser::{Chooser, Context, Given, OptionsError, Outcome};
 use super::failure::Failure;
 use super::family::Family;
 pub use super::program::{Method, Program};
@@ -145,6 +145,15 @@ macro_rules! registry {
             match p {
                 Program::$CP => <super::$cmodule::$cty as Chooser>::Settings::KEYS,
                 $( Program::$P => <super::$module::$ty as Chooser>::Settings::KEYS, )*
+            }
+        }
+
+        /// The settings the method's program cannot use together, or for
+        /// the nodes named (its chooser's [`Chooser::validate`]).
+        pub fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
+            match given.method.program() {
+                Program::$CP => <super::$cmodule::$cty as Chooser>::validate(given),
+                $( Program::$P => <super::$module::$ty as Chooser>::validate(given), )*
             }
         }
 
