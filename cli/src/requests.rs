@@ -204,13 +204,7 @@ impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
             method: a.method,
             family: a.family,
             expect: a.expect,
-            calico: a.calico.into(),
-            kubelet: a.kubelet.into(),
-            flannel: a.flannel.into(),
-            kubeadm: a.kubeadm.into(),
-            kube_apiserver: a.kube_apiserver.into(),
-            k3s: a.k3s.into(),
-            cilium: a.cilium.into(),
+            programs: a.programs,
             ..Default::default()
         }
     }

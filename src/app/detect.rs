@@ -15,7 +15,7 @@ use crate::replay::Family;
 use crate::replay::method::Method;
 use crate::replay::verdict::Choice;
 use crate::replay::verdict::Detection;
-use crate::replay::{MethodSpec, calico, matrix};
+use crate::replay::{MethodSpec, matrix};
 use crate::report;
 use crate::report::detect::{Answer, DetectReport, Look, MatrixAt, NodeAnswer, outcome};
 use crate::report::moment::outside_warning;
@@ -57,7 +57,7 @@ impl Detect {
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut settings = self.settings.clone();
         // Said even with --quiet: the answer is not the release asked for.
-        if let Some(w) = crate::report::semantics::newer_release(settings.calico.calico_version) {
+        if let Some(w) = crate::report::semantics::newer_release(settings.programs.calico.calico_version) {
             eprintln!("nlorder: warning: --calico-version: {w}");
         }
         // The families to replay, each with its method: one run, or one
@@ -194,13 +194,9 @@ impl Detect {
         let looker = (Looker::Go, self.all_looks);
         let (trace, model) = (console.trace, self.model);
         if self.all {
-            let base = match spec {
-                MethodSpec::Calico { options, .. } => options.clone(),
-                _ => calico::Options::default(),
-            };
             let (results, grounds) =
                 super::session::evaluate_following(open, trace, model, self.at, looker, &mut (), |m| {
-                    matrix::run(m, &base, &self.families())
+                    matrix::run(m, spec, &self.families())
                 })?;
             let results = results
                 .into_iter()

@@ -25,7 +25,7 @@ use crate::netlink::names::{IFF_LOWER_UP, IFF_UP};
 use crate::rebuild::{At, RecordSink};
 use crate::replay::method::Method;
 use crate::replay::verdict::Detection;
-use crate::replay::{MethodSpec, calico, matrix};
+use crate::replay::{MethodSpec, matrix};
 use crate::report::picture::{
     AddrBar, Began, Ended, Life, LinkLane, NodePicture, Picture, ProgramConflicts, ProgramLane, StateMark,
 };
@@ -168,15 +168,11 @@ impl Report {
         if !self.all {
             return Ok(vec![spec]);
         }
-        let base = match spec {
-            MethodSpec::Calico { options, .. } => options,
-            _ => calico::Options::default(),
-        };
         let families = match self.settings.family {
             Some(f) => vec![f],
             None => vec![crate::replay::family::Family::V4, crate::replay::family::Family::V6],
         };
-        Ok(matrix::methods(model, &base, &families))
+        Ok(matrix::methods(model, &spec, &families))
     }
 }
 

@@ -4,12 +4,15 @@
 //!
 //! Contract: every value is parsed and checked once, here, into a typed
 //! field: the method and what every program shares (family, expectation)
-//! here, each program's options in its replay module's `Settings` (the
-//! manifests' keys are their fields); whether an option means anything to
-//! the method comes from the programs' own `OPTIONS` lists
-//! ([`crate::replay::method::readers`]). [`DetectSettings::spec`] builds the
-//! replay's [`MethodSpec`] (with the Calico method parsed and its patterns
-//! compiled once) or says which setting is wrong. A mistake in nlorder's own arguments is an error here;
+//! here, every program's options in the registry's [`ProgramSettings`]
+//! (one field per program, its replay module's `Settings`, whose fields
+//! are the manifests' keys); whether an option means anything to the
+//! method comes from the programs' own `OPTIONS` lists
+//! ([`crate::replay::method::readers`]), and the checks across settings
+//! from the method's program ([`crate::replay::method::validate`]): no
+//! program is named here. [`DetectSettings::spec`] has the method's program
+//! build its replay's [`MethodSpec`] (with the Calico method parsed and its
+//! patterns compiled once, a hosts file read) or says which setting is wrong. A mistake in nlorder's own arguments is an error here;
 //! a configuration the replayed program itself rejects (an unknown Calico
 //! method, kubernetes-internal-ip on a release without it) is a replay
 //! result with that program's message, not an error.
@@ -17,20 +20,16 @@
 use crate::bad_value::BadValue;
 use std::fmt;
 use std::net::IpAddr;
-use std::path::PathBuf;
 use std::str::FromStr;
 
 use ipnet::IpNet;
 use serde::de::{DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::replay::gai::hosts::{HostConf, HostsFile};
-use crate::replay::method::{Method, readers};
-use crate::replay::options::{flag, resolved_ips};
+use crate::replay::method::{Context, Given, Method, OptionsError, ProgramSettings, readers};
+use crate::replay::options::flag;
 use crate::replay::verdict::{Detection, NodeAddress};
-use crate::replay::{
-    Family, MethodSpec, Program, calico, cilium, cilium_node_address, flannel, k3s, kube_apiserver, kubeadm, kubelet,
-};
+use crate::replay::{Family, MethodSpec, Program, calico};
 
 /// Deserializes any type from its text form (`FromStr`), so manifests take
 /// exactly what the command line takes.
@@ -102,75 +101,36 @@ impl Expected {
     }
 }
 
-/// `DetectSettings` with its program modules' settings, each named once:
-/// the struct's fields, `given` and `set` (and the settings test) come
-/// from this list.
-macro_rules! detect_settings {
-    ($( $(#[$doc:meta])* $field:ident: $module:ident, )*) => {
-        /// Everything that selects and configures a replayed method: the method,
-        /// what every program shares, and each program module's own settings.
-        #[derive(Debug, Clone, Default)]
-        pub struct DetectSettings {
-            /// A program (`kubelet`, `flannel`, `kubeadm`, `kube-apiserver`, `k3s`, `k3s-flannel`,
-            /// `cilium`, `cilium-nodeport`, `cilium-masquerade`, `etcd`, `swarm`, `consul`, `nomad`),
-            /// or a Calico IP_AUTODETECTION_METHOD value: first-found,
-            /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
-            /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
-            /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
-            pub method: Method,
-            /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
-            pub family: Option<Family>,
-            /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
-            /// the prefix, none: nothing chosen). In a manifest: `address`.
-            pub expect: Option<Expected>,
-            /// Manifests only: the interface the detection must choose.
-            pub interface: Option<String>,
-            /// Manifests only: the moment to evaluate (a packet number or a time).
-            pub at: Option<crate::rebuild::AtValue>,
-            $( $(#[$doc])* pub $field: $module::Settings, )*
-        }
-
-        impl DetectSettings {
-            /// Every program's settings given a value other than its default
-            /// (their manifest keys).
-            pub fn given(&self) -> Vec<&'static str> {
-                let mut given = Vec::new();
-                $( given.extend(self.$field.given()); )*
-                given
-            }
-
-            /// Reads one program's key of a manifest; false when no program has it.
-            fn set<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
-                $( if self.$field.set(key, map)? {
-                    return Ok(true);
-                } )*
-                Ok(false)
-            }
-
-            /// The keys of every program module's settings.
-            #[cfg(test)]
-            fn setting_keys() -> Vec<&'static str> {
-                [$( $module::Settings::KEYS, )*].concat()
-            }
-        }
-    };
+/// Everything that selects and configures a replayed method: the method,
+/// what every program shares, and every program's own settings (one field
+/// per program of the registry, in [`ProgramSettings`]).
+#[derive(Debug, Clone, Default)]
+pub struct DetectSettings {
+    /// A program (its name as `--method` spells it), or a Calico
+    /// IP_AUTODETECTION_METHOD value: first-found,
+    /// `interface=REGEX[,REGEX]`, `skip-interface=REGEX[,REGEX]`, `cidr=CIDR[,CIDR]`,
+    /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
+    /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
+    pub method: Method,
+    /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
+    pub family: Option<Family>,
+    /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
+    /// the prefix, none: nothing chosen). In a manifest: `address`.
+    pub expect: Option<Expected>,
+    /// Manifests only: the interface the detection must choose.
+    pub interface: Option<String>,
+    /// Manifests only: the moment to evaluate (a packet number or a time).
+    pub at: Option<crate::rebuild::AtValue>,
+    /// Every program's settings (its keys are the manifests').
+    pub programs: ProgramSettings,
 }
 
-detect_settings! {
-    /// calico-node's settings.
-    calico: calico,
-    /// kubelet's (its `--node-ip` is k3s's too).
-    kubelet: kubelet,
-    /// flanneld's (its release is k3s-flannel's too).
-    flannel: flannel,
-    /// kubeadm's (its advertise address is kube-apiserver's too).
-    kubeadm: kubeadm,
-    /// kube-apiserver's.
-    kube_apiserver: kube_apiserver,
-    /// k3s's (and its embedded flannel's).
-    k3s: k3s,
-    /// Cilium's (node IP, NodePort and masquerade).
-    cilium: cilium,
+impl DetectSettings {
+    /// Every program's settings given a value other than its default
+    /// (their manifest keys).
+    pub fn given(&self) -> Vec<&'static str> {
+        self.programs.given()
+    }
 }
 
 /// The keys of a manifest's `[[detect]]` table besides the programs'.
@@ -197,7 +157,7 @@ impl<'de> Deserialize<'de> for DetectSettings {
                         "interface" => s.interface = map.next_value()?,
                         "at" => s.at = map.next_value()?,
                         other => {
-                            if !s.set(other, &mut map)? {
+                            if !s.programs.set(other, &mut map)? {
                                 return Err(serde::de::Error::unknown_field(other, known()));
                             }
                         }
@@ -331,36 +291,13 @@ impl DetectSettings {
                 });
             }
         }
-        let k = &self.kubelet;
-        if k.hosts.is_some() && !k.resolved.is_empty() {
-            return Err(SettingsError::HostsAndResolved);
-        }
-        if let Some(text) = method.calico() {
-            if !k.resolved.is_empty() && !text.is_can_reach_name() {
-                return Err(SettingsError::ResolvedNotRead(method.clone()));
-            }
-            if text.is_kubernetes_internal_ip() {
-                if self.calico.node_internal_ip.is_empty() {
-                    return Err(SettingsError::NoInternalIp);
-                }
-                if let Some(node) = nodes.iter().find(|n| self.calico.internal_ips(n).is_empty()) {
-                    let given: Vec<&str> = self
-                        .calico
-                        .node_internal_ip
-                        .iter()
-                        .filter_map(|n| n.node.as_deref())
-                        .collect();
-                    return Err(SettingsError::NoInternalIpFor(node.clone(), given.join(", ")));
-                }
-            }
-        }
-        if program == Program::Kubelet
-            && let (Some(f), Some(ip)) = (self.family, k.node_ip.first())
-            && Family::of(*ip) != f
-        {
-            return Err(SettingsError::FamilyConflict(f, *ip));
-        }
-        Ok(())
+        let given = Given {
+            settings: &self.programs,
+            method,
+            family: self.family,
+            nodes,
+        };
+        crate::replay::method::validate(&given).map_err(SettingsError::from)
     }
 
     /// The family asked for (IPv4 unless said).
@@ -368,131 +305,39 @@ impl DetectSettings {
         self.family.unwrap_or_default()
     }
 
-    /// `hosts` (and `host_conf`), read, for kubelet's node name: the
-    /// hostname override, else the capture's node name.
-    fn name_lookup(&self, node: &str) -> Result<Option<kubelet::NameLookup>, SettingsError> {
-        let k = &self.kubelet;
-        let Some(path) = &k.hosts else { return Ok(None) };
-        let read =
-            |p: &PathBuf| std::fs::read(p).map_err(|e| SettingsError::Unreadable(format!("{}: {e}", p.display())));
-        let multi = match &k.host_conf {
-            Some(p) => HostConf::parse(&read(p)?).multi,
-            None => false,
-        };
-        Ok(Some(kubelet::NameLookup {
-            name: k.hostname_override.clone().unwrap_or_else(|| node.to_owned()),
-            path: path.display().to_string(),
-            file: HostsFile::parse(&read(path)?),
-            multi,
-        }))
-    }
-
     /// The Node's InternalIP addresses that apply to `node`.
     pub fn internal_ips(&self, node: &str) -> Vec<IpAddr> {
-        self.calico.internal_ips(node)
+        self.programs.calico.internal_ips(node)
     }
 
-    /// The replay these settings select, for one node.
+    /// The replay these settings select, for one node: its program's
+    /// options, built by its chooser (the Calico method parsed and its
+    /// patterns compiled once; a hosts file read).
     pub fn spec(&self, node: &str) -> Result<MethodSpec, SettingsError> {
-        let family = self.family();
-        let (k, f, c) = (&self.kubelet, &self.flannel, &self.cilium);
-        let program = match &self.method {
-            Method::Calico(text) => {
-                let options = calico::Options {
-                    version: self.calico.calico_version,
-                    family,
-                    node_internal_ips: self.internal_ips(node),
-                    ip: self.calico.ip.clone(),
-                    bgp_peers: self.calico.bgp_peer.clone(),
-                    resolved: resolved_ips(&k.resolved),
-                };
-                let method = calico::Method::parse(text.as_str(), self.calico.calico_version);
-                if let Err(e) = &method
-                    && e.is_argument()
-                {
-                    return Err(SettingsError::Pattern(e.clone()));
-                }
-                return Ok(MethodSpec::Calico {
-                    text: text.as_str().to_owned(),
-                    method,
-                    options,
-                });
-            }
-            Method::Program(p) => *p,
+        let read = |p: &std::path::Path| std::fs::read(p).map_err(|e| e.to_string());
+        let cx = Context {
+            settings: &self.programs,
+            method: &self.method,
+            family: self.family,
+            node,
+            read: &read,
         };
-        Ok(match program {
-            // kubelet prefers IPv6 when told `--node-ip ::`; `--family 6` says that.
-            Program::Kubelet => MethodSpec::Kubelet(kubelet::Options {
-                node_ip: match (self.family, k.node_ip.is_empty()) {
-                    (Some(Family::V6), true) => vec![IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)],
-                    _ => k.node_ip.clone(),
-                },
-                hostname_override: k.hostname_override.clone(),
-                resolved: resolved_ips(&k.resolved),
-                resolved_given: !k.resolved.is_empty(),
-                lookup: self.name_lookup(node)?,
-            }),
-            Program::Kubeadm => MethodSpec::Kubeadm(kubeadm::Options {
-                advertise_address: self.kubeadm.advertise_address,
-            }),
-            Program::KubeApiserver => MethodSpec::KubeApiserver(kube_apiserver::Options {
-                advertise_address: self.kubeadm.advertise_address,
-                bind_address: self.kube_apiserver.bind_address,
-            }),
-            Program::Flannel => MethodSpec::Flannel(flannel::Options {
-                iface: f.iface.clone(),
-                iface_regex: f.iface_regex.clone(),
-                iface_can_reach: f.iface_can_reach,
-                public_ip: f.public_ip,
-                family,
-                version: f.flannel_version,
-                host: flannel::Host::Flanneld,
-            }),
-            Program::K3s => MethodSpec::K3s(k3s::Options {
-                node_ip: k.node_ip.clone(),
-                flannel_iface: self.k3s.flannel_iface.clone(),
-            }),
-            Program::K3sFlannel => MethodSpec::K3sFlannel(flannel::Options {
-                iface: self.k3s.flannel_iface.iter().cloned().collect(),
-                family,
-                version: f.flannel_version,
-                ..flannel::Options::default()
-            }),
-            Program::Cilium => MethodSpec::Cilium(cilium::Options {
-                device: c.cilium_device.clone(),
-                version: c.cilium_version,
-                family,
-            }),
-            Program::CiliumNodePort | Program::CiliumMasquerade => {
-                MethodSpec::CiliumNodeAddress(cilium_node_address::Options {
-                    devices: c
-                        .cilium_device
-                        .iter()
-                        .flat_map(|d| d.split(','))
-                        .map(str::to_owned)
-                        .collect(),
-                    version: c.cilium_version,
-                    family,
-                    role: if program == Program::CiliumMasquerade {
-                        cilium_node_address::Role::Masquerade
-                    } else {
-                        cilium_node_address::Role::NodePort
-                    },
-                })
-            }
-            Program::Etcd => MethodSpec::Etcd,
-            Program::Swarm => MethodSpec::Swarm,
-            Program::Consul => MethodSpec::Consul,
-            Program::Nomad => MethodSpec::Nomad,
-            // (never a `Method::Program`: its methods are `Method::Calico`)
-            Program::CalicoNode => {
-                return DetectSettings {
-                    method: Method::default(),
-                    ..self.clone()
-                }
-                .spec(node);
-            }
-        })
+        MethodSpec::new(&cx).map_err(SettingsError::from)
+    }
+}
+
+/// A program's refusal, in nlorder's words.
+impl From<OptionsError> for SettingsError {
+    fn from(e: OptionsError) -> SettingsError {
+        match e {
+            OptionsError::Pattern(e) => SettingsError::Pattern(e),
+            OptionsError::Unreadable(e) => SettingsError::Unreadable(e),
+            OptionsError::HostsAndResolved => SettingsError::HostsAndResolved,
+            OptionsError::ResolvedNotRead(m) => SettingsError::ResolvedNotRead(m),
+            OptionsError::NoInternalIp => SettingsError::NoInternalIp,
+            OptionsError::NoInternalIpFor(node, given) => SettingsError::NoInternalIpFor(node, given),
+            OptionsError::FamilyConflict(f, ip) => SettingsError::FamilyConflict(f, ip),
+        }
     }
 }
 
@@ -504,7 +349,7 @@ mod tests {
     /// program, and every option a program reads is some module's setting.
     #[test]
     fn the_registry_and_the_settings_name_the_same_keys() {
-        let keys = DetectSettings::setting_keys();
+        let keys = ProgramSettings::keys();
         let read = crate::replay::method::all_options();
         for k in &keys {
             assert!(read.contains(k), "{k}: no program reads it");
@@ -518,7 +363,10 @@ mod tests {
     fn an_option_means_nothing_to_a_program_that_does_not_read_it() {
         let manifest = "method = \"flannel\"\nbind_address = \"10.0.0.1\"\n";
         let s: DetectSettings = toml::from_str(manifest).expect("settings");
-        assert_eq!(s.kube_apiserver.bind_address, Some("10.0.0.1".parse().expect("ip")));
+        assert_eq!(
+            s.programs.kube_apiserver.bind_address,
+            Some("10.0.0.1".parse().expect("ip"))
+        );
         let e = s.validate(&[]).expect_err("refused");
         assert_eq!(
             e,

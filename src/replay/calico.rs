@@ -37,7 +37,168 @@ pub use super::calico_text::MethodText;
 pub use super::calico_version::Version;
 use super::failure::Failure;
 pub use super::failure::{Introduced, MethodError, Unable};
+use std::collections::BTreeSet;
+
+use super::chooser::{Chooser, Context, Given, OptionsError, Outcome};
+use super::program::Program;
 use crate::model::Model;
+use crate::netlink::values::TableId;
+
+/// calico-node in the registry: its methods are `IP_AUTODETECTION_METHOD`
+/// values ([`super::program::Method::Calico`]), and its options the method
+/// as written, as the release parses it, and its other settings.
+pub struct CalicoNode;
+
+/// A calico-node method with its settings (the registry's
+/// `MethodSpec::Calico` holds the same three fields).
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// `IP_AUTODETECTION_METHOD` as written.
+    pub text: String,
+    /// The value as the release replayed parses it, or why it does not.
+    pub method: Result<Method, MethodError>,
+    /// calico-node's other settings.
+    pub options: Options,
+}
+
+impl Chooser for CalicoNode {
+    const PROGRAM: Program = Program::CalicoNode;
+    const DOC: &'static str = "calico-node's IP_AUTODETECTION_METHOD";
+    type Settings = Settings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Spec;
+    const CHECKS_CONFLICTS: bool = true;
+
+    fn options(cx: &Context<'_>) -> Result<Spec, OptionsError> {
+        let s = cx.settings::<CalicoNode>();
+        let resolved = cx.settings::<super::kubelet::Kubelet>().resolved;
+        let text = cx.method.calico().cloned().unwrap_or_default();
+        let options = Options {
+            version: s.calico_version,
+            family: cx.family(),
+            node_internal_ips: s.internal_ips(cx.node),
+            ip: s.ip.clone(),
+            bgp_peers: s.bgp_peer.clone(),
+            resolved: super::options::resolved_ips(&resolved),
+        };
+        let method = Method::parse(text.as_str(), s.calico_version);
+        if let Err(e) = &method
+            && e.is_argument()
+        {
+            return Err(OptionsError::Pattern(e.clone()));
+        }
+        Ok(Spec {
+            text: text.as_str().to_owned(),
+            method,
+            options,
+        })
+    }
+
+    /// Resolver answers for a method that resolves no name;
+    /// kubernetes-internal-ip without an InternalIP for every node.
+    fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
+        let Some(text) = given.method.calico() else {
+            return Ok(());
+        };
+        if !given.settings::<super::kubelet::Kubelet>().resolved.is_empty() && !text.is_can_reach_name() {
+            return Err(OptionsError::ResolvedNotRead(given.method.clone()));
+        }
+        if text.is_kubernetes_internal_ip() {
+            let s = given.settings::<CalicoNode>();
+            if s.node_internal_ip.is_empty() {
+                return Err(OptionsError::NoInternalIp);
+            }
+            if let Some(node) = given.nodes.iter().find(|n| s.internal_ips(n).is_empty()) {
+                let named: Vec<&str> = s.node_internal_ip.iter().filter_map(|n| n.node.as_deref()).collect();
+                return Err(OptionsError::NoInternalIpFor(node.clone(), named.join(", ")));
+            }
+        }
+        Ok(())
+    }
+
+    fn detect(model: &Model, s: &Spec) -> Detection {
+        detect_parsed(model, &s.text, &s.method, &s.options)
+    }
+
+    fn walks_links(s: &Spec) -> bool {
+        walks_links(&s.method)
+    }
+
+    fn outcome(model: &Model, s: &Spec) -> Option<Outcome> {
+        outcome_parsed(model, &s.method, &s.options)
+    }
+
+    /// first-found, `interface=PREFIX.*` for each family of interface
+    /// names that carries a global address, `cidr=` for each global
+    /// subnet, `can-reach=` each default gateway, kubernetes-internal-ip
+    /// when the InternalIP is known; with `--method`'s settings if it
+    /// named a calico-node method.
+    fn all_in_family(model: &Model, base: Option<&Spec>, fam: Family) -> Vec<Spec> {
+        let af = fam.af();
+        let global: Vec<_> = model
+            .addresses(Some(af))
+            .into_iter()
+            .filter(|a| goview::is_global_unicast(a.address))
+            .collect();
+        let o = Options {
+            family: fam,
+            ..base.map(|b| b.options.clone()).unwrap_or_default()
+        };
+        let calico = |m: String| Spec {
+            method: Method::parse(&m, o.version),
+            text: m,
+            options: o.clone(),
+        };
+        let mut out = vec![calico("first-found".into())];
+        let prefixes: BTreeSet<String> = global
+            .iter()
+            .filter_map(|a| model.link(a.index))
+            .filter(|l| l.has_name())
+            .map(|l| name_family(&l.display_name()))
+            .filter(|p| !p.is_empty())
+            .collect();
+        for p in prefixes {
+            out.push(calico(format!("interface={}.*", regex::escape(&p))));
+        }
+        let nets: BTreeSet<String> = global
+            .iter()
+            .filter_map(|a| IpNet::new(a.address, a.prefix_len).ok())
+            .map(|n| n.trunc().to_string())
+            .collect();
+        for n in nets {
+            out.push(calico(format!("cidr={n}")));
+        }
+        let gateways: BTreeSet<String> = model
+            .routes()
+            .into_iter()
+            .filter(|r| r.family == af && r.table == TableId::Main && r.dst_len == 0)
+            .filter_map(|r| r.gateway)
+            .map(|g| g.to_string())
+            .collect();
+        for g in gateways {
+            out.push(calico(format!("can-reach={g}")));
+        }
+        if o.node_internal_ips.iter().any(|i| Family::of(*i) == fam) {
+            out.push(calico("kubernetes-internal-ip".into()));
+        }
+        out
+    }
+}
+
+/// `ens160` → `ens`, `eth0` → `eth`, `nerdctl0` → `nerdctl`.
+fn name_family(name: &str) -> String {
+    name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ':' || c == '-')
+        .to_owned()
+}
+
+/// Whether the method's answer depends on the order the interfaces are
+/// walked in.
+pub fn walks_links(method: &Result<Method, MethodError>) -> bool {
+    matches!(
+        method,
+        Ok(Method::FirstFound(_) | Method::Interface(_) | Method::SkipInterface { .. } | Method::Cidr(_))
+    )
+}
 
 /// calico-node's settings besides `IP_AUTODETECTION_METHOD`.
 #[derive(Debug, Clone)]
@@ -146,7 +307,7 @@ pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodEr
             &replayed
         }
     };
-    let name = super::method::Method::Calico(MethodText::new(text).named());
+    let name = super::program::Method::Calico(MethodText::new(text).named());
     let method = match method {
         Ok(m) => m,
         Err(e) => {

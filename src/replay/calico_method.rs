@@ -253,13 +253,19 @@ impl FromStr for NodeInternalIp {
 program_options! {
     /// calico-node's settings besides `IP_AUTODETECTION_METHOD`.
     pub struct Settings {
-        /// The release replayed (`--calico-version`).
+        /// Calico release whose behaviour to replay (exclude list, bugs), e.g. 3.22.1;
+        /// a later release than any nlorder knows is replayed as the newest it knows, with a warning.
+        #[cfg_attr(feature = "clap", arg(long, default_value = "latest"))]
         calico_version: Version = Version::LATEST,
-        /// The Node's InternalIP (kubernetes-internal-ip), in status order.
+        /// The Node's InternalIP (kubernetes-internal-ip), repeatable, in status order;
+        /// `NODE=IP` gives it for one node of several captures.
+        #[cfg_attr(feature = "clap", arg(long, value_name = "[NODE=]IP"))]
         node_internal_ip: Vec<NodeInternalIp> = Vec::new(),
-        /// `IP` (or `IP6`).
+        /// calico-node's IP (or IP6) setting: autodetect, none, or ADDR[/LEN].
+        #[cfg_attr(feature = "clap", arg(long, default_value = "autodetect"))]
         ip: IpSetting = IpSetting::Autodetect,
-        /// BGP peers to check the chosen address against.
+        /// A BGP peer: say whether the kernel would reach it from the chosen address. Repeatable.
+        #[cfg_attr(feature = "clap", arg(long))]
         bgp_peer: Vec<std::net::IpAddr> = Vec::new(),
     }
 }

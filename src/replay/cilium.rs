@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 
 use super::calico_version::Version;
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::reason::{CiliumExcluded, Reason};
@@ -34,6 +35,47 @@ use crate::model::{AddrEntry, LinkEntry, Model};
 use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE};
 use crate::netlink::values::Scope;
 
+/// Cilium's node IP in the registry.
+pub struct Cilium;
+
+impl Chooser for Cilium {
+    const PROGRAM: super::program::Program = super::program::Program::Cilium;
+    const DOC: &'static str = "Cilium's node-IP fallback";
+    type Settings = Settings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        let c = cx.settings::<Cilium>();
+        Ok(Options {
+            device: c.cilium_device,
+            version: c.cilium_version,
+            family: cx.family(),
+        })
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    /// Several candidates are refused, whatever their order; the sort ends
+    /// on dump order only for ties.
+    fn walks_links(_: &Options) -> bool {
+        true
+    }
+
+    fn lean(model: &Model, o: &Options) -> Option<Detection> {
+        Some(detect_in(model, o, false))
+    }
+
+    fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {
+        vec![Options {
+            family,
+            ..Options::default()
+        }]
+    }
+}
+
 /// The newest release whose behaviour is replayed here.
 pub const LATEST: Version = Version(1, 20, 0);
 
@@ -41,9 +83,15 @@ program_options! {
     /// Cilium's settings as given (the node-IP fallback's, NodePort's and
     /// masquerade's).
     pub struct Settings {
-        /// Its `devices` (comma-separated; `eth+` a prefix).
+        /// Cilium's devices (its `devices` setting): the node-IP fallback walks the first one's addresses only;
+        /// NodePort and masquerade take the devices named (comma-separated, `eth+` a prefix).
+        #[cfg_attr(feature = "clap", arg(long, value_name = "DEV[,DEV]"))]
         cilium_device: Option<String> = None,
-        /// The release replayed.
+        /// Cilium release to replay: the node-IP fallback takes the lowest address and counts
+        /// secondaries before 1.14, the lowest link index without secondaries from 1.14, stops
+        /// excluding down dummy links in 1.17 and skips tentative addresses from 1.20; NodePort and
+        /// masquerade follow 1.15, or the code after it.
+        #[cfg_attr(feature = "clap", arg(long, default_value = "1.20", value_name = "X.Y"))]
         cilium_version: Version = LATEST,
     }
 }

@@ -44,6 +44,7 @@ use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 
 use super::calico_version::Version;
+use super::chooser::{Chooser, Context, OptionsError};
 use super::cilium::is_public;
 use super::failure::Failure;
 use super::family::Family;
@@ -53,6 +54,88 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP};
 use crate::netlink::values::{AddressFamily, Scope, TableId};
+
+/// Cilium's NodePort addresses in the registry.
+pub struct CiliumNodePort;
+
+/// Cilium's masquerade addresses in the registry.
+pub struct CiliumMasquerade;
+
+/// The options of `role` from Cilium's settings.
+fn role_options(cx: &Context<'_>, role: Role) -> Options {
+    let c = cx.settings::<super::cilium::Cilium>();
+    Options {
+        devices: c
+            .cilium_device
+            .iter()
+            .flat_map(|d| d.split(','))
+            .map(str::to_owned)
+            .collect(),
+        version: c.cilium_version,
+        family: cx.family(),
+        role,
+    }
+}
+
+/// What `--all` runs for `role` in `family`: no devices, the latest release.
+fn role_defaults(role: Role, family: Family) -> Vec<Options> {
+    vec![Options {
+        devices: Vec::new(),
+        version: super::cilium::LATEST,
+        family,
+        role,
+    }]
+}
+
+impl Chooser for CiliumNodePort {
+    const PROGRAM: super::program::Program = super::program::Program::CiliumNodePort;
+    const DOC: &'static str = "Cilium's NodePort addresses";
+    type Settings = super::chooser::NoSettings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+    const PICKS_NODE_IP: bool = false;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        Ok(role_options(cx, Role::NodePort))
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    fn walks_links(_: &Options) -> bool {
+        true
+    }
+
+    fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {
+        role_defaults(Role::NodePort, family)
+    }
+}
+
+impl Chooser for CiliumMasquerade {
+    const PROGRAM: super::program::Program = super::program::Program::CiliumMasquerade;
+    const DOC: &'static str = "Cilium's masquerade addresses";
+    type Settings = super::chooser::NoSettings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+    const PICKS_NODE_IP: bool = false;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        Ok(role_options(cx, Role::Masquerade))
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    fn walks_links(_: &Options) -> bool {
+        true
+    }
+
+    fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {
+        role_defaults(Role::Masquerade, family)
+    }
+}
 
 /// IFF_SLAVE: a bond's port.
 const IFF_SLAVE: u32 = 0x800;

@@ -13,6 +13,7 @@
 
 use std::net::IpAddr;
 
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
@@ -22,6 +23,37 @@ use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
+
+/// Consul's default bind address in the registry (it takes no options).
+pub struct Consul;
+
+impl Chooser for Consul {
+    const PROGRAM: super::program::Program = super::program::Program::Consul;
+    const DOC: &'static str = "Consul's default bind address";
+    type Settings = super::chooser::NoSettings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = ();
+
+    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
+    fn detect(model: &Model, _: &()) -> Detection {
+        detect(model)
+    }
+
+    fn walks_links(_: &()) -> bool {
+        true
+    }
+
+    fn lean(model: &Model, _: &()) -> Option<Detection> {
+        Some(detect_in(model, false))
+    }
+
+    fn all_once(_: &[Family]) -> Vec<()> {
+        vec![()]
+    }
+}
 
 super::blocks::blocks!(
     /// `privateBlocks`, the IPv4 ones (those matter: only IPv4 is kept).

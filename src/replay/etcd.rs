@@ -13,6 +13,7 @@
 
 use std::net::IpAddr;
 
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::note::{Note, Program};
@@ -21,6 +22,33 @@ use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
 use crate::netlink::values::{AddressFamily, TableId};
+
+/// etcd's default host in the registry (it takes no options).
+pub struct Etcd;
+
+impl Chooser for Etcd {
+    const PROGRAM: super::program::Program = super::program::Program::Etcd;
+    const DOC: &'static str = "etcd's default host";
+    type Settings = super::chooser::NoSettings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = ();
+
+    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
+    fn detect(model: &Model, _: &()) -> Detection {
+        detect(model)
+    }
+
+    fn walks_links(_: &()) -> bool {
+        false
+    }
+
+    fn all_once(_: &[Family]) -> Vec<()> {
+        vec![()]
+    }
+}
 
 /// The options it reads: none (nlorder replays its defaults only).
 pub const OPTIONS: &[&str] = &[];

@@ -13,6 +13,7 @@
 use std::net::IpAddr;
 
 use super::calico_version::Version;
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::goregex::GoRegex;
 use super::note::{Note, Program};
@@ -23,6 +24,81 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::{IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY};
 use crate::netlink::values::{AddressFamily, TableId};
+
+/// flanneld in the registry.
+pub struct Flannel;
+
+impl Chooser for Flannel {
+    const PROGRAM: super::program::Program = super::program::Program::Flannel;
+    const DOC: &'static str = "flannel's public IP";
+    type Settings = Settings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        let f = cx.settings::<Flannel>();
+        Ok(Options {
+            iface: f.iface,
+            iface_regex: f.iface_regex,
+            iface_can_reach: f.iface_can_reach,
+            public_ip: f.public_ip,
+            family: cx.family(),
+            version: f.flannel_version,
+            host: Host::Flanneld,
+        })
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    fn walks_links(o: &Options) -> bool {
+        !o.iface_regex.is_empty()
+    }
+
+    fn all_in_family(_: &Model, _: Option<&Options>, family: super::family::Family) -> Vec<Options> {
+        vec![Options {
+            family,
+            ..Options::default()
+        }]
+    }
+}
+
+/// k3s's embedded flannel in the registry: flannel's default-route walk
+/// (or `--flannel-iface`), in k3s's words.
+pub struct K3sFlannel;
+
+impl Chooser for K3sFlannel {
+    const PROGRAM: super::program::Program = super::program::Program::K3sFlannel;
+    const DOC: &'static str = "k3s's embedded flannel's public IP";
+    type Settings = super::chooser::NoSettings;
+    const OPTIONS: &'static [&'static str] = K3S_OPTIONS;
+    type Options = Options;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        Ok(Options {
+            iface: cx.settings::<super::k3s::K3s>().flannel_iface.into_iter().collect(),
+            family: cx.family(),
+            version: cx.settings::<Flannel>().flannel_version,
+            ..Options::default()
+        })
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect_k3s(model, o)
+    }
+
+    fn walks_links(_: &Options) -> bool {
+        false
+    }
+
+    fn all_in_family(_: &Model, _: Option<&Options>, family: super::family::Family) -> Vec<Options> {
+        vec![Options {
+            family,
+            ..Options::default()
+        }]
+    }
+}
 
 /// flannel's flags that choose its interface and address.
 #[derive(Debug, Clone)]
@@ -105,15 +181,21 @@ pub const LATEST: Version = Version(0, 28, 0);
 program_options! {
     /// flanneld's settings as given.
     pub struct Settings {
-        /// `--iface` (name or IP), repeatable.
+        /// flannel --iface (name or IP), repeatable.
+        #[cfg_attr(feature = "clap", arg(long))]
         iface: Vec<String> = Vec::new(),
-        /// `--iface-regex`, repeatable.
+        /// flannel --iface-regex, repeatable.
+        #[cfg_attr(feature = "clap", arg(long))]
         iface_regex: Vec<String> = Vec::new(),
-        /// `--iface-can-reach`.
+        /// flannel --iface-can-reach.
+        #[cfg_attr(feature = "clap", arg(long))]
         iface_can_reach: Option<IpAddr> = None,
-        /// `--public-ip`.
+        /// flannel --public-ip.
+        #[cfg_attr(feature = "clap", arg(long))]
         public_ip: Option<IpAddr> = None,
-        /// The release whose address sort to replay (k3s's embedded flannel's too).
+        /// flannel release whose address sort to replay (flannel, k3s-flannel): before 0.28.0 an
+        /// interface's addresses are taken in dump order (global before link-local).
+        #[cfg_attr(feature = "clap", arg(long, default_value = "0.28.0", value_name = "X.Y.Z"))]
         flannel_version: Version = LATEST,
     }
 }

@@ -14,6 +14,7 @@
 
 use std::net::IpAddr;
 
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
@@ -24,6 +25,36 @@ use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
+
+/// k3s (RKE2) in the registry.
+pub struct K3s;
+
+impl Chooser for K3s {
+    const PROGRAM: super::program::Program = super::program::Program::K3s;
+    const DOC: &'static str = "k3s's (RKE2's) node IPs";
+    type Settings = Settings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        Ok(Options {
+            node_ip: cx.settings::<super::kubelet::Kubelet>().node_ip,
+            flannel_iface: cx.settings::<K3s>().flannel_iface,
+        })
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    fn walks_links(_: &Options) -> bool {
+        false
+    }
+
+    fn all_once(_: &[Family]) -> Vec<Options> {
+        vec![Options::default()]
+    }
+}
 
 /// k3s's flags that decide its node IPs.
 #[derive(Debug, Clone, Default)]
@@ -37,7 +68,8 @@ pub struct Options {
 program_options! {
     /// k3s's settings as given (its `--node-ip` is kubelet's).
     pub struct Settings {
-        /// `--flannel-iface` (k3s and its embedded flannel).
+        /// k3s --flannel-iface (k3s, k3s-flannel).
+        #[cfg_attr(feature = "clap", arg(long, value_name = "IFACE"))]
         flannel_iface: Option<String> = None,
     }
 }

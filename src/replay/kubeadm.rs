@@ -15,6 +15,7 @@
 
 use std::net::IpAddr;
 
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
@@ -26,6 +27,40 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 
+/// kubeadm in the registry.
+pub struct Kubeadm;
+
+impl Chooser for Kubeadm {
+    const PROGRAM: super::program::Program = super::program::Program::Kubeadm;
+    const DOC: &'static str = "kubeadm's API server advertise address";
+    type Settings = Settings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        Ok(Options {
+            advertise_address: cx.settings::<Kubeadm>().advertise_address,
+        })
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    fn walks_links(_: &Options) -> bool {
+        false
+    }
+
+    /// Once, told to prefer IPv6 (`--apiserver-advertise-address ::`) when
+    /// only IPv6 is asked for.
+    fn all_once(families: &[Family]) -> Vec<Options> {
+        let v6_only = families == [Family::V6];
+        vec![Options {
+            advertise_address: v6_only.then_some(IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)),
+        }]
+    }
+}
+
 /// kubeadm's flag that decides its advertise address.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -36,7 +71,10 @@ pub struct Options {
 program_options! {
     /// kubeadm's settings as given.
     pub struct Settings {
-        /// `--apiserver-advertise-address` (kube-apiserver's `--advertise-address` too).
+        /// kubeadm --apiserver-advertise-address: `::` prefers IPv6, a loopback address
+        /// selects a global address on lo, any other is used as given. kube-apiserver
+        /// --advertise-address: any but `0.0.0.0` and `::` is used as given.
+        #[cfg_attr(feature = "clap", arg(long))]
         advertise_address: Option<IpAddr> = None,
     }
 }

@@ -7,6 +7,7 @@
 
 use std::net::IpAddr;
 
+use super::chooser::{Chooser, Context, Given, OptionsError};
 use super::failure::Failure;
 use super::gai::{
     self,
@@ -19,6 +20,85 @@ use super::reason::{NodeIpInvalid, Reason};
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
+
+/// kubelet in the registry.
+pub struct Kubelet;
+
+impl Chooser for Kubelet {
+    const PROGRAM: super::program::Program = super::program::Program::Kubelet;
+    const DOC: &'static str = "kubelet's node IP";
+    type Settings = Settings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+
+    /// kubelet prefers IPv6 when told `--node-ip ::`; `--family 6` says that.
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        let k = cx.settings::<Kubelet>();
+        Ok(Options {
+            node_ip: match (cx.family, k.node_ip.is_empty()) {
+                (Some(super::family::Family::V6), true) => vec![IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)],
+                _ => k.node_ip.clone(),
+            },
+            hostname_override: k.hostname_override.clone(),
+            resolved: super::options::resolved_ips(&k.resolved),
+            resolved_given: !k.resolved.is_empty(),
+            lookup: name_lookup(&k, cx)?,
+        })
+    }
+
+    /// A hosts file and answers given together; a `--family` other than
+    /// the first `--node-ip`'s.
+    fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
+        let k = given.settings::<Kubelet>();
+        if k.hosts.is_some() && !k.resolved.is_empty() {
+            return Err(OptionsError::HostsAndResolved);
+        }
+        if let (Some(f), Some(ip)) = (given.family, k.node_ip.first())
+            && super::family::Family::of(*ip) != f
+        {
+            return Err(OptionsError::FamilyConflict(f, *ip));
+        }
+        Ok(())
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    fn walks_links(_: &Options) -> bool {
+        false
+    }
+
+    /// Once, told to prefer IPv6 (`--node-ip ::`) when only IPv6 is asked for.
+    fn all_once(families: &[super::family::Family]) -> Vec<Options> {
+        let v6_only = families == [super::family::Family::V6];
+        vec![Options {
+            node_ip: match v6_only {
+                true => vec![IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)],
+                false => Vec::new(),
+            },
+            ..Options::default()
+        }]
+    }
+}
+
+/// `hosts` (and `host_conf`), read, for the node name: the hostname
+/// override, else the capture's node name.
+fn name_lookup(k: &Settings, cx: &Context<'_>) -> Result<Option<NameLookup>, OptionsError> {
+    let Some(path) = &k.hosts else { return Ok(None) };
+    let read =
+        |p: &std::path::PathBuf| (cx.read)(p).map_err(|e| OptionsError::Unreadable(format!("{}: {e}", p.display())));
+    let multi = match &k.host_conf {
+        Some(p) => super::gai::hosts::HostConf::parse(&read(p)?).multi,
+        None => false,
+    };
+    Ok(Some(NameLookup {
+        name: k.hostname_override.clone().unwrap_or_else(|| cx.node.to_owned()),
+        path: path.display().to_string(),
+        file: HostsFile::parse(&read(path)?),
+        multi,
+    }))
+}
 
 /// kubelet's flags, and what its node name resolved to.
 #[derive(Debug, Clone, Default)]
@@ -40,16 +120,22 @@ pub struct Options {
 program_options! {
     /// kubelet's settings as given.
     pub struct Settings {
-        /// `--node-ip` (one, or two comma-separated for dual stack; k3s's too).
+        /// kubelet --node-ip (one, or two comma-separated for dual stack).
+        #[cfg_attr(feature = "clap", arg(long, value_delimiter = ','))]
         node_ip: Vec<IpAddr> = Vec::new(),
-        /// `--hostname-override`.
+        /// kubelet --hostname-override.
+        #[cfg_attr(feature = "clap", arg(long))]
         hostname_override: Option<String> = None,
-        /// What the node name resolved to, in resolver order (calico-node's
-        /// `can-reach=NAME` too).
+        /// What the node name (kubelet) or can-reach=NAME (calico-node) resolved to, in resolver order
+        /// (repeatable); none: the lookup returned nothing.
+        #[cfg_attr(feature = "clap", arg(long, value_name = "ADDR|none"))]
         resolved: Vec<super::options::Resolved> = Vec::new(),
-        /// A hosts file to look the node name up in.
+        /// kubelet: look the node name (--hostname-override, else the capture's NODE name) up in this
+        /// hosts file and sort the answers as glibc's getaddrinfo does on the captured host.
+        #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", conflicts_with = "resolved"))]
         hosts: Option<std::path::PathBuf> = None,
-        /// With `hosts`: the host's `/etc/host.conf`.
+        /// With --hosts: the host's /etc/host.conf (`multi on` returns every line naming the name).
+        #[cfg_attr(feature = "clap", arg(long, value_name = "FILE", requires = "hosts"))]
         host_conf: Option<std::path::PathBuf> = None,
     }
 }

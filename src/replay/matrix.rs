@@ -1,129 +1,42 @@
 //! `detect --all`: every method, with sensible defaults derived from the
 //! host itself, so one can see at once which component picks what.
 //!
-//! Contract: a pure function of the model; the methods tried are
-//! first-found, `interface=PREFIX.*` for each family of interface names
-//! that carries a global address, `cidr=` for each global subnet,
-//! `can-reach=` the default gateway, kubernetes-internal-ip when the
-//! InternalIP is known, and every other program with no flags (flannel,
-//! k3s's embedded flannel and Cilium per family; kubelet, kubeadm, k3s,
-//! etcd, Swarm, Consul and Nomad once, in the family they choose).
+//! Contract: a pure function of the model; the methods tried are each
+//! program's chooser's (`Chooser::all_in_family` in each family with a
+//! global address, then `Chooser::all_once`): calico-node's first-found,
+//! `interface=PREFIX.*` for each family of interface names that carries a
+//! global address, `cidr=` for each global subnet, `can-reach=` the
+//! default gateway, kubernetes-internal-ip when the InternalIP is known;
+//! every other program with no flags (flannel, k3s's embedded flannel and
+//! Cilium per family; kubelet, kubeadm, k3s, etcd, Swarm, Consul and Nomad
+//! once, in the family they choose; kube-apiserver not at all).
 //! [`agreement`] groups the programs by the IP they end up with, as values.
 
-use std::collections::BTreeSet;
 use std::net::IpAddr;
 
-use super::calico;
 use super::family::Family;
 use super::goview;
-use super::method::MethodSpec;
+use super::method::{self, MethodSpec};
 use super::program::Program;
 use super::verdict::Detection;
-use super::{cilium, cilium_node_address, flannel, k3s, kubeadm, kubelet};
 use crate::model::Model;
-use crate::netlink::values::TableId;
 
-/// `ens160` → `ens`, `eth0` → `eth`, `nerdctl0` → `nerdctl`.
-fn name_family(name: &str) -> String {
-    name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ':' || c == '-')
-        .to_owned()
-}
-
-/// The methods tried for `families` (both unless `--family` says one):
-/// those run per family in each; kubelet and kubeadm told to prefer IPv6
-/// (`--node-ip ::`, `--apiserver-advertise-address ::`) when only IPv6 is
-/// asked for.
-pub fn methods(model: &Model, base: &calico::Options, families: &[Family]) -> Vec<MethodSpec> {
+/// The methods tried for `families` (both unless `--family` says one),
+/// each program's as its chooser says (`all_in_family` in each family
+/// that has a global address, then `all_once`), in the registry's order;
+/// `spec` is `--method`'s (calico-node keeps its settings).
+pub fn methods(model: &Model, spec: &MethodSpec, families: &[Family]) -> Vec<MethodSpec> {
     let mut out = Vec::new();
     for &fam in families {
-        let af = fam.af();
-        let global: Vec<_> = model
-            .addresses(Some(af))
+        let global = model
+            .addresses(Some(fam.af()))
             .into_iter()
-            .filter(|a| goview::is_global_unicast(a.address))
-            .collect();
-        if global.is_empty() {
-            continue;
-        }
-        let o = calico::Options {
-            family: fam,
-            ..base.clone()
-        };
-        let calico = |m: String| MethodSpec::Calico {
-            method: calico::Method::parse(&m, o.version),
-            text: m,
-            options: o.clone(),
-        };
-        out.push(calico("first-found".into()));
-        let prefixes: BTreeSet<String> = global
-            .iter()
-            .filter_map(|a| model.link(a.index))
-            .filter(|l| l.has_name())
-            .map(|l| name_family(&l.display_name()))
-            .filter(|p| !p.is_empty())
-            .collect();
-        for p in prefixes {
-            out.push(calico(format!("interface={}.*", regex::escape(&p))));
-        }
-        let nets: BTreeSet<String> = global
-            .iter()
-            .filter_map(|a| ipnet::IpNet::new(a.address, a.prefix_len).ok())
-            .map(|n| n.trunc().to_string())
-            .collect();
-        for n in nets {
-            out.push(calico(format!("cidr={n}")));
-        }
-        let gateways: BTreeSet<String> = model
-            .routes()
-            .into_iter()
-            .filter(|r| r.family == af && r.table == TableId::Main && r.dst_len == 0)
-            .filter_map(|r| r.gateway)
-            .map(|g| g.to_string())
-            .collect();
-        for g in gateways {
-            out.push(calico(format!("can-reach={g}")));
-        }
-        if base.node_internal_ips.iter().any(|i| Family::of(*i) == fam) {
-            out.push(calico("kubernetes-internal-ip".into()));
-        }
-        out.push(MethodSpec::Flannel(flannel::Options {
-            family: fam,
-            ..flannel::Options::default()
-        }));
-        out.push(MethodSpec::K3sFlannel(flannel::Options {
-            family: fam,
-            ..flannel::Options::default()
-        }));
-        out.push(MethodSpec::Cilium(cilium::Options {
-            family: fam,
-            ..cilium::Options::default()
-        }));
-        for role in [
-            cilium_node_address::Role::NodePort,
-            cilium_node_address::Role::Masquerade,
-        ] {
-            out.push(MethodSpec::CiliumNodeAddress(cilium_node_address::Options {
-                devices: Vec::new(),
-                version: cilium::LATEST,
-                family: fam,
-                role,
-            }));
+            .any(|a| goview::is_global_unicast(a.address));
+        if global {
+            method::all_in_family(model, spec, fam, &mut out);
         }
     }
-    let v6_only = families == [Family::V6];
-    let unspecified6 = IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED);
-    out.push(MethodSpec::Kubelet(kubelet::Options {
-        node_ip: if v6_only { vec![unspecified6] } else { Vec::new() },
-        ..kubelet::Options::default()
-    }));
-    out.push(MethodSpec::Kubeadm(kubeadm::Options {
-        advertise_address: v6_only.then_some(unspecified6),
-    }));
-    out.push(MethodSpec::K3s(k3s::Options::default()));
-    out.push(MethodSpec::Etcd);
-    out.push(MethodSpec::Swarm);
-    out.push(MethodSpec::Consul);
-    out.push(MethodSpec::Nomad);
+    method::all_once(families, &mut out);
     out
 }
 
@@ -164,6 +77,6 @@ pub fn agreement(rows: &[Detection]) -> Vec<Group> {
 }
 
 /// Every method of [`methods`], replayed.
-pub fn run(model: &Model, base: &calico::Options, families: &[Family]) -> Vec<Detection> {
-    methods(model, base, families).iter().map(|m| m.detect(model)).collect()
+pub fn run(model: &Model, spec: &MethodSpec, families: &[Family]) -> Vec<Detection> {
+    methods(model, spec, families).iter().map(|m| m.detect(model)).collect()
 }

@@ -1,51 +1,308 @@
 //! Running a method: [`MethodSpec`] is a [`Method`] (see
 //! [`super::program`]) with its program's options, [`MethodSpec::detect`]
-//! the one place that runs them, and [`options`] the registry of which
-//! options each program reads (each module's `OPTIONS`).
+//! the one place that runs them, [`ProgramSettings`] every program's
+//! settings (the manifests' keys, the command line's flags), and
+//! [`options`] the registry of which options each program reads.
 //!
-//! Contract: a method's identity is its [`Program`] ([`Method::program`],
-//! and a detection's [`program`](super::verdict::Detection::program));
-//! names are read once, in [`super::program`], and nothing after tells
-//! methods apart by their text. Adding a program: its [`Program`]
-//! variant, its `MethodSpec` variant and arms here and its line in
-//! [`options`], its module with its `Settings` (`program_options!`), its
-//! [`super::semantics::Semantics`] variant, its flags in the CLI's
-//! `args/programs.rs`, and its words in its own file under `report/`.
+//! Contract: everything here that tells programs apart is generated from
+//! the registry's list (`for_each_program!`) and each program's
+//! [`Chooser`] impl: no program is named by hand. A method's identity is
+//! its [`Program`] ([`Method::program`], and a detection's
+//! [`program`](super::verdict::Detection::program)); names are read once,
+//! in [`super::program`], and nothing after tells methods apart by their
+//! text. Adding a program adds nothing here.
 
+pub use super::chooser::{Chooser, Context, Given, OptionsError, Outcome};
 use super::failure::Failure;
+use super::family::Family;
 pub use super::program::{Method, Program};
 use super::verdict::{Detection, NodeAddress};
-use super::{
-    assumed, calico, cilium, cilium_node_address, consul, etcd, flannel, k3s, kube_apiserver, kubeadm, kubelet, nomad,
-    swarm,
-};
+use super::{assumed, calico};
 use crate::model::{Model, ObjectKind};
 use crate::netlink::names::IFF_UP;
 
-/// The options each program reads (their manifest keys), from its module:
-/// the registry of options, one line per program.
-pub fn options(p: Program) -> &'static [&'static str] {
-    match p {
-        Program::CalicoNode => calico::OPTIONS,
-        Program::Kubelet => kubelet::OPTIONS,
-        Program::Flannel => flannel::OPTIONS,
-        Program::Kubeadm => kubeadm::OPTIONS,
-        Program::KubeApiserver => kube_apiserver::OPTIONS,
-        Program::K3s => k3s::OPTIONS,
-        Program::K3sFlannel => flannel::K3S_OPTIONS,
-        Program::Cilium => cilium::OPTIONS,
-        Program::CiliumNodePort | Program::CiliumMasquerade => cilium_node_address::OPTIONS,
-        Program::Etcd => etcd::OPTIONS,
-        Program::Swarm => swarm::OPTIONS,
-        Program::Consul => consul::OPTIONS,
-        Program::Nomad => nomad::OPTIONS,
-    }
+/// `$o` in a pattern or expression where the program's variant holds
+/// options (`$Opt` given), for the variant `MethodSpec::$P $((o))?`.
+macro_rules! held {
+    ($Opt:ident $o:ident) => {
+        $o
+    };
 }
+
+/// The options a variant holds, by reference (`&()` for a program that
+/// takes none).
+macro_rules! held_ref {
+    ($Opt:ident $o:ident) => {
+        $o
+    };
+    () => {
+        &()
+    };
+}
+
+/// A variant from its chooser's options (a program that takes none:
+/// `()`, dropped).
+macro_rules! wrap {
+    ($P:ident $Opt:ident $o:ident) => {
+        MethodSpec::$P($o)
+    };
+    ($P:ident $o:ident) => {{
+        let () = $o;
+        MethodSpec::$P
+    }};
+}
+
+/// `MethodSpec`, every program's settings and the dispatch to each
+/// program's [`Chooser`], from the registry's list.
+macro_rules! registry {
+    (
+        $cfield:ident : $CP:ident $cname:literal { $CV:ident } => $cmodule:ident :: $cty:ident,
+        $( $field:ident : $P:ident $name:literal $( ( $Opt:ident ) )? => $module:ident :: $ty:ident, )*
+    ) => {
+        /// A method and its settings: one variant per program, holding
+        /// its chooser's options.
+        #[derive(Debug, Clone)]
+        pub enum MethodSpec {
+            /// calico-node with an `IP_AUTODETECTION_METHOD` value, parsed once.
+            $CV {
+                /// `IP_AUTODETECTION_METHOD` as written: calico-node's own input
+                /// (the detection names it as a [`calico::MethodText`]).
+                text: String,
+                /// The value as the release replayed parses it, or why it does not.
+                method: Result<calico::Method, calico::MethodError>,
+                /// calico-node's other settings.
+                options: calico::Options,
+            },
+            $(
+                #[doc = concat!("`", $name, "`: ", "see `replay::", stringify!($module), "::", stringify!($ty), "`.")]
+                $P $( (<super::$module::$ty as Chooser>::$Opt) )?,
+            )*
+        }
+
+        /// Every program's settings as given, one field per program (its
+        /// chooser's `Settings`): the manifests' keys, and with the `clap`
+        /// feature the command line's flags, in the registry's order.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        #[cfg_attr(feature = "clap", derive(clap::Args))]
+        pub struct ProgramSettings {
+            #[doc = concat!("`", $cname, "`'s.")]
+            #[cfg_attr(feature = "clap", command(flatten))]
+            pub $cfield: <super::$cmodule::$cty as Chooser>::Settings,
+            $(
+                #[doc = concat!("`", $name, "`'s.")]
+                #[cfg_attr(feature = "clap", command(flatten))]
+                pub $field: <super::$module::$ty as Chooser>::Settings,
+            )*
+        }
+
+        // Each chooser replays the program of its registry line (its
+        // settings are found by it).
+        const _: () = {
+            assert!(matches!(<super::$cmodule::$cty as Chooser>::PROGRAM, Program::$CP));
+            $( assert!(matches!(<super::$module::$ty as Chooser>::PROGRAM, Program::$P)); )*
+        };
+
+        impl super::chooser::AllSettings for ProgramSettings {
+            fn of(&self, program: Program) -> &dyn std::any::Any {
+                match program {
+                    Program::$CP => &self.$cfield,
+                    $( Program::$P => &self.$field, )*
+                }
+            }
+        }
+
+        impl ProgramSettings {
+            /// The keys of every program's settings (manifest keys).
+            pub fn keys() -> Vec<&'static str> {
+                let mut keys: Vec<&'static str> = <super::$cmodule::$cty as Chooser>::Settings::KEYS.to_vec();
+                $( keys.extend(<super::$module::$ty as Chooser>::Settings::KEYS); )*
+                keys
+            }
+
+            /// Every program's settings given a value other than its
+            /// default (their manifest keys).
+            pub fn given(&self) -> Vec<&'static str> {
+                let mut given = self.$cfield.given();
+                $( given.extend(self.$field.given()); )*
+                given
+            }
+
+            /// Reads one program's key of a manifest; false when no program has it.
+            pub fn set<'de, A: serde::de::MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+                if self.$cfield.set(key, map)? {
+                    return Ok(true);
+                }
+                $( if self.$field.set(key, map)? {
+                    return Ok(true);
+                } )*
+                Ok(false)
+            }
+        }
+
+        /// The keys of each program's own settings.
+        #[cfg(test)]
+        fn own_keys(p: Program) -> &'static [&'static str] {
+            match p {
+                Program::$CP => <super::$cmodule::$cty as Chooser>::Settings::KEYS,
+                $( Program::$P => <super::$module::$ty as Chooser>::Settings::KEYS, )*
+            }
+        }
+
+        /// The settings the method's program cannot use together, or for
+        /// the nodes named (its chooser's [`Chooser::validate`]).
+        pub fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
+            match given.method.program() {
+                Program::$CP => <super::$cmodule::$cty as Chooser>::validate(given),
+                $( Program::$P => <super::$module::$ty as Chooser>::validate(given), )*
+            }
+        }
+
+        /// The options each program reads (their manifest keys), from its
+        /// chooser: the registry of options.
+        pub fn options(p: Program) -> &'static [&'static str] {
+            match p {
+                Program::$CP => <super::$cmodule::$cty as Chooser>::OPTIONS,
+                $( Program::$P => <super::$module::$ty as Chooser>::OPTIONS, )*
+            }
+        }
+
+        impl Program {
+            /// What it chooses, in a few words (its chooser's doc).
+            pub fn doc(self) -> &'static str {
+                match self {
+                    Program::$CP => <super::$cmodule::$cty as Chooser>::DOC,
+                    $( Program::$P => <super::$module::$ty as Chooser>::DOC, )*
+                }
+            }
+
+            /// Whether what it picks is the node's IP (Cilium's NodePort and
+            /// masquerade addresses are not).
+            pub fn picks_node_ip(self) -> bool {
+                match self {
+                    Program::$CP => <super::$cmodule::$cty as Chooser>::PICKS_NODE_IP,
+                    $( Program::$P => <super::$module::$ty as Chooser>::PICKS_NODE_IP, )*
+                }
+            }
+
+            /// Whether it notices another node with its address: calico-node's
+            /// `checkConflictingNodes` (it logs and terminates); the others check
+            /// nothing of the kind.
+            pub fn checks_conflicts(self) -> bool {
+                match self {
+                    Program::$CP => <super::$cmodule::$cty as Chooser>::CHECKS_CONFLICTS,
+                    $( Program::$P => <super::$module::$ty as Chooser>::CHECKS_CONFLICTS, )*
+                }
+            }
+        }
+
+        impl MethodSpec {
+            /// The replay `cx` selects: its method's program, with the
+            /// options its chooser builds from the settings.
+            pub fn new(cx: &Context<'_>) -> Result<MethodSpec, OptionsError> {
+                type C = super::$cmodule::$cty;
+                Ok(match cx.method.program() {
+                    Program::$CP => {
+                        let s = <C as Chooser>::options(cx)?;
+                        MethodSpec::$CV { text: s.text, method: s.method, options: s.options }
+                    }
+                    $( Program::$P => {
+                        let o = <super::$module::$ty as Chooser>::options(cx)?;
+                        wrap!($P $($Opt)? o)
+                    } )*
+                })
+            }
+
+            /// The program replayed.
+            pub fn program(&self) -> Program {
+                match self {
+                    MethodSpec::$CV { .. } => Program::$CP,
+                    $( MethodSpec::$P $( (held!($Opt _o)) )? => Program::$P, )*
+                }
+            }
+
+            /// The program's own replay.
+            fn replay(&self, model: &Model) -> Detection {
+                match self {
+                    MethodSpec::$CV { text, method, options } => calico::detect_parsed(model, text, method, options),
+                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
+                        <super::$module::$ty as Chooser>::detect(model, held_ref!($($Opt o)?))
+                    } )*
+                }
+            }
+
+            /// Whether the answer depends on the order the interfaces are walked
+            /// in (not on route order or a unique address).
+            fn walks_links(&self) -> bool {
+                match self {
+                    MethodSpec::$CV { method, .. } => calico::walks_links(method),
+                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
+                        <super::$module::$ty as Chooser>::walks_links(held_ref!($($Opt o)?))
+                    } )*
+                }
+            }
+
+            /// The fast outcome, or the lean replay, where the program has one.
+            fn quick(&self, model: &Model) -> (Option<Outcome>, Option<Detection>) {
+                match self {
+                    MethodSpec::$CV { method, options, .. } => (calico::outcome_parsed(model, method, options), None),
+                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
+                        type C = super::$module::$ty;
+                        let o = held_ref!($($Opt o)?);
+                        match <C as Chooser>::outcome(model, o) {
+                            Some(fast) => (Some(fast), None),
+                            None => (None, <C as Chooser>::lean(model, o)),
+                        }
+                    } )*
+                }
+            }
+        }
+
+        /// What `--all` runs in `family` (one with a global address), in
+        /// the registry's order; `spec` is `--method`'s.
+        pub(crate) fn all_in_family(model: &Model, spec: &MethodSpec, family: Family, out: &mut Vec<MethodSpec>) {
+            {
+                type C = super::$cmodule::$cty;
+                let base = match spec {
+                    MethodSpec::$CV { text, method, options } => Some(calico::Spec {
+                        text: text.clone(),
+                        method: method.clone(),
+                        options: options.clone(),
+                    }),
+                    _ => None,
+                };
+                for s in <C as Chooser>::all_in_family(model, base.as_ref(), family) {
+                    out.push(MethodSpec::$CV { text: s.text, method: s.method, options: s.options });
+                }
+            }
+            $( {
+                type C = super::$module::$ty;
+                #[allow(unreachable_patterns)]
+                let base = match spec {
+                    $( MethodSpec::$P(held!($Opt o)) => Some(o), )?
+                    _ => None,
+                };
+                for o in <C as Chooser>::all_in_family(model, base, family) {
+                    out.push(wrap!($P $($Opt)? o));
+                }
+            } )*
+        }
+
+        /// What `--all` runs once, after every family's, in the registry's order.
+        pub(crate) fn all_once(families: &[Family], out: &mut Vec<MethodSpec>) {
+            $( for o in <super::$module::$ty as Chooser>::all_once(families) {
+                out.push(wrap!($P $($Opt)? o));
+            } )*
+        }
+    };
+}
+
+for_each_program!(registry);
 
 /// The programs that read an option (a manifest key), in `--all`'s order.
 pub fn readers(option: &str) -> Vec<Program> {
     Program::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|p| options(*p).contains(&option))
         .collect()
 }
@@ -54,7 +311,7 @@ pub fn readers(option: &str) -> Vec<Program> {
 pub fn all_options() -> Vec<&'static str> {
     let mut all: Vec<&'static str> = Vec::new();
     for p in Program::ALL {
-        for o in options(p) {
+        for o in options(*p) {
             if !all.contains(o) {
                 all.push(o);
             }
@@ -63,66 +320,11 @@ pub fn all_options() -> Vec<&'static str> {
     all
 }
 
-/// A method and its settings.
-#[derive(Debug, Clone)]
-pub enum MethodSpec {
-    /// calico-node with an `IP_AUTODETECTION_METHOD` value, parsed once.
-    Calico {
-        /// `IP_AUTODETECTION_METHOD` as written: calico-node's own input
-        /// (the detection names it as a [`calico::MethodText`]).
-        text: String,
-        /// The value as the release replayed parses it, or why it does not.
-        method: Result<calico::Method, calico::MethodError>,
-        /// calico-node's other settings.
-        options: calico::Options,
-    },
-    /// kubelet's node IP.
-    Kubelet(kubelet::Options),
-    /// flannel's external interface and address.
-    Flannel(flannel::Options),
-    /// kubeadm's API server advertise address.
-    Kubeadm(kubeadm::Options),
-    /// kube-apiserver's advertise address.
-    KubeApiserver(kube_apiserver::Options),
-    /// k3s's node IPs.
-    K3s(k3s::Options),
-    /// k3s's embedded flannel: flannel's default-route walk (or
-    /// `--flannel-iface`), in k3s's words.
-    K3sFlannel(flannel::Options),
-    /// Cilium's node IP (its fallback walk over the devices).
-    Cilium(cilium::Options),
-    /// Cilium's NodePort or masquerade addresses (`cilium-nodeport`,
-    /// `cilium-masquerade`).
-    CiliumNodeAddress(cilium_node_address::Options),
-    /// etcd's default host (from the last main-table default route).
-    Etcd,
-    /// Docker Swarm's default advertise address.
-    Swarm,
-    /// Consul's default bind address (its private IPv4 address).
-    Consul,
-    /// Nomad's default advertise address (go-sockaddr's private IP).
-    Nomad,
-}
-
 impl MethodSpec {
     /// The replay, with a note for each assumption its answer rests on
     /// (see [`assumed`]).
     pub fn detect(&self, model: &Model) -> Detection {
-        let mut d = match self {
-            MethodSpec::Calico { text, method, options } => calico::detect_parsed(model, text, method, options),
-            MethodSpec::Kubelet(o) => kubelet::detect(model, o),
-            MethodSpec::Flannel(o) => flannel::detect(model, o),
-            MethodSpec::Kubeadm(o) => kubeadm::detect(model, o),
-            MethodSpec::KubeApiserver(o) => kube_apiserver::detect(model, o),
-            MethodSpec::K3s(o) => k3s::detect(model, o),
-            MethodSpec::K3sFlannel(o) => flannel::detect_k3s(model, o),
-            MethodSpec::Cilium(o) => cilium::detect(model, o),
-            MethodSpec::CiliumNodeAddress(o) => cilium_node_address::detect(model, o),
-            MethodSpec::Etcd => etcd::detect(model),
-            MethodSpec::Swarm => swarm::detect(model),
-            MethodSpec::Consul => consul::detect(model),
-            MethodSpec::Nomad => nomad::detect(model),
-        };
+        let mut d = self.replay(model);
         if d.addresses.is_empty()
             && let Some(a) = d.address
         {
@@ -147,34 +349,6 @@ impl MethodSpec {
         d
     }
 
-    /// Whether the answer depends on the order the interfaces are walked
-    /// in (not on route order or a unique address).
-    fn walks_links(&self) -> bool {
-        match self {
-            MethodSpec::Calico { method, .. } => matches!(
-                method,
-                Ok(calico::Method::FirstFound(_)
-                    | calico::Method::Interface(_)
-                    | calico::Method::SkipInterface { .. }
-                    | calico::Method::Cidr(_))
-            ),
-            MethodSpec::Flannel(o) => !o.iface_regex.is_empty(),
-            // Several candidates are refused, whatever their order; the
-            // sorts end on dump order only for ties.
-            MethodSpec::Cilium(_)
-            | MethodSpec::CiliumNodeAddress(_)
-            | MethodSpec::Swarm
-            | MethodSpec::Consul
-            | MethodSpec::Nomad => true,
-            MethodSpec::Kubelet(_)
-            | MethodSpec::Kubeadm(_)
-            | MethodSpec::KubeApiserver(_)
-            | MethodSpec::K3s(_)
-            | MethodSpec::K3sFlannel(_)
-            | MethodSpec::Etcd => false,
-        }
-    }
-
     /// What `--timeline` compares: the detection's address, interface and
     /// error (see [`super::verdict::Choice`]), through a faster path where the
     /// method has one. Always equal to those of [`detect`](Self::detect).
@@ -189,19 +363,12 @@ impl MethodSpec {
             };
             return (None, None, Some(missing));
         }
-        if let MethodSpec::Calico { method, options, .. } = self
-            && let Some(o) = calico::outcome_parsed(model, method, options)
-        {
-            return o;
-        }
-        // The whole-host replays without their candidate rows.
-        let d = match self {
-            MethodSpec::Cilium(o) => cilium::detect_in(model, o, false),
-            MethodSpec::Consul => consul::detect_in(model, false),
-            MethodSpec::Nomad => nomad::detect_in(model, false),
-            _ => self.detect(model),
+        let mut d = match self.quick(model) {
+            (Some(fast), _) => return fast,
+            // The whole-host replays without their candidate rows.
+            (None, Some(lean)) => lean,
+            (None, None) => self.detect(model),
         };
-        let mut d = d;
         unknown_yet(model, &mut d);
         (d.address, d.interface, d.error)
     }
@@ -232,4 +399,31 @@ fn no_addresses(d: &mut Detection) {
     d.log.clear();
     d.candidates.clear();
     d.error = Some(Failure::NoAddressesCaptured);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each program reads its own settings (a key it declares but does
+    /// not list would be refused for it), and names are the programs'.
+    #[test]
+    fn every_program_reads_its_own_settings_and_is_found_by_name() {
+        for p in Program::ALL {
+            for key in own_keys(*p) {
+                assert!(options(*p).contains(key), "{}: does not read its own {key}", p.name());
+            }
+            let found = Program::by_name(p.name());
+            match p {
+                Program::CalicoNode => assert_eq!(found, None, "calico-node's methods are its values"),
+                _ => assert_eq!(found, Some(*p)),
+            }
+            assert_eq!(Program::ALL.iter().filter(|q| q.name() == p.name()).count(), 1);
+        }
+        assert_eq!(readers("bind_address"), vec![Program::KubeApiserver]);
+        assert_eq!(
+            readers("cilium_device"),
+            vec![Program::Cilium, Program::CiliumNodePort, Program::CiliumMasquerade]
+        );
+    }
 }

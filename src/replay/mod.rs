@@ -6,10 +6,13 @@
 //! no I/O, no clock, nothing of the capture but the model (`replay` names
 //! only `model`, `netlink` and `bad_value`; `cli/tests/layers.rs` checks
 //! it). One module per program replayed (`calico`, `kubelet`, `flannel`,
-//! `kubeadm`, `k3s`, `cilium`, `cilium_node_address`, `etcd`, `swarm`,
-//! `consul`, `nomad`; [`gai`] for the resolvers), each stating the
-//! program's source it follows; [`method`] runs them by name, [`matrix`]
-//! all at once.
+//! `kubeadm`, `kube_apiserver`, `k3s`, `cilium`, `cilium_node_address`,
+//! `etcd`, `swarm`, `consul`, `nomad`; [`gai`] for the resolvers), each
+//! stating the program's source it follows and implementing
+//! [`chooser::Chooser`] at its top; `for_each_program!` below is the one
+//! list of them, from which [`program`] (their identity) and [`method`]
+//! (running them, their settings and options) are generated; [`matrix`]
+//! runs them all at once.
 //!
 //! They return values, never nlorder's sentences: a detection's reasons
 //! ([`reason`]), notes ([`note`]), failures and calico-node's log line
@@ -20,6 +23,47 @@
 //! of other programs that nlorder does not model (apimachinery's,
 //! kubeadm's, flannel's, Go's: [`failure::Failure::Said`]) are kept as
 //! the program writes them.
+
+/// The registry: calls `$callback!` with every program nlorder replays, in
+/// the order `--all` lists them, one line each:
+/// `field: Variant "name" (Options) => module::Chooser`, where `field` is
+/// the program's key among every program's settings, `Variant` its
+/// [`Program`] (and [`MethodSpec`]) variant, `"name"` its `--method`
+/// spelling, `(Options)` present when its `MethodSpec` variant holds its
+/// chooser's options (absent: the program takes none), and the chooser
+/// the unit type of `replay::module` implementing
+/// [`chooser::Chooser`]. calico-node's line comes first and
+/// is marked `{Calico}`: its `MethodSpec` variant is the struct variant
+/// `Calico { text, method, options }` (its methods are
+/// `IP_AUTODETECTION_METHOD` values, not its name).
+///
+/// Adding a program is its line here, its module's `mod` line below and
+/// its module (a unit type implementing [`chooser::Chooser`] at its top);
+/// [`program`] and [`method`] generate the rest from this list, and so can
+/// any other place that tells programs apart
+/// (`crate::replay::for_each_program!(callback)`).
+macro_rules! for_each_program {
+    ($callback:ident) => {
+        $callback! {
+            calico: CalicoNode "calico-node" {Calico} => calico::CalicoNode,
+            kubelet: Kubelet "kubelet" (Options) => kubelet::Kubelet,
+            flannel: Flannel "flannel" (Options) => flannel::Flannel,
+            kubeadm: Kubeadm "kubeadm" (Options) => kubeadm::Kubeadm,
+            kube_apiserver: KubeApiserver "kube-apiserver" (Options) => kube_apiserver::KubeApiserver,
+            k3s: K3s "k3s" (Options) => k3s::K3s,
+            k3s_flannel: K3sFlannel "k3s-flannel" (Options) => flannel::K3sFlannel,
+            cilium: Cilium "cilium" (Options) => cilium::Cilium,
+            cilium_nodeport: CiliumNodePort "cilium-nodeport" (Options) => cilium_node_address::CiliumNodePort,
+            cilium_masquerade: CiliumMasquerade "cilium-masquerade" (Options) => cilium_node_address::CiliumMasquerade,
+            etcd: Etcd "etcd" => etcd::Etcd,
+            swarm: Swarm "swarm" => swarm::Swarm,
+            consul: Consul "consul" => consul::Consul,
+            nomad: Nomad "nomad" => nomad::Nomad,
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_program;
 
 #[macro_use]
 pub mod options;
@@ -32,6 +76,7 @@ mod calico_runtime;
 pub mod calico_text;
 pub mod calico_version;
 mod calico_walk;
+pub mod chooser;
 pub mod cilium;
 pub mod cilium_node_address;
 pub mod conflict;

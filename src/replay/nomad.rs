@@ -14,6 +14,7 @@
 //! one inside an RFC 6890 block wins. None: no address, and no error
 //! (go-sockaddr returns an empty string).
 
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
@@ -24,6 +25,37 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 use crate::netlink::values::{AddressFamily, RouteType, TableId};
+
+/// Nomad's default advertise address in the registry (it takes no options).
+pub struct Nomad;
+
+impl Chooser for Nomad {
+    const PROGRAM: super::program::Program = super::program::Program::Nomad;
+    const DOC: &'static str = "Nomad's default advertise address";
+    type Settings = super::chooser::NoSettings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = ();
+
+    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
+    fn detect(model: &Model, _: &()) -> Detection {
+        detect(model)
+    }
+
+    fn walks_links(_: &()) -> bool {
+        true
+    }
+
+    fn lean(model: &Model, _: &()) -> Option<Detection> {
+        Some(detect_in(model, false))
+    }
+
+    fn all_once(_: &[Family]) -> Vec<()> {
+        vec![()]
+    }
+}
 
 super::blocks::blocks!(
     /// `KnownRFCs()[6890]`.

@@ -14,7 +14,9 @@ use std::str::FromStr;
 
 use crate::bad_value::BadValue;
 
-/// A program's settings struct: its fields (each with its default), a
+/// A program's settings struct: its fields (each with its default, and
+/// with the `clap` feature its flag: `#[cfg_attr(feature = "clap",
+/// arg(...))]` on a field, its doc comment the flag's help), a
 /// `KEYS` list of their manifest names, `set` (one key of a manifest's
 /// map, typed) and `given` (the keys that differ from their defaults).
 macro_rules! program_options {
@@ -26,6 +28,8 @@ macro_rules! program_options {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq)]
+        #[cfg_attr(feature = "clap", derive(clap::Args))]
+        #[cfg_attr(feature = "clap", group(skip))]
         pub struct $name {
             $( $(#[$fmeta])* pub $field: $ty, )*
         }
@@ -42,6 +46,7 @@ macro_rules! program_options {
 
             /// Reads the value of `key` from a manifest's map; false when
             /// the key is not one of these settings.
+            #[allow(unused_variables)]
             pub fn set<'de, A: serde::de::MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
                 match key {
                     $( stringify!($field) => {
@@ -53,6 +58,7 @@ macro_rules! program_options {
             }
 
             /// The keys given a value other than their default.
+            #[allow(unused_variables, unused_mut)]
             pub fn given(&self) -> Vec<&'static str> {
                 let default = Self::default();
                 let mut given = Vec::new();

@@ -1,114 +1,69 @@
-//! The registry of replayed programs: [`Program`] is the identity of a
-//! node-IP chooser everywhere (a detection's [`program`](super::verdict::Detection::program),
-//! `--all`'s agreement, conflicts, failures and notes that name a
-//! program), and [`Method`] is `--method` (or a manifest's `method`)
-//! parsed once: a program, or calico-node's `IP_AUTODETECTION_METHOD`
-//! ([`MethodText`], which calico's replay parses per release).
+//! The registry of replayed programs: `for_each_program!` (in
+//! `replay/mod.rs`, beside the modules' declarations) is the one list of
+//! them, and everything that tells programs apart is generated from it: [`Program`] (the identity of a node-IP chooser everywhere: a
+//! detection's [`program`](super::verdict::Detection::program), `--all`'s
+//! agreement, conflicts, failures and notes that name a program), its
+//! order ([`Program::ALL`], `--all`'s), its name and [`Program::by_name`]
+//! here; in [`super::method`], `MethodSpec` (one variant per program,
+//! holding its options), the dispatch to each program's
+//! [`Chooser`](super::chooser::Chooser), the registry of options and every
+//! program's settings ([`super::method::ProgramSettings`], which are the
+//! manifests' keys and, with the `clap` feature, the command line's flags).
+//! [`Method`] is `--method` (or a manifest's `method`) parsed once: a
+//! program, or calico-node's `IP_AUTODETECTION_METHOD` ([`MethodText`],
+//! which calico's replay parses per release).
 //!
-//! Contract: depends only on [`MethodText`] (a leaf). Adding a program
-//! adds its variant here, its arm in [`Program::ALL`]'s order and
-//! [`Program::name`], its replay module, its line in
-//! [`super::method::options`], its [`super::semantics::Semantics`]
-//! variant and its wording file under `report/`; nothing tells programs
-//! apart by a string. The name is the program as `--method` and the
-//! manifests spell it (calico-node's methods are spelt by their
-//! `IP_AUTODETECTION_METHOD` value instead).
+//! Contract: depends only on [`MethodText`] (a leaf): the list names each
+//! program's module and chooser type by their bare names, resolved where
+//! a callback expands it (`super::$module::$chooser`), so the programs may
+//! name [`Program`] without a cycle. Adding a program: its module (a unit
+//! type implementing [`Chooser`](super::chooser::Chooser) at its top, see
+//! there), its line in the list (and its module's `mod` line beside it),
+//! and its wording file under `report/`. The name
+//! is the program as `--method` and the manifests spell it (calico-node's
+//! methods are spelt by their `IP_AUTODETECTION_METHOD` value instead).
 
 use super::calico_text::MethodText;
 
-/// A program nlorder replays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Program {
-    /// calico-node's `IP_AUTODETECTION_METHOD`.
-    CalicoNode,
-    /// kubelet's node IP.
-    Kubelet,
-    /// flannel's public IP.
-    Flannel,
-    /// kubeadm's API server advertise address.
-    Kubeadm,
-    /// kube-apiserver's own advertise address.
-    KubeApiserver,
-    /// k3s's (RKE2's) node IPs.
-    K3s,
-    /// k3s's embedded flannel's public IP.
-    K3sFlannel,
-    /// Cilium's node-IP fallback.
-    Cilium,
-    /// Cilium's NodePort addresses.
-    CiliumNodePort,
-    /// Cilium's masquerade addresses.
-    CiliumMasquerade,
-    /// etcd's default host.
-    Etcd,
-    /// Docker Swarm's advertise address.
-    Swarm,
-    /// Consul's default bind address.
-    Consul,
-    /// Nomad's default advertise address.
-    Nomad,
+/// [`Program`], its order and its names, from the list.
+macro_rules! program_enum {
+    ($( $field:ident : $P:ident $name:literal $( ( $Opt:ident ) )? $( { $Spec:ident } )? => $module:ident :: $ty:ident, )*) => {
+        /// A program nlorder replays (its replay: `replay::<module>`'s
+        /// chooser, named in the registry's list).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Program {
+            $(
+                #[doc = concat!("`", $name, "` (`replay::", stringify!($module), "::", stringify!($ty), "`).")]
+                $P,
+            )*
+        }
+
+        impl Program {
+            /// Every program, in the order `--all` lists them.
+            pub const ALL: &'static [Program] = &[$(Program::$P),*];
+
+            /// The program as the command line spells it (`calico-node`, `kubelet`, ...).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( Program::$P => $name, )*
+                }
+            }
+        }
+    };
 }
 
+for_each_program!(program_enum);
+
 impl Program {
-    /// Every program, in the order `--all` lists them.
-    pub const ALL: [Program; 14] = [
-        Program::CalicoNode,
-        Program::Kubelet,
-        Program::Flannel,
-        Program::Kubeadm,
-        Program::KubeApiserver,
-        Program::K3s,
-        Program::K3sFlannel,
-        Program::Cilium,
-        Program::CiliumNodePort,
-        Program::CiliumMasquerade,
-        Program::Etcd,
-        Program::Swarm,
-        Program::Consul,
-        Program::Nomad,
-    ];
-
-    /// The program as the command line spells it (`calico-node`, `kubelet`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            Program::CalicoNode => "calico-node",
-            Program::Kubelet => "kubelet",
-            Program::Flannel => "flannel",
-            Program::Kubeadm => "kubeadm",
-            Program::KubeApiserver => "kube-apiserver",
-            Program::K3s => "k3s",
-            Program::K3sFlannel => "k3s-flannel",
-            Program::Cilium => "cilium",
-            Program::CiliumNodePort => "cilium-nodeport",
-            Program::CiliumMasquerade => "cilium-masquerade",
-            Program::Etcd => "etcd",
-            Program::Swarm => "swarm",
-            Program::Consul => "consul",
-            Program::Nomad => "nomad",
-        }
-    }
-
     /// The program `--method NAME` names, if it names one besides
     /// calico-node (whose methods are its `IP_AUTODETECTION_METHOD`
     /// values).
     pub fn by_name(name: &str) -> Option<Program> {
         Program::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|p| *p != Program::CalicoNode)
             .find(|p| p.name() == name)
-    }
-
-    /// Whether what it picks is the node's IP (Cilium's NodePort and
-    /// masquerade addresses are not).
-    pub fn picks_node_ip(self) -> bool {
-        !matches!(self, Program::CiliumNodePort | Program::CiliumMasquerade)
-    }
-
-    /// Whether it notices another node with its address: calico-node's
-    /// `checkConflictingNodes` (it logs and terminates); the others check
-    /// nothing of the kind.
-    pub fn checks_conflicts(self) -> bool {
-        self == Program::CalicoNode
     }
 }
 
@@ -188,7 +143,8 @@ impl Method {
             return None;
         }
         Program::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|p| *p != Program::CalicoNode)
             .map(|p| (strsim::levenshtein(t, p.name()), p))
             // (one edit in four letters at most: `eth1` is an interface

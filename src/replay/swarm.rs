@@ -19,6 +19,7 @@ use std::net::IpAddr;
 
 use ipnet::IpNet;
 
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
@@ -28,6 +29,33 @@ use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
+
+/// Docker Swarm's advertise address in the registry (it takes no options).
+pub struct Swarm;
+
+impl Chooser for Swarm {
+    const PROGRAM: super::program::Program = super::program::Program::Swarm;
+    const DOC: &'static str = "Docker Swarm's advertise address";
+    type Settings = super::chooser::NoSettings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = ();
+
+    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
+    fn detect(model: &Model, _: &()) -> Detection {
+        detect(model)
+    }
+
+    fn walks_links(_: &()) -> bool {
+        true
+    }
+
+    fn all_once(_: &[Family]) -> Vec<()> {
+        vec![()]
+    }
+}
 
 /// What one link offers: its first global IPv4 and IPv6 address.
 #[derive(Default)]

@@ -114,37 +114,37 @@ pub struct WatchArgs {
 }
 
 /// The command-line side of `nlorder::app::settings::DetectSettings`: the method, what every
-/// program shares, and each program's flags as its own struct (in `programs`), converted into
-/// that program's settings (the manifests deserialize the library's types directly).
+/// program shares, and every program's flags: the library's registry of programs
+/// (`ProgramSettings`, whose fields are each program's settings, with their flags under the
+/// library's `clap` feature), so no program is named here.
 #[derive(Debug, Clone, Args)]
 pub struct DetectSettingsArgs {
-    /// A program (`kubelet`, `flannel`, `kubeadm`, `kube-apiserver`, `k3s`, `k3s-flannel`, `cilium`,
-    /// `cilium-nodeport`, `cilium-masquerade`, `etcd`,
-    /// `swarm`, `consul`, `nomad`), or a Calico IP_AUTODETECTION_METHOD value: first-found,
-    /// interface=REGEX[,REGEX], skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR],
-    /// can-reach=DEST, kubernetes-internal-ip. REGEX means what it means to
-    /// calico-node: Go's RE2 (ASCII \d \w \s \b, \Q..\E), not the regex crate.
-    #[arg(long, default_value = "first-found")]
+    #[arg(long, default_value = "first-found", help = method_help())]
     pub method: nlorder::replay::method::Method,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
     #[arg(long)]
     pub family: Option<nlorder::replay::Family>,
     #[command(flatten)]
-    pub calico: super::programs::CalicoArgs,
-    #[command(flatten)]
-    pub kubelet: super::programs::KubeletArgs,
-    #[command(flatten)]
-    pub flannel: super::programs::FlannelArgs,
-    #[command(flatten)]
-    pub kubeadm: super::programs::KubeadmArgs,
-    #[command(flatten)]
-    pub kube_apiserver: super::programs::KubeApiserverArgs,
-    #[command(flatten)]
-    pub k3s: super::programs::K3sArgs,
-    #[command(flatten)]
-    pub cilium: super::programs::CiliumArgs,
+    pub programs: nlorder::replay::method::ProgramSettings,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
     /// the prefix, none: nothing chosen). In a manifest: `address`.
     #[arg(long, value_name = "ADDR[/LEN]|none")]
     pub expect: Option<nlorder::app::settings::Expected>,
+}
+
+/// `--method`'s help: every program's name from the library's registry
+/// (calico-node's methods are its values), then calico-node's methods.
+fn method_help() -> String {
+    use nlorder::replay::Program;
+    let names: Vec<String> = Program::ALL
+        .iter()
+        .filter(|p| **p != Program::CalicoNode)
+        .map(|p| format!("`{}`", p.name()))
+        .collect();
+    format!(
+        "A program ({}), or a Calico IP_AUTODETECTION_METHOD value: first-found, interface=REGEX[,REGEX], \
+         skip-interface=REGEX[,REGEX], cidr=CIDR[,CIDR], can-reach=DEST, kubernetes-internal-ip. REGEX means what \
+         it means to calico-node: Go's RE2 (ASCII \\d \\w \\s \\b, \\Q..\\E), not the regex crate",
+        names.join(", ")
+    )
 }

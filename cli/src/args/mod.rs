@@ -8,7 +8,6 @@ mod common;
 mod detect;
 mod gai;
 mod listing;
-mod programs;
 mod record;
 mod table;
 

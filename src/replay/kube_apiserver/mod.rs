@@ -26,6 +26,7 @@ pub mod note;
 
 pub use note::Note;
 
+use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::host_interface::{self, NoHostInterface};
@@ -34,11 +35,39 @@ use super::semantics::Semantics;
 use super::verdict::Detection;
 use crate::model::Model;
 
+/// kube-apiserver in the registry.
+pub struct KubeApiserver;
+
+impl Chooser for KubeApiserver {
+    const PROGRAM: Program = Program::KubeApiserver;
+    const DOC: &'static str = "kube-apiserver's own advertise address";
+    type Settings = Settings;
+    const OPTIONS: &'static [&'static str] = OPTIONS;
+    type Options = Options;
+
+    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
+        Ok(Options {
+            advertise_address: cx.settings::<super::kubeadm::Kubeadm>().advertise_address,
+            bind_address: cx.settings::<KubeApiserver>().bind_address,
+        })
+    }
+
+    fn detect(model: &Model, o: &Options) -> Detection {
+        detect(model, o)
+    }
+
+    fn walks_links(_: &Options) -> bool {
+        false
+    }
+}
+
 program_options! {
     /// kube-apiserver's settings as given (its `--advertise-address` is
     /// the one kubeadm's settings hold).
     pub struct Settings {
-        /// `--bind-address` (default `0.0.0.0`).
+        /// kube-apiserver --bind-address (default 0.0.0.0): a specific address is advertised as
+        /// given; 0.0.0.0, :: or a loopback address: the default-route interface (IPv6 first for ::).
+        #[cfg_attr(feature = "clap", arg(long))]
         bind_address: Option<IpAddr> = None,
     }
 }
