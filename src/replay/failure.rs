@@ -15,7 +15,6 @@ use super::calico_version::Version;
 use super::family::Family;
 use super::goregex::PatternError;
 use super::note::Program;
-use super::reason::NodeIpInvalid;
 use super::source::NoSource;
 
 /// Why a replay chose nothing (or, for kubeadm's `0.0.0.0`, nothing usable).
@@ -24,6 +23,8 @@ pub enum Failure {
     /// The program's own message, word for word (apimachinery's,
     /// kubeadm's, flannel's, Go's).
     Said(String),
+    /// kubelet's own failures.
+    Kubelet(super::kubelet::Failure),
     /// calico-node refuses `IP_AUTODETECTION_METHOD` (or nlorder cannot
     /// compile a pattern or CIDR in it).
     Method(MethodError),
@@ -38,13 +39,6 @@ pub enum Failure {
         family: Family,
         /// The setting as given.
         text: String,
-    },
-    /// kubelet's `--node-ip` fails `validateNodeIP`.
-    InvalidNodeIp {
-        /// The `--node-ip` given.
-        ip: IpAddr,
-        /// The check it fails.
-        why: NodeIpInvalid,
     },
     /// The program looks for the default route, and the capture holds no
     /// routes at all.

@@ -7,15 +7,14 @@
 
 use std::net::IpAddr;
 
-use super::failure::Failure;
+use super::failure;
 use super::gai::{
     self,
     hosts::{self, HostsFile},
 };
 use super::goview;
 use super::host_interface::{self, NoHostInterface};
-use super::note::{Note, Program};
-use super::reason::{NodeIpInvalid, Reason};
+use super::note::{self, Program};
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
@@ -130,15 +129,15 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {
             if let Err(why) = validate(model, *ip) {
-                d.error = Some(Failure::InvalidNodeIp { ip: *ip, why });
+                d.error = Some(Failure::InvalidNodeIp { ip: *ip, why }.into());
                 return d;
             }
         }
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push(Note::NodeIpGiven);
+        d.notes.push(note::Note::NodeIpGiven);
         if o.node_ip.len() > 1 {
-            d.notes.push(Note::DualStack(o.node_ip.clone()));
+            d.notes.push(Note::DualStack(o.node_ip.clone()).into());
         }
         return d;
     }
@@ -146,14 +145,14 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if let Some(ip) = o.hostname_override.as_deref().and_then(|h| h.parse::<IpAddr>().ok()) {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push(Note::HostnameIsIp);
+        d.notes.push(Note::HostnameIsIp.into());
         return d;
     }
     // Step 3.
     let resolved = match &o.lookup {
         Some(l) => {
             let (order, note) = l.resolve(model);
-            d.notes.push(note);
+            d.notes.push(note.into());
             order
         }
         None => o.resolved.clone(),
@@ -161,16 +160,16 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let mut first_other: Option<IpAddr> = None;
     for (i, ip) in resolved.iter().enumerate() {
         let (verdict, reason) = match validate(model, *ip) {
-            Err(e) => (Verdict::NotMatching, Reason::Rejected(e)),
+            Err(e) => (Verdict::NotMatching, Reason::Rejected(e).into()),
             Ok(()) if ip.is_ipv6() == prefer_v6 && d.address.is_none() => {
                 d.address = Some((*ip).into());
                 d.interface = interface_of(model, *ip);
-                (Verdict::Chosen, Reason::ResolverAnswer { position: i + 1 })
+                (Verdict::Chosen, Reason::ResolverAnswer { position: i + 1 }.into())
             }
-            Ok(()) if d.address.is_some() => (Verdict::NotReached, Reason::EarlierAnswer),
+            Ok(()) if d.address.is_some() => (Verdict::NotReached, Reason::EarlierAnswer.into()),
             Ok(()) => {
                 first_other.get_or_insert(*ip);
-                (Verdict::OtherFamily, Reason::NotPreferredFamily)
+                (Verdict::OtherFamily, Reason::NotPreferredFamily.into())
             }
         };
         d.candidates.push(Candidate {
@@ -190,29 +189,29 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push(Note::ResolvedOtherFamily);
+        d.notes.push(Note::ResolvedOtherFamily.into());
         d.family = super::family::Family::of(ip);
     }
     if d.address.is_some() {
-        d.notes.insert(0, Note::ResolvedLocal);
+        d.notes.insert(0, Note::ResolvedLocal.into());
         return d;
     }
     if resolved.is_empty() && o.lookup.is_none() && !o.resolved_given {
-        d.notes.push(Note::ResolvedUnknown);
+        d.notes.push(Note::ResolvedUnknown.into());
     } else if resolved.is_empty() {
-        d.notes.push(Note::ResolvedNothing);
+        d.notes.push(Note::ResolvedNothing.into());
     } else {
-        d.notes.push(Note::NoValidAnswer);
+        d.notes.push(Note::NoValidAnswer.into());
     }
     // Step 4.
     if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, Program::Kubelet) {
         d.error = Some(match e {
-            NoHostInterface::NoRoutesCaptured => Failure::NoRoutesCaptured(Program::Kubelet),
-            NoHostInterface::NoDefaultRoutes => {
-                Failure::Said("no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into())
-            }
-            NoHostInterface::NoneUsable => Failure::Said("unable to select an IP from default routes".into()),
-            NoHostInterface::NoSuchInterface => Failure::Said(e.said().unwrap_or_default()),
+            NoHostInterface::NoRoutesCaptured => failure::Failure::NoRoutesCaptured(Program::Kubelet),
+            NoHostInterface::NoDefaultRoutes => failure::Failure::Said(
+                "no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into(),
+            ),
+            NoHostInterface::NoneUsable => failure::Failure::Said("unable to select an IP from default routes".into()),
+            NoHostInterface::NoSuchInterface => failure::Failure::Said(e.said().unwrap_or_default()),
         });
     }
     d
@@ -228,6 +227,107 @@ fn interface_of(model: &Model, ip: IpAddr) -> Option<String> {
         .iter()
         .find(|a| a.address == ip)
         .map(|a| model.ifname(a.index))
+}
+
+/// kubelet's own notes (nested as [`note::Note::Kubelet`]; worded in
+/// `report::kubelet`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// Step 1: two `--node-ip`s, one per family.
+    DualStack(Vec<IpAddr>),
+    /// Step 2: the hostname is an IP literal.
+    HostnameIsIp,
+    /// Step 3: a resolver answer is a valid local address.
+    ResolvedLocal,
+    /// Step 3: only the other family had a valid answer.
+    ResolvedOtherFamily,
+    /// Step 3: the node name resolved to nothing.
+    ResolvedNothing,
+    /// Step 3: no resolver answers were given (`--resolved`, `--hosts`):
+    /// what the node name resolves to is unknown; replayed as nothing.
+    ResolvedUnknown,
+    /// Step 3: the node name looked up in a hosts file as glibc's
+    /// getaddrinfo does (files backend, then its RFC 3484 sort on this
+    /// host): the file's answers and the order after the sort, with the
+    /// rule behind each neighbouring pair.
+    NameSorted {
+        /// The node name.
+        name: String,
+        /// The hosts file, as named.
+        hosts: String,
+        /// The file's answers, in name-service order.
+        found: Vec<IpAddr>,
+        /// The order after glibc's sort.
+        order: Vec<IpAddr>,
+        /// The rule behind each neighbouring pair of `order`.
+        steps: Vec<super::gai::Step>,
+    },
+    /// Step 3: no answer passed `validateNodeIP`.
+    NoValidAnswer,
+}
+
+/// Why kubelet's step 3 kept or passed over a resolver answer (nested as
+/// [`super::reason::Reason::Kubelet`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// `validateNodeIP` refused the answer.
+    Rejected(NodeIpInvalid),
+    /// The first valid answer of the preferred family (`position` counts
+    /// from 1).
+    ResolverAnswer {
+        /// Its place in the resolver's answer, from 1.
+        position: usize,
+    },
+    /// A valid answer after the one that won.
+    EarlierAnswer,
+    /// A valid answer of the other family.
+    NotPreferredFamily,
+}
+
+/// Why kubelet chose nothing, where nlorder explains it (nested as
+/// [`failure::Failure::Kubelet`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// kubelet's `--node-ip` fails `validateNodeIP`.
+    InvalidNodeIp {
+        /// The `--node-ip` given.
+        ip: IpAddr,
+        /// The check it fails.
+        why: NodeIpInvalid,
+    },
+}
+
+/// Why kubelet's `validateNodeIP` refuses an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeIpInvalid {
+    /// A loopback address.
+    Loopback,
+    /// A multicast address.
+    Multicast,
+    /// `0.0.0.0` or `::`.
+    Unspecified,
+    /// A link-local unicast address.
+    LinkLocal,
+    /// None of the host's interfaces holds it.
+    NotOnHost(IpAddr),
+}
+
+impl From<Note> for note::Note {
+    fn from(n: Note) -> Self {
+        note::Note::Kubelet(n)
+    }
+}
+
+impl From<Reason> for super::reason::Reason {
+    fn from(r: Reason) -> Self {
+        super::reason::Reason::Kubelet(r)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(e: Failure) -> Self {
+        failure::Failure::Kubelet(e)
+    }
 }
 
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub enum PeerCheck {
 pub enum Note {
     /// kube-apiserver's own notes.
     KubeApiserver(super::kube_apiserver::note::Note),
+    /// kubelet's own notes.
+    Kubelet(super::kubelet::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
     IpNone {
@@ -118,40 +120,9 @@ pub enum Note {
         family: Family,
     },
 
-    // kubelet's steps.
+    // kubelet's step 1 (k3s's too).
     /// Step 1: `--node-ip` given.
     NodeIpGiven,
-    /// Step 1: two `--node-ip`s, one per family.
-    DualStack(Vec<IpAddr>),
-    /// Step 2: the hostname is an IP literal.
-    HostnameIsIp,
-    /// Step 3: a resolver answer is a valid local address.
-    ResolvedLocal,
-    /// Step 3: only the other family had a valid answer.
-    ResolvedOtherFamily,
-    /// Step 3: the node name resolved to nothing.
-    ResolvedNothing,
-    /// Step 3: no resolver answers were given (`--resolved`, `--hosts`):
-    /// what the node name resolves to is unknown; replayed as nothing.
-    ResolvedUnknown,
-    /// Step 3: the node name looked up in a hosts file as glibc's
-    /// getaddrinfo does (files backend, then its RFC 3484 sort on this
-    /// host): the file's answers and the order after the sort, with the
-    /// rule behind each neighbouring pair.
-    NameSorted {
-        /// The node name.
-        name: String,
-        /// The hosts file, as named.
-        hosts: String,
-        /// The file's answers, in name-service order.
-        found: Vec<IpAddr>,
-        /// The order after glibc's sort.
-        order: Vec<IpAddr>,
-        /// The rule behind each neighbouring pair of `order`.
-        steps: Vec<super::gai::Step>,
-    },
-    /// Step 3: no answer passed `validateNodeIP`.
-    NoValidAnswer,
 
     // apimachinery's default-route walk (kubelet's step 4, kubeadm).
     /// The address of the default route's interface.

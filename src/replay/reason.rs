@@ -17,6 +17,9 @@ use crate::netlink::values::Scope;
 /// Why a candidate (an interface, or one of its addresses) got its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
+    /// kubelet's own reasons.
+    Kubelet(super::kubelet::Reason),
+
     // Shared by several programs.
     /// An address of an interface after the one that won.
     EarlierCandidate,
@@ -97,20 +100,6 @@ pub enum Reason {
         /// The InternalIP.
         ip: IpAddr,
     },
-
-    // kubelet's resolver answers (step 3).
-    /// `validateNodeIP` refused the answer.
-    Rejected(NodeIpInvalid),
-    /// The first valid answer of the preferred family (`position` counts
-    /// from 1).
-    ResolverAnswer {
-        /// Its place in the resolver's answer, from 1.
-        position: usize,
-    },
-    /// A valid answer after the one that won.
-    EarlierAnswer,
-    /// A valid answer of the other family.
-    NotPreferredFamily,
 
     // apimachinery's default-route walk (kubelet, kubeadm).
     /// The interface of this default route.
@@ -297,19 +286,4 @@ pub enum CiliumExcluded {
     DockerName,
     /// Its operstate (IF_OPER_*) is not one Cilium takes as up.
     NotUp(u8),
-}
-
-/// Why kubelet's `validateNodeIP` refuses an address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NodeIpInvalid {
-    /// A loopback address.
-    Loopback,
-    /// A multicast address.
-    Multicast,
-    /// `0.0.0.0` or `::`.
-    Unspecified,
-    /// A link-local unicast address.
-    LinkLocal,
-    /// None of the host's interfaces holds it.
-    NotOnHost(IpAddr),
 }

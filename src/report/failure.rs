@@ -27,14 +27,12 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::Said(message) => f.write_str(message),
+            Failure::Kubelet(e) => e.fmt(f),
             Failure::Method(e) => e.fmt(f),
             Failure::Unable(e) => e.fmt(f),
             Failure::Disabled => f.write_str("autodetection disabled (none)"),
             Failure::NotAnAddress { family, text } => write!(f, "{}={text} is not an address", ip_var(*family)),
-            Failure::InvalidNodeIp { ip, why } => write!(f, "--node-ip {ip} is invalid: {why}"),
-            Failure::NoRoutesCaptured(Program::Kubelet) => {
-                f.write_str("step 4 needs the default route, but the capture holds no routes: record a route dump too")
-            }
+            Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
             Failure::NoRoutesCaptured(Program::Kubeadm) => f.write_str(
                 "kubeadm walks the default routes, but the capture holds no routes: record a route dump too",
             ),

@@ -52,6 +52,7 @@ pub mod gai_hosts;
 pub mod gai_reason;
 pub mod ip_json;
 pub mod kube_apiserver;
+pub mod kubelet;
 pub mod moment;
 pub mod note;
 pub mod picture;

@@ -100,36 +100,6 @@ impl fmt::Display for Note {
                 )
             }
             Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
-            Note::DualStack(ips) => write!(f, "dual-stack: InternalIPs {}", joined(ips, ", ")),
-            Note::HostnameIsIp => f.write_str("step 2: the hostname is an IP literal (not validated)"),
-            Note::ResolvedLocal => f.write_str("step 3: the node name resolved to a valid local address"),
-            Note::ResolvedOtherFamily => {
-                f.write_str("step 3: no valid answer of the preferred family; the first valid one of the other")
-            }
-            Note::NameSorted {
-                name,
-                hosts,
-                found,
-                order,
-                steps,
-            } => {
-                write!(
-                    f,
-                    "step 3: {name} in {hosts}: {}; glibc's getaddrinfo sorts them {}",
-                    joined(found, ", "),
-                    joined(order, ", ")
-                )?;
-                let swapped: Vec<String> = steps.iter().filter(|s| s.swapped).map(ToString::to_string).collect();
-                if !swapped.is_empty() {
-                    write!(f, " ({})", swapped.join("; "))?;
-                }
-                Ok(())
-            }
-            Note::ResolvedNothing => f.write_str("step 3: the node name resolved to nothing"),
-            Note::ResolvedUnknown => f.write_str(
-                "step 3: what the node name resolves to is unknown (give --resolved or --hosts): replayed as nothing",
-            ),
-            Note::NoValidAnswer => f.write_str("step 3: no resolver answer passed validateNodeIP"),
             Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
             Note::LoopbackFallback {
                 by,
@@ -148,6 +118,7 @@ impl fmt::Display for Note {
                 write!(f, ": {by} falls back to IPv{}", other(*wanted))
             }
             Note::KubeApiserver(n) => n.fmt(f),
+            Note::Kubelet(n) => n.fmt(f),
             Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
             Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
             Note::AdvertiseLoopback => {

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::replay::goview::NotGlobal;
-use crate::replay::reason::{CiliumExcluded, NodeIpInvalid, Reason};
+use crate::replay::reason::{CiliumExcluded, Reason};
 
 impl fmt::Display for CiliumExcluded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -39,6 +39,7 @@ impl fmt::Display for Reason {
             Reason::EarlierInterface => f.write_str("an earlier interface won"),
             Reason::EarlierAddress => f.write_str("an earlier address won"),
             Reason::NotGlobal(why) => why.fmt(f),
+            Reason::Kubelet(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
             Reason::FirstOfFirstCandidate => {
                 f.write_str("first global unicast address of the first candidate interface")
@@ -61,15 +62,6 @@ impl fmt::Display for Reason {
             Reason::LacksSource => f.write_str("does not carry the source address"),
             Reason::CarriesInternalIp { ip } => write!(f, "carries the InternalIP {ip}"),
             Reason::LacksInternalIp { ip } => write!(f, "does not carry the InternalIP {ip}"),
-            Reason::Rejected(why) => write!(f, "rejected by validateNodeIP: {why}"),
-            Reason::ResolverAnswer { position } => {
-                write!(
-                    f,
-                    "resolver answer #{position}: first valid one of the preferred family"
-                )
-            }
-            Reason::EarlierAnswer => f.write_str("an earlier answer won"),
-            Reason::NotPreferredFamily => f.write_str("valid, but not of the preferred family"),
             Reason::DefaultRoute { route } => write!(f, "default route `{route}`"),
             Reason::DefaultRouteDown { route } => write!(f, "default route `{route}`: interface is down"),
             Reason::DefaultRouteNoDevice { route } => write!(
@@ -138,20 +130,6 @@ impl fmt::Display for Reason {
             Reason::NotForwardable => f.write_str("not forwardable (go-sockaddr's forwarding blacklist)"),
             Reason::FirstRfc6890 => f.write_str("first RFC 6890 address after the sort"),
             Reason::NotRfc6890 => f.write_str("outside every RFC 6890 block"),
-        }
-    }
-}
-
-/// kubelet's `validateNodeIP` words its own refusals: the kind of address,
-/// or that the host does not hold it.
-impl fmt::Display for NodeIpInvalid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NodeIpInvalid::Loopback => f.write_str("loopback"),
-            NodeIpInvalid::Multicast => f.write_str("multicast"),
-            NodeIpInvalid::Unspecified => f.write_str("unspecified"),
-            NodeIpInvalid::LinkLocal => f.write_str("link-local"),
-            NodeIpInvalid::NotOnHost(ip) => write!(f, "node IP {ip} not found in the host's network interfaces"),
         }
     }
 }

@@ -14,10 +14,7 @@ impl fmt::Display for Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Semantics::CalicoNode { asked, walk } => super::calico::semantics(f, *asked, walk.as_ref()),
-            Semantics::Kubelet => f.write_str(
-                "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \
-                 4 default-route interface (ChooseHostInterface / ResolveBindAddress)",
-            ),
+            Semantics::Kubelet => super::kubelet::semantics(f),
             Semantics::Flannel { version } => write!(
                 f,
                 "flannel {version}: --iface (names or IPs) in order, then --iface-regex (addresses, then names), then \
