@@ -25,6 +25,8 @@ pub enum Failure {
     Said(String),
     /// kubelet's own failures.
     Kubelet(super::kubelet::Failure),
+    /// flannel's own failures.
+    Flannel(super::flannel::Failure),
     /// calico-node refuses `IP_AUTODETECTION_METHOD` (or nlorder cannot
     /// compile a pattern or CIDR in it).
     Method(MethodError),
@@ -60,11 +62,6 @@ pub enum Failure {
     Unspecified {
         /// kubeadm's warning, as it writes it.
         warning: String,
-    },
-    /// flannel: the default route names no single device.
-    NoSingleDevice {
-        /// The default route, as `ip route` prints it.
-        route: String,
     },
     /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
     /// no default advertise address.

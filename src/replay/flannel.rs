@@ -13,10 +13,9 @@
 use std::net::IpAddr;
 
 use super::calico_version::Version;
-use super::failure::Failure;
+use super::failure;
 use super::goregex::GoRegex;
-use super::note::{Note, Program};
-use super::reason::Reason;
+use super::note::{self, Program};
 use super::semantics::Semantics;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
@@ -176,7 +175,7 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
         interface: model.ifname(index),
         index,
         verdict,
-        reason,
+        reason: reason.into(),
         addresses: addrs,
     }
 }
@@ -188,17 +187,27 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
-        d.notes.push(why);
+        d.notes.push(why.into());
     };
     if o.iface.is_empty() && o.iface_regex.is_empty() && o.iface_can_reach.is_none() {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
         let route = model.route_table().prefix(fam, TableId::Main, None, 0).next();
         let lower = o.version >= SORTED_SINCE;
         match route {
-            None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(Program::Flannel)),
-            None => d.error = Some(Failure::Said(no_gateway(o, gateway_words(o.family, lower, false)))),
+            None if !model.has_routes() => d.error = Some(failure::Failure::NoRoutesCaptured(Program::Flannel)),
+            None => {
+                d.error = Some(failure::Failure::Said(no_gateway(
+                    o,
+                    gateway_words(o.family, lower, false),
+                )))
+            }
             Some(r) => match r.oif {
-                None => d.error = Some(Failure::Said(no_gateway(o, gateway_words(o.family, lower, true)))),
+                None => {
+                    d.error = Some(failure::Failure::Said(no_gateway(
+                        o,
+                        gateway_words(o.family, lower, true),
+                    )))
+                }
                 Some(oif) => match sorted_addrs(model, oif, fam, o.version).first() {
                     Some(a) => {
                         let route = model.route_text(r);
@@ -208,7 +217,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                             .push(candidate(model, oif, Verdict::Chosen, reason, Vec::new()));
                         choose(&mut d, oif, a.address, why);
                     }
-                    None => d.error = Some(Failure::Said(no_address(o, &model.ifname(oif)))),
+                    None => d.error = Some(failure::Failure::Said(no_address(o, &model.ifname(oif)))),
                 },
             },
         }
@@ -227,7 +236,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     finish(&mut d, o);
                     return d;
                 }
-                None => d.notes.push(Note::IfaceNotHeld { spec: spec.clone() }),
+                None => d.notes.push(Note::IfaceNotHeld { spec: spec.clone() }.into()),
             }
         } else {
             match model.link_by_name(spec.as_bytes()) {
@@ -242,12 +251,15 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                         finish(&mut d, o);
                         return d;
                     }
-                    None => d.notes.push(Note::IfaceNoAddress {
-                        spec: spec.clone(),
-                        family: o.family,
-                    }),
+                    None => d.notes.push(
+                        Note::IfaceNoAddress {
+                            spec: spec.clone(),
+                            family: o.family,
+                        }
+                        .into(),
+                    ),
                 },
-                None => d.notes.push(Note::IfaceNoSuch { spec: spec.clone() }),
+                None => d.notes.push(Note::IfaceNoSuch { spec: spec.clone() }.into()),
             }
         }
     }
@@ -255,10 +267,13 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         let re = match GoRegex::new(pattern) {
             Ok(r) => r,
             Err(error) => {
-                d.notes.push(Note::IfaceRegexInvalid {
-                    pattern: pattern.clone(),
-                    error,
-                });
+                d.notes.push(
+                    Note::IfaceRegexInvalid {
+                        pattern: pattern.clone(),
+                        error,
+                    }
+                    .into(),
+                );
                 continue;
             }
         };
@@ -276,11 +291,14 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 verdicts.push(AddrVerdict {
                     address: NodeAddress::prefixed(a.address, a.prefix_len),
                     verdict: if m { Verdict::Chosen } else { Verdict::NotMatching },
-                    reason: Some(if m {
-                        Reason::AddressMatches { pattern }
-                    } else {
-                        Reason::AddressDoesNotMatch { pattern }
-                    }),
+                    reason: Some(
+                        if m {
+                            Reason::AddressMatches { pattern }
+                        } else {
+                            Reason::AddressDoesNotMatch { pattern }
+                        }
+                        .into(),
+                    ),
                 });
             }
             if let Some(ip) = hit {
@@ -315,20 +333,21 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 let pattern = pattern.clone();
                 if named && let Some(ip) = first {
                     row.verdict = Verdict::Chosen;
-                    row.reason = Reason::NameMatches { pattern };
+                    row.reason = Reason::NameMatches { pattern }.into();
                     for a in &mut row.addresses {
                         if a.address.ip() == ip {
                             a.verdict = Verdict::Chosen;
-                            a.reason = Some(Reason::FirstSorted);
+                            a.reason = Some(Reason::FirstSorted.into());
                         }
                     }
                 } else if named {
                     row.reason = Reason::NameMatchesNoAddress {
                         pattern,
                         family: o.family,
-                    };
+                    }
+                    .into();
                 } else {
-                    row.reason = Reason::NothingMatches { pattern };
+                    row.reason = Reason::NothingMatches { pattern }.into();
                 }
             }
             if named && let Some(ip) = first {
@@ -339,7 +358,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                         row.verdict = Verdict::NotReached;
                         row.reason = Reason::MatchedFirst {
                             interface: model.ifname(at),
-                        };
+                        }
+                        .into();
                     }
                     after |= row.index == at;
                 }
@@ -359,10 +379,10 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 finish(&mut d, o);
                 return d;
             }
-            Err(why) => d.notes.push(Note::IfaceUnreachable { dst, why }),
+            Err(why) => d.notes.push(Note::IfaceUnreachable { dst, why }.into()),
         }
     }
-    d.error = Some(Failure::Said(
+    d.error = Some(failure::Failure::Said(
         "Failed to find interface to use that matches the interfaces and/or regexes provided".into(),
     ));
     d
@@ -370,7 +390,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 
 fn finish(d: &mut Detection, o: &Options) {
     if let Some(p) = o.public_ip {
-        d.notes.push(Note::PublicIp(p));
+        d.notes.push(Note::PublicIp(p).into());
     }
 }
 
@@ -398,7 +418,7 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
             );
             match model.link_by_name(name.as_bytes()) {
                 None => {
-                    d.error = Some(Failure::Said(format!(
+                    d.error = Some(failure::Failure::Said(format!(
                         "unable to find interface {name}: route ip+net: no such network interface"
                     )))
                 }
@@ -406,9 +426,9 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
                     Some(a) => {
                         d.address = Some(a.address.into());
                         d.interface = Some(l.display_name());
-                        d.notes.push(Note::FlannelIface { name: name.clone() });
+                        d.notes.push(note::Note::FlannelIface { name: name.clone() });
                     }
-                    None => d.error = Some(Failure::Said(no_address(o, &l.display_name()))),
+                    None => d.error = Some(failure::Failure::Said(no_address(o, &l.display_name()))),
                 },
             }
             d
@@ -417,4 +437,157 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
     d.method = Program::K3sFlannel.into();
     d.semantics = Semantics::K3sFlannel { version: o.version };
     d
+}
+
+/// flannel's own notes, k3s's embedded flannel's too: what chose the
+/// interface, and what was passed over (nested as [`note::Note::Flannel`];
+/// worded in `report::flannel`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The default route's interface, its first sorted address.
+    DefaultRoute {
+        /// The default route, as `ip route` prints it.
+        route: String,
+    },
+    /// `--iface IP`: the first interface holding it.
+    IfaceHolds {
+        /// The `--iface` value.
+        spec: String,
+    },
+    /// `--iface NAME`: its first sorted address.
+    IfaceFirstSorted {
+        /// The `--iface` value.
+        spec: String,
+    },
+    /// `--iface-regex`: it matches an address.
+    IfaceRegexAddress {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
+    /// `--iface-regex`: it matches an interface's name.
+    IfaceRegexName {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
+    /// `--iface-can-reach`: the route to `dst`.
+    IfaceCanReach {
+        /// The `--iface-can-reach` destination.
+        dst: IpAddr,
+        /// The route to it, as `ip route` prints it.
+        route: String,
+    },
+    /// `--iface IP`: no interface holds it.
+    IfaceNotHeld {
+        /// The `--iface` value.
+        spec: String,
+    },
+    /// `--iface NAME`: no address of the family.
+    IfaceNoAddress {
+        /// The `--iface` value.
+        spec: String,
+        /// The family looked for.
+        family: super::family::Family,
+    },
+    /// `--iface NAME`: no such interface.
+    IfaceNoSuch {
+        /// The `--iface` value.
+        spec: String,
+    },
+    /// `--iface-regex`: the pattern does not compile.
+    IfaceRegexInvalid {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+        /// Why it does not compile.
+        error: super::goregex::PatternError,
+    },
+    /// `--iface-can-reach`: the kernel has no source for `dst`.
+    IfaceUnreachable {
+        /// The `--iface-can-reach` destination.
+        dst: IpAddr,
+        /// Why the kernel has no source for it.
+        why: source::NoSource,
+    },
+    /// `--public-ip`: announced instead of the interface's address.
+    PublicIp(IpAddr),
+}
+
+/// Why flannel took or passed over an interface or address (nested as
+/// [`super::reason::Reason::Flannel`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The default route's interface, its first sorted address.
+    DefaultRouteFirstSorted {
+        /// The default route, as `ip route` prints it.
+        route: String,
+    },
+    /// `--iface-regex` matches the address.
+    AddressMatches {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
+    /// `--iface-regex` does not match the address.
+    AddressDoesNotMatch {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
+    /// One of the interface's addresses matches.
+    AnAddressMatches,
+    /// None of the interface's addresses matches.
+    NoAddressMatches {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
+    /// The interface's name matches.
+    NameMatches {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
+    /// The first of the interface's sorted addresses (its name matched).
+    FirstSorted,
+    /// The name matches, but the interface has no address of the family.
+    NameMatchesNoAddress {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+        /// The family looked for.
+        family: super::family::Family,
+    },
+    /// Neither an address nor the name matches.
+    NothingMatches {
+        /// The `--iface-regex` pattern.
+        pattern: String,
+    },
+    /// An interface after the one whose name matched first.
+    MatchedFirst {
+        /// The interface whose name matched first.
+        interface: String,
+    },
+}
+
+/// Why flannel chose nothing, where nlorder explains it (nested as
+/// [`failure::Failure::Flannel`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// flannel: the default route names no single device.
+    NoSingleDevice {
+        /// The default route, as `ip route` prints it.
+        route: String,
+    },
+}
+
+impl From<Note> for note::Note {
+    fn from(n: Note) -> Self {
+        note::Note::Flannel(n)
+    }
+}
+
+impl From<Reason> for super::reason::Reason {
+    fn from(r: Reason) -> Self {
+        super::reason::Reason::Flannel(r)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(e: Failure) -> Self {
+        failure::Failure::Flannel(e)
+    }
 }

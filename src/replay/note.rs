@@ -14,7 +14,6 @@ use ipnet::IpNet;
 
 use super::calico_version::Version;
 use super::family::Family;
-use super::goregex::PatternError;
 use super::source::{NoSource, Why};
 use crate::model::LinkOrder;
 
@@ -44,6 +43,8 @@ pub enum Note {
     KubeApiserver(super::kube_apiserver::note::Note),
     /// kubelet's own notes.
     Kubelet(super::kubelet::Note),
+    /// flannel's (and k3s's embedded flannel's) own notes.
+    Flannel(super::flannel::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
     IpNone {
@@ -160,74 +161,6 @@ pub enum Note {
     },
     /// A loopback advertise address: a global address on `lo`.
     AdvertiseLoopback,
-
-    // flannel: what chose the interface.
-    /// The default route's interface, its first sorted address.
-    DefaultRoute {
-        /// The default route, as `ip route` prints it.
-        route: String,
-    },
-    /// `--iface IP`: the first interface holding it.
-    IfaceHolds {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface NAME`: its first sorted address.
-    IfaceFirstSorted {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface-regex`: it matches an address.
-    IfaceRegexAddress {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// `--iface-regex`: it matches an interface's name.
-    IfaceRegexName {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// `--iface-can-reach`: the route to `dst`.
-    IfaceCanReach {
-        /// The `--iface-can-reach` destination.
-        dst: IpAddr,
-        /// The route to it, as `ip route` prints it.
-        route: String,
-    },
-    // flannel: what was passed over.
-    /// `--iface IP`: no interface holds it.
-    IfaceNotHeld {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface NAME`: no address of the family.
-    IfaceNoAddress {
-        /// The `--iface` value.
-        spec: String,
-        /// The family looked for.
-        family: Family,
-    },
-    /// `--iface NAME`: no such interface.
-    IfaceNoSuch {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface-regex`: the pattern does not compile.
-    IfaceRegexInvalid {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-        /// Why it does not compile.
-        error: PatternError,
-    },
-    /// `--iface-can-reach`: the kernel has no source for `dst`.
-    IfaceUnreachable {
-        /// The `--iface-can-reach` destination.
-        dst: IpAddr,
-        /// Why the kernel has no source for it.
-        why: NoSource,
-    },
-    /// `--public-ip`: announced instead of the interface's address.
-    PublicIp(IpAddr),
 
     // k3s.
     /// The second node IP, IPv6, from `ResolveBindAddress(::1)`.

@@ -19,6 +19,8 @@ use crate::netlink::values::Scope;
 pub enum Reason {
     /// kubelet's own reasons.
     Kubelet(super::kubelet::Reason),
+    /// flannel's own reasons.
+    Flannel(super::flannel::Reason),
 
     // Shared by several programs.
     /// An address of an interface after the one that won.
@@ -127,54 +129,6 @@ pub enum Reason {
     FirstGlobalIpv4First,
     /// `lo` is down: none of its addresses is taken.
     LoopbackDown,
-
-    // flannel.
-    /// The default route's interface, its first sorted address.
-    DefaultRouteFirstSorted {
-        /// The default route, as `ip route` prints it.
-        route: String,
-    },
-    /// `--iface-regex` matches the address.
-    AddressMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// `--iface-regex` does not match the address.
-    AddressDoesNotMatch {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// One of the interface's addresses matches.
-    AnAddressMatches,
-    /// None of the interface's addresses matches.
-    NoAddressMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// The interface's name matches.
-    NameMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// The first of the interface's sorted addresses (its name matched).
-    FirstSorted,
-    /// The name matches, but the interface has no address of the family.
-    NameMatchesNoAddress {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-        /// The family looked for.
-        family: Family,
-    },
-    /// Neither an address nor the name matches.
-    NothingMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// An interface after the one whose name matched first.
-    MatchedFirst {
-        /// The interface whose name matched first.
-        interface: String,
-    },
 
     // Shared by the programs that walk every interface.
     /// The interface is administratively down.

@@ -28,6 +28,7 @@ impl fmt::Display for Failure {
         match self {
             Failure::Said(message) => f.write_str(message),
             Failure::Kubelet(e) => e.fmt(f),
+            Failure::Flannel(e) => e.fmt(f),
             Failure::Method(e) => e.fmt(f),
             Failure::Unable(e) => e.fmt(f),
             Failure::Disabled => f.write_str("autodetection disabled (none)"),
@@ -36,13 +37,10 @@ impl fmt::Display for Failure {
             Failure::NoRoutesCaptured(Program::Kubeadm) => f.write_str(
                 "kubeadm walks the default routes, but the capture holds no routes: record a route dump too",
             ),
-            Failure::NoRoutesCaptured(Program::Flannel) => {
-                f.write_str("no default route: the capture holds no routes (record a route dump)")
-            }
+            Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
             Failure::Unspecified { warning } => {
                 write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
             }
-            Failure::NoSingleDevice { route } => write!(f, "default route `{route}` has no single device (multipath?)"),
             Failure::NoNodeAddress => f.write_str("no node address of the family: no selected device has one"),
             Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
             Failure::NoRoutesCaptured(Program::K3s) => {

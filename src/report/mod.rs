@@ -47,6 +47,7 @@ pub mod detect;
 pub mod evidence;
 pub mod failure;
 pub mod fields;
+pub mod flannel;
 pub mod gai;
 pub mod gai_hosts;
 pub mod gai_reason;

@@ -119,25 +119,12 @@ impl fmt::Display for Note {
             }
             Note::KubeApiserver(n) => n.fmt(f),
             Note::Kubelet(n) => n.fmt(f),
+            Note::Flannel(n) => n.fmt(f),
             Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
             Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
             Note::AdvertiseLoopback => {
                 f.write_str("a loopback --apiserver-advertise-address selects a global address on lo")
             }
-            Note::DefaultRoute { route } => write!(f, "default route `{route}`; first of its sorted addresses"),
-            Note::IfaceHolds { spec } => write!(f, "--iface {spec}: the first interface carrying it"),
-            Note::IfaceFirstSorted { spec } => write!(f, "--iface {spec}: first of its sorted addresses"),
-            Note::IfaceRegexAddress { pattern } => write!(f, "--iface-regex {pattern}: matches the address"),
-            Note::IfaceRegexName { pattern } => write!(f, "--iface-regex {pattern}: matches the interface name"),
-            Note::IfaceCanReach { dst, route } => write!(f, "--iface-can-reach {dst}: route `{route}`"),
-            Note::IfaceNotHeld { spec } => write!(f, "--iface {spec}: no interface carries that IP"),
-            Note::IfaceNoAddress { spec, family } => {
-                write!(f, "--iface {spec}: no IPv{family} address found for given interface")
-            }
-            Note::IfaceNoSuch { spec } => write!(f, "--iface {spec}: no such interface"),
-            Note::IfaceRegexInvalid { pattern, error } => write!(f, "--iface-regex {pattern}: {error}"),
-            Note::IfaceUnreachable { dst, why } => write!(f, "--iface-can-reach {dst}: {why}"),
-            Note::PublicIp(ip) => write!(f, "--public-ip {ip}: announced instead of the interface address"),
             Note::SecondNodeIp { ip, interface } => write!(
                 f,
                 "second node IP {ip} on {interface}: the walk again, IPv6 first (ResolveBindAddress(::1))"

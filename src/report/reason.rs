@@ -40,6 +40,7 @@ impl fmt::Display for Reason {
             Reason::EarlierAddress => f.write_str("an earlier address won"),
             Reason::NotGlobal(why) => why.fmt(f),
             Reason::Kubelet(r) => r.fmt(f),
+            Reason::Flannel(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
             Reason::FirstOfFirstCandidate => {
                 f.write_str("first global unicast address of the first candidate interface")
@@ -72,20 +73,6 @@ impl fmt::Display for Reason {
             Reason::Loopback => f.write_str("the loopback interface"),
             Reason::FirstGlobalIpv4First => f.write_str("first global unicast address, IPv4 first"),
             Reason::LoopbackDown => f.write_str("lo is down"),
-            Reason::DefaultRouteFirstSorted { route } => {
-                write!(f, "default route `{route}`; first of its sorted addresses")
-            }
-            Reason::AddressMatches { pattern } => write!(f, "address matches {pattern}"),
-            Reason::AddressDoesNotMatch { pattern } => write!(f, "address does not match {pattern}"),
-            Reason::AnAddressMatches => f.write_str("an address matches"),
-            Reason::NoAddressMatches { pattern } => write!(f, "no address matches {pattern}"),
-            Reason::NameMatches { pattern } => write!(f, "the interface name matches {pattern}"),
-            Reason::FirstSorted => f.write_str("first of the interface's sorted addresses"),
-            Reason::NameMatchesNoAddress { pattern, family } => {
-                write!(f, "the name matches {pattern}, but it has no IPv{family} address")
-            }
-            Reason::NothingMatches { pattern } => write!(f, "neither an address nor the name matches {pattern}"),
-            Reason::MatchedFirst { interface } => write!(f, "{interface} matched first"),
             Reason::InterfaceDown => f.write_str("interface down"),
             Reason::UpInterface => f.write_str("up"),
             Reason::NamedInterface => f.write_str("the interface named"),

@@ -15,12 +15,7 @@ impl fmt::Display for Semantics {
         match self {
             Semantics::CalicoNode { asked, walk } => super::calico::semantics(f, *asked, walk.as_ref()),
             Semantics::Kubelet => super::kubelet::semantics(f),
-            Semantics::Flannel { version } => write!(
-                f,
-                "flannel {version}: --iface (names or IPs) in order, then --iface-regex (addresses, then names), then \
-                 --iface-can-reach; else the default-route interface; {}",
-                flannel_sort(*version)
-            ),
+            Semantics::Flannel { version } => super::flannel::semantics(f, *version),
             Semantics::KubeApiserver => super::kube_apiserver::semantics(f),
             Semantics::Kubeadm => f.write_str(
                 "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
@@ -32,12 +27,7 @@ impl fmt::Display for Semantics {
                  first IPv6); else the default-route interface (ChooseHostInterface), plus the IPv6 one \
                  (ResolveBindAddress(::1)) when it differs",
             ),
-            Semantics::K3sFlannel { version } => write!(
-                f,
-                "k3s's embedded flannel {version}: --flannel-iface, else the interface of the first main-table \
-                 default route; the first of its addresses, {}",
-                flannel_sort(*version)
-            ),
+            Semantics::K3sFlannel { version } => super::flannel::k3s_semantics(f, *version),
             Semantics::Cilium { version } => {
                 write!(
                     f,
@@ -85,15 +75,6 @@ impl fmt::Display for Semantics {
                  interface first, IPv4 before IPv6, then by network size; the first RFC 6890 one",
             ),
         }
-    }
-}
-
-/// How flannel's release orders an interface's addresses.
-fn flannel_sort(version: Version) -> &'static str {
-    if version >= Version(0, 28, 0) {
-        "addresses sorted global/permanent/non-temporary first, deprecated dropped"
-    } else {
-        "global addresses before link-local ones, in dump order"
     }
 }
 
