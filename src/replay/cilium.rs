@@ -27,7 +27,6 @@ use std::net::IpAddr;
 use super::calico_version::Version;
 use super::failure::Failure;
 use super::family::Family;
-use super::reason::{CiliumExcluded, Reason};
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, LinkEntry, Model};
@@ -158,7 +157,7 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
     if let Some(dev) = &o.device {
         match named {
             Some(_) => excluded.clear(),
-            None => d.notes.push(super::note::Note::CiliumNoDevice { name: dev.clone() }),
+            None => d.notes.push(Note::CiliumNoDevice { name: dev.clone() }.into()),
         }
     }
     let mut passes: Vec<(Option<u32>, Scope)> = vec![
@@ -181,10 +180,13 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
             d.address = Some(won.address.into());
             d.interface = Some(model.ifname(won.index));
             if pass > 0 {
-                d.notes.push(super::note::Note::CiliumRetry {
-                    scope_site: scope_max == Scope::Site,
-                    all_links: link.is_none() && named.is_some(),
-                });
+                d.notes.push(
+                    Note::CiliumRetry {
+                        scope_site: scope_max == Scope::Site,
+                        all_links: link.is_none() && named.is_some(),
+                    }
+                    .into(),
+                );
             }
             return d;
         }
@@ -266,18 +268,19 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
     for (a, dropped) in addrs.iter().zip(&w.dropped) {
         let chosen = w.chosen.is_some_and(|c| std::ptr::eq(c, *a));
         let (verdict, reason) = match dropped {
-            Some(r @ Reason::CiliumExcluded(_)) => (Verdict::Excluded, r.clone()),
-            Some(r) => (Verdict::Filtered, r.clone()),
+            Some(r @ Reason::CiliumExcluded(_)) => (Verdict::Excluded, r.clone().into()),
+            Some(r) => (Verdict::Filtered, r.clone().into()),
             None if chosen => (
                 Verdict::Chosen,
                 if w.public {
                     Reason::PublicFirst
                 } else {
                     Reason::PrivateFirst
-                },
+                }
+                .into(),
             ),
-            None if w.public && !is_public(a.address) => (Verdict::NotMatching, Reason::PrivateLosesToPublic),
-            None => (Verdict::NotReached, Reason::SortedAfter),
+            None if w.public && !is_public(a.address) => (Verdict::NotMatching, Reason::PrivateLosesToPublic.into()),
+            None => (Verdict::NotReached, super::reason::Reason::SortedAfter),
         };
         let row = AddrVerdict {
             address: NodeAddress::prefixed(a.address, a.prefix_len),
@@ -292,7 +295,7 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
                     interface: model.ifname(a.index),
                     index: a.index,
                     verdict: Verdict::NotReached,
-                    reason: Reason::AddressesListed,
+                    reason: Reason::AddressesListed.into(),
                     addresses: vec![row],
                 })
             }
@@ -306,6 +309,72 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// Cilium's own notes (its node-IP fallback; nested as
+/// [`super::note::Note::Cilium`]; worded in `report::cilium`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The device named does not exist: every link is walked.
+    CiliumNoDevice {
+        /// The device named.
+        name: String,
+    },
+    /// The answer came from a retry: scope up to site, or all links.
+    CiliumRetry {
+        /// The retry took scopes up to site.
+        scope_site: bool,
+        /// The retry walked every link.
+        all_links: bool,
+    },
+}
+
+/// Why Cilium's node-IP fallback took or passed over an address (nested
+/// as [`super::reason::Reason::Cilium`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// An interface with addresses in the program's list.
+    AddressesListed,
+    /// On the exclude list.
+    CiliumExcluded(CiliumExcluded),
+    /// Its scope is wider than the pass allows (RT_SCOPE_*).
+    ScopeAbove {
+        /// The address's scope.
+        scope: Scope,
+        /// The widest scope the pass takes.
+        max: Scope,
+    },
+    /// A secondary address (or a temporary IPv6 one: the same flag bit).
+    SecondarySkipped,
+    /// Tentative or dad-failed (IFA_F_TENTATIVE, IFA_F_DADFAILED).
+    TentativeSkipped,
+    /// The first public address after the sort.
+    PublicFirst,
+    /// The first private address after the sort (no public one).
+    PrivateFirst,
+    /// A private address while public ones exist.
+    PrivateLosesToPublic,
+}
+
+/// Why Cilium puts a link's addresses on its exclude list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CiliumExcluded {
+    /// The link is named `docker*`.
+    DockerName,
+    /// Its operstate (IF_OPER_*) is not one Cilium takes as up.
+    NotUp(u8),
+}
+
+impl From<Note> for super::note::Note {
+    fn from(n: Note) -> Self {
+        super::note::Note::Cilium(n)
+    }
+}
+
+impl From<Reason> for super::reason::Reason {
+    fn from(r: Reason) -> Self {
+        super::reason::Reason::Cilium(r)
+    }
 }
 
 #[cfg(test)]

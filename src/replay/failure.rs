@@ -27,6 +27,8 @@ pub enum Failure {
     Kubelet(super::kubelet::Failure),
     /// flannel's own failures.
     Flannel(super::flannel::Failure),
+    /// Cilium's NodePort and masquerade addresses' own failures.
+    CiliumNodeAddress(super::cilium_node_address::Failure),
     /// calico-node refuses `IP_AUTODETECTION_METHOD` (or nlorder cannot
     /// compile a pattern or CIDR in it).
     Method(MethodError),
@@ -66,8 +68,6 @@ pub enum Failure {
     /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
     /// no default advertise address.
     NoPrivateIp,
-    /// Cilium has no node address of the family (no selected device).
-    NoNodeAddress,
 }
 
 /// Why calico-node autodetected nothing (`Unable to auto-detect an IPv4

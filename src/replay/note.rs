@@ -45,6 +45,8 @@ pub enum Note {
     Kubelet(super::kubelet::Note),
     /// flannel's (and k3s's embedded flannel's) own notes.
     Flannel(super::flannel::Note),
+    /// Cilium's own notes (its node-IP fallback).
+    Cilium(super::cilium::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
     IpNone {
@@ -183,20 +185,6 @@ pub enum Note {
         route: String,
         /// How many default routes of the family came before it.
         earlier: usize,
-    },
-
-    // Cilium.
-    /// The device named does not exist: every link is walked.
-    CiliumNoDevice {
-        /// The device named.
-        name: String,
-    },
-    /// The answer came from a retry: scope up to site, or all links.
-    CiliumRetry {
-        /// The retry took scopes up to site.
-        scope_site: bool,
-        /// The retry walked every link.
-        all_links: bool,
     },
 
     // Docker Swarm.

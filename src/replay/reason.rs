@@ -12,7 +12,6 @@ use ipnet::IpNet;
 
 use super::family::Family;
 use super::goview::NotGlobal;
-use crate::netlink::values::Scope;
 
 /// Why a candidate (an interface, or one of its addresses) got its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +20,10 @@ pub enum Reason {
     Kubelet(super::kubelet::Reason),
     /// flannel's own reasons.
     Flannel(super::flannel::Reason),
+    /// Cilium's own reasons (its node-IP fallback).
+    Cilium(super::cilium::Reason),
+    /// Cilium's NodePort and masquerade addresses' own reasons.
+    CiliumNodeAddress(super::cilium_node_address::Reason),
 
     // Shared by several programs.
     /// An address of an interface after the one that won.
@@ -143,8 +146,6 @@ pub enum Reason {
     FirstInDump,
     /// Kept, but a sort put another one first.
     SortedAfter,
-    /// An interface with addresses in the program's list.
-    AddressesListed,
 
     // etcd.
     /// The last main-table default route of its family.
@@ -167,33 +168,6 @@ pub enum Reason {
         /// The address's own side (IFA_LOCAL).
         local: IpAddr,
     },
-
-    // Cilium.
-    /// On the exclude list.
-    CiliumExcluded(CiliumExcluded),
-    /// Its scope is wider than the pass allows (RT_SCOPE_*).
-    ScopeAbove {
-        /// The address's scope.
-        scope: Scope,
-        /// The widest scope the pass takes.
-        max: Scope,
-    },
-    /// A secondary address (or a temporary IPv6 one: the same flag bit).
-    SecondarySkipped,
-    /// Tentative or dad-failed (IFA_F_TENTATIVE, IFA_F_DADFAILED).
-    TentativeSkipped,
-    /// The first public address after the sort.
-    PublicFirst,
-    /// The first private address after the sort (no public one).
-    PrivateFirst,
-    /// A private address while public ones exist.
-    PrivateLosesToPublic,
-    /// A device Cilium selects (`isSelectedDevice`).
-    CiliumSelected,
-    /// A device Cilium does not select.
-    CiliumNotSelected,
-    /// Not a node address (scope above link, or loopback).
-    CiliumNotNodeAddress,
 
     // Docker Swarm.
     /// Not of vishvananda/netlink's type "device" (it has a kind).
@@ -231,13 +205,4 @@ pub enum Reason {
     FirstRfc6890,
     /// Outside every RFC 6890 block.
     NotRfc6890,
-}
-
-/// Why Cilium puts a link's addresses on its exclude list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CiliumExcluded {
-    /// The link is named `docker*`.
-    DockerName,
-    /// Its operstate (IF_OPER_*) is not one Cilium takes as up.
-    NotUp(u8),
 }

@@ -29,6 +29,7 @@ impl fmt::Display for Failure {
             Failure::Said(message) => f.write_str(message),
             Failure::Kubelet(e) => e.fmt(f),
             Failure::Flannel(e) => e.fmt(f),
+            Failure::CiliumNodeAddress(e) => e.fmt(f),
             Failure::Method(e) => e.fmt(f),
             Failure::Unable(e) => e.fmt(f),
             Failure::Disabled => f.write_str("autodetection disabled (none)"),
@@ -41,7 +42,6 @@ impl fmt::Display for Failure {
             Failure::Unspecified { warning } => {
                 write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
             }
-            Failure::NoNodeAddress => f.write_str("no node address of the family: no selected device has one"),
             Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
             Failure::NoRoutesCaptured(Program::K3s) => {
                 f.write_str("k3s walks the default routes, but the capture holds no routes: record a route dump too")

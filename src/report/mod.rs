@@ -42,6 +42,8 @@ pub mod annotate;
 pub mod assumption;
 pub mod calico;
 pub mod check;
+pub mod cilium;
+pub mod cilium_node_address;
 pub mod decode;
 pub mod detect;
 pub mod evidence;

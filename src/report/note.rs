@@ -120,6 +120,7 @@ impl fmt::Display for Note {
             Note::KubeApiserver(n) => n.fmt(f),
             Note::Kubelet(n) => n.fmt(f),
             Note::Flannel(n) => n.fmt(f),
+            Note::Cilium(n) => n.fmt(f),
             Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
             Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
             Note::AdvertiseLoopback => {
@@ -134,12 +135,6 @@ impl fmt::Display for Note {
                 f,
                 "{earlier} earlier default route(s) of the family lost: the last one, `{route}`, wins"
             ),
-            Note::CiliumNoDevice { name } => write!(f, "--cilium-device {name}: no such link, every link is walked"),
-            Note::CiliumRetry { scope_site, all_links } => match (scope_site, all_links) {
-                (true, true) => f.write_str("nothing on the device: all links, scope up to site"),
-                (false, true) => f.write_str("nothing on the device: all links"),
-                _ => f.write_str("no global-scope address: scope up to site"),
-            },
             Note::SwarmNoDevice { devices } => write!(
                 f,
                 "no global address on an up device ({}): the subnet check over every up interface",

@@ -7,18 +7,7 @@
 use std::fmt;
 
 use crate::replay::goview::NotGlobal;
-use crate::replay::reason::{CiliumExcluded, Reason};
-
-impl fmt::Display for CiliumExcluded {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CiliumExcluded::DockerName => f.write_str("on a docker* link"),
-            CiliumExcluded::NotUp(oper) => {
-                write!(f, "the link's operstate is {}", crate::netlink::names::operstate(*oper))
-            }
-        }
-    }
-}
+use crate::replay::reason::Reason;
 
 /// Go's terms.
 impl fmt::Display for NotGlobal {
@@ -41,6 +30,8 @@ impl fmt::Display for Reason {
             Reason::NotGlobal(why) => why.fmt(f),
             Reason::Kubelet(r) => r.fmt(f),
             Reason::Flannel(r) => r.fmt(f),
+            Reason::Cilium(r) => r.fmt(f),
+            Reason::CiliumNodeAddress(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
             Reason::FirstOfFirstCandidate => {
                 f.write_str("first global unicast address of the first candidate interface")
@@ -79,7 +70,6 @@ impl fmt::Display for Reason {
             Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),
             Reason::FirstInDump => f.write_str("first address in the dump"),
             Reason::SortedAfter => f.write_str("sorted after the winner"),
-            Reason::AddressesListed => f.write_str("addresses listed"),
             Reason::LastDefaultRoute { route } => write!(f, "last main-table default route `{route}`"),
             Reason::RoutePrefsrc { route } => write!(f, "prefsrc of the last main-table default route `{route}`"),
             Reason::NoOutputDevice { route } => write!(f, "default route `{route}` names no device (multipath)"),
@@ -89,20 +79,6 @@ impl fmt::Display for Reason {
                     "first address in the dump; IFA_ADDRESS is the point-to-point peer (local {local})"
                 )
             }
-            Reason::CiliumExcluded(why) => why.fmt(f),
-            Reason::ScopeAbove { scope, max } => {
-                write!(f, "scope {scope} wider than {max}")
-            }
-            Reason::SecondarySkipped => f.write_str("secondary (IFA_F_SECONDARY, or temporary for IPv6): skipped"),
-            Reason::TentativeSkipped => f.write_str("tentative or dad-failed: skipped"),
-            Reason::PublicFirst => f.write_str("first public address after the sort"),
-            Reason::PrivateFirst => f.write_str("first private address after the sort (no public one)"),
-            Reason::PrivateLosesToPublic => f.write_str("private: public addresses win"),
-            Reason::CiliumSelected => f.write_str("selected device"),
-            Reason::CiliumNotSelected => f.write_str(
-                "not selected (down, a port, a bridge, lo/lxc/cni/docker/cilium_ name, or no route with a global destination)",
-            ),
-            Reason::CiliumNotNodeAddress => f.write_str("not a node address (scope above link, or loopback)"),
             Reason::NotADevice => f.write_str("not of type \"device\" (it has a link kind)"),
             Reason::NoGlobalAddress => f.write_str("no global unicast address"),
             Reason::OnlyGlobalAddress => f.write_str("its only global unicast address"),

@@ -7,7 +7,6 @@
 
 use std::fmt;
 
-use crate::replay::calico_version::Version;
 use crate::replay::semantics::Semantics;
 
 impl fmt::Display for Semantics {
@@ -28,35 +27,8 @@ impl fmt::Display for Semantics {
                  (ResolveBindAddress(::1)) when it differs",
             ),
             Semantics::K3sFlannel { version } => super::flannel::k3s_semantics(f, *version),
-            Semantics::Cilium { version } => {
-                write!(
-                    f,
-                    "cilium {}.{} firstGlobalAddr: addresses of docker* and down links excluded{}; scope universe, \
-                     then site; public before private; ",
-                    version.0,
-                    version.1,
-                    if *version >= Version(1, 17, 0) {
-                        " (dummy links never)"
-                    } else {
-                        ""
-                    }
-                )?;
-                if *version >= Version(1, 14, 0) {
-                    f.write_str("secondaries skipped; lowest link index first, dump order within a link")
-                } else {
-                    f.write_str("secondaries kept; lowest address first")
-                }
-            }
-            Semantics::CiliumNodeAddress { masquerade } => write!(
-                f,
-                "cilium node_address.go: the addresses of the selected devices, primary before secondary, \
-                 lower scope first, public before private, then by address; {}",
-                if *masquerade {
-                    "masquerade: the first public one, else the first private one"
-                } else {
-                    "NodePort: the first private one, else the first public one"
-                }
-            ),
+            Semantics::Cilium { version } => super::cilium::semantics(f, *version),
+            Semantics::CiliumNodeAddress { masquerade } => super::cilium_node_address::semantics(f, *masquerade),
             Semantics::Etcd => f.write_str(
                 "etcd GetDefaultHost: the last main-table default route of a family (IPv4 first): its prefsrc, \
                  else the first address of its device (IFA_ADDRESS: the peer on point-to-point)",
