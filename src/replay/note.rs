@@ -47,6 +47,8 @@ pub enum Note {
     Flannel(super::flannel::Note),
     /// Cilium's own notes (its node-IP fallback).
     Cilium(super::cilium::Note),
+    /// k3s's own notes.
+    K3s(super::k3s::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
     IpNone {
@@ -164,14 +166,7 @@ pub enum Note {
     /// A loopback advertise address: a global address on `lo`.
     AdvertiseLoopback,
 
-    // k3s.
-    /// The second node IP, IPv6, from `ResolveBindAddress(::1)`.
-    SecondNodeIp {
-        /// The IPv6 node IP.
-        ip: IpAddr,
-        /// The interface it is on.
-        interface: String,
-    },
+    // k3s and its embedded flannel.
     /// `--flannel-iface` names the node IPs' interface.
     FlannelIface {
         /// The interface named.

@@ -24,6 +24,8 @@ pub enum Reason {
     Cilium(super::cilium::Reason),
     /// Cilium's NodePort and masquerade addresses' own reasons.
     CiliumNodeAddress(super::cilium_node_address::Reason),
+    /// k3s's own reasons.
+    K3s(super::k3s::Reason),
 
     // Shared by several programs.
     /// An address of an interface after the one that won.
@@ -138,8 +140,6 @@ pub enum Reason {
     InterfaceDown,
     /// An up interface, walked.
     UpInterface,
-    /// The interface the flags name (`--flannel-iface`).
-    NamedInterface,
     /// One of several candidates where the program wants exactly one.
     OneOfSeveral,
     /// The first address in the dump.

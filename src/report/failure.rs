@@ -43,9 +43,7 @@ impl fmt::Display for Failure {
                 write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
             }
             Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
-            Failure::NoRoutesCaptured(Program::K3s) => {
-                f.write_str("k3s walks the default routes, but the capture holds no routes: record a route dump too")
-            }
+            Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
             Failure::NoRoutesCaptured(Program::Etcd) => {
                 f.write_str("etcd reads the default routes, but the capture holds no routes: record a route dump too")
             }

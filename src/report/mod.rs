@@ -54,6 +54,7 @@ pub mod gai;
 pub mod gai_hosts;
 pub mod gai_reason;
 pub mod ip_json;
+pub mod k3s;
 pub mod kube_apiserver;
 pub mod kubelet;
 pub mod moment;

@@ -121,15 +121,12 @@ impl fmt::Display for Note {
             Note::Kubelet(n) => n.fmt(f),
             Note::Flannel(n) => n.fmt(f),
             Note::Cilium(n) => n.fmt(f),
+            Note::K3s(n) => n.fmt(f),
             Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
             Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
             Note::AdvertiseLoopback => {
                 f.write_str("a loopback --apiserver-advertise-address selects a global address on lo")
             }
-            Note::SecondNodeIp { ip, interface } => write!(
-                f,
-                "second node IP {ip} on {interface}: the walk again, IPv6 first (ResolveBindAddress(::1))"
-            ),
             Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
             Note::LastDefaultRoute { route, earlier } => write!(
                 f,

@@ -32,6 +32,7 @@ impl fmt::Display for Reason {
             Reason::Flannel(r) => r.fmt(f),
             Reason::Cilium(r) => r.fmt(f),
             Reason::CiliumNodeAddress(r) => r.fmt(f),
+            Reason::K3s(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
             Reason::FirstOfFirstCandidate => {
                 f.write_str("first global unicast address of the first candidate interface")
@@ -66,7 +67,6 @@ impl fmt::Display for Reason {
             Reason::LoopbackDown => f.write_str("lo is down"),
             Reason::InterfaceDown => f.write_str("interface down"),
             Reason::UpInterface => f.write_str("up"),
-            Reason::NamedInterface => f.write_str("the interface named"),
             Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),
             Reason::FirstInDump => f.write_str("first address in the dump"),
             Reason::SortedAfter => f.write_str("sorted after the winner"),

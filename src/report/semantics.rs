@@ -21,11 +21,7 @@ impl fmt::Display for Semantics {
                  a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
                  0.0.0.0 without default routes",
             ),
-            Semantics::K3s => f.write_str(
-                "k3s GetHostnameAndIPs: --node-ip as given; else --flannel-iface's addresses (one IPv4, plus the \
-                 first IPv6); else the default-route interface (ChooseHostInterface), plus the IPv6 one \
-                 (ResolveBindAddress(::1)) when it differs",
-            ),
+            Semantics::K3s => super::k3s::semantics(f),
             Semantics::K3sFlannel { version } => super::flannel::k3s_semantics(f, *version),
             Semantics::Cilium { version } => super::cilium::semantics(f, *version),
             Semantics::CiliumNodeAddress { masquerade } => super::cilium_node_address::semantics(f, *masquerade),
