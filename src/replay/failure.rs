@@ -29,6 +29,8 @@ pub enum Failure {
     Flannel(super::flannel::Failure),
     /// Cilium's NodePort and masquerade addresses' own failures.
     CiliumNodeAddress(super::cilium_node_address::Failure),
+    /// kubeadm's own failures.
+    Kubeadm(super::kubeadm::Failure),
     /// calico-node refuses `IP_AUTODETECTION_METHOD` (or nlorder cannot
     /// compile a pattern or CIDR in it).
     Method(MethodError),
@@ -58,12 +60,6 @@ pub enum Failure {
         kind: crate::model::ObjectKind,
         /// Its request's packet.
         request_packet: u64,
-    },
-    /// kubeadm without a default route: its warning (it advertises
-    /// `0.0.0.0`, which its validation of the configuration then refuses).
-    Unspecified {
-        /// kubeadm's warning, as it writes it.
-        warning: String,
     },
     /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
     /// no default advertise address.

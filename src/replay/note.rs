@@ -49,6 +49,8 @@ pub enum Note {
     Cilium(super::cilium::Note),
     /// k3s's own notes.
     K3s(super::k3s::Note),
+    /// kubeadm's own notes.
+    Kubeadm(super::kubeadm::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
     IpNone {
@@ -154,17 +156,6 @@ pub enum Note {
         /// It has a default route.
         had_route: bool,
     },
-
-    // kubeadm.
-    /// `--apiserver-advertise-address` given.
-    AdvertiseGiven,
-    /// The advertise address given is on no interface.
-    AdvertiseNotOnHost {
-        /// The advertise address.
-        ip: IpAddr,
-    },
-    /// A loopback advertise address: a global address on `lo`.
-    AdvertiseLoopback,
 
     // k3s and its embedded flannel.
     /// `--flannel-iface` names the node IPs' interface.

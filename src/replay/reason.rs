@@ -26,6 +26,8 @@ pub enum Reason {
     CiliumNodeAddress(super::cilium_node_address::Reason),
     /// k3s's own reasons.
     K3s(super::k3s::Reason),
+    /// kubeadm's own reasons (its loopback advertise address).
+    Kubeadm(super::kubeadm::Reason),
 
     // Shared by several programs.
     /// An address of an interface after the one that won.
@@ -126,14 +128,6 @@ pub enum Reason {
     },
     /// The first global unicast address of the family.
     FirstGlobal,
-
-    // kubeadm's loopback advertise address.
-    /// `lo`, the interface a loopback advertise address selects.
-    Loopback,
-    /// Its first global unicast address, IPv4 before IPv6.
-    FirstGlobalIpv4First,
-    /// `lo` is down: none of its addresses is taken.
-    LoopbackDown,
 
     // Shared by the programs that walk every interface.
     /// The interface is administratively down.

@@ -30,18 +30,14 @@ impl fmt::Display for Failure {
             Failure::Kubelet(e) => e.fmt(f),
             Failure::Flannel(e) => e.fmt(f),
             Failure::CiliumNodeAddress(e) => e.fmt(f),
+            Failure::Kubeadm(e) => e.fmt(f),
             Failure::Method(e) => e.fmt(f),
             Failure::Unable(e) => e.fmt(f),
             Failure::Disabled => f.write_str("autodetection disabled (none)"),
             Failure::NotAnAddress { family, text } => write!(f, "{}={text} is not an address", ip_var(*family)),
             Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
-            Failure::NoRoutesCaptured(Program::Kubeadm) => f.write_str(
-                "kubeadm walks the default routes, but the capture holds no routes: record a route dump too",
-            ),
+            Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
             Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
-            Failure::Unspecified { warning } => {
-                write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
-            }
             Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
             Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
             Failure::NoRoutesCaptured(Program::Etcd) => {

@@ -56,6 +56,7 @@ pub mod gai_reason;
 pub mod ip_json;
 pub mod k3s;
 pub mod kube_apiserver;
+pub mod kubeadm;
 pub mod kubelet;
 pub mod moment;
 pub mod note;

@@ -122,11 +122,7 @@ impl fmt::Display for Note {
             Note::Flannel(n) => n.fmt(f),
             Note::Cilium(n) => n.fmt(f),
             Note::K3s(n) => n.fmt(f),
-            Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
-            Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
-            Note::AdvertiseLoopback => {
-                f.write_str("a loopback --apiserver-advertise-address selects a global address on lo")
-            }
+            Note::Kubeadm(n) => n.fmt(f),
             Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
             Note::LastDefaultRoute { route, earlier } => write!(
                 f,

@@ -33,6 +33,7 @@ impl fmt::Display for Reason {
             Reason::Cilium(r) => r.fmt(f),
             Reason::CiliumNodeAddress(r) => r.fmt(f),
             Reason::K3s(r) => r.fmt(f),
+            Reason::Kubeadm(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
             Reason::FirstOfFirstCandidate => {
                 f.write_str("first global unicast address of the first candidate interface")
@@ -62,9 +63,6 @@ impl fmt::Display for Reason {
                 "default route `{route}`: no device (`*` in /proc/net/route), no interface has that name"
             ),
             Reason::FirstGlobal => f.write_str("first global unicast address"),
-            Reason::Loopback => f.write_str("the loopback interface"),
-            Reason::FirstGlobalIpv4First => f.write_str("first global unicast address, IPv4 first"),
-            Reason::LoopbackDown => f.write_str("lo is down"),
             Reason::InterfaceDown => f.write_str("interface down"),
             Reason::UpInterface => f.write_str("up"),
             Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),

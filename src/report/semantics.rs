@@ -16,11 +16,7 @@ impl fmt::Display for Semantics {
             Semantics::Kubelet => super::kubelet::semantics(f),
             Semantics::Flannel { version } => super::flannel::semantics(f, *version),
             Semantics::KubeApiserver => super::kube_apiserver::semantics(f),
-            Semantics::Kubeadm => f.write_str(
-                "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
-                 a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
-                 0.0.0.0 without default routes",
-            ),
+            Semantics::Kubeadm => super::kubeadm::semantics(f),
             Semantics::K3s => super::k3s::semantics(f),
             Semantics::K3sFlannel { version } => super::flannel::k3s_semantics(f, *version),
             Semantics::Cilium { version } => super::cilium::semantics(f, *version),
