@@ -15,8 +15,8 @@ use std::net::IpAddr;
 
 use super::failure::Failure;
 use super::family::Family;
-use super::note::{Note, Program};
-use super::reason::Reason;
+use super::note::Program;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
@@ -46,17 +46,20 @@ pub fn detect(model: &Model) -> Detection {
     let route = model.route_text(r);
     let earlier = table.prefix(r.family, TableId::Main, None, 0).count() - 1;
     if earlier > 0 {
-        d.notes.push(Note::LastDefaultRoute {
-            route: route.clone(),
-            earlier,
-        });
+        d.notes.push(
+            Note::LastDefaultRoute {
+                route: route.clone(),
+                earlier,
+            }
+            .into(),
+        );
     }
     let Some(oif) = r.oif else {
         d.candidates.push(Candidate {
             interface: String::new(),
             index: 0,
             verdict: Verdict::NoAddress,
-            reason: Reason::NoOutputDevice { route },
+            reason: Reason::NoOutputDevice { route }.into(),
             addresses: Vec::new(),
         });
         d.error = Some(Failure::Said("could not find default route".into()));
@@ -72,7 +75,7 @@ pub fn detect(model: &Model) -> Detection {
             interface: model.ifname(oif),
             index: oif,
             verdict: Verdict::Chosen,
-            reason: Reason::RoutePrefsrc { route },
+            reason: Reason::RoutePrefsrc { route }.into(),
             addresses: Vec::new(),
         });
         choose(&mut d, model, src, oif, family);
@@ -90,9 +93,9 @@ pub fn detect(model: &Model) -> Detection {
                 address: NodeAddress::prefixed(shown, a.prefix_len),
                 verdict: if i == 0 { Verdict::Chosen } else { Verdict::NotReached },
                 reason: Some(match (i, a.peer) {
-                    (0, Some(_)) => Reason::PeerAddress { local: a.address },
-                    (0, None) => Reason::FirstInDump,
-                    _ => Reason::EarlierAddress,
+                    (0, Some(_)) => Reason::PeerAddress { local: a.address }.into(),
+                    (0, None) => Reason::FirstInDump.into(),
+                    _ => reason::Reason::EarlierAddress,
                 }),
             }
         })
@@ -105,7 +108,7 @@ pub fn detect(model: &Model) -> Detection {
         } else {
             Verdict::NoAddress
         },
-        reason: Reason::LastDefaultRoute { route },
+        reason: Reason::LastDefaultRoute { route }.into(),
         addresses: rows,
     });
     match first {
@@ -128,6 +131,59 @@ fn choose(d: &mut Detection, model: &Model, ip: IpAddr, oif: u32, family: Family
     d.address = Some(ip.into());
     d.interface = Some(model.ifname(oif));
     d.family = family;
+}
+
+/// etcd's own notes (nested as [`super::note::Note::Etcd`]; worded in
+/// `report::etcd`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// Earlier default routes of the family lost to the last one.
+    LastDefaultRoute {
+        /// The last default route, as `ip route` prints it.
+        route: String,
+        /// How many default routes of the family came before it.
+        earlier: usize,
+    },
+}
+
+/// Why etcd took or passed over a route or address (nested as
+/// [`reason::Reason::Etcd`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The first address in the dump.
+    FirstInDump,
+    /// The last main-table default route of its family.
+    LastDefaultRoute {
+        /// The route, as `ip route` prints it.
+        route: String,
+    },
+    /// That route's prefsrc is the answer.
+    RoutePrefsrc {
+        /// The route, as `ip route` prints it.
+        route: String,
+    },
+    /// That route names no device (multipath).
+    NoOutputDevice {
+        /// The route, as `ip route` prints it.
+        route: String,
+    },
+    /// A point-to-point address: its IFA_ADDRESS is the peer.
+    PeerAddress {
+        /// The address's own side (IFA_LOCAL).
+        local: IpAddr,
+    },
+}
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Etcd(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Etcd(v)
+    }
 }
 
 #[cfg(test)]

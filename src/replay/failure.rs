@@ -31,6 +31,8 @@ pub enum Failure {
     CiliumNodeAddress(super::cilium_node_address::Failure),
     /// kubeadm's own failures.
     Kubeadm(super::kubeadm::Failure),
+    /// Nomad's own failures.
+    Nomad(super::nomad::Failure),
     /// calico-node refuses `IP_AUTODETECTION_METHOD` (or nlorder cannot
     /// compile a pattern or CIDR in it).
     Method(MethodError),
@@ -61,9 +63,6 @@ pub enum Failure {
         /// Its request's packet.
         request_packet: u64,
     },
-    /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
-    /// no default advertise address.
-    NoPrivateIp,
 }
 
 /// Why calico-node autodetected nothing (`Unable to auto-detect an IPv4

@@ -14,11 +14,10 @@
 //! one inside an RFC 6890 block wins. None: no address, and no error
 //! (go-sockaddr returns an empty string).
 
-use super::failure::Failure;
+use super::failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
-use super::note::Note;
-use super::reason::Reason;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -100,10 +99,13 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
     let mut d = Detection::new(crate::replay::program::Program::Nomad, Semantics::Nomad, Family::V4);
     let default_if = default_interface(model);
     match default_if {
-        Some(i) => d.notes.push(Note::NomadDefaultInterface {
-            interface: model.ifname(i),
-        }),
-        None => d.notes.push(Note::NomadNoDefaultInterface),
+        Some(i) => d.notes.push(
+            Note::NomadDefaultInterface {
+                interface: model.ifname(i),
+            }
+            .into(),
+        ),
+        None => d.notes.push(Note::NomadNoDefaultInterface.into()),
     }
     // (link position, address position, link index, ip, prefix length,
     // candidate row)
@@ -117,9 +119,9 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         let mut rows = Vec::new();
         for (i, a) in addrs.iter().enumerate() {
             let dropped = if !up {
-                Some((Verdict::NotUp, Reason::InterfaceDown))
+                Some((Verdict::NotUp, reason::Reason::InterfaceDown))
             } else if NOT_FORWARDABLE.holds(a.ip, a.prefix_len) {
-                Some((Verdict::Filtered, Reason::NotForwardable))
+                Some((Verdict::Filtered, Reason::NotForwardable.into()))
             } else {
                 None
             };
@@ -127,7 +129,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
                 kept.push((pos, i, l.index, a.ip, a.prefix_len, d.candidates.len()));
             }
             if rows_too {
-                let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, Reason::SortedAfter));
+                let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, reason::Reason::SortedAfter));
                 rows.push(AddrVerdict {
                     address: NodeAddress::prefixed(a.ip, a.prefix_len),
                     verdict,
@@ -143,9 +145,9 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
             index: l.index,
             verdict: if up { Verdict::NoAddress } else { Verdict::NotUp },
             reason: if Some(l.index) == default_if {
-                Reason::DefaultInterface
+                Reason::DefaultInterface.into()
             } else {
-                Reason::UpInterface
+                reason::Reason::UpInterface
             },
             addresses: rows,
         });
@@ -163,11 +165,11 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         if let Some(row) = c.addresses.get_mut(i) {
             if chosen {
                 row.verdict = Verdict::Chosen;
-                row.reason = Some(Reason::FirstRfc6890);
+                row.reason = Some(Reason::FirstRfc6890.into());
                 c.verdict = Verdict::Chosen;
             } else if !RFC6890.holds(ip, len) {
                 row.verdict = Verdict::NotMatching;
-                row.reason = Some(Reason::NotRfc6890);
+                row.reason = Some(Reason::NotRfc6890.into());
             }
         }
     }
@@ -177,9 +179,63 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
             d.family = Family::of(ip);
             d.interface = Some(model.ifname(index));
         }
-        None => d.error = Some(Failure::NoPrivateIp),
+        None => d.error = Some(Failure::NoPrivateIp.into()),
     }
     d
+}
+
+/// Nomad's own notes (nested as [`super::note::Note::Nomad`]; worded in
+/// `report::nomad`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The interface of `ip route`'s first `default via` line.
+    NomadDefaultInterface {
+        /// The interface.
+        interface: String,
+    },
+    /// No `default via` line: no interface is sorted first.
+    NomadNoDefaultInterface,
+}
+
+/// Why Nomad (go-sockaddr) took or passed over an interface or address
+/// (nested as [`reason::Reason::Nomad`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The interface of the first `default via` route: sorted first.
+    DefaultInterface,
+    /// In go-sockaddr's forwarding blacklist.
+    NotForwardable,
+    /// The first address in an RFC 6890 block after the sort.
+    FirstRfc6890,
+    /// Outside every RFC 6890 block.
+    NotRfc6890,
+}
+
+/// Why Nomad has no default advertise address (nested as
+/// [`failure::Failure::Nomad`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
+    /// no default advertise address.
+    NoPrivateIp,
+}
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Nomad(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Nomad(v)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(v: Failure) -> Self {
+        failure::Failure::Nomad(v)
+    }
 }
 
 #[cfg(test)]

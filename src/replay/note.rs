@@ -51,6 +51,14 @@ pub enum Note {
     K3s(super::k3s::Note),
     /// kubeadm's own notes.
     Kubeadm(super::kubeadm::Note),
+    /// etcd's own notes.
+    Etcd(super::etcd::Note),
+    /// Docker Swarm's own notes.
+    Swarm(super::swarm::Note),
+    /// Consul's own notes.
+    Consul(super::consul::Note),
+    /// Nomad's own notes.
+    Nomad(super::nomad::Note),
     // calico-node.
     /// `IP=none` (`IP6=none`): no autodetection.
     IpNone {
@@ -163,45 +171,6 @@ pub enum Note {
         /// The interface named.
         name: String,
     },
-
-    // etcd.
-    /// Earlier default routes of the family lost to the last one.
-    LastDefaultRoute {
-        /// The last default route, as `ip route` prints it.
-        route: String,
-        /// How many default routes of the family came before it.
-        earlier: usize,
-    },
-
-    // Docker Swarm.
-    /// No up device has a global address: the subnet check answers.
-    SwarmNoDevice {
-        /// The devices walked.
-        devices: Vec<String>,
-    },
-    /// The subnets taken as Docker's own networks.
-    DockerSubnetsAssumed {
-        /// The subnets.
-        subnets: Vec<ipnet::IpNet>,
-    },
-
-    // Consul.
-    /// No up non-loopback interface has an address: loopback ones count.
-    ConsulLoopbackOnly,
-    /// The private addresses that made Consul refuse.
-    ConsulCandidates {
-        /// The private addresses.
-        ips: Vec<IpAddr>,
-    },
-
-    // Nomad.
-    /// The interface of `ip route`'s first `default via` line.
-    NomadDefaultInterface {
-        /// The interface.
-        interface: String,
-    },
-    /// No `default via` line: no interface is sorted first.
-    NomadNoDefaultInterface,
 
     // calico-node at run time.
     /// felix's VXLAN device parent: the first link holding the node IP.

@@ -28,6 +28,14 @@ pub enum Reason {
     K3s(super::k3s::Reason),
     /// kubeadm's own reasons (its loopback advertise address).
     Kubeadm(super::kubeadm::Reason),
+    /// etcd's own reasons.
+    Etcd(super::etcd::Reason),
+    /// Docker Swarm's own reasons.
+    Swarm(super::swarm::Reason),
+    /// Consul's own reasons.
+    Consul(super::consul::Reason),
+    /// Nomad's own reasons.
+    Nomad(super::nomad::Reason),
 
     // Shared by several programs.
     /// An address of an interface after the one that won.
@@ -136,67 +144,6 @@ pub enum Reason {
     UpInterface,
     /// One of several candidates where the program wants exactly one.
     OneOfSeveral,
-    /// The first address in the dump.
-    FirstInDump,
     /// Kept, but a sort put another one first.
     SortedAfter,
-
-    // etcd.
-    /// The last main-table default route of its family.
-    LastDefaultRoute {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// That route's prefsrc is the answer.
-    RoutePrefsrc {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// That route names no device (multipath).
-    NoOutputDevice {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// A point-to-point address: its IFA_ADDRESS is the peer.
-    PeerAddress {
-        /// The address's own side (IFA_LOCAL).
-        local: IpAddr,
-    },
-
-    // Docker Swarm.
-    /// Not of vishvananda/netlink's type "device" (it has a kind).
-    NotADevice,
-    /// No global unicast address.
-    NoGlobalAddress,
-    /// Its only global unicast address (of the family kept).
-    OnlyGlobalAddress,
-    /// Several global unicast addresses of one family.
-    SeveralOfFamily(Family),
-    /// An IPv6 address beside an IPv4 one on the link: IPv4 is preferred.
-    Ipv4Preferred,
-    /// The address lies in one of Docker's own networks.
-    DockerSubnet {
-        /// The Docker network.
-        net: IpNet,
-    },
-    /// The interface holds an address in one of Docker's networks.
-    HoldsDockerSubnet,
-
-    // Consul.
-    /// A loopback interface, read only when no other has addresses.
-    LoopbackNotNeeded,
-    /// A private IPv4 address by Consul's list.
-    ConsulPrivate,
-    /// Outside Consul's private IPv4 blocks.
-    NotConsulPrivate,
-
-    // Nomad (go-sockaddr).
-    /// The interface of the first `default via` route: sorted first.
-    DefaultInterface,
-    /// In go-sockaddr's forwarding blacklist.
-    NotForwardable,
-    /// The first address in an RFC 6890 block after the sort.
-    FirstRfc6890,
-    /// Outside every RFC 6890 block.
-    NotRfc6890,
 }

@@ -22,8 +22,7 @@ use ipnet::IpNet;
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
-use super::note::Note;
-use super::reason::Reason;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
@@ -74,7 +73,11 @@ pub fn detect(model: &Model) -> Detection {
                 interface: l.display_name(),
                 index: l.index,
                 verdict: if up { Verdict::Excluded } else { Verdict::NotUp },
-                reason: if up { Reason::NotADevice } else { Reason::InterfaceDown },
+                reason: if up {
+                    Reason::NotADevice.into()
+                } else {
+                    reason::Reason::InterfaceDown
+                },
                 addresses: Vec::new(),
             });
             continue;
@@ -99,9 +102,12 @@ pub fn detect(model: &Model) -> Detection {
         }
     }
     if system.is_none() {
-        d.notes.push(Note::SwarmNoDevice {
-            devices: devices.iter().map(|l| l.display_name()).collect(),
-        });
+        d.notes.push(
+            Note::SwarmNoDevice {
+                devices: devices.iter().map(|l| l.display_name()).collect(),
+            }
+            .into(),
+        );
         d.candidates.clear();
         match subnet_check(model, &mut d) {
             Ok(s) => system = s,
@@ -143,7 +149,7 @@ fn offer(
             rows.push(AddrVerdict {
                 address,
                 verdict: Verdict::NotGlobalUnicast,
-                reason: Some(Reason::NotGlobal(goview::not_global(*ip))),
+                reason: Some(reason::Reason::NotGlobal(goview::not_global(*ip))),
             });
             continue;
         }
@@ -151,7 +157,7 @@ fn offer(
             rows.push(AddrVerdict {
                 address,
                 verdict: Verdict::Excluded,
-                reason: Some(Reason::DockerSubnet { net: *net }),
+                reason: Some(Reason::DockerSubnet { net: *net }.into()),
             });
             verdict = Verdict::Excluded;
             reason = Reason::HoldsDockerSubnet;
@@ -163,7 +169,7 @@ fn offer(
             rows.push(AddrVerdict {
                 address,
                 verdict: Verdict::NotMatching,
-                reason: Some(Reason::OneOfSeveral),
+                reason: Some(reason::Reason::OneOfSeveral),
             });
             result = Err(multiple(name, name, first, *ip));
             verdict = Verdict::NotMatching;
@@ -185,7 +191,7 @@ fn offer(
             for r in &mut rows {
                 if r.address.ip() == v6 {
                     r.verdict = Verdict::OtherFamily;
-                    r.reason = Some(Reason::Ipv4Preferred);
+                    r.reason = Some(Reason::Ipv4Preferred.into());
                 }
             }
         }
@@ -194,7 +200,7 @@ fn offer(
         interface: name.to_owned(),
         index,
         verdict,
-        reason,
+        reason: reason.into(),
         addresses: rows,
     });
     result.map(|()| o)
@@ -204,7 +210,7 @@ fn offer(
 fn refused(d: &mut Detection) {
     for c in d.candidates.iter_mut().filter(|c| c.verdict == Verdict::Chosen) {
         c.verdict = Verdict::NotMatching;
-        c.reason = Reason::OneOfSeveral;
+        c.reason = reason::Reason::OneOfSeveral;
         for a in c.addresses.iter_mut().filter(|a| a.verdict == Verdict::Chosen) {
             a.verdict = Verdict::NotMatching;
         }
@@ -230,9 +236,12 @@ fn subnet_check(model: &Model, d: &mut Detection) -> Result<Option<(IpAddr, Stri
         .flat_map(|l| goview::addrs(model, l.index, AddrView::GoNet))
         .filter_map(|a| IpNet::new(a.ip, a.prefix_len).ok().map(|n| n.trunc()))
         .collect();
-    d.notes.push(Note::DockerSubnetsAssumed {
-        subnets: docker.clone(),
-    });
+    d.notes.push(
+        Note::DockerSubnetsAssumed {
+            subnets: docker.clone(),
+        }
+        .into(),
+    );
     let mut system = None;
     for l in model.links() {
         if l.flags & IFF_UP == 0 || l.flags & IFF_LOOPBACK != 0 {
@@ -255,6 +264,57 @@ fn subnet_check(model: &Model, d: &mut Detection) -> Result<Option<(IpAddr, Stri
 /// Docker's bridges: the default one, the overlay gateway, user networks.
 fn is_docker_bridge(name: &[u8]) -> bool {
     name == b"docker0" || name == b"docker_gwbridge" || name.starts_with(b"br-")
+}
+
+/// Docker Swarm's own notes (nested as [`super::note::Note::Swarm`];
+/// worded in `report::swarm`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// No up device has a global address: the subnet check answers.
+    SwarmNoDevice {
+        /// The devices walked.
+        devices: Vec<String>,
+    },
+    /// The subnets taken as Docker's own networks.
+    DockerSubnetsAssumed {
+        /// The subnets.
+        subnets: Vec<ipnet::IpNet>,
+    },
+}
+
+/// Why Docker Swarm took or passed over a link or address (nested as
+/// [`reason::Reason::Swarm`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// Not of vishvananda/netlink's type "device" (it has a kind).
+    NotADevice,
+    /// No global unicast address.
+    NoGlobalAddress,
+    /// Its only global unicast address (of the family kept).
+    OnlyGlobalAddress,
+    /// Several global unicast addresses of one family.
+    SeveralOfFamily(Family),
+    /// An IPv6 address beside an IPv4 one on the link: IPv4 is preferred.
+    Ipv4Preferred,
+    /// The address lies in one of Docker's own networks.
+    DockerSubnet {
+        /// The Docker network.
+        net: IpNet,
+    },
+    /// The interface holds an address in one of Docker's networks.
+    HoldsDockerSubnet,
+}
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Swarm(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Swarm(v)
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ impl fmt::Display for Failure {
             Failure::Flannel(e) => e.fmt(f),
             Failure::CiliumNodeAddress(e) => e.fmt(f),
             Failure::Kubeadm(e) => e.fmt(f),
+            Failure::Nomad(e) => e.fmt(f),
             Failure::Method(e) => e.fmt(f),
             Failure::Unable(e) => e.fmt(f),
             Failure::Disabled => f.write_str("autodetection disabled (none)"),
@@ -38,11 +39,8 @@ impl fmt::Display for Failure {
             Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
             Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
             Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
-            Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
             Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
-            Failure::NoRoutesCaptured(Program::Etcd) => {
-                f.write_str("etcd reads the default routes, but the capture holds no routes: record a route dump too")
-            }
+            Failure::NoRoutesCaptured(Program::Etcd) => super::etcd::no_routes(f),
             Failure::UnknownYet { kind, request_packet } => write!(
                 f,
                 "unknown yet: the {} dump asked for in packet {request_packet} is answered after this moment",

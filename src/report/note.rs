@@ -8,7 +8,6 @@
 use std::fmt;
 
 use super::failure::ip_var;
-use super::reason::joined;
 use crate::model::LinkOrder;
 use crate::replay::family::Family;
 use crate::replay::note::{Note, PeerCheck, Program};
@@ -123,40 +122,11 @@ impl fmt::Display for Note {
             Note::Cilium(n) => n.fmt(f),
             Note::K3s(n) => n.fmt(f),
             Note::Kubeadm(n) => n.fmt(f),
+            Note::Etcd(n) => n.fmt(f),
+            Note::Swarm(n) => n.fmt(f),
+            Note::Consul(n) => n.fmt(f),
+            Note::Nomad(n) => n.fmt(f),
             Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
-            Note::LastDefaultRoute { route, earlier } => write!(
-                f,
-                "{earlier} earlier default route(s) of the family lost: the last one, `{route}`, wins"
-            ),
-            Note::SwarmNoDevice { devices } => write!(
-                f,
-                "no global address on an up device ({}): the subnet check over every up interface",
-                if devices.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(devices, ", ")
-                }
-            ),
-            Note::DockerSubnetsAssumed { subnets } => write!(
-                f,
-                "assumed: Docker's networks are {} (docker0, docker_gwbridge and br-* bridges; the daemon's own list is not in the capture)",
-                if subnets.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(subnets, ", ")
-                }
-            ),
-            Note::ConsulLoopbackOnly => {
-                f.write_str("no up non-loopback interface has an address: loopback addresses count")
-            }
-            Note::ConsulCandidates { ips } => write!(f, "private IPv4 addresses: {}", joined(ips, ", ")),
-            Note::NomadDefaultInterface { interface } => {
-                write!(
-                    f,
-                    "default interface {interface} (`ip route`'s first `default via` line)"
-                )
-            }
-            Note::NomadNoDefaultInterface => f.write_str("no `default via` route: no interface is sorted first"),
             Note::VxlanParent { interface } => write!(
                 f,
                 "felix's VXLAN parent device: {interface} (the first link holding the node IP)"

@@ -34,6 +34,10 @@ impl fmt::Display for Reason {
             Reason::CiliumNodeAddress(r) => r.fmt(f),
             Reason::K3s(r) => r.fmt(f),
             Reason::Kubeadm(r) => r.fmt(f),
+            Reason::Etcd(r) => r.fmt(f),
+            Reason::Swarm(r) => r.fmt(f),
+            Reason::Consul(r) => r.fmt(f),
+            Reason::Nomad(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
             Reason::FirstOfFirstCandidate => {
                 f.write_str("first global unicast address of the first candidate interface")
@@ -66,31 +70,7 @@ impl fmt::Display for Reason {
             Reason::InterfaceDown => f.write_str("interface down"),
             Reason::UpInterface => f.write_str("up"),
             Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),
-            Reason::FirstInDump => f.write_str("first address in the dump"),
             Reason::SortedAfter => f.write_str("sorted after the winner"),
-            Reason::LastDefaultRoute { route } => write!(f, "last main-table default route `{route}`"),
-            Reason::RoutePrefsrc { route } => write!(f, "prefsrc of the last main-table default route `{route}`"),
-            Reason::NoOutputDevice { route } => write!(f, "default route `{route}` names no device (multipath)"),
-            Reason::PeerAddress { local } => {
-                write!(
-                    f,
-                    "first address in the dump; IFA_ADDRESS is the point-to-point peer (local {local})"
-                )
-            }
-            Reason::NotADevice => f.write_str("not of type \"device\" (it has a link kind)"),
-            Reason::NoGlobalAddress => f.write_str("no global unicast address"),
-            Reason::OnlyGlobalAddress => f.write_str("its only global unicast address"),
-            Reason::SeveralOfFamily(family) => write!(f, "several global IPv{family} addresses"),
-            Reason::Ipv4Preferred => f.write_str("IPv4 preferred on a link with both"),
-            Reason::DockerSubnet { net } => write!(f, "inside Docker's network {net}: the interface is skipped"),
-            Reason::HoldsDockerSubnet => f.write_str("holds an address in one of Docker's networks"),
-            Reason::LoopbackNotNeeded => f.write_str("loopback: read only when no other interface has addresses"),
-            Reason::ConsulPrivate => f.write_str("private IPv4"),
-            Reason::NotConsulPrivate => f.write_str("not in Consul's private IPv4 blocks"),
-            Reason::DefaultInterface => f.write_str("default-route interface: sorted first"),
-            Reason::NotForwardable => f.write_str("not forwardable (go-sockaddr's forwarding blacklist)"),
-            Reason::FirstRfc6890 => f.write_str("first RFC 6890 address after the sort"),
-            Reason::NotRfc6890 => f.write_str("outside every RFC 6890 block"),
         }
     }
 }
