@@ -28,6 +28,7 @@ pub mod assumed;
 pub mod blocks;
 pub mod calico;
 pub mod calico_method;
+pub mod calico_note;
 mod calico_runtime;
 pub mod calico_text;
 pub mod calico_version;

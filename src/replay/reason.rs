@@ -2,20 +2,21 @@
 //! the replayed program that decided, with what it looked at.
 //!
 //! Contract: plain values, a leaf below [`super::verdict`]; one variant per
-//! rule (grouped by the program that applies it), carrying interface
-//! names, addresses, patterns, families and routes (as `ip route` prints
-//! them); `report::reason` words them, and JSON says the same words.
+//! rule, carrying interface names, addresses, patterns, families and
+//! routes (as `ip route` prints them). A rule only one program applies is
+//! that program's own `Reason` (in its replay module; calico-node's in
+//! [`super::calico_note`]), nested here as one variant per program and
+//! worded in that program's `report` file; the rules several apply (the
+//! default-route walk, a down interface, another family, a sort) are
+//! common and worded in `report::reason`. JSON says the same words.
 
-use std::net::IpAddr;
-
-use ipnet::IpNet;
-
-use super::family::Family;
 use super::goview::NotGlobal;
 
 /// Why a candidate (an interface, or one of its addresses) got its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
+    /// calico-node's own reasons.
+    CalicoNode(super::calico_note::Reason),
     /// kubelet's own reasons.
     Kubelet(super::kubelet::Reason),
     /// flannel's own reasons.
@@ -38,10 +39,6 @@ pub enum Reason {
     Nomad(super::nomad::Reason),
 
     // Shared by several programs.
-    /// An address of an interface after the one that won.
-    EarlierCandidate,
-    /// An interface after the one that won.
-    EarlierInterface,
     /// An address after the one that won, on the same interface.
     EarlierAddress,
     /// Not global unicast (the default-route walk, kubeadm's `lo`).
@@ -50,73 +47,10 @@ pub enum Reason {
     OtherFamily,
 
     // calico-node's interface walk (`FilteredEnumeration`).
-    /// The first global unicast address of the first interface kept.
-    FirstOfFirstCandidate,
-    /// The first interface kept that has a global unicast address.
-    FirstCandidate,
-    /// An address that is not global unicast.
-    AddressNotGlobal {
-        /// The address.
-        ip: IpAddr,
-        /// What it is instead.
-        why: NotGlobal,
-    },
-    /// An address outside every CIDR of `cidr=`.
-    OutsideCidrs {
-        /// The address.
-        ip: IpAddr,
-        /// The networks of `cidr=`.
-        cidrs: Vec<IpNet>,
-    },
-    /// An interface without an address of the family.
-    NoAddressOfFamily(Family),
-    /// An interface whose addresses are all outside the CIDRs.
-    NoAddressInCidrs,
-    /// An interface without a global unicast address of the family.
-    NoGlobalOfFamily(Family),
-    /// A link no message named: patterns cannot be matched against it.
-    NameUnknown {
-        /// The link's ifindex.
-        index: u32,
-    },
-    /// The name matches none of the include patterns.
-    MatchesNone {
-        /// The include patterns.
-        patterns: Vec<String>,
-    },
-    /// The name matches this exclude pattern.
-    ExcludedBy {
-        /// The exclude pattern that matched.
-        pattern: String,
-    },
 
     // calico-node's can-reach=.
-    /// The source address the kernel picks for `dst`.
-    SourceFor {
-        /// The `can-reach=` destination.
-        dst: IpAddr,
-    },
-    /// An address that is not the kernel's source address.
-    NotSource {
-        /// The kernel's source address.
-        source: IpAddr,
-    },
-    /// The interface holding the source address.
-    CarriesSource,
-    /// An interface not holding it.
-    LacksSource,
 
     // calico-node's kubernetes-internal-ip.
-    /// The interface holding the Node's InternalIP.
-    CarriesInternalIp {
-        /// The InternalIP.
-        ip: IpAddr,
-    },
-    /// An interface not holding it.
-    LacksInternalIp {
-        /// The InternalIP.
-        ip: IpAddr,
-    },
 
     // apimachinery's default-route walk (kubelet, kubeadm).
     /// The interface of this default route.

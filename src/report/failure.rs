@@ -1,8 +1,9 @@
 //! Why a replay chose nothing, in words: what `detect` prints after
 //! `-> nothing:`, what `check` shows under a failed expectation, and
-//! JSON's `error` (calico-node's log lines, refusals and autodetection
-//! failures are `report::calico`'s, kube-apiserver's notes
-//! `report::kube_apiserver`'s).
+//! JSON's `error`. Here: the failures several programs share, and one
+//! dispatch line per program to its own wording file (calico-node's log
+//! lines, refusals and autodetection failures are `report::calico`'s; a
+//! program's words for a capture without routes are its own file's).
 //!
 //! Contract: `Display` only, one line per value; a program's own message
 //! is printed as it is, with nlorder's comment after it where there is
@@ -12,30 +13,18 @@
 use std::fmt;
 
 use crate::replay::failure::Failure;
-use crate::replay::family::Family;
 use crate::replay::note::Program;
-
-/// `IP` or `IP6`: calico-node's setting of the family.
-pub(super) fn ip_var(family: Family) -> &'static str {
-    match family {
-        Family::V4 => "IP",
-        Family::V6 => "IP6",
-    }
-}
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::Said(message) => f.write_str(message),
+            Failure::CalicoNode(e) => e.fmt(f),
             Failure::Kubelet(e) => e.fmt(f),
             Failure::Flannel(e) => e.fmt(f),
             Failure::CiliumNodeAddress(e) => e.fmt(f),
             Failure::Kubeadm(e) => e.fmt(f),
             Failure::Nomad(e) => e.fmt(f),
-            Failure::Method(e) => e.fmt(f),
-            Failure::Unable(e) => e.fmt(f),
-            Failure::Disabled => f.write_str("autodetection disabled (none)"),
-            Failure::NotAnAddress { family, text } => write!(f, "{}={text} is not an address", ip_var(*family)),
             Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
             Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
             Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),

@@ -3,7 +3,8 @@
 //! than any nlorder knows.
 //!
 //! Contract: `Display` only, one line per value; the replays hand out
-//! [`Semantics`], never these words.
+//! [`Semantics`], never these words. Each program's line lives in its own
+//! wording file; here is one dispatch line per program.
 
 use std::fmt;
 
