@@ -317,21 +317,3 @@ pub enum LaterMethod {
 
 impl std::error::Error for MethodError {}
 impl std::error::Error for Unable {}
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::CalicoNode(v)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(v: Reason) -> Self {
-        super::reason::Reason::CalicoNode(v)
-    }
-}
-
-impl From<Failure> for super::failure::Failure {
-    fn from(v: Failure) -> Self {
-        super::failure::Failure::CalicoNode(v)
-    }
-}

@@ -440,26 +440,7 @@ fn to16(ip: IpAddr) -> [u8; 16] {
     }
 }
 
-/// Why Cilium took or passed over a device or address for NodePort or
-/// masquerading (nested as [`reason::Reason::CiliumNodeAddress`]; worded
-/// in `report::cilium_node_address`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    /// A device Cilium selects (`isSelectedDevice`).
-    CiliumSelected,
-    /// A device Cilium does not select.
-    CiliumNotSelected,
-    /// Not a node address (scope above link, or loopback).
-    CiliumNotNodeAddress,
-}
-
-/// Why Cilium has no NodePort or masquerade address, where nlorder
-/// explains it (nested as [`failure::Failure::CiliumNodeAddress`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// Cilium has no node address of the family (no selected device).
-    NoNodeAddress,
-}
+pub use super::cilium_node_address_note::{Failure, Reason};
 
 impl From<Reason> for reason::Reason {
     fn from(r: Reason) -> Self {

@@ -146,30 +146,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
     d
 }
 
-/// Consul's own notes (nested as [`super::note::Note::Consul`]; worded in
-/// `report::consul`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// No up non-loopback interface has an address: loopback ones count.
-    ConsulLoopbackOnly,
-    /// The private addresses that made Consul refuse.
-    ConsulCandidates {
-        /// The private addresses.
-        ips: Vec<IpAddr>,
-    },
-}
-
-/// Why Consul took or passed over an interface or address (nested as
-/// [`reason::Reason::Consul`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    /// A loopback interface, read only when no other has addresses.
-    LoopbackNotNeeded,
-    /// A private IPv4 address by Consul's list.
-    ConsulPrivate,
-    /// Outside Consul's private IPv4 blocks.
-    NotConsulPrivate,
-}
+pub use super::consul_note::{Note, Reason};
 
 impl From<Note> for super::note::Note {
     fn from(v: Note) -> Self {

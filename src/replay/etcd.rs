@@ -133,46 +133,7 @@ fn choose(d: &mut Detection, model: &Model, ip: IpAddr, oif: u32, family: Family
     d.family = family;
 }
 
-/// etcd's own notes (nested as [`super::note::Note::Etcd`]; worded in
-/// `report::etcd`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// Earlier default routes of the family lost to the last one.
-    LastDefaultRoute {
-        /// The last default route, as `ip route` prints it.
-        route: String,
-        /// How many default routes of the family came before it.
-        earlier: usize,
-    },
-}
-
-/// Why etcd took or passed over a route or address (nested as
-/// [`reason::Reason::Etcd`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    /// The first address in the dump.
-    FirstInDump,
-    /// The last main-table default route of its family.
-    LastDefaultRoute {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// That route's prefsrc is the answer.
-    RoutePrefsrc {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// That route names no device (multipath).
-    NoOutputDevice {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// A point-to-point address: its IFA_ADDRESS is the peer.
-    PeerAddress {
-        /// The address's own side (IFA_LOCAL).
-        local: IpAddr,
-    },
-}
+pub use super::etcd_note::{Note, Reason};
 
 impl From<Note> for super::note::Note {
     fn from(v: Note) -> Self {

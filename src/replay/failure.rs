@@ -22,15 +22,15 @@ pub enum Failure {
     /// calico-node's own failures.
     CalicoNode(super::calico_note::Failure),
     /// kubelet's own failures.
-    Kubelet(super::kubelet::Failure),
+    Kubelet(super::kubelet_note::Failure),
     /// flannel's own failures.
-    Flannel(super::flannel::Failure),
+    Flannel(super::flannel_note::Failure),
     /// Cilium's NodePort and masquerade addresses' own failures.
-    CiliumNodeAddress(super::cilium_node_address::Failure),
+    CiliumNodeAddress(super::cilium_node_address_note::Failure),
     /// kubeadm's own failures.
-    Kubeadm(super::kubeadm::Failure),
+    Kubeadm(super::kubeadm_note::Failure),
     /// Nomad's own failures.
-    Nomad(super::nomad::Failure),
+    Nomad(super::nomad_note::Failure),
     /// The program looks for the default route, and the capture holds no
     /// routes at all.
     NoRoutesCaptured(Program),

@@ -191,26 +191,7 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
     }
 }
 
-/// k3s's own notes (nested as [`note::Note::K3s`]; worded in
-/// `report::k3s`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// The second node IP, IPv6, from `ResolveBindAddress(::1)`.
-    SecondNodeIp {
-        /// The IPv6 node IP.
-        ip: IpAddr,
-        /// The interface it is on.
-        interface: String,
-    },
-}
-
-/// Why k3s took or passed over an interface (nested as
-/// [`reason::Reason::K3s`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    /// The interface the flags name (`--flannel-iface`).
-    NamedInterface,
-}
+pub use super::k3s_note::{Note, Reason};
 
 impl From<Note> for note::Note {
     fn from(v: Note) -> Self {

@@ -162,44 +162,7 @@ fn on_loopback(model: &Model, d: &mut Detection) {
     }
 }
 
-/// kubeadm's own notes (nested as [`super::note::Note::Kubeadm`]; worded
-/// in `report::kubeadm`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// `--apiserver-advertise-address` given.
-    AdvertiseGiven,
-    /// The advertise address given is on no interface.
-    AdvertiseNotOnHost {
-        /// The advertise address.
-        ip: IpAddr,
-    },
-    /// A loopback advertise address: a global address on `lo`.
-    AdvertiseLoopback,
-}
-
-/// Why kubeadm took or passed over `lo` or one of its addresses (nested
-/// as [`reason::Reason::Kubeadm`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    /// `lo`, the interface a loopback advertise address selects.
-    Loopback,
-    /// Its first global unicast address, IPv4 before IPv6.
-    FirstGlobalIpv4First,
-    /// `lo` is down: none of its addresses is taken.
-    LoopbackDown,
-}
-
-/// Why kubeadm has no usable address, where nlorder explains it (nested
-/// as [`failure::Failure::Kubeadm`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// kubeadm without a default route: its warning (it advertises
-    /// `0.0.0.0`, which its validation of the configuration then refuses).
-    Unspecified {
-        /// kubeadm's warning, as it writes it.
-        warning: String,
-    },
-}
+pub use super::kubeadm_note::{Failure, Note, Reason};
 
 impl From<Note> for super::note::Note {
     fn from(v: Note) -> Self {

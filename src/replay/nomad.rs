@@ -184,41 +184,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
     d
 }
 
-/// Nomad's own notes (nested as [`super::note::Note::Nomad`]; worded in
-/// `report::nomad`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// The interface of `ip route`'s first `default via` line.
-    NomadDefaultInterface {
-        /// The interface.
-        interface: String,
-    },
-    /// No `default via` line: no interface is sorted first.
-    NomadNoDefaultInterface,
-}
-
-/// Why Nomad (go-sockaddr) took or passed over an interface or address
-/// (nested as [`reason::Reason::Nomad`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    /// The interface of the first `default via` route: sorted first.
-    DefaultInterface,
-    /// In go-sockaddr's forwarding blacklist.
-    NotForwardable,
-    /// The first address in an RFC 6890 block after the sort.
-    FirstRfc6890,
-    /// Outside every RFC 6890 block.
-    NotRfc6890,
-}
-
-/// Why Nomad has no default advertise address (nested as
-/// [`failure::Failure::Nomad`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
-    /// no default advertise address.
-    NoPrivateIp,
-}
+pub use super::nomad_note::{Failure, Note, Reason};
 
 impl From<Note> for super::note::Note {
     fn from(v: Note) -> Self {

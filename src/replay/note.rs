@@ -25,28 +25,29 @@ pub enum Note {
     /// kube-apiserver's own notes.
     KubeApiserver(super::kube_apiserver::note::Note),
     /// kubelet's own notes.
-    Kubelet(super::kubelet::Note),
+    Kubelet(super::kubelet_note::Note),
     /// flannel's (and k3s's embedded flannel's) own notes.
-    Flannel(super::flannel::Note),
+    Flannel(super::flannel_note::Note),
     /// Cilium's own notes (its node-IP fallback).
-    Cilium(super::cilium::Note),
+    Cilium(super::cilium_note::Note),
     /// k3s's own notes.
-    K3s(super::k3s::Note),
+    K3s(super::k3s_note::Note),
     /// kubeadm's own notes.
-    Kubeadm(super::kubeadm::Note),
+    Kubeadm(super::kubeadm_note::Note),
     /// etcd's own notes.
-    Etcd(super::etcd::Note),
+    Etcd(super::etcd_note::Note),
     /// Docker Swarm's own notes.
-    Swarm(super::swarm::Note),
+    Swarm(super::swarm_note::Note),
     /// Consul's own notes.
-    Consul(super::consul::Note),
+    Consul(super::consul_note::Note),
     /// Nomad's own notes.
-    Nomad(super::nomad::Note),
+    Nomad(super::nomad_note::Note),
     // kubelet's step 1 (k3s's too).
     /// Step 1: `--node-ip` given.
     NodeIpGiven,
 
-    // apimachinery's default-route walk (kubelet's step 4, kubeadm).
+    // apimachinery's default-route walk (kubelet's step 4, kubeadm, k3s,
+    // kube-apiserver).
     /// The address of the default route's interface.
     DefaultRouteInterface {
         /// The program walking.

@@ -18,25 +18,25 @@ pub enum Reason {
     /// calico-node's own reasons.
     CalicoNode(super::calico_note::Reason),
     /// kubelet's own reasons.
-    Kubelet(super::kubelet::Reason),
+    Kubelet(super::kubelet_note::Reason),
     /// flannel's own reasons.
-    Flannel(super::flannel::Reason),
+    Flannel(super::flannel_note::Reason),
     /// Cilium's own reasons (its node-IP fallback).
-    Cilium(super::cilium::Reason),
+    Cilium(super::cilium_note::Reason),
     /// Cilium's NodePort and masquerade addresses' own reasons.
-    CiliumNodeAddress(super::cilium_node_address::Reason),
+    CiliumNodeAddress(super::cilium_node_address_note::Reason),
     /// k3s's own reasons.
-    K3s(super::k3s::Reason),
+    K3s(super::k3s_note::Reason),
     /// kubeadm's own reasons (its loopback advertise address).
-    Kubeadm(super::kubeadm::Reason),
+    Kubeadm(super::kubeadm_note::Reason),
     /// etcd's own reasons.
-    Etcd(super::etcd::Reason),
+    Etcd(super::etcd_note::Reason),
     /// Docker Swarm's own reasons.
-    Swarm(super::swarm::Reason),
+    Swarm(super::swarm_note::Reason),
     /// Consul's own reasons.
-    Consul(super::consul::Reason),
+    Consul(super::consul_note::Reason),
     /// Nomad's own reasons.
-    Nomad(super::nomad::Reason),
+    Nomad(super::nomad_note::Reason),
 
     // Shared by several programs.
     /// An address after the one that won, on the same interface.
@@ -46,13 +46,8 @@ pub enum Reason {
     /// An address of the family not being looked for.
     OtherFamily,
 
-    // calico-node's interface walk (`FilteredEnumeration`).
-
-    // calico-node's can-reach=.
-
-    // calico-node's kubernetes-internal-ip.
-
-    // apimachinery's default-route walk (kubelet, kubeadm).
+    // apimachinery's default-route walk (kubelet, kubeadm, k3s,
+    // kube-apiserver).
     /// The interface of this default route.
     DefaultRoute {
         /// The default route, as `ip route` prints it.

@@ -266,44 +266,7 @@ fn is_docker_bridge(name: &[u8]) -> bool {
     name == b"docker0" || name == b"docker_gwbridge" || name.starts_with(b"br-")
 }
 
-/// Docker Swarm's own notes (nested as [`super::note::Note::Swarm`];
-/// worded in `report::swarm`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Note {
-    /// No up device has a global address: the subnet check answers.
-    SwarmNoDevice {
-        /// The devices walked.
-        devices: Vec<String>,
-    },
-    /// The subnets taken as Docker's own networks.
-    DockerSubnetsAssumed {
-        /// The subnets.
-        subnets: Vec<ipnet::IpNet>,
-    },
-}
-
-/// Why Docker Swarm took or passed over a link or address (nested as
-/// [`reason::Reason::Swarm`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    /// Not of vishvananda/netlink's type "device" (it has a kind).
-    NotADevice,
-    /// No global unicast address.
-    NoGlobalAddress,
-    /// Its only global unicast address (of the family kept).
-    OnlyGlobalAddress,
-    /// Several global unicast addresses of one family.
-    SeveralOfFamily(Family),
-    /// An IPv6 address beside an IPv4 one on the link: IPv4 is preferred.
-    Ipv4Preferred,
-    /// The address lies in one of Docker's own networks.
-    DockerSubnet {
-        /// The Docker network.
-        net: IpNet,
-    },
-    /// The interface holds an address in one of Docker's networks.
-    HoldsDockerSubnet,
-}
+pub use super::swarm_note::{Note, Reason};
 
 impl From<Note> for super::note::Note {
     fn from(v: Note) -> Self {

@@ -18,6 +18,10 @@ pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
     )
 }
 
+/// The step the default-route walk is in kubelet's `NodeAddress`, as the
+/// common walk notes begin with it.
+pub(crate) const WALK_STEP: &str = "step 4: ";
+
 /// Step 4 without a route in the capture.
 pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
     f.write_str("step 4 needs the default route, but the capture holds no routes: record a route dump too")

@@ -23,7 +23,7 @@ impl fmt::Display for Program {
 /// (kubelet numbers them), with its separator.
 fn step(by: Program) -> &'static str {
     match by {
-        Program::Kubelet => "step 4: ",
+        Program::Kubelet => super::kubelet::WALK_STEP,
         _ => "",
     }
 }
