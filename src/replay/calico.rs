@@ -21,22 +21,21 @@ use std::net::IpAddr;
 
 use ipnet::IpNet;
 
+use super::calico_note::{self, Note, Reason};
 use super::calico_runtime;
 use super::calico_walk::{cidr_of, family_of, filtered, filtered_outcome, get_interfaces, local_cidr, view};
 use super::family::Family;
 use super::goview::{self, AddrView};
-use super::note::Note;
-use super::reason::Reason;
 use super::semantics::{CalicoWalk, Semantics};
 use super::source;
 use super::source::{NoSource, Rejecting};
 use super::verdict::{AddrVerdict, Autodetect, Candidate, Detection, DialErrno, Log, LogError, NodeAddress, Verdict};
 
 pub use super::calico_method::{IpSetting, Method, NodeInternalIp, OPTIONS, Patterns, Settings, default_excludes};
+pub use super::calico_note::{Introduced, MethodError, Unable};
 pub use super::calico_text::MethodText;
 pub use super::calico_version::Version;
 use super::failure::Failure;
-pub use super::failure::{Introduced, MethodError, Unable};
 use std::collections::BTreeSet;
 
 use super::chooser::{Chooser, Context, Given, OptionsError, Outcome};
@@ -263,7 +262,7 @@ pub fn outcome_parsed(
     };
     Some(match result {
         Ok((a, i)) => (Some(a.into()), Some(i), None),
-        Err(e) => (None, None, Some(Failure::Unable(e))),
+        Err(e) => (None, None, Some(calico_note::Failure::Unable(e).into())),
     })
 }
 
@@ -315,15 +314,15 @@ pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodEr
             if let MethodError::Invalid { method, .. } = e {
                 d.log.push(Log::InvalidMethod { method: method.clone() });
             }
-            d.error = Some(Failure::Method(e.clone()));
+            d.error = Some(calico_note::Failure::Method(e.clone()).into());
             return d;
         }
     };
     let mut d = Detection::new(name, semantics(asked, Some(method)), o.family);
     match &o.ip {
         IpSetting::None => {
-            d.notes.push(Note::IpNone { family: o.family });
-            d.error = Some(Failure::Disabled);
+            d.notes.push(Note::IpNone { family: o.family }.into());
+            d.error = Some(calico_note::Failure::Disabled.into());
             return d;
         }
         IpSetting::Explicit(text) => {
@@ -350,7 +349,7 @@ pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodEr
                 why,
             });
         }
-        d.error = Some(Failure::Unable(why));
+        d.error = Some(calico_note::Failure::Unable(why).into());
     } else if let (Some(by), Some(a), Some(i)) = (by, d.address, &d.interface) {
         d.log.push(Log::Using {
             family: o.family,
@@ -361,7 +360,7 @@ pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodEr
     }
     calico_runtime::bgp_peers(model, &o.bgp_peers, o.family, &mut d);
     calico_runtime::vxlan_parent(model, o.family, &mut d);
-    d.notes.push(Note::Redetects);
+    d.notes.push(Note::Redetects.into());
     d
 }
 
@@ -442,12 +441,15 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
     let Some((dst, choice)) = reached else {
         return Err(first_error.unwrap_or(Unable::CanReachName { dest: dest.to_owned() }));
     };
-    d.notes.push(Note::Reaches {
-        dst,
-        source: choice.source,
-        route: model.route_text(&choice.route),
-        why: choice.why.clone(),
-    });
+    d.notes.push(
+        Note::Reaches {
+            dst,
+            source: choice.source,
+            route: model.route_text(&choice.route),
+            why: choice.why.clone(),
+        }
+        .into(),
+    );
     let mut sink = Vec::new();
     let kept = get_interfaces(model, None, None, o.family, o.version, &mut sink);
     for k in &kept {
@@ -467,7 +469,7 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
             addrs.push(AddrVerdict {
                 address: cidr_of(a).into(),
                 verdict,
-                reason: Some(reason),
+                reason: Some(reason.into()),
             });
         }
         d.candidates.push(Candidate {
@@ -484,7 +486,8 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
                 Reason::CarriesSource
             } else {
                 Reason::LacksSource
-            },
+            }
+            .into(),
             addresses: addrs,
         });
     }
@@ -507,7 +510,7 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
         return Err(Unable::NoInternalIpOfFamily(o.family));
     };
     let Some((cidr, iface)) = local_cidr(model, ip, o.version) else {
-        d.notes.push(Note::NoInterfaceFor { ip });
+        d.notes.push(Note::NoInterfaceFor { ip }.into());
         d.log.push(Log::NoMatchingInterface { ip });
         d.log.push(Log::UnparsableCidr {
             address: ip.to_string(),
@@ -517,11 +520,14 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
     d.log.push(Log::IncludingCidr { cidr });
     let result = if k8s_bug(o.version) {
         let net = cidr.trunc();
-        d.notes.push(Note::NetworkAddress {
-            version: o.version,
-            network: net,
-            cidr,
-        });
+        d.notes.push(
+            Note::NetworkAddress {
+                version: o.version,
+                network: net,
+                cidr,
+            }
+            .into(),
+        );
         net
     } else {
         cidr
@@ -536,7 +542,8 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
                 Reason::CarriesInternalIp { ip }
             } else {
                 Reason::LacksInternalIp { ip }
-            },
+            }
+            .into(),
             addresses: Vec::new(),
         });
     }
@@ -547,10 +554,13 @@ fn k8s_internal_ip(model: &Model, o: &Options, d: &mut Detection) -> Result<(), 
 
 fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
     let not_an_address = || {
-        Some(Failure::NotAnAddress {
-            family: o.family,
-            text: text.to_owned(),
-        })
+        Some(
+            calico_note::Failure::NotAnAddress {
+                family: o.family,
+                text: text.to_owned(),
+            }
+            .into(),
+        )
     };
     let (ip_text, given_len) = match text.split_once('/') {
         Some((i, l)) => (i, Some(l)),
@@ -580,16 +590,37 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         d.error = not_an_address();
         return;
     };
-    d.notes.push(Note::IpGiven {
-        family: o.family,
-        text: text.to_owned(),
-    });
+    d.notes.push(
+        Note::IpGiven {
+            family: o.family,
+            text: text.to_owned(),
+        }
+        .into(),
+    );
     if on_host {
         d.interface = local_cidr(model, ip, o.version).map(|(_, i)| i);
     } else {
-        d.notes.push(Note::IpNotConfirmed { family: o.family, ip });
+        d.notes.push(Note::IpNotConfirmed { family: o.family, ip }.into());
     }
     d.address = Some(cidr.into());
+}
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::CalicoNode(v)
+    }
+}
+
+impl From<Reason> for super::reason::Reason {
+    fn from(v: Reason) -> Self {
+        super::reason::Reason::CalicoNode(v)
+    }
+}
+
+impl From<calico_note::Failure> for super::failure::Failure {
+    fn from(v: calico_note::Failure) -> Self {
+        super::failure::Failure::CalicoNode(v)
+    }
 }
 
 #[cfg(test)]

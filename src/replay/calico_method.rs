@@ -11,9 +11,9 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
+use super::calico_note::{Introduced, LaterMethod, MethodError};
 use super::calico_text::MethodText;
 use super::calico_version::Version;
-use super::failure::{Introduced, LaterMethod, MethodError};
 use super::goregex::GoRegex;
 
 /// `DEFAULT_INTERFACES_TO_EXCLUDE` of a release (Linux), in source order.

@@ -7,9 +7,9 @@
 
 use std::net::IpAddr;
 
+use super::calico_note::{Note, PeerCheck};
 use super::calico_walk::family_of;
 use super::family::Family;
-use super::note::{Note, PeerCheck};
 use super::source;
 use super::verdict::Detection;
 use crate::model::Model;
@@ -24,18 +24,21 @@ pub(super) fn vxlan_parent(model: &Model, family: Family, d: &mut Detection) {
         .links()
         .iter()
         .find(|l| model.device_addresses(l.index, fam).iter().any(|a| a.address == ip));
-    d.notes.push(match parent {
-        Some(l) => Note::VxlanParent {
-            interface: l.display_name(),
-        },
-        None => Note::VxlanNoParent,
-    });
+    d.notes.push(
+        match parent {
+            Some(l) => Note::VxlanParent {
+                interface: l.display_name(),
+            },
+            None => Note::VxlanNoParent,
+        }
+        .into(),
+    );
 }
 
 pub(super) fn bgp_peers(model: &Model, peers: &[IpAddr], family: Family, d: &mut Detection) {
     let chosen = d.ip();
     for peer in peers.iter().filter(|p| family_of(**p) != family) {
-        d.notes.push(Note::BgpPeerOtherFamily { peer: *peer, family });
+        d.notes.push(Note::BgpPeerOtherFamily { peer: *peer, family }.into());
     }
     for peer in peers.iter().filter(|p| family_of(**p) == family) {
         match source::select_source(model, *peer) {
@@ -48,15 +51,18 @@ pub(super) fn bgp_peers(model: &Model, peers: &[IpAddr], family: Family, d: &mut
                     },
                     None => PeerCheck::NoNodeAddress,
                 };
-                d.notes.push(Note::BgpPeer {
-                    peer: *peer,
-                    source: c.source,
-                    device: c.oif.map(|i| model.ifname(i)).unwrap_or_default(),
-                    route: model.route_text(&c.route),
-                    node,
-                });
+                d.notes.push(
+                    Note::BgpPeer {
+                        peer: *peer,
+                        source: c.source,
+                        device: c.oif.map(|i| model.ifname(i)).unwrap_or_default(),
+                        route: model.route_text(&c.route),
+                        node,
+                    }
+                    .into(),
+                );
             }
-            Err(why) => d.notes.push(Note::BgpPeerUnreachable { peer: *peer, why }),
+            Err(why) => d.notes.push(Note::BgpPeerUnreachable { peer: *peer, why }.into()),
         }
     }
 }

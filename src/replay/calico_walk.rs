@@ -14,11 +14,10 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use super::calico_method::Patterns;
+use super::calico_note::{Reason, Unable};
 use super::calico_version::Version;
-use super::failure::Unable;
 use super::family::Family;
 use super::goview::{self, AddrView, GoAddr};
-use super::reason::Reason;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::values::AddressFamily;
@@ -88,7 +87,7 @@ pub(super) fn get_interfaces<'m>(
                 interface: link.display_name(),
                 index: link.index,
                 verdict,
-                reason,
+                reason: reason.into(),
                 addresses: Vec::new(),
             });
             continue;
@@ -150,7 +149,7 @@ pub(super) fn filtered(
             addrs.push(AddrVerdict {
                 address: cidr_of(a).into(),
                 verdict,
-                reason: Some(reason),
+                reason: Some(reason.into()),
             });
         }
         let won = addrs.iter().any(|a| a.verdict == Verdict::Chosen);
@@ -173,7 +172,7 @@ pub(super) fn filtered(
             interface: k.link.display_name(),
             index: k.link.index,
             verdict,
-            reason,
+            reason: reason.into(),
             addresses: addrs,
         });
     }

@@ -15,7 +15,8 @@
 use std::any::Any;
 use std::path::Path;
 
-use super::failure::{Failure, MethodError};
+use super::calico_note::MethodError;
+use super::failure::Failure;
 use super::family::Family;
 use super::program::{Method, Program};
 use super::verdict::{Detection, NodeAddress};

@@ -28,7 +28,6 @@ use super::calico_version::Version;
 use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
-use super::reason::{CiliumExcluded, Reason};
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, LinkEntry, Model};
@@ -206,7 +205,7 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
     if let Some(dev) = &o.device {
         match named {
             Some(_) => excluded.clear(),
-            None => d.notes.push(super::note::Note::CiliumNoDevice { name: dev.clone() }),
+            None => d.notes.push(Note::CiliumNoDevice { name: dev.clone() }.into()),
         }
     }
     let mut passes: Vec<(Option<u32>, Scope)> = vec![
@@ -229,10 +228,13 @@ pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
             d.address = Some(won.address.into());
             d.interface = Some(model.ifname(won.index));
             if pass > 0 {
-                d.notes.push(super::note::Note::CiliumRetry {
-                    scope_site: scope_max == Scope::Site,
-                    all_links: link.is_none() && named.is_some(),
-                });
+                d.notes.push(
+                    Note::CiliumRetry {
+                        scope_site: scope_max == Scope::Site,
+                        all_links: link.is_none() && named.is_some(),
+                    }
+                    .into(),
+                );
             }
             return d;
         }
@@ -314,18 +316,19 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
     for (a, dropped) in addrs.iter().zip(&w.dropped) {
         let chosen = w.chosen.is_some_and(|c| std::ptr::eq(c, *a));
         let (verdict, reason) = match dropped {
-            Some(r @ Reason::CiliumExcluded(_)) => (Verdict::Excluded, r.clone()),
-            Some(r) => (Verdict::Filtered, r.clone()),
+            Some(r @ Reason::CiliumExcluded(_)) => (Verdict::Excluded, r.clone().into()),
+            Some(r) => (Verdict::Filtered, r.clone().into()),
             None if chosen => (
                 Verdict::Chosen,
                 if w.public {
                     Reason::PublicFirst
                 } else {
                     Reason::PrivateFirst
-                },
+                }
+                .into(),
             ),
-            None if w.public && !is_public(a.address) => (Verdict::NotMatching, Reason::PrivateLosesToPublic),
-            None => (Verdict::NotReached, Reason::SortedAfter),
+            None if w.public && !is_public(a.address) => (Verdict::NotMatching, Reason::PrivateLosesToPublic.into()),
+            None => (Verdict::NotReached, super::reason::Reason::SortedAfter),
         };
         let row = AddrVerdict {
             address: NodeAddress::prefixed(a.address, a.prefix_len),
@@ -340,7 +343,7 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
                     interface: model.ifname(a.index),
                     index: a.index,
                     verdict: Verdict::NotReached,
-                    reason: Reason::AddressesListed,
+                    reason: Reason::AddressesListed.into(),
                     addresses: vec![row],
                 })
             }
@@ -354,6 +357,20 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
         }
     }
     out
+}
+
+pub use super::cilium_note::{CiliumExcluded, Note, Reason};
+
+impl From<Note> for super::note::Note {
+    fn from(n: Note) -> Self {
+        super::note::Note::Cilium(n)
+    }
+}
+
+impl From<Reason> for super::reason::Reason {
+    fn from(r: Reason) -> Self {
+        super::reason::Reason::Cilium(r)
+    }
 }
 
 #[cfg(test)]

@@ -46,9 +46,9 @@ use std::net::IpAddr;
 use super::calico_version::Version;
 use super::chooser::{Chooser, Context, OptionsError};
 use super::cilium::is_public;
-use super::failure::Failure;
+use super::failure;
 use super::family::Family;
-use super::reason::Reason;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
@@ -471,9 +471,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 let (verdict, reason) = match row {
                     _ if picked => (Verdict::Chosen, None),
                     _ if !usable(dev, o.version) => (Verdict::NotIncluded, None),
-                    None => (Verdict::Filtered, Some(Reason::CiliumNotNodeAddress)),
-                    Some(_) if Family::of(ip) != o.family => (Verdict::OtherFamily, Some(Reason::OtherFamily)),
-                    Some(_) => (Verdict::NotReached, Some(Reason::SortedAfter)),
+                    None => (Verdict::Filtered, Some(Reason::CiliumNotNodeAddress.into())),
+                    Some(_) if Family::of(ip) != o.family => (Verdict::OtherFamily, Some(reason::Reason::OtherFamily)),
+                    Some(_) => (Verdict::NotReached, Some(reason::Reason::SortedAfter)),
                 };
                 AddrVerdict {
                     address: NodeAddress::Ip(ip),
@@ -497,7 +497,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 Reason::CiliumSelected
             } else {
                 Reason::CiliumNotSelected
-            },
+            }
+            .into(),
             addresses: rows,
         });
     }
@@ -509,8 +510,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         }
         // Device selection reads the routes: with none shown, no device
         // could be selected, which says nothing of the host.
-        None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(d.program())),
-        None => d.error = Some(Failure::NoNodeAddress),
+        None if !model.has_routes() => d.error = Some(failure::Failure::NoRoutesCaptured(d.program())),
+        None => d.error = Some(Failure::NoNodeAddress.into()),
     }
     d
 }
@@ -519,5 +520,19 @@ fn to16(ip: IpAddr) -> [u8; 16] {
     match ip {
         IpAddr::V4(v) => v.to_ipv6_mapped().octets(),
         IpAddr::V6(v) => v.octets(),
+    }
+}
+
+pub use super::cilium_node_address_note::{Failure, Reason};
+
+impl From<Reason> for reason::Reason {
+    fn from(r: Reason) -> Self {
+        reason::Reason::CiliumNodeAddress(r)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(e: Failure) -> Self {
+        failure::Failure::CiliumNodeAddress(e)
     }
 }

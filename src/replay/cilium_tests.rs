@@ -96,10 +96,7 @@ fn a_named_device_is_walked_alone_then_every_link() {
     assert_eq!(with("eth1").address_text().as_deref(), Some("10.0.0.1"));
     let d = with("eth9");
     assert_eq!(d.address_text().as_deref(), Some("45.0.0.1"));
-    assert!(
-        d.notes
-            .contains(&super::super::note::Note::CiliumNoDevice { name: "eth9".into() })
-    );
+    assert!(d.notes.contains(&Note::CiliumNoDevice { name: "eth9".into() }.into()));
     let empty = host(vec![up(2, "eth0")], Vec::new());
     assert_eq!(
         detect(&empty, &Options::default()).error,

@@ -17,8 +17,7 @@ use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
-use super::note::Note;
-use super::reason::Reason;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -91,7 +90,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         .filter(|l| l.flags & IFF_LOOPBACK == 0)
         .any(|l| !goview::addrs(model, l.index, AddrView::GoNet).is_empty());
     if !others_have {
-        d.notes.push(Note::ConsulLoopbackOnly);
+        d.notes.push(Note::ConsulLoopbackOnly.into());
     }
     let mut found: Vec<(IpAddr, u32)> = Vec::new();
     let mut rows_of = Vec::new();
@@ -103,23 +102,23 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         let is_up = l.flags & IFF_UP != 0;
         let loopback = l.flags & IFF_LOOPBACK != 0;
         let (skip, why) = if !is_up {
-            (true, Reason::InterfaceDown)
+            (true, reason::Reason::InterfaceDown)
         } else if loopback && others_have {
-            (true, Reason::LoopbackNotNeeded)
+            (true, Reason::LoopbackNotNeeded.into())
         } else {
-            (false, Reason::UpInterface)
+            (false, reason::Reason::UpInterface)
         };
         let mut rows = Vec::new();
         for a in &addrs {
             let (verdict, reason) = if skip {
                 (Verdict::Excluded, None)
             } else if a.ip.is_ipv6() {
-                (Verdict::OtherFamily, Some(Reason::OtherFamily))
+                (Verdict::OtherFamily, Some(reason::Reason::OtherFamily))
             } else if !is_private(a.ip) {
-                (Verdict::NotMatching, Some(Reason::NotConsulPrivate))
+                (Verdict::NotMatching, Some(Reason::NotConsulPrivate.into()))
             } else {
                 found.push((a.ip, l.index));
-                (Verdict::Chosen, Some(Reason::ConsulPrivate))
+                (Verdict::Chosen, Some(Reason::ConsulPrivate.into()))
             };
             if rows_too {
                 rows.push(AddrVerdict {
@@ -138,14 +137,14 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         if several {
             for r in rows.iter_mut().filter(|r| r.verdict == Verdict::Chosen) {
                 r.verdict = Verdict::NotMatching;
-                r.reason = Some(Reason::OneOfSeveral);
+                r.reason = Some(reason::Reason::OneOfSeveral);
             }
         }
         let verdict = if skip {
             Verdict::Excluded
         } else if rows.iter().any(|r| r.verdict == Verdict::Chosen) {
             Verdict::Chosen
-        } else if several && rows.iter().any(|r| r.reason == Some(Reason::OneOfSeveral)) {
+        } else if several && rows.iter().any(|r| r.reason == Some(reason::Reason::OneOfSeveral)) {
             Verdict::NotMatching
         } else {
             Verdict::NoAddress
@@ -168,12 +167,29 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
             d.error = Some(Failure::Said(
                 "Multiple private IPv4 addresses found. Please configure one with 'bind' and/or 'advertise'.".into(),
             ));
-            d.notes.push(Note::ConsulCandidates {
-                ips: found.iter().map(|(ip, _)| *ip).collect(),
-            });
+            d.notes.push(
+                Note::ConsulCandidates {
+                    ips: found.iter().map(|(ip, _)| *ip).collect(),
+                }
+                .into(),
+            );
         }
     }
     d
+}
+
+pub use super::consul_note::{Note, Reason};
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Consul(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Consul(v)
+    }
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use std::net::IpAddr;
 use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
-use super::note::{Note, Program};
-use super::reason::Reason;
+use super::note::Program;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
@@ -74,17 +74,20 @@ pub fn detect(model: &Model) -> Detection {
     let route = model.route_text(r);
     let earlier = table.prefix(r.family, TableId::Main, None, 0).count() - 1;
     if earlier > 0 {
-        d.notes.push(Note::LastDefaultRoute {
-            route: route.clone(),
-            earlier,
-        });
+        d.notes.push(
+            Note::LastDefaultRoute {
+                route: route.clone(),
+                earlier,
+            }
+            .into(),
+        );
     }
     let Some(oif) = r.oif else {
         d.candidates.push(Candidate {
             interface: String::new(),
             index: 0,
             verdict: Verdict::NoAddress,
-            reason: Reason::NoOutputDevice { route },
+            reason: Reason::NoOutputDevice { route }.into(),
             addresses: Vec::new(),
         });
         d.error = Some(Failure::Said("could not find default route".into()));
@@ -100,7 +103,7 @@ pub fn detect(model: &Model) -> Detection {
             interface: model.ifname(oif),
             index: oif,
             verdict: Verdict::Chosen,
-            reason: Reason::RoutePrefsrc { route },
+            reason: Reason::RoutePrefsrc { route }.into(),
             addresses: Vec::new(),
         });
         choose(&mut d, model, src, oif, family);
@@ -118,9 +121,9 @@ pub fn detect(model: &Model) -> Detection {
                 address: NodeAddress::prefixed(shown, a.prefix_len),
                 verdict: if i == 0 { Verdict::Chosen } else { Verdict::NotReached },
                 reason: Some(match (i, a.peer) {
-                    (0, Some(_)) => Reason::PeerAddress { local: a.address },
-                    (0, None) => Reason::FirstInDump,
-                    _ => Reason::EarlierAddress,
+                    (0, Some(_)) => Reason::PeerAddress { local: a.address }.into(),
+                    (0, None) => Reason::FirstInDump.into(),
+                    _ => reason::Reason::EarlierAddress,
                 }),
             }
         })
@@ -133,7 +136,7 @@ pub fn detect(model: &Model) -> Detection {
         } else {
             Verdict::NoAddress
         },
-        reason: Reason::LastDefaultRoute { route },
+        reason: Reason::LastDefaultRoute { route }.into(),
         addresses: rows,
     });
     match first {
@@ -156,6 +159,20 @@ fn choose(d: &mut Detection, model: &Model, ip: IpAddr, oif: u32, family: Family
     d.address = Some(ip.into());
     d.interface = Some(model.ifname(oif));
     d.family = family;
+}
+
+pub use super::etcd_note::{Note, Reason};
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Etcd(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Etcd(v)
+    }
 }
 
 #[cfg(test)]

@@ -14,10 +14,9 @@ use std::net::IpAddr;
 
 use super::calico_version::Version;
 use super::chooser::{Chooser, Context, OptionsError};
-use super::failure::Failure;
+use super::failure;
 use super::goregex::GoRegex;
-use super::note::{Note, Program};
-use super::reason::Reason;
+use super::note::{self, Program};
 use super::semantics::Semantics;
 use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
@@ -258,7 +257,7 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
         interface: model.ifname(index),
         index,
         verdict,
-        reason,
+        reason: reason.into(),
         addresses: addrs,
     }
 }
@@ -270,17 +269,27 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
-        d.notes.push(why);
+        d.notes.push(why.into());
     };
     if o.iface.is_empty() && o.iface_regex.is_empty() && o.iface_can_reach.is_none() {
         // Default route: main table, no destination or exactly 0.0.0.0/0.
         let route = model.route_table().prefix(fam, TableId::Main, None, 0).next();
         let lower = o.version >= SORTED_SINCE;
         match route {
-            None if !model.has_routes() => d.error = Some(Failure::NoRoutesCaptured(Program::Flannel)),
-            None => d.error = Some(Failure::Said(no_gateway(o, gateway_words(o.family, lower, false)))),
+            None if !model.has_routes() => d.error = Some(failure::Failure::NoRoutesCaptured(Program::Flannel)),
+            None => {
+                d.error = Some(failure::Failure::Said(no_gateway(
+                    o,
+                    gateway_words(o.family, lower, false),
+                )))
+            }
             Some(r) => match r.oif {
-                None => d.error = Some(Failure::Said(no_gateway(o, gateway_words(o.family, lower, true)))),
+                None => {
+                    d.error = Some(failure::Failure::Said(no_gateway(
+                        o,
+                        gateway_words(o.family, lower, true),
+                    )))
+                }
                 Some(oif) => match sorted_addrs(model, oif, fam, o.version).first() {
                     Some(a) => {
                         let route = model.route_text(r);
@@ -290,7 +299,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                             .push(candidate(model, oif, Verdict::Chosen, reason, Vec::new()));
                         choose(&mut d, oif, a.address, why);
                     }
-                    None => d.error = Some(Failure::Said(no_address(o, &model.ifname(oif)))),
+                    None => d.error = Some(failure::Failure::Said(no_address(o, &model.ifname(oif)))),
                 },
             },
         }
@@ -309,7 +318,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     finish(&mut d, o);
                     return d;
                 }
-                None => d.notes.push(Note::IfaceNotHeld { spec: spec.clone() }),
+                None => d.notes.push(Note::IfaceNotHeld { spec: spec.clone() }.into()),
             }
         } else {
             match model.link_by_name(spec.as_bytes()) {
@@ -324,12 +333,15 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                         finish(&mut d, o);
                         return d;
                     }
-                    None => d.notes.push(Note::IfaceNoAddress {
-                        spec: spec.clone(),
-                        family: o.family,
-                    }),
+                    None => d.notes.push(
+                        Note::IfaceNoAddress {
+                            spec: spec.clone(),
+                            family: o.family,
+                        }
+                        .into(),
+                    ),
                 },
-                None => d.notes.push(Note::IfaceNoSuch { spec: spec.clone() }),
+                None => d.notes.push(Note::IfaceNoSuch { spec: spec.clone() }.into()),
             }
         }
     }
@@ -337,10 +349,13 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         let re = match GoRegex::new(pattern) {
             Ok(r) => r,
             Err(error) => {
-                d.notes.push(Note::IfaceRegexInvalid {
-                    pattern: pattern.clone(),
-                    error,
-                });
+                d.notes.push(
+                    Note::IfaceRegexInvalid {
+                        pattern: pattern.clone(),
+                        error,
+                    }
+                    .into(),
+                );
                 continue;
             }
         };
@@ -358,11 +373,14 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 verdicts.push(AddrVerdict {
                     address: NodeAddress::prefixed(a.address, a.prefix_len),
                     verdict: if m { Verdict::Chosen } else { Verdict::NotMatching },
-                    reason: Some(if m {
-                        Reason::AddressMatches { pattern }
-                    } else {
-                        Reason::AddressDoesNotMatch { pattern }
-                    }),
+                    reason: Some(
+                        if m {
+                            Reason::AddressMatches { pattern }
+                        } else {
+                            Reason::AddressDoesNotMatch { pattern }
+                        }
+                        .into(),
+                    ),
                 });
             }
             if let Some(ip) = hit {
@@ -397,20 +415,21 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 let pattern = pattern.clone();
                 if named && let Some(ip) = first {
                     row.verdict = Verdict::Chosen;
-                    row.reason = Reason::NameMatches { pattern };
+                    row.reason = Reason::NameMatches { pattern }.into();
                     for a in &mut row.addresses {
                         if a.address.ip() == ip {
                             a.verdict = Verdict::Chosen;
-                            a.reason = Some(Reason::FirstSorted);
+                            a.reason = Some(Reason::FirstSorted.into());
                         }
                     }
                 } else if named {
                     row.reason = Reason::NameMatchesNoAddress {
                         pattern,
                         family: o.family,
-                    };
+                    }
+                    .into();
                 } else {
-                    row.reason = Reason::NothingMatches { pattern };
+                    row.reason = Reason::NothingMatches { pattern }.into();
                 }
             }
             if named && let Some(ip) = first {
@@ -421,7 +440,8 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                         row.verdict = Verdict::NotReached;
                         row.reason = Reason::MatchedFirst {
                             interface: model.ifname(at),
-                        };
+                        }
+                        .into();
                     }
                     after |= row.index == at;
                 }
@@ -441,10 +461,10 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 finish(&mut d, o);
                 return d;
             }
-            Err(why) => d.notes.push(Note::IfaceUnreachable { dst, why }),
+            Err(why) => d.notes.push(Note::IfaceUnreachable { dst, why }.into()),
         }
     }
-    d.error = Some(Failure::Said(
+    d.error = Some(failure::Failure::Said(
         "Failed to find interface to use that matches the interfaces and/or regexes provided".into(),
     ));
     d
@@ -452,7 +472,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 
 fn finish(d: &mut Detection, o: &Options) {
     if let Some(p) = o.public_ip {
-        d.notes.push(Note::PublicIp(p));
+        d.notes.push(Note::PublicIp(p).into());
     }
 }
 
@@ -480,7 +500,7 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
             );
             match model.link_by_name(name.as_bytes()) {
                 None => {
-                    d.error = Some(Failure::Said(format!(
+                    d.error = Some(failure::Failure::Said(format!(
                         "unable to find interface {name}: route ip+net: no such network interface"
                     )))
                 }
@@ -488,9 +508,9 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
                     Some(a) => {
                         d.address = Some(a.address.into());
                         d.interface = Some(l.display_name());
-                        d.notes.push(Note::FlannelIface { name: name.clone() });
+                        d.notes.push(note::Note::FlannelIface { name: name.clone() });
                     }
-                    None => d.error = Some(Failure::Said(no_address(o, &l.display_name()))),
+                    None => d.error = Some(failure::Failure::Said(no_address(o, &l.display_name()))),
                 },
             }
             d
@@ -499,4 +519,24 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
     d.method = Program::K3sFlannel.into();
     d.semantics = Semantics::K3sFlannel { version: o.version };
     d
+}
+
+pub use super::flannel_note::{Failure, Note, Reason};
+
+impl From<Note> for note::Note {
+    fn from(n: Note) -> Self {
+        note::Note::Flannel(n)
+    }
+}
+
+impl From<Reason> for super::reason::Reason {
+    fn from(r: Reason) -> Self {
+        super::reason::Reason::Flannel(r)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(e: Failure) -> Self {
+        failure::Failure::Flannel(e)
+    }
 }

@@ -19,8 +19,8 @@ use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
-use super::note::{Note, Program};
-use super::reason::Reason;
+use super::note::{self, Program};
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -89,7 +89,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             .iter()
             .find(|a| a.address == *first)
             .map(|a| model.ifname(a.index));
-        d.notes.push(Note::NodeIpGiven);
+        d.notes.push(note::Note::NodeIpGiven);
         return d;
     }
     if let Some(name) = &o.flannel_iface {
@@ -108,10 +108,13 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                     && second != first
                 {
                     d.addresses.push(second.into());
-                    d.notes.push(Note::SecondNodeIp {
-                        ip: second,
-                        interface: v6.interface.clone().unwrap_or_default(),
-                    });
+                    d.notes.push(
+                        Note::SecondNodeIp {
+                            ip: second,
+                            interface: v6.interface.clone().unwrap_or_default(),
+                        }
+                        .into(),
+                    );
                 }
             }
         }
@@ -132,7 +135,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 /// `getIPFromInterface`: the named interface's global unicast addresses,
 /// through Go's `net` (`InterfaceByName`, `Addrs()`).
 fn from_interface(model: &Model, name: &str, d: &mut Detection) {
-    d.notes.push(Note::FlannelIface { name: name.to_owned() });
+    d.notes.push(note::Note::FlannelIface { name: name.to_owned() });
     let Some(link) = model.link_by_name(name.as_bytes()) else {
         d.error = Some(Failure::Said(format!(
             "route ip+net: no such network interface ({name})"
@@ -181,15 +184,18 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
         .iter()
         .map(|a| {
             let (verdict, reason) = if chosen.contains(&a.ip) {
-                (Verdict::Chosen, Reason::FirstGlobal)
+                (Verdict::Chosen, reason::Reason::FirstGlobal)
             } else if !goview::is_global_unicast(a.ip) {
-                (Verdict::NotGlobalUnicast, Reason::NotGlobal(goview::not_global(a.ip)))
+                (
+                    Verdict::NotGlobalUnicast,
+                    reason::Reason::NotGlobal(goview::not_global(a.ip)),
+                )
             } else if !up {
-                (Verdict::NotUp, Reason::InterfaceDown)
+                (Verdict::NotUp, reason::Reason::InterfaceDown)
             } else if a.ip.is_ipv6() {
-                (Verdict::NotReached, Reason::EarlierAddress)
+                (Verdict::NotReached, reason::Reason::EarlierAddress)
             } else {
-                (Verdict::NotMatching, Reason::OneOfSeveral)
+                (Verdict::NotMatching, reason::Reason::OneOfSeveral)
             };
             AddrVerdict {
                 address: NodeAddress::prefixed(a.ip, a.prefix_len),
@@ -206,7 +212,7 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
         } else {
             Verdict::Chosen
         },
-        reason: Reason::NamedInterface,
+        reason: Reason::NamedInterface.into(),
         addresses: rows,
     });
     if let Some(first) = chosen.first() {
@@ -214,6 +220,20 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
         d.family = Family::of(*first);
         d.interface = Some(link.display_name());
         d.addresses = chosen.iter().map(|ip| NodeAddress::Ip(*ip)).collect();
+    }
+}
+
+pub use super::k3s_note::{Note, Reason};
+
+impl From<Note> for note::Note {
+    fn from(v: Note) -> Self {
+        note::Note::K3s(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::K3s(v)
     }
 }
 

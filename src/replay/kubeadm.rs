@@ -16,12 +16,12 @@
 use std::net::IpAddr;
 
 use super::chooser::{Chooser, Context, OptionsError};
-use super::failure::Failure;
+use super::failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
-use super::note::{Note, Program};
-use super::reason::Reason;
+use super::note::Program;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -100,30 +100,35 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 .find(|a| a.address == ip)
                 .map(|a| model.ifname(a.index));
             d.family = Family::of(ip);
-            d.notes.push(Note::AdvertiseGiven);
+            d.notes.push(Note::AdvertiseGiven.into());
             if d.interface.is_none() {
-                d.notes.push(Note::AdvertiseNotOnHost { ip });
+                d.notes.push(Note::AdvertiseNotOnHost { ip }.into());
             }
         }
         Some(ip) if ip.is_loopback() => on_loopback(model, &mut d),
         _ => match host_interface::choose(model, prefer_v6, &mut d, Program::Kubeadm) {
             Ok(()) => {}
             Err(NoHostInterface::NoRoutesCaptured) => {
-                d.error = Some(Failure::NoRoutesCaptured(Program::Kubeadm));
+                d.error = Some(failure::Failure::NoRoutesCaptured(Program::Kubeadm));
             }
             Err(NoHostInterface::NoDefaultRoutes) => {
                 d.address = Some(IpAddr::from([0, 0, 0, 0]).into());
                 d.family = Family::V4;
-                d.error = Some(Failure::Unspecified {
-                    warning: "WARNING: could not obtain a bind address for the API Server: no default routes found \
-                              in \"/proc/net/route\" or \"/proc/net/ipv6_route\"; using: 0.0.0.0"
-                        .into(),
-                });
+                d.error = Some(
+                    Failure::Unspecified {
+                        warning: "WARNING: could not obtain a bind address for the API Server: no default routes \
+                                  found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"; using: 0.0.0.0"
+                            .into(),
+                    }
+                    .into(),
+                );
             }
             Err(NoHostInterface::NoneUsable) => {
-                d.error = Some(Failure::Said("unable to select an IP from default routes.".into()));
+                d.error = Some(failure::Failure::Said(
+                    "unable to select an IP from default routes.".into(),
+                ));
             }
-            Err(e @ NoHostInterface::NoSuchInterface) => d.error = e.said().map(Failure::Said),
+            Err(e @ NoHostInterface::NoSuchInterface) => d.error = e.said().map(failure::Failure::Said),
         },
     }
     d
@@ -132,9 +137,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 /// `ChooseBindAddressForInterface("lo")`: the interface must be up; its
 /// first global unicast IPv4 address, else its first IPv6 one.
 fn on_loopback(model: &Model, d: &mut Detection) {
-    d.notes.push(Note::AdvertiseLoopback);
+    d.notes.push(Note::AdvertiseLoopback.into());
     let Some(lo) = model.link_by_name(LOOPBACK.as_bytes()) else {
-        d.error = Some(Failure::Said(format!(
+        d.error = Some(failure::Failure::Said(format!(
             "route ip+net: no such network interface ({LOOPBACK})"
         )));
         return;
@@ -152,13 +157,16 @@ fn on_loopback(model: &Model, d: &mut Detection) {
         .iter()
         .map(|a| {
             let (verdict, reason) = if Some(a.ip) == chosen {
-                (Verdict::Chosen, Reason::FirstGlobalIpv4First)
+                (Verdict::Chosen, Reason::FirstGlobalIpv4First.into())
             } else if !goview::is_global_unicast(a.ip) {
-                (Verdict::NotGlobalUnicast, Reason::NotGlobal(goview::not_global(a.ip)))
+                (
+                    Verdict::NotGlobalUnicast,
+                    reason::Reason::NotGlobal(goview::not_global(a.ip)),
+                )
             } else if chosen.is_some() {
-                (Verdict::NotReached, Reason::EarlierAddress)
+                (Verdict::NotReached, reason::Reason::EarlierAddress)
             } else {
-                (Verdict::NotUp, Reason::LoopbackDown)
+                (Verdict::NotUp, Reason::LoopbackDown.into())
             };
             AddrVerdict {
                 address: NodeAddress::prefixed(a.ip, a.prefix_len),
@@ -175,7 +183,7 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             (true, Some(_)) => Verdict::Chosen,
             (true, None) => Verdict::NoAddress,
         },
-        reason: Reason::Loopback,
+        reason: Reason::Loopback.into(),
         addresses: verdicts,
     });
     match chosen {
@@ -185,10 +193,30 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             d.family = Family::of(ip);
         }
         None => {
-            d.error = Some(Failure::Said(format!(
+            d.error = Some(failure::Failure::Said(format!(
                 "unable to select an IP from {LOOPBACK} network interface"
             )))
         }
+    }
+}
+
+pub use super::kubeadm_note::{Failure, Note, Reason};
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Kubeadm(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Kubeadm(v)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(v: Failure) -> Self {
+        failure::Failure::Kubeadm(v)
     }
 }
 

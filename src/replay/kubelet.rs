@@ -8,15 +8,14 @@
 use std::net::IpAddr;
 
 use super::chooser::{Chooser, Context, Given, OptionsError};
-use super::failure::Failure;
+use super::failure;
 use super::gai::{
     self,
     hosts::{self, HostsFile},
 };
 use super::goview;
 use super::host_interface::{self, NoHostInterface};
-use super::note::{Note, Program};
-use super::reason::{NodeIpInvalid, Reason};
+use super::note::{self, Program};
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
@@ -216,15 +215,15 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {
             if let Err(why) = validate(model, *ip) {
-                d.error = Some(Failure::InvalidNodeIp { ip: *ip, why });
+                d.error = Some(Failure::InvalidNodeIp { ip: *ip, why }.into());
                 return d;
             }
         }
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push(Note::NodeIpGiven);
+        d.notes.push(note::Note::NodeIpGiven);
         if o.node_ip.len() > 1 {
-            d.notes.push(Note::DualStack(o.node_ip.clone()));
+            d.notes.push(Note::DualStack(o.node_ip.clone()).into());
         }
         return d;
     }
@@ -232,14 +231,14 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     if let Some(ip) = o.hostname_override.as_deref().and_then(|h| h.parse::<IpAddr>().ok()) {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push(Note::HostnameIsIp);
+        d.notes.push(Note::HostnameIsIp.into());
         return d;
     }
     // Step 3.
     let resolved = match &o.lookup {
         Some(l) => {
             let (order, note) = l.resolve(model);
-            d.notes.push(note);
+            d.notes.push(note.into());
             order
         }
         None => o.resolved.clone(),
@@ -247,16 +246,16 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let mut first_other: Option<IpAddr> = None;
     for (i, ip) in resolved.iter().enumerate() {
         let (verdict, reason) = match validate(model, *ip) {
-            Err(e) => (Verdict::NotMatching, Reason::Rejected(e)),
+            Err(e) => (Verdict::NotMatching, Reason::Rejected(e).into()),
             Ok(()) if ip.is_ipv6() == prefer_v6 && d.address.is_none() => {
                 d.address = Some((*ip).into());
                 d.interface = interface_of(model, *ip);
-                (Verdict::Chosen, Reason::ResolverAnswer { position: i + 1 })
+                (Verdict::Chosen, Reason::ResolverAnswer { position: i + 1 }.into())
             }
-            Ok(()) if d.address.is_some() => (Verdict::NotReached, Reason::EarlierAnswer),
+            Ok(()) if d.address.is_some() => (Verdict::NotReached, Reason::EarlierAnswer.into()),
             Ok(()) => {
                 first_other.get_or_insert(*ip);
-                (Verdict::OtherFamily, Reason::NotPreferredFamily)
+                (Verdict::OtherFamily, Reason::NotPreferredFamily.into())
             }
         };
         d.candidates.push(Candidate {
@@ -276,29 +275,29 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     {
         d.address = Some(ip.into());
         d.interface = interface_of(model, ip);
-        d.notes.push(Note::ResolvedOtherFamily);
+        d.notes.push(Note::ResolvedOtherFamily.into());
         d.family = super::family::Family::of(ip);
     }
     if d.address.is_some() {
-        d.notes.insert(0, Note::ResolvedLocal);
+        d.notes.insert(0, Note::ResolvedLocal.into());
         return d;
     }
     if resolved.is_empty() && o.lookup.is_none() && !o.resolved_given {
-        d.notes.push(Note::ResolvedUnknown);
+        d.notes.push(Note::ResolvedUnknown.into());
     } else if resolved.is_empty() {
-        d.notes.push(Note::ResolvedNothing);
+        d.notes.push(Note::ResolvedNothing.into());
     } else {
-        d.notes.push(Note::NoValidAnswer);
+        d.notes.push(Note::NoValidAnswer.into());
     }
     // Step 4.
     if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, Program::Kubelet) {
         d.error = Some(match e {
-            NoHostInterface::NoRoutesCaptured => Failure::NoRoutesCaptured(Program::Kubelet),
-            NoHostInterface::NoDefaultRoutes => {
-                Failure::Said("no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into())
-            }
-            NoHostInterface::NoneUsable => Failure::Said("unable to select an IP from default routes".into()),
-            NoHostInterface::NoSuchInterface => Failure::Said(e.said().unwrap_or_default()),
+            NoHostInterface::NoRoutesCaptured => failure::Failure::NoRoutesCaptured(Program::Kubelet),
+            NoHostInterface::NoDefaultRoutes => failure::Failure::Said(
+                "no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into(),
+            ),
+            NoHostInterface::NoneUsable => failure::Failure::Said("unable to select an IP from default routes".into()),
+            NoHostInterface::NoSuchInterface => failure::Failure::Said(e.said().unwrap_or_default()),
         });
     }
     d
@@ -314,6 +313,26 @@ fn interface_of(model: &Model, ip: IpAddr) -> Option<String> {
         .iter()
         .find(|a| a.address == ip)
         .map(|a| model.ifname(a.index))
+}
+
+pub use super::kubelet_note::{Failure, NodeIpInvalid, Note, Reason};
+
+impl From<Note> for note::Note {
+    fn from(n: Note) -> Self {
+        note::Note::Kubelet(n)
+    }
+}
+
+impl From<Reason> for super::reason::Reason {
+    fn from(r: Reason) -> Self {
+        super::reason::Reason::Kubelet(r)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(e: Failure) -> Self {
+        failure::Failure::Kubelet(e)
+    }
 }
 
 #[cfg(test)]

@@ -15,11 +15,10 @@
 //! (go-sockaddr returns an empty string).
 
 use super::chooser::{Chooser, Context, OptionsError};
-use super::failure::Failure;
+use super::failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
-use super::note::Note;
-use super::reason::Reason;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -132,10 +131,13 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
     let mut d = Detection::new(crate::replay::program::Program::Nomad, Semantics::Nomad, Family::V4);
     let default_if = default_interface(model);
     match default_if {
-        Some(i) => d.notes.push(Note::NomadDefaultInterface {
-            interface: model.ifname(i),
-        }),
-        None => d.notes.push(Note::NomadNoDefaultInterface),
+        Some(i) => d.notes.push(
+            Note::NomadDefaultInterface {
+                interface: model.ifname(i),
+            }
+            .into(),
+        ),
+        None => d.notes.push(Note::NomadNoDefaultInterface.into()),
     }
     // (link position, address position, link index, ip, prefix length,
     // candidate row)
@@ -149,9 +151,9 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         let mut rows = Vec::new();
         for (i, a) in addrs.iter().enumerate() {
             let dropped = if !up {
-                Some((Verdict::NotUp, Reason::InterfaceDown))
+                Some((Verdict::NotUp, reason::Reason::InterfaceDown))
             } else if NOT_FORWARDABLE.holds(a.ip, a.prefix_len) {
-                Some((Verdict::Filtered, Reason::NotForwardable))
+                Some((Verdict::Filtered, Reason::NotForwardable.into()))
             } else {
                 None
             };
@@ -159,7 +161,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
                 kept.push((pos, i, l.index, a.ip, a.prefix_len, d.candidates.len()));
             }
             if rows_too {
-                let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, Reason::SortedAfter));
+                let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, reason::Reason::SortedAfter));
                 rows.push(AddrVerdict {
                     address: NodeAddress::prefixed(a.ip, a.prefix_len),
                     verdict,
@@ -175,9 +177,9 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
             index: l.index,
             verdict: if up { Verdict::NoAddress } else { Verdict::NotUp },
             reason: if Some(l.index) == default_if {
-                Reason::DefaultInterface
+                Reason::DefaultInterface.into()
             } else {
-                Reason::UpInterface
+                reason::Reason::UpInterface
             },
             addresses: rows,
         });
@@ -195,11 +197,11 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
         if let Some(row) = c.addresses.get_mut(i) {
             if chosen {
                 row.verdict = Verdict::Chosen;
-                row.reason = Some(Reason::FirstRfc6890);
+                row.reason = Some(Reason::FirstRfc6890.into());
                 c.verdict = Verdict::Chosen;
             } else if !RFC6890.holds(ip, len) {
                 row.verdict = Verdict::NotMatching;
-                row.reason = Some(Reason::NotRfc6890);
+                row.reason = Some(Reason::NotRfc6890.into());
             }
         }
     }
@@ -209,9 +211,29 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
             d.family = Family::of(ip);
             d.interface = Some(model.ifname(index));
         }
-        None => d.error = Some(Failure::NoPrivateIp),
+        None => d.error = Some(Failure::NoPrivateIp.into()),
     }
     d
+}
+
+pub use super::nomad_note::{Failure, Note, Reason};
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Nomad(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Nomad(v)
+    }
+}
+
+impl From<Failure> for failure::Failure {
+    fn from(v: Failure) -> Self {
+        failure::Failure::Nomad(v)
+    }
 }
 
 #[cfg(test)]

@@ -28,5 +28,5 @@ fn public_and_unforwardable_addresses_are_passed_over() {
     // 45/8 is no RFC 6890 block, 169.254/16 not forwardable: the ULA.
     assert_eq!(detect(&m).address_text().as_deref(), Some("fd00::5"));
     let m = Model::from_tables(vec![link(2, "eth0")], vec![addr(2, "45.0.0.5/8")], Vec::new());
-    assert_eq!(detect(&m).error, Some(Failure::NoPrivateIp));
+    assert_eq!(detect(&m).error, Some(Failure::NoPrivateIp.into()));
 }

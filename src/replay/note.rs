@@ -3,157 +3,51 @@
 //! the assumptions it rests on.
 //!
 //! Contract: plain values, a leaf below [`super::verdict`]; one variant per
-//! finding (grouped by the program it concerns), carrying addresses,
-//! families, interface names, patterns, routes (as `ip route` prints them)
-//! and the release replayed; `report::note` words them, and JSON says the
+//! finding, carrying addresses, families, interface names, patterns,
+//! routes (as `ip route` prints them) and the release replayed. What only
+//! one program finds is that program's own `Note` (in its replay module;
+//! calico-node's in [`super::calico_note`]), nested here as one variant
+//! per program and worded in that program's `report` file; what several
+//! share (the default-route walk, `--node-ip`, `--flannel-iface`, the
+//! assumptions) is common and worded in `report::note`. JSON says the
 //! same words.
 
-use std::net::IpAddr;
-
-use ipnet::IpNet;
-
-use super::calico_version::Version;
 use super::family::Family;
-use super::goregex::PatternError;
-use super::source::{NoSource, Why};
 use crate::model::LinkOrder;
 
 pub use super::program::Program;
 
-/// What the kernel's route to a BGP peer says of the node address.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PeerCheck {
-    /// The kernel connects from the node address.
-    Matches,
-    /// It connects from another address: the node address and the
-    /// interface it was found on.
-    Mismatch {
-        /// The node address.
-        node: IpAddr,
-        /// The interface it was found on.
-        interface: Option<String>,
-    },
-    /// No node address was chosen.
-    NoNodeAddress,
-}
-
 /// One finding of a replay, beside its answer and candidates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
+    /// calico-node's own notes.
+    CalicoNode(super::calico_note::Note),
     /// kube-apiserver's own notes.
     KubeApiserver(super::kube_apiserver::note::Note),
-    // calico-node.
-    /// `IP=none` (`IP6=none`): no autodetection.
-    IpNone {
-        /// `IP` (4) or `IP6` (6).
-        family: Family,
-    },
-    /// `IP=text` (`IP6=`): used as given.
-    IpGiven {
-        /// `IP` (4) or `IP6` (6).
-        family: Family,
-        /// The setting as given.
-        text: String,
-    },
-    /// The address given is on no interface: calico-node's warning.
-    IpNotConfirmed {
-        /// `IP` (4) or `IP6` (6).
-        family: Family,
-        /// The address given.
-        ip: IpAddr,
-    },
-    /// can-reach=: the route the kernel takes to `dst`, and the source it
-    /// picks.
-    Reaches {
-        /// The `can-reach=` destination.
-        dst: IpAddr,
-        /// The source the kernel picks.
-        source: IpAddr,
-        /// The route it takes, as `ip route` prints it.
-        route: String,
-        /// How the kernel chose the source.
-        why: Why,
-    },
-    /// kubernetes-internal-ip: calico-node's warning for an InternalIP on
-    /// no interface.
-    NoInterfaceFor {
-        /// The InternalIP.
-        ip: IpAddr,
-    },
-    /// kubernetes-internal-ip in a release with the network-address bug.
-    NetworkAddress {
-        /// The release replayed.
-        version: Version,
-        /// What that release returns: the network.
-        network: IpNet,
-        /// The InternalIP with its prefix length, which later releases return.
-        cidr: IpNet,
-    },
-    /// `--bgp-peer`: the route and source the kernel uses for the peer.
-    BgpPeer {
-        /// The peer.
-        peer: IpAddr,
-        /// The source the kernel connects from.
-        source: IpAddr,
-        /// The output device.
-        device: String,
-        /// The route, as `ip route` prints it.
-        route: String,
-        /// What that says of the node address.
-        node: PeerCheck,
-    },
-    /// `--bgp-peer`: the kernel has no source for the peer.
-    BgpPeerUnreachable {
-        /// The peer.
-        peer: IpAddr,
-        /// Why the kernel has no source for it.
-        why: NoSource,
-    },
-    /// `--bgp-peer` of the other family than the one detected: not checked
-    /// here (calico-node peers over each family separately).
-    BgpPeerOtherFamily {
-        /// The peer.
-        peer: IpAddr,
-        /// The family detected.
-        family: Family,
-    },
-
-    // kubelet's steps.
+    /// kubelet's own notes.
+    Kubelet(super::kubelet_note::Note),
+    /// flannel's (and k3s's embedded flannel's) own notes.
+    Flannel(super::flannel_note::Note),
+    /// Cilium's own notes (its node-IP fallback).
+    Cilium(super::cilium_note::Note),
+    /// k3s's own notes.
+    K3s(super::k3s_note::Note),
+    /// kubeadm's own notes.
+    Kubeadm(super::kubeadm_note::Note),
+    /// etcd's own notes.
+    Etcd(super::etcd_note::Note),
+    /// Docker Swarm's own notes.
+    Swarm(super::swarm_note::Note),
+    /// Consul's own notes.
+    Consul(super::consul_note::Note),
+    /// Nomad's own notes.
+    Nomad(super::nomad_note::Note),
+    // kubelet's step 1 (k3s's too).
     /// Step 1: `--node-ip` given.
     NodeIpGiven,
-    /// Step 1: two `--node-ip`s, one per family.
-    DualStack(Vec<IpAddr>),
-    /// Step 2: the hostname is an IP literal.
-    HostnameIsIp,
-    /// Step 3: a resolver answer is a valid local address.
-    ResolvedLocal,
-    /// Step 3: only the other family had a valid answer.
-    ResolvedOtherFamily,
-    /// Step 3: the node name resolved to nothing.
-    ResolvedNothing,
-    /// Step 3: no resolver answers were given (`--resolved`, `--hosts`):
-    /// what the node name resolves to is unknown; replayed as nothing.
-    ResolvedUnknown,
-    /// Step 3: the node name looked up in a hosts file as glibc's
-    /// getaddrinfo does (files backend, then its RFC 3484 sort on this
-    /// host): the file's answers and the order after the sort, with the
-    /// rule behind each neighbouring pair.
-    NameSorted {
-        /// The node name.
-        name: String,
-        /// The hosts file, as named.
-        hosts: String,
-        /// The file's answers, in name-service order.
-        found: Vec<IpAddr>,
-        /// The order after glibc's sort.
-        order: Vec<IpAddr>,
-        /// The rule behind each neighbouring pair of `order`.
-        steps: Vec<super::gai::Step>,
-    },
-    /// Step 3: no answer passed `validateNodeIP`.
-    NoValidAnswer,
 
-    // apimachinery's default-route walk (kubelet's step 4, kubeadm).
+    // apimachinery's default-route walk (kubelet's step 4, kubeadm, k3s,
+    // kube-apiserver).
     /// The address of the default route's interface.
     DefaultRouteInterface {
         /// The program walking.
@@ -179,162 +73,12 @@ pub enum Note {
         had_route: bool,
     },
 
-    // kubeadm.
-    /// `--apiserver-advertise-address` given.
-    AdvertiseGiven,
-    /// The advertise address given is on no interface.
-    AdvertiseNotOnHost {
-        /// The advertise address.
-        ip: IpAddr,
-    },
-    /// A loopback advertise address: a global address on `lo`.
-    AdvertiseLoopback,
-
-    // flannel: what chose the interface.
-    /// The default route's interface, its first sorted address.
-    DefaultRoute {
-        /// The default route, as `ip route` prints it.
-        route: String,
-    },
-    /// `--iface IP`: the first interface holding it.
-    IfaceHolds {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface NAME`: its first sorted address.
-    IfaceFirstSorted {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface-regex`: it matches an address.
-    IfaceRegexAddress {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// `--iface-regex`: it matches an interface's name.
-    IfaceRegexName {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// `--iface-can-reach`: the route to `dst`.
-    IfaceCanReach {
-        /// The `--iface-can-reach` destination.
-        dst: IpAddr,
-        /// The route to it, as `ip route` prints it.
-        route: String,
-    },
-    // flannel: what was passed over.
-    /// `--iface IP`: no interface holds it.
-    IfaceNotHeld {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface NAME`: no address of the family.
-    IfaceNoAddress {
-        /// The `--iface` value.
-        spec: String,
-        /// The family looked for.
-        family: Family,
-    },
-    /// `--iface NAME`: no such interface.
-    IfaceNoSuch {
-        /// The `--iface` value.
-        spec: String,
-    },
-    /// `--iface-regex`: the pattern does not compile.
-    IfaceRegexInvalid {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-        /// Why it does not compile.
-        error: PatternError,
-    },
-    /// `--iface-can-reach`: the kernel has no source for `dst`.
-    IfaceUnreachable {
-        /// The `--iface-can-reach` destination.
-        dst: IpAddr,
-        /// Why the kernel has no source for it.
-        why: NoSource,
-    },
-    /// `--public-ip`: announced instead of the interface's address.
-    PublicIp(IpAddr),
-
-    // k3s.
-    /// The second node IP, IPv6, from `ResolveBindAddress(::1)`.
-    SecondNodeIp {
-        /// The IPv6 node IP.
-        ip: IpAddr,
-        /// The interface it is on.
-        interface: String,
-    },
+    // k3s and its embedded flannel.
     /// `--flannel-iface` names the node IPs' interface.
     FlannelIface {
         /// The interface named.
         name: String,
     },
-
-    // etcd.
-    /// Earlier default routes of the family lost to the last one.
-    LastDefaultRoute {
-        /// The last default route, as `ip route` prints it.
-        route: String,
-        /// How many default routes of the family came before it.
-        earlier: usize,
-    },
-
-    // Cilium.
-    /// The device named does not exist: every link is walked.
-    CiliumNoDevice {
-        /// The device named.
-        name: String,
-    },
-    /// The answer came from a retry: scope up to site, or all links.
-    CiliumRetry {
-        /// The retry took scopes up to site.
-        scope_site: bool,
-        /// The retry walked every link.
-        all_links: bool,
-    },
-
-    // Docker Swarm.
-    /// No up device has a global address: the subnet check answers.
-    SwarmNoDevice {
-        /// The devices walked.
-        devices: Vec<String>,
-    },
-    /// The subnets taken as Docker's own networks.
-    DockerSubnetsAssumed {
-        /// The subnets.
-        subnets: Vec<ipnet::IpNet>,
-    },
-
-    // Consul.
-    /// No up non-loopback interface has an address: loopback ones count.
-    ConsulLoopbackOnly,
-    /// The private addresses that made Consul refuse.
-    ConsulCandidates {
-        /// The private addresses.
-        ips: Vec<IpAddr>,
-    },
-
-    // Nomad.
-    /// The interface of `ip route`'s first `default via` line.
-    NomadDefaultInterface {
-        /// The interface.
-        interface: String,
-    },
-    /// No `default via` line: no interface is sorted first.
-    NomadNoDefaultInterface,
-
-    // calico-node at run time.
-    /// felix's VXLAN device parent: the first link holding the node IP.
-    VxlanParent {
-        /// The parent link.
-        interface: String,
-    },
-    /// No link holds the node IP: felix finds no VXLAN parent.
-    VxlanNoParent,
-    /// calico-node re-runs autodetection every 60 s.
-    Redetects,
 
     // What the answer rests on that the capture did not show.
     /// The kernel's link order, assumed: no link dump showed it.

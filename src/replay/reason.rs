@@ -2,26 +2,43 @@
 //! the replayed program that decided, with what it looked at.
 //!
 //! Contract: plain values, a leaf below [`super::verdict`]; one variant per
-//! rule (grouped by the program that applies it), carrying interface
-//! names, addresses, patterns, families and routes (as `ip route` prints
-//! them); `report::reason` words them, and JSON says the same words.
+//! rule, carrying interface names, addresses, patterns, families and
+//! routes (as `ip route` prints them). A rule only one program applies is
+//! that program's own `Reason` (in its replay module; calico-node's in
+//! [`super::calico_note`]), nested here as one variant per program and
+//! worded in that program's `report` file; the rules several apply (the
+//! default-route walk, a down interface, another family, a sort) are
+//! common and worded in `report::reason`. JSON says the same words.
 
-use std::net::IpAddr;
-
-use ipnet::IpNet;
-
-use super::family::Family;
 use super::goview::NotGlobal;
-use crate::netlink::values::Scope;
 
 /// Why a candidate (an interface, or one of its addresses) got its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
+    /// calico-node's own reasons.
+    CalicoNode(super::calico_note::Reason),
+    /// kubelet's own reasons.
+    Kubelet(super::kubelet_note::Reason),
+    /// flannel's own reasons.
+    Flannel(super::flannel_note::Reason),
+    /// Cilium's own reasons (its node-IP fallback).
+    Cilium(super::cilium_note::Reason),
+    /// Cilium's NodePort and masquerade addresses' own reasons.
+    CiliumNodeAddress(super::cilium_node_address_note::Reason),
+    /// k3s's own reasons.
+    K3s(super::k3s_note::Reason),
+    /// kubeadm's own reasons (its loopback advertise address).
+    Kubeadm(super::kubeadm_note::Reason),
+    /// etcd's own reasons.
+    Etcd(super::etcd_note::Reason),
+    /// Docker Swarm's own reasons.
+    Swarm(super::swarm_note::Reason),
+    /// Consul's own reasons.
+    Consul(super::consul_note::Reason),
+    /// Nomad's own reasons.
+    Nomad(super::nomad_note::Reason),
+
     // Shared by several programs.
-    /// An address of an interface after the one that won.
-    EarlierCandidate,
-    /// An interface after the one that won.
-    EarlierInterface,
     /// An address after the one that won, on the same interface.
     EarlierAddress,
     /// Not global unicast (the default-route walk, kubeadm's `lo`).
@@ -29,90 +46,8 @@ pub enum Reason {
     /// An address of the family not being looked for.
     OtherFamily,
 
-    // calico-node's interface walk (`FilteredEnumeration`).
-    /// The first global unicast address of the first interface kept.
-    FirstOfFirstCandidate,
-    /// The first interface kept that has a global unicast address.
-    FirstCandidate,
-    /// An address that is not global unicast.
-    AddressNotGlobal {
-        /// The address.
-        ip: IpAddr,
-        /// What it is instead.
-        why: NotGlobal,
-    },
-    /// An address outside every CIDR of `cidr=`.
-    OutsideCidrs {
-        /// The address.
-        ip: IpAddr,
-        /// The networks of `cidr=`.
-        cidrs: Vec<IpNet>,
-    },
-    /// An interface without an address of the family.
-    NoAddressOfFamily(Family),
-    /// An interface whose addresses are all outside the CIDRs.
-    NoAddressInCidrs,
-    /// An interface without a global unicast address of the family.
-    NoGlobalOfFamily(Family),
-    /// A link no message named: patterns cannot be matched against it.
-    NameUnknown {
-        /// The link's ifindex.
-        index: u32,
-    },
-    /// The name matches none of the include patterns.
-    MatchesNone {
-        /// The include patterns.
-        patterns: Vec<String>,
-    },
-    /// The name matches this exclude pattern.
-    ExcludedBy {
-        /// The exclude pattern that matched.
-        pattern: String,
-    },
-
-    // calico-node's can-reach=.
-    /// The source address the kernel picks for `dst`.
-    SourceFor {
-        /// The `can-reach=` destination.
-        dst: IpAddr,
-    },
-    /// An address that is not the kernel's source address.
-    NotSource {
-        /// The kernel's source address.
-        source: IpAddr,
-    },
-    /// The interface holding the source address.
-    CarriesSource,
-    /// An interface not holding it.
-    LacksSource,
-
-    // calico-node's kubernetes-internal-ip.
-    /// The interface holding the Node's InternalIP.
-    CarriesInternalIp {
-        /// The InternalIP.
-        ip: IpAddr,
-    },
-    /// An interface not holding it.
-    LacksInternalIp {
-        /// The InternalIP.
-        ip: IpAddr,
-    },
-
-    // kubelet's resolver answers (step 3).
-    /// `validateNodeIP` refused the answer.
-    Rejected(NodeIpInvalid),
-    /// The first valid answer of the preferred family (`position` counts
-    /// from 1).
-    ResolverAnswer {
-        /// Its place in the resolver's answer, from 1.
-        position: usize,
-    },
-    /// A valid answer after the one that won.
-    EarlierAnswer,
-    /// A valid answer of the other family.
-    NotPreferredFamily,
-
-    // apimachinery's default-route walk (kubelet, kubeadm).
+    // apimachinery's default-route walk (kubelet, kubeadm, k3s,
+    // kube-apiserver).
     /// The interface of this default route.
     DefaultRoute {
         /// The default route, as `ip route` prints it.
@@ -131,185 +66,13 @@ pub enum Reason {
     /// The first global unicast address of the family.
     FirstGlobal,
 
-    // kubeadm's loopback advertise address.
-    /// `lo`, the interface a loopback advertise address selects.
-    Loopback,
-    /// Its first global unicast address, IPv4 before IPv6.
-    FirstGlobalIpv4First,
-    /// `lo` is down: none of its addresses is taken.
-    LoopbackDown,
-
-    // flannel.
-    /// The default route's interface, its first sorted address.
-    DefaultRouteFirstSorted {
-        /// The default route, as `ip route` prints it.
-        route: String,
-    },
-    /// `--iface-regex` matches the address.
-    AddressMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// `--iface-regex` does not match the address.
-    AddressDoesNotMatch {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// One of the interface's addresses matches.
-    AnAddressMatches,
-    /// None of the interface's addresses matches.
-    NoAddressMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// The interface's name matches.
-    NameMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// The first of the interface's sorted addresses (its name matched).
-    FirstSorted,
-    /// The name matches, but the interface has no address of the family.
-    NameMatchesNoAddress {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-        /// The family looked for.
-        family: Family,
-    },
-    /// Neither an address nor the name matches.
-    NothingMatches {
-        /// The `--iface-regex` pattern.
-        pattern: String,
-    },
-    /// An interface after the one whose name matched first.
-    MatchedFirst {
-        /// The interface whose name matched first.
-        interface: String,
-    },
-
     // Shared by the programs that walk every interface.
     /// The interface is administratively down.
     InterfaceDown,
     /// An up interface, walked.
     UpInterface,
-    /// The interface the flags name (`--flannel-iface`).
-    NamedInterface,
     /// One of several candidates where the program wants exactly one.
     OneOfSeveral,
-    /// The first address in the dump.
-    FirstInDump,
     /// Kept, but a sort put another one first.
     SortedAfter,
-    /// An interface with addresses in the program's list.
-    AddressesListed,
-
-    // etcd.
-    /// The last main-table default route of its family.
-    LastDefaultRoute {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// That route's prefsrc is the answer.
-    RoutePrefsrc {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// That route names no device (multipath).
-    NoOutputDevice {
-        /// The route, as `ip route` prints it.
-        route: String,
-    },
-    /// A point-to-point address: its IFA_ADDRESS is the peer.
-    PeerAddress {
-        /// The address's own side (IFA_LOCAL).
-        local: IpAddr,
-    },
-
-    // Cilium.
-    /// On the exclude list.
-    CiliumExcluded(CiliumExcluded),
-    /// Its scope is wider than the pass allows (RT_SCOPE_*).
-    ScopeAbove {
-        /// The address's scope.
-        scope: Scope,
-        /// The widest scope the pass takes.
-        max: Scope,
-    },
-    /// A secondary address (or a temporary IPv6 one: the same flag bit).
-    SecondarySkipped,
-    /// Tentative or dad-failed (IFA_F_TENTATIVE, IFA_F_DADFAILED).
-    TentativeSkipped,
-    /// The first public address after the sort.
-    PublicFirst,
-    /// The first private address after the sort (no public one).
-    PrivateFirst,
-    /// A private address while public ones exist.
-    PrivateLosesToPublic,
-    /// A device Cilium selects (`isSelectedDevice`).
-    CiliumSelected,
-    /// A device Cilium does not select.
-    CiliumNotSelected,
-    /// Not a node address (scope above link, or loopback).
-    CiliumNotNodeAddress,
-
-    // Docker Swarm.
-    /// Not of vishvananda/netlink's type "device" (it has a kind).
-    NotADevice,
-    /// No global unicast address.
-    NoGlobalAddress,
-    /// Its only global unicast address (of the family kept).
-    OnlyGlobalAddress,
-    /// Several global unicast addresses of one family.
-    SeveralOfFamily(Family),
-    /// An IPv6 address beside an IPv4 one on the link: IPv4 is preferred.
-    Ipv4Preferred,
-    /// The address lies in one of Docker's own networks.
-    DockerSubnet {
-        /// The Docker network.
-        net: IpNet,
-    },
-    /// The interface holds an address in one of Docker's networks.
-    HoldsDockerSubnet,
-
-    // Consul.
-    /// A loopback interface, read only when no other has addresses.
-    LoopbackNotNeeded,
-    /// A private IPv4 address by Consul's list.
-    ConsulPrivate,
-    /// Outside Consul's private IPv4 blocks.
-    NotConsulPrivate,
-
-    // Nomad (go-sockaddr).
-    /// The interface of the first `default via` route: sorted first.
-    DefaultInterface,
-    /// In go-sockaddr's forwarding blacklist.
-    NotForwardable,
-    /// The first address in an RFC 6890 block after the sort.
-    FirstRfc6890,
-    /// Outside every RFC 6890 block.
-    NotRfc6890,
-}
-
-/// Why Cilium puts a link's addresses on its exclude list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CiliumExcluded {
-    /// The link is named `docker*`.
-    DockerName,
-    /// Its operstate (IF_OPER_*) is not one Cilium takes as up.
-    NotUp(u8),
-}
-
-/// Why kubelet's `validateNodeIP` refuses an address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NodeIpInvalid {
-    /// A loopback address.
-    Loopback,
-    /// A multicast address.
-    Multicast,
-    /// `0.0.0.0` or `::`.
-    Unspecified,
-    /// A link-local unicast address.
-    LinkLocal,
-    /// None of the host's interfaces holds it.
-    NotOnHost(IpAddr),
 }

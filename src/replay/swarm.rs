@@ -23,8 +23,7 @@ use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
-use super::note::Note;
-use super::reason::Reason;
+use super::reason;
 use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
@@ -102,7 +101,11 @@ pub fn detect(model: &Model) -> Detection {
                 interface: l.display_name(),
                 index: l.index,
                 verdict: if up { Verdict::Excluded } else { Verdict::NotUp },
-                reason: if up { Reason::NotADevice } else { Reason::InterfaceDown },
+                reason: if up {
+                    Reason::NotADevice.into()
+                } else {
+                    reason::Reason::InterfaceDown
+                },
                 addresses: Vec::new(),
             });
             continue;
@@ -127,9 +130,12 @@ pub fn detect(model: &Model) -> Detection {
         }
     }
     if system.is_none() {
-        d.notes.push(Note::SwarmNoDevice {
-            devices: devices.iter().map(|l| l.display_name()).collect(),
-        });
+        d.notes.push(
+            Note::SwarmNoDevice {
+                devices: devices.iter().map(|l| l.display_name()).collect(),
+            }
+            .into(),
+        );
         d.candidates.clear();
         match subnet_check(model, &mut d) {
             Ok(s) => system = s,
@@ -171,7 +177,7 @@ fn offer(
             rows.push(AddrVerdict {
                 address,
                 verdict: Verdict::NotGlobalUnicast,
-                reason: Some(Reason::NotGlobal(goview::not_global(*ip))),
+                reason: Some(reason::Reason::NotGlobal(goview::not_global(*ip))),
             });
             continue;
         }
@@ -179,7 +185,7 @@ fn offer(
             rows.push(AddrVerdict {
                 address,
                 verdict: Verdict::Excluded,
-                reason: Some(Reason::DockerSubnet { net: *net }),
+                reason: Some(Reason::DockerSubnet { net: *net }.into()),
             });
             verdict = Verdict::Excluded;
             reason = Reason::HoldsDockerSubnet;
@@ -191,7 +197,7 @@ fn offer(
             rows.push(AddrVerdict {
                 address,
                 verdict: Verdict::NotMatching,
-                reason: Some(Reason::OneOfSeveral),
+                reason: Some(reason::Reason::OneOfSeveral),
             });
             result = Err(multiple(name, name, first, *ip));
             verdict = Verdict::NotMatching;
@@ -213,7 +219,7 @@ fn offer(
             for r in &mut rows {
                 if r.address.ip() == v6 {
                     r.verdict = Verdict::OtherFamily;
-                    r.reason = Some(Reason::Ipv4Preferred);
+                    r.reason = Some(Reason::Ipv4Preferred.into());
                 }
             }
         }
@@ -222,7 +228,7 @@ fn offer(
         interface: name.to_owned(),
         index,
         verdict,
-        reason,
+        reason: reason.into(),
         addresses: rows,
     });
     result.map(|()| o)
@@ -232,7 +238,7 @@ fn offer(
 fn refused(d: &mut Detection) {
     for c in d.candidates.iter_mut().filter(|c| c.verdict == Verdict::Chosen) {
         c.verdict = Verdict::NotMatching;
-        c.reason = Reason::OneOfSeveral;
+        c.reason = reason::Reason::OneOfSeveral;
         for a in c.addresses.iter_mut().filter(|a| a.verdict == Verdict::Chosen) {
             a.verdict = Verdict::NotMatching;
         }
@@ -258,9 +264,12 @@ fn subnet_check(model: &Model, d: &mut Detection) -> Result<Option<(IpAddr, Stri
         .flat_map(|l| goview::addrs(model, l.index, AddrView::GoNet))
         .filter_map(|a| IpNet::new(a.ip, a.prefix_len).ok().map(|n| n.trunc()))
         .collect();
-    d.notes.push(Note::DockerSubnetsAssumed {
-        subnets: docker.clone(),
-    });
+    d.notes.push(
+        Note::DockerSubnetsAssumed {
+            subnets: docker.clone(),
+        }
+        .into(),
+    );
     let mut system = None;
     for l in model.links() {
         if l.flags & IFF_UP == 0 || l.flags & IFF_LOOPBACK != 0 {
@@ -283,6 +292,20 @@ fn subnet_check(model: &Model, d: &mut Detection) -> Result<Option<(IpAddr, Stri
 /// Docker's bridges: the default one, the overlay gateway, user networks.
 fn is_docker_bridge(name: &[u8]) -> bool {
     name == b"docker0" || name == b"docker_gwbridge" || name.starts_with(b"br-")
+}
+
+pub use super::swarm_note::{Note, Reason};
+
+impl From<Note> for super::note::Note {
+    fn from(v: Note) -> Self {
+        super::note::Note::Swarm(v)
+    }
+}
+
+impl From<Reason> for reason::Reason {
+    fn from(v: Reason) -> Self {
+        reason::Reason::Swarm(v)
+    }
 }
 
 #[cfg(test)]

@@ -39,5 +39,9 @@ fn links_with_a_kind_fall_back_to_the_subnet_check() {
     );
     let d = detect(&m);
     assert_eq!(d.address_text().as_deref(), Some("10.0.0.5"));
-    assert!(d.notes.iter().any(|n| matches!(n, Note::SwarmNoDevice { .. })));
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| matches!(n, crate::replay::note::Note::Swarm(Note::SwarmNoDevice { .. })))
+    );
 }

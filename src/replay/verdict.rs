@@ -11,8 +11,9 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::Serialize;
 
+use super::calico_note::Unable;
 use super::calico_text::MethodText;
-use super::failure::{Failure, Unable};
+use super::failure::Failure;
 use super::family::Family;
 use super::note::Note;
 use super::program::Method;

@@ -1,7 +1,9 @@
 //! calico-node's words: its own log lines about its address, as it words
 //! them (what `detect` prints as `log:` and JSON's `log`), its refusals of
 //! a method and its autodetection failures (`-> nothing:`), its
-//! `semantics:` line and the warning for a release nlorder does not know.
+//! `semantics:` line, the warning for a release nlorder does not know, and
+//! its own notes, reasons and failures
+//! ([`crate::replay::calico_note`]).
 //!
 //! Contract: `Display` only, one line per [`Log`]: the message calico-node
 //! logs (and its logrus fields, ` KEY="VALUE"`, as calico-node's formatter
@@ -29,9 +31,11 @@
 
 use std::fmt;
 
+use super::reason::joined;
+use crate::replay::calico_note::{Failure, Introduced, LaterMethod, MethodError, Note, PeerCheck, Reason, Unable};
 use crate::replay::calico_version::Version;
 use crate::replay::conflict::Conflict;
-use crate::replay::failure::{Introduced, LaterMethod, MethodError, Unable};
+use crate::replay::family::Family;
 use crate::replay::semantics::CalicoWalk;
 use crate::replay::verdict::{Autodetect, DialErrno, Log, LogError};
 
@@ -264,6 +268,132 @@ impl fmt::Display for MethodError {
             }
             MethodError::Pattern { method, error } => write!(f, "--method {method}: {error}"),
             MethodError::Cidr { method, cidr } => write!(f, "--method {method}: {cidr:?} is not a CIDR (Invalid CIDR)"),
+        }
+    }
+}
+
+/// `IP` or `IP6`: calico-node's setting of the family.
+fn ip_var(family: Family) -> &'static str {
+    match family {
+        Family::V4 => "IP",
+        Family::V6 => "IP6",
+    }
+}
+
+impl fmt::Display for PeerCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PeerCheck::Matches => f.write_str("matches the node address"),
+            PeerCheck::Mismatch { node, interface } => {
+                write!(f, "MISMATCH: the node address is {node}")?;
+                if let Some(i) = interface {
+                    write!(f, " ({i})")?;
+                }
+                f.write_str(", so the BGP session and the node IP sit on different NICs")
+            }
+            PeerCheck::NoNodeAddress => f.write_str("no node address to compare"),
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::IpNone { family } => write!(
+                f,
+                "{}=none: no autodetection; the node keeps its previous address (none on a new node)",
+                ip_var(*family)
+            ),
+            Note::IpGiven { family, text } => write!(f, "{}={text}: used as given, no autodetection", ip_var(*family)),
+            Note::IpNotConfirmed { family, ip } => write!(
+                f,
+                "Unable to confirm IPv{family} address {ip} is assigned to this host (calico-node only warns)"
+            ),
+            Note::Reaches {
+                dst,
+                source,
+                route,
+                why,
+            } => {
+                write!(f, "the kernel reaches {dst} from {source} via route `{route}` ({why})")
+            }
+            Note::NoInterfaceFor { ip } => write!(f, "Unable to find matching host interface for IP {ip}"),
+            Note::NetworkAddress { version, network, cidr } => write!(
+                f,
+                "{version}: returns the network {network} instead of {cidr}; every node of that subnet claims the \
+                 same address"
+            ),
+            Note::BgpPeer {
+                peer,
+                source,
+                device,
+                route,
+                node,
+            } => write!(
+                f,
+                "BGP peer {peer}: the kernel connects from {source} on {device} (route `{route}`): {node}"
+            ),
+            Note::BgpPeerUnreachable { peer, why } => {
+                write!(f, "BGP peer {peer}: unreachable from the captured routes: {why}")
+            }
+            Note::BgpPeerOtherFamily { peer, family } => {
+                let other = if family.number() == 4 { 6 } else { 4 };
+                write!(
+                    f,
+                    "BGP peer {peer}: not checked, it is IPv{other} and this detects IPv{} (--family {other} checks it)",
+                    family.number()
+                )
+            }
+            Note::VxlanParent { interface } => write!(
+                f,
+                "felix's VXLAN parent device: {interface} (the first link holding the node IP)"
+            ),
+            Note::VxlanNoParent => f.write_str("no link holds the node IP: felix finds no VXLAN parent device"),
+            Note::Redetects => f.write_str(
+                "calico-node re-runs autodetection every 60 s: a running node's pick follows the changes \
+                 (`detect --timeline` lists them, `watch` follows them live)",
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::EarlierCandidate => f.write_str("an earlier candidate won"),
+            Reason::EarlierInterface => f.write_str("an earlier interface won"),
+            Reason::FirstOfFirstCandidate => {
+                f.write_str("first global unicast address of the first candidate interface")
+            }
+            Reason::FirstCandidate => f.write_str("the first candidate with a global unicast address"),
+            Reason::AddressNotGlobal { ip, why } => write!(f, "{ip} is not global unicast ({why})"),
+            Reason::OutsideCidrs { ip, cidrs } => write!(f, "{ip} is outside {}", joined(cidrs, ",")),
+            Reason::NoAddressOfFamily(family) => write!(f, "no IPv{family} address"),
+            Reason::NoAddressInCidrs => f.write_str("no address inside the CIDRs"),
+            Reason::NoGlobalOfFamily(family) => write!(f, "no global unicast IPv{family} address"),
+            Reason::NameUnknown { index } => write!(
+                f,
+                "nothing in the capture names ifindex {index}, so its name cannot be matched (a link dump would tell)"
+            ),
+            Reason::MatchesNone { patterns } => write!(f, "matches none of {}", patterns.join(",")),
+            Reason::ExcludedBy { pattern } => write!(f, "excluded by pattern {pattern}"),
+            Reason::SourceFor { dst } => write!(f, "the source address the kernel picks for {dst}"),
+            Reason::NotSource { source } => write!(f, "not the source address {source}"),
+            Reason::CarriesSource => f.write_str("carries the source address"),
+            Reason::LacksSource => f.write_str("does not carry the source address"),
+            Reason::CarriesInternalIp { ip } => write!(f, "carries the InternalIP {ip}"),
+            Reason::LacksInternalIp { ip } => write!(f, "does not carry the InternalIP {ip}"),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Method(e) => e.fmt(f),
+            Failure::Unable(e) => e.fmt(f),
+            Failure::Disabled => f.write_str("autodetection disabled (none)"),
+            Failure::NotAnAddress { family, text } => write!(f, "{}={text} is not an address", ip_var(*family)),
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Why a replay chose nothing, in words: what `detect` prints after
 //! `-> nothing:`, what `check` shows under a failed expectation, and
-//! JSON's `error` (calico-node's log lines, refusals and autodetection
-//! failures are `report::calico`'s, kube-apiserver's notes
-//! `report::kube_apiserver`'s).
+//! JSON's `error`. Here: the failures several programs share, and one
+//! dispatch line per program to its own wording file (calico-node's log
+//! lines, refusals and autodetection failures are `report::calico`'s; a
+//! program's words for a capture without routes are its own file's).
 //!
 //! Contract: `Display` only, one line per value; a program's own message
 //! is printed as it is, with nlorder's comment after it where there is
@@ -12,47 +13,23 @@
 use std::fmt;
 
 use crate::replay::failure::Failure;
-use crate::replay::family::Family;
 use crate::replay::note::Program;
-
-/// `IP` or `IP6`: calico-node's setting of the family.
-pub(super) fn ip_var(family: Family) -> &'static str {
-    match family {
-        Family::V4 => "IP",
-        Family::V6 => "IP6",
-    }
-}
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::Said(message) => f.write_str(message),
-            Failure::Method(e) => e.fmt(f),
-            Failure::Unable(e) => e.fmt(f),
-            Failure::Disabled => f.write_str("autodetection disabled (none)"),
-            Failure::NotAnAddress { family, text } => write!(f, "{}={text} is not an address", ip_var(*family)),
-            Failure::InvalidNodeIp { ip, why } => write!(f, "--node-ip {ip} is invalid: {why}"),
-            Failure::NoRoutesCaptured(Program::Kubelet) => {
-                f.write_str("step 4 needs the default route, but the capture holds no routes: record a route dump too")
-            }
-            Failure::NoRoutesCaptured(Program::Kubeadm) => f.write_str(
-                "kubeadm walks the default routes, but the capture holds no routes: record a route dump too",
-            ),
-            Failure::NoRoutesCaptured(Program::Flannel) => {
-                f.write_str("no default route: the capture holds no routes (record a route dump)")
-            }
-            Failure::Unspecified { warning } => {
-                write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
-            }
-            Failure::NoSingleDevice { route } => write!(f, "default route `{route}` has no single device (multipath?)"),
-            Failure::NoNodeAddress => f.write_str("no node address of the family: no selected device has one"),
-            Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
-            Failure::NoRoutesCaptured(Program::K3s) => {
-                f.write_str("k3s walks the default routes, but the capture holds no routes: record a route dump too")
-            }
-            Failure::NoRoutesCaptured(Program::Etcd) => {
-                f.write_str("etcd reads the default routes, but the capture holds no routes: record a route dump too")
-            }
+            Failure::CalicoNode(e) => e.fmt(f),
+            Failure::Kubelet(e) => e.fmt(f),
+            Failure::Flannel(e) => e.fmt(f),
+            Failure::CiliumNodeAddress(e) => e.fmt(f),
+            Failure::Kubeadm(e) => e.fmt(f),
+            Failure::Nomad(e) => e.fmt(f),
+            Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
+            Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
+            Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
+            Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
+            Failure::NoRoutesCaptured(Program::Etcd) => super::etcd::no_routes(f),
             Failure::UnknownYet { kind, request_packet } => write!(
                 f,
                 "unknown yet: the {} dump asked for in packet {request_packet} is answered after this moment",

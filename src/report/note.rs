@@ -2,16 +2,16 @@
 //! JSON's `notes`.
 //!
 //! Contract: `Display` only, one sentence per note, with no line break;
-//! the sentences that name nlorder's own flags live here, never in the
-//! replays.
+//! the sentences that name nlorder's own flags live in `report`, never in
+//! the replays. Here: the notes several programs share, and one dispatch
+//! line per program to its own wording file (`report::kubelet`,
+//! `report::flannel`, ...).
 
 use std::fmt;
 
-use super::failure::ip_var;
-use super::reason::joined;
 use crate::model::LinkOrder;
 use crate::replay::family::Family;
-use crate::replay::note::{Note, PeerCheck, Program};
+use crate::replay::note::{Note, Program};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -23,7 +23,7 @@ impl fmt::Display for Program {
 /// (kubelet numbers them), with its separator.
 fn step(by: Program) -> &'static str {
     match by {
-        Program::Kubelet => "step 4: ",
+        Program::Kubelet => super::kubelet::WALK_STEP,
         _ => "",
     }
 }
@@ -35,101 +35,10 @@ fn other(family: Family) -> Family {
     }
 }
 
-impl fmt::Display for PeerCheck {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PeerCheck::Matches => f.write_str("matches the node address"),
-            PeerCheck::Mismatch { node, interface } => {
-                write!(f, "MISMATCH: the node address is {node}")?;
-                if let Some(i) = interface {
-                    write!(f, " ({i})")?;
-                }
-                f.write_str(", so the BGP session and the node IP sit on different NICs")
-            }
-            PeerCheck::NoNodeAddress => f.write_str("no node address to compare"),
-        }
-    }
-}
-
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Note::IpNone { family } => write!(
-                f,
-                "{}=none: no autodetection; the node keeps its previous address (none on a new node)",
-                ip_var(*family)
-            ),
-            Note::IpGiven { family, text } => write!(f, "{}={text}: used as given, no autodetection", ip_var(*family)),
-            Note::IpNotConfirmed { family, ip } => write!(
-                f,
-                "Unable to confirm IPv{family} address {ip} is assigned to this host (calico-node only warns)"
-            ),
-            Note::Reaches {
-                dst,
-                source,
-                route,
-                why,
-            } => {
-                write!(f, "the kernel reaches {dst} from {source} via route `{route}` ({why})")
-            }
-            Note::NoInterfaceFor { ip } => write!(f, "Unable to find matching host interface for IP {ip}"),
-            Note::NetworkAddress { version, network, cidr } => write!(
-                f,
-                "{version}: returns the network {network} instead of {cidr}; every node of that subnet claims the \
-                 same address"
-            ),
-            Note::BgpPeer {
-                peer,
-                source,
-                device,
-                route,
-                node,
-            } => write!(
-                f,
-                "BGP peer {peer}: the kernel connects from {source} on {device} (route `{route}`): {node}"
-            ),
-            Note::BgpPeerUnreachable { peer, why } => {
-                write!(f, "BGP peer {peer}: unreachable from the captured routes: {why}")
-            }
-            Note::BgpPeerOtherFamily { peer, family } => {
-                let other = if family.number() == 4 { 6 } else { 4 };
-                write!(
-                    f,
-                    "BGP peer {peer}: not checked, it is IPv{other} and this detects IPv{} (--family {other} checks it)",
-                    family.number()
-                )
-            }
             Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
-            Note::DualStack(ips) => write!(f, "dual-stack: InternalIPs {}", joined(ips, ", ")),
-            Note::HostnameIsIp => f.write_str("step 2: the hostname is an IP literal (not validated)"),
-            Note::ResolvedLocal => f.write_str("step 3: the node name resolved to a valid local address"),
-            Note::ResolvedOtherFamily => {
-                f.write_str("step 3: no valid answer of the preferred family; the first valid one of the other")
-            }
-            Note::NameSorted {
-                name,
-                hosts,
-                found,
-                order,
-                steps,
-            } => {
-                write!(
-                    f,
-                    "step 3: {name} in {hosts}: {}; glibc's getaddrinfo sorts them {}",
-                    joined(found, ", "),
-                    joined(order, ", ")
-                )?;
-                let swapped: Vec<String> = steps.iter().filter(|s| s.swapped).map(ToString::to_string).collect();
-                if !swapped.is_empty() {
-                    write!(f, " ({})", swapped.join("; "))?;
-                }
-                Ok(())
-            }
-            Note::ResolvedNothing => f.write_str("step 3: the node name resolved to nothing"),
-            Note::ResolvedUnknown => f.write_str(
-                "step 3: what the node name resolves to is unknown (give --resolved or --hosts): replayed as nothing",
-            ),
-            Note::NoValidAnswer => f.write_str("step 3: no resolver answer passed validateNodeIP"),
             Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
             Note::LoopbackFallback {
                 by,
@@ -147,79 +56,18 @@ impl fmt::Display for Note {
                 }
                 write!(f, ": {by} falls back to IPv{}", other(*wanted))
             }
+            Note::CalicoNode(n) => n.fmt(f),
             Note::KubeApiserver(n) => n.fmt(f),
-            Note::AdvertiseGiven => f.write_str("--apiserver-advertise-address given: no detection"),
-            Note::AdvertiseNotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
-            Note::AdvertiseLoopback => {
-                f.write_str("a loopback --apiserver-advertise-address selects a global address on lo")
-            }
-            Note::DefaultRoute { route } => write!(f, "default route `{route}`; first of its sorted addresses"),
-            Note::IfaceHolds { spec } => write!(f, "--iface {spec}: the first interface carrying it"),
-            Note::IfaceFirstSorted { spec } => write!(f, "--iface {spec}: first of its sorted addresses"),
-            Note::IfaceRegexAddress { pattern } => write!(f, "--iface-regex {pattern}: matches the address"),
-            Note::IfaceRegexName { pattern } => write!(f, "--iface-regex {pattern}: matches the interface name"),
-            Note::IfaceCanReach { dst, route } => write!(f, "--iface-can-reach {dst}: route `{route}`"),
-            Note::IfaceNotHeld { spec } => write!(f, "--iface {spec}: no interface carries that IP"),
-            Note::IfaceNoAddress { spec, family } => {
-                write!(f, "--iface {spec}: no IPv{family} address found for given interface")
-            }
-            Note::IfaceNoSuch { spec } => write!(f, "--iface {spec}: no such interface"),
-            Note::IfaceRegexInvalid { pattern, error } => write!(f, "--iface-regex {pattern}: {error}"),
-            Note::IfaceUnreachable { dst, why } => write!(f, "--iface-can-reach {dst}: {why}"),
-            Note::PublicIp(ip) => write!(f, "--public-ip {ip}: announced instead of the interface address"),
-            Note::SecondNodeIp { ip, interface } => write!(
-                f,
-                "second node IP {ip} on {interface}: the walk again, IPv6 first (ResolveBindAddress(::1))"
-            ),
+            Note::Kubelet(n) => n.fmt(f),
+            Note::Flannel(n) => n.fmt(f),
+            Note::Cilium(n) => n.fmt(f),
+            Note::K3s(n) => n.fmt(f),
+            Note::Kubeadm(n) => n.fmt(f),
+            Note::Etcd(n) => n.fmt(f),
+            Note::Swarm(n) => n.fmt(f),
+            Note::Consul(n) => n.fmt(f),
+            Note::Nomad(n) => n.fmt(f),
             Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
-            Note::LastDefaultRoute { route, earlier } => write!(
-                f,
-                "{earlier} earlier default route(s) of the family lost: the last one, `{route}`, wins"
-            ),
-            Note::CiliumNoDevice { name } => write!(f, "--cilium-device {name}: no such link, every link is walked"),
-            Note::CiliumRetry { scope_site, all_links } => match (scope_site, all_links) {
-                (true, true) => f.write_str("nothing on the device: all links, scope up to site"),
-                (false, true) => f.write_str("nothing on the device: all links"),
-                _ => f.write_str("no global-scope address: scope up to site"),
-            },
-            Note::SwarmNoDevice { devices } => write!(
-                f,
-                "no global address on an up device ({}): the subnet check over every up interface",
-                if devices.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(devices, ", ")
-                }
-            ),
-            Note::DockerSubnetsAssumed { subnets } => write!(
-                f,
-                "assumed: Docker's networks are {} (docker0, docker_gwbridge and br-* bridges; the daemon's own list is not in the capture)",
-                if subnets.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(subnets, ", ")
-                }
-            ),
-            Note::ConsulLoopbackOnly => {
-                f.write_str("no up non-loopback interface has an address: loopback addresses count")
-            }
-            Note::ConsulCandidates { ips } => write!(f, "private IPv4 addresses: {}", joined(ips, ", ")),
-            Note::NomadDefaultInterface { interface } => {
-                write!(
-                    f,
-                    "default interface {interface} (`ip route`'s first `default via` line)"
-                )
-            }
-            Note::NomadNoDefaultInterface => f.write_str("no `default via` route: no interface is sorted first"),
-            Note::VxlanParent { interface } => write!(
-                f,
-                "felix's VXLAN parent device: {interface} (the first link holding the node IP)"
-            ),
-            Note::VxlanNoParent => f.write_str("no link holds the node IP: felix finds no VXLAN parent device"),
-            Note::Redetects => f.write_str(
-                "calico-node re-runs autodetection every 60 s: a running node's pick follows the changes \
-                 (`detect --timeline` lists them, `watch` follows them live)",
-            ),
             Note::AssumedLinkOrder(order) => write!(
                 f,
                 "assumed: the kernel's link order ({}); no link dump in the capture showed it, and the candidates \

@@ -2,23 +2,14 @@
 //! `detect` prints after each candidate's verdict, and JSON's `reason`.
 //!
 //! Contract: `Display` only, one clause per value, with no line break; the
-//! replays hand out the values, never these words.
+//! replays hand out the values, never these words. Here: the reasons
+//! several programs share, and one dispatch line per program to its own
+//! wording file.
 
 use std::fmt;
 
 use crate::replay::goview::NotGlobal;
-use crate::replay::reason::{CiliumExcluded, NodeIpInvalid, Reason};
-
-impl fmt::Display for CiliumExcluded {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CiliumExcluded::DockerName => f.write_str("on a docker* link"),
-            CiliumExcluded::NotUp(oper) => {
-                write!(f, "the link's operstate is {}", crate::netlink::names::operstate(*oper))
-            }
-        }
-    }
-}
+use crate::replay::reason::Reason;
 
 /// Go's terms.
 impl fmt::Display for NotGlobal {
@@ -35,41 +26,20 @@ impl fmt::Display for NotGlobal {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::EarlierCandidate => f.write_str("an earlier candidate won"),
-            Reason::EarlierInterface => f.write_str("an earlier interface won"),
+            Reason::CalicoNode(r) => r.fmt(f),
             Reason::EarlierAddress => f.write_str("an earlier address won"),
             Reason::NotGlobal(why) => why.fmt(f),
+            Reason::Kubelet(r) => r.fmt(f),
+            Reason::Flannel(r) => r.fmt(f),
+            Reason::Cilium(r) => r.fmt(f),
+            Reason::CiliumNodeAddress(r) => r.fmt(f),
+            Reason::K3s(r) => r.fmt(f),
+            Reason::Kubeadm(r) => r.fmt(f),
+            Reason::Etcd(r) => r.fmt(f),
+            Reason::Swarm(r) => r.fmt(f),
+            Reason::Consul(r) => r.fmt(f),
+            Reason::Nomad(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
-            Reason::FirstOfFirstCandidate => {
-                f.write_str("first global unicast address of the first candidate interface")
-            }
-            Reason::FirstCandidate => f.write_str("the first candidate with a global unicast address"),
-            Reason::AddressNotGlobal { ip, why } => write!(f, "{ip} is not global unicast ({why})"),
-            Reason::OutsideCidrs { ip, cidrs } => write!(f, "{ip} is outside {}", joined(cidrs, ",")),
-            Reason::NoAddressOfFamily(family) => write!(f, "no IPv{family} address"),
-            Reason::NoAddressInCidrs => f.write_str("no address inside the CIDRs"),
-            Reason::NoGlobalOfFamily(family) => write!(f, "no global unicast IPv{family} address"),
-            Reason::NameUnknown { index } => write!(
-                f,
-                "nothing in the capture names ifindex {index}, so its name cannot be matched (a link dump would tell)"
-            ),
-            Reason::MatchesNone { patterns } => write!(f, "matches none of {}", patterns.join(",")),
-            Reason::ExcludedBy { pattern } => write!(f, "excluded by pattern {pattern}"),
-            Reason::SourceFor { dst } => write!(f, "the source address the kernel picks for {dst}"),
-            Reason::NotSource { source } => write!(f, "not the source address {source}"),
-            Reason::CarriesSource => f.write_str("carries the source address"),
-            Reason::LacksSource => f.write_str("does not carry the source address"),
-            Reason::CarriesInternalIp { ip } => write!(f, "carries the InternalIP {ip}"),
-            Reason::LacksInternalIp { ip } => write!(f, "does not carry the InternalIP {ip}"),
-            Reason::Rejected(why) => write!(f, "rejected by validateNodeIP: {why}"),
-            Reason::ResolverAnswer { position } => {
-                write!(
-                    f,
-                    "resolver answer #{position}: first valid one of the preferred family"
-                )
-            }
-            Reason::EarlierAnswer => f.write_str("an earlier answer won"),
-            Reason::NotPreferredFamily => f.write_str("valid, but not of the preferred family"),
             Reason::DefaultRoute { route } => write!(f, "default route `{route}`"),
             Reason::DefaultRouteDown { route } => write!(f, "default route `{route}`: interface is down"),
             Reason::DefaultRouteNoDevice { route } => write!(
@@ -77,81 +47,10 @@ impl fmt::Display for Reason {
                 "default route `{route}`: no device (`*` in /proc/net/route), no interface has that name"
             ),
             Reason::FirstGlobal => f.write_str("first global unicast address"),
-            Reason::Loopback => f.write_str("the loopback interface"),
-            Reason::FirstGlobalIpv4First => f.write_str("first global unicast address, IPv4 first"),
-            Reason::LoopbackDown => f.write_str("lo is down"),
-            Reason::DefaultRouteFirstSorted { route } => {
-                write!(f, "default route `{route}`; first of its sorted addresses")
-            }
-            Reason::AddressMatches { pattern } => write!(f, "address matches {pattern}"),
-            Reason::AddressDoesNotMatch { pattern } => write!(f, "address does not match {pattern}"),
-            Reason::AnAddressMatches => f.write_str("an address matches"),
-            Reason::NoAddressMatches { pattern } => write!(f, "no address matches {pattern}"),
-            Reason::NameMatches { pattern } => write!(f, "the interface name matches {pattern}"),
-            Reason::FirstSorted => f.write_str("first of the interface's sorted addresses"),
-            Reason::NameMatchesNoAddress { pattern, family } => {
-                write!(f, "the name matches {pattern}, but it has no IPv{family} address")
-            }
-            Reason::NothingMatches { pattern } => write!(f, "neither an address nor the name matches {pattern}"),
-            Reason::MatchedFirst { interface } => write!(f, "{interface} matched first"),
             Reason::InterfaceDown => f.write_str("interface down"),
             Reason::UpInterface => f.write_str("up"),
-            Reason::NamedInterface => f.write_str("the interface named"),
             Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),
-            Reason::FirstInDump => f.write_str("first address in the dump"),
             Reason::SortedAfter => f.write_str("sorted after the winner"),
-            Reason::AddressesListed => f.write_str("addresses listed"),
-            Reason::LastDefaultRoute { route } => write!(f, "last main-table default route `{route}`"),
-            Reason::RoutePrefsrc { route } => write!(f, "prefsrc of the last main-table default route `{route}`"),
-            Reason::NoOutputDevice { route } => write!(f, "default route `{route}` names no device (multipath)"),
-            Reason::PeerAddress { local } => {
-                write!(
-                    f,
-                    "first address in the dump; IFA_ADDRESS is the point-to-point peer (local {local})"
-                )
-            }
-            Reason::CiliumExcluded(why) => why.fmt(f),
-            Reason::ScopeAbove { scope, max } => {
-                write!(f, "scope {scope} wider than {max}")
-            }
-            Reason::SecondarySkipped => f.write_str("secondary (IFA_F_SECONDARY, or temporary for IPv6): skipped"),
-            Reason::TentativeSkipped => f.write_str("tentative or dad-failed: skipped"),
-            Reason::PublicFirst => f.write_str("first public address after the sort"),
-            Reason::PrivateFirst => f.write_str("first private address after the sort (no public one)"),
-            Reason::PrivateLosesToPublic => f.write_str("private: public addresses win"),
-            Reason::CiliumSelected => f.write_str("selected device"),
-            Reason::CiliumNotSelected => f.write_str(
-                "not selected (down, a port, a bridge, lo/lxc/cni/docker/cilium_ name, or no route with a global destination)",
-            ),
-            Reason::CiliumNotNodeAddress => f.write_str("not a node address (scope above link, or loopback)"),
-            Reason::NotADevice => f.write_str("not of type \"device\" (it has a link kind)"),
-            Reason::NoGlobalAddress => f.write_str("no global unicast address"),
-            Reason::OnlyGlobalAddress => f.write_str("its only global unicast address"),
-            Reason::SeveralOfFamily(family) => write!(f, "several global IPv{family} addresses"),
-            Reason::Ipv4Preferred => f.write_str("IPv4 preferred on a link with both"),
-            Reason::DockerSubnet { net } => write!(f, "inside Docker's network {net}: the interface is skipped"),
-            Reason::HoldsDockerSubnet => f.write_str("holds an address in one of Docker's networks"),
-            Reason::LoopbackNotNeeded => f.write_str("loopback: read only when no other interface has addresses"),
-            Reason::ConsulPrivate => f.write_str("private IPv4"),
-            Reason::NotConsulPrivate => f.write_str("not in Consul's private IPv4 blocks"),
-            Reason::DefaultInterface => f.write_str("default-route interface: sorted first"),
-            Reason::NotForwardable => f.write_str("not forwardable (go-sockaddr's forwarding blacklist)"),
-            Reason::FirstRfc6890 => f.write_str("first RFC 6890 address after the sort"),
-            Reason::NotRfc6890 => f.write_str("outside every RFC 6890 block"),
-        }
-    }
-}
-
-/// kubelet's `validateNodeIP` words its own refusals: the kind of address,
-/// or that the host does not hold it.
-impl fmt::Display for NodeIpInvalid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NodeIpInvalid::Loopback => f.write_str("loopback"),
-            NodeIpInvalid::Multicast => f.write_str("multicast"),
-            NodeIpInvalid::Unspecified => f.write_str("unspecified"),
-            NodeIpInvalid::LinkLocal => f.write_str("link-local"),
-            NodeIpInvalid::NotOnHost(ip) => write!(f, "node IP {ip} not found in the host's network interfaces"),
         }
     }
 }

@@ -3,100 +3,30 @@
 //! than any nlorder knows.
 //!
 //! Contract: `Display` only, one line per value; the replays hand out
-//! [`Semantics`], never these words.
+//! [`Semantics`], never these words. Each program's line lives in its own
+//! wording file; here is one dispatch line per program.
 
 use std::fmt;
 
-use crate::replay::calico_version::Version;
 use crate::replay::semantics::Semantics;
 
 impl fmt::Display for Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Semantics::CalicoNode { asked, walk } => super::calico::semantics(f, *asked, walk.as_ref()),
-            Semantics::Kubelet => f.write_str(
-                "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \
-                 4 default-route interface (ChooseHostInterface / ResolveBindAddress)",
-            ),
-            Semantics::Flannel { version } => write!(
-                f,
-                "flannel {version}: --iface (names or IPs) in order, then --iface-regex (addresses, then names), then \
-                 --iface-can-reach; else the default-route interface; {}",
-                flannel_sort(*version)
-            ),
+            Semantics::Kubelet => super::kubelet::semantics(f),
+            Semantics::Flannel { version } => super::flannel::semantics(f, *version),
             Semantics::KubeApiserver => super::kube_apiserver::semantics(f),
-            Semantics::Kubeadm => f.write_str(
-                "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
-                 a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
-                 0.0.0.0 without default routes",
-            ),
-            Semantics::K3s => f.write_str(
-                "k3s GetHostnameAndIPs: --node-ip as given; else --flannel-iface's addresses (one IPv4, plus the \
-                 first IPv6); else the default-route interface (ChooseHostInterface), plus the IPv6 one \
-                 (ResolveBindAddress(::1)) when it differs",
-            ),
-            Semantics::K3sFlannel { version } => write!(
-                f,
-                "k3s's embedded flannel {version}: --flannel-iface, else the interface of the first main-table \
-                 default route; the first of its addresses, {}",
-                flannel_sort(*version)
-            ),
-            Semantics::Cilium { version } => {
-                write!(
-                    f,
-                    "cilium {}.{} firstGlobalAddr: addresses of docker* and down links excluded{}; scope universe, \
-                     then site; public before private; ",
-                    version.0,
-                    version.1,
-                    if *version >= Version(1, 17, 0) {
-                        " (dummy links never)"
-                    } else {
-                        ""
-                    }
-                )?;
-                if *version >= Version(1, 14, 0) {
-                    f.write_str("secondaries skipped; lowest link index first, dump order within a link")
-                } else {
-                    f.write_str("secondaries kept; lowest address first")
-                }
-            }
-            Semantics::CiliumNodeAddress { masquerade } => write!(
-                f,
-                "cilium node_address.go: the addresses of the selected devices, primary before secondary, \
-                 lower scope first, public before private, then by address; {}",
-                if *masquerade {
-                    "masquerade: the first public one, else the first private one"
-                } else {
-                    "NodePort: the first private one, else the first public one"
-                }
-            ),
-            Semantics::Etcd => f.write_str(
-                "etcd GetDefaultHost: the last main-table default route of a family (IPv4 first): its prefsrc, \
-                 else the first address of its device (IFA_ADDRESS: the peer on point-to-point)",
-            ),
-            Semantics::Swarm => f.write_str(
-                "docker swarm resolveSystemAddr: up links without a kind (\"device\"); exactly one global \
-                 address per family on exactly one link, IPv4 preferred; else the subnet check over all up \
-                 non-loopback interfaces",
-            ),
-            Semantics::Consul => f.write_str(
-                "consul GetPrivateIPv4: the private IPv4 addresses of up interfaces (loopback only when no other \
-                 has an address); exactly one",
-            ),
-            Semantics::Nomad => f.write_str(
-                "nomad (go-sockaddr GetPrivateIP): forwardable addresses of up interfaces, default-route \
-                 interface first, IPv4 before IPv6, then by network size; the first RFC 6890 one",
-            ),
+            Semantics::Kubeadm => super::kubeadm::semantics(f),
+            Semantics::K3s => super::k3s::semantics(f),
+            Semantics::K3sFlannel { version } => super::flannel::k3s_semantics(f, *version),
+            Semantics::Cilium { version } => super::cilium::semantics(f, *version),
+            Semantics::CiliumNodeAddress { masquerade } => super::cilium_node_address::semantics(f, *masquerade),
+            Semantics::Etcd => super::etcd::semantics(f),
+            Semantics::Swarm => super::swarm::semantics(f),
+            Semantics::Consul => super::consul::semantics(f),
+            Semantics::Nomad => super::nomad::semantics(f),
         }
-    }
-}
-
-/// How flannel's release orders an interface's addresses.
-fn flannel_sort(version: Version) -> &'static str {
-    if version >= Version(0, 28, 0) {
-        "addresses sorted global/permanent/non-temporary first, deprecated dropped"
-    } else {
-        "global addresses before link-local ones, in dump order"
     }
 }
 

@@ -1,0 +1,26 @@
+//! Cilium's NodePort and masquerade addresses's own notes, reasons and failures, as values (nested into the
+//! common [`super::note::Note`], [`super::reason::Reason`] and
+//! [`super::failure::Failure`] by one variant; worded in `report::cilium_node_address`).
+//!
+//! Contract: plain values, a leaf below [`super::verdict`].
+
+/// Why Cilium took or passed over a device or address for NodePort or
+/// masquerading (nested as [`super::reason::Reason::CiliumNodeAddress`]; worded
+/// in `report::cilium_node_address`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// A device Cilium selects (`isSelectedDevice`).
+    CiliumSelected,
+    /// A device Cilium does not select.
+    CiliumNotSelected,
+    /// Not a node address (scope above link, or loopback).
+    CiliumNotNodeAddress,
+}
+
+/// Why Cilium has no NodePort or masquerade address, where nlorder
+/// explains it (nested as [`super::failure::Failure::CiliumNodeAddress`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// Cilium has no node address of the family (no selected device).
+    NoNodeAddress,
+}

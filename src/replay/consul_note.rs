@@ -1,0 +1,32 @@
+//! Consul's own notes, reasons and failures, as values (nested into the
+//! common [`super::note::Note`], [`super::reason::Reason`] and
+//! [`super::failure::Failure`] by one variant; worded in `report::consul`).
+//!
+//! Contract: plain values, a leaf below [`super::verdict`].
+
+use std::net::IpAddr;
+
+/// Consul's own notes (nested as [`super::note::Note::Consul`]; worded in
+/// `report::consul`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// No up non-loopback interface has an address: loopback ones count.
+    ConsulLoopbackOnly,
+    /// The private addresses that made Consul refuse.
+    ConsulCandidates {
+        /// The private addresses.
+        ips: Vec<IpAddr>,
+    },
+}
+
+/// Why Consul took or passed over an interface or address (nested as
+/// [`super::reason::Reason::Consul`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// A loopback interface, read only when no other has addresses.
+    LoopbackNotNeeded,
+    /// A private IPv4 address by Consul's list.
+    ConsulPrivate,
+    /// Outside Consul's private IPv4 blocks.
+    NotConsulPrivate,
+}

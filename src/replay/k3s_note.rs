@@ -1,0 +1,28 @@
+//! k3s's own notes, reasons and failures, as values (nested into the
+//! common [`super::note::Note`], [`super::reason::Reason`] and
+//! [`super::failure::Failure`] by one variant; worded in `report::k3s`).
+//!
+//! Contract: plain values, a leaf below [`super::verdict`].
+
+use std::net::IpAddr;
+
+/// k3s's own notes (nested as [`super::note::Note::K3s`]; worded in
+/// `report::k3s`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The second node IP, IPv6, from `ResolveBindAddress(::1)`.
+    SecondNodeIp {
+        /// The IPv6 node IP.
+        ip: IpAddr,
+        /// The interface it is on.
+        interface: String,
+    },
+}
+
+/// Why k3s took or passed over an interface (nested as
+/// [`super::reason::Reason::K3s`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The interface the flags name (`--flannel-iface`).
+    NamedInterface,
+}

@@ -1,0 +1,41 @@
+//! Nomad's own notes, reasons and failures, as values (nested into the
+//! common [`super::note::Note`], [`super::reason::Reason`] and
+//! [`super::failure::Failure`] by one variant; worded in `report::nomad`).
+//!
+//! Contract: plain values, a leaf below [`super::verdict`].
+
+/// Nomad's own notes (nested as [`super::note::Note::Nomad`]; worded in
+/// `report::nomad`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The interface of `ip route`'s first `default via` line.
+    NomadDefaultInterface {
+        /// The interface.
+        interface: String,
+    },
+    /// No `default via` line: no interface is sorted first.
+    NomadNoDefaultInterface,
+}
+
+/// Why Nomad (go-sockaddr) took or passed over an interface or address
+/// (nested as [`super::reason::Reason::Nomad`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The interface of the first `default via` route: sorted first.
+    DefaultInterface,
+    /// In go-sockaddr's forwarding blacklist.
+    NotForwardable,
+    /// The first address in an RFC 6890 block after the sort.
+    FirstRfc6890,
+    /// Outside every RFC 6890 block.
+    NotRfc6890,
+}
+
+/// Why Nomad has no default advertise address (nested as
+/// [`super::failure::Failure::Nomad`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
+    /// no default advertise address.
+    NoPrivateIp,
+}

@@ -1,0 +1,48 @@
+//! Docker Swarm's own notes, reasons and failures, as values (nested into the
+//! common [`super::note::Note`], [`super::reason::Reason`] and
+//! [`super::failure::Failure`] by one variant; worded in `report::swarm`).
+//!
+//! Contract: plain values, a leaf below [`super::verdict`].
+
+use ipnet::IpNet;
+
+use super::family::Family;
+
+/// Docker Swarm's own notes (nested as [`super::note::Note::Swarm`];
+/// worded in `report::swarm`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// No up device has a global address: the subnet check answers.
+    SwarmNoDevice {
+        /// The devices walked.
+        devices: Vec<String>,
+    },
+    /// The subnets taken as Docker's own networks.
+    DockerSubnetsAssumed {
+        /// The subnets.
+        subnets: Vec<ipnet::IpNet>,
+    },
+}
+
+/// Why Docker Swarm took or passed over a link or address (nested as
+/// [`super::reason::Reason::Swarm`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// Not of vishvananda/netlink's type "device" (it has a kind).
+    NotADevice,
+    /// No global unicast address.
+    NoGlobalAddress,
+    /// Its only global unicast address (of the family kept).
+    OnlyGlobalAddress,
+    /// Several global unicast addresses of one family.
+    SeveralOfFamily(Family),
+    /// An IPv6 address beside an IPv4 one on the link: IPv4 is preferred.
+    Ipv4Preferred,
+    /// The address lies in one of Docker's own networks.
+    DockerSubnet {
+        /// The Docker network.
+        net: IpNet,
+    },
+    /// The interface holds an address in one of Docker's networks.
+    HoldsDockerSubnet,
+}

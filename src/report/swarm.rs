@@ -1,0 +1,59 @@
+//! Docker Swarm's words (`resolveSystemAddr`): its `semantics:` line, its
+//! notes and reasons (its own messages are kept by the replay as it
+//! writes them).
+//!
+//! Contract: `Display` only; the replay ([`crate::replay::swarm`]) hands
+//! out values.
+
+use std::fmt;
+
+use super::reason::joined;
+use crate::replay::swarm::{Note, Reason};
+
+/// The `semantics:` line.
+pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    f.write_str(
+        "docker swarm resolveSystemAddr: up links without a kind (\"device\"); exactly one global \
+         address per family on exactly one link, IPv4 preferred; else the subnet check over all up \
+         non-loopback interfaces",
+    )
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::SwarmNoDevice { devices } => write!(
+                f,
+                "no global address on an up device ({}): the subnet check over every up interface",
+                if devices.is_empty() {
+                    "none".to_owned()
+                } else {
+                    joined(devices, ", ")
+                }
+            ),
+            Note::DockerSubnetsAssumed { subnets } => write!(
+                f,
+                "assumed: Docker's networks are {} (docker0, docker_gwbridge and br-* bridges; the daemon's own list is not in the capture)",
+                if subnets.is_empty() {
+                    "none".to_owned()
+                } else {
+                    joined(subnets, ", ")
+                }
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::NotADevice => f.write_str("not of type \"device\" (it has a link kind)"),
+            Reason::NoGlobalAddress => f.write_str("no global unicast address"),
+            Reason::OnlyGlobalAddress => f.write_str("its only global unicast address"),
+            Reason::SeveralOfFamily(family) => write!(f, "several global IPv{family} addresses"),
+            Reason::Ipv4Preferred => f.write_str("IPv4 preferred on a link with both"),
+            Reason::DockerSubnet { net } => write!(f, "inside Docker's network {net}: the interface is skipped"),
+            Reason::HoldsDockerSubnet => f.write_str("holds an address in one of Docker's networks"),
+        }
+    }
+}
