@@ -31,6 +31,8 @@ pub enum Failure {
     Kubeadm(super::kubeadm_note::Failure),
     /// Nomad's own failures.
     Nomad(super::nomad_note::Failure),
+    /// Ansible's own failures.
+    Ansible(super::ansible_note::Failure),
     /// The program looks for the default route, and the capture holds no
     /// routes at all.
     NoRoutesCaptured(Program),

@@ -7,9 +7,9 @@
 //! `interface=PREFIX.*` for each family of interface names that carries a
 //! global address, `cidr=` for each global subnet, `can-reach=` the
 //! default gateway, kubernetes-internal-ip when the InternalIP is known;
-//! every other program with no flags (flannel, k3s's embedded flannel and
-//! Cilium per family; kubelet, kubeadm, k3s, etcd, Swarm, Consul and Nomad
-//! once, in the family they choose; kube-apiserver not at all).
+//! every other program with no flags (flannel, k3s's embedded flannel,
+//! Cilium and Ansible per family; kubelet, kubeadm, kube-apiserver, k3s,
+//! etcd, Swarm, Consul and Nomad once, in the family they choose).
 //! [`agreement`] groups the programs by the IP they end up with, as values.
 
 use std::net::IpAddr;

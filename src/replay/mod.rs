@@ -59,6 +59,7 @@ macro_rules! for_each_program {
             swarm: Swarm "swarm" => swarm::Swarm,
             consul: Consul "consul" => consul::Consul,
             nomad: Nomad "nomad" => nomad::Nomad,
+            ansible: Ansible "ansible" (Options) => ansible::Ansible,
         }
     };
 }
@@ -68,6 +69,8 @@ pub(crate) use for_each_program;
 #[macro_use]
 pub mod options;
 
+pub mod ansible;
+pub mod ansible_note;
 pub mod assumed;
 pub mod blocks;
 pub mod calico;

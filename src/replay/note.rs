@@ -42,6 +42,8 @@ pub enum Note {
     Consul(super::consul_note::Note),
     /// Nomad's own notes.
     Nomad(super::nomad_note::Note),
+    /// Ansible's own notes.
+    Ansible(super::ansible_note::Note),
     // kubelet's step 1 (k3s's too).
     /// Step 1: `--node-ip` given.
     NodeIpGiven,

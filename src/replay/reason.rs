@@ -37,6 +37,8 @@ pub enum Reason {
     Consul(super::consul_note::Reason),
     /// Nomad's own reasons.
     Nomad(super::nomad_note::Reason),
+    /// Ansible's own reasons.
+    Ansible(super::ansible_note::Reason),
 
     // Shared by several programs.
     /// An address after the one that won, on the same interface.

@@ -58,6 +58,8 @@ pub enum Semantics {
     Consul,
     /// Nomad's address (go-sockaddr `GetPrivateIP`).
     Nomad,
+    /// Ansible's `get_default_interfaces` (`ip route get`).
+    Ansible,
 }
 
 impl Semantics {
@@ -78,6 +80,7 @@ impl Semantics {
             Semantics::Swarm => Program::Swarm,
             Semantics::Consul => Program::Consul,
             Semantics::Nomad => Program::Nomad,
+            Semantics::Ansible => Program::Ansible,
         }
     }
 }

@@ -25,11 +25,13 @@ impl fmt::Display for Failure {
             Failure::CiliumNodeAddress(e) => e.fmt(f),
             Failure::Kubeadm(e) => e.fmt(f),
             Failure::Nomad(e) => e.fmt(f),
+            Failure::Ansible(e) => e.fmt(f),
             Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
             Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
             Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
             Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
             Failure::NoRoutesCaptured(Program::Etcd) => super::etcd::no_routes(f),
+            Failure::NoRoutesCaptured(Program::Ansible) => super::ansible::no_routes(f),
             Failure::UnknownYet { kind, request_packet } => write!(
                 f,
                 "unknown yet: the {} dump asked for in packet {request_packet} is answered after this moment",

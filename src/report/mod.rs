@@ -37,6 +37,7 @@ macro_rules! serialize_as_words {
 }
 
 pub mod annotate;
+pub mod ansible;
 pub mod assumption;
 pub mod calico;
 pub mod check;

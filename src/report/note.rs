@@ -67,6 +67,7 @@ impl fmt::Display for Note {
             Note::Swarm(n) => n.fmt(f),
             Note::Consul(n) => n.fmt(f),
             Note::Nomad(n) => n.fmt(f),
+            Note::Ansible(n) => n.fmt(f),
             Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
             Note::AssumedLinkOrder(order) => write!(
                 f,

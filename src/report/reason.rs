@@ -39,6 +39,7 @@ impl fmt::Display for Reason {
             Reason::Swarm(r) => r.fmt(f),
             Reason::Consul(r) => r.fmt(f),
             Reason::Nomad(r) => r.fmt(f),
+            Reason::Ansible(r) => r.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),
             Reason::DefaultRoute { route } => write!(f, "default route `{route}`"),
             Reason::DefaultRouteDown { route } => write!(f, "default route `{route}`: interface is down"),

@@ -26,6 +26,7 @@ impl fmt::Display for Semantics {
             Semantics::Swarm => super::swarm::semantics(f),
             Semantics::Consul => super::consul::semantics(f),
             Semantics::Nomad => super::nomad::semantics(f),
+            Semantics::Ansible => super::ansible::semantics(f),
         }
     }
 }

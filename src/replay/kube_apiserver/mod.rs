@@ -59,6 +59,16 @@ impl Chooser for KubeApiserver {
     fn walks_links(_: &Options) -> bool {
         false
     }
+
+    /// Once, with its defaults (`--bind-address 0.0.0.0`), or told to
+    /// prefer IPv6 (`--bind-address ::`) when only IPv6 is asked for.
+    fn all_once(families: &[Family]) -> Vec<Options> {
+        let v6_only = families == [Family::V6];
+        vec![Options {
+            advertise_address: None,
+            bind_address: v6_only.then_some(IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED)),
+        }]
+    }
 }
 
 program_options! {

@@ -1,0 +1,69 @@
+//! Ansible's default address facts against real Ansible: each host of
+//! fixtures/ansible/ was recorded in a namespace, then Debian's
+//! ansible-core gathered its network facts in the same namespace
+//! (`record.sh ansible`; `NAME.facts.json` holds `ansible_default_ipv4`,
+//! `ansible_default_ipv6` and the first line of the `ip route get` each
+//! comes from). `nlorder detect --method ansible` must give the fact's
+//! address and interface from the capture alone, and where the fact is
+//! empty, no address and the error `ip` printed.
+// Tests fail by panicking: unwrap, expect and indexing are how they say what broke.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod common;
+
+use serde_json::Value;
+
+#[test]
+fn ansible_default_address_equals_real_ansibles() {
+    let dir = common::fixture("ansible");
+    let mut checked = 0;
+    let mut facts: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures/ansible")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".facts.json"))
+        .collect();
+    facts.sort();
+    for f in facts {
+        let real: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        let capture = f.to_string_lossy().replace(".facts.json", ".pcap");
+        for (family, key, route_get) in [
+            ("4", "ansible_default_ipv4", "route_get4"),
+            ("6", "ansible_default_ipv6", "route_get6"),
+        ] {
+            let fact = &real["setup"]["ansible_facts"][key];
+            let out = common::nlorder(&[
+                "detect", "-q", "--method", "ansible", "--family", family, "--format", "json", &capture,
+            ]);
+            assert!(
+                out.status.success() || out.status.code() == Some(1),
+                "{capture}: {out:?}"
+            );
+            let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let node = &got["nodes"][0];
+            let what = format!("{capture} IPv{family}");
+            match fact["address"].as_str() {
+                Some(address) => {
+                    let ours = node["address"].as_str().unwrap_or_default();
+                    assert_eq!(ours.split('/').next(), Some(address), "{what}: address");
+                    assert_eq!(node["interface"], fact["interface"], "{what}: interface");
+                }
+                None => {
+                    assert!(
+                        node["address"].is_null(),
+                        "{what}: Ansible's fact is empty, nlorder said {node}"
+                    );
+                    let line = real[route_get].as_str().unwrap();
+                    assert!(line.starts_with("RTNETLINK answers: "), "{what}: {line}");
+                    let error = node["error"].as_str().unwrap_or_default();
+                    assert!(
+                        error.contains(line),
+                        "{what}: `ip` printed {line:?}; nlorder said {error:?}"
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "fixtures/ansible shrank: {checked} answers");
+}
