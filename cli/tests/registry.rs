@@ -132,7 +132,7 @@ fn manifests_take_the_same_keys_and_refuse_the_same_options() {
 /// A program's name misspelt is no calico-node method either: refused
 /// with the name meant, rather than replayed as calico-node rejecting it.
 /// A value calico-node itself rejects, far from every name, is still
-/// calico-node's answer.
+/// calico-node's answer (`eth1`, two edits from etcd, included).
 #[test]
 fn a_misspelt_program_is_refused_with_the_name_meant() {
     let basic = fx("basic.pcap");
@@ -140,13 +140,19 @@ fn a_misspelt_program_is_refused_with_the_name_meant() {
         ("kube-apiservr", "kube-apiserver"),
         ("cilum", "cilium"),
         ("kubelt", "kubelet"),
+        // Two letters swapped are one slip, not two.
+        ("ansibel", "ansible"),
+        ("kubeelt", "kubelet"),
     ] {
         let out = common::nlorder(&["detect", "-q", "--method", typo, &basic]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{typo}: {err}");
         assert!(err.contains(&format!("did you mean {meant}?")), "{typo}: {err}");
     }
-    let out = common::nlorder(&["detect", "-q", "--method", "bogus", &basic]);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Invalid IP autodetection method: bogus"));
+    for value in ["bogus", "eth1"] {
+        let out = common::nlorder(&["detect", "-q", "--method", value, &basic]);
+        assert_eq!(out.status.code(), Some(0), "{value}");
+        let want = format!("Invalid IP autodetection method: {value}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains(&want), "{value}");
+    }
 }

@@ -134,7 +134,8 @@ impl From<&str> for Method {
 impl Method {
     /// A calico-node method that is no `IP_AUTODETECTION_METHOD` form at
     /// all (no `=`, not `first-found` or `kubernetes-internal-ip`) but is
-    /// within one edit in four letters of a program's name: most likely
+    /// within one edit in four letters of a program's name (two letters
+    /// swapped count as one edit): most likely
     /// that program, misspelt.
     pub fn misspelt_program(&self) -> Option<Program> {
         let Method::Calico(text) = self else { return None };
@@ -146,7 +147,7 @@ impl Method {
             .iter()
             .copied()
             .filter(|p| *p != Program::CalicoNode)
-            .map(|p| (strsim::levenshtein(t, p.name()), p))
+            .map(|p| (strsim::osa_distance(t, p.name()), p))
             // (one edit in four letters at most: `eth1` is an interface
             // name, two edits from etcd, and calico-node's to reject)
             .filter(|(d, p)| *d > 0 && *d * 4 <= p.name().len())
