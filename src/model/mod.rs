@@ -41,6 +41,7 @@ mod linkwatch_queue;
 mod listener_left;
 mod notify;
 mod open_dumps;
+mod order_index;
 mod pending_requests;
 pub mod prefix;
 mod requests;
