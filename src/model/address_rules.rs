@@ -248,6 +248,9 @@ impl Model {
     /// notification said so, and brought the flags). Nothing ends without
     /// a time or a notification: a capture without timestamps keeps its
     /// DADs under way.
+    // (asked at every message: the common answer, none under way, is
+    // given inline)
+    #[inline]
     pub(super) fn finish_dad<S: ChangeSink>(
         &mut self,
         now: Option<crate::capture::Timestamp>,
@@ -255,9 +258,18 @@ impl Model {
         ctx: &Ctx,
         sink: &mut S,
     ) {
-        if self.dad.is_empty() {
-            return;
+        if !self.dad.is_empty() {
+            self.finish_dad_under_way(now, done, ctx, sink);
         }
+    }
+
+    fn finish_dad_under_way<S: ChangeSink>(
+        &mut self,
+        now: Option<crate::capture::Timestamp>,
+        done: Option<(u32, IpAddr)>,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
         // Nothing has run its time while the oldest DAD has not: only the
         // few DADs under way at once are looked at, and only then.
         if done.is_none() && now.is_none_or(|n| self.dad.none_over_by(n)) {
@@ -701,11 +713,17 @@ impl Model {
     /// kernel deletes them itself (`check_lifetime`, `addrconf_verify`),
     /// as an `ip addr del` would, announcing it only to listeners. Each
     /// is said to have expired at its end (inferred), then removed.
+    // (asked at every message: the common answer, none due, is given inline)
+    #[inline]
     pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
         let Some(now) = ctx.ts.map(nanos) else { return };
         if self.lifetimes.next_end().is_none_or(|end| end > now) {
             return;
         }
+        self.expire_due(now, ctx, sink);
+    }
+
+    fn expire_due<S: ChangeSink>(&mut self, now: u64, ctx: &Ctx, sink: &mut S) {
         for (end, key) in self.lifetimes.due(now) {
             let (index, family, ..) = key;
             let Some(e) = self

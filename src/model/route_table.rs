@@ -656,9 +656,6 @@ impl RouteTable {
         }
         if let Some(n) = self.tables.get_mut(&(r.family.into(), r.table.into())) {
             n.add(r.dst_len, -1);
-            if n.routes == 0 {
-                self.tables.remove(&(r.family.into(), r.table.into()));
-            }
         }
         if let Some(m) = self.marks.get_mut(slot as usize) {
             *m = 0;
@@ -704,13 +701,16 @@ impl RouteTable {
     /// The (family, table) pairs that hold routes.
     pub fn tables(&self) -> impl Iterator<Item = (AddressFamily, TableId)> + '_ {
         self.tables
-            .keys()
-            .map(|&(f, t)| (AddressFamily::from(f), TableId::from(t)))
+            .iter()
+            .filter(|(_, n)| n.routes > 0)
+            .map(|(&(f, t), _)| (AddressFamily::from(f), TableId::from(t)))
     }
 
     /// Whether any route is of this family.
     pub fn has_family(&self, family: AddressFamily) -> bool {
-        self.tables.keys().any(|(f, _)| *f == u8::from(family))
+        self.tables
+            .iter()
+            .any(|((f, _), n)| *f == u8::from(family) && n.routes > 0)
     }
 
     /// Whether any route has this preferred source.
