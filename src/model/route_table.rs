@@ -375,6 +375,28 @@ impl RouteTable {
         self.range(lo, hi).map(|(_, r)| r)
     }
 
+    /// [`prefix`](Self::prefix) of the routes through one device, in the
+    /// same order: the routes of the device are looked at, not those of
+    /// the prefix (`ff00::/8` in table local has a route per device).
+    pub fn prefix_via(
+        &self,
+        family: AddressFamily,
+        table: TableId,
+        dst: Option<IpAddr>,
+        dst_len: u8,
+        oif: u32,
+    ) -> impl Iterator<Item = &RouteEntry> + '_ {
+        let (lo, hi) = OrderKey::bounds(family.into(), table.into(), dst, dst_len, None);
+        let mut places: Vec<OrderKey> = self
+            .by_device
+            .iter(&oif)
+            .filter_map(|s| self.entry(s).map(|r| OrderKey::of(r, s)))
+            .filter(|k| lo <= *k && *k <= hi)
+            .collect();
+        places.sort_unstable();
+        places.into_iter().filter_map(|k| self.entry(k.slot()))
+    }
+
     /// Routes of a table whose destination, masked, is all zeros (the
     /// default route and `0.0.0.0/N`, `::/N`), in dump order.
     pub fn zero_prefixes(&self, family: AddressFamily, table: TableId) -> impl Iterator<Item = &RouteEntry> + '_ {
