@@ -558,7 +558,10 @@ impl<'r> CaptureReader<'r> {
                     });
                 }
             };
-            reader.consume(consumed);
+            // (no shift here: `consume` moves what is left of the buffer to
+            // its start each time half of it is read, copying the capture
+            // once more; `refill` moves only the part of a record left)
+            reader.consume_noshift(consumed);
             offset += consumed as u64;
             self.info.bytes = offset;
             if !keep_going {

@@ -248,6 +248,9 @@ impl Model {
     /// notification said so, and brought the flags). Nothing ends without
     /// a time or a notification: a capture without timestamps keeps its
     /// DADs under way.
+    // (asked at every message: the common answer, none under way, is
+    // given inline)
+    #[inline]
     pub(super) fn finish_dad<S: ChangeSink>(
         &mut self,
         now: Option<crate::capture::Timestamp>,
@@ -255,9 +258,18 @@ impl Model {
         ctx: &Ctx,
         sink: &mut S,
     ) {
-        if self.dad.is_empty() {
-            return;
+        if !self.dad.is_empty() {
+            self.finish_dad_under_way(now, done, ctx, sink);
         }
+    }
+
+    fn finish_dad_under_way<S: ChangeSink>(
+        &mut self,
+        now: Option<crate::capture::Timestamp>,
+        done: Option<(u32, IpAddr)>,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
         // Nothing has run its time while the oldest DAD has not: only the
         // few DADs under way at once are looked at, and only then.
         if done.is_none() && now.is_none_or(|n| self.dad.none_over_by(n)) {
@@ -273,7 +285,10 @@ impl Model {
             (None, Some(n), Some(s)) => n.as_nanos() - s.as_nanos() >= DAD_NANOS,
             (None, _, _) => false,
         };
-        let ended = self.dad.take(over);
+        let ended = match done {
+            Some((index, address)) => self.dad.take_address(index, address),
+            None => self.dad.take(over),
+        };
         if done.is_none() {
             self.note_unseen_dad_order(&ended);
         }
@@ -529,9 +544,8 @@ impl Model {
             matches!(rule, KernelRule::Ipv6MulticastRoute | KernelRule::Ipv6LocalRoute) && form_varies(&r);
         let shown = changed_form
             && [TableId::Local, TableId::Main].into_iter().any(|t| {
-                self.routes
-                    .prefix(r.family, t, r.dst, r.dst_len)
-                    .any(|x| x.oif == r.oif && x.dst == r.dst && !matches!(x.origin, Origin::KernelRule(..)))
+                self.routes_via(r.family, t, r.dst, r.dst_len, r.oif)
+                    .any(|x| x.dst == r.dst && !matches!(x.origin, Origin::KernelRule(..)))
             });
         if shown {
             return;
@@ -552,6 +566,27 @@ impl Model {
         self.add_kernel_route(brd, KernelRule::Ipv4BroadcastRoute, ctx, sink);
     }
 
+    /// The routes to a prefix in a table through output device `oif`, in
+    /// dump order: found through the device's routes (a prefix such as
+    /// `ff00::/8` has one per device: a thousand veths, a thousand).
+    fn routes_via(
+        &self,
+        family: AddressFamily,
+        table: TableId,
+        dst: Option<IpAddr>,
+        dst_len: u8,
+        oif: Option<u32>,
+    ) -> Box<dyn Iterator<Item = &RouteEntry> + '_> {
+        match oif {
+            Some(i) => Box::new(self.routes.prefix_via(family, table, dst, dst_len, i)),
+            None => Box::new(
+                self.routes
+                    .prefix(family, table, dst, dst_len)
+                    .filter(|x| x.oif.is_none()),
+            ),
+        }
+    }
+
     /// A message shows a kernel-made route whose form changed between
     /// releases (`ff00::/8`, `::1`) for a device the model already gave
     /// one in another form: the model's is dropped for the kernel's.
@@ -563,9 +598,8 @@ impl Model {
         let guessed: Vec<_> = [TableId::Local, TableId::Main]
             .into_iter()
             .flat_map(|t| {
-                self.routes
-                    .prefix(shown.family, t, shown.dst, shown.dst_len)
-                    .filter(|x| x.oif == shown.oif && x.dst == shown.dst && matches!(x.origin, Origin::KernelRule(..)))
+                self.routes_via(shown.family, t, shown.dst, shown.dst_len, shown.oif)
+                    .filter(|x| x.dst == shown.dst && matches!(x.origin, Origin::KernelRule(..)))
                     .map(RouteEntry::key)
                     .collect::<Vec<_>>()
             })
@@ -701,11 +735,17 @@ impl Model {
     /// kernel deletes them itself (`check_lifetime`, `addrconf_verify`),
     /// as an `ip addr del` would, announcing it only to listeners. Each
     /// is said to have expired at its end (inferred), then removed.
+    // (asked at every message: the common answer, none due, is given inline)
+    #[inline]
     pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
         let Some(now) = ctx.ts.map(nanos) else { return };
         if self.lifetimes.next_end().is_none_or(|end| end > now) {
             return;
         }
+        self.expire_due(now, ctx, sink);
+    }
+
+    fn expire_due<S: ChangeSink>(&mut self, now: u64, ctx: &Ctx, sink: &mut S) {
         for (end, key) in self.lifetimes.due(now) {
             let (index, family, ..) = key;
             let Some(e) = self

@@ -64,14 +64,32 @@ impl PendingDads {
         }
     }
 
-    /// Whether none can have run its time by `now`.
+    /// Whether none can have run its time by `now` (none with a start
+    /// time ever does: a DAD known from a dump alone ends by a message).
     pub(super) fn none_over_by(&self, now: crate::capture::Timestamp) -> bool {
-        self.oldest.is_some_and(|o| now.as_nanos() - o < DAD_NANOS)
+        self.oldest.is_none_or(|o| now.as_nanos() - o < DAD_NANOS)
     }
 
     /// Those still under way, in the order they started.
     pub fn under_way(&self) -> impl Iterator<Item = &PendingDad> {
         self.queue.iter()
+    }
+
+    /// Takes out the DAD of one address (what its notification ends):
+    /// one pass over those under way, nothing moved but what is taken.
+    pub(super) fn take_address(&mut self, index: u32, address: IpAddr) -> Vec<PendingDad> {
+        let mut taken = Vec::new();
+        if self.under_way.remove(&(index, address)) {
+            let mut i = 0;
+            while let Some(d) = self.queue.get(i) {
+                if (d.index, d.address) == (index, address) {
+                    taken.push(self.queue.remove(i));
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        taken
     }
 
     /// Takes out those `over` selects, in the order they started.

@@ -15,7 +15,7 @@ use super::changes::{Change, ChangeSink, ObjectKind};
 use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
 use super::kernel_order::{self, OrderEvidence};
 use super::open_dumps::{InPlace, OpenDump, covered_before};
-use super::route_table::{RouteTable, Through};
+use super::route_table::RouteTable;
 use super::state::{Ctx, DeviceAddrs, LinkOrderSource, Model};
 use crate::diag::Diagnostic;
 use crate::netlink::names::*;
@@ -414,10 +414,10 @@ impl Model {
             .map(|l| l.index)
             .filter(|i| !listed.contains(i))
             .collect();
+        self.routes.remove_devices(&gone);
         for i in gone {
             self.addrs.remove(&i);
             self.sync_holders(i);
-            self.routes.remove_where(Through::Device(i), |_| true);
             self.devices.remove(&i);
         }
         // What a dump cannot say (the veth peer, an address set by hand) carries over.

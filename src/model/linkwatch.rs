@@ -64,6 +64,8 @@ impl Model {
     /// Before each message: the delayed work ran when its time came,
     /// unless a change request held the kernel's rtnl lock then (it runs
     /// once that request is answered).
+    // (asked at every message: the common answer, nothing due, is given inline)
+    #[inline]
     pub(super) fn linkwatch_timer<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
         let Some(due) = self.lw.due else { return };
         let Some(now) = ctx.ts.map(|t| t.as_nanos()) else {

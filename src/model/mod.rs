@@ -41,6 +41,7 @@ mod linkwatch_queue;
 mod listener_left;
 mod notify;
 mod open_dumps;
+mod order_index;
 mod pending_requests;
 pub mod prefix;
 mod requests;
@@ -256,10 +257,12 @@ impl Model {
             && l.family != AddressFamily::Bridge
             && (l.conf.is_known() || l.hwaddr.is_some())
         {
+            // (one lookup of the device's state for all of it)
+            let state = self.state_mut(l.index);
             if l.hwaddr.is_some() {
-                self.state_mut(l.index).mac_uncertain = false;
+                state.mac_uncertain = false;
             }
-            let conf = &mut self.state_mut(l.index).conf;
+            let conf = &mut state.conf;
             let c = l.conf;
             conf.promote_secondaries = c.promote_secondaries.or(conf.promote_secondaries);
             conf.disable_ipv6 = c.disable_ipv6.or(conf.disable_ipv6);
@@ -273,7 +276,7 @@ impl Model {
             // back makes nothing again, whatever its MAC is now. (A
             // notification shows the flags after the change it announces.)
             if !is_notification && let Some(ready) = c.ipv6_ready() {
-                self.state_mut(l.index).ipv6_configured = ready;
+                state.ipv6_configured = ready;
             }
         }
     }

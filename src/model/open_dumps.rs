@@ -109,9 +109,22 @@ impl OpenDump {
         self.first_packet.get_or_insert(packet);
         // Entries cite their dump as every report does: by its request.
         let origin = Origin::Dump(self.request_packet.unwrap_or(packet));
+        // (room for a small host's dump at once: its entries are a few
+        // hundred bytes each, and growing by doubling copies them)
+        const FIRST_ROOM: usize = 16;
         match body {
-            Body::Link(l) if l.family != AddressFamily::Bridge => self.links.push(LinkEntry::from_message(l, origin)),
-            Body::Addr(a) => self.addrs.extend(AddrEntry::from_message(a, origin)),
+            Body::Link(l) if l.family != AddressFamily::Bridge => {
+                if self.links.capacity() == 0 {
+                    self.links.reserve(FIRST_ROOM);
+                }
+                self.links.push(LinkEntry::from_message(l, origin));
+            }
+            Body::Addr(a) => {
+                if self.addrs.capacity() == 0 {
+                    self.addrs.reserve(FIRST_ROOM);
+                }
+                self.addrs.extend(AddrEntry::from_message(a, origin));
+            }
             Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
                 let seq = self.routes.next_seq();
                 self.routes.insert(RouteEntry::from_message(r, origin, seq));

@@ -17,9 +17,7 @@
 //!
 //! [`retain`]: RouteTable::retain
 
-use std::collections::BTreeSet;
 use std::net::IpAddr;
-use std::ops::Bound::{Excluded, Unbounded};
 
 use std::hash::BuildHasher;
 
@@ -27,6 +25,7 @@ use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::entries::{RouteEntry, RouteKey};
+use super::order_index::OrderIndex;
 use super::prefix;
 use crate::netlink::values::{AddressFamily, TableId};
 
@@ -277,7 +276,10 @@ pub struct RouteTable {
     free: Vec<u32>,
     /// Slots by the hash of their route's key (slot, hash).
     by_key: HashTable<(u32, u32)>,
-    order: BTreeSet<OrderKey>,
+    /// The hash of each slot's route's key (a removal finds its entry in
+    /// `by_key` without hashing the key again).
+    hashes: Vec<u32>,
+    order: OrderIndex<OrderKey>,
     by_device: Chains<u32>,
     by_source: Chains<IpAddr>,
     /// The mark of the dump that last listed each slot's route (0: none).
@@ -289,7 +291,8 @@ pub struct RouteTable {
     /// The last `seq` handed out: a route appended to its group gets the next.
     last_seq: i64,
     /// Where the last route a dump upserted is, and the dump's mark.
-    cursor: Option<(OrderKey, u32)>,
+    /// (with the index's hint of where it is)
+    cursor: Option<(OrderKey, u32, usize)>,
     /// The dump (by mark) that has given a route a new place: from then on
     /// none keeps its old one, or a route kept in place could stay before
     /// one of its group the dump listed earlier.
@@ -318,7 +321,7 @@ impl RouteTable {
 
     fn range(&self, lo: OrderKey, hi: OrderKey) -> impl Iterator<Item = (&OrderKey, &RouteEntry)> + '_ {
         self.order
-            .range(lo..=hi)
+            .range(&lo, &hi)
             .filter_map(|k| self.entry(k.slot()).map(|r| (k, r)))
     }
 
@@ -370,6 +373,28 @@ impl RouteTable {
     ) -> impl Iterator<Item = &RouteEntry> + '_ {
         let (lo, hi) = OrderKey::bounds(family.into(), table.into(), dst, dst_len, None);
         self.range(lo, hi).map(|(_, r)| r)
+    }
+
+    /// [`prefix`](Self::prefix) of the routes through one device, in the
+    /// same order: the routes of the device are looked at, not those of
+    /// the prefix (`ff00::/8` in table local has a route per device).
+    pub fn prefix_via(
+        &self,
+        family: AddressFamily,
+        table: TableId,
+        dst: Option<IpAddr>,
+        dst_len: u8,
+        oif: u32,
+    ) -> impl Iterator<Item = &RouteEntry> + '_ {
+        let (lo, hi) = OrderKey::bounds(family.into(), table.into(), dst, dst_len, None);
+        let mut places: Vec<OrderKey> = self
+            .by_device
+            .iter(&oif)
+            .filter_map(|s| self.entry(s).map(|r| OrderKey::of(r, s)))
+            .filter(|k| lo <= *k && *k <= hi)
+            .collect();
+        places.sort_unstable();
+        places.into_iter().filter_map(|k| self.entry(k.slot()))
     }
 
     /// Routes of a table whose destination, masked, is all zeros (the
@@ -444,15 +469,18 @@ impl RouteTable {
         // by a walk that stays in cache rather than a random probe.
         let after = match self.cursor {
             _ if self.moved_in == Some(mark) => None,
-            Some(c) if c.1 == mark => self.order.range((Excluded(c.0), Unbounded)).next(),
-            _ => self.order.first(),
+            Some(c) if c.1 == mark => self.order.after(&c.0, c.2),
+            _ => self.order.first_hinted(),
         };
+        let hint = after.map_or(usize::MAX, |a| a.1);
         let next = after
-            .copied()
+            .map(|a| *a.0)
             .filter(|k| self.entry(k.slot()).is_some_and(|e| e.key() == key));
         if next.is_none() {
             self.moved_in = Some(mark);
         }
+        // (the hint says where `next` is; a stale one costs a search)
+        let hint = if next.is_some() { hint } else { usize::MAX };
         let (slot, new, place) = match next {
             Some(place) => {
                 // Already where the dump lists it (right after the route
@@ -497,7 +525,7 @@ impl RouteTable {
                 }
             }
         };
-        self.cursor = Some((place, mark));
+        self.cursor = Some((place, mark, hint));
         if self.marks.len() <= slot as usize {
             self.marks.resize(slot as usize + 1, 0);
         }
@@ -534,7 +562,7 @@ impl RouteTable {
             })
             .collect();
         gone.sort_unstable();
-        gone.into_iter().filter_map(|k| self.take_at(k)).collect()
+        self.take_sorted(&gone)
     }
 
     /// Inserts a route whose key the caller knows is not in the table;
@@ -558,6 +586,12 @@ impl RouteTable {
         let place = OrderKey::of(&r, slot);
         self.order.insert(place);
         self.by_key.insert_unique(spread(h), (slot, h), |&(_, hs)| spread(hs));
+        if self.hashes.len() <= slot as usize {
+            self.hashes.resize(slot as usize + 1, 0);
+        }
+        if let Some(x) = self.hashes.get_mut(slot as usize) {
+            *x = h;
+        }
         if let Some(oif) = r.oif {
             self.by_device.push(oif, slot);
         }
@@ -613,10 +647,27 @@ impl RouteTable {
     /// [`take`](Self::take) of the route at this place in dump order (its
     /// key, when the caller has it already).
     fn take_at(&mut self, place: OrderKey) -> Option<RouteEntry> {
-        let slot = place.slot();
-        let r = self.slots.get_mut(slot as usize)?.take()?;
+        let r = self.detach(place.slot())?;
         self.order.remove(&place);
-        if let Ok(e) = self.by_key.find_entry(spread(hash_key(&r.key())), |&(s, _)| s == slot) {
+        Some(r)
+    }
+
+    /// [`take_at`](Self::take_at) of many places, given in dump order
+    /// (the order index is passed over once).
+    fn take_sorted(&mut self, places: &[OrderKey]) -> Vec<RouteEntry> {
+        let taken = places.iter().filter_map(|k| self.detach(k.slot())).collect();
+        self.order.remove_sorted(places);
+        taken
+    }
+
+    /// Takes a slot's route out of every index but the order.
+    fn detach(&mut self, slot: u32) -> Option<RouteEntry> {
+        let r = self.slots.get_mut(slot as usize)?.take()?;
+        let h = match self.hashes.get(slot as usize) {
+            Some(h) => *h,
+            None => hash_key(&r.key()),
+        };
+        if let Ok(e) = self.by_key.find_entry(spread(h), |&(s, _)| s == slot) {
             e.remove();
         }
         if let Some(oif) = r.oif {
@@ -627,9 +678,6 @@ impl RouteTable {
         }
         if let Some(n) = self.tables.get_mut(&(r.family.into(), r.table.into())) {
             n.add(r.dst_len, -1);
-            if n.routes == 0 {
-                self.tables.remove(&(r.family.into(), r.table.into()));
-            }
         }
         if let Some(m) = self.marks.get_mut(slot as usize) {
             *m = 0;
@@ -652,24 +700,39 @@ impl RouteTable {
             Through::Source(ip) => self.by_source.iter(&ip).collect(),
             Through::Prefix(family, dst, len) => self.prefix_slots(family, dst, len).collect(),
         };
-        let mut slots: Vec<(OrderKey, u32)> = candidates
+        let mut places: Vec<OrderKey> = candidates
             .into_iter()
-            .filter_map(|s| self.entry(s).filter(|r| gone(r)).map(|r| (OrderKey::of(r, s), s)))
+            .filter_map(|s| self.entry(s).filter(|r| gone(r)).map(|r| OrderKey::of(r, s)))
             .collect();
-        slots.sort_unstable_by_key(|s| s.0);
-        slots.into_iter().filter_map(|(k, _)| self.take_at(k)).collect()
+        places.sort_unstable();
+        self.take_sorted(&places)
+    }
+
+    /// Removes every route through these devices (gone devices'), in one
+    /// pass over the order index.
+    pub fn remove_devices(&mut self, devices: &[u32]) {
+        let mut places: Vec<OrderKey> = devices
+            .iter()
+            .flat_map(|d| self.by_device.iter(d))
+            .filter_map(|s| self.entry(s).map(|r| OrderKey::of(r, s)))
+            .collect();
+        places.sort_unstable();
+        self.take_sorted(&places);
     }
 
     /// The (family, table) pairs that hold routes.
     pub fn tables(&self) -> impl Iterator<Item = (AddressFamily, TableId)> + '_ {
         self.tables
-            .keys()
-            .map(|&(f, t)| (AddressFamily::from(f), TableId::from(t)))
+            .iter()
+            .filter(|(_, n)| n.routes > 0)
+            .map(|(&(f, t), _)| (AddressFamily::from(f), TableId::from(t)))
     }
 
     /// Whether any route is of this family.
     pub fn has_family(&self, family: AddressFamily) -> bool {
-        self.tables.keys().any(|(f, _)| *f == u8::from(family))
+        self.tables
+            .iter()
+            .any(|((f, _), n)| *f == u8::from(family) && n.routes > 0)
     }
 
     /// Whether any route has this preferred source.
@@ -693,7 +756,7 @@ impl RouteTable {
             .filter(move |(f, _)| *f == u8::from(family))
             .flat_map(move |&(_, table)| {
                 let (lo, hi) = OrderKey::bounds(family.into(), table, dst, dst_len, None);
-                self.order.range(lo..=hi).map(|k| k.slot())
+                self.order.range(&lo, &hi).map(|k| k.slot())
             })
     }
 
@@ -715,7 +778,7 @@ impl RouteTable {
         self.by_device.clear();
         self.by_source.clear();
         order
-            .into_iter()
+            .iter()
             .filter_map(|k| self.slots.get_mut(k.slot() as usize).and_then(Option::take))
             .collect()
     }

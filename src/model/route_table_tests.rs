@@ -198,6 +198,14 @@ fn check(t: &RouteTable, reference: &Reference, probe: &RouteEntry) -> Result<()
             r.family == probe.family && r.table == probe.table && r.dst == probe.dst && r.dst_len == probe.dst_len
         })
         .collect();
+    // The same through the probe's device's routes, in the same order.
+    if let Some(oif) = probe.oif {
+        let via: Vec<&RouteEntry> = t
+            .prefix_via(probe.family, probe.table, probe.dst, probe.dst_len, oif)
+            .collect();
+        let want_via: Vec<&RouteEntry> = want_pfx.iter().copied().filter(|r| r.oif == Some(oif)).collect();
+        prop_assert_eq!(via, want_via);
+    }
     prop_assert_eq!(pfx, want_pfx);
     // The same prefix in every table (tables in no particular order).
     let mut any_table: Vec<&RouteEntry> = t.to_prefix(probe.family, probe.dst, probe.dst_len).collect();

@@ -174,7 +174,7 @@ fn rta_table_gives_all_32_bits() {
     let bytes = first_message("basic.pcap", 9);
     let r = route_of(&bytes);
     assert_eq!(bytes[20], 100, "rtm_table");
-    assert_eq!(r.table, TableId::Other(100));
+    assert_eq!(r.table, TableId::from(100));
     assert_eq!(r.table.name(), "100");
 }
 

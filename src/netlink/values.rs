@@ -278,19 +278,111 @@ wire_value! {
     }
 }
 
-wire_value! {
-    /// A routing table id (`rtm_table`, or all 32 bits of RTA_TABLE;
-    /// RT_TABLE_* of include/uapi/linux/rtnetlink.h). Named by
-    /// `rtnl_rttable_n2a` and the stock `rt_tables`.
-    pub enum TableId: u32, unnamed "" {
-        /// RT_TABLE_UNSPEC: in a request, every table.
-        Unspec = 0 => "unspec",
-        /// RT_TABLE_DEFAULT.
-        Default = 253 => "default",
-        /// RT_TABLE_MAIN: where `ip route` adds routes.
-        Main = 254 => "main",
-        /// RT_TABLE_LOCAL: local and broadcast routes.
-        Local = 255 => "local",
+/// A routing table id (`rtm_table`, or all 32 bits of RTA_TABLE;
+/// RT_TABLE_* of include/uapi/linux/rtnetlink.h). Named by
+/// `rtnl_rttable_n2a` and the stock `rt_tables`.
+///
+/// Kept as its number, the named tables as constants (`TableId::Main`),
+/// rather than as an enum: an enum with a 32-bit `Other` arm takes 8
+/// bytes, and every route the model holds carries one. It converts,
+/// names and orders as the other wire values do; [`other`](Self::other)
+/// stands for their `Other` arm.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TableId(u32);
+
+#[allow(non_upper_case_globals)]
+impl TableId {
+    /// RT_TABLE_UNSPEC: in a request, every table.
+    pub const Unspec: TableId = TableId(0);
+    /// RT_TABLE_DEFAULT.
+    pub const Default: TableId = TableId(253);
+    /// RT_TABLE_MAIN: where `ip route` adds routes.
+    pub const Main: TableId = TableId(254);
+    /// RT_TABLE_LOCAL: local and broadcast routes.
+    pub const Local: TableId = TableId(255);
+
+    /// Every named table with its number and name, in the order of the
+    /// numbers.
+    pub const NAMED: &'static [(TableId, u32, &'static str)] = &[
+        (TableId::Unspec, 0, "unspec"),
+        (TableId::Default, 253, "default"),
+        (TableId::Main, 254, "main"),
+        (TableId::Local, 255, "local"),
+    ];
+
+    /// The table's number.
+    pub const fn number(self) -> u32 {
+        self.0
+    }
+
+    /// The number of a table without a name of its own (what the other
+    /// values' `Other` arm holds).
+    pub fn other(self) -> Option<u32> {
+        self.named().is_none().then_some(self.0)
+    }
+
+    /// The name (iproute2's spelling); for a table without one, the number.
+    pub fn name(self) -> Cow<'static, str> {
+        match self.named() {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(self.0.to_string()),
+        }
+    }
+
+    /// The name, `None` for a number without one.
+    pub fn named(self) -> Option<&'static str> {
+        match self.0 {
+            0 => Some("unspec"),
+            253 => Some("default"),
+            254 => Some("main"),
+            255 => Some("local"),
+            _ => None,
+        }
+    }
+}
+
+impl From<u32> for TableId {
+    fn from(n: u32) -> Self {
+        TableId(n)
+    }
+}
+
+impl From<TableId> for u32 {
+    fn from(t: TableId) -> Self {
+        t.0
+    }
+}
+
+/// Table 0 (RT_TABLE_UNSPEC), as the other values' default is number 0.
+impl Default for TableId {
+    fn default() -> Self {
+        TableId::Unspec
+    }
+}
+
+/// As the enums print: the named constant, else `Other(N)`.
+impl fmt::Debug for TableId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("Unspec"),
+            253 => f.write_str("Default"),
+            254 => f.write_str("Main"),
+            255 => f.write_str("Local"),
+            n => write!(f, "Other({n})"),
+        }
+    }
+}
+
+/// Serialized as its number.
+impl serde::Serialize for TableId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl fmt::Display for TableId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
     }
 }
 
