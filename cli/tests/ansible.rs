@@ -67,3 +67,16 @@ fn ansible_default_address_equals_real_ansibles() {
     }
     assert!(checked >= 10, "fixtures/ansible shrank: {checked} answers");
 }
+
+/// Ansible asks with `ip route get`, not a dump: `--at auto` finds no look
+/// of it and says so, rather than taking a Go program's look.
+#[test]
+fn at_auto_says_ansible_asks_with_one_request() {
+    let capture = common::fixture("incident-hotplug.pcap");
+    let capture = capture.to_str().unwrap();
+    let out = common::nlorder(&["detect", "-q", "--method", "ansible", "--at", "auto", capture]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("asks with one request (`ip route get`)"), "{text}");
+    let out = common::nlorder(&["detect", "-q", "--method", "kubelet", "--at", "auto", capture]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no Go program looked"));
+}

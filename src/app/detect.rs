@@ -12,6 +12,7 @@ use crate::model::{Model, ModelOptions};
 use crate::rebuild::AtSpec;
 use crate::rebuild::Grounds;
 use crate::replay::Family;
+use crate::replay::chooser::Asks;
 use crate::replay::method::Method;
 use crate::replay::verdict::Choice;
 use crate::replay::verdict::Detection;
@@ -187,11 +188,16 @@ impl Detect {
             return Ok((Answer::Flips(flips), grounds));
         }
         let open = || console.open(source);
-        // Every method replays a Go program: `--at auto` finds the looks of
+        // Most methods replay a Go program: `--at auto` finds the looks of
         // Go's `net` package and syscall.NetlinkRIB (etcd's too); those
         // reading through vishvananda/netlink (Cilium, Swarm) look alike
-        // only in part, and kubeadm reads /proc.
-        let looker = (Looker::Go, self.all_looks);
+        // only in part, and kubeadm reads /proc. Ansible runs `ip route
+        // get`, one request, which is no look.
+        let who = match (self.all, spec.program().asks()) {
+            (false, Asks::IpRouteGet) => Looker::OneRequest,
+            _ => Looker::Go,
+        };
+        let looker = (who, self.all_looks);
         let (trace, model) = (console.trace, self.model);
         if self.all {
             let (results, grounds) =

@@ -477,6 +477,7 @@ pub fn evaluate_following<T>(
             }
             rebuilt.moment.chosen = Some(match who {
                 crate::looks::Looker::Nobody => crate::looks::Chosen::NobodyAsks,
+                crate::looks::Looker::OneRequest => crate::looks::Chosen::OneRequest,
                 crate::looks::Looker::GoResolver => crate::looks::Chosen::NoGoProgramLooked,
                 _ => crate::looks::Chosen::NoLook(who),
             });

@@ -23,6 +23,9 @@ pub enum Looker {
     GoResolver,
     /// glibc's getaddrinfo.
     GlibcGetaddrinfo,
+    /// A program that asks with one request, not a dump (Ansible's `ip
+    /// route get`): no look is found for it.
+    OneRequest,
     /// A resolver that never asks netlink for the tables and lives in no
     /// program that does (musl's learns its sources by connecting UDP
     /// sockets): no dump in a capture shows when it ran.
@@ -36,7 +39,7 @@ impl Looker {
         match self {
             Looker::Go | Looker::GoResolver => l.is_go(),
             Looker::GlibcGetaddrinfo => l.is_glibc_getaddrinfo(),
-            Looker::Nobody => false,
+            Looker::Nobody | Looker::OneRequest => false,
         }
     }
 
@@ -78,6 +81,9 @@ pub enum Chosen {
     NoGoProgramLooked,
     /// The end of the capture: no look of this program in it.
     NoLook(Looker),
+    /// The end of the capture: the program asks with one request (`ip
+    /// route get`), which is not found as a look ([`Looker::OneRequest`]).
+    OneRequest,
 }
 
 /// One look `--at auto` chose, and what the choice rests on.

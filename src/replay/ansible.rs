@@ -21,7 +21,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use super::chooser::{Chooser, Context, OptionsError};
+use super::chooser::{Asks, Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::note::Program;
@@ -42,6 +42,7 @@ impl Chooser for Ansible {
     type Settings = super::chooser::NoSettings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Family;
+    const ASKS: Asks = Asks::IpRouteGet;
 
     fn options(cx: &Context<'_>) -> Result<Family, OptionsError> {
         Ok(cx.family())

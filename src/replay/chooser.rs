@@ -49,6 +49,8 @@ pub trait Chooser {
     /// Whether it notices another node with its address (calico-node's
     /// `checkConflictingNodes`, which logs and terminates).
     const CHECKS_CONFLICTS: bool = false;
+    /// How it asks the kernel for the tables: what `--at auto` looks for.
+    const ASKS: Asks = Asks::GoNetlink;
 
     /// Its options from the settings, or why they cannot be used.
     fn options(cx: &Context<'_>) -> Result<Self::Options, OptionsError>;
@@ -91,6 +93,17 @@ pub trait Chooser {
     fn all_once(_families: &[Family]) -> Vec<Self::Options> {
         Vec::new()
     }
+}
+
+/// How a program asks the kernel for what it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asks {
+    /// Dumps through Go's `net` package, `syscall.NetlinkRIB` or
+    /// vishvananda/netlink: the looks `--at auto` finds.
+    GoNetlink,
+    /// `ip route get`: one request, not a dump, which `--at auto` does
+    /// not find as a look.
+    IpRouteGet,
 }
 
 /// Every program's settings, by program (implemented by the registry's

@@ -193,6 +193,15 @@ macro_rules! registry {
                     $( Program::$P => <super::$module::$ty as Chooser>::CHECKS_CONFLICTS, )*
                 }
             }
+
+            /// How it asks the kernel for the tables (what `--at auto`
+            /// looks for).
+            pub fn asks(self) -> super::chooser::Asks {
+                match self {
+                    Program::$CP => <super::$cmodule::$cty as Chooser>::ASKS,
+                    $( Program::$P => <super::$module::$ty as Chooser>::ASKS, )*
+                }
+            }
         }
 
         impl MethodSpec {

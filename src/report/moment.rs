@@ -109,6 +109,9 @@ fn chosen(c: &Chosen) -> String {
                                       interfaces in this capture (the program that resolves usually does), so \
                                       nothing marks its moment; the end of the capture is used"
             .to_owned(),
+        Chosen::OneRequest => "--at auto: this program asks with one request (`ip route get`), not a dump, and \
+                               nlorder finds no look of it; the end of the capture is used"
+            .to_owned(),
         Chosen::NoLook(who) => format!(
             "--at auto: no {} looked at the tables in this capture; its end is used",
             looker_name(*who)
@@ -159,6 +162,7 @@ fn looker_name(l: Looker) -> &'static str {
         Looker::Go | Looker::GoResolver => "Go program",
         Looker::GlibcGetaddrinfo => "glibc getaddrinfo",
         Looker::Nobody => "resolver that asks netlink for nothing",
+        Looker::OneRequest => "program asking with one request",
     }
 }
 
