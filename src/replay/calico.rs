@@ -605,24 +605,6 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
     d.address = Some(cidr.into());
 }
 
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::CalicoNode(v)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(v: Reason) -> Self {
-        super::reason::Reason::CalicoNode(v)
-    }
-}
-
-impl From<calico_note::Failure> for super::failure::Failure {
-    fn from(v: calico_note::Failure) -> Self {
-        super::failure::Failure::CalicoNode(v)
-    }
-}
-
 #[cfg(test)]
 #[path = "calico_tests.rs"]
 mod tests;

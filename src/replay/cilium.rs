@@ -361,18 +361,6 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
 
 pub use super::cilium_note::{CiliumExcluded, Note, Reason};
 
-impl From<Note> for super::note::Note {
-    fn from(n: Note) -> Self {
-        super::note::Note::Cilium(n)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(r: Reason) -> Self {
-        super::reason::Reason::Cilium(r)
-    }
-}
-
 #[cfg(test)]
 #[path = "cilium_tests.rs"]
 mod tests;

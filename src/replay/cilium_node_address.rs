@@ -524,15 +524,3 @@ fn to16(ip: IpAddr) -> [u8; 16] {
 }
 
 pub use super::cilium_node_address_note::{Failure, Reason};
-
-impl From<Reason> for reason::Reason {
-    fn from(r: Reason) -> Self {
-        reason::Reason::CiliumNodeAddress(r)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(e: Failure) -> Self {
-        failure::Failure::CiliumNodeAddress(e)
-    }
-}

@@ -59,3 +59,8 @@ pub enum CiliumExcluded {
     /// Its operstate (IF_OPER_*) is not one Cilium takes as up.
     NotUp(u8),
 }
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}

@@ -180,18 +180,6 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
 
 pub use super::consul_note::{Note, Reason};
 
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Consul(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Consul(v)
-    }
-}
-
 #[cfg(test)]
 #[path = "consul_tests.rs"]
 mod tests;

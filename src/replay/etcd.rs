@@ -163,18 +163,6 @@ fn choose(d: &mut Detection, model: &Model, ip: IpAddr, oif: u32, family: Family
 
 pub use super::etcd_note::{Note, Reason};
 
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Etcd(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Etcd(v)
-    }
-}
-
 #[cfg(test)]
 #[path = "etcd_tests.rs"]
 mod tests;

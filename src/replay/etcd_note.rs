@@ -46,3 +46,8 @@ pub enum Reason {
         local: IpAddr,
     },
 }
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}

@@ -13,37 +13,42 @@
 
 use super::note::Program;
 
-/// Why a replay chose nothing (or, for kubeadm's `0.0.0.0`, nothing usable).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// The program's own message, word for word (apimachinery's,
-    /// kubeadm's, flannel's, Go's).
-    Said(String),
-    /// calico-node's own failures.
-    CalicoNode(super::calico_note::Failure),
-    /// kubelet's own failures.
-    Kubelet(super::kubelet_note::Failure),
-    /// flannel's own failures.
-    Flannel(super::flannel_note::Failure),
-    /// Cilium's NodePort and masquerade addresses' own failures.
-    CiliumNodeAddress(super::cilium_node_address_note::Failure),
-    /// kubeadm's own failures.
-    Kubeadm(super::kubeadm_note::Failure),
-    /// Nomad's own failures.
-    Nomad(super::nomad_note::Failure),
-    /// The program looks for the default route, and the capture holds no
-    /// routes at all.
-    NoRoutesCaptured(Program),
-    /// No message of the capture showed an address (no address dump,
-    /// notification or request; what the kernel's rules made from links
-    /// alone does not count): the program's choice cannot be replayed.
-    NoAddressesCaptured,
-    /// At this moment (`--at`) the dump that shows what the program reads
-    /// was asked for but not yet answered: unknown yet.
-    UnknownYet {
-        /// What the dump lists.
-        kind: crate::model::ObjectKind,
-        /// Its request's packet.
-        request_packet: u64,
-    },
+macro_rules! failure_enum {
+    ($($Variant:ident $module:ident $whose:literal,)*) => {
+        /// Why a replay chose nothing (or, for kubeadm's `0.0.0.0`, nothing usable).
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum Failure {
+            /// The program's own message, word for word (apimachinery's,
+            /// kubeadm's, flannel's, Go's).
+            Said(String),
+            $(
+                #[doc = concat!($whose, " own failures.")]
+                $Variant(super::$module::Failure),
+            )*
+            /// The program looks for the default route, and the capture holds no
+            /// routes at all.
+            NoRoutesCaptured(Program),
+            /// No message of the capture showed an address (no address dump,
+            /// notification or request; what the kernel's rules made from links
+            /// alone does not count): the program's choice cannot be replayed.
+            NoAddressesCaptured,
+            /// At this moment (`--at`) the dump that shows what the program reads
+            /// was asked for but not yet answered: unknown yet.
+            UnknownYet {
+                /// What the dump lists.
+                kind: crate::model::ObjectKind,
+                /// Its request's packet.
+                request_packet: u64,
+            },
+        }
+
+        $(
+            impl From<super::$module::Failure> for Failure {
+                fn from(v: super::$module::Failure) -> Self {
+                    Failure::$Variant(v)
+                }
+            }
+        )*
+    };
 }
+for_each_vocabulary!(failure_enum);

@@ -522,21 +522,3 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
 }
 
 pub use super::flannel_note::{Failure, Note, Reason};
-
-impl From<Note> for note::Note {
-    fn from(n: Note) -> Self {
-        note::Note::Flannel(n)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(r: Reason) -> Self {
-        super::reason::Reason::Flannel(r)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(e: Failure) -> Self {
-        failure::Failure::Flannel(e)
-    }
-}

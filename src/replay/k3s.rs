@@ -225,18 +225,6 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
 
 pub use super::k3s_note::{Note, Reason};
 
-impl From<Note> for note::Note {
-    fn from(v: Note) -> Self {
-        note::Note::K3s(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::K3s(v)
-    }
-}
-
 #[cfg(test)]
 #[path = "k3s_tests.rs"]
 mod tests;

@@ -202,24 +202,6 @@ fn on_loopback(model: &Model, d: &mut Detection) {
 
 pub use super::kubeadm_note::{Failure, Note, Reason};
 
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Kubeadm(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Kubeadm(v)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(v: Failure) -> Self {
-        failure::Failure::Kubeadm(v)
-    }
-}
-
 #[cfg(test)]
 #[path = "kubeadm_tests.rs"]
 mod tests;

@@ -317,24 +317,6 @@ fn interface_of(model: &Model, ip: IpAddr) -> Option<String> {
 
 pub use super::kubelet_note::{Failure, NodeIpInvalid, Note, Reason};
 
-impl From<Note> for note::Note {
-    fn from(n: Note) -> Self {
-        note::Note::Kubelet(n)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(r: Reason) -> Self {
-        super::reason::Reason::Kubelet(r)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(e: Failure) -> Self {
-        failure::Failure::Kubelet(e)
-    }
-}
-
 #[cfg(test)]
 #[path = "kubelet_tests.rs"]
 mod tests;

@@ -65,6 +65,40 @@ macro_rules! for_each_program {
 #[allow(unused_imports)]
 pub(crate) use for_each_program;
 
+/// The vocabularies: calls `$callback!` with every program that has words
+/// of its own, one line each: `Variant module "whose"`, where `module` is
+/// the leaf `replay::module` defining that program's `Note`, `Reason` and
+/// `Failure` (an empty enum where it has none), `Variant` the variant
+/// nesting each of them into the common [`note::Note`], [`reason::Reason`]
+/// and [`failure::Failure`], and `"whose"` the owner named in those
+/// variants' docs. From this list [`note`], [`reason`] and [`failure`]
+/// generate their nesting variants and the `From` impls (a program builds
+/// its own values and `.into()`s them), and `report::note`,
+/// `report::reason` and `report::failure` their dispatch to the program's
+/// wording file (`report::<program>`, which words the three enums). One
+/// vocabulary may serve several programs (flannel's serves k3s's embedded
+/// flannel; Cilium's NodePort and masquerade share theirs).
+macro_rules! for_each_vocabulary {
+    ($callback:ident) => {
+        $callback! {
+            CalicoNode calico_note "calico-node's",
+            KubeApiserver kube_apiserver_note "kube-apiserver's",
+            Kubelet kubelet_note "kubelet's",
+            Flannel flannel_note "flannel's (and k3s's embedded flannel's)",
+            Cilium cilium_note "Cilium's (its node-IP fallback)",
+            CiliumNodeAddress cilium_node_address_note "Cilium's NodePort and masquerade addresses'",
+            K3s k3s_note "k3s's",
+            Kubeadm kubeadm_note "kubeadm's",
+            Etcd etcd_note "etcd's",
+            Swarm swarm_note "Docker Swarm's",
+            Consul consul_note "Consul's",
+            Nomad nomad_note "Nomad's",
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_vocabulary;
+
 #[macro_use]
 pub mod options;
 
@@ -98,6 +132,7 @@ pub mod host_interface;
 pub mod k3s;
 pub mod k3s_note;
 pub mod kube_apiserver;
+pub mod kube_apiserver_note;
 pub mod kubeadm;
 pub mod kubeadm_note;
 pub mod kubelet;

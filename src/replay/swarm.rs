@@ -296,18 +296,6 @@ fn is_docker_bridge(name: &[u8]) -> bool {
 
 pub use super::swarm_note::{Note, Reason};
 
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Swarm(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Swarm(v)
-    }
-}
-
 #[cfg(test)]
 #[path = "swarm_tests.rs"]
 mod tests;

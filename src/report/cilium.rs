@@ -71,3 +71,9 @@ impl fmt::Display for CiliumExcluded {
         }
     }
 }
+
+impl fmt::Display for crate::replay::cilium_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}

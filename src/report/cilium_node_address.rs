@@ -42,3 +42,9 @@ impl fmt::Display for Failure {
         }
     }
 }
+
+impl fmt::Display for crate::replay::cilium_node_address_note::Note {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}

@@ -37,3 +37,9 @@ impl fmt::Display for Reason {
         }
     }
 }
+
+impl fmt::Display for crate::replay::consul_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}

@@ -48,3 +48,9 @@ impl fmt::Display for Reason {
         }
     }
 }
+
+impl fmt::Display for crate::replay::etcd_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}

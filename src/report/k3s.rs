@@ -41,3 +41,9 @@ impl fmt::Display for Reason {
         }
     }
 }
+
+impl fmt::Display for crate::replay::k3s_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}

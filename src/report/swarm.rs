@@ -57,3 +57,9 @@ impl fmt::Display for Reason {
         }
     }
 }
+
+impl fmt::Display for crate::replay::swarm_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}

@@ -22,9 +22,7 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
-pub mod note;
-
-pub use note::Note;
+pub use super::kube_apiserver_note::Note;
 
 use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;

@@ -19,3 +19,13 @@ pub enum Note {
         ip: IpAddr,
     },
 }
+
+/// None: the program has no reasons of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {}
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}
