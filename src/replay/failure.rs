@@ -7,7 +7,8 @@
 //! explains is a variant carrying what it concerns. What only one
 //! program's replay says is that program's own enum (in its replay
 //! module; calico-node's in [`super::calico_note`]), nested here as one
-//! variant per program and worded in that program's `report` file; the
+//! variant per program (with its `From`, generated from
+//! `for_each_vocabulary!`) and worded in that program's `report` file; the
 //! rest is common and worded in `report::failure`. JSON's `error` says
 //! the same words as the text.
 

@@ -37,10 +37,18 @@
 /// `Calico { text, method, options }` (its methods are
 /// `IP_AUTODETECTION_METHOD` values, not its name).
 ///
-/// Adding a program is its line here, its module's `mod` line below and
-/// its module (a unit type implementing [`chooser::Chooser`] at its top);
-/// [`program`] and [`method`] generate the rest from this list, and so can
-/// any other place that tells programs apart
+/// Adding a program touches: its module `replay/<program>.rs` (a unit
+/// type implementing [`chooser::Chooser`] at its top) and its `mod` line
+/// below; its line here; its vocabulary `replay/<program>_note.rs` (its
+/// `Note`, `Reason` and `Failure`, an empty enum where it has none), its
+/// `mod` line and its line in `for_each_vocabulary!` below; its
+/// [`semantics::Semantics`] variant and `Semantics::program`'s arm; its
+/// wording file `report/<program>.rs` (the `Display` of its three enums,
+/// its `semantics:` line), that file's `mod` line in `report/mod.rs` and
+/// its arm in `report/semantics.rs`. Nothing else: [`program`] and
+/// [`method`] generate the rest from this list, [`note`], [`reason`],
+/// [`failure`] and their wording in `report` from `for_each_vocabulary!`,
+/// and so can any other place that tells programs apart
 /// (`crate::replay::for_each_program!(callback)`).
 macro_rules! for_each_program {
     ($callback:ident) => {

@@ -7,7 +7,8 @@
 //! routes (as `ip route` prints them) and the release replayed. What only
 //! one program finds is that program's own `Note` (in its replay module;
 //! calico-node's in [`super::calico_note`]), nested here as one variant
-//! per program and worded in that program's `report` file; what several
+//! per program, with its `From`, generated from `for_each_vocabulary!`,
+//! and worded in that program's `report` file; what several
 //! share (the default-route walk, `--node-ip`, `--flannel-iface`, the
 //! assumptions) is common and worded in `report::note`. JSON says the
 //! same words.

@@ -5,8 +5,9 @@
 //! rule, carrying interface names, addresses, patterns, families and
 //! routes (as `ip route` prints them). A rule only one program applies is
 //! that program's own `Reason` (in its replay module; calico-node's in
-//! [`super::calico_note`]), nested here as one variant per program and
-//! worded in that program's `report` file; the rules several apply (the
+//! [`super::calico_note`]), nested here as one variant per program (with its
+//! `From`, generated from `for_each_vocabulary!`) and worded in that
+//! program's `report` file; the rules several apply (the
 //! default-route walk, a down interface, another family, a sort) are
 //! common and worded in `report::reason`. JSON says the same words.
 

@@ -1,7 +1,8 @@
 //! Why a replay chose nothing, in words: what `detect` prints after
 //! `-> nothing:`, what `check` shows under a failed expectation, and
-//! JSON's `error`. Here: the failures several programs share, and one
-//! dispatch line per program to its own wording file (calico-node's log
+//! JSON's `error`. Here: the failures several programs share, and the
+//! dispatch of each program's own to its wording file, generated from
+//! `crate::replay::for_each_vocabulary!` (calico-node's log
 //! lines, refusals and autodetection failures are `report::calico`'s; a
 //! program's words for a capture without routes are its own file's).
 //!

@@ -3,9 +3,10 @@
 //!
 //! Contract: `Display` only, one sentence per note, with no line break;
 //! the sentences that name nlorder's own flags live in `report`, never in
-//! the replays. Here: the notes several programs share, and one dispatch
-//! line per program to its own wording file (`report::kubelet`,
-//! `report::flannel`, ...).
+//! the replays. Here: the notes several programs share, and the dispatch
+//! of each program's own to its wording file (`report::kubelet`,
+//! `report::flannel`, ...), generated from
+//! `crate::replay::for_each_vocabulary!`.
 
 use std::fmt;
 

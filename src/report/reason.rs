@@ -3,8 +3,8 @@
 //!
 //! Contract: `Display` only, one clause per value, with no line break; the
 //! replays hand out the values, never these words. Here: the reasons
-//! several programs share, and one dispatch line per program to its own
-//! wording file.
+//! several programs share, and the dispatch of each program's own to its
+//! wording file, generated from `crate::replay::for_each_vocabulary!`.
 
 use std::fmt;
 
