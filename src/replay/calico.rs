@@ -284,7 +284,7 @@ fn semantics(asked: Version, method: Option<&Method>) -> Semantics {
             bulk_dump: view(v) == AddrView::Vishvananda,
         }
     });
-    Semantics::CalicoNode { asked, walk }
+    Semantics::CalicoNode(crate::replay::calico_note::Semantics { asked, walk })
 }
 
 /// Replays one method given as text (parsed here; see [`detect_parsed`]).

@@ -182,7 +182,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
     let mut d = Detection::new(
         crate::replay::program::Program::Cilium,
-        Semantics::Cilium { version: o.version },
+        Semantics::Cilium(crate::replay::cilium_note::Semantics { version: o.version }),
         o.family,
     );
     let fam = o.family.af();

@@ -415,7 +415,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         crate::replay::program::Program::CiliumNodePort
     };
-    let mut d = Detection::new(method, Semantics::CiliumNodeAddress { masquerade }, o.family);
+    let mut d = Detection::new(
+        method,
+        Semantics::CiliumNodeAddress(crate::replay::cilium_node_address_note::Semantics { masquerade }),
+        o.family,
+    );
     let (facts, host_routes) = route_facts(model);
     let mut devs: Vec<Device> = model
         .links()

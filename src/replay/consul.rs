@@ -83,7 +83,11 @@ pub fn detect(model: &Model) -> Detection {
 /// Consul's default bind address; the candidates only with `rows_too`
 /// (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(crate::replay::program::Program::Consul, Semantics::Consul, Family::V4);
+    let mut d = Detection::new(
+        crate::replay::program::Program::Consul,
+        Semantics::Consul(crate::replay::consul_note::Semantics),
+        Family::V4,
+    );
     let up: Vec<_> = model.links().iter().filter(|l| l.flags & IFF_UP != 0).collect();
     let others_have = up
         .iter()

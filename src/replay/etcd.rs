@@ -55,7 +55,11 @@ pub const OPTIONS: &[&str] = &[];
 
 /// etcd's default host.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(Program::Etcd, Semantics::Etcd, Family::V4);
+    let mut d = Detection::new(
+        Program::Etcd,
+        Semantics::Etcd(crate::replay::etcd_note::Semantics),
+        Family::V4,
+    );
     if !model.has_routes() {
         d.error = Some(Failure::NoRoutesCaptured(Program::Etcd));
         return d;

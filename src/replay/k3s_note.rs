@@ -31,3 +31,15 @@ pub enum Reason {
 /// so that every program's vocabulary has the same three enums).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Failure {}
+
+/// What its replay stands for: k3s's `GetHostnameAndIPs`. (one version; nested as
+/// [`super::semantics::Semantics::K3s`], worded in `report::k3s`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::K3s
+    }
+}

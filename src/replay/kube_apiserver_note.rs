@@ -29,3 +29,15 @@ pub enum Reason {}
 /// so that every program's vocabulary has the same three enums).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Failure {}
+
+/// What its replay stands for: kube-apiserver's `DefaultAdvertiseAddress`. (one version; nested as
+/// [`super::semantics::Semantics::KubeApiserver`], worded in `report::kube_apiserver`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::KubeApiserver
+    }
+}

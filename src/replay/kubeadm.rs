@@ -90,7 +90,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
     let family = if prefer_v6 { Family::V6 } else { Family::V4 };
-    let mut d = Detection::new(Program::Kubeadm, Semantics::Kubeadm, family);
+    let mut d = Detection::new(
+        Program::Kubeadm,
+        Semantics::Kubeadm(crate::replay::kubeadm_note::Semantics),
+        family,
+    );
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
             d.address = Some(ip.into());

@@ -210,7 +210,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         super::family::Family::V4
     };
-    let mut d = Detection::new(Program::Kubelet, Semantics::Kubelet, family);
+    let mut d = Detection::new(
+        Program::Kubelet,
+        Semantics::Kubelet(crate::replay::kubelet_note::Semantics),
+        family,
+    );
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {

@@ -40,14 +40,13 @@
 /// Adding a program touches: its module `replay/<program>.rs` (a unit
 /// type implementing [`chooser::Chooser`] at its top) and its `mod` line
 /// below; its line here; its vocabulary `replay/<program>_note.rs` (its
-/// `Note`, `Reason` and `Failure`, an empty enum where it has none), its
-/// `mod` line and its line in `for_each_vocabulary!` below; its
-/// [`semantics::Semantics`] variant and `Semantics::program`'s arm; its
-/// wording file `report/<program>.rs` (the `Display` of its three enums,
-/// its `semantics:` line), that file's `mod` line in `report/mod.rs` and
-/// its arm in `report/semantics.rs`. Nothing else: [`program`] and
-/// [`method`] generate the rest from this list, [`note`], [`reason`],
-/// [`failure`] and their wording in `report` from `for_each_vocabulary!`,
+/// `Note`, `Reason` and `Failure`, an empty enum where it has none, and
+/// its `Semantics` with `program()`), its `mod` line and its line in
+/// `for_each_vocabulary!` below; its wording file `report/<program>.rs`
+/// (the `Display` of those four) and that file's `mod` line in
+/// `report/mod.rs`. Nothing else: [`program`] and [`method`] generate the
+/// rest from this list, [`note`], [`reason`], [`failure`], [`semantics`]
+/// and their wording in `report` from `for_each_vocabulary!`,
 /// and so can any other place that tells programs apart
 /// (`crate::replay::for_each_program!(callback)`).
 macro_rules! for_each_program {
@@ -76,14 +75,16 @@ pub(crate) use for_each_program;
 /// The vocabularies: calls `$callback!` with every program that has words
 /// of its own, one line each: `Variant module "whose"`, where `module` is
 /// the leaf `replay::module` defining that program's `Note`, `Reason` and
-/// `Failure` (an empty enum where it has none), `Variant` the variant
-/// nesting each of them into the common [`note::Note`], [`reason::Reason`]
-/// and [`failure::Failure`], and `"whose"` the owner named in those
-/// variants' docs. From this list [`note`], [`reason`] and [`failure`]
-/// generate their nesting variants and the `From` impls (a program builds
-/// its own values and `.into()`s them), and `report::note`,
-/// `report::reason` and `report::failure` their dispatch to the program's
-/// wording file (`report::<program>`, which words the three enums). One
+/// `Failure` (an empty enum where it has none) and its `Semantics` (what
+/// its replay stands for, with the [`Program`] it is), `Variant` the
+/// variant nesting each of them into the common [`note::Note`],
+/// [`reason::Reason`], [`failure::Failure`] and [`semantics::Semantics`],
+/// and `"whose"` the owner named in those variants' docs. From this list
+/// [`note`], [`reason`], [`failure`] and [`semantics`] generate their
+/// nesting variants and the `From` impls (a program builds its own values
+/// and `.into()`s them), and `report::note`, `report::reason`,
+/// `report::failure` and `report::semantics` their dispatch to the
+/// program's wording file (`report::<program>`, which words the four). One
 /// vocabulary may serve several programs (flannel's serves k3s's embedded
 /// flannel; Cilium's NodePort and masquerade share theirs).
 macro_rules! for_each_vocabulary {

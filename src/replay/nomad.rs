@@ -127,7 +127,11 @@ pub fn detect(model: &Model) -> Detection {
 /// Nomad's default advertise address; the candidates only with
 /// `rows_too` (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(crate::replay::program::Program::Nomad, Semantics::Nomad, Family::V4);
+    let mut d = Detection::new(
+        crate::replay::program::Program::Nomad,
+        Semantics::Nomad(crate::replay::nomad_note::Semantics),
+        Family::V4,
+    );
     let default_if = default_interface(model);
     match default_if {
         Some(i) => d.notes.push(

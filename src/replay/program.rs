@@ -19,8 +19,7 @@
 //! name [`Program`] without a cycle. Adding a program: see the list's doc
 //! in `replay/mod.rs` for every file it touches (its module, its
 //! vocabulary `<program>_note.rs`, their lines in `for_each_program!` and
-//! `for_each_vocabulary!`, its `Semantics` variant, its wording file under
-//! `report/` and that file's arm in `report/semantics.rs`). The name
+//! `for_each_vocabulary!`, and its wording file under `report/`). The name
 //! is the program as `--method` and the manifests spell it (calico-node's
 //! methods are spelt by their `IP_AUTODETECTION_METHOD` value instead).
 

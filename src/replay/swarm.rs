@@ -83,7 +83,11 @@ pub const OPTIONS: &[&str] = &[];
 
 /// Swarm's advertise address.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(crate::replay::program::Program::Swarm, Semantics::Swarm, Family::V4);
+    let mut d = Detection::new(
+        crate::replay::program::Program::Swarm,
+        Semantics::Swarm(crate::replay::swarm_note::Semantics),
+        Family::V4,
+    );
     let devices: Vec<&LinkEntry> = model
         .links()
         .iter()

@@ -77,3 +77,9 @@ impl fmt::Display for crate::replay::cilium_note::Failure {
         match *self {}
     }
 }
+
+impl fmt::Display for crate::replay::cilium_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f, self.version)
+    }
+}

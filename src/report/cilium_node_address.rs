@@ -48,3 +48,9 @@ impl fmt::Display for crate::replay::cilium_node_address_note::Note {
         match *self {}
     }
 }
+
+impl fmt::Display for crate::replay::cilium_node_address_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f, self.masquerade)
+    }
+}

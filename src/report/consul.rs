@@ -43,3 +43,9 @@ impl fmt::Display for crate::replay::consul_note::Failure {
         match *self {}
     }
 }
+
+impl fmt::Display for crate::replay::consul_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

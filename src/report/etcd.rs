@@ -54,3 +54,9 @@ impl fmt::Display for crate::replay::etcd_note::Failure {
         match *self {}
     }
 }
+
+impl fmt::Display for crate::replay::etcd_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

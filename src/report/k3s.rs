@@ -47,3 +47,9 @@ impl fmt::Display for crate::replay::k3s_note::Failure {
         match *self {}
     }
 }
+
+impl fmt::Display for crate::replay::k3s_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

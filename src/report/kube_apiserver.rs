@@ -40,3 +40,9 @@ impl fmt::Display for crate::replay::kube_apiserver_note::Failure {
         match *self {}
     }
 }
+
+impl fmt::Display for crate::replay::kube_apiserver_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

@@ -63,3 +63,9 @@ impl fmt::Display for crate::replay::swarm_note::Failure {
         match *self {}
     }
 }
+
+impl fmt::Display for crate::replay::swarm_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}
