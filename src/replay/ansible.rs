@@ -87,7 +87,11 @@ fn rejected(kind: Rejecting, family: Family) -> &'static str {
 
 /// Ansible's `ansible_default_ipv4` (or `_ipv6`) address.
 pub fn detect(model: &Model, family: Family) -> Detection {
-    let mut d = Detection::new(Program::Ansible, Semantics::Ansible, family);
+    let mut d = Detection::new(
+        Program::Ansible,
+        Semantics::Ansible(super::ansible_note::Semantics),
+        family,
+    );
     let dst = destination(family);
     let fails = |route: Option<String>, error: &'static str| -> Failure {
         AnsibleFailure::RouteGetFails { dst, route, error }.into()
@@ -159,23 +163,5 @@ fn kubespray(d: &mut Detection, source: Option<IpAddr>) {
     if d.family == Family::V4 {
         let address = source.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
         d.notes.push(Note::KubesprayFallback { address }.into());
-    }
-}
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Ansible(v)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(v: Reason) -> Self {
-        super::reason::Reason::Ansible(v)
-    }
-}
-
-impl From<AnsibleFailure> for Failure {
-    fn from(v: AnsibleFailure) -> Self {
-        Failure::Ansible(v)
     }
 }

@@ -66,3 +66,16 @@ pub enum Failure {
         device: Option<String>,
     },
 }
+
+/// What its replay stands for: Ansible's `get_default_interfaces` (one
+/// version; nested as [`super::semantics::Semantics::Ansible`], worded in
+/// `report::ansible`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Ansible
+    }
+}

@@ -284,7 +284,7 @@ fn semantics(asked: Version, method: Option<&Method>) -> Semantics {
             bulk_dump: view(v) == AddrView::Vishvananda,
         }
     });
-    Semantics::CalicoNode { asked, walk }
+    Semantics::CalicoNode(crate::replay::calico_note::Semantics { asked, walk })
 }
 
 /// Replays one method given as text (parsed here; see [`detect_parsed`]).
@@ -603,24 +603,6 @@ fn explicit_ip(model: &Model, text: &str, o: &Options, d: &mut Detection) {
         d.notes.push(Note::IpNotConfirmed { family: o.family, ip }.into());
     }
     d.address = Some(cidr.into());
-}
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::CalicoNode(v)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(v: Reason) -> Self {
-        super::reason::Reason::CalicoNode(v)
-    }
-}
-
-impl From<calico_note::Failure> for super::failure::Failure {
-    fn from(v: calico_note::Failure) -> Self {
-        super::failure::Failure::CalicoNode(v)
-    }
 }
 
 #[cfg(test)]

@@ -317,3 +317,40 @@ pub enum LaterMethod {
 
 impl std::error::Error for MethodError {}
 impl std::error::Error for Unable {}
+
+/// What a calico-node replay stands for: the release asked for (a later
+/// one than any nlorder knows is replayed as [`Version::LATEST`]), and its
+/// walk, unless calico-node refused the method (nested as
+/// [`super::semantics::Semantics::CalicoNode`], worded in `report::calico`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Semantics {
+    /// The release asked for.
+    pub asked: Version,
+    /// The interface walk replayed (`None`: the method was refused).
+    pub walk: Option<CalicoWalk>,
+}
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::CalicoNode
+    }
+}
+
+/// What calico-node's interface walk does in the release replayed, for the
+/// method replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CalicoWalk {
+    /// `DEFAULT_INTERFACES_TO_EXCLUDE`, in source order (empty when the
+    /// method does not apply them).
+    pub default_excludes: Vec<&'static str>,
+    /// The method does not apply them (all but first-found and
+    /// skip-interface=).
+    pub without_default_excludes: bool,
+    /// kubernetes-internal-ip returns the masked network address (the bug
+    /// of v3.22.0-3.22.3 and v3.23.0-3.23.1).
+    pub network_address_bug: bool,
+    /// Addresses come from one bulk netlink dump (v3.32+), which gives
+    /// point-to-point IPv4 addresses as /32.
+    pub bulk_dump: bool,
+}

@@ -182,7 +182,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
     let mut d = Detection::new(
         crate::replay::program::Program::Cilium,
-        Semantics::Cilium { version: o.version },
+        Semantics::Cilium(crate::replay::cilium_note::Semantics { version: o.version }),
         o.family,
     );
     let fam = o.family.af();
@@ -360,18 +360,6 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
 }
 
 pub use super::cilium_note::{CiliumExcluded, Note, Reason};
-
-impl From<Note> for super::note::Note {
-    fn from(n: Note) -> Self {
-        super::note::Note::Cilium(n)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(r: Reason) -> Self {
-        super::reason::Reason::Cilium(r)
-    }
-}
 
 #[cfg(test)]
 #[path = "cilium_tests.rs"]

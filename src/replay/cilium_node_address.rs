@@ -415,7 +415,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         crate::replay::program::Program::CiliumNodePort
     };
-    let mut d = Detection::new(method, Semantics::CiliumNodeAddress { masquerade }, o.family);
+    let mut d = Detection::new(
+        method,
+        Semantics::CiliumNodeAddress(crate::replay::cilium_node_address_note::Semantics { masquerade }),
+        o.family,
+    );
     let (facts, host_routes) = route_facts(model);
     let mut devs: Vec<Device> = model
         .links()
@@ -524,15 +528,3 @@ fn to16(ip: IpAddr) -> [u8; 16] {
 }
 
 pub use super::cilium_node_address_note::{Failure, Reason};
-
-impl From<Reason> for reason::Reason {
-    fn from(r: Reason) -> Self {
-        reason::Reason::CiliumNodeAddress(r)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(e: Failure) -> Self {
-        failure::Failure::CiliumNodeAddress(e)
-    }
-}

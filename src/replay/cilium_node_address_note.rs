@@ -24,3 +24,28 @@ pub enum Failure {
     /// Cilium has no node address of the family (no selected device).
     NoNodeAddress,
 }
+
+/// None: the program has no notes of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {}
+
+/// What a replay of Cilium's NodePort or masquerade address
+/// (`node_address.go`) stands for (nested as
+/// [`super::semantics::Semantics::CiliumNodeAddress`], worded in
+/// `report::cilium_node_address`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics {
+    /// The masquerade address, not NodePort's.
+    pub masquerade: bool,
+}
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        match self.masquerade {
+            false => super::program::Program::CiliumNodePort,
+            true => super::program::Program::CiliumMasquerade,
+        }
+    }
+}

@@ -59,3 +59,24 @@ pub enum CiliumExcluded {
     /// Its operstate (IF_OPER_*) is not one Cilium takes as up.
     NotUp(u8),
 }
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}
+
+/// What a Cilium replay stands for: its node-IP fallback
+/// (`firstGlobalAddr`), in the release replayed (nested as
+/// [`super::semantics::Semantics::Cilium`], worded in `report::cilium`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics {
+    /// The Cilium release replayed.
+    pub version: super::calico_version::Version,
+}
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Cilium
+    }
+}

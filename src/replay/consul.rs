@@ -83,7 +83,11 @@ pub fn detect(model: &Model) -> Detection {
 /// Consul's default bind address; the candidates only with `rows_too`
 /// (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(crate::replay::program::Program::Consul, Semantics::Consul, Family::V4);
+    let mut d = Detection::new(
+        crate::replay::program::Program::Consul,
+        Semantics::Consul(crate::replay::consul_note::Semantics),
+        Family::V4,
+    );
     let up: Vec<_> = model.links().iter().filter(|l| l.flags & IFF_UP != 0).collect();
     let others_have = up
         .iter()
@@ -179,18 +183,6 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
 }
 
 pub use super::consul_note::{Note, Reason};
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Consul(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Consul(v)
-    }
-}
 
 #[cfg(test)]
 #[path = "consul_tests.rs"]

@@ -30,3 +30,20 @@ pub enum Reason {
     /// Outside Consul's private IPv4 blocks.
     NotConsulPrivate,
 }
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}
+
+/// What its replay stands for: Consul's private IPv4 bind address. (one version; nested as
+/// [`super::semantics::Semantics::Consul`], worded in `report::consul`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Consul
+    }
+}

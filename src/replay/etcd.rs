@@ -55,7 +55,11 @@ pub const OPTIONS: &[&str] = &[];
 
 /// etcd's default host.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(Program::Etcd, Semantics::Etcd, Family::V4);
+    let mut d = Detection::new(
+        Program::Etcd,
+        Semantics::Etcd(crate::replay::etcd_note::Semantics),
+        Family::V4,
+    );
     if !model.has_routes() {
         d.error = Some(Failure::NoRoutesCaptured(Program::Etcd));
         return d;
@@ -162,18 +166,6 @@ fn choose(d: &mut Detection, model: &Model, ip: IpAddr, oif: u32, family: Family
 }
 
 pub use super::etcd_note::{Note, Reason};
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Etcd(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Etcd(v)
-    }
-}
 
 #[cfg(test)]
 #[path = "etcd_tests.rs"]

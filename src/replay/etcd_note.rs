@@ -46,3 +46,20 @@ pub enum Reason {
         local: IpAddr,
     },
 }
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}
+
+/// What its replay stands for: etcd's `GetDefaultHost`. (one version; nested as
+/// [`super::semantics::Semantics::Etcd`], worded in `report::etcd`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Etcd
+    }
+}

@@ -7,45 +7,49 @@
 //! explains is a variant carrying what it concerns. What only one
 //! program's replay says is that program's own enum (in its replay
 //! module; calico-node's in [`super::calico_note`]), nested here as one
-//! variant per program and worded in that program's `report` file; the
+//! variant per program (with its `From`, generated from
+//! `for_each_vocabulary!`) and worded in that program's `report` file; the
 //! rest is common and worded in `report::failure`. JSON's `error` says
 //! the same words as the text.
 
 use super::note::Program;
 
-/// Why a replay chose nothing (or, for kubeadm's `0.0.0.0`, nothing usable).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// The program's own message, word for word (apimachinery's,
-    /// kubeadm's, flannel's, Go's).
-    Said(String),
-    /// calico-node's own failures.
-    CalicoNode(super::calico_note::Failure),
-    /// kubelet's own failures.
-    Kubelet(super::kubelet_note::Failure),
-    /// flannel's own failures.
-    Flannel(super::flannel_note::Failure),
-    /// Cilium's NodePort and masquerade addresses' own failures.
-    CiliumNodeAddress(super::cilium_node_address_note::Failure),
-    /// kubeadm's own failures.
-    Kubeadm(super::kubeadm_note::Failure),
-    /// Nomad's own failures.
-    Nomad(super::nomad_note::Failure),
-    /// Ansible's own failures.
-    Ansible(super::ansible_note::Failure),
-    /// The program looks for the default route, and the capture holds no
-    /// routes at all.
-    NoRoutesCaptured(Program),
-    /// No message of the capture showed an address (no address dump,
-    /// notification or request; what the kernel's rules made from links
-    /// alone does not count): the program's choice cannot be replayed.
-    NoAddressesCaptured,
-    /// At this moment (`--at`) the dump that shows what the program reads
-    /// was asked for but not yet answered: unknown yet.
-    UnknownYet {
-        /// What the dump lists.
-        kind: crate::model::ObjectKind,
-        /// Its request's packet.
-        request_packet: u64,
-    },
+macro_rules! failure_enum {
+    ($($Variant:ident $module:ident $whose:literal,)*) => {
+        /// Why a replay chose nothing (or, for kubeadm's `0.0.0.0`, nothing usable).
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum Failure {
+            /// The program's own message, word for word (apimachinery's,
+            /// kubeadm's, flannel's, Go's).
+            Said(String),
+            $(
+                #[doc = concat!($whose, " own failures.")]
+                $Variant(super::$module::Failure),
+            )*
+            /// The program looks for the default route, and the capture holds no
+            /// routes at all.
+            NoRoutesCaptured(Program),
+            /// No message of the capture showed an address (no address dump,
+            /// notification or request; what the kernel's rules made from links
+            /// alone does not count): the program's choice cannot be replayed.
+            NoAddressesCaptured,
+            /// At this moment (`--at`) the dump that shows what the program reads
+            /// was asked for but not yet answered: unknown yet.
+            UnknownYet {
+                /// What the dump lists.
+                kind: crate::model::ObjectKind,
+                /// Its request's packet.
+                request_packet: u64,
+            },
+        }
+
+        $(
+            impl From<super::$module::Failure> for Failure {
+                fn from(v: super::$module::Failure) -> Self {
+                    Failure::$Variant(v)
+                }
+            }
+        )*
+    };
 }
+for_each_vocabulary!(failure_enum);

@@ -265,7 +265,11 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
 /// flannel's choice of external interface and address on `model`.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let fam = o.family.af();
-    let mut d = Detection::new(Program::Flannel, Semantics::Flannel { version: o.version }, o.family);
+    let mut d = Detection::new(
+        Program::Flannel,
+        Semantics::Flannel(crate::replay::flannel_note::Semantics::Flannel { version: o.version }),
+        o.family,
+    );
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
         d.address = Some(ip.into());
         d.interface = Some(model.ifname(index));
@@ -495,7 +499,7 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
         Some(name) => {
             let mut d = Detection::new(
                 Program::K3sFlannel,
-                Semantics::K3sFlannel { version: o.version },
+                Semantics::Flannel(crate::replay::flannel_note::Semantics::K3sFlannel { version: o.version }),
                 o.family,
             );
             match model.link_by_name(name.as_bytes()) {
@@ -517,26 +521,8 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
         }
     };
     d.method = Program::K3sFlannel.into();
-    d.semantics = Semantics::K3sFlannel { version: o.version };
+    d.semantics = Semantics::Flannel(crate::replay::flannel_note::Semantics::K3sFlannel { version: o.version });
     d
 }
 
 pub use super::flannel_note::{Failure, Note, Reason};
-
-impl From<Note> for note::Note {
-    fn from(n: Note) -> Self {
-        note::Note::Flannel(n)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(r: Reason) -> Self {
-        super::reason::Reason::Flannel(r)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(e: Failure) -> Self {
-        failure::Failure::Flannel(e)
-    }
-}

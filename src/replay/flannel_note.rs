@@ -140,3 +140,31 @@ pub enum Failure {
         route: String,
     },
 }
+
+/// What a flannel replay stands for: flannel's external interface, or
+/// k3s's embedded flannel's (its own `LookupExtInterface`), in the flannel
+/// release replayed (nested as [`super::semantics::Semantics::Flannel`],
+/// worded in `report::flannel`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Semantics {
+    /// flannel's external interface.
+    Flannel {
+        /// The flannel release replayed.
+        version: super::calico_version::Version,
+    },
+    /// k3s's embedded flannel.
+    K3sFlannel {
+        /// The flannel release replayed.
+        version: super::calico_version::Version,
+    },
+}
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        match self {
+            Semantics::Flannel { .. } => super::program::Program::Flannel,
+            Semantics::K3sFlannel { .. } => super::program::Program::K3sFlannel,
+        }
+    }
+}

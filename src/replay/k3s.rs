@@ -79,7 +79,11 @@ pub const OPTIONS: &[&str] = &["node_ip", "flannel_iface"];
 
 /// k3s's node IPs.
 pub fn detect(model: &Model, o: &Options) -> Detection {
-    let mut d = Detection::new(Program::K3s, Semantics::K3s, Family::V4);
+    let mut d = Detection::new(
+        Program::K3s,
+        Semantics::K3s(crate::replay::k3s_note::Semantics),
+        Family::V4,
+    );
     if let Some(first) = o.node_ip.first() {
         d.addresses = o.node_ip.iter().map(|ip| NodeAddress::Ip(*ip)).collect();
         d.address = Some((*first).into());
@@ -102,7 +106,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             d.addresses.push(first.into());
             if first.is_ipv4() {
                 // ResolveBindAddress(::1): the walk again, IPv6 first.
-                let mut v6 = Detection::new(Program::K3s, Semantics::K3s, Family::V6);
+                let mut v6 = Detection::new(
+                    Program::K3s,
+                    Semantics::K3s(crate::replay::k3s_note::Semantics),
+                    Family::V6,
+                );
                 if host_interface::choose(model, true, &mut v6, Program::K3s).is_ok()
                     && let Some(second) = v6.ip()
                     && second != first
@@ -224,18 +232,6 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
 }
 
 pub use super::k3s_note::{Note, Reason};
-
-impl From<Note> for note::Note {
-    fn from(v: Note) -> Self {
-        note::Note::K3s(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::K3s(v)
-    }
-}
 
 #[cfg(test)]
 #[path = "k3s_tests.rs"]

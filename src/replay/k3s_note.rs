@@ -26,3 +26,20 @@ pub enum Reason {
     /// The interface the flags name (`--flannel-iface`).
     NamedInterface,
 }
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}
+
+/// What its replay stands for: k3s's `GetHostnameAndIPs`. (one version; nested as
+/// [`super::semantics::Semantics::K3s`], worded in `report::k3s`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::K3s
+    }
+}

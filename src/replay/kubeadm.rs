@@ -90,7 +90,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
     let family = if prefer_v6 { Family::V6 } else { Family::V4 };
-    let mut d = Detection::new(Program::Kubeadm, Semantics::Kubeadm, family);
+    let mut d = Detection::new(
+        Program::Kubeadm,
+        Semantics::Kubeadm(crate::replay::kubeadm_note::Semantics),
+        family,
+    );
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
             d.address = Some(ip.into());
@@ -201,24 +205,6 @@ fn on_loopback(model: &Model, d: &mut Detection) {
 }
 
 pub use super::kubeadm_note::{Failure, Note, Reason};
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Kubeadm(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Kubeadm(v)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(v: Failure) -> Self {
-        failure::Failure::Kubeadm(v)
-    }
-}
 
 #[cfg(test)]
 #[path = "kubeadm_tests.rs"]

@@ -44,3 +44,15 @@ pub enum Failure {
         warning: String,
     },
 }
+
+/// What its replay stands for: kubeadm's `SetAPIEndpointDynamicDefaults`. (one version; nested as
+/// [`super::semantics::Semantics::Kubeadm`], worded in `report::kubeadm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Kubeadm
+    }
+}

@@ -210,7 +210,11 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         super::family::Family::V4
     };
-    let mut d = Detection::new(Program::Kubelet, Semantics::Kubelet, family);
+    let mut d = Detection::new(
+        Program::Kubelet,
+        Semantics::Kubelet(crate::replay::kubelet_note::Semantics),
+        family,
+    );
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {
@@ -316,24 +320,6 @@ fn interface_of(model: &Model, ip: IpAddr) -> Option<String> {
 }
 
 pub use super::kubelet_note::{Failure, NodeIpInvalid, Note, Reason};
-
-impl From<Note> for note::Note {
-    fn from(n: Note) -> Self {
-        note::Note::Kubelet(n)
-    }
-}
-
-impl From<Reason> for super::reason::Reason {
-    fn from(r: Reason) -> Self {
-        super::reason::Reason::Kubelet(r)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(e: Failure) -> Self {
-        failure::Failure::Kubelet(e)
-    }
-}
 
 #[cfg(test)]
 #[path = "kubelet_tests.rs"]

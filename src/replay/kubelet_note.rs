@@ -88,3 +88,15 @@ pub enum NodeIpInvalid {
     /// None of the host's interfaces holds it.
     NotOnHost(IpAddr),
 }
+
+/// What its replay stands for: kubelet's `NodeAddress` steps. (one version; nested as
+/// [`super::semantics::Semantics::Kubelet`], worded in `report::kubelet`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Kubelet
+    }
+}

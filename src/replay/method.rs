@@ -10,7 +10,8 @@
 //! its [`Program`] ([`Method::program`], and a detection's
 //! [`program`](super::verdict::Detection::program)); names are read once,
 //! in [`super::program`], and nothing after tells methods apart by their
-//! text. Adding a program adds nothing here.
+//! text. Adding a program adds nothing here (the files it touches are
+//! listed on `for_each_program!` in `replay/mod.rs`).
 
 pub use super::chooser::{Chooser, Context, Given, OptionsError, Outcome};
 use super::failure::Failure;

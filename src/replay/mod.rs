@@ -37,10 +37,17 @@
 /// `Calico { text, method, options }` (its methods are
 /// `IP_AUTODETECTION_METHOD` values, not its name).
 ///
-/// Adding a program is its line here, its module's `mod` line below and
-/// its module (a unit type implementing [`chooser::Chooser`] at its top);
-/// [`program`] and [`method`] generate the rest from this list, and so can
-/// any other place that tells programs apart
+/// Adding a program touches: its module `replay/<program>.rs` (a unit
+/// type implementing [`chooser::Chooser`] at its top) and its `mod` line
+/// below; its line here; its vocabulary `replay/<program>_note.rs` (its
+/// `Note`, `Reason` and `Failure`, an empty enum where it has none, and
+/// its `Semantics` with `program()`), its `mod` line and its line in
+/// `for_each_vocabulary!` below; its wording file `report/<program>.rs`
+/// (the `Display` of those four) and that file's `mod` line in
+/// `report/mod.rs`. Nothing else: [`program`] and [`method`] generate the
+/// rest from this list, [`note`], [`reason`], [`failure`], [`semantics`]
+/// and their wording in `report` from `for_each_vocabulary!`,
+/// and so can any other place that tells programs apart
 /// (`crate::replay::for_each_program!(callback)`).
 macro_rules! for_each_program {
     ($callback:ident) => {
@@ -65,6 +72,43 @@ macro_rules! for_each_program {
 }
 #[allow(unused_imports)]
 pub(crate) use for_each_program;
+
+/// The vocabularies: calls `$callback!` with every program that has words
+/// of its own, one line each: `Variant module "whose"`, where `module` is
+/// the leaf `replay::module` defining that program's `Note`, `Reason` and
+/// `Failure` (an empty enum where it has none) and its `Semantics` (what
+/// its replay stands for, with the [`Program`] it is), `Variant` the
+/// variant nesting each of them into the common [`note::Note`],
+/// [`reason::Reason`], [`failure::Failure`] and [`semantics::Semantics`],
+/// and `"whose"` the owner named in those variants' docs. From this list
+/// [`note`], [`reason`], [`failure`] and [`semantics`] generate their
+/// nesting variants and the `From` impls (a program builds its own values
+/// and `.into()`s them), and `report::note`, `report::reason`,
+/// `report::failure` and `report::semantics` their dispatch to the
+/// program's wording file (`report::<program>`, which words the four). One
+/// vocabulary may serve several programs (flannel's serves k3s's embedded
+/// flannel; Cilium's NodePort and masquerade share theirs).
+macro_rules! for_each_vocabulary {
+    ($callback:ident) => {
+        $callback! {
+            CalicoNode calico_note "calico-node's",
+            KubeApiserver kube_apiserver_note "kube-apiserver's",
+            Kubelet kubelet_note "kubelet's",
+            Flannel flannel_note "flannel's (and k3s's embedded flannel's)",
+            Cilium cilium_note "Cilium's (its node-IP fallback)",
+            CiliumNodeAddress cilium_node_address_note "Cilium's NodePort and masquerade addresses'",
+            K3s k3s_note "k3s's",
+            Kubeadm kubeadm_note "kubeadm's",
+            Etcd etcd_note "etcd's",
+            Swarm swarm_note "Docker Swarm's",
+            Consul consul_note "Consul's",
+            Nomad nomad_note "Nomad's",
+            Ansible ansible_note "Ansible's",
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_vocabulary;
 
 #[macro_use]
 pub mod options;
@@ -101,6 +145,7 @@ pub mod host_interface;
 pub mod k3s;
 pub mod k3s_note;
 pub mod kube_apiserver;
+pub mod kube_apiserver_note;
 pub mod kubeadm;
 pub mod kubeadm_note;
 pub mod kubelet;

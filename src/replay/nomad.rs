@@ -15,7 +15,6 @@
 //! (go-sockaddr returns an empty string).
 
 use super::chooser::{Chooser, Context, OptionsError};
-use super::failure;
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::reason;
@@ -128,7 +127,11 @@ pub fn detect(model: &Model) -> Detection {
 /// Nomad's default advertise address; the candidates only with
 /// `rows_too` (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(crate::replay::program::Program::Nomad, Semantics::Nomad, Family::V4);
+    let mut d = Detection::new(
+        crate::replay::program::Program::Nomad,
+        Semantics::Nomad(crate::replay::nomad_note::Semantics),
+        Family::V4,
+    );
     let default_if = default_interface(model);
     match default_if {
         Some(i) => d.notes.push(
@@ -217,24 +220,6 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
 }
 
 pub use super::nomad_note::{Failure, Note, Reason};
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Nomad(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Nomad(v)
-    }
-}
-
-impl From<Failure> for failure::Failure {
-    fn from(v: Failure) -> Self {
-        failure::Failure::Nomad(v)
-    }
-}
 
 #[cfg(test)]
 #[path = "nomad_tests.rs"]

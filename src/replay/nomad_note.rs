@@ -39,3 +39,15 @@ pub enum Failure {
     /// no default advertise address.
     NoPrivateIp,
 }
+
+/// What its replay stands for: Nomad's address (go-sockaddr `GetPrivateIP`). (one version; nested as
+/// [`super::semantics::Semantics::Nomad`], worded in `report::nomad`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Nomad
+    }
+}

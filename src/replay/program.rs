@@ -16,10 +16,10 @@
 //! Contract: depends only on [`MethodText`] (a leaf): the list names each
 //! program's module and chooser type by their bare names, resolved where
 //! a callback expands it (`super::$module::$chooser`), so the programs may
-//! name [`Program`] without a cycle. Adding a program: its module (a unit
-//! type implementing [`Chooser`](super::chooser::Chooser) at its top, see
-//! there), its line in the list (and its module's `mod` line beside it),
-//! and its wording file under `report/`. The name
+//! name [`Program`] without a cycle. Adding a program: see the list's doc
+//! in `replay/mod.rs` for every file it touches (its module, its
+//! vocabulary `<program>_note.rs`, their lines in `for_each_program!` and
+//! `for_each_vocabulary!`, and its wording file under `report/`). The name
 //! is the program as `--method` and the manifests spell it (calico-node's
 //! methods are spelt by their `IP_AUTODETECTION_METHOD` value instead).
 

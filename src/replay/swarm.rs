@@ -83,7 +83,11 @@ pub const OPTIONS: &[&str] = &[];
 
 /// Swarm's advertise address.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(crate::replay::program::Program::Swarm, Semantics::Swarm, Family::V4);
+    let mut d = Detection::new(
+        crate::replay::program::Program::Swarm,
+        Semantics::Swarm(crate::replay::swarm_note::Semantics),
+        Family::V4,
+    );
     let devices: Vec<&LinkEntry> = model
         .links()
         .iter()
@@ -295,18 +299,6 @@ fn is_docker_bridge(name: &[u8]) -> bool {
 }
 
 pub use super::swarm_note::{Note, Reason};
-
-impl From<Note> for super::note::Note {
-    fn from(v: Note) -> Self {
-        super::note::Note::Swarm(v)
-    }
-}
-
-impl From<Reason> for reason::Reason {
-    fn from(v: Reason) -> Self {
-        reason::Reason::Swarm(v)
-    }
-}
 
 #[cfg(test)]
 #[path = "swarm_tests.rs"]

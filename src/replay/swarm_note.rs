@@ -46,3 +46,20 @@ pub enum Reason {
     /// The interface holds an address in one of Docker's networks.
     HoldsDockerSubnet,
 }
+
+/// None: the program has no failures of its own (nested all the same,
+/// so that every program's vocabulary has the same three enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {}
+
+/// What its replay stands for: Docker Swarm's `resolveSystemAddr`. (one version; nested as
+/// [`super::semantics::Semantics::Swarm`], worded in `report::swarm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
+
+impl Semantics {
+    /// The program replayed.
+    pub fn program(&self) -> super::program::Program {
+        super::program::Program::Swarm
+    }
+}

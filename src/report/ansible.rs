@@ -86,3 +86,9 @@ impl fmt::Display for AnsibleFailure {
         }
     }
 }
+
+impl fmt::Display for crate::replay::ansible_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

@@ -32,11 +32,11 @@
 use std::fmt;
 
 use super::reason::joined;
+use crate::replay::calico_note::CalicoWalk;
 use crate::replay::calico_note::{Failure, Introduced, LaterMethod, MethodError, Note, PeerCheck, Reason, Unable};
 use crate::replay::calico_version::Version;
 use crate::replay::conflict::Conflict;
 use crate::replay::family::Family;
-use crate::replay::semantics::CalicoWalk;
 use crate::replay::verdict::{Autodetect, DialErrno, Log, LogError};
 
 /// The line the later of two nodes logs before it terminates
@@ -395,5 +395,11 @@ impl fmt::Display for Failure {
             Failure::Disabled => f.write_str("autodetection disabled (none)"),
             Failure::NotAnAddress { family, text } => write!(f, "{}={text} is not an address", ip_var(*family)),
         }
+    }
+}
+
+impl fmt::Display for crate::replay::calico_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f, self.asked, self.walk.as_ref())
     }
 }

@@ -71,3 +71,15 @@ impl fmt::Display for CiliumExcluded {
         }
     }
 }
+
+impl fmt::Display for crate::replay::cilium_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+impl fmt::Display for crate::replay::cilium_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f, self.version)
+    }
+}

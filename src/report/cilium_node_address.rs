@@ -42,3 +42,15 @@ impl fmt::Display for Failure {
         }
     }
 }
+
+impl fmt::Display for crate::replay::cilium_node_address_note::Note {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+impl fmt::Display for crate::replay::cilium_node_address_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f, self.masquerade)
+    }
+}

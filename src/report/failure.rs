@@ -1,7 +1,8 @@
 //! Why a replay chose nothing, in words: what `detect` prints after
 //! `-> nothing:`, what `check` shows under a failed expectation, and
-//! JSON's `error`. Here: the failures several programs share, and one
-//! dispatch line per program to its own wording file (calico-node's log
+//! JSON's `error`. Here: the failures several programs share, and the
+//! dispatch of each program's own to its wording file, generated from
+//! `crate::replay::for_each_vocabulary!` (calico-node's log
 //! lines, refusals and autodetection failures are `report::calico`'s; a
 //! program's words for a capture without routes are its own file's).
 //!
@@ -15,41 +16,42 @@ use std::fmt;
 use crate::replay::failure::Failure;
 use crate::replay::note::Program;
 
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Said(message) => f.write_str(message),
-            Failure::CalicoNode(e) => e.fmt(f),
-            Failure::Kubelet(e) => e.fmt(f),
-            Failure::Flannel(e) => e.fmt(f),
-            Failure::CiliumNodeAddress(e) => e.fmt(f),
-            Failure::Kubeadm(e) => e.fmt(f),
-            Failure::Nomad(e) => e.fmt(f),
-            Failure::Ansible(e) => e.fmt(f),
-            Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
-            Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
-            Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
-            Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
-            Failure::NoRoutesCaptured(Program::Etcd) => super::etcd::no_routes(f),
-            Failure::NoRoutesCaptured(Program::Ansible) => super::ansible::no_routes(f),
-            Failure::UnknownYet { kind, request_packet } => write!(
-                f,
-                "unknown yet: the {} dump asked for in packet {request_packet} is answered after this moment",
-                match kind {
-                    crate::model::ObjectKind::Links => "link",
-                    crate::model::ObjectKind::Addresses => "address",
-                    crate::model::ObjectKind::Routes => "route",
+/// The common failures' words, and each program's failures dispatched to
+/// its own wording file (`crate::replay::for_each_vocabulary!`).
+macro_rules! failure_display {
+    ($($Variant:ident $module:ident $whose:literal,)*) => {
+        impl fmt::Display for Failure {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $( Failure::$Variant(e) => e.fmt(f), )*
+                    Failure::Said(message) => f.write_str(message),
+                    Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
+                    Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
+                    Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
+                    Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
+                    Failure::NoRoutesCaptured(Program::Etcd) => super::etcd::no_routes(f),
+                    Failure::NoRoutesCaptured(Program::Ansible) => super::ansible::no_routes(f),
+                    Failure::UnknownYet { kind, request_packet } => write!(
+                        f,
+                        "unknown yet: the {} dump asked for in packet {request_packet} is answered after this moment",
+                        match kind {
+                            crate::model::ObjectKind::Links => "link",
+                            crate::model::ObjectKind::Addresses => "address",
+                            crate::model::ObjectKind::Routes => "route",
+                        }
+                    ),
+                    Failure::NoAddressesCaptured => f.write_str(
+                        "the capture cannot answer this: no message in it shows the host's addresses (record an address dump too)",
+                    ),
+                    Failure::NoRoutesCaptured(other) => write!(
+                        f,
+                        "{other} reads the default routes, but the capture holds no routes: record a route dump too"
+                    ),
                 }
-            ),
-            Failure::NoAddressesCaptured => f.write_str(
-                "the capture cannot answer this: no message in it shows the host's addresses (record an address dump too)",
-            ),
-            Failure::NoRoutesCaptured(other) => write!(
-                f,
-                "{other} reads the default routes, but the capture holds no routes: record a route dump too"
-            ),
+            }
         }
-    }
+    };
 }
+crate::replay::for_each_vocabulary!(failure_display);
 
 serialize_as_words!(Failure);

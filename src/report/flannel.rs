@@ -95,3 +95,12 @@ impl fmt::Display for Failure {
         }
     }
 }
+
+impl fmt::Display for crate::replay::flannel_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            crate::replay::flannel_note::Semantics::Flannel { version } => semantics(f, *version),
+            crate::replay::flannel_note::Semantics::K3sFlannel { version } => k3s_semantics(f, *version),
+        }
+    }
+}

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::replay::kube_apiserver::note::Note;
+use crate::replay::kube_apiserver_note::Note;
 
 /// The `semantics:` line.
 pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -26,5 +26,23 @@ impl fmt::Display for Note {
             }
             Note::NotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
         }
+    }
+}
+
+impl fmt::Display for crate::replay::kube_apiserver_note::Reason {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+impl fmt::Display for crate::replay::kube_apiserver_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+impl fmt::Display for crate::replay::kube_apiserver_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
     }
 }

@@ -54,3 +54,9 @@ impl fmt::Display for Failure {
         }
     }
 }
+
+impl fmt::Display for crate::replay::kubeadm_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

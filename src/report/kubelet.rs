@@ -101,3 +101,9 @@ impl fmt::Display for NodeIpInvalid {
         }
     }
 }
+
+impl fmt::Display for crate::replay::kubelet_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

@@ -48,3 +48,9 @@ impl fmt::Display for Failure {
         }
     }
 }
+
+impl fmt::Display for crate::replay::nomad_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

@@ -57,3 +57,15 @@ impl fmt::Display for Reason {
         }
     }
 }
+
+impl fmt::Display for crate::replay::swarm_note::Failure {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+impl fmt::Display for crate::replay::swarm_note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        semantics(f)
+    }
+}

@@ -22,9 +22,7 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
-pub mod note;
-
-pub use note::Note;
+pub use super::kube_apiserver_note::Note;
 
 use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
@@ -107,7 +105,11 @@ fn unable(error: &str) -> Failure {
 /// one given, a specific bind address, or apimachinery's default-route walk.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let bind = o.bind_address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-    let mut d = Detection::new(Program::KubeApiserver, Semantics::KubeApiserver, Family::of(bind));
+    let mut d = Detection::new(
+        Program::KubeApiserver,
+        Semantics::KubeApiserver(crate::replay::kube_apiserver_note::Semantics),
+        Family::of(bind),
+    );
     let given = match (o.advertise_address, bind) {
         (Some(ip), _) if !ip.is_unspecified() => Some((ip, Note::AdvertiseGiven)),
         (_, ip) if !ip.is_unspecified() && !ip.is_loopback() => Some((ip, Note::BindAddressUsed)),
