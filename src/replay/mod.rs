@@ -7,7 +7,7 @@
 //! only `model`, `netlink` and `bad_value`; `cli/tests/layers.rs` checks
 //! it). One module per program replayed (`calico`, `kubelet`, `flannel`,
 //! `kubeadm`, `kube_apiserver`, `k3s`, `cilium`, `cilium_node_address`,
-//! `etcd`, `swarm`, `consul`, `nomad`; [`gai`] for the resolvers), each
+//! `etcd`, `swarm`, `consul`, `nomad`, `ansible`; [`gai`] for the resolvers), each
 //! stating the program's source it follows and implementing
 //! [`chooser::Chooser`] at its top; `for_each_program!` below is the one
 //! list of them, from which [`program`] (their identity) and [`method`]
