@@ -112,7 +112,17 @@ pub fn detect(model: &Model, family: Family) -> Detection {
             kubespray(&mut d, None);
             return d;
         }
-        Err(NoSource::NoAddress(device)) => {
+        // A route of several next hops and no `src`: the kernel hashes
+        // the flow to one of them and takes a source on its device; which
+        // one, the capture does not show.
+        Err(NoSource::NoAddress(None)) => {
+            let route = source::lookup(model, dst)
+                .map(|r| model.route_text(r))
+                .unwrap_or_default();
+            d.error = Some(AnsibleFailure::NextHopUnknown { dst, route }.into());
+            return d;
+        }
+        Err(NoSource::NoAddress(Some(device))) => {
             d.error = Some(AnsibleFailure::NoSource { dst, device }.into());
             kubespray(&mut d, None);
             return d;
@@ -125,8 +135,10 @@ pub fn detect(model: &Model, family: Family) -> Detection {
         kubespray(&mut d, None);
         return d;
     }
+    // (no device: a route of several next hops with a `src`; the address
+    // is known, the device the kernel hashes the flow to is not)
     let oif = choice.oif.unwrap_or(0);
-    let interface = choice.oif.map(|i| model.ifname(i)).unwrap_or_default();
+    let interface = choice.oif.map(|i| model.ifname(i));
     let prefix_len = model
         .device_addresses(oif, choice.route.family)
         .iter()
@@ -136,24 +148,27 @@ pub fn detect(model: &Model, family: Family) -> Detection {
         Some(len) => NodeAddress::prefixed(choice.source, len),
         None => NodeAddress::Ip(choice.source),
     };
-    d.candidates.push(Candidate {
-        interface: interface.clone(),
-        index: oif,
-        verdict: Verdict::Chosen,
-        reason: Reason::RouteGet {
-            dst,
-            route,
-            why: choice.why,
-        }
-        .into(),
-        addresses: vec![AddrVerdict {
-            address,
-            verdict: Verdict::Chosen,
-            reason: None,
-        }],
-    });
     d.address = Some(address);
-    d.interface = Some(interface);
+    match &interface {
+        Some(name) => d.candidates.push(Candidate {
+            interface: name.clone(),
+            index: oif,
+            verdict: Verdict::Chosen,
+            reason: Reason::RouteGet {
+                dst,
+                route,
+                why: choice.why,
+            }
+            .into(),
+            addresses: vec![AddrVerdict {
+                address,
+                verdict: Verdict::Chosen,
+                reason: None,
+            }],
+        }),
+        None => d.notes.push(Note::DeviceUnknown { route }.into()),
+    }
+    d.interface = interface;
     kubespray(&mut d, Some(choice.source));
     d
 }

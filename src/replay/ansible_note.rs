@@ -17,6 +17,13 @@ pub enum Note {
         /// The address it takes (127.0.0.1 when the fact has none).
         address: IpAddr,
     },
+    /// The route has several next hops and a `src`: the address is known,
+    /// the device the kernel hashes the flow to (the fact's interface) is
+    /// not.
+    DeviceUnknown {
+        /// The route, as `ip route` prints it.
+        route: String,
+    },
 }
 
 /// Why the interface was the answer (nested as
@@ -57,13 +64,22 @@ pub enum Failure {
         /// The route, as `ip route` prints it.
         route: String,
     },
-    /// The kernel finds no source address: the answer has no `src`, and
-    /// the fact names the device but no address.
+    /// The kernel finds no source address on the output device: the
+    /// answer has no `src`, and the fact names the device but no address.
     NoSource {
         /// The destination asked for.
         dst: IpAddr,
-        /// The output device, where one is named.
-        device: Option<String>,
+        /// The output device.
+        device: String,
+    },
+    /// The route has several next hops and no `src`: the kernel hashes
+    /// the flow to one of them, which the capture does not show, so the
+    /// fact is unknown.
+    NextHopUnknown {
+        /// The destination asked for.
+        dst: IpAddr,
+        /// The route, as `ip route` prints it.
+        route: String,
     },
 }
 

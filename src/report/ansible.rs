@@ -41,6 +41,11 @@ impl fmt::Display for Note {
             Note::KubesprayFallback { address } if address.is_loopback() => {
                 f.write_str("kubespray: ansible_default_ipv4 has no address, so fallback_ips gives this node 127.0.0.1")
             }
+            Note::DeviceUnknown { route } => write!(
+                f,
+                "interface unknown: `{route}` has several next hops, and which one the kernel hashes the flow \
+                 to the capture does not show"
+            ),
             Note::KubesprayFallback { address } => {
                 write!(
                     f,
@@ -76,13 +81,17 @@ impl fmt::Display for AnsibleFailure {
                 "`{}` answers with a `{route}` route, its type first: Ansible reads nothing from it",
                 RouteGet(*dst)
             ),
-            AnsibleFailure::NoSource { dst, device } => {
-                write!(f, "`{}` finds no source address", RouteGet(*dst))?;
-                if let Some(device) = device {
-                    write!(f, " on {device}")?;
-                }
-                f.write_str(": the fact names no address")
-            }
+            AnsibleFailure::NoSource { dst, device } => write!(
+                f,
+                "`{}` finds no source address on {device}: the fact names no address",
+                RouteGet(*dst)
+            ),
+            AnsibleFailure::NextHopUnknown { dst, route } => write!(
+                f,
+                "unknown: `{}` takes `{route}`, whose next hop the kernel picks by hashing the flow, which \
+                 the capture does not show (so the source and device Ansible reads are unknown)",
+                RouteGet(*dst)
+            ),
         }
     }
 }
