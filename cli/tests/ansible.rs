@@ -106,3 +106,35 @@ fn at_auto_says_ansible_asks_with_one_request() {
     let out = common::nlorder(&["detect", "-q", "--method", "kubelet", "--at", "auto", capture]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("no Go program looked"));
 }
+
+/// The same unknown, said by every replay that asks the kernel for a
+/// source (calico-node's can-reach, flannel's --iface-can-reach, the
+/// address sort): a default of several next hops without `src` has a
+/// source the capture does not show, not "no usable address".
+#[test]
+fn a_source_behind_several_next_hops_is_unknown_everywhere() {
+    let capture = common::fixture("ansible/multipath.pcap");
+    let capture = capture.to_str().unwrap();
+    let dst = "2404:6800:400a:800::1012";
+    let method = format!("can-reach={dst}");
+    for args in [
+        vec!["detect", "-q", "--family", "6", "--method", &method, capture],
+        vec![
+            "detect",
+            "-q",
+            "--family",
+            "6",
+            "--method",
+            "flannel",
+            "--iface-can-reach",
+            dst,
+            capture,
+        ],
+        vec!["gai", "-q", capture, dst, "8.8.8.8"],
+    ] {
+        let out = common::nlorder(&args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("several next hops"), "{args:?}: {text}");
+        assert!(!text.contains("no usable address"), "{args:?}: {text}");
+    }
+}

@@ -115,14 +115,11 @@ pub fn detect(model: &Model, family: Family) -> Detection {
         // A route of several next hops and no `src`: the kernel hashes
         // the flow to one of them and takes a source on its device; which
         // one, the capture does not show.
-        Err(NoSource::NoAddress(None)) => {
-            let route = source::lookup(model, dst)
-                .map(|r| model.route_text(r))
-                .unwrap_or_default();
+        Err(NoSource::NextHopUnknown(route)) => {
             d.error = Some(AnsibleFailure::NextHopUnknown { dst, route }.into());
             return d;
         }
-        Err(NoSource::NoAddress(Some(device))) => {
+        Err(NoSource::NoAddress(device)) => {
             d.error = Some(AnsibleFailure::NoSource { dst, device }.into());
             kubespray(&mut d, None);
             return d;

@@ -399,7 +399,7 @@ fn log_error(why: &Unable, family: Family) -> Option<LogError> {
                     Rejecting::Unreachable => DialErrno::HostUnreachable,
                     Rejecting::Prohibit => DialErrno::PermissionDenied,
                 },
-                NoSource::NoRoutes | NoSource::NoAddress(_) => return None,
+                NoSource::NoRoutes | NoSource::NoAddress(_) | NoSource::NextHopUnknown(_) => return None,
             },
         },
         Unable::CanReachName { .. }

@@ -112,9 +112,12 @@ pub enum NoSource {
         /// Its type.
         kind: Rejecting,
     },
-    /// The output device has no usable address (`None`: the route names
-    /// no single device, multipath or none).
-    NoAddress(Option<String>),
+    /// The output device has no usable address.
+    NoAddress(String),
+    /// The route has several next hops and no `src`: the kernel hashes
+    /// the flow to one of them and picks a source on its device; which
+    /// one, the capture does not show (the route, as `ip route` prints it).
+    NextHopUnknown(String),
 }
 
 /// The type of a route that refuses to carry traffic.
@@ -256,9 +259,9 @@ pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSourc
         });
     }
     let Some(oif) = route.oif else {
-        return Err(NoSource::NoAddress(None));
+        return Err(NoSource::NextHopUnknown(model.route_text(&route)));
     };
-    let no_address = || NoSource::NoAddress(Some(model.ifname(oif)));
+    let no_address = || NoSource::NoAddress(model.ifname(oif));
     if dst.is_ipv4() {
         // A gateway route's next hop is on-link (scope link); a device route's is host.
         let (near, scope) = match route.gateway {

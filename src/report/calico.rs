@@ -234,6 +234,12 @@ impl fmt::Display for Unable {
                  (nlorder's limit, not calico-node's): give what it resolves to with --resolved ADDR"
             ),
             Unable::CanReachFamily { dest, family } => write!(f, "can-reach={dest} is not an IPv{family} address"),
+            // (the kernel would connect: which source it takes is what the
+            // capture cannot show)
+            Unable::CannotReach {
+                dst,
+                why: why @ crate::replay::source::NoSource::NextHopUnknown(_),
+            } => write!(f, "connecting to {dst}: {why}"),
             Unable::CannotReach { dst, why } => write!(f, "cannot reach {dst}: {why}"),
             Unable::NoInternalIp => f.write_str("the Node's InternalIP is needed: give --node-internal-ip"),
             Unable::NoInternalIpOfFamily(family) => write!(f, "the Node has no IPv{family} InternalIP"),

@@ -137,6 +137,11 @@ impl fmt::Display for GaiNote {
                  is the host's own, or with GODEBUG=netdns=cgo: use --resolver glibc then",
             ),
             GaiNote::MuslUnsorted => f.write_str("musl does not sort when all answers are IPv4 (or there is only one)"),
+            GaiNote::SourceUnknown { dst } => write!(
+                f,
+                "the source for {dst} is unknown (its route has several next hops): the order rests on it having \
+                 none, which the kernel would not say, so the order is unknown where {dst} decides it"
+            ),
             GaiNote::SourceNotInDump { source, dst } => write!(
                 f,
                 "source {source} of {dst} is not in the address dump glibc reads (point-to-point peer?): prefix \

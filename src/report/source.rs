@@ -48,10 +48,12 @@ impl fmt::Display for NoSource {
             NoSource::NoRoutes => f.write_str("the capture holds no routes of that family"),
             NoSource::Unreachable => f.write_str("no route matches (network unreachable)"),
             NoSource::Rejected { route, .. } => write!(f, "the matching route rejects it: {route}"),
-            NoSource::NoAddress(Some(device)) => write!(f, "the output device {device} has no usable address"),
-            NoSource::NoAddress(None) => {
-                f.write_str("the output device (multipath or no device) has no usable address")
-            }
+            NoSource::NoAddress(device) => write!(f, "the output device {device} has no usable address"),
+            NoSource::NextHopUnknown(route) => write!(
+                f,
+                "unknown: `{route}` has several next hops, and which one the kernel hashes the flow to (and \
+                 so the source) the capture does not show"
+            ),
         }
     }
 }

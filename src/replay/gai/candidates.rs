@@ -49,7 +49,12 @@ pub(super) fn facts(
                         inferred: routes_inferred,
                     },
                 ),
-                Err(e) => (None, SourceWhy::None(e)),
+                Err(e) => {
+                    if matches!(e, source::NoSource::NextHopUnknown(_)) {
+                        notes.push(GaiNote::SourceUnknown { dst });
+                    }
+                    (None, SourceWhy::None(e))
+                }
             },
         };
         let mut f = CandidateFacts {

@@ -111,4 +111,10 @@ pub enum GaiNote {
         /// The candidate it is the source for.
         dst: IpAddr,
     },
+    /// The kernel's source for `dst` is unknown (a route of several next
+    /// hops without `src`): the sort below treats it as having none.
+    SourceUnknown {
+        /// The candidate.
+        dst: IpAddr,
+    },
 }
