@@ -7,6 +7,14 @@
 //! the rest, so memory stays bounded on a hostile file.
 
 use std::fmt;
+use std::io::Write as _;
+
+/// Writes one line to standard error, as `eprintln!` does, but says
+/// nothing when standard error is gone (`nlorder ... 2>&1 | head`): a
+/// closed pipe ends a subcommand quietly, whichever stream it was.
+pub fn say(line: fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
 
 /// One problem a layer recovered from, and where in the input it was.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

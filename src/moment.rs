@@ -50,6 +50,15 @@ impl std::str::FromStr for At {
             && secs.is_finite()
             && secs >= 0.0
         {
+            // (a time past RFC 3339's last year names no moment anyone
+            // captured, and would be said back as a saturated number)
+            if secs > LAST_RFC3339_SECS {
+                return Err(BadValue::new(
+                    s,
+                    "after the year 9999 as epoch seconds (a whole number below 1000000000 is a packet number, \
+                     from 1000000000 on epoch seconds)",
+                ));
+            }
             let whole = secs.trunc();
             return Ok(At::Time(Timestamp {
                 secs: whole as i64,
@@ -76,6 +85,9 @@ impl std::str::FromStr for At {
         }
     }
 }
+
+/// 9999-12-31T23:59:59Z, the last second RFC 3339 can write.
+const LAST_RFC3339_SECS: f64 = 253_402_300_799.0;
 
 /// `2026-11-21T20:47:10.02+01:00` -> (`2026-11-21T20:47:10.02`, 3600): an
 /// RFC 3339 time's numeric UTC offset, in seconds east of UTC (`Z` and
@@ -120,7 +132,11 @@ impl std::str::FromStr for AtSpec {
         if s == "auto" {
             return Ok(AtSpec::Auto);
         }
-        s.parse().map(AtSpec::Moment).map_err(|_| {
+        s.parse().map(AtSpec::Moment).map_err(|e| {
+            // a number's own reason (too late a time) says more than the list
+            if s.parse::<f64>().is_ok() {
+                return e;
+            }
             BadValue::new(
                 s,
                 "neither auto, a packet number, a time (epoch seconds or RFC 3339) nor end+SECONDS",

@@ -36,11 +36,11 @@ fn main() -> ExitCode {
         // A reader that closed the pipe (`| head`) is not an error.
         Err(Error::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e @ Error::Output(_)) => {
-            eprintln!("nlorder: {e}");
+            nlorder::diag::say(format_args!("nlorder: {e}"));
             ExitCode::FAILURE
         }
         Err(Error::Unreadable(msg)) => {
-            eprintln!("nlorder: {msg}");
+            nlorder::diag::say(format_args!("nlorder: {msg}"));
             ExitCode::from(EXIT_UNREADABLE)
         }
         Err(Error::Usage(msg)) => usage_error(&msg),
@@ -71,7 +71,7 @@ fn run(command: Command) -> Result<Status, Error> {
         Command::Man { page: None, dir: None } => man::man_page(&mut out)?,
         Command::Man { dir: Some(dir), .. } => {
             for path in man::write_pages(&dir).map_err(|e| Error::Unreadable(format!("{}: {e}", dir.display())))? {
-                eprintln!("nlorder: wrote {}", path.display());
+                nlorder::diag::say(format_args!("nlorder: wrote {}", path.display()));
             }
         }
         Command::Man { page: Some(name), .. } => match man::sub_page(&name, &mut out) {

@@ -16,13 +16,45 @@ pub fn sub_page(name: &str, out: &mut dyn std::io::Write) -> Option<std::io::Res
     let cmd = Cli::command();
     let sub = man_subcommands(&cmd).find(|s| s.get_name() == name)?.clone();
     let page = format!("nlorder-{name}");
-    let man = clap_mangen::Man::new(sub.name(page.clone()).bin_name(format!("nlorder {name}"))).title(page);
+    // (a subcommand has no version of its own: the page's source is the
+    // package, as on the top page)
+    let source = format!("nlorder {}", cmd.get_version().unwrap_or_default());
+    let man = clap_mangen::Man::new(sub.clone().name(page.clone()).bin_name(format!("nlorder {name}")))
+        .title(page)
+        .source(source);
     let mut buf = Vec::new();
     if let Err(e) = man.render(&mut buf) {
         return Some(Err(e));
     }
-    let text = headings(&String::from_utf8_lossy(&buf), ".SH");
+    let text = headings(&with_aliases(&String::from_utf8_lossy(&buf), &sub), ".SH");
     Some(out.write_all(text.as_bytes()))
+}
+
+/// The visible aliases of each option (`-o`/`--output` beside `-w`/`--write`)
+/// added to its entry, as `--help` lists them: clap_mangen names only the
+/// option itself.
+fn with_aliases(roff: &str, cmd: &clap::Command) -> String {
+    let mut text = roff.to_owned();
+    for arg in cmd.get_arguments() {
+        let shorts = arg.get_visible_short_aliases().unwrap_or_default();
+        let longs = arg.get_visible_aliases().unwrap_or_default();
+        if shorts.is_empty() && longs.is_empty() {
+            continue;
+        }
+        let mut entry = Vec::new();
+        entry.extend(arg.get_short().map(|c| format!("\\fB\\-{c}\\fR")));
+        entry.extend(
+            arg.get_long()
+                .map(|l| format!("\\fB\\-\\-{}\\fR", l.replace('-', "\\-"))),
+        );
+        let entry = entry.join(", ");
+        let mut more: Vec<String> = shorts.iter().map(|c| format!("\\fB\\-{c}\\fR")).collect();
+        more.extend(longs.iter().map(|l| format!("\\fB\\-\\-{}\\fR", l.replace('-', "\\-"))));
+        // the entry's own line (`.TP` then the flags), not the synopsis
+        let at = format!(".TP\n{entry}");
+        text = text.replacen(&at, &format!("{at}, {}", more.join(", ")), 1);
+    }
+    text
 }
 
 /// The guide at the end of a listing's help (FILTERS, FIELDS, EXAMPLE) as
@@ -96,7 +128,7 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
             .replace(".SH SYNOPSIS", ".SS Synopsis")
             .replace(".SH DESCRIPTION", ".SS Description")
             .replace(".SH OPTIONS", ".SS Options");
-        let text = headings(&text, ".SS");
+        let text = headings(&with_aliases(&text, sub), ".SS");
         writeln!(out, ".SH \"{}\"", name.to_uppercase())?;
         out.write_all(text.as_bytes())?;
     }

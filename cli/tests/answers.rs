@@ -648,3 +648,42 @@ fn counts_names_and_moments_read_as_written() {
         "{out}"
     );
 }
+
+#[test]
+fn a_time_no_capture_can_hold_is_refused_in_the_users_words() {
+    let f = fx("basic.pcap");
+    for at in ["1e30", "99999999999999999999"] {
+        for cmd in ["table", "detect"] {
+            let out = common::nlorder(&[cmd, "-q", "--at", at, &f]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd} --at {at}: {err}");
+            assert!(err.contains(&format!("'{at}' is after the year 9999")), "{err}");
+            assert!(!err.contains("9223372036854775807"), "{err}");
+        }
+    }
+    // where a number stops being a packet number is in the help
+    let out = common::nlorder(&["table", "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("below 1000000000 is a packet"), "{help}");
+}
+
+#[test]
+fn a_calico_method_one_slip_away_keeps_calicos_answer_and_names_the_method_meant() {
+    let f = fx("basic.pcap");
+    let out = common::nlorder(&["detect", "-q", "--method", "first-fund", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "Invalid IP autodetection method: first-fund (calico-node terminates); did you mean first-found?"
+        ),
+        "{text}"
+    );
+    let out = common::nlorder(&["detect", "-q", "--format", "json", "--method", "interfce=eth.*", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("did you mean interface=eth.*?"), "{text}");
+    // an interface name given as the method is calico-node's to reject, with no guess
+    let out = common::nlorder(&["detect", "-q", "--method", "eth1", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Invalid IP autodetection method: eth1"), "{text}");
+    assert!(!text.contains("did you mean"), "{text}");
+}

@@ -15,6 +15,35 @@ fn completions_and_man_page() {
     let man = common::nlorder(&["man"]);
     assert!(man.status.success());
     assert!(String::from_utf8_lossy(&man.stdout).starts_with(".ie"), "roff expected");
+    // every page, a subcommand's too, names the version it documents
+    let version = format!("\"nlorder {}\"", env!("CARGO_PKG_VERSION"));
+    for page in [vec!["man"], vec!["man", "decode"], vec!["man", "detect"]] {
+        let out = common::nlorder(&page);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let th = text.lines().find(|l| l.starts_with(".TH")).expect(".TH line");
+        assert!(th.contains(&version), "{page:?}: {th}");
+    }
+}
+
+#[test]
+fn every_file_written_takes_dash_o() {
+    let capture = common::fixture("basic.pcap");
+    let capture = capture.to_str().expect("path");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dash-o");
+    std::fs::create_dir_all(&dir).expect("dir");
+    for (flag, name) in [("-o", "a.pcapng"), ("--output", "b.pcapng"), ("-w", "c.pcapng")] {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        let out = common::nlorder(&["annotate", "-q", capture, flag, path.to_str().expect("path")]);
+        assert!(out.status.success(), "{flag}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::metadata(&path).expect("written").len() > 0, "{flag}");
+    }
+    // record and watch list -o beside tcpdump's -w
+    for sub in ["record", "watch", "annotate"] {
+        let out = common::nlorder(&[sub, "--help"]);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("-o") && help.contains("--output"), "{sub}: {help}");
+    }
 }
 
 #[test]
@@ -121,6 +150,33 @@ fn a_closed_pipe_ends_every_subcommand_quietly() {
             "{a:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+}
+
+/// `nlorder ... 2>&1 | head`: standard error closed too. What nlorder has to
+/// say there (a summary, a warning, an unreadable capture) ends quietly,
+/// never as a panic (exit 101).
+#[test]
+fn a_closed_stderr_is_no_panic() {
+    let f = common::fixture("basic.pcap");
+    let f = f.to_str().expect("path");
+    for (args, code) in [
+        (vec!["detect", f], 0),
+        (vec!["table", "--at", "99999", f], 0),
+        (vec!["detect", "/nonexistent/x.pcap"], 2),
+        (vec!["table", "Cargo.toml"], 2),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                drop(child.stderr.take());
+                child.wait_with_output()
+            })
+            .expect("run");
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
     }
 }
 

@@ -78,7 +78,7 @@ impl Annotate {
             }
         };
         if !console.quiet {
-            eprintln!("nlorder: {}", written.describe(&name));
+            crate::diag::say(format_args!("nlorder: {}", written.describe(&name)));
         }
         Ok(Status::Success)
     }

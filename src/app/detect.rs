@@ -59,7 +59,7 @@ impl Detect {
         let mut settings = self.settings.clone();
         // Said even with --quiet: the answer is not the release asked for.
         if let Some(w) = crate::report::semantics::newer_release(settings.programs.calico.calico_version) {
-            eprintln!("nlorder: warning: --calico-version: {w}");
+            crate::diag::say(format_args!("nlorder: warning: --calico-version: {w}"));
         }
         // The families to replay, each with its method: one run, or one
         // per family an operator Installation configures (both when
@@ -74,7 +74,7 @@ impl Detect {
             for family in families {
                 let (method, why) = super::operator::method_of_file(path, family).map_err(Error::Unreadable)?;
                 if !console.quiet {
-                    eprintln!("nlorder: --installation: {method} ({why})");
+                    crate::diag::say(format_args!("nlorder: --installation: {method} ({why})"));
                 }
                 runs.push((Some(family), Method::Calico(method)));
             }
@@ -164,7 +164,7 @@ impl Detect {
         report::print(self.format, console.style, &report, out)?;
         out.flush()?;
         for f in &failed {
-            eprintln!("nlorder: {f}");
+            crate::diag::say(format_args!("nlorder: {f}"));
         }
         Ok(if failed.is_empty() && report.conflicts.is_empty() {
             Status::Success

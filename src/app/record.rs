@@ -27,7 +27,7 @@ impl Record {
             if !console.quiet {
                 let line =
                     crate::report::record::started(Some(&self.file), self.netns.as_deref(), self.format, &self.options);
-                eprintln!("nlorder: {line}");
+                crate::diag::say(format_args!("nlorder: {line}"));
             }
         };
         let summary = record_to(
@@ -39,7 +39,10 @@ impl Record {
         )
         .map_err(|e| Error::Unreadable(e.to_string()))?;
         if !console.quiet {
-            eprintln!("nlorder: {}", summary.describe(&self.file.display().to_string()));
+            crate::diag::say(format_args!(
+                "nlorder: {}",
+                summary.describe(&self.file.display().to_string())
+            ));
         }
         Ok(Status::Success)
     }

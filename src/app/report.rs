@@ -92,7 +92,7 @@ impl Report {
             Some(path) if path.as_os_str() != "-" => {
                 std::fs::write(path, &page).map_err(|e| Error::Unreadable(format!("{}: {e}", path.display())))?;
                 if !console.quiet {
-                    eprintln!("nlorder: wrote {} ({} bytes)", path.display(), page.len());
+                    crate::diag::say(format_args!("nlorder: wrote {} ({} bytes)", path.display(), page.len()));
                 }
             }
             _ => {

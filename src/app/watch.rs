@@ -106,7 +106,7 @@ impl Watch {
                                 FileFormat::Pcapng,
                                 &options,
                             );
-                            eprintln!("nlorder: {line}");
+                            crate::diag::say(format_args!("nlorder: {line}"));
                         }
                     };
                     let tee = Tee {
@@ -174,7 +174,10 @@ impl Watch {
                     if let Feed::Kernel { write: Some(path), .. } = &self.feed
                         && !console.quiet
                     {
-                        eprintln!("nlorder: {}", summary.describe(&path.display().to_string()));
+                        crate::diag::say(format_args!(
+                            "nlorder: {}",
+                            summary.describe(&path.display().to_string())
+                        ));
                     }
                 }
                 // The reader stopped first (--expect): the recorder's
@@ -190,7 +193,7 @@ impl Watch {
         read?;
         out.flush()?;
         if let Some(f) = failure {
-            eprintln!("nlorder: {f}");
+            crate::diag::say(format_args!("nlorder: {f}"));
             return Ok(Status::Mismatch);
         }
         Ok(Status::Success)

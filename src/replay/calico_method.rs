@@ -176,6 +176,7 @@ impl Method {
         let refused = |introduced| MethodError::Invalid {
             method: text(),
             introduced,
+            near: None,
         };
         let invalid = || refused(None);
         let too_old = |method, since| {
@@ -222,8 +223,58 @@ impl Method {
             }
             return Ok(Method::KubernetesInternalIp);
         }
-        Err(invalid())
+        match invalid() {
+            MethodError::Invalid { method, introduced, .. } => Err(MethodError::Invalid {
+                method,
+                introduced,
+                near: near_method(s),
+            }),
+            other => Err(other),
+        }
     }
+}
+
+/// The methods calico-node knows, as they are written: a name alone, or a
+/// name and `=` before its argument.
+const METHOD_NAMES: [&str; 6] = [
+    "first-found",
+    "kubernetes-internal-ip",
+    "interface=",
+    "skip-interface=",
+    "cidr=",
+    "can-reach=",
+];
+
+/// The method `s` is one slip away from (one edit in four letters at most,
+/// as for programs' names), written with `s`'s own argument: `interfce=eth.*`
+/// -> `interface=eth.*`, `first-fund` -> `first-found`. `None` when nothing
+/// is that close.
+pub(crate) fn near_method(s: &str) -> Option<String> {
+    // `interface:eth0` and `interface eth0` are the same slip as a letter
+    let (head, arg) = match s.split_once(['=', ':', ' ']) {
+        Some((head, arg)) => (head, Some(arg)),
+        None => (s, None),
+    };
+    let has_equals = s.get(head.len()..).is_some_and(|rest| rest.starts_with('='));
+    METHOD_NAMES
+        .iter()
+        .filter_map(|name| {
+            let bare = name.trim_end_matches('=');
+            let takes_arg = name.ends_with('=');
+            let typed = if takes_arg { head } else { s };
+            let d = strsim::osa_distance(typed, bare);
+            let slip = (d > 0 || (takes_arg && !has_equals)) && d * 4 <= bare.len();
+            slip.then(|| {
+                let text = match (takes_arg, arg) {
+                    (true, Some(a)) => format!("{name}{a}"),
+                    (true, None) => format!("{name}..."),
+                    (false, _) => (*name).to_owned(),
+                };
+                (d, text)
+            })
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, text)| text)
 }
 
 /// `--node-internal-ip [NODE=]IP`: the Node's InternalIP, for every node or

@@ -269,6 +269,9 @@ pub enum MethodError {
         method: MethodText,
         /// The release that introduced it, when it exists in a later one.
         introduced: Option<Introduced>,
+        /// The method it is one slip away from (`first-fund`:
+        /// `first-found`), as the user would write it.
+        near: Option<String>,
     },
     /// A pattern in it does not compile: an argument to fix.
     Pattern {

@@ -247,3 +247,24 @@ fn can_reach_uses_the_kernel_source_and_names_the_route() {
         cr.notes
     );
 }
+
+#[test]
+fn a_method_one_slip_away_is_named() {
+    use crate::replay::calico_method::near_method;
+    assert_eq!(near_method("first-fund").as_deref(), Some("first-found"));
+    assert_eq!(near_method("frist-found").as_deref(), Some("first-found"));
+    assert_eq!(near_method("interfce=eth.*").as_deref(), Some("interface=eth.*"));
+    assert_eq!(near_method("interface:eth0").as_deref(), Some("interface=eth0"));
+    assert_eq!(near_method("can_reach=8.8.8.8").as_deref(), Some("can-reach=8.8.8.8"));
+    assert_eq!(
+        near_method("kubernetes-internal-iq").as_deref(),
+        Some("kubernetes-internal-ip")
+    );
+    // an interface name is calico-node's to reject, not a slip
+    assert_eq!(near_method("eth1"), None);
+    assert_eq!(near_method("eth0,eth1"), None);
+    assert_eq!(near_method("bogus"), None);
+    // what calico-node accepts is no slip
+    assert_eq!(near_method("first-found"), None);
+    assert_eq!(near_method("cidr=10.0.0.0/8"), None);
+}

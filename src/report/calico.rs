@@ -256,8 +256,15 @@ impl fmt::Display for Unable {
 impl fmt::Display for MethodError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MethodError::Invalid { method, introduced } => {
+            MethodError::Invalid {
+                method,
+                introduced,
+                near,
+            } => {
                 write!(f, "Invalid IP autodetection method: {method} (calico-node terminates)")?;
+                if let Some(near) = near {
+                    write!(f, "; did you mean {near}?")?;
+                }
                 if let Some(Introduced {
                     method,
                     since,

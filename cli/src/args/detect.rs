@@ -90,7 +90,13 @@ pub struct WatchArgs {
     #[arg(short = 'r', long = "read", value_name = "CAPTURE", conflicts_with_all = ["netns", "write"])]
     pub read: Option<PathBuf>,
     /// Keep what is recorded in this pcapng file too.
-    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    #[arg(
+        short = 'w',
+        long = "write",
+        value_name = "FILE",
+        visible_short_alias = 'o',
+        visible_alias = "output"
+    )]
     pub write: Option<PathBuf>,
     /// Watch inside this network namespace: a name from `ip netns list`, or a path such as
     /// /proc/PID/ns/net.

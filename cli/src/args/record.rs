@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 #[derive(Debug, Args)]
 pub struct RecordArgs {
     /// The capture to write (`-` for stdout).
-    #[arg(short = 'w', long = "write")]
+    #[arg(short = 'w', long = "write", visible_short_alias = 'o', visible_alias = "output")]
     pub file: PathBuf,
     /// After the dumps, record notifications until --duration or Ctrl-C, then dump again.
     #[arg(long)]

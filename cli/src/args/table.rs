@@ -15,7 +15,9 @@ pub struct TableArgs {
     pub model: ModelArgs,
     /// The tables as they stood once this record (a packet number, as `decode`
     /// numbers them) or the last record at or before this time (epoch seconds
-    /// or RFC 3339) had been applied; `end+SECS`: that long after the last
+    /// or RFC 3339) had been applied. A whole number below 1000000000 is a
+    /// packet number (`--at 100`); from 1000000000 on, or with a fraction, it
+    /// is epoch seconds (`--at 1000000000` is 2001-09-09T01:46:40Z). `end+SECS`: that long after the last
     /// record, the kernel's own timers (duplicate address detection, address
     /// lifetimes) run on and nothing else assumed (what `ip` shows a few
     /// seconds after the capture of a quiet host). Default: the last record.
@@ -65,7 +67,13 @@ pub struct AnnotateArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// The pcapng file to write (`-` for stdout); never the capture being read.
-    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    #[arg(
+        short = 'w',
+        long = "write",
+        value_name = "FILE",
+        visible_short_alias = 'o',
+        visible_alias = "output"
+    )]
     pub file: PathBuf,
     #[command(flatten)]
     pub model: ModelArgs,

@@ -29,8 +29,11 @@ impl Check {
     /// file), and says on stderr what could not be run.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let updated = |f: &std::path::Path, written: bool| match written {
-            true => eprintln!("nlorder: updated {}", f.display()),
-            false => eprintln!("nlorder: {} not updated: some of it could not be run", f.display()),
+            true => crate::diag::say(format_args!("nlorder: updated {}", f.display())),
+            false => crate::diag::say(format_args!(
+                "nlorder: {} not updated: some of it could not be run",
+                f.display()
+            )),
         };
         let outcomes =
             run_paths(&self.paths, self.update, self.jobs, updated).map_err(|e| Error::Unreadable(e.to_string()))?;
@@ -45,7 +48,11 @@ impl Check {
         // too, once every manifest has run and the reports are written.
         let errors: Vec<&Outcome> = outcomes.iter().filter(|o| o.is_error()).collect();
         for o in &errors {
-            eprintln!("nlorder: {}: {}", o.place(), o.message.as_deref().unwrap_or_default());
+            crate::diag::say(format_args!(
+                "nlorder: {}: {}",
+                o.place(),
+                o.message.as_deref().unwrap_or_default()
+            ));
         }
         Ok(if !errors.is_empty() {
             Status::Unreadable
