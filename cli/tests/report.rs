@@ -493,3 +493,89 @@ fn what_the_timers_did_after_the_capture_is_drawn_as_assumed() {
     let out = common::nlorder(&["report", "-q", "--format", "svg", &f]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("data-assumed"));
 }
+
+/// What the browser laid out, measured by a script appended to a copy of the
+/// page: the smallest scale any drawing was drawn at (its width on screen
+/// over its own), and how many rename labels overlap an address bar.
+fn layout_at(page: &Path, width: u32) -> (f64, usize, usize) {
+    const MEASURE: &str = "<script>
+(function () {
+  var scale = Infinity;
+  document.querySelectorAll('svg.nl:not(.legend)').forEach(function (s) {
+    var own = s.viewBox.baseVal.width;
+    scale = Math.min(scale, s.getBoundingClientRect().width / own);
+  });
+  var labels = document.querySelectorAll('svg.nl text.rename');
+  var bars = document.querySelectorAll('svg.nl g.address rect');
+  var overlaps = 0;
+  labels.forEach(function (t) {
+    var a = t.getBoundingClientRect();
+    bars.forEach(function (r) {
+      var b = r.getBoundingClientRect();
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) { overlaps++; }
+    });
+  });
+  document.body.setAttribute('data-min-scale', String(scale));
+  document.body.setAttribute('data-overlaps', String(overlaps));
+  document.body.setAttribute('data-renames', String(labels.length));
+})();
+</script>";
+    let html = std::fs::read_to_string(page).expect("page");
+    let measured = page.with_extension(format!("measure-{width}.html"));
+    std::fs::write(&measured, html.replace("</body>", &format!("{MEASURE}</body>"))).expect("write");
+    let url = format!("file://{}", measured.display());
+    let dom = String::from_utf8(chromium(&[&format!("--window-size={width},1000"), "--dump-dom", &url]).stdout)
+        .expect("utf-8 DOM");
+    let attr = |name: &str| -> String {
+        let at = dom
+            .find(&format!("{name}=\""))
+            .unwrap_or_else(|| panic!("{name} not set: did the script run?"));
+        let rest = &dom[at + name.len() + 2..];
+        rest[..rest.find('"').expect("closing quote")].to_owned()
+    };
+    (
+        attr("data-min-scale").parse().expect("scale"),
+        attr("data-overlaps").parse().expect("overlaps"),
+        attr("data-renames").parse().expect("renames"),
+    )
+}
+
+/// At a 900-px window as at 1400 px, the drawing is never shrunk below its
+/// own size (the lanes' text stays readable; the column scrolls instead),
+/// and a rename's label lies over no address bar; a capture with renames
+/// and seven links (notify-link.pcap: the bridge renamed to nerdctl0).
+#[test]
+fn the_page_reads_at_900_and_1400_px() {
+    if !common::have_tool("chromium") {
+        return;
+    }
+    let dir = pages_dir();
+    let page = dir.join("notify-link-all.html");
+    let out = common::nlorder(&[
+        "report",
+        "-q",
+        "--all",
+        "-o",
+        page.to_str().expect("path"),
+        &fx("notify-link.pcap"),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for width in [900, 1400] {
+        let (scale, overlaps, renames) = layout_at(&page, width);
+        assert!(renames > 0, "notify-link.pcap draws its rename");
+        assert!(
+            scale >= 0.999,
+            "{width} px: the drawing is shrunk to {scale:.2} of its size"
+        );
+        assert_eq!(overlaps, 0, "{width} px: a rename label lies over an address bar");
+        let png = dir.join(format!("notify-link-all-{width}.png"));
+        let url = format!("file://{}", page.display());
+        chromium(&[
+            &format!("--screenshot={}", png.display()),
+            &format!("--window-size={width},1400"),
+            "--hide-scrollbars",
+            &url,
+        ]);
+        assert!(std::fs::read(&png).expect("screenshot").starts_with(b"\x89PNG"));
+    }
+}

@@ -32,8 +32,8 @@ header p { margin: 0; color: #b0bec5; font-size: 13px; }
 main { padding: 12px 22px 40px; }
 code, .mono, td { font-family: ui-monospace, 'DejaVu Sans Mono', monospace; font-size: 12.5px; }
 .nodes { display: flex; gap: 14px; align-items: flex-start; }
-.node-col { flex: 1 1 0; min-width: 0; background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 6px; }
-.node-col svg.nl { width: 100%; height: auto; display: block; }
+.node-col { flex: 1 1 0; min-width: 0; background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 6px; overflow-x: auto; }
+.node-col svg.nl { width: 100%; min-width: var(--drawing-width); height: auto; display: block; }
 .conflict { background: #fdecea; border: 1px solid #c0392b; color: #7b1d14; border-radius: 6px; padding: 8px 12px; margin: 8px 0; font-weight: 600; }
 .cursor { position: fixed; pointer-events: none; background: #263238; color: #fff; font: 12px ui-monospace, monospace; padding: 2px 6px; border-radius: 3px; display: none; z-index: 5; }
 #panel { position: fixed; right: 16px; bottom: 16px; max-width: 560px; max-height: 50vh; overflow: auto; background: #fff; border: 1px solid #c0392b; border-radius: 6px; box-shadow: 0 4px 18px rgba(0,0,0,.2); padding: 10px 14px; display: none; z-index: 6; }
@@ -287,8 +287,12 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
                     }
                     div .nodes {
                         @for (k, n) in p.nodes.iter().enumerate() {
-                            div .node-col data-node=(n.node) {
-                                (svg::node_svg(k, svg::node_width(p.nodes.len()), n, &palette, &svg::node_conflicts(p, &n.node)))
+                            // (drawn no smaller than its own size: in a narrow
+                            // window the column scrolls, and its text stays as
+                            // large as the drawing sets it)
+                            @let width = svg::node_width(p.nodes.len());
+                            div .node-col data-node=(n.node) style=(format!("--drawing-width: {width}px")) {
+                                (svg::node_svg(k, width, n, &palette, &svg::node_conflicts(p, &n.node)))
                             }
                         }
                     }

@@ -433,8 +433,10 @@ fn link_lane(node: &str, l: &LinkLane, y: f64, axis: Axis) -> Markup {
                     None => {}
                 }
             }
+            // (inside the lane's own bar: above it, the label would lie over
+            // the last address bar of the link drawn before)
             @for (p, n) in l.names.iter().skip(1) {
-                text .small x=(fmt(axis.x(*p) + 2.0)) y=(fmt(y + 1.0)) { "renamed " (n) }
+                text .small .rename x=(fmt(axis.x(*p) + 2.0)) y=(fmt(y + h - 0.5)) { "renamed " (n) }
             }
             @for (k, bar) in l.addresses.iter().enumerate() {
                 (addr_bar(bar, y + LINK_ROW + ADDR_ROW * k as f64, axis))
