@@ -165,8 +165,8 @@ fn every_chooser_answers_as_its_go_reimplementation_on_real_kernels() {
 /// The runs CI records afresh (NLORDER_CHOOSERS_DIR, see .ci/run).
 #[test]
 fn fresh_chooser_runs_agree_too() {
-    if let Ok(dir) = std::env::var("NLORDER_CHOOSERS_DIR") {
-        assert_agree(Path::new(&dir), 1);
+    if let Some(dir) = common::fresh_dir("NLORDER_CHOOSERS_DIR") {
+        assert_agree(&dir, 1);
     }
 }
 

@@ -79,6 +79,25 @@ pub fn have_tool(tool: &str) -> bool {
     found
 }
 
+/// The folder of fresh recordings `.ci/run` makes and names in the
+/// environment variable `var` (NLORDER_MATRIX_DIR, NLORDER_DAEMONS_DIR,
+/// NLORDER_CHOOSERS_DIR). Outside CI a missing one is said as SKIPPED;
+/// under CI (`CI` set) it fails, as a missing tool does: CI must check
+/// the fresh runs, not pass without them.
+pub fn fresh_dir(var: &str) -> Option<std::path::PathBuf> {
+    match std::env::var(var) {
+        Ok(dir) => Some(std::path::PathBuf::from(dir)),
+        Err(_) => {
+            assert!(
+                std::env::var("CI").is_err(),
+                "{var} is not set, but CI must check the fresh runs (.ci/run records them)"
+            );
+            eprintln!("SKIPPED: {var} is not set; no fresh runs were checked");
+            None
+        }
+    }
+}
+
 /// `nlorder SUBCOMMAND -q --format json ARGS...`: the JSON document and the exit code.
 pub fn json_of(subcommand: &str, args: &[&str]) -> (serde_json::Value, Option<i32>) {
     let mut a = vec![subcommand, "-q", "--format", "json"];
