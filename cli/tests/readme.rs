@@ -213,3 +213,34 @@ fn every_subcommand_has_its_own_man_page() {
         "{err}"
     );
 }
+
+/// Every Cargo profile the README and the guide name (`--profile dist`,
+/// "the `release` profile", "the light profile") is one Cargo.toml has
+/// (or one of Cargo's own): a newcomer looks it up there.
+#[test]
+fn the_profiles_the_guide_names_exist() {
+    at_top();
+    let cargo = std::fs::read_to_string("Cargo.toml").expect("Cargo.toml");
+    let defined = |name: &str| {
+        ["dev", "release", "test", "bench"].contains(&name) || cargo.contains(&format!("[profile.{name}]"))
+    };
+    let named = regex::Regex::new(r"--profile[ =]([a-z][a-z0-9_-]*)|(?:the|its) `?([a-z][a-z0-9_-]*)`? profile")
+        .expect("regex");
+    let mut seen = 0;
+    for (page, text) in guide() {
+        let text = text.replace('\n', " ");
+        for c in named.captures_iter(&text) {
+            let name = c.get(1).or_else(|| c.get(2)).expect("a name").as_str();
+            // (prose such as "the same profile" names none)
+            if ["same", "other", "build", "quicker", "one"].contains(&name) {
+                continue;
+            }
+            seen += 1;
+            assert!(
+                defined(name),
+                "{page} names the profile `{name}`, which Cargo.toml does not define"
+            );
+        }
+    }
+    assert!(seen > 0, "the guide names no profile: the pattern is stale");
+}
