@@ -520,3 +520,113 @@ fn a_capture_without_routes_says_they_are_unknown() {
     let out = common::nlorder(&["table", "-q", common::fixture("basic.pcap").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l == "# routes"));
 }
+
+/// Routes shown only as `ip -6 route show table main` and `ip route show
+/// table 100` ask for them: IPv4's table main is known nowhere, so every
+/// replay that reads it says so on its answer line (kubelet's walk of the
+/// IPv4 defaults first, flannel's IPv4 default, Ansible's route), never
+/// "unable to find default route"; IPv6's answers stand, and the table
+/// JSON says which tables of which family the capture showed.
+#[test]
+fn routes_of_one_family_and_table_leave_the_other_unknown() {
+    let cap = common::fixture("others/v6-routes.pcap");
+    let p = cap.to_str().unwrap();
+    let t = table(&cap, &[]);
+    assert_eq!(
+        t["families"]["inet6"]["route_tables_shown"],
+        serde_json::json!(["main"]),
+        "{t}"
+    );
+    assert_eq!(
+        t["families"]["inet"]["route_tables_shown"],
+        serde_json::json!(["100"]),
+        "{t}"
+    );
+    assert_eq!(t["families"]["inet"]["addresses_complete"], true);
+    let out = common::nlorder(&["detect", "-q", "--all", "--format", "json", p]);
+    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reads_v4_main = [
+        "flannel",
+        "k3s-flannel",
+        "ansible",
+        "kubelet",
+        "kubeadm",
+        "kube-apiserver",
+        "k3s",
+        "etcd",
+        "nomad",
+    ];
+    let mut seen = 0;
+    for m in d["nodes"][0]["methods"].as_array().unwrap() {
+        let name = m["method"].as_str().unwrap();
+        let unshown = m["unshown"].to_string();
+        let error = m["error"].to_string();
+        assert!(!error.contains("unable to"), "{name}: {error}");
+        assert!(!error.contains("find default route"), "{name}: {error}");
+        if reads_v4_main.contains(&name) && (m["family"] == 4 || name.starts_with("kub") || name == "k3s") {
+            seen += 1;
+            assert!(
+                unshown.contains("IPv4's routes of table main (only table 100)"),
+                "{name} IPv{}: {m}",
+                m["family"]
+            );
+            assert!(
+                m["address"].is_string() || error.contains("the capture cannot tell"),
+                "{name}: {m}"
+            );
+        }
+        if m["family"] == 6 && !["kubelet", "kubeadm", "kube-apiserver", "k3s", "etcd"].contains(&name) {
+            assert!(m["unshown"].is_null(), "{name}: {m}");
+        }
+    }
+    assert!(seen >= 8, "{d}");
+    let out = common::nlorder(&["detect", "-q", "--method", "kubelet", p]);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        first.contains("cannot tell") && first.contains("IPv4's routes of table main"),
+        "{first}"
+    );
+}
+
+/// An address and a route dump without a link dump: the links are known
+/// only by index, so Calico's first-found and every replay that filters
+/// links by name, flags or state says it cannot know, naming them, instead
+/// of "no valid host interfaces found" (the links are up, `ip -j` says).
+#[test]
+fn links_known_only_by_index_leave_filters_by_name_and_state_unknown() {
+    let cap = common::fixture("others/no-links.pcap");
+    let p = cap.to_str().unwrap();
+    let out = common::nlorder(&["detect", "-q", p]);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        first,
+        "first-found (IPv4) -> nothing: the capture cannot tell: no link message shows the name, flags or state \
+         of if1, if2, if3, if4, if5 (known only by index; a link dump would tell)"
+    );
+    let out = common::nlorder(&["detect", "-q", "--all", "--format", "json", p]);
+    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for m in d["nodes"][0]["methods"].as_array().unwrap() {
+        let name = m["method"].as_str().unwrap();
+        let error = m["error"].to_string();
+        for said in [
+            "no valid host interfaces",
+            "unable to select",
+            "No private IPv4",
+            "could not find",
+        ] {
+            assert!(!error.contains(said), "{name}: {error}");
+        }
+        if m["address"].is_null() {
+            assert!(error.contains("the capture cannot tell"), "{name}: {error}");
+            assert!(m["unshown"].to_string().contains("if3"), "{name}: {m}");
+        }
+    }
+}
