@@ -630,3 +630,39 @@ fn links_known_only_by_index_leave_filters_by_name_and_state_unknown() {
         }
     }
 }
+
+/// The first 300 bytes of a gzip'ed capture hold one request and no
+/// address: `gai` says the capture cannot answer, as `detect` does, not an
+/// order with "no non-loopback IPv6 address" (a fact the capture does not
+/// hold); where one family's routes are not shown, the order says so.
+#[test]
+fn gai_says_what_the_capture_cannot_answer() {
+    let cut = common::fixture("derived/notify-addr-300.pcap.gz");
+    let p = cut.to_str().unwrap();
+    let out = common::nlorder(&["gai", "-q", p, "10.0.0.1", "::1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "glibc order: nothing: the capture cannot answer this: no message in it shows the host's addresses"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("no non-loopback IPv6 address"), "{text}");
+    let detect = common::nlorder(&["detect", "-q", p]);
+    assert!(String::from_utf8_lossy(&detect.stdout).contains("the capture cannot answer this"));
+    let out = common::nlorder(&["gai", "-q", "--format", "json", p, "10.0.0.1", "::1"]);
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["order"], serde_json::json!([]), "{j}");
+    assert!(j["error"].as_str().unwrap().contains("cannot answer"), "{j}");
+    let v6 = common::fixture("others/v6-routes.pcap");
+    let out = common::nlorder(&["gai", "-q", v6.to_str().unwrap(), "10.0.0.1", "fd00:3::9"]);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        first.contains("no message in it shows IPv4's routes of table main"),
+        "{first}"
+    );
+}
