@@ -666,3 +666,84 @@ fn gai_says_what_the_capture_cannot_answer() {
         "{first}"
     );
 }
+
+/// A cut capture says so in every subcommand's own output, `-q` or not:
+/// the header's moment ("truncated after record N"), the closing line of
+/// the listings (decode, timeline, who), each check outcome, the report
+/// page, and `truncated: true` in JSON. Cut at a record's middle: the
+/// first 300 bytes of a gzip'ed capture, the first 6,000 bytes of a pcap,
+/// the first 3,000 of a pcapng (derived here from the real fixtures).
+#[test]
+fn a_cut_capture_says_where_it_was_cut_in_every_answer() {
+    let dir = std::env::temp_dir().join(format!("nlorder-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = |from: &str, n: usize, name: &str| {
+        let bytes = std::fs::read(common::fixture(from)).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, &bytes[..n]).unwrap();
+        p
+    };
+    let captures = [
+        (common::fixture("derived/notify-addr-300.pcap.gz"), 1),
+        (cut("incident-hotplug.pcap", 6000, "hotplug.pcap"), 8),
+        (cut("pcapng/basic.pcapng", 3000, "basic.pcapng"), 1),
+    ];
+    for (cap, n) in &captures {
+        let p = cap.to_str().unwrap();
+        let said = format!("truncated after record {n}");
+        let text = |args: &[&str]| {
+            let mut a = args.to_vec();
+            a.push(p);
+            let out = common::nlorder(&a);
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let first = |s: String| s.lines().next().unwrap_or_default().to_owned();
+        assert!(first(text(&["table", "-q"])).contains(&said), "table {p}");
+        assert!(
+            text(&["detect", "-q"])
+                .lines()
+                .any(|l| l.starts_with("  at: ") && l.contains(&said)),
+            "detect {p}"
+        );
+        for c in ["decode", "timeline", "who"] {
+            let t = text(&[c, "-q"]);
+            assert!(t.lines().last().unwrap_or_default().contains(&said), "{c} {p}: {t}");
+        }
+        let gai = common::nlorder(&["gai", "-q", p, "10.0.0.1", "::1"]);
+        assert!(String::from_utf8_lossy(&gai.stdout).contains(&said), "gai {p}");
+        for c in ["table", "detect", "who", "timeline", "decode"] {
+            let t = text(&[c, "-q", "--format", "json"]);
+            assert!(
+                t.contains("\"truncated\":true") || t.contains("\"truncated\": true"),
+                "{c} json {p}: {t}"
+            );
+        }
+        let gai = common::nlorder(&["gai", "-q", "--format", "json", p, "10.0.0.1"]);
+        assert!(
+            String::from_utf8_lossy(&gai.stdout).contains("\"truncated\": true"),
+            "gai json {p}"
+        );
+        let html = dir.join("page.html");
+        let out = common::nlorder(&["report", "-q", p, "-o", html.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::read_to_string(&html).unwrap().contains(&said), "report {p}");
+        let manifest = dir.join("cut.nlorder.toml");
+        std::fs::write(
+            &manifest,
+            format!(
+                "[[case]]\ncapture = {:?}\n\n[[case.detect]]\nmethod = \"first-found\"\naddress = \"10.0.0.1/24\"\n",
+                p
+            ),
+        )
+        .unwrap();
+        let check = common::nlorder(&["check", manifest.to_str().unwrap()]);
+        let t = String::from_utf8_lossy(&check.stdout);
+        assert!(t.lines().next().unwrap_or_default().contains(&said), "check {p}: {t}");
+        let check = common::nlorder(&["check", "--format", "json", manifest.to_str().unwrap()]);
+        assert!(
+            String::from_utf8_lossy(&check.stdout).contains("\"truncated\": true"),
+            "check json {p}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
