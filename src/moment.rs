@@ -209,6 +209,9 @@ pub struct Moment {
     /// Whether the moment is only inferred: the program's own requests do
     /// not show it (Go's resolver, from its program's interface look).
     pub inferred: bool,
+    /// The capture read to its end is cut: the number of its last whole
+    /// record (what came after it is unknown).
+    pub truncated_after: Option<u64>,
 }
 
 /// An `--at` that names no moment inside the capture.
@@ -232,6 +235,7 @@ impl Moment {
             to_end: true,
             chosen: None,
             inferred: false,
+            truncated_after: None,
         }
     }
 

@@ -55,6 +55,14 @@ pub struct Grounds {
     /// See `links_complete`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub routes_complete: Option<bool>,
+    /// The capture is cut (a record cut short at the end of the file, a
+    /// gzip stream ending early): JSON `truncated: true` and
+    /// `truncated_after`, the number of its last whole record.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// See `truncated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_after: Option<u64>,
 }
 
 impl Grounds {
@@ -70,6 +78,8 @@ impl Grounds {
             links_complete: Some(model.links_complete()),
             addresses_complete: Some(model.addresses_complete()),
             routes_complete: Some(model.routes_complete()),
+            truncated: false,
+            truncated_after: None,
         }
     }
 }
@@ -177,6 +187,9 @@ fn drive_steps(
         stopped: false,
     };
     let stats = read_trace_records(reader, trace, diags, &mut driver)?;
+    if driver.moment.to_end {
+        driver.moment.truncated_after = reader.info.cut_after;
+    }
     Ok((stats, driver.moment))
 }
 

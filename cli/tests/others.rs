@@ -520,3 +520,230 @@ fn a_capture_without_routes_says_they_are_unknown() {
     let out = common::nlorder(&["table", "-q", common::fixture("basic.pcap").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l == "# routes"));
 }
+
+/// Routes shown only as `ip -6 route show table main` and `ip route show
+/// table 100` ask for them: IPv4's table main is known nowhere, so every
+/// replay that reads it says so on its answer line (kubelet's walk of the
+/// IPv4 defaults first, flannel's IPv4 default, Ansible's route), never
+/// "unable to find default route"; IPv6's answers stand, and the table
+/// JSON says which tables of which family the capture showed.
+#[test]
+fn routes_of_one_family_and_table_leave_the_other_unknown() {
+    let cap = common::fixture("others/v6-routes.pcap");
+    let p = cap.to_str().unwrap();
+    let t = table(&cap, &[]);
+    assert_eq!(
+        t["families"]["inet6"]["route_tables_shown"],
+        serde_json::json!(["main"]),
+        "{t}"
+    );
+    assert_eq!(
+        t["families"]["inet"]["route_tables_shown"],
+        serde_json::json!(["100"]),
+        "{t}"
+    );
+    assert_eq!(t["families"]["inet"]["addresses_complete"], true);
+    let out = common::nlorder(&["detect", "-q", "--all", "--format", "json", p]);
+    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reads_v4_main = [
+        "flannel",
+        "k3s-flannel",
+        "ansible",
+        "kubelet",
+        "kubeadm",
+        "kube-apiserver",
+        "k3s",
+        "etcd",
+        "nomad",
+    ];
+    let mut seen = 0;
+    for m in d["nodes"][0]["methods"].as_array().unwrap() {
+        let name = m["method"].as_str().unwrap();
+        let unshown = m["unshown"].to_string();
+        let error = m["error"].to_string();
+        assert!(!error.contains("unable to"), "{name}: {error}");
+        assert!(!error.contains("find default route"), "{name}: {error}");
+        if reads_v4_main.contains(&name) && (m["family"] == 4 || name.starts_with("kub") || name == "k3s") {
+            seen += 1;
+            assert!(
+                unshown.contains("IPv4's routes of table main (only table 100)"),
+                "{name} IPv{}: {m}",
+                m["family"]
+            );
+            assert!(
+                m["address"].is_string() || error.contains("the capture cannot tell"),
+                "{name}: {m}"
+            );
+        }
+        if m["family"] == 6 && !["kubelet", "kubeadm", "kube-apiserver", "k3s", "etcd"].contains(&name) {
+            assert!(m["unshown"].is_null(), "{name}: {m}");
+        }
+    }
+    assert!(seen >= 8, "{d}");
+    let out = common::nlorder(&["detect", "-q", "--method", "kubelet", p]);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        first.contains("cannot tell") && first.contains("IPv4's routes of table main"),
+        "{first}"
+    );
+}
+
+/// An address and a route dump without a link dump: the links are known
+/// only by index, so Calico's first-found and every replay that filters
+/// links by name, flags or state says it cannot know, naming them, instead
+/// of "no valid host interfaces found" (the links are up, `ip -j` says).
+#[test]
+fn links_known_only_by_index_leave_filters_by_name_and_state_unknown() {
+    let cap = common::fixture("others/no-links.pcap");
+    let p = cap.to_str().unwrap();
+    let out = common::nlorder(&["detect", "-q", p]);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        first,
+        "first-found (IPv4) -> nothing: the capture cannot tell: no link message shows the name, flags or state \
+         of if1, if2, if3, if4, if5 (known only by index; a link dump would tell)"
+    );
+    let out = common::nlorder(&["detect", "-q", "--all", "--format", "json", p]);
+    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for m in d["nodes"][0]["methods"].as_array().unwrap() {
+        let name = m["method"].as_str().unwrap();
+        let error = m["error"].to_string();
+        for said in [
+            "no valid host interfaces",
+            "unable to select",
+            "No private IPv4",
+            "could not find",
+        ] {
+            assert!(!error.contains(said), "{name}: {error}");
+        }
+        if m["address"].is_null() {
+            assert!(error.contains("the capture cannot tell"), "{name}: {error}");
+            assert!(m["unshown"].to_string().contains("if3"), "{name}: {m}");
+        }
+    }
+}
+
+/// The first 300 bytes of a gzip'ed capture hold one request and no
+/// address: `gai` says the capture cannot answer, as `detect` does, not an
+/// order with "no non-loopback IPv6 address" (a fact the capture does not
+/// hold); where one family's routes are not shown, the order says so.
+#[test]
+fn gai_says_what_the_capture_cannot_answer() {
+    let cut = common::fixture("derived/notify-addr-300.pcap.gz");
+    let p = cut.to_str().unwrap();
+    let out = common::nlorder(&["gai", "-q", p, "10.0.0.1", "::1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "glibc order: nothing: the capture cannot answer this: no message in it shows the host's addresses"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("no non-loopback IPv6 address"), "{text}");
+    let detect = common::nlorder(&["detect", "-q", p]);
+    assert!(String::from_utf8_lossy(&detect.stdout).contains("the capture cannot answer this"));
+    let out = common::nlorder(&["gai", "-q", "--format", "json", p, "10.0.0.1", "::1"]);
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["order"], serde_json::json!([]), "{j}");
+    assert!(j["error"].as_str().unwrap().contains("cannot answer"), "{j}");
+    let v6 = common::fixture("others/v6-routes.pcap");
+    let out = common::nlorder(&["gai", "-q", v6.to_str().unwrap(), "10.0.0.1", "fd00:3::9"]);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        first.contains("no message in it shows IPv4's routes of table main"),
+        "{first}"
+    );
+}
+
+/// A cut capture says so in every subcommand's own output, `-q` or not:
+/// the header's moment ("truncated after record N"), the closing line of
+/// the listings (decode, timeline, who), each check outcome, the report
+/// page, and `truncated: true` in JSON. Cut at a record's middle: the
+/// first 300 bytes of a gzip'ed capture, the first 6,000 bytes of a pcap,
+/// the first 3,000 of a pcapng (derived here from the real fixtures).
+#[test]
+fn a_cut_capture_says_where_it_was_cut_in_every_answer() {
+    let dir = std::env::temp_dir().join(format!("nlorder-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = |from: &str, n: usize, name: &str| {
+        let bytes = std::fs::read(common::fixture(from)).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, &bytes[..n]).unwrap();
+        p
+    };
+    let captures = [
+        (common::fixture("derived/notify-addr-300.pcap.gz"), 1),
+        (cut("incident-hotplug.pcap", 6000, "hotplug.pcap"), 8),
+        (cut("pcapng/basic.pcapng", 3000, "basic.pcapng"), 1),
+    ];
+    for (cap, n) in &captures {
+        let p = cap.to_str().unwrap();
+        let said = format!("truncated after record {n}");
+        let text = |args: &[&str]| {
+            let mut a = args.to_vec();
+            a.push(p);
+            let out = common::nlorder(&a);
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let first = |s: String| s.lines().next().unwrap_or_default().to_owned();
+        assert!(first(text(&["table", "-q"])).contains(&said), "table {p}");
+        assert!(
+            text(&["detect", "-q"])
+                .lines()
+                .any(|l| l.starts_with("  at: ") && l.contains(&said)),
+            "detect {p}"
+        );
+        for c in ["decode", "timeline", "who"] {
+            let t = text(&[c, "-q"]);
+            assert!(t.lines().last().unwrap_or_default().contains(&said), "{c} {p}: {t}");
+        }
+        let gai = common::nlorder(&["gai", "-q", p, "10.0.0.1", "::1"]);
+        assert!(String::from_utf8_lossy(&gai.stdout).contains(&said), "gai {p}");
+        for c in ["table", "detect", "who", "timeline", "decode"] {
+            let t = text(&[c, "-q", "--format", "json"]);
+            assert!(
+                t.contains("\"truncated\":true") || t.contains("\"truncated\": true"),
+                "{c} json {p}: {t}"
+            );
+        }
+        let gai = common::nlorder(&["gai", "-q", "--format", "json", p, "10.0.0.1"]);
+        assert!(
+            String::from_utf8_lossy(&gai.stdout).contains("\"truncated\": true"),
+            "gai json {p}"
+        );
+        let html = dir.join("page.html");
+        let out = common::nlorder(&["report", "-q", p, "-o", html.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::read_to_string(&html).unwrap().contains(&said), "report {p}");
+        let manifest = dir.join("cut.nlorder.toml");
+        std::fs::write(
+            &manifest,
+            format!(
+                "[[case]]\ncapture = {:?}\n\n[[case.detect]]\nmethod = \"first-found\"\naddress = \"10.0.0.1/24\"\n",
+                p
+            ),
+        )
+        .unwrap();
+        let check = common::nlorder(&["check", manifest.to_str().unwrap()]);
+        let t = String::from_utf8_lossy(&check.stdout);
+        assert!(t.lines().next().unwrap_or_default().contains(&said), "check {p}: {t}");
+        let check = common::nlorder(&["check", "--format", "json", manifest.to_str().unwrap()]);
+        assert!(
+            String::from_utf8_lossy(&check.stdout).contains("\"truncated\": true"),
+            "check json {p}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -58,6 +58,16 @@ impl Decode {
         if let Some(e) = write_error {
             return Err(Error::Output(e));
         }
+        // A cut capture says so after its last message, in the listing
+        // itself (the summary on stderr is silenced by -q).
+        if let Some(n) = session
+            .reader
+            .info
+            .cut_after
+            .filter(|_| gate.fields().is_none() && !gate.full())
+        {
+            crate::report::decode::write_truncated(out, self.format, n)?;
+        }
         out.flush()?;
         session.summary(&stats, &diags, None)?;
         Ok(Status::Success)

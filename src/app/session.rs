@@ -291,6 +291,8 @@ impl Session {
         self.grounds = Grounds {
             warnings: diags.iter().map(ToString::to_string).collect(),
             assumptions: Vec::new(),
+            truncated: self.reader.info.cut_after.is_some(),
+            truncated_after: self.reader.info.cut_after,
             ..Grounds::default()
         };
         Ok(collector.finish())
@@ -303,6 +305,8 @@ impl Session {
         self.summary(&rebuilt.stats, diags, Some(&rebuilt.model))?;
         self.replayable(&rebuilt.stats)?;
         self.grounds = Grounds::of(&rebuilt.model, diags);
+        self.grounds.truncated = self.reader.info.cut_after.is_some();
+        self.grounds.truncated_after = self.reader.info.cut_after;
         Ok(())
     }
 
@@ -399,6 +403,8 @@ impl Session {
         self.netlink_at_all(&rebuilt.stats)?;
         self.summary(&rebuilt.stats, &diags, Some(&rebuilt.model))?;
         self.grounds = Grounds::of(&rebuilt.model, &diags);
+        self.grounds.truncated = self.reader.info.cut_after.is_some();
+        self.grounds.truncated_after = self.reader.info.cut_after;
         Ok((rebuilt, diags))
     }
 

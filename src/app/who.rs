@@ -60,6 +60,7 @@ impl Who {
             let report = WhoReport {
                 who: &who,
                 warnings: &session.grounds.warnings,
+                truncated_after: session.grounds.truncated_after,
             };
             report::print(self.format, console.style, &report, out)?;
         }

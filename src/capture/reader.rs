@@ -275,6 +275,10 @@ pub struct FileInfo {
     pub interfaces: u32,
     /// Bytes consumed from the (decompressed) stream.
     pub bytes: u64,
+    /// The capture is cut (a record cut short at the end of the file, or a
+    /// gzip stream that ends early): the number of the last whole record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut_after: Option<u64>,
     /// The gzip stream ended early (a cut file): what decompressed was read.
     #[serde(skip)]
     pub gzip_truncated: std::sync::Arc<std::sync::atomic::AtomicBool>,
@@ -524,7 +528,12 @@ impl<'r> CaptureReader<'r> {
                     }
                     (consumed, keep_going)
                 }
-                Err(PcapError::Eof) => break,
+                Err(PcapError::Eof) => {
+                    if self.info.gzip_truncated.load(std::sync::atomic::Ordering::Relaxed) {
+                        self.info.cut_after = Some(number);
+                    }
+                    break;
+                }
                 Err(PcapError::Incomplete(_)) => {
                     refill(&mut reader, offset)?;
                     continue;
@@ -545,6 +554,7 @@ impl<'r> CaptureReader<'r> {
                         offset,
                         format!("file ends inside a record after packet {number}: the last record is truncated"),
                     ));
+                    self.info.cut_after = Some(number);
                     break;
                 }
                 Err(e) => {

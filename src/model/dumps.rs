@@ -157,6 +157,9 @@ impl Model {
         if kind != ObjectKind::Links {
             for &f in &fams {
                 self.shown(kind == ObjectKind::Routes, f);
+                if kind == ObjectKind::Routes {
+                    self.shown_table(f, cover.table);
+                }
             }
         }
         if let Some(before) = before {

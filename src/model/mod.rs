@@ -245,7 +245,10 @@ impl Model {
             self.copies.interrupted();
         }
         match &d.body {
-            Body::Route(r) if !d.is_request() => self.shown(true, r.family),
+            Body::Route(r) if !d.is_request() => {
+                self.shown(true, r.family);
+                self.shown_table(r.family, Some(r.table));
+            }
             Body::Addr(a) if !d.is_request() => self.shown(false, a.family),
             _ => {}
         }

@@ -105,7 +105,10 @@ impl Model {
             ..*ctx
         };
         match &p.body {
-            RequestBody::Route(r) => self.shown(true, r.family),
+            RequestBody::Route(r) => {
+                self.shown(true, r.family);
+                self.shown_table(r.family, Some(r.table));
+            }
             RequestBody::Addr(a) => self.shown(false, a.family),
             _ => {}
         }

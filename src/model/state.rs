@@ -25,7 +25,7 @@ use super::route_table::RouteTable;
 use super::{dad, lifetimes, linkwatch_queue, open_dumps, pending_requests};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::netlink::names::*;
-use crate::netlink::values::{AddressFamily, RouteType};
+use crate::netlink::values::{AddressFamily, RouteType, TableId};
 
 /// What the kernel's timers did after the last record (`--at end+SECS`),
 /// kept apart so the printers can mark it assumed.
@@ -287,6 +287,10 @@ pub struct Model {
     /// reply or a request the kernel accepted. Routes the kernel's rules made
     /// from links alone (`fe80::/64`, `ff00::/8`) do not count.
     pub(super) routes_shown: [bool; 2],
+    /// Which tables of each family (IPv4, IPv6) a message showed: every
+    /// table (a dump not filtered to one), or those named by the routes
+    /// and the table-filtered dumps seen.
+    pub(super) route_tables_shown: [TablesShown; 2],
     /// Likewise for addresses (not the loopback's or the link-locals the
     /// kernel's rules made).
     pub(super) addrs_shown: [bool; 2],
@@ -354,6 +358,7 @@ impl Model {
             seen_addr_dump: [false; 2],
             seen_route_dump: [false; 2],
             routes_shown: [false; 2],
+            route_tables_shown: Default::default(),
             addrs_shown: [false; 2],
             warned_unknown: HashSet::new(),
             created_links: HashSet::new(),
@@ -392,6 +397,7 @@ impl Model {
         m.seen_link_dump = true;
         // The tables given are what is known: the caller vouches for them.
         m.routes_shown = [true; 2];
+        m.route_tables_shown = [TablesShown::all(), TablesShown::all()];
         m.addrs_shown = [true; 2];
         m
     }
@@ -754,6 +760,66 @@ impl Model {
             && self.routes.has_family(family)
     }
 
+    /// Whether a message showed routes of `family` in `table`: a dump of
+    /// every table, a dump filtered to that one, or a route of it (a
+    /// notification, a GET reply or an accepted request). A capture whose
+    /// only route dump was filtered to IPv6's table main shows nothing of
+    /// IPv4's.
+    pub fn routes_shown_in(&self, family: AddressFamily, table: TableId) -> bool {
+        self.route_tables_shown
+            .get(usize::from(family == AddressFamily::Inet6))
+            .is_some_and(|t| t.shows(table))
+    }
+
+    /// Whether a message showed addresses of `family`.
+    pub fn addresses_shown_of(&self, family: AddressFamily) -> bool {
+        self.addrs_shown
+            .get(usize::from(family == AddressFamily::Inet6))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether a complete address dump of `family` was applied.
+    pub fn addresses_complete_of(&self, family: AddressFamily) -> bool {
+        self.seen_addr_dump
+            .get(usize::from(family == AddressFamily::Inet6))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether a complete route dump of `family` (every table) was applied.
+    pub fn routes_complete_of(&self, family: AddressFamily) -> bool {
+        self.seen_route_dump
+            .get(usize::from(family == AddressFamily::Inet6))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The tables of `family` a message showed (`None`: every table).
+    pub fn route_tables_shown(&self, family: AddressFamily) -> Option<&[TableId]> {
+        self.route_tables_shown
+            .get(usize::from(family == AddressFamily::Inet6))
+            .and_then(|t| (!t.all).then_some(t.some.as_slice()))
+    }
+
+    /// Marks that a message showed routes of `family` in `table` (`None`:
+    /// a dump of every table).
+    pub(super) fn shown_table(&mut self, family: AddressFamily, table: Option<TableId>) {
+        if !matches!(family, AddressFamily::Inet | AddressFamily::Inet6) {
+            return;
+        }
+        if let Some(t) = self
+            .route_tables_shown
+            .get_mut(usize::from(family == AddressFamily::Inet6))
+        {
+            match table {
+                None => t.all = true,
+                Some(id) if !t.all && !t.some.contains(&id) => t.some.push(id),
+                Some(_) => {}
+            }
+        }
+    }
+
     /// Whether the capture showed any routes (a dump, a notification, a
     /// GET reply or an accepted request): routes the kernel's rules made
     /// from links alone do not answer what a program reads of the routes.
@@ -1013,5 +1079,28 @@ impl Ctx {
             ts: self.ts,
             change,
         }
+    }
+}
+
+/// The tables of one family some message showed (see
+/// [`Model::routes_shown_in`]).
+#[derive(Debug, Clone, Default)]
+pub struct TablesShown {
+    /// A dump of every table.
+    pub(super) all: bool,
+    /// The tables named by routes or table-filtered dumps.
+    pub(super) some: Vec<TableId>,
+}
+
+impl TablesShown {
+    fn all() -> TablesShown {
+        TablesShown {
+            all: true,
+            some: Vec::new(),
+        }
+    }
+
+    fn shows(&self, table: TableId) -> bool {
+        self.all || self.some.contains(&table)
     }
 }

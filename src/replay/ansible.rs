@@ -56,6 +56,14 @@ impl Chooser for Ansible {
         false
     }
 
+    /// The route to its destination (table main, through the default
+    /// rules) and the source's address; no link attribute.
+    fn reads(_: &Family, family: Family) -> super::unshown::Reads {
+        super::unshown::Reads::walk(family)
+            .with_routes(&[family])
+            .no_link_attributes()
+    }
+
     /// Each family's fact.
     fn all_in_family(_: &Model, _: Option<&Family>, family: Family) -> Vec<Family> {
         vec![family]

@@ -199,6 +199,18 @@ pub fn walks_links(method: &Result<Method, MethodError>) -> bool {
     )
 }
 
+/// What the method reads: the interface walks read names and state,
+/// `can-reach=` the route to the destination (table main, through the
+/// default rules), kubernetes-internal-ip only the addresses.
+pub fn reads(method: &Result<Method, MethodError>, family: Family) -> super::unshown::Reads {
+    use super::unshown::Reads;
+    match method {
+        Ok(Method::CanReach(_)) => Reads::walk(family).with_routes(&[family]).no_link_attributes(),
+        Ok(Method::KubernetesInternalIp) => Reads::walk(family).no_link_attributes(),
+        _ => Reads::walk(family),
+    }
+}
+
 /// calico-node's settings besides `IP_AUTODETECTION_METHOD`.
 #[derive(Debug, Clone)]
 pub struct Options {

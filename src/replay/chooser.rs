@@ -69,6 +69,14 @@ pub trait Chooser {
     /// in (not on route order or a unique address).
     fn walks_links(o: &Self::Options) -> bool;
 
+    /// What the replay reads of the tables for an answer of `family`: the
+    /// addresses of that family on links filtered by name or state unless
+    /// it says otherwise (checked against what the capture shows, see
+    /// [`super::unshown`]).
+    fn reads(_o: &Self::Options, family: Family) -> super::unshown::Reads {
+        super::unshown::Reads::walk(family)
+    }
+
     /// `--timeline`'s fast path, where it has one: the outcome of
     /// [`detect`](Self::detect) without its candidate rows (None: none).
     fn outcome(_model: &Model, _o: &Self::Options) -> Option<Outcome> {

@@ -107,6 +107,12 @@ impl Chooser for CiliumNodePort {
         true
     }
 
+    /// The selected devices: their names and state, and the routes that
+    /// select them.
+    fn reads(_: &Options, family: Family) -> super::unshown::Reads {
+        super::unshown::Reads::walk(family).with_routes(&[family])
+    }
+
     fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {
         role_defaults(Role::NodePort, family)
     }
@@ -130,6 +136,12 @@ impl Chooser for CiliumMasquerade {
 
     fn walks_links(_: &Options) -> bool {
         true
+    }
+
+    /// The selected devices: their names and state, and the routes that
+    /// select them.
+    fn reads(_: &Options, family: Family) -> super::unshown::Reads {
+        super::unshown::Reads::walk(family).with_routes(&[family])
     }
 
     fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {

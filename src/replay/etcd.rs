@@ -45,6 +45,16 @@ impl Chooser for Etcd {
         false
     }
 
+    /// The last main-table default of IPv4, else IPv6's, and its device's
+    /// addresses.
+    fn reads(_: &(), family: super::family::Family) -> super::unshown::Reads {
+        use super::family::Family;
+        super::unshown::Reads::walk(family)
+            .with_routes(&[Family::V4, Family::V6])
+            .first_answer_ends()
+            .no_link_attributes()
+    }
+
     fn all_once(_: &[Family]) -> Vec<()> {
         vec![()]
     }

@@ -33,6 +33,11 @@ macro_rules! failure_enum {
             /// notification or request; what the kernel's rules made from links
             /// alone does not count): the program's choice cannot be replayed.
             NoAddressesCaptured,
+            /// What the program reads to answer, no message of the capture
+            /// shows (a family's routes or addresses, a table, links known
+            /// only by index): its failure on what the capture does show is
+            /// no answer.
+            CannotKnow(Vec<super::unshown::Unshown>),
             /// At this moment (`--at`) the dump that shows what the program reads
             /// was asked for but not yet answered: unknown yet.
             UnknownYet {

@@ -55,6 +55,12 @@ impl Chooser for Flannel {
         !o.iface_regex.is_empty()
     }
 
+    /// The default route's device (unless an interface is named), and
+    /// link names where `--iface-regex` walks them.
+    fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
+        flannel_reads(o, family)
+    }
+
     fn all_in_family(_: &Model, _: Option<&Options>, family: super::family::Family) -> Vec<Options> {
         vec![Options {
             family,
@@ -91,11 +97,32 @@ impl Chooser for K3sFlannel {
         false
     }
 
+    /// As flannel's.
+    fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
+        flannel_reads(o, family)
+    }
+
     fn all_in_family(_: &Model, _: Option<&Options>, family: super::family::Family) -> Vec<Options> {
         vec![Options {
             family,
             ..Options::default()
         }]
+    }
+}
+
+/// What flannel reads: the default route of its family without
+/// `--iface`/`--iface-regex`, and link names with `--iface-regex`.
+fn flannel_reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
+    let r = super::unshown::Reads::walk(family);
+    let r = if o.iface.is_empty() && o.iface_regex.is_empty() && o.public_ip.is_none() {
+        r.with_routes(&[family])
+    } else {
+        r
+    };
+    if o.iface_regex.is_empty() {
+        r.no_link_attributes()
+    } else {
+        r
     }
 }
 

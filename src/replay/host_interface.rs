@@ -72,6 +72,23 @@ impl NoHostInterface {
     }
 }
 
+/// What the walk reads for an answer of `family`: both families' defaults
+/// of table main, IPv4's first unless `prefer_v6`, and the devices' state;
+/// nothing of the tables when the address is `given`.
+pub fn reads(family: super::family::Family, prefer_v6: bool, given: bool) -> super::unshown::Reads {
+    use super::family::Family;
+    let r = super::unshown::Reads::walk(family);
+    if given {
+        return r.no_link_attributes();
+    }
+    let order = if prefer_v6 {
+        [Family::V6, Family::V4]
+    } else {
+        [Family::V4, Family::V6]
+    };
+    r.with_routes(&order).first_answer_ends()
+}
+
 /// `ChooseHostInterface` (`ResolveBindAddress` preferring IPv6 when
 /// `prefer_v6`): the candidates go into `d`, and the chosen address and
 /// interface when there is one; `by` names the program in the notes.

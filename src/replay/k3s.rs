@@ -51,6 +51,13 @@ impl Chooser for K3s {
         false
     }
 
+    /// apimachinery's default-route walk: IPv4's defaults of table main,
+    /// then IPv6's (the other way round when IPv6 is preferred), each
+    /// device's state and addresses; nothing of it when the address is given.
+    fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
+        super::host_interface::reads(family, false, !o.node_ip.is_empty())
+    }
+
     fn all_once(_: &[Family]) -> Vec<Options> {
         vec![Options::default()]
     }

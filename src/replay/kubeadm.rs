@@ -51,6 +51,13 @@ impl Chooser for Kubeadm {
         false
     }
 
+    /// apimachinery's default-route walk: IPv4's defaults of table main,
+    /// then IPv6's (the other way round when IPv6 is preferred), each
+    /// device's state and addresses; nothing of it when the address is given.
+    fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
+        super::host_interface::reads(family, false, o.advertise_address.is_some())
+    }
+
     /// Once, told to prefer IPv6 (`--apiserver-advertise-address ::`) when
     /// only IPv6 is asked for.
     fn all_once(families: &[Family]) -> Vec<Options> {

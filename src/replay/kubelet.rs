@@ -68,6 +68,13 @@ impl Chooser for Kubelet {
         false
     }
 
+    /// apimachinery's default-route walk: IPv4's defaults of table main,
+    /// then IPv6's (the other way round when IPv6 is preferred), each
+    /// device's state and addresses; nothing of it when the address is given.
+    fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
+        super::host_interface::reads(family, false, !o.node_ip.is_empty())
+    }
+
     /// Once, told to prefer IPv6 (`--node-ip ::`) when only IPv6 is asked for.
     fn all_once(families: &[super::family::Family]) -> Vec<Options> {
         let v6_only = families == [super::family::Family::V6];

@@ -251,6 +251,16 @@ macro_rules! registry {
                 }
             }
 
+            /// What the replay reads of the tables for an answer of `family`.
+            fn reads(&self, family: Family) -> super::unshown::Reads {
+                match self {
+                    MethodSpec::$CV { method, .. } => calico::reads(method, family),
+                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
+                        <super::$module::$ty as Chooser>::reads(held_ref!($($Opt o)?), family)
+                    } )*
+                }
+            }
+
             /// The fast outcome, or the lean replay, where the program has one.
             fn quick(&self, model: &Model) -> (Option<Outcome>, Option<Detection>) {
                 match self {
@@ -344,6 +354,9 @@ impl MethodSpec {
             no_addresses(&mut d);
         }
         unknown_yet(model, &mut d);
+        let (error, unshown) = self.unshown(model, d.family, d.address.map(|a| a.ip()), d.error.take());
+        d.error = error;
+        d.unshown = unshown;
         assumed::note(model, &mut d, self.walks_links());
         d.down = d
             .candidates
@@ -374,13 +387,50 @@ impl MethodSpec {
             return (None, None, Some(missing));
         }
         let mut d = match self.quick(model) {
-            (Some(fast), _) => return fast,
+            (Some(fast), _) => {
+                // A failure may rest on what the capture does not show: the
+                // whole replay says which family it was asked.
+                if fast.0.is_none() && fast.2.is_some() && !super::unshown::everything_shown(model) {
+                    let full = self.detect(model);
+                    return (full.address, full.interface, full.error);
+                }
+                return fast;
+            }
             // The whole-host replays without their candidate rows.
             (None, Some(lean)) => lean,
             (None, None) => self.detect(model),
         };
         unknown_yet(model, &mut d);
+        // A failure may rest on what the capture does not show: the whole
+        // replay says which family it was asked (the fast paths do not).
+        if d.address.is_none() && d.error.is_some() && !super::unshown::everything_shown(model) {
+            let full = self.detect(model);
+            return (full.address, full.interface, full.error);
+        }
         (d.address, d.interface, d.error)
+    }
+
+    /// What the answer reads that no message of the capture shows, and the
+    /// failure to give: a failure the replay met on what the capture does
+    /// show is no answer when what it reads is not shown (the capture's
+    /// own lack, no routes or no addresses at all, or a dump answered
+    /// later, is said as such).
+    fn unshown(
+        &self,
+        model: &Model,
+        family: Family,
+        answer: Option<std::net::IpAddr>,
+        error: Option<Failure>,
+    ) -> (Option<Failure>, Vec<super::unshown::Unshown>) {
+        let unshown = super::unshown::check(model, &self.reads(family), answer.map(Family::of));
+        let error = match error {
+            Some(e @ (Failure::NoAddressesCaptured | Failure::NoRoutesCaptured(_) | Failure::UnknownYet { .. })) => {
+                Some(e)
+            }
+            Some(_) if !unshown.is_empty() => Some(Failure::CannotKnow(unshown.clone())),
+            e => e,
+        };
+        (error, unshown)
     }
 }
 

@@ -161,6 +161,7 @@ pub mod semantics;
 pub mod source;
 pub mod swarm;
 pub mod swarm_note;
+pub mod unshown;
 pub mod verdict;
 
 pub use family::Family;

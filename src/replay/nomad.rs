@@ -46,6 +46,12 @@ impl Chooser for Nomad {
         true
     }
 
+    /// IPv4's first main-table default and its device, and the state of
+    /// the interfaces it walks.
+    fn reads(_: &(), family: super::family::Family) -> super::unshown::Reads {
+        super::unshown::Reads::walk(family).with_routes(&[super::family::Family::V4])
+    }
+
     fn lean(model: &Model, _: &()) -> Option<Detection> {
         Some(detect_in(model, false))
     }

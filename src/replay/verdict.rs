@@ -291,6 +291,10 @@ pub struct Detection {
     /// (calico-node's; empty for programs nlorder has no log lines of).
     #[serde(serialize_with = "log_lines")]
     pub log: Vec<Log>,
+    /// What the answer depends on that no message in the capture shows
+    /// (JSON `unshown`, in words, only when there is some).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unshown: Vec<super::unshown::Unshown>,
 }
 
 impl Detection {
@@ -308,6 +312,7 @@ impl Detection {
             notes: Vec::new(),
             down: Vec::new(),
             log: Vec::new(),
+            unshown: Vec::new(),
         }
     }
 

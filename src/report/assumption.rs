@@ -143,3 +143,34 @@ impl fmt::Display for Assumption {
 }
 
 serialize_as_words!(Assumption);
+
+/// What no message in the capture shows, in words (`detect`'s answer
+/// line and JSON `unshown`).
+impl std::fmt::Display for crate::replay::unshown::Unshown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::replay::unshown::Unshown;
+        match self {
+            Unshown::Addresses(fam) => write!(f, "no message in it shows the host's IPv{fam} addresses"),
+            Unshown::Routes { family, table, shown } => {
+                write!(f, "no message in it shows IPv{family}'s routes of table {table}")?;
+                if !shown.is_empty() {
+                    let names: Vec<String> = shown.iter().map(|t| format!("table {t}")).collect();
+                    write!(f, " (only {})", names.join(", "))?;
+                }
+                Ok(())
+            }
+            Unshown::LinkAttributes(names) => write!(
+                f,
+                "no link message shows the name, flags or state of {} (known only by index; a link dump would tell)",
+                names.join(", ")
+            ),
+        }
+    }
+}
+
+serialize_as_words!(crate::replay::unshown::Unshown);
+
+/// Several things no message shows, joined for one line.
+pub fn unshown_list(v: &[crate::replay::unshown::Unshown]) -> String {
+    v.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}

@@ -34,6 +34,13 @@ pub struct Outcome {
     pub actual: String,
     /// Why it could not be evaluated, if it could not.
     pub message: Option<String>,
+    /// The capture is cut: the number of its last whole record (JSON
+    /// `truncated: true` and `truncated_after`; the line says it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_after: Option<u64>,
+    /// See `truncated_after`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 impl Outcome {
@@ -52,6 +59,8 @@ impl Outcome {
             expected: String::new(),
             actual: String::new(),
             message: Some(message),
+            truncated_after: None,
+            truncated: false,
         }
     }
 
@@ -73,6 +82,14 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::report::style::Style;
 use crate::report::{JUnit, Json, Print, Text};
+
+/// ` (the end of the capture, truncated after record N: ...)` for an
+/// outcome of a cut capture.
+fn cut(o: &Outcome) -> String {
+    o.truncated_after
+        .map(|n| format!(" ({})", super::moment::end_of_capture(n)))
+        .unwrap_or_default()
+}
 
 /// `[case] name`, or the name alone for what belongs to no case.
 fn title(o: &Outcome) -> String {
@@ -100,10 +117,26 @@ fn write_text(out: &mut dyn Write, outcomes: &[Outcome], style: &Style) -> io::R
             continue;
         }
         if o.passed {
-            writeln!(out, "{} {} [{}] {}", style.value("PASS"), o.place(), o.case, o.name)?;
+            writeln!(
+                out,
+                "{} {} [{}] {}{}",
+                style.value("PASS"),
+                o.place(),
+                o.case,
+                o.name,
+                cut(o)
+            )?;
             continue;
         }
-        writeln!(out, "{} {} [{}] {}", style.bad("FAIL"), o.place(), o.case, o.name)?;
+        writeln!(
+            out,
+            "{} {} [{}] {}{}",
+            style.bad("FAIL"),
+            o.place(),
+            o.case,
+            o.name,
+            cut(o)
+        )?;
         if let Some(m) = &o.message {
             writeln!(out, "    {m}")?;
         }

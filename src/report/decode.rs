@@ -562,3 +562,29 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
         out.write_all(&self.line)
     }
 }
+
+/// The line closing the listing of a cut capture: text `# the end of the
+/// capture, truncated after record N: ...`; JSON a last line
+/// `{"truncated": true, "truncated_after": N, "text": ...}`.
+pub fn write_truncated(out: &mut dyn Write, format: super::Format, last_whole: u64) -> io::Result<()> {
+    let text = super::moment::end_of_capture(last_whole);
+    match format {
+        super::Format::Json => {
+            let line = JsonTruncated {
+                truncated: true,
+                truncated_after: last_whole,
+                text,
+            };
+            serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
+            writeln!(out)
+        }
+        super::Format::Text => writeln!(out, "# {text}"),
+    }
+}
+
+#[derive(Serialize)]
+struct JsonTruncated {
+    truncated: bool,
+    truncated_after: u64,
+    text: String,
+}

@@ -44,9 +44,19 @@ fn at_line(moment: &Moment, style: &Style) -> String {
 
 /// `10.4.0.1/24 on nerdctl0`, or the error.
 pub fn outcome(d: &Detection) -> String {
+    let unsure = |s: String| {
+        if d.unshown.is_empty() {
+            s
+        } else {
+            format!(
+                "{s} (the capture cannot tell whether this holds: {})",
+                super::assumption::unshown_list(&d.unshown)
+            )
+        }
+    };
     match (&d.address, &d.interface, &d.error) {
-        (Some(a), Some(i), _) => format!("{a} on {i}"),
-        (Some(a), None, _) => a.to_string(),
+        (Some(a), Some(i), _) => unsure(format!("{a} on {i}")),
+        (Some(a), None, _) => unsure(a.to_string()),
         (None, _, Some(e)) => format!("nothing: {e}"),
         _ => "nothing".into(),
     }

@@ -43,6 +43,11 @@ macro_rules! failure_display {
                     Failure::NoAddressesCaptured => f.write_str(
                         "the capture cannot answer this: no message in it shows the host's addresses (record an address dump too)",
                     ),
+                    Failure::CannotKnow(unshown) => write!(
+                        f,
+                        "the capture cannot tell: {}",
+                        super::assumption::unshown_list(unshown)
+                    ),
                     Failure::NoRoutesCaptured(other) => write!(
                         f,
                         "{other} reads the default routes, but the capture holds no routes: record a route dump too"

@@ -36,6 +36,23 @@ fn list(v: &[IpAddr]) -> String {
     v.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
 }
 
+/// The order, or why there is none, and what it rests on that no message
+/// shows.
+fn answer(r: &GaiResult, style: &Style) -> String {
+    if let Some(e) = &r.error {
+        return style.bad(format!("nothing: {e}"));
+    }
+    let order = style.value(list(&r.order));
+    if r.unshown.is_empty() {
+        order
+    } else {
+        format!(
+            "{order} (the capture cannot tell whether this holds: {})",
+            super::assumption::unshown_list(&r.unshown)
+        )
+    }
+}
+
 fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
@@ -47,7 +64,7 @@ fn write_gai_text(
         out,
         "{} order: {}",
         style.kind(format!("{:?}", r.resolver).to_lowercase()),
-        style.value(list(&r.order))
+        answer(r, style)
     )?;
     writeln!(
         out,
@@ -55,6 +72,9 @@ fn write_gai_text(
         style.dim(format!("at: {}", crate::report::moment::describe(moment)))
     )?;
     writeln!(out, "  name-service order: {}", list(&r.input))?;
+    if r.error.is_some() {
+        return Ok(());
+    }
     if let Some(h) = hosts {
         gai_hosts::write_text(out, h)?;
     }
@@ -104,12 +124,7 @@ impl Print<GaiLooks<'_>> for Text {
             let changed = before.is_some_and(|b| b != r.order.as_slice());
             let mark = if changed { "  <- the order changed" } else { "" };
             let resolver = format!("{:?}", r.resolver).to_lowercase();
-            writeln!(
-                out,
-                "{} order: {}{mark}",
-                style.kind(resolver),
-                style.value(list(&r.order))
-            )?;
+            writeln!(out, "{} order: {}{mark}", style.kind(resolver), answer(r, style))?;
             writeln!(
                 out,
                 "  {}",

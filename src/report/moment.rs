@@ -26,6 +26,11 @@ pub struct JsonMoment {
     end_of_capture: bool,
     outside: Option<&'static str>,
     inferred: bool,
+    /// The capture is cut (a record cut short, a gzip stream ending early):
+    /// `truncated_after` names its last whole record.
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated_after: Option<u64>,
     description: String,
 }
 
@@ -41,6 +46,8 @@ pub fn json(m: &Moment) -> JsonMoment {
             Outside::After => "after",
         }),
         inferred: m.inferred,
+        truncated: m.truncated_after.is_some(),
+        truncated_after: m.truncated_after,
         description: describe(m),
     }
 }
@@ -52,7 +59,25 @@ pub fn describe(m: &Moment) -> String {
         None => format!("packet {p}"),
     };
     if let Some(why) = &m.chosen {
-        return format!("{} ({})", when(m.packet, m.ts), chosen(why));
+        let cut = m
+            .truncated_after
+            .map(|n| format!("; {}", end_of_capture(n)))
+            .unwrap_or_default();
+        return format!("{} ({}{cut})", when(m.packet, m.ts), chosen(why));
+    }
+    if let Some(n) = m.truncated_after {
+        let end = end_of_capture(n);
+        return match (m.at, m.outside()) {
+            (None, _) => format!("{} ({end})", when(m.packet, m.ts)),
+            (Some(_), Some(Outside::Before)) => "the start, before the first packet (nothing applied)".to_owned(),
+            (Some(_), Some(Outside::After)) => format!("{} ({end}; --at lies after it)", when(m.packet, m.ts)),
+            (Some(At::AfterEnd(s)), None) => format!(
+                "{}s after {} ({end}; the kernel's timers ran on, nothing else is known)",
+                s as f64 / 1e9,
+                when(m.packet, m.ts)
+            ),
+            (Some(at), None) => format!("{} (--at {}; {end})", when(m.packet, m.ts), at.describe()),
+        };
     }
     match (m.at, m.outside()) {
         (None, _) => format!("{} (the end of the capture)", when(m.packet, m.ts)),
@@ -67,6 +92,11 @@ pub fn describe(m: &Moment) -> String {
         ),
         (Some(at), None) => format!("{} (--at {})", when(m.packet, m.ts), at.describe()),
     }
+}
+
+/// `the end of the capture, truncated after record 12: what followed is unknown`.
+pub fn end_of_capture(last_whole: u64) -> String {
+    format!("the end of the capture, truncated after record {last_whole}: what followed it is unknown")
 }
 
 /// The warning for a moment asked for outside the capture, naming its

@@ -137,6 +137,10 @@ pub(crate) struct JsonTable<L, A, R> {
     pub addresses_complete: bool,
     /// A complete route dump (both families) was applied.
     pub routes_complete: bool,
+    /// The same, per family (`inet`, `inet6`): which complete dumps were
+    /// applied, whether any message showed the family's addresses, and
+    /// which route tables some message showed (`all`, or their names).
+    pub families: JsonFamilies,
     pub links: L,
     pub addresses: A,
     pub routes: R,
@@ -239,6 +243,7 @@ pub(crate) fn table_json<'a>(
         links_complete: model.links_complete(),
         addresses_complete: model.addresses_complete(),
         routes_complete: model.routes_complete(),
+        families: families(model),
         links: Streamed(move || model.links().iter().map(json_link)),
         addresses: Streamed(move || {
             model
@@ -276,6 +281,7 @@ pub(crate) fn table_json_whole(
         links_complete: t.links_complete,
         addresses_complete: t.addresses_complete,
         routes_complete: t.routes_complete,
+        families: t.families,
         links: model.links().iter().map(json_link).collect(),
         addresses: model
             .addresses(filter.af())
@@ -520,4 +526,37 @@ fn write_sections(
         }
     }
     Ok(())
+}
+
+/// What the capture shows of each family (see [`JsonTable::families`]).
+#[derive(Debug, Serialize)]
+pub struct JsonFamilies {
+    inet: JsonFamily,
+    inet6: JsonFamily,
+}
+
+/// What the capture shows of one family.
+#[derive(Debug, Serialize)]
+pub struct JsonFamily {
+    addresses_complete: bool,
+    addresses_shown: bool,
+    routes_complete: bool,
+    /// `["all"]`, the tables some message showed, or none.
+    route_tables_shown: Vec<String>,
+}
+
+fn families(model: &Model) -> JsonFamilies {
+    let one = |f: AddressFamily| JsonFamily {
+        addresses_complete: model.addresses_complete_of(f),
+        addresses_shown: model.addresses_shown_of(f),
+        routes_complete: model.routes_complete_of(f),
+        route_tables_shown: match model.route_tables_shown(f) {
+            None => vec!["all".to_owned()],
+            Some(t) => t.iter().map(ToString::to_string).collect(),
+        },
+    };
+    JsonFamilies {
+        inet: one(AddressFamily::Inet),
+        inet6: one(AddressFamily::Inet6),
+    }
 }

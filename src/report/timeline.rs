@@ -576,9 +576,13 @@ impl Print<Looked<'_>> for Text {
 }
 
 /// Text leaves the grounds to the summary on stderr.
+/// Nothing closes the text listing, but a cut capture's end.
 impl Print<End<'_>> for Text {
-    fn print(&mut self, _: &End<'_>, _: &mut dyn Write) -> io::Result<()> {
-        Ok(())
+    fn print(&mut self, end: &End<'_>, out: &mut dyn Write) -> io::Result<()> {
+        match end.grounds.truncated_after {
+            Some(n) => writeln!(out, "# {}", super::moment::end_of_capture(n)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -638,7 +642,10 @@ impl Print<End<'_>> for Json {
             change: Cow::Borrowed("end"),
             object: None,
             event: "end",
-            text: Cow::Borrowed("end of the capture"),
+            text: match end.grounds.truncated_after {
+                Some(n) => Cow::Owned(super::moment::end_of_capture(n)),
+                None => Cow::Borrowed("end of the capture"),
+            },
             detail: Detail::End { grounds: end.grounds },
         }
         .write(out)

@@ -89,11 +89,17 @@ pub fn write_who_text(out: &mut dyn Write, who: &Who, style: &Style) -> io::Resu
 pub(crate) struct WhoReport<'a> {
     pub who: &'a Who,
     pub warnings: &'a [String],
+    /// The capture is cut: the number of its last whole record.
+    pub truncated_after: Option<u64>,
 }
 
 impl Print<WhoReport<'_>> for Text {
     fn print(&mut self, r: &WhoReport<'_>, out: &mut dyn Write) -> io::Result<()> {
-        write_who_text(out, r.who, &self.0)
+        write_who_text(out, r.who, &self.0)?;
+        match r.truncated_after {
+            Some(n) => writeln!(out, "# {}", super::moment::end_of_capture(n)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -103,6 +109,8 @@ impl Print<WhoReport<'_>> for Json {
             requests: r.who.requests.iter().map(JsonAsked::of).collect(),
             looks: r.who.looks.iter().map(JsonLook::of).collect(),
             warnings: r.warnings,
+            truncated: r.truncated_after.is_some(),
+            truncated_after: r.truncated_after,
         };
         super::document(out, &doc)
     }
@@ -113,6 +121,10 @@ struct JsonWho<'a> {
     requests: Vec<JsonAsked<'a>>,
     looks: Vec<JsonLook<'a>>,
     warnings: &'a [String],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated_after: Option<u64>,
 }
 
 /// A request as JSON: its fields, the family by name, and the words the

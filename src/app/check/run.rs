@@ -24,6 +24,8 @@ struct Snapshot {
     warnings: Vec<String>,
     /// Why `at` names no moment of the capture, if it does not.
     outside: Option<String>,
+    /// The capture is cut after this record.
+    truncated_after: Option<u64>,
 }
 
 fn model_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<ModelOptions, Error> {
@@ -101,6 +103,7 @@ fn snapshot(m: &Manifest, case_index: Option<usize>, path: &Path, c: &Case, at: 
         at,
         outside: crate::report::moment::outside_warning(&r.moment, "at ="),
         model: r.model,
+        truncated_after: session.grounds.truncated_after,
         warnings: std::mem::take(&mut session.grounds.warnings),
     })
 }
@@ -197,6 +200,8 @@ impl CaseRun<'_> {
             expected: expected.map_or_else(|| "(not recorded)".into(), |e| e.show()),
             actual: actual_text,
             message,
+            truncated_after: None,
+            truncated: false,
         });
     }
 }
@@ -264,6 +269,8 @@ fn run_one(m: &Manifest, case_index: Option<usize>, case: &Case) -> (Vec<Outcome
                     "no expectations: record the current values with nlorder check --update {}",
                     m.path.display()
                 )),
+                truncated_after: None,
+                truncated: false,
             });
         }
         // In the order the manifest writes them (the expectations of one
@@ -572,7 +579,16 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
             expected,
             actual,
             message,
+            truncated_after: None,
+            truncated: false,
         });
+    }
+    // Every answer of a cut capture says so.
+    if let Some(n) = snaps.iter().find_map(|s| s.truncated_after) {
+        for o in &mut r.outcomes {
+            o.truncated_after = Some(n);
+            o.truncated = true;
+        }
     }
     Ok(())
 }

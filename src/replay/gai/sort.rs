@@ -50,10 +50,34 @@ pub struct GaiResult {
     pub host_has_ipv6: bool,
     /// What the sort found beside the order.
     pub notes: Vec<GaiNote>,
+    /// What the order depends on that no message in the capture shows (the
+    /// addresses of a family, the routes that give a family's sources):
+    /// JSON `unshown`, in words, only when there is some.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unshown: Vec<crate::replay::unshown::Unshown>,
+    /// Why there is no order: no message of the capture shows an address
+    /// (JSON `error`, as `detect` says it; `order` and `steps` are then
+    /// empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<crate::replay::failure::Failure>,
 }
 
 /// Predicts the order `getaddrinfo` returns for `input` (name-service order).
 pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
+    let unshown = unshown(model, input, o);
+    if !model.addresses_shown() {
+        return GaiResult {
+            resolver: o.resolver,
+            input: input.to_vec(),
+            order: Vec::new(),
+            steps: Vec::new(),
+            candidates: Vec::new(),
+            host_has_ipv6: false,
+            notes: Vec::new(),
+            unshown,
+            error: Some(crate::replay::failure::Failure::NoAddressesCaptured),
+        };
+    }
     let mut notes = Vec::new();
     let routes_inferred = !model.has_routes();
     let derived;
@@ -119,5 +143,38 @@ pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
         candidates: cands.clone(),
         host_has_ipv6: have_v6,
         notes,
+        unshown,
+        error: None,
     }
+}
+
+/// What the sort reads that the capture does not show: each candidate
+/// family's source (its routes of table main, through the default rules,
+/// and its addresses), and for glibc both families' addresses (`__check_pf`
+/// reads them all).
+fn unshown(model: &Model, input: &[IpAddr], o: &Options) -> Vec<crate::replay::unshown::Unshown> {
+    use crate::replay::family::Family;
+    use crate::replay::unshown::{Reads, check};
+    let mut families: Vec<Family> = Vec::new();
+    for a in input {
+        let f = match a {
+            IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() => Family::V4,
+            a => Family::of(*a),
+        };
+        if !families.contains(&f) {
+            families.push(f);
+        }
+    }
+    families.sort();
+    let mut addresses = families.clone();
+    if o.resolver == Resolver::Glibc {
+        addresses = vec![Family::V4, Family::V6];
+    }
+    let reads = Reads {
+        addresses,
+        main_routes: families,
+        first_answer_ends: false,
+        link_attributes: false,
+    };
+    check(model, &reads, None)
 }

@@ -58,6 +58,17 @@ impl Chooser for KubeApiserver {
         false
     }
 
+    /// apimachinery's default-route walk: IPv4's defaults of table main,
+    /// then IPv6's (the other way round when IPv6 is preferred), each
+    /// device's state and addresses; nothing of it when the address is given.
+    fn reads(o: &Options, family: crate::replay::family::Family) -> crate::replay::unshown::Reads {
+        crate::replay::host_interface::reads(
+            family,
+            o.bind_address.is_some_and(|b| b.is_ipv6()),
+            o.advertise_address.is_some(),
+        )
+    }
+
     /// Once, with its defaults (`--bind-address 0.0.0.0`), or told to
     /// prefer IPv6 (`--bind-address ::`) when only IPv6 is asked for.
     fn all_once(families: &[Family]) -> Vec<Options> {
