@@ -32,6 +32,7 @@ impl Model {
         match (body, kind) {
             (Body::Link(l), _) if l.family == AddressFamily::Bridge => self.stats.bridge_port_events += 1,
             (Body::Link(l), RTM_DELLINK) => {
+                self.linkwatch_notified(l.index);
                 if self.link(l.index).is_none() {
                     if self.seen_link_dump && !self.gone_unseen.contains(&l.index) {
                         self.warn(
@@ -48,7 +49,8 @@ impl Model {
                 // made (`register_netdevice` announces it before anything
                 // can bring it up). One announced up existed before.
                 let made = self.link(l.index).is_none_or(|x| x.placeholder) && l.flags & IFF_UP == 0;
-                self.link_message(LinkEntry::from_message(l, origin), made, ctx, sink)
+                self.link_message(LinkEntry::from_message(l, origin), made, ctx, sink);
+                self.linkwatch_notified(l.index);
             }
             (Body::Addr(a), RTM_DELADDR) => {
                 if let Some(e) = AddrEntry::from_message(a, origin)
