@@ -54,7 +54,15 @@ fn family_flag(flags: &mut [bool; 2], f: AddressFamily) -> &mut bool {
 impl Model {
     /// NLMSG_DONE: the dump becomes the model's view (or is merged, when it
     /// had no request or was filtered).
-    pub(super) fn apply_dump<S: ChangeSink>(&mut self, dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+    pub(super) fn apply_dump<S: ChangeSink>(&mut self, mut dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+        // An address dump asked for one device's addresses (`ifa_index`,
+        // as `ip addr flush dev X` asks) and answered with nothing: the
+        // kernel filtered it (NLM_F_DUMP_FILTERED rides on replies, and
+        // there were none); had it ignored the filter, it would have listed
+        // every address of the namespace, and there is at least lo's.
+        if dump.kind == ObjectKind::Addresses && dump.device.is_some() && dump.is_empty() {
+            dump.filtered = true;
+        }
         if dump.kind == ObjectKind::Links && dump.family == AddressFamily::Bridge {
             // `bridge link show`: bridge-port records, not the device list.
             // It must not replace (and so wipe) the links and all on them.

@@ -31,6 +31,7 @@ mod dumps;
 pub mod entries;
 mod gone_unseen;
 mod inferred_routes;
+mod ipv6_multipath;
 mod ipvlan_dev_id;
 mod ipvlan_port;
 pub mod kernel_order;
