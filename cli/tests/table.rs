@@ -264,3 +264,106 @@ fn timeline_lists_changes_with_packet_numbers() {
     assert!(promo.is_some(), "no promotion event");
     assert_eq!(promo.expect("p")["packet"], 21);
 }
+
+/// `timeline`'s lines about one dump.
+fn dump_line(path: &Path, dump: u64) -> String {
+    let out = common::nlorder(&["timeline", "-q", path.to_str().expect("p")]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find(|l| l.contains(&format!("= dump #{dump} ")))
+        .unwrap_or_else(|| panic!("no dump #{dump} in\n{text}"))
+        .to_owned()
+}
+
+#[test]
+fn the_dump_check_compares_the_routes_of_a_group_in_order() {
+    // The hot-plug capture's last route dump (#31) lists fe80::/64 through
+    // veth-ens160, then ens160, as the first dump did. Swapped in the
+    // capture's bytes (two replies of the same length), the dump contradicts
+    // the order of that group, which the check must say, not take as a set.
+    let base = common::fixture("incident-hotplug.pcap");
+    let lines = common::decode_json(&base);
+    let reply = |dev: &str| {
+        lines
+            .iter()
+            .find(|l| l["packet"] == 32 && l["route"]["dst"] == "fe80::/64" && l["route"]["oif_name"] == dev)
+            .map(|l| {
+                (
+                    l["offset"].as_u64().expect("o") as usize,
+                    l["len"].as_u64().expect("l") as usize,
+                )
+            })
+            .expect("reply")
+    };
+    let (a, la) = reply("veth-ens160");
+    let (b, lb) = reply("ens160");
+    assert_eq!(la, lb);
+    let mut bytes = std::fs::read(&base).expect("read");
+    let first = bytes[a..a + la].to_vec();
+    let second = bytes[b..b + lb].to_vec();
+    bytes[a..a + la].copy_from_slice(&second);
+    bytes[b..b + lb].copy_from_slice(&first);
+    let line = dump_line(&write_tmp("hotplug-swapped.pcap", &bytes), 31);
+    assert!(
+        line.contains(
+            "DISAGREES with the prediction: routes fe80::/64 table main metric 256: expected [dev veth-ens160, dev ens160,"
+        ) && line.contains("seen [dev ens160, dev veth-ens160,"),
+        "{line}"
+    );
+    let t = table_json(&write_tmp("hotplug-swapped.pcap", &bytes), &[]);
+    assert!(
+        warnings(&t)
+            .iter()
+            .any(|w| w.contains("routes fe80::/64 table main metric 256")),
+        "{:?}",
+        warnings(&t)
+    );
+}
+
+#[test]
+fn hotplug_per_device_routes_in_the_kernel_s_order() {
+    // The dump after the hot-plug (#31) puts veth-ens19's fe80::/64 and
+    // ff00::/8 before ens19's, as the notifications (packets 15 to 19) did.
+    // (`ip link add ens19 type veth peer name veth-ens19` registers both
+    // ends under one rtnl lock, so linkwatch handles their creation events
+    // together; bringing veth-ens19 up queues its event before ens19's.)
+    let path = common::fixture("incident-hotplug.pcap");
+    let line = dump_line(&path, 31);
+    assert!(line.ends_with("19 entries, as predicted"), "{line}");
+    let out = common::nlorder(&[
+        "table",
+        "-q",
+        "-6",
+        "--objects",
+        "route",
+        "--at",
+        "24",
+        path.to_str().expect("p"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let devs = |prefix: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with(prefix))
+            .filter_map(|l| l.split(" dev ").nth(1))
+            .filter_map(|d| d.split(' ').next())
+            .map(str::to_owned)
+            .collect()
+    };
+    let want = ["veth-ens160", "ens160", "veth-ens19", "ens19"];
+    assert_eq!(devs("fe80::/64"), want, "{text}");
+    assert_eq!(devs("multicast ff00::/8"), want, "{text}");
+    // Each device's routes are told at the notification that shows them:
+    // ens19's come after veth-ens19's link message (packet 17), at 18.
+    let out = common::nlorder(&["timeline", "-q", path.to_str().expect("p")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let at = |what: &str| {
+        text.lines()
+            .find(|l| l.contains(what))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|p| p.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{what} in\n{text}"))
+    };
+    assert_eq!(at("+ route ff00::/8 dev veth-ens19"), 15, "{text}");
+    assert_eq!(at("+ route ff00::/8 dev ens19"), 18, "{text}");
+    assert_eq!(at("+ route fe80::/64 dev ens19"), 18, "{text}");
+}

@@ -424,7 +424,6 @@ impl Model {
                 .any(|o| o.prefix_len == a.prefix_len && v6_prefix(o.address, o.prefix_len) == prefix);
             let addr = a.address;
             let plen = a.prefix_len;
-            let is_ll_prefix = plen == 64 && prefix == IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0));
             let through_dev = |r: &RouteEntry| r.oif == Some(index) && r.gateway.is_none();
             // Its local route, and its prefix route unless another address needs it
             // (looked up by prefix: a device can hold thousands of routes).
@@ -434,13 +433,15 @@ impl Model {
                     through_dev(r) && r.kind == RouteType::Local && r.dst == Some(addr)
                 });
             // (`ipv6_del_addr`: on older kernels only a permanent address
-            // takes its prefix route with it)
+            // takes its prefix route with it; the link-local one the kernel
+            // made is permanent, and `addrconf_add_linklocal` made its
+            // fe80::/64 for it, so it goes with the last of that prefix)
             let takes_prefix_route = a.flags & IFA_F_PERMANENT != 0
                 || self
                     .options
                     .kernel
                     .is_none_or(|k| k.prefix_route_goes_with_any_address());
-            if !still && !is_ll_prefix && takes_prefix_route {
+            if !still && takes_prefix_route {
                 removed.extend(self.routes.remove_where(
                     Through::Prefix(AddressFamily::Inet6, (plen > 0).then_some(prefix), plen),
                     |r| through_dev(r) && r.kind == RouteType::Unicast && r.protocol == RouteProtocol::Kernel,

@@ -12,6 +12,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::changes::{Change, ChangeSink, ObjectKind};
+use super::dump_order::{GroupId, GroupOrder, Member, Slip};
 use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
 use super::kernel_order::{self, OrderEvidence};
 use super::open_dumps::{InPlace, OpenDump, covered_before};
@@ -19,7 +20,7 @@ use super::route_table::RouteTable;
 use super::state::{Ctx, DeviceAddrs, LinkOrderSource, Model};
 use crate::diag::Diagnostic;
 use crate::netlink::names::*;
-use crate::netlink::values::{AddressFamily, TableId};
+use crate::netlink::values::{AddressFamily, RouteType, TableId};
 
 /// What a dump speaks for within its families: the filters of its request
 /// the kernel applied (route dumps by table and output device, address
@@ -53,7 +54,15 @@ fn family_flag(flags: &mut [bool; 2], f: AddressFamily) -> &mut bool {
 impl Model {
     /// NLMSG_DONE: the dump becomes the model's view (or is merged, when it
     /// had no request or was filtered).
-    pub(super) fn apply_dump<S: ChangeSink>(&mut self, dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+    pub(super) fn apply_dump<S: ChangeSink>(&mut self, mut dump: OpenDump, ctx: &Ctx, sink: &mut S) {
+        // An address dump asked for one device's addresses (`ifa_index`,
+        // as `ip addr flush dev X` asks) and answered with nothing: the
+        // kernel filtered it (NLM_F_DUMP_FILTERED rides on replies, and
+        // there were none); had it ignored the filter, it would have listed
+        // every address of the namespace, and there is at least lo's.
+        if dump.kind == ObjectKind::Addresses && dump.device.is_some() && dump.is_empty() {
+            dump.filtered = true;
+        }
         if dump.kind == ObjectKind::Links && dump.family == AddressFamily::Bridge {
             // `bridge link show`: bridge-port records, not the device list.
             // It must not replace (and so wipe) the links and all on them.
@@ -143,7 +152,12 @@ impl Model {
             // unless the kernel ignored the filter (no strict checking).
             ObjectKind::Routes => {
                 match dump.in_place {
-                    Some(p) => revealed = self.sweep_routes(p, &fams, table, wanted, &mut disagreements),
+                    Some(mut p) => {
+                        let mut order = std::mem::take(&mut p.order);
+                        order.close();
+                        self.word_slips(order, &mut disagreements);
+                        revealed = self.sweep_routes(p, &fams, table, wanted, &mut disagreements);
+                    }
                     None => self.replace_routes(dump.routes, &fams, cover, &mut disagreements),
                 }
                 if cover.table.is_none() && cover.oif.is_none() {
@@ -555,6 +569,13 @@ impl Model {
         disagreements: &mut Vec<String>,
     ) {
         let covered = |r: &RouteEntry| families.contains(&r.family) && cover.route(r);
+        // The order of each group, and each multipath route's next hops.
+        let mut order = GroupOrder::default();
+        for r in routes.iter().filter(|r| covered(r)) {
+            order.see(r, self.routes.get(&r.key()));
+        }
+        order.close();
+        self.word_slips(order, disagreements);
         for r in self.routes.iter().filter(|r| covered(r) && !r.origin.is_dump()) {
             if !routes.contains(&r.key()) {
                 disagreements.push(format!(
@@ -585,6 +606,67 @@ impl Model {
         for mut r in routes.into_routes() {
             r.seq += base;
             self.routes.insert(r);
+        }
+    }
+
+    /// The dump's slips from the predicted order of routes, in words.
+    fn word_slips(&self, order: GroupOrder, disagreements: &mut Vec<String>) {
+        let hop = |g: &Option<std::net::IpAddr>, dev: u32| match g {
+            Some(g) => format!("via {g} dev {}", self.ifname(dev)),
+            None => format!("dev {}", self.ifname(dev)),
+        };
+        let member = |m: &Member| {
+            if !m.next_hops.is_empty() {
+                let hops: Vec<String> = m.next_hops.iter().map(|(g, d)| hop(g, *d)).collect();
+                return format!("nexthops {}", hops.join(" + "));
+            }
+            match (m.gateway, m.oif) {
+                (g, Some(d)) => hop(&g, d),
+                (Some(g), None) => format!("via {g}"),
+                (None, None) => "no device".to_owned(),
+            }
+        };
+        let group = |g: &GroupId| {
+            let dst = match g.dst {
+                _ if g.dst_len == 0 => "default".to_owned(),
+                Some(d) => format!("{d}/{}", g.dst_len),
+                None => format!("?/{}", g.dst_len),
+            };
+            let kind = if g.kind == RouteType::Unicast {
+                String::new()
+            } else {
+                format!("{} ", g.kind)
+            };
+            let metric = g.priority.map(|m| format!(" metric {m}")).unwrap_or_default();
+            format!("{kind}{dst} table {}{metric}", g.table)
+        };
+        for slip in &order.slips {
+            match slip {
+                Slip::Group {
+                    group: g,
+                    expected,
+                    seen,
+                } => {
+                    let e: Vec<String> = expected.iter().map(member).collect();
+                    let s: Vec<String> = seen.iter().map(member).collect();
+                    disagreements.push(order_difference(&format!("routes {}", group(g)), &e, &s));
+                }
+                Slip::NextHops {
+                    group: g,
+                    expected,
+                    seen,
+                } => {
+                    let e: Vec<String> = expected.iter().map(|(g, d)| hop(g, *d)).collect();
+                    let s: Vec<String> = seen.iter().map(|(g, d)| hop(g, *d)).collect();
+                    disagreements.push(order_difference(&format!("next hops of {}", group(g)), &e, &s));
+                }
+            }
+        }
+        if order.more > 0 {
+            disagreements.push(format!(
+                "and {} more groups of routes out of their predicted order",
+                order.more
+            ));
         }
     }
 

@@ -475,6 +475,7 @@ impl Model {
     fn ipv6_off<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         self.dad.cancel(|d| d.index == index);
         self.remove_routes(Through::Device(index), |r| r.family == AddressFamily::Inet6, ctx, sink);
+        self.drop_ipv6_hops_through(index, ctx, sink);
         self.remove_ipv6_addresses(index, ctx, sink);
     }
 

@@ -67,6 +67,9 @@ impl Model {
     // (asked at every message: the common answer, nothing due, is given inline)
     #[inline]
     pub(super) fn linkwatch_timer<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        if !self.lw.rest.is_empty() && self.lw.awaiting.is_none() {
+            self.linkwatch_go_on(ctx, sink);
+        }
         let Some(due) = self.lw.due else { return };
         let Some(now) = ctx.ts.map(|t| t.as_nanos()) else {
             return;
@@ -76,8 +79,57 @@ impl Model {
         }
     }
 
+    /// Whether the work cannot have run before this message (a link
+    /// message of `link_of`, or another): a veth pair is made under one
+    /// rtnl lock (`veth_newlink` registers and announces the peer, then the
+    /// device), so between the announcement of the first end, which shows
+    /// no other end yet, and that of the second, nothing runs; copies of
+    /// the first announcement keep waiting.
+    pub(super) fn pair_under_way(&mut self, link_of: Option<u32>) -> bool {
+        let Some(first) = self.lw.pair_under_way else {
+            return false;
+        };
+        if link_of != Some(first) {
+            self.lw.pair_under_way = None;
+        }
+        true
+    }
+
+    /// A link listener's notification of `index`: the event of the run
+    /// under way that waited for it has ended.
+    pub(super) fn linkwatch_notified(&mut self, index: u32) {
+        if self.lw.awaiting == Some(index) {
+            self.lw.awaiting = None;
+        }
+    }
+
+    /// The rest of a paced run: its next events, up to the next one whose
+    /// notification a link listener will show.
+    fn linkwatch_go_on<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        while self.lw.awaiting.is_none() && !self.lw.rest.is_empty() {
+            let (index, ticket) = self.lw.rest.remove(0);
+            let st = self.state(index);
+            if st.lw_pending && st.lw_ticket == ticket {
+                self.linkwatch_do_dev(index, ctx, sink);
+                self.await_notification(index);
+            }
+        }
+    }
+
+    /// Whether a link listener shows a device's event (an up device's
+    /// `netdev_state_change` announces it), so that what follows it in the
+    /// run waits for that notification.
+    fn await_notification(&mut self, index: u32) {
+        let listener = self.last_link_notification.is_some() && self.link_listener_left.is_none();
+        if listener && self.state(index).admin_up {
+            self.lw.awaiting = Some(index);
+        }
+    }
+
     /// The end of the capture: whatever was queued has run since.
     pub(super) fn linkwatch_finish<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        self.lw.awaiting = None;
+        self.linkwatch_go_on(ctx, sink);
         if !self.lw.is_empty() {
             self.linkwatch_run(None, ctx, sink);
         }
@@ -98,6 +150,11 @@ impl Model {
     fn linkwatch_run<S: ChangeSink>(&mut self, now: Option<i128>, ctx: &Ctx, sink: &mut S) {
         // (each pass can only queue the VLANs of the devices it handled)
         for _ in 0..8 {
+            // A run under way ends before another begins.
+            self.linkwatch_go_on(ctx, sink);
+            if !self.lw.rest.is_empty() {
+                return;
+            }
             let urgent_only = matches!((self.lw.next_event, now), (Some(e), Some(n)) if e > n);
             if !urgent_only {
                 self.lw.next_event = now.map(|n| n + LIMIT_NANOS);
@@ -111,7 +168,8 @@ impl Model {
                 all.append(&mut work);
                 work = all;
             }
-            for (index, ticket) in work {
+            let mut work = work.into_iter();
+            while let Some((index, ticket)) = work.next() {
                 let st = self.state(index);
                 if !st.lw_pending || st.lw_ticket != ticket {
                     continue;
@@ -122,6 +180,12 @@ impl Model {
                     continue;
                 }
                 self.linkwatch_do_dev(index, ctx, sink);
+                self.await_notification(index);
+                if self.lw.awaiting.is_some() {
+                    // (the rest of the run follows the notification)
+                    self.lw.rest.extend(work);
+                    break;
+                }
             }
             if !self.lw.is_empty() {
                 let at = self.lw.clock;
@@ -194,6 +258,11 @@ impl Model {
         } else {
             self.carrier(l, 0)
         };
+        // (the first end of a veth pair, announced before the other is
+        // registered: see `pair_under_way`)
+        if kind_in(l, &[b"veth"]) && l.link.is_none_or(|p| p == 0) && !l.link_elsewhere {
+            self.lw.pair_under_way = Some(index);
+        }
         let st = self.state_mut(index);
         st.seen = true;
         st.created_here = true;

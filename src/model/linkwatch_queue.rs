@@ -30,16 +30,32 @@ pub(super) struct Linkwatch {
     pub(super) due: Option<i128>,
     /// The time of the message being applied.
     pub clock: Option<i128>,
+    /// A veth announced before its other end (IFLA_LINK 0): the request
+    /// that makes the pair still holds the kernel's rtnl lock.
+    pub pair_under_way: Option<u32>,
+    /// A run under way, paced by a link listener's notifications: the
+    /// device whose RTM_NEWLINK (`netdev_state_change`, the last thing its
+    /// event does) has not come yet, and the events the run takes after it.
+    pub awaiting: Option<u32>,
+    pub rest: Vec<(u32, u64)>,
 }
 
 impl Linkwatch {
     pub(super) fn is_empty(&self) -> bool {
-        self.held.is_empty() && self.queue.is_empty()
+        self.held.is_empty() && self.queue.is_empty() && self.rest.is_empty()
     }
 
     /// A device the model numbered itself got its real index.
     pub fn reindex(&mut self, from: u32, to: u32) {
-        for (i, _) in self.held.iter_mut().chain(self.queue.iter_mut()) {
+        if self.awaiting == Some(from) {
+            self.awaiting = Some(to);
+        }
+        for (i, _) in self
+            .held
+            .iter_mut()
+            .chain(self.queue.iter_mut())
+            .chain(self.rest.iter_mut())
+        {
             if *i == from {
                 *i = to;
             }

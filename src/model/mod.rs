@@ -26,10 +26,12 @@ mod address_rules;
 pub mod assumption;
 pub mod changes;
 mod dad;
+mod dump_order;
 mod dumps;
 pub mod entries;
 mod gone_unseen;
 mod inferred_routes;
+mod ipv6_multipath;
 mod ipvlan_dev_id;
 mod ipvlan_port;
 pub mod kernel_order;
@@ -110,7 +112,13 @@ impl Model {
             return;
         }
         self.lw.clock = m.ts.map(|t| t.as_nanos());
-        self.linkwatch_timer(&ctx, sink);
+        let link_of = match &d.body {
+            Body::Link(l) if !d.is_request() => Some(l.index),
+            _ => None,
+        };
+        if !self.pair_under_way(link_of) {
+            self.linkwatch_timer(&ctx, sink);
+        }
         self.finish_dad(m.ts, None, &ctx, sink);
         self.expire_addresses(&ctx, sink);
         match &d.body {
@@ -199,6 +207,7 @@ impl Model {
                                 listed: 0,
                                 other_tables: false,
                                 added: Vec::new(),
+                                order: Default::default(),
                             });
                         }
                         if dump.in_place.is_some() {

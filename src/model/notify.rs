@@ -32,6 +32,7 @@ impl Model {
         match (body, kind) {
             (Body::Link(l), _) if l.family == AddressFamily::Bridge => self.stats.bridge_port_events += 1,
             (Body::Link(l), RTM_DELLINK) => {
+                self.linkwatch_notified(l.index);
                 if self.link(l.index).is_none() {
                     if self.seen_link_dump && !self.gone_unseen.contains(&l.index) {
                         self.warn(
@@ -48,7 +49,8 @@ impl Model {
                 // made (`register_netdevice` announces it before anything
                 // can bring it up). One announced up existed before.
                 let made = self.link(l.index).is_none_or(|x| x.placeholder) && l.flags & IFF_UP == 0;
-                self.link_message(LinkEntry::from_message(l, origin), made, ctx, sink)
+                self.link_message(LinkEntry::from_message(l, origin), made, ctx, sink);
+                self.linkwatch_notified(l.index);
             }
             (Body::Addr(a), RTM_DELADDR) => {
                 if let Some(e) = AddrEntry::from_message(a, origin)
@@ -80,13 +82,29 @@ impl Model {
             }
             (Body::Route(r), _) if r.flags & RTM_F_CLONED != 0 => {}
             (Body::Route(r), RTM_DELROUTE) => {
-                let key = RouteEntry::from_message(r, origin, 0).key();
-                self.remove_route(&key, ctx, sink);
+                let gone = RouteEntry::from_message(r, origin, 0);
+                if !self.remove_ipv6_sibling(&gone, ctx, sink) {
+                    self.remove_route(&gone.key(), ctx, sink);
+                }
             }
             (Body::Route(r), _) => {
-                let e = RouteEntry::from_message(r, origin, 0);
+                let mut e = RouteEntry::from_message(r, origin, 0);
                 self.note_ra_prefix(&e, ctx.packet);
                 self.drop_other_form(&e, ctx, sink);
+                // (siblings the model holds as routes of their own go into it)
+                if let Some(seq) = self.merge_ipv6_siblings(&mut e, ctx, sink)
+                    && !self.routes.contains(&e.key())
+                {
+                    e.seq = seq;
+                    if sink.wants_changes() {
+                        sink.change(ctx.event(super::changes::Change::RouteAdded {
+                            route: e.clone(),
+                            dev: self.route_dev(&e),
+                        }));
+                    }
+                    self.routes.insert_new(e);
+                    return;
+                }
                 // (a route the model has is updated in place whatever the flags)
                 let placement = Placement::from_flags(e.family, flags);
                 self.insert_route(e, placement, ctx, sink);

@@ -38,6 +38,8 @@ pub(super) struct InPlace {
     pub other_tables: bool,
     /// Listed routes the model did not have (kept for the timeline only).
     pub added: Vec<RouteEntry>,
+    /// The order of each group's routes, held against the prediction.
+    pub order: super::dump_order::GroupOrder,
 }
 
 #[derive(Debug)]
@@ -154,6 +156,7 @@ impl OpenDump {
             p.other_tables = true;
         }
         p.listed += 1;
+        p.order.see(&e, routes.get(&e.key()));
         let added = keep_added.then(|| e.clone());
         if routes.upsert_marked(e, p.mark) {
             p.added.extend(added);

@@ -173,7 +173,10 @@ impl Model {
                     r.oif = self.device_towards(gw);
                 }
                 r.origin = Origin::Request(p.packet);
-                if !self.routes.contains(&r.key()) || p.flags & NLM_F_REPLACE != 0 {
+                let replace = p.flags & NLM_F_REPLACE != 0;
+                if !replace && !self.routes.contains(&r.key()) && self.add_ipv6_sibling(&r, &c, sink) {
+                    // (taken as a sibling of the routes it joins)
+                } else if !self.routes.contains(&r.key()) || replace {
                     self.insert_route(r, Placement::from_flags(p.msg_type_family(), p.flags), &c, sink);
                 }
             }

@@ -344,6 +344,11 @@ impl RouteTable {
             .map(|&(s, _)| s)
     }
 
+    /// The route with this key.
+    pub(super) fn get(&self, key: &RouteKey) -> Option<&RouteEntry> {
+        self.find(key).and_then(|s| self.entry(s))
+    }
+
     /// Whether the table holds a route with this key.
     pub(super) fn contains(&self, key: &RouteKey) -> bool {
         self.find(key).is_some()
