@@ -28,6 +28,7 @@ use netlink_packet_route::RouteNetlinkMessage;
 use netlink_packet_route::address::AddressMessage;
 use netlink_packet_route::link::LinkMessage;
 use netlink_packet_route::route::RouteMessage;
+use netlink_packet_route::rule::RuleMessage;
 use netlink_sys::{Socket, protocols::NETLINK_ROUTE};
 use pcap_parser::Linktype;
 
@@ -37,8 +38,9 @@ use crate::capture::writer::{self, block_bytes as serialize};
 use crate::netlink::names::{NLMSG_DONE, NLMSG_ERROR};
 use crate::netlink::wire::{ByteOrder, Messages, NLMSG_HDRLEN, NlMsgHdr, RtGenMsg};
 
-/// RTNLGRP_LINK, IPV4_IFADDR, IPV4_ROUTE, IPV6_IFADDR, IPV6_ROUTE.
-const GROUPS: [u32; 5] = [1, 5, 7, 9, 11];
+/// RTNLGRP_LINK, IPV4_IFADDR, IPV4_ROUTE, IPV4_RULE, IPV6_IFADDR,
+/// IPV6_ROUTE, IPV6_RULE.
+const GROUPS: [u32; 7] = [1, 5, 7, 8, 9, 11, 19];
 /// Socket receive buffer for notifications (a burst of route changes).
 const RCVBUF: usize = 8 << 20;
 const PACKET_OUTGOING: u16 = 4;
@@ -348,12 +350,15 @@ impl<W: Write> Recorder<W> {
         Ok(())
     }
 
-    /// Link, address and route dumps, each request and reply buffer recorded.
+    /// Link, address, route and rule dumps, each request and reply buffer
+    /// recorded. The rule dump is asked for with the full `fib_rule_hdr`
+    /// whatever `form` says: the short form is Go's, which dumps no rules.
     fn dumps(&mut self, sock: &Socket, form: RequestForm) -> Result<(), Error> {
-        for kind in [
-            RouteNetlinkMessage::GetLink(LinkMessage::default()),
-            RouteNetlinkMessage::GetAddress(AddressMessage::default()),
-            RouteNetlinkMessage::GetRoute(RouteMessage::default()),
+        for (kind, form) in [
+            (RouteNetlinkMessage::GetLink(LinkMessage::default()), form),
+            (RouteNetlinkMessage::GetAddress(AddressMessage::default()), form),
+            (RouteNetlinkMessage::GetRoute(RouteMessage::default()), form),
+            (RouteNetlinkMessage::GetRule(RuleMessage::default()), RequestForm::Full),
         ] {
             self.seq = self.seq.wrapping_add(1);
             let req = request(kind, self.seq, form);

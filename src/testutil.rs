@@ -23,3 +23,21 @@ pub fn netlink_payload(name: &str, packet: u64) -> Vec<u8> {
         .expect("readable");
     out.unwrap_or_else(|| panic!("{name} has no packet {packet}"))
 }
+
+/// Every netlink record's payload of a fixture, in order.
+pub fn netlink_payloads(name: &str) -> Vec<Vec<u8>> {
+    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut reader = CaptureReader::new(file).expect("capture");
+    let mut out = Vec::new();
+    let mut diags = Diagnostics::default();
+    reader
+        .for_each_record(&mut diags, |rec, _| {
+            if let Ok(frame) = netlink_frame(rec.linktype, rec.data) {
+                out.push(frame.payload.to_vec());
+            }
+            true
+        })
+        .expect("readable");
+    out
+}

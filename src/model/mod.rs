@@ -12,7 +12,7 @@
 //!
 //! Its files use and call each other one way only, each only files listed
 //! before it: the data (`entries`, `changes`, `assumption`, `prefix`,
-//! `kernel_order`, `route_order`, `route_table`, `link_table`, `lifetimes`)
+//! `kernel_order`, `route_order`, `route_table`, `rule_table`, `link_table`, `lifetimes`)
 //! and what is under way (`dad`, `linkwatch_queue`, `pending_requests`,
 //! `open_dumps`); `state`, the [`Model`] struct with its queries and
 //! bookkeeping; `tables`, the operations on the tables; the kernel's own
@@ -49,6 +49,7 @@ pub mod prefix;
 mod requests;
 pub mod route_order;
 pub mod route_table;
+pub mod rule_table;
 mod slaac_order;
 mod stacked_mtu;
 mod state;
@@ -65,6 +66,7 @@ pub use changes::{Change, ChangeSink, Event, ObjectKind};
 pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 pub use kernel_order::{KernelVersion, LinkOrder};
 pub use route_table::RouteTable;
+pub use rule_table::{RuleEntry, RuleOrigin, RuleTable, RulesKnown};
 use state::Ctx;
 pub use state::{GroupCopies, LinkOrderSource, Model, ModelOptions, ModelStats};
 
@@ -111,6 +113,17 @@ impl Model {
             self.copies.interrupted();
             return;
         }
+        self.rules.apply(&rule_table::Applied {
+            header: h,
+            packet: m.packet,
+            payload: m.message.payload(),
+            what: match &d.body {
+                Body::Rule(r) => rule_table::RuleMessage::Rule(r),
+                Body::Done { error } => rule_table::RuleMessage::End { error: *error },
+                Body::Error(e) => rule_table::RuleMessage::End { error: e.error },
+                _ => rule_table::RuleMessage::Other,
+            },
+        });
         self.lw.clock = m.ts.map(|t| t.as_nanos());
         let link_of = match &d.body {
             Body::Link(l) if !d.is_request() => Some(l.index),

@@ -250,6 +250,8 @@ pub struct Model {
     /// The devices holding an IPv4, and an IPv6, address.
     pub(super) holders: [rustc_hash::FxHashSet<u32>; 2],
     pub(super) routes: RouteTable,
+    /// The policy routing rules.
+    pub(super) rules: super::rule_table::RuleTable,
     /// Change requests waiting for the kernel's answer.
     pub(super) pending: pending_requests::PendingRequests,
     /// The last ifindex the kernel assigned by itself (its allocation hint).
@@ -340,6 +342,7 @@ impl Model {
             addrs: FxHashMap::default(),
             holders: Default::default(),
             routes: RouteTable::default(),
+            rules: super::rule_table::RuleTable::default(),
             pending: pending_requests::PendingRequests::default(),
             last_assigned_index: 0,
             devices: FxHashMap::default(),
@@ -479,6 +482,32 @@ impl Model {
     /// Routes in the order a dump would list them (see [`route_order`](super::route_order)).
     pub fn routes(&self) -> Vec<&RouteEntry> {
         self.routes.iter().collect()
+    }
+
+    /// The policy routing rules, per family in the kernel's order.
+    pub fn rule_table(&self) -> &super::rule_table::RuleTable {
+        &self.rules
+    }
+
+    /// The routing tables other than local, main and default that hold
+    /// routes of `family`, in number order: where rules must send traffic
+    /// for them to be used.
+    pub fn other_route_tables(&self, family: AddressFamily) -> Vec<crate::netlink::TableId> {
+        use crate::netlink::TableId;
+        let mut v: Vec<TableId> = self
+            .routes
+            .tables()
+            .filter(|(f, t)| *f == family && ![TableId::Local, TableId::Main, TableId::Default].contains(t))
+            .map(|(_, t)| t)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// A rule as a line of `ip rule` prints it (`PRIO: from ...`).
+    pub fn rule_text(&self, r: &super::rule_table::RuleEntry) -> String {
+        r.ip_line()
     }
 
     /// The route table itself: routes in dump order and the kernel's lookups.

@@ -1,4 +1,4 @@
-//! The attributes of a link, address or route message (what
+//! The attributes of a link, address, route or rule message (what
 //! `nlorder decode --attrs` shows).
 //!
 //! Contract: [`attr_texts`] lists every attribute of one message with its
@@ -103,6 +103,9 @@ fn attributes(msg_type: u16, msg: &RouteNetlinkMessage) -> Vec<AttrText> {
         | RouteNetlinkMessage::DelAddress(a)
         | RouteNetlinkMessage::GetAddress(a) => text(&refs(&a.attributes)),
         RouteNetlinkMessage::NewRoute(r) | RouteNetlinkMessage::DelRoute(r) | RouteNetlinkMessage::GetRoute(r) => {
+            text(&refs(&r.attributes))
+        }
+        RouteNetlinkMessage::NewRule(r) | RouteNetlinkMessage::DelRule(r) | RouteNetlinkMessage::GetRule(r) => {
             text(&refs(&r.attributes))
         }
         _ => Vec::new(),

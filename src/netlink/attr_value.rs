@@ -323,6 +323,7 @@ pub fn attr_name(msg_type: u16, kind: u16) -> Option<&'static str> {
         16..=19 => &IFLA,
         20..=23 => &IFA,
         24..=27 => &RTA,
+        32..=35 => &super::rule::FRA_NAMES,
         _ => return None,
     };
     table.get(usize::from(kind)).copied()

@@ -5,12 +5,13 @@
 //! for cross-checks (`strict`), and the attributes of a message by name
 //! with typed values for display (`attr_text`, `attr_value`), and the typed
 //! family, scope, route type, protocol and table with their one table of
-//! names (`values`).
+//! names (`values`); policy routing rules (`rule`).
 
 pub(crate) mod attr_text;
 pub mod attr_value;
 pub mod names;
 pub mod rtnl;
+pub mod rule;
 pub mod strict;
 pub mod values;
 pub mod wire;

@@ -91,6 +91,9 @@ pub enum Body<'a> {
     Addr(Addr<'a>),
     /// RTM_NEWROUTE / RTM_DELROUTE.
     Route(Route<'a>),
+    /// RTM_NEWRULE / RTM_DELRULE, and RTM_GETRULE (a dump request names
+    /// the family it asks for).
+    Rule(super::rule::Rule<'a>),
     /// RTM_GETLINK / RTM_GETADDR / RTM_GETROUTE requests.
     Request(Request<'a>),
     /// NLMSG_DONE: the end of a dump.
@@ -103,7 +106,7 @@ pub enum Body<'a> {
     Error(ErrorMsg<'a>),
     /// NLMSG_NOOP.
     Noop,
-    /// A NETLINK_ROUTE message type nlorder does not model (neighbours, rules, ...).
+    /// A NETLINK_ROUTE message type nlorder does not model (neighbours, ...).
     Other,
     /// The fixed header of a known type did not fit; see `problem`.
     Truncated,
@@ -515,6 +518,19 @@ pub fn decode_into<'a>(msg: &Message<'a>, d: &mut Decoded<'a>) {
         RTM_NEWLINK | RTM_DELLINK | RTM_SETLINK | RTM_GETLINK => link(payload, order, problem, body),
         RTM_NEWADDR | RTM_DELADDR | RTM_GETADDR => addr(payload, order, problem, body),
         RTM_NEWROUTE | RTM_DELROUTE | RTM_GETROUTE => route(payload, order, problem, body),
+        super::rule::RTM_NEWRULE | super::rule::RTM_DELRULE | super::rule::RTM_GETRULE => {
+            *body = match super::rule::rule(payload, order, problem) {
+                Ok(r) => Body::Rule(r),
+                // A dump request in the short rtgenmsg form: its family.
+                Err(_) if header.kind == super::rule::RTM_GETRULE && !payload.is_empty() => {
+                    Body::Rule(super::rule::Rule {
+                        family: AddressFamily::from(payload.first().copied().unwrap_or_default()),
+                        ..Default::default()
+                    })
+                }
+                Err(e) => truncated(problem, e),
+            }
+        }
         _ => *body = Body::Other,
     }
 }

@@ -1,7 +1,7 @@
 //! Full attribute decoding through netlink-packet-route, wrapped.
 //!
 //! Contract: [`decode_full`] gives the crate's complete decoding of a link,
-//! address or route message (every attribute it knows, by name), which
+//! address, route or rule message (every attribute it knows, by name), which
 //! `netlink::attr_text` lists for display, and [`cross_check`] compares the
 //! crate's reading of the essentials with nlorder's own compact decoder
 //! (`netlink::rtnl`). Failures are returned as text; nothing here panics or
@@ -16,14 +16,15 @@
 //!   in `strict_tests.rs`);
 //! - one odd attribute (a non-UTF-8 interface name, a 2-byte IFA_FLAGS)
 //!   rejects the whole message, which is why it is not the hot-path decoder;
-//! - message types it does not know are errors, so only the link, address
-//!   and route groups are handed to it.
+//! - message types it does not know are errors, so only the link, address,
+//!   route and rule groups are handed to it.
 
 use netlink_packet_core::ParseableParametrized;
 use netlink_packet_route::RouteNetlinkMessage;
 use netlink_packet_route::address::AddressAttribute;
 use netlink_packet_route::link::{LinkAttribute, LinkInfo};
 use netlink_packet_route::route::{RouteAddress, RouteAttribute};
+use netlink_packet_route::rule::RuleAttribute;
 
 use super::names::*;
 use super::rtnl::{Body, Decoded};
@@ -40,7 +41,10 @@ pub fn decode_full(msg: &Message<'_>) -> Result<Option<RouteNetlinkMessage>, Str
         return Err("netlink-packet-route reads native byte order only".into());
     }
     let payload = msg.payload();
-    let is_get = matches!(kind, RTM_GETLINK | RTM_GETADDR | RTM_GETROUTE);
+    let is_get = matches!(
+        kind,
+        RTM_GETLINK | RTM_GETADDR | RTM_GETROUTE | super::rule::RTM_GETRULE
+    );
     let parsed = if is_get && payload.len() < full_header {
         // Legacy rtgenmsg request: the family byte, maybe 3 padding bytes.
         let mut padded = payload.to_vec();
@@ -212,6 +216,52 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
             };
             same("family", u8::from(q.family).to_string(), fam.to_string());
         }
+        (
+            Body::Rule(r),
+            RouteNetlinkMessage::NewRule(m) | RouteNetlinkMessage::DelRule(m) | RouteNetlinkMessage::GetRule(m),
+        ) => {
+            let (mut prio, mut table, mut dst, mut src, mut goto, mut mark) =
+                (None, u32::from(m.header.table), None, None, None, None);
+            let (mut iif, mut oif, mut spl) = (None, None, None);
+            for a in &m.attributes {
+                match a {
+                    RuleAttribute::Priority(p) => prio = Some(*p),
+                    RuleAttribute::Table(t) if *t != 0 => table = *t,
+                    RuleAttribute::Destination(d) => dst = Some(*d),
+                    RuleAttribute::Source(s) => src = Some(*s),
+                    RuleAttribute::Goto(g) => goto = Some(*g),
+                    RuleAttribute::FwMark(f) => mark = Some(*f),
+                    RuleAttribute::Iifname(n) => iif = Some(n.clone()),
+                    RuleAttribute::Oifname(n) => oif = Some(n.clone()),
+                    RuleAttribute::SuppressPrefixLen(p) => spl = Some(*p),
+                    _ => {}
+                }
+            }
+            let lossy = |b: Option<&[u8]>| b.map(|b| String::from_utf8_lossy(b).into_owned());
+            same(
+                "family",
+                u8::from(r.family).to_string(),
+                u8::from(m.header.family).to_string(),
+            );
+            same(
+                "action",
+                u8::from(r.action).to_string(),
+                u8::from(m.header.action).to_string(),
+            );
+            same("priority", format!("{:?}", r.priority), format!("{prio:?}"));
+            same("table", u32::from(r.table).to_string(), table.to_string());
+            same("dst", format!("{:?}", r.dst), format!("{dst:?}"));
+            same("src", format!("{:?}", r.src), format!("{src:?}"));
+            same("goto", format!("{:?}", r.goto), format!("{goto:?}"));
+            same("fwmark", format!("{:?}", r.fwmark), format!("{mark:?}"));
+            same("iif", format!("{:?}", lossy(r.iifname)), format!("{iif:?}"));
+            same("oif", format!("{:?}", lossy(r.oifname)), format!("{oif:?}"));
+            same(
+                "suppress_prefixlength",
+                format!("{:?}", r.suppress_prefixlen),
+                format!("{spl:?}"),
+            );
+        }
         (body, other) => diffs.push(format!(
             "message kind: nlorder {} vs netlink-packet-route {}",
             body_name(body),
@@ -226,6 +276,7 @@ fn body_name(b: &Body<'_>) -> &'static str {
         Body::Link(_) => "link",
         Body::Addr(_) => "address",
         Body::Route(_) => "route",
+        Body::Rule(_) => "rule",
         Body::Request(_) => "request",
         Body::Done { .. } => "done",
         Body::Error(_) => "error",

@@ -896,14 +896,16 @@ impl<T: AsRef<[u8]>> RtGenMsg<T> {
     }
 }
 
-/// Size of the fixed family header ([`IfInfoMsg`], [`IfAddrMsg`] or
-/// [`RtMsg`]) that opens the body of a link, address or route message;
+/// Size of the fixed family header ([`IfInfoMsg`], [`IfAddrMsg`],
+/// [`RtMsg`] or `fib_rule_hdr`) that opens the body of a link, address,
+/// route or rule message;
 /// `None` for other message types.
 pub fn family_header_len(kind: u16) -> Option<usize> {
     match kind {
         RTM_NEWLINK..=RTM_SETLINK => Some(IfInfoMsg::<&[u8]>::LEN),
         RTM_NEWADDR..=RTM_GETADDR => Some(IfAddrMsg::<&[u8]>::LEN),
         RTM_NEWROUTE..=RTM_GETROUTE => Some(RtMsg::<&[u8]>::LEN),
+        super::rule::RTM_NEWRULE..=super::rule::RTM_GETRULE => Some(super::rule::FIB_RULE_HDR_LEN),
         _ => None,
     }
 }

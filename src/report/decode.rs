@@ -15,12 +15,13 @@ use serde::Serialize;
 
 use crate::capture::Timestamp;
 pub use crate::filter::records::{LinkNames, MessageFields};
-use crate::model::{AddrEntry, Origin, RouteEntry};
+use crate::model::{AddrEntry, Origin, RouteEntry, RuleEntry, RuleOrigin};
 use crate::netlink::attr_text::{AttrText, attr_texts};
 pub use crate::netlink::names::escape_bytes;
 use crate::netlink::names::{self, *};
 use crate::netlink::rtnl::Netns;
 use crate::netlink::rtnl::{Addr, Body, CacheInfo, ErrorMsg, Link, Request, Route};
+use crate::netlink::rule::Rule;
 use crate::netlink::wire::Header;
 use crate::report::Print;
 use crate::report::style::Style;
@@ -55,7 +56,7 @@ impl TextMessages {
         Self { style, attrs }
     }
 
-    fn describe(&self, names: &LinkNames, body: &Body<'_>, kind: u16) -> String {
+    fn describe(&self, names: &LinkNames, body: &Body<'_>, kind: u16, from_user: bool) -> String {
         let ifname = |index: u32| names.get(index).map_or_else(|| format!("if{index}"), str::to_owned);
         let s = &self.style;
         match body {
@@ -71,6 +72,7 @@ impl TextMessages {
                 describe_addr(a, &name, s)
             }
             Body::Route(r) => describe_route(r, &ifname, s),
+            Body::Rule(r) => describe_rule(r, kind, from_user),
             Body::Request(q) => describe_request(q, kind, &ifname),
             Body::Done { error } => {
                 if *error == 0 {
@@ -111,7 +113,7 @@ impl Print<MessageFields<'_, '_>> for TextMessages {
             s.kind(names::message_type(h.kind)),
             flags,
             s.dim(format!("seq={} pid={}", h.seq, h.pid)),
-            self.describe(named.names, &m.decoded.body, h.kind),
+            self.describe(named.names, &m.decoded.body, h.kind, m.decoded.from_user_space()),
         )?;
         if let Some(p) = &m.decoded.problem {
             write!(out, " {}", s.bad(format!("[{p}]")))?;
@@ -204,6 +206,23 @@ fn describe_route(r: &Route, ifname: &dyn Fn(u32) -> String, s: &Style) -> Strin
     table::route_line(&RouteEntry::from_message(r, Origin::Dump(0), 0), ifname, s)
 }
 
+/// A rule as `ip monitor rule` prints it (its priority first when the
+/// message has one; a request may leave it to the kernel), or the family a
+/// rule dump asks for.
+fn describe_rule(r: &Rule<'_>, kind: u16, from_user: bool) -> String {
+    if kind == crate::netlink::rule::RTM_GETRULE {
+        return format!("rules family {}", r.family.name());
+    }
+    let line = crate::report::rule::rule_line(&RuleEntry::from_message(r, RuleOrigin::Default));
+    // The kernel leaves FRA_PRIORITY out for priority 0; a request that
+    // leaves it out lets the kernel choose.
+    match r.priority {
+        Some(p) => format!("{p}: {line} ({})", r.family.name()),
+        None if !from_user => format!("0: {line} ({})", r.family.name()),
+        None => format!("{line} ({})", r.family.name()),
+    }
+}
+
 fn describe_request(q: &Request<'_>, kind: u16, ifname: &dyn Fn(u32) -> String) -> String {
     let what = match kind {
         RTM_GETLINK => "links",
@@ -270,6 +289,10 @@ struct JsonMessage<'a> {
     addr: Option<JsonAddr>,
     #[serde(skip_serializing_if = "Option::is_none")]
     route: Option<JsonRoute<'a>>,
+    /// A rule, as `ip -j rule` prints it (`priority` absent when the
+    /// message leaves it to the kernel).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<crate::report::rule::IpRule>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dump_request: Option<JsonRequest>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -401,8 +424,20 @@ fn family_of(body: &Body<'_>) -> Option<AddressFamily> {
         Body::Addr(a) => Some(a.family),
         Body::Route(r) => Some(r.family),
         Body::Request(q) => Some(q.family),
+        Body::Rule(r) => Some(r.family),
         _ => None,
     }
+}
+
+fn json_rule(r: &Rule<'_>, kind: u16, from_user: bool) -> Option<crate::report::rule::IpRule> {
+    if kind == crate::netlink::rule::RTM_GETRULE {
+        return None;
+    }
+    let mut v = crate::report::rule::rule_object(&RuleEntry::from_message(r, RuleOrigin::Default));
+    if r.priority.is_none() && from_user {
+        v.priority = None;
+    }
+    Some(v)
 }
 
 /// NDJSON: one object per message.
@@ -519,6 +554,10 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
                     flags: r.flags,
                     multipath: r.multipath,
                 }),
+                _ => None,
+            },
+            rule: match body {
+                Body::Rule(r) => json_rule(r, h.kind, m.decoded.from_user_space()),
                 _ => None,
             },
             dump_request: match body {

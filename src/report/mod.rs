@@ -65,6 +65,7 @@ pub mod note;
 pub mod picture;
 pub mod reason;
 pub mod record;
+pub mod rule;
 pub mod semantics;
 pub mod source;
 pub mod style;
