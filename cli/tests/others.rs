@@ -747,3 +747,43 @@ fn a_cut_capture_says_where_it_was_cut_in_every_answer() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A capture `nlorder record` wrote (its pcapng section says
+/// "nlorder" in `shb_userappl`) holds only the recorder's own dumps and
+/// the notifications: `who` names the recorder (not "a program no rule
+/// names"), the timeline marks no look, and the report page draws no
+/// program looking. A capture of the same request shape written by
+/// another tool still names no program.
+#[test]
+fn the_recorder_s_own_dumps_are_no_program_looking() {
+    let cap = common::fixture("others/bridge-mac.pcap");
+    let p = cap.to_str().unwrap();
+    let out = common::nlorder(&["who", "-q", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("no rule names"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("look 1: the recorder (nlorder record), not a node program")),
+        "{text}"
+    );
+    let out = common::nlorder(&["who", "-q", "-e", "packet,program", p]);
+    let programs: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split('\t').nth(1).map(str::to_owned))
+        .collect();
+    assert!(
+        !programs.is_empty() && programs.iter().all(|p| p == "nlorder-record"),
+        "{programs:?}"
+    );
+    let out = common::nlorder(&["timeline", "-q", p]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("looked here"));
+    let html = std::env::temp_dir().join(format!("nlorder-recorder-{}.html", std::process::id()));
+    let out = common::nlorder(&["report", "-q", p, "-o", html.to_str().unwrap()]);
+    assert!(out.status.success());
+    let page = std::fs::read_to_string(&html).unwrap();
+    std::fs::remove_file(&html).unwrap();
+    assert!(!page.contains("class=\"look\""), "a look is drawn");
+    assert!(page.contains("the dumps are the recorder's own"));
+    let out = common::nlorder(&["who", "-q", common::fixture("others/counter.pcap").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no rule names"));
+}
