@@ -787,3 +787,36 @@ fn the_recorder_s_own_dumps_are_no_program_looking() {
     let out = common::nlorder(&["who", "-q", common::fixture("others/counter.pcap").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("no rule names"));
 }
+
+/// Cilium's masquerade address for a device without an IPv6 address of
+/// its own is its fallback (node_address.go's `fallbackAddresses`: the
+/// best non-secondary address of any device, loopback included): `::1 on
+/// eth0` says so in a note, and the candidate row of `::1` says it is that
+/// fallback, not only "not a node address".
+#[test]
+fn cilium_s_masquerade_fallback_says_it_is_the_fallback() {
+    let cap = common::fixture("incident-k8s-node-1.pcap");
+    let out = common::nlorder(&[
+        "detect",
+        "-q",
+        "--method",
+        "cilium-masquerade",
+        "--family",
+        "6",
+        cap.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("cilium-masquerade (IPv6) -> ::1 on eth0"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("::1") && l.contains("but Cilium's fallback, masqueraded with on eth0")),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.starts_with(
+            "  note: eth0 has no IPv6 node address of its own: Cilium masquerades \
+                                             with its fallback, ::1 (on lo)"
+        ) && l.contains("does not leave out loopback")),
+        "{text}"
+    );
+}
