@@ -820,3 +820,67 @@ fn cilium_s_masquerade_fallback_says_it_is_the_fallback() {
         "{text}"
     );
 }
+
+/// radvd is killed and its SLAAC addresses expire (a real kernel's
+/// notifications, `fixtures/daemons/6.1/radvd-slaac.l1.pcap`): the address
+/// packet 55's RTM_DELADDR deletes ends with that packet, at its time, and
+/// is said to be shown there, not inferred; the others' ends the model infers from their
+/// lifetimes carry their own time and no packet number (JSON: `packet`
+/// null, `inferred: true`). No line pairs a packet number with a time
+/// that is not that packet's.
+#[test]
+fn inferred_changes_carry_their_own_time_and_no_packet() {
+    let cap = common::fixture("daemons/6.1/radvd-slaac.l1.pcap");
+    let p = cap.to_str().unwrap();
+    let decode = common::nlorder(&["decode", "-q", p]);
+    let times: std::collections::HashMap<String, String> = String::from_utf8_lossy(&decode.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            Some((w.next()?.to_owned(), w.next()?.to_owned()))
+        })
+        .collect();
+    let out = common::nlorder(&["timeline", "-q", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut inferred = 0;
+    for l in text.lines() {
+        let mut w = l.split_whitespace();
+        let (Some(packet), Some(time)) = (w.next(), w.next()) else {
+            continue;
+        };
+        if l.contains("(inferred") {
+            inferred += 1;
+            assert_eq!(packet, "-", "{l}");
+        }
+        if packet != "-" {
+            assert_eq!(times.get(packet).map(String::as_str), Some(time), "{l}");
+        }
+    }
+    assert!(inferred >= 3, "{text}");
+    let deleted = text
+        .lines()
+        .find(|l| l.ends_with("- 2001:db8:7:0:1927:132b:f58e:10ce/64 eth0"))
+        .unwrap_or_default();
+    assert!(deleted.trim_start().starts_with("55 "), "{text}");
+    let over = text
+        .lines()
+        .find(|l| l.contains("1927:132b:f58e:10ce/64 on eth0: valid lifetime over"))
+        .unwrap_or_default();
+    assert!(
+        over.trim_start().starts_with("55 ")
+            && over.ends_with("(the kernel deletes it: its RTM_DELADDR is in this packet)"),
+        "{text}"
+    );
+    let out = common::nlorder(&["timeline", "-q", "--format", "json", p]);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let expired: Vec<&serde_json::Value> = lines.iter().filter(|v| v["event"] == "addr_expired").collect();
+    assert!(!expired.is_empty());
+    for v in expired {
+        let shown = v["detail"]["inferred"] == false;
+        assert_eq!(v["packet"].is_null(), !shown, "{v}");
+        assert_eq!(v["inferred"] == true, !shown, "{v}");
+    }
+}
