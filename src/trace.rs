@@ -102,6 +102,8 @@ pub struct TraceMessage<'a> {
     pub decoded: Decoded<'a>,
     /// The capturing host's OS as the capture's section header names it.
     pub os: Option<&'a str>,
+    /// The application that wrote the record's section (`shb_userappl`).
+    pub app: Option<&'a str>,
 }
 
 /// Why a record's bytes were not read as NETLINK_ROUTE messages.
@@ -286,6 +288,7 @@ fn visit_record(
                     },
                     message,
                     os: rec.os,
+                    app: rec.app,
                 };
                 decode_into(&tm.message, &mut tm.decoded);
                 stats.messages += 1;

@@ -779,3 +779,140 @@ fn a_cut_capture_says_where_it_was_cut_in_every_answer() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A capture `nlorder record` wrote (its pcapng section says
+/// "nlorder" in `shb_userappl`) holds only the recorder's own dumps and
+/// the notifications: `who` names the recorder (not "a program no rule
+/// names"), the timeline marks no look, and the report page draws no
+/// program looking. A capture of the same request shape written by
+/// another tool still names no program.
+#[test]
+fn the_recorder_s_own_dumps_are_no_program_looking() {
+    let cap = common::fixture("others/bridge-mac.pcap");
+    let p = cap.to_str().unwrap();
+    let out = common::nlorder(&["who", "-q", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("no rule names"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("look 1: the recorder (nlorder record), not a node program")),
+        "{text}"
+    );
+    let out = common::nlorder(&["who", "-q", "-e", "packet,program", p]);
+    let programs: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split('\t').nth(1).map(str::to_owned))
+        .collect();
+    assert!(
+        !programs.is_empty() && programs.iter().all(|p| p == "nlorder-record"),
+        "{programs:?}"
+    );
+    let out = common::nlorder(&["timeline", "-q", p]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("looked here"));
+    let html = std::env::temp_dir().join(format!("nlorder-recorder-{}.html", std::process::id()));
+    let out = common::nlorder(&["report", "-q", p, "-o", html.to_str().unwrap()]);
+    assert!(out.status.success());
+    let page = std::fs::read_to_string(&html).unwrap();
+    std::fs::remove_file(&html).unwrap();
+    assert!(!page.contains("class=\"look\""), "a look is drawn");
+    assert!(page.contains("the dumps are the recorder's own"));
+    let out = common::nlorder(&["who", "-q", common::fixture("others/counter.pcap").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no rule names"));
+}
+
+/// Cilium's masquerade address for a device without an IPv6 address of
+/// its own is its fallback (node_address.go's `fallbackAddresses`: the
+/// best non-secondary address of any device, loopback included): `::1 on
+/// eth0` says so in a note, and the candidate row of `::1` says it is that
+/// fallback, not only "not a node address".
+#[test]
+fn cilium_s_masquerade_fallback_says_it_is_the_fallback() {
+    let cap = common::fixture("incident-k8s-node-1.pcap");
+    let out = common::nlorder(&[
+        "detect",
+        "-q",
+        "--method",
+        "cilium-masquerade",
+        "--family",
+        "6",
+        cap.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("cilium-masquerade (IPv6) -> ::1 on eth0"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("::1") && l.contains("but Cilium's fallback, masqueraded with on eth0")),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.starts_with(
+            "  note: eth0 has no IPv6 node address of its own: Cilium masquerades \
+                                             with its fallback, ::1 (on lo)"
+        ) && l.contains("does not leave out loopback")),
+        "{text}"
+    );
+}
+
+/// radvd is killed and its SLAAC addresses expire (a real kernel's
+/// notifications, `fixtures/daemons/6.1/radvd-slaac.l1.pcap`): the address
+/// packet 55's RTM_DELADDR deletes ends with that packet, at its time, and
+/// is said to be shown there, not inferred; the others' ends the model infers from their
+/// lifetimes carry their own time and no packet number (JSON: `packet`
+/// null, `inferred: true`). No line pairs a packet number with a time
+/// that is not that packet's.
+#[test]
+fn inferred_changes_carry_their_own_time_and_no_packet() {
+    let cap = common::fixture("daemons/6.1/radvd-slaac.l1.pcap");
+    let p = cap.to_str().unwrap();
+    let decode = common::nlorder(&["decode", "-q", p]);
+    let times: std::collections::HashMap<String, String> = String::from_utf8_lossy(&decode.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            Some((w.next()?.to_owned(), w.next()?.to_owned()))
+        })
+        .collect();
+    let out = common::nlorder(&["timeline", "-q", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut inferred = 0;
+    for l in text.lines() {
+        let mut w = l.split_whitespace();
+        let (Some(packet), Some(time)) = (w.next(), w.next()) else {
+            continue;
+        };
+        if l.contains("(inferred") {
+            inferred += 1;
+            assert_eq!(packet, "-", "{l}");
+        }
+        if packet != "-" {
+            assert_eq!(times.get(packet).map(String::as_str), Some(time), "{l}");
+        }
+    }
+    assert!(inferred >= 3, "{text}");
+    let deleted = text
+        .lines()
+        .find(|l| l.ends_with("- 2001:db8:7:0:1927:132b:f58e:10ce/64 eth0"))
+        .unwrap_or_default();
+    assert!(deleted.trim_start().starts_with("55 "), "{text}");
+    let over = text
+        .lines()
+        .find(|l| l.contains("1927:132b:f58e:10ce/64 on eth0: valid lifetime over"))
+        .unwrap_or_default();
+    assert!(
+        over.trim_start().starts_with("55 ")
+            && over.ends_with("(the kernel deletes it: its RTM_DELADDR is in this packet)"),
+        "{text}"
+    );
+    let out = common::nlorder(&["timeline", "-q", "--format", "json", p]);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let expired: Vec<&serde_json::Value> = lines.iter().filter(|v| v["event"] == "addr_expired").collect();
+    assert!(!expired.is_empty());
+    for v in expired {
+        let shown = v["detail"]["inferred"] == false;
+        assert_eq!(v["packet"].is_null(), !shown, "{v}");
+        assert_eq!(v["inferred"] == true, !shown, "{v}");
+    }
+}

@@ -398,6 +398,7 @@ mod tests {
         Event {
             packet: 1,
             ts: None,
+            inferred: false,
             change: Change::RouteAdded { route: r, dev: None },
         }
     }
@@ -427,6 +428,7 @@ mod tests {
         let link = Event {
             packet: 1,
             ts: None,
+            inferred: false,
             change: Change::LinkAdded(LinkEntry::placeholder(3, Origin::Dump(0))),
         };
         assert!(matters(&m, &[added(aside), link]));

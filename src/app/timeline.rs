@@ -170,6 +170,8 @@ impl<W: Write, P: TimelineItems> ChangeSink for TimelineSink<W, P> {
         if let Some(r) = self.looks.observe(m)
             && r.dump
             && r.library != Library::Unknown
+            // (the recorder's own dumps are no program looking)
+            && !r.library.is_recorder()
         {
             let looked = Looked {
                 packet: m.packet,

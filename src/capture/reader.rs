@@ -108,6 +108,9 @@ pub struct Record<'a> {
     /// The capturing host's OS (`shb_os` of the pcapng section), e.g.
     /// `Linux 6.12.117+deb12-amd64` as dumpcap and `nlorder record` write it.
     pub os: Option<&'a str>,
+    /// The application that wrote the section (`shb_userappl` of the pcapng
+    /// section), e.g. `nlorder 0.1.0` as `nlorder record` writes it.
+    pub app: Option<&'a str>,
     /// The record as its container stores it: what a writer needs to write
     /// it back unchanged (see [`super::writer`]).
     pub stored: Stored<'a>,
@@ -356,6 +359,7 @@ impl<'r> CaptureReader<'r> {
         let mut number: u64 = 0;
         let mut seen_any_block = false;
         let mut section_os: Option<String> = None;
+        let mut section_app: Option<String> = None;
         let mut section = Section::default();
         loop {
             let (consumed, keep_going) = match reader.next() {
@@ -404,6 +408,7 @@ impl<'r> CaptureReader<'r> {
                                 origlen: b.origlen,
                                 data,
                                 os: section_os.as_deref(),
+                                app: section_app.as_deref(),
                                 stored: Stored {
                                     section: &section,
                                     kind: StoredKind::Pcap,
@@ -426,6 +431,13 @@ impl<'r> CaptureReader<'r> {
                                 .options
                                 .iter()
                                 .find(|o| o.code.0 == 3)
+                                .and_then(|o| o.as_str().ok())
+                                .map(|s| s.trim_end_matches('\0').to_owned());
+                            // shb_userappl (option 4): the writing application.
+                            section_app = shb
+                                .options
+                                .iter()
+                                .find(|o| o.code.0 == 4)
                                 .and_then(|o| o.as_str().ok())
                                 .map(|s| s.trim_end_matches('\0').to_owned());
                             if self.info.os.is_none() {
@@ -468,6 +480,7 @@ impl<'r> CaptureReader<'r> {
                                         origlen: epb.origlen,
                                         data,
                                         os: section_os.as_deref(),
+                                        app: section_app.as_deref(),
                                         stored: Stored {
                                             section: &section,
                                             kind: StoredKind::Enhanced,
@@ -507,6 +520,7 @@ impl<'r> CaptureReader<'r> {
                                         origlen: spb.origlen,
                                         data,
                                         os: section_os.as_deref(),
+                                        app: section_app.as_deref(),
                                         stored: Stored {
                                             section: &section,
                                             kind: StoredKind::Simple,

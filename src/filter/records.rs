@@ -200,7 +200,7 @@ fn fields_of_change<'c>(
         }
         AddrAdded { addr, ifname, .. }
         | AddrRemoved { addr, ifname, .. }
-        | AddrExpired { addr, ifname }
+        | AddrExpired { addr, ifname, .. }
         | AddrChanged { addr, ifname, .. } => (None, Some((addr, ifname.as_str())), None),
         RouteAdded { route, dev } | RouteRemoved { route, dev } => (None, None, Some((route, dev.as_deref()))),
         Unnotified { change, .. } => {

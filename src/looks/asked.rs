@@ -54,6 +54,9 @@ pub struct Asked {
     /// The one table a route dump asked for.
     #[serde(skip)]
     pub(super) table: Option<TableId>,
+    /// The section holding the request was written by `nlorder record`.
+    #[serde(skip)]
+    pub(super) recorder: bool,
 }
 
 impl Asked {
@@ -86,6 +89,9 @@ impl Asked {
 pub enum Evidence {
     /// Not attributed yet: its answer has not ended.
     Unattributed,
+    /// The pcapng section holding it names `nlorder` as the application
+    /// that wrote it (`shb_userappl`): `nlorder record`'s own dump.
+    Recorder,
     /// A GET of one object, full header, the sequence number the Unix time:
     /// iproute2 looking up the device it changes.
     GetTimeSeq {

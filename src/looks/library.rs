@@ -26,6 +26,10 @@ pub enum Library {
     Iproute2,
     /// systemd's sd-netlink (nss-myhostname, networkd): full header, ACK asked.
     SystemdNetlink,
+    /// `nlorder record` itself: the section that holds the request was
+    /// written by it (`shb_userappl`), and it records only its own socket's
+    /// requests and the notifications. The recorder, not a node program.
+    NlorderRecord,
     /// No known library sends a request of that shape.
     Unknown,
 }
@@ -40,6 +44,7 @@ impl Library {
         Library::GlibcGetifaddrs,
         Library::Iproute2,
         Library::SystemdNetlink,
+        Library::NlorderRecord,
         Library::Unknown,
     ];
 
@@ -54,6 +59,7 @@ impl Library {
             Library::GlibcGetifaddrs => "glibc-getifaddrs",
             Library::Iproute2 => "iproute2",
             Library::SystemdNetlink => "systemd-netlink",
+            Library::NlorderRecord => "nlorder-record",
             Library::Unknown => "unknown",
         }
     }
@@ -68,6 +74,7 @@ impl Library {
             Library::GlibcGetifaddrs => "glibc getifaddrs",
             Library::Iproute2 => "iproute2",
             Library::SystemdNetlink => "systemd sd-netlink",
+            Library::NlorderRecord => "nlorder record (the recorder, not a node program)",
             Library::Unknown => "unknown",
         }
     }
@@ -75,6 +82,11 @@ impl Library {
     /// Go programs (Calico, kubelet, flannel, Go's resolver).
     pub fn is_go(self) -> bool {
         matches!(self, Library::GoNet | Library::GoVishvananda)
+    }
+
+    /// The recorder's own requests: no program of the node looked.
+    pub fn is_recorder(self) -> bool {
+        self == Library::NlorderRecord
     }
 
     /// glibc's getaddrinfo (getent, Python, Go with cgo, most C programs).

@@ -43,6 +43,7 @@ fn program(l: Library) -> u8 {
         Library::GlibcGetifaddrs => 3,
         Library::Iproute2 => 4,
         Library::SystemdNetlink => 5,
+        Library::NlorderRecord => 6,
         Library::Unknown => 0,
     }
 }

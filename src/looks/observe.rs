@@ -67,6 +67,7 @@ impl Looks {
                 body_len: q.body_len,
                 short_form: q.short_form,
                 table: q.table,
+                recorder: m.app.is_some_and(|a| a == "nlorder" || a.starts_with("nlorder ")),
             });
             return None;
         }

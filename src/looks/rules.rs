@@ -20,6 +20,9 @@ fn seq_is_time(seq: u32, ts: Option<Timestamp>) -> Option<bool> {
 /// The library `r`'s shape points to, how surely, and the evidence; `last`
 /// is the request whose answer ended before `r`'s.
 pub(super) fn attribution(last: Option<&Asked>, r: &Asked) -> (Library, Confidence, Evidence) {
+    if r.recorder {
+        return (Library::NlorderRecord, Confidence::Certain, Evidence::Recorder);
+    }
     let dump_flags = r.flags & !NLM_F_ACK == NLM_F_REQUEST | NLM_F_DUMP;
     let time_seq = seq_is_time(r.seq, r.ts);
     let same_port = |p: &Asked| p.port.is_some() && p.port == r.port;

@@ -21,7 +21,7 @@ use super::changes::{Change, ChangeSink};
 use super::dad::{DAD_NANOS, PendingDad};
 use super::entries::{AddrEntry, KernelRule, Origin, RouteEntry};
 use super::kernel_order;
-use super::lifetimes::{nanos, timestamp};
+use super::lifetimes::{AddrKey, nanos, timestamp};
 use super::prefix::{network as v6_prefix, v4, v4_mask};
 use super::route_table::Through;
 use super::state::{Ctx, Model};
@@ -738,15 +738,17 @@ impl Model {
     /// is said to have expired at its end (inferred), then removed.
     // (asked at every message: the common answer, none due, is given inline)
     #[inline]
-    pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+    /// `shown`: an address the message being applied deletes: its end is
+    /// that record's change, not an inferred one.
+    pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, shown: Option<AddrKey>, sink: &mut S) {
         let Some(now) = ctx.ts.map(nanos) else { return };
         if self.lifetimes.next_end().is_none_or(|end| end > now) {
             return;
         }
-        self.expire_due(now, ctx, sink);
+        self.expire_due(now, ctx, shown, sink);
     }
 
-    fn expire_due<S: ChangeSink>(&mut self, now: u64, ctx: &Ctx, sink: &mut S) {
+    fn expire_due<S: ChangeSink>(&mut self, now: u64, ctx: &Ctx, shown: Option<AddrKey>, sink: &mut S) {
         for (end, key) in self.lifetimes.due(now) {
             let (index, family, ..) = key;
             let Some(e) = self
@@ -757,9 +759,18 @@ impl Model {
             else {
                 continue;
             };
-            let at = Ctx {
-                ts: Some(timestamp(end)),
-                ..*ctx
+            // The message being applied deletes it: the deletion is that
+            // record's, with its time (in the kernel's order, the lifetimes'),
+            // not an inferred one.
+            let notified = shown == Some(key);
+            let at = if notified {
+                *ctx
+            } else {
+                Ctx {
+                    ts: Some(timestamp(end)),
+                    timer: true,
+                    ..*ctx
+                }
             };
             if self.after_capture.running {
                 self.after_capture.expired.push((index, e.cidr()));
@@ -768,6 +779,7 @@ impl Model {
                 sink.change(at.event(Change::AddrExpired {
                     addr: e.clone(),
                     ifname: self.ifname(index),
+                    notified,
                 }));
             }
             self.delete_addr(&e, false, &at, sink);

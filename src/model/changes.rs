@@ -95,6 +95,9 @@ pub enum Change {
         addr: AddrEntry,
         /// Its device's name then (`ifN` when nothing in the capture named it).
         ifname: String,
+        /// The record applied is the kernel's RTM_DELADDR of it: shown, not
+        /// inferred.
+        notified: bool,
     },
     /// Flags (tentative, deprecated, secondary...) or lifetimes changed.
     AddrChanged {
@@ -170,6 +173,10 @@ pub struct Event {
     /// acknowledgement's), of a lifetime's end, or of the `--at` moment
     /// the timers ran on to; `None` when the records carry no time.
     pub ts: Option<crate::capture::Timestamp>,
+    /// Made by a kernel timer at its own time (`ts`: an address's valid
+    /// lifetime ran out), inferred: no record shows it, and `packet` is only
+    /// the record before which it ran (printers give it no packet number).
+    pub inferred: bool,
     /// What changed.
     pub change: Change,
 }

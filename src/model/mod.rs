@@ -96,6 +96,7 @@ impl Model {
             record: m.packet,
             ts: m.ts,
             offset: m.offset,
+            timer: false,
         };
         let mut is_notification = false;
         if d.ignored_by_kernel() && !matches!(d.body, Body::Error(_) | Body::Done { .. }) {
@@ -133,7 +134,15 @@ impl Model {
             self.linkwatch_timer(&ctx, sink);
         }
         self.finish_dad(m.ts, None, &ctx, sink);
-        self.expire_addresses(&ctx, sink);
+        // An address whose lifetime ran out by now and that this very
+        // message deletes ends with the message, not by inference.
+        let deleted_here = match &d.body {
+            Body::Addr(a) if h.kind == RTM_DELADDR && h.flags & NLM_F_REQUEST == 0 => {
+                AddrEntry::from_message(a, Origin::Inferred(m.packet)).map(|e| e.key())
+            }
+            _ => None,
+        };
+        self.expire_addresses(&ctx, deleted_here, sink);
         match &d.body {
             Body::Request(q) => {
                 if is_dump_request(h.kind, h.flags) {
@@ -319,6 +328,7 @@ impl Model {
             record: self.last_packet,
             ts: self.last_ts,
             offset: 0,
+            timer: false,
         };
         let later = until.filter(|u| self.last_ts.is_none_or(|l| *u > l));
         if let Some(u) = later {
@@ -327,7 +337,7 @@ impl Model {
             // linkwatch runs within a second of the last record (its DADs
             // start then), the other timers on to `until`
             self.linkwatch_finish(&end, sink);
-            self.expire_addresses(&at, sink);
+            self.expire_addresses(&at, None, sink);
             self.finish_dad(Some(u), None, &at, sink);
             self.after_capture.running = false;
         }
@@ -339,6 +349,7 @@ impl Model {
                 record: self.last_packet,
                 ts: self.last_ts,
                 offset: 0,
+                timer: false,
             };
             if self.cut_before_end
                 && let Some(p) = dump.request_packet

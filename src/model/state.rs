@@ -1099,6 +1099,9 @@ pub(super) struct Ctx {
     pub(super) record: u64,
     pub(super) ts: Option<crate::capture::Timestamp>,
     pub(super) offset: u64,
+    /// The changes made now are a kernel timer's, at `ts`: no record
+    /// shows them (see [`Event::inferred`]).
+    pub(super) timer: bool,
 }
 
 impl Ctx {
@@ -1106,6 +1109,7 @@ impl Ctx {
         Event {
             packet: self.record,
             ts: self.ts,
+            inferred: self.timer,
             change,
         }
     }

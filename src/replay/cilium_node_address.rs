@@ -455,13 +455,30 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     devs.sort_by_key(|d| d.link.index);
     let addrs = node_addresses(&devs, &host_routes, o.version);
     let mut chosen: Vec<(IpAddr, String)> = Vec::new();
+    // Devices that took the fallback, by the fallback's address.
+    let mut fell_back: Vec<String> = Vec::new();
+    let fb = masquerade.then(|| fallback(&devs, o.family, o.version)).flatten();
     if masquerade {
-        let fb = fallback(&devs, o.family, o.version);
         for dev in devs.iter().filter(|dev| dev.selected) {
             let own = addrs
                 .iter()
                 .find(|a| a.index == dev.link.index && a.primary && Family::of(a.ip) == o.family)
                 .map(|a| a.ip);
+            if own.is_none()
+                && let Some(ip) = fb
+            {
+                fell_back.push(dev.name.clone());
+                let from = devs.iter().find(|x| x.addrs.iter().any(|a| a.0 == ip && !a.1));
+                d.notes.push(
+                    Note::MasqueradeFallback {
+                        device: dev.name.clone(),
+                        address: ip,
+                        from: from.map_or_else(String::new, |x| x.name.clone()),
+                        not_a_node_address: !addrs.iter().any(|a| a.ip == ip),
+                    }
+                    .into(),
+                );
+            }
             if let Some(ip) = own.or(fb) {
                 chosen.push((ip, dev.name.clone()));
             }
@@ -484,8 +501,13 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             .map(|&(ip, _, _)| {
                 let row = addrs.iter().find(|a| a.index == dev.link.index && a.ip == ip);
                 let picked = chosen.iter().any(|(c, n)| *c == ip && *n == dev.name);
+                let fallback_here = !fell_back.is_empty() && fb == Some(ip) && !picked;
                 let (verdict, reason) = match row {
                     _ if picked => (Verdict::Chosen, None),
+                    None if fallback_here => (
+                        Verdict::Filtered,
+                        Some(Reason::CiliumFallbackFor(fell_back.clone()).into()),
+                    ),
                     _ if !usable(dev, o.version) => (Verdict::NotIncluded, None),
                     None => (Verdict::Filtered, Some(Reason::CiliumNotNodeAddress.into())),
                     Some(_) if Family::of(ip) != o.family => (Verdict::OtherFamily, Some(reason::Reason::OtherFamily)),
@@ -539,4 +561,4 @@ fn to16(ip: IpAddr) -> [u8; 16] {
     }
 }
 
-pub use super::cilium_node_address_note::{Failure, Reason};
+pub use super::cilium_node_address_note::{Failure, Note, Reason};

@@ -15,6 +15,10 @@ pub enum Reason {
     CiliumNotSelected,
     /// Not a node address (scope above link, or loopback).
     CiliumNotNodeAddress,
+    /// Not a node address of its own device, but the fallback (the
+    /// wildcard device's address) masquerading uses for these selected
+    /// devices, which have no primary address of the family.
+    CiliumFallbackFor(Vec<String>),
 }
 
 /// Why Cilium has no NodePort or masquerade address, where nlorder
@@ -25,10 +29,26 @@ pub enum Failure {
     NoNodeAddress,
 }
 
-/// None: the program has no notes of its own (nested all the same,
-/// so that every program's vocabulary has the same three enums).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Note {}
+/// What Cilium's replay found beside its answer (nested as
+/// [`super::note::Note::CiliumNodeAddress`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// A selected device without a primary address of the family
+    /// masquerades with the fallback: the best non-secondary address of any
+    /// device (`fallbackAddresses`), which does not leave out loopback or
+    /// host-scope addresses as the node-address filter does.
+    MasqueradeFallback {
+        /// The selected device.
+        device: String,
+        /// The fallback address.
+        address: std::net::IpAddr,
+        /// The device it is on.
+        from: String,
+        /// It is a loopback or host-scope address, one the node-address
+        /// filter leaves out.
+        not_a_node_address: bool,
+    },
+}
 
 /// What a replay of Cilium's NodePort or masquerade address
 /// (`node_address.go`) stands for (nested as

@@ -165,6 +165,7 @@ fn answered(r: &Asked, look: Option<usize>) -> String {
     };
     let sender = match r.library {
         Library::Unknown => format!("sent by a program no rule names ({})", r.evidence),
+        Library::NlorderRecord => format!("sent by the recorder, not a node program ({})", r.evidence),
         l => format!("sent by {} ({}): {}", l.name(), r.confidence.name(), r.evidence),
     };
     let look = look

@@ -31,6 +31,11 @@ impl fmt::Display for Reason {
                 "not selected (down, a port, a bridge, lo/lxc/cni/docker/cilium_ name, or no route with a global destination)",
             ),
             Reason::CiliumNotNodeAddress => f.write_str("not a node address (scope above link, or loopback)"),
+            Reason::CiliumFallbackFor(devices) => write!(
+                f,
+                "not a node address (scope above link, or loopback), but Cilium's fallback, masqueraded with on {}",
+                devices.join(", ")
+            ),
         }
     }
 }
@@ -44,8 +49,30 @@ impl fmt::Display for Failure {
 }
 
 impl fmt::Display for crate::replay::cilium_node_address_note::Note {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            crate::replay::cilium_node_address_note::Note::MasqueradeFallback {
+                device,
+                address,
+                from,
+                not_a_node_address,
+            } => {
+                write!(
+                    f,
+                    "{device} has no IPv{} node address of its own: Cilium masquerades with its fallback, {address} \
+                     (on {from}), the best non-secondary address of any device (fallbackAddresses: selected devices \
+                     first, then public, lower scope, lower ifindex)",
+                    if address.is_ipv6() { 6 } else { 4 }
+                )?;
+                if *not_a_node_address {
+                    f.write_str(
+                        "; the fallback does not leave out loopback or host-scope addresses as the node-address \
+                         filter does, so an address the candidate list marks \"not a node address\" can be it",
+                    )?;
+                }
+                Ok(())
+            }
+        }
     }
 }
 

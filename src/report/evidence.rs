@@ -21,6 +21,10 @@ impl fmt::Display for Evidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Evidence::Unattributed => Ok(()),
+            Evidence::Recorder => f.write_str(
+                "the capture's section was written by nlorder (shb_userappl): `nlorder record` records its own \
+                 dumps, no other program's requests",
+            ),
             Evidence::GetTimeSeq { len, seq } => write!(
                 f,
                 "GET of one object, {len} bytes, seq {seq} = the Unix time (iproute2 looks up the device it changes)"

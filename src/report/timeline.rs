@@ -107,9 +107,24 @@ pub fn describe(change: &Change) -> String {
             s.push_str(&format!(" ({})", notes.join(", ")));
             s
         }
-        Change::AddrExpired { addr, ifname } => {
+        Change::AddrExpired {
+            addr,
+            ifname,
+            notified: false,
+        } => {
             format!(
                 "~ {} on {ifname}: valid lifetime over, expired (inferred; the kernel deletes it)",
+                addr.cidr()
+            )
+        }
+        Change::AddrExpired {
+            addr,
+            ifname,
+            notified: true,
+        } => {
+            format!(
+                "~ {} on {ifname}: valid lifetime over, expired (the kernel deletes it: its RTM_DELADDR is in this \
+                 packet)",
                 addr.cidr()
             )
         }
@@ -213,13 +228,14 @@ pub(crate) fn write_event_text(out: &mut dyn Write, e: &Event, style: &Style) ->
         Some('-') => style.bad(text),
         _ => text,
     };
-    writeln!(
-        out,
-        "{} {} {}",
-        style.dim(format!("{:>6}", e.packet)),
-        format_ts(e.ts),
-        text
-    )
+    // An inferred change (a kernel timer's) has its own time and no
+    // record: no packet number.
+    let packet = if e.inferred {
+        format!("{:>6}", "-")
+    } else {
+        format!("{:>6}", e.packet)
+    };
+    writeln!(out, "{} {} {}", style.dim(packet), format_ts(e.ts), text)
 }
 
 /// A line's details in JSON (`detail`): the fields of its kind.
@@ -416,13 +432,13 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 flags: names::address_flags(addr.family, addr.flags),
             },
         ),
-        Change::AddrExpired { addr, ifname } => (
+        Change::AddrExpired { addr, ifname, notified } => (
             "addr_expired",
             ChangeDetail::AddrExpired {
                 ifname,
                 index: addr.index,
                 address: addr.cidr(),
-                inferred: true,
+                inferred: !*notified,
             },
         ),
         Change::AddrRemoved {
@@ -504,7 +520,14 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
 /// One line of `timeline`'s JSON Lines.
 #[derive(Serialize)]
 struct JsonLine<'a> {
-    packet: u64,
+    /// None for an inferred change (see `inferred`).
+    packet: Option<u64>,
+    /// A kernel timer's change at its own time, which no record shows
+    /// (`before_packet`: the record before which it ran).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    inferred: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    before_packet: Option<u64>,
     ts: Option<f64>,
     /// What the item is, as the `change` filter field names it.
     change: Cow<'a, str>,
@@ -594,7 +617,9 @@ impl Print<Event> for Json {
             _ => None,
         };
         JsonLine {
-            packet: e.packet,
+            packet: (!e.inferred).then_some(e.packet),
+            inferred: e.inferred,
+            before_packet: e.inferred.then_some(e.packet),
             ts: e.ts.map(|t| t.as_secs_f64()),
             change: named(Field::Change).unwrap_or(Cow::Borrowed(event)),
             object: named(Field::Object),
@@ -610,7 +635,9 @@ impl Print<Looked<'_>> for Json {
     fn print(&mut self, l: &Looked<'_>, out: &mut dyn Write) -> io::Result<()> {
         let r = l.asked;
         JsonLine {
-            packet: l.packet,
+            packet: Some(l.packet),
+            inferred: false,
+            before_packet: None,
             ts: l.ts.map(|t| t.secs as f64 + f64::from(t.nanos) / 1e9),
             change: Cow::Borrowed("look"),
             object: Some(Cow::Borrowed(match r.kind {
@@ -637,7 +664,9 @@ impl Print<End<'_>> for Json {
     fn print(&mut self, end: &End<'_>, out: &mut dyn Write) -> io::Result<()> {
         let (packet, ts) = end.last.unwrap_or((0, None));
         JsonLine {
-            packet,
+            packet: Some(packet),
+            inferred: false,
+            before_packet: None,
             ts: ts.map(|t| t.as_secs_f64()),
             change: Cow::Borrowed("end"),
             object: None,

@@ -23,6 +23,7 @@ use crate::report::{Json, Print, Text};
 fn sender(library: Library, confidence: Confidence) -> String {
     match library {
         Library::Unknown => "a program no rule names".to_owned(),
+        Library::NlorderRecord => "the recorder (nlorder record), not a node program".to_owned(),
         l => format!("{} ({})", l.name(), confidence.name()),
     }
 }

@@ -609,7 +609,7 @@ pub(crate) fn node_svg(
             }
             g .looks {
                 text .lane-name x="4" y=(fmt(y_looks + 13.0)) { "programs looked" }
-                @for l in &n.looks {
+                @for l in n.looks.iter().filter(|l| !l.library.is_recorder()) {
                     g .look data-packet=(l.end_packet) data-library=(l.library.id()) {
                         title {
                             "look " (l.number) ": " (l.library.name()) " (" (l.confidence.name()) ")"
@@ -620,8 +620,11 @@ pub(crate) fn node_svg(
                             y2=(fmt(y_looks + LOOK_ROW - 4.0)) {}
                     }
                 }
-                @if n.looks.is_empty() {
-                    text .small x=(fmt(LEFT + 4.0)) y=(fmt(y_looks + 13.0)) { "no program asked for the tables" }
+                @if n.looks.iter().all(|l| l.library.is_recorder()) {
+                    text .small x=(fmt(LEFT + 4.0)) y=(fmt(y_looks + 13.0)) {
+                        "no program asked for the tables"
+                        @if !n.looks.is_empty() { " (the dumps are the recorder's own, nlorder record's)" }
+                    }
                 }
             }
             @for (i, p) in n.programs.iter().enumerate() {
