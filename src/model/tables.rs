@@ -265,7 +265,6 @@ impl Model {
         self.addrs.remove(&index);
         self.sync_holders(index);
         self.remove_routes(Through::Device(index), |_| true, ctx, sink);
-        self.multipath_device_gone(index, ctx, sink);
         self.devices.remove(&index);
         self.dad.cancel(|d| d.index == index);
     }
