@@ -145,7 +145,10 @@ pub enum Assumption {
     /// operational state of those devices, and IPv6 on those just brought
     /// up, are as before linkwatch ran (within a second, unseen on a quiet
     /// host).
-    LinkwatchQueued,
+    LinkwatchQueued {
+        /// The devices whose events wait, in dump order.
+        links: Vec<String>,
+    },
     /// An address on several devices whose DADs ended unseen, each after
     /// a random delay: the order of its local routes is taken to be the
     /// order the DADs began.

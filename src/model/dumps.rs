@@ -404,6 +404,34 @@ impl Model {
                 };
                 disagreements.push(order_difference("links", &names(&predicted), &names(&seen_common)));
             }
+            // Each link's state as predicted: up, carrier, running and
+            // the operational state (a veth whose peer is down has no
+            // carrier, LOWERLAYERDOWN), where the model had a prediction.
+            // (Not while its linkwatch event waits: the state then is
+            // before or after it, which the assumptions say.)
+            const STATE: u32 = IFF_UP | IFF_LOWER_UP | IFF_RUNNING;
+            for l in &links {
+                let Some(old) = self.links.get(l.index) else { continue };
+                if old.placeholder || old.operstate.is_none() || l.operstate.is_none() || self.state(l.index).lw_pending
+                {
+                    continue;
+                }
+                if (old.flags & STATE, old.operstate) != (l.flags & STATE, l.operstate) {
+                    let show = |x: &LinkEntry| {
+                        format!(
+                            "<{}> state {}",
+                            link_flags(x.flags & STATE).join(","),
+                            operstate(x.operstate.unwrap_or(0))
+                        )
+                    };
+                    disagreements.push(format!(
+                        "link {}: expected {}, seen {}",
+                        l.display_name(),
+                        show(old),
+                        show(l)
+                    ));
+                }
+            }
         }
         if !matches!(
             self.link_order_source,

@@ -16,7 +16,10 @@
 //! and place, the new ones follow in the notification's order. Deleting
 //! one sibling (`ip -6 route del ... via GW dev DEV`) is notified as a
 //! single route: the model takes that hop out of the multipath route, and
-//! a route left with one hop is a single route again.
+//! a route left with one hop is a single route again. A device that
+//! unregisters takes its IPv6 hops out of multipath routes, and IPv4
+//! multipath routes through it whole (net/ipv4/fib_semantics.c,
+//! `fib_sync_down_dev`).
 
 use std::net::IpAddr;
 
@@ -218,7 +221,7 @@ impl Model {
     /// hop is a single route again, in its place. (A device that only goes
     /// down keeps them, marked dead, while another hop lives.)
     pub(super) fn drop_ipv6_hops_through<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
-        if !self.routes.has_family(AddressFamily::Inet6) {
+        if !self.routes.has_multipath() || !self.routes.has_family(AddressFamily::Inet6) {
             return;
         }
         let touched: Vec<RouteEntry> = self
@@ -269,6 +272,29 @@ impl Model {
             }
             self.routes.insert_new(left);
         }
+    }
+
+    /// A device unregistered (deleted, or moved to another namespace):
+    /// `fib_sync_down_dev` at NETDEV_UNREGISTER takes an IPv4 multipath
+    /// route with a next hop through it as dead whole, and flushes it with
+    /// no notification; IPv6 deletes each sibling through it (see
+    /// [`drop_ipv6_hops_through`](Self::drop_ipv6_hops_through)).
+    pub(super) fn multipath_device_gone<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        if !self.routes.has_multipath() {
+            return;
+        }
+        let dead: Vec<RouteEntry> = self
+            .routes
+            .iter()
+            .filter(|r| r.family == AddressFamily::Inet && r.multipath && hops_of(r).iter().any(|h| h.1 == index))
+            .cloned()
+            .collect();
+        for r in dead {
+            if let Some(old) = self.routes.remove(&r.key()) {
+                self.report_removed(vec![old], ctx, sink);
+            }
+        }
+        self.drop_ipv6_hops_through(index, ctx, sink);
     }
 }
 

@@ -627,6 +627,8 @@ impl Model {
         // through the device go silently. (While the device is still in
         // the table, so that their changes name it.)
         self.device_gone(index, ctx, sink);
+        // (multipath routes with a next hop through it: `fib_sync_down_dev`)
+        self.multipath_device_gone(index, ctx, sink);
         let Some(link) = self.links.remove(index) else {
             return;
         };

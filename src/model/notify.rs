@@ -42,7 +42,11 @@ impl Model {
                     }
                     return;
                 }
-                self.remove_link(l.index, ctx, sink);
+                match l.netns {
+                    // (`dev_change_net_namespace` announces the move so)
+                    Some(to) => self.link_moved_away(l.index, to, ctx, sink),
+                    None => self.remove_link(l.index, ctx, sink),
+                }
             }
             (Body::Link(l), _) => {
                 // A device the model does not know, announced down: just

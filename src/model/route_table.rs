@@ -297,6 +297,9 @@ pub struct RouteTable {
     /// none keeps its old one, or a route kept in place could stay before
     /// one of its group the dump listed earlier.
     moved_in: Option<u32>,
+    /// How many multipath routes it holds (the rules for a device's next
+    /// hops look at them only when there are some).
+    multipath: usize,
 }
 
 impl RouteTable {
@@ -500,7 +503,9 @@ impl RouteTable {
                 let mut r = r;
                 r.seq = cur.seq;
                 let new_src = r.prefsrc;
+                let (was, now) = (cur.multipath, r.multipath);
                 let old_src = std::mem::replace(cur, r).prefsrc;
+                self.multipath = (self.multipath + usize::from(now)).saturating_sub(usize::from(was));
                 self.move_source(slot, old_src, new_src);
                 (slot, false, place)
             }
@@ -514,7 +519,9 @@ impl RouteTable {
                         };
                         self.last_seq = self.last_seq.max(r.seq);
                         let old_place = OrderKey::of(cur, slot);
+                        let (was, now) = (cur.multipath, r.multipath);
                         let old_src = std::mem::replace(cur, r).prefsrc;
+                        self.multipath = (self.multipath + usize::from(now)).saturating_sub(usize::from(was));
                         let new_place = OrderKey::of(cur, slot);
                         if new_place != old_place {
                             self.order.remove(&old_place);
@@ -581,6 +588,7 @@ impl RouteTable {
     /// caller has; returns its place in dump order.
     fn insert_hashed(&mut self, r: RouteEntry, h: u32) -> OrderKey {
         self.last_seq = self.last_seq.max(r.seq);
+        self.multipath += usize::from(r.multipath);
         let slot = match self.free.pop() {
             Some(s) => s,
             None => {
@@ -639,7 +647,9 @@ impl RouteTable {
         merge(cur, &mut new);
         new.seq = cur.seq;
         let new_src = new.prefsrc;
+        let (was, now) = (cur.multipath, new.multipath);
         let old_src = std::mem::replace(cur, new).prefsrc;
+        self.multipath = (self.multipath + usize::from(now)).saturating_sub(usize::from(was));
         self.move_source(slot, old_src, new_src);
         Ok(())
     }
@@ -668,6 +678,7 @@ impl RouteTable {
     /// Takes a slot's route out of every index but the order.
     fn detach(&mut self, slot: u32) -> Option<RouteEntry> {
         let r = self.slots.get_mut(slot as usize)?.take()?;
+        self.multipath = self.multipath.saturating_sub(usize::from(r.multipath));
         let h = match self.hashes.get(slot as usize) {
             Some(h) => *h,
             None => hash_key(&r.key()),
@@ -738,6 +749,11 @@ impl RouteTable {
         self.tables
             .iter()
             .any(|((f, _), n)| *f == u8::from(family) && n.routes > 0)
+    }
+
+    /// Whether it holds a multipath route.
+    pub fn has_multipath(&self) -> bool {
+        self.multipath > 0
     }
 
     /// Whether any route has this preferred source.

@@ -684,7 +684,17 @@ impl Model {
             });
         }
         if !self.lw.is_empty() {
-            v.push(Assumption::LinkwatchQueued);
+            let mut queued: Vec<u32> = self
+                .devices
+                .iter()
+                .filter(|(_, st)| st.lw_pending)
+                .map(|(i, _)| *i)
+                .filter(|i| self.links.contains(*i))
+                .collect();
+            queued.sort_by_key(|i| self.links.position_of(*i));
+            v.push(Assumption::LinkwatchQueued {
+                links: queued.into_iter().map(|i| self.ifname(i)).collect(),
+            });
         }
         for a in &self.dad_order_unknown {
             v.push(Assumption::LocalRouteOrderUnknown { address: *a });

@@ -177,6 +177,9 @@ pub const IFLA_NET_NS_FD: u16 = 28;
 /// IFLA_TARGET_NETNSID (include/uapi/linux/if_link.h): the whole request acts
 /// in the requester's namespace of this id.
 pub const IFLA_TARGET_NETNSID: u16 = 46;
+/// IFLA_NEW_NETNSID: on the RTM_DELLINK of a device moved to another
+/// namespace, that namespace's id as this one knows it.
+pub const IFLA_NEW_NETNSID: u16 = 45;
 /// The namespace (by id) of the device IFLA_LINK names, when not this one.
 pub const IFLA_LINK_NETNSID: u16 = 37;
 /// IFLA_INFO_KIND (include/uapi/linux/if_link.h), inside IFLA_LINKINFO: the

@@ -192,7 +192,8 @@ pub struct Link<'a> {
     pub hwaddr: Option<&'a [u8]>,
     /// The other end of a veth pair being created (`VETH_INFO_PEER`).
     pub peer: Option<Peer<'a>>,
-    /// The namespace a request puts (or moves) the link in.
+    /// The namespace a request puts (or moves) the link in, or a
+    /// notification says it was moved to (IFLA_NEW_NETNSID).
     pub netns: Option<Netns>,
     /// IFLA_LINK names a device of the namespace with this id, not of this one.
     pub link_netnsid: Option<i32>,
@@ -660,12 +661,13 @@ fn link<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>, 
             }
             None => false,
         },
-        IFLA_NET_NS_PID | IFLA_NET_NS_FD | IFLA_TARGET_NETNSID | IFLA_LINK_NETNSID => {
+        IFLA_NET_NS_PID | IFLA_NET_NS_FD | IFLA_TARGET_NETNSID | IFLA_NEW_NETNSID | IFLA_LINK_NETNSID => {
             let Some(v) = a.u32(order) else { return false };
             match a.kind {
                 IFLA_NET_NS_PID => l.netns = Some(Netns::Pid(v)),
                 IFLA_NET_NS_FD => l.netns = Some(Netns::Fd(v)),
-                IFLA_TARGET_NETNSID => l.netns = Some(Netns::Id(v as i32)),
+                // (a moved device's RTM_DELLINK: where it went)
+                IFLA_TARGET_NETNSID | IFLA_NEW_NETNSID => l.netns = Some(Netns::Id(v as i32)),
                 _ => l.link_netnsid = Some(v as i32),
             }
             true

@@ -104,11 +104,24 @@ impl fmt::Display for Assumption {
                      silently when it ends (--at end+2 shows the tables then)"
                 )
             }
-            Assumption::LinkwatchQueued => f.write_str(
-                "some devices' link events were still queued for linkwatch at the last packet (it runs within a \
-                 second): their operational state, and IPv6 on those just brought up, are as before it ran \
-                 (--at end+2 shows the tables once it has)",
-            ),
+            Assumption::LinkwatchQueued { links } => {
+                let which = if links.is_empty() {
+                    "some devices'".to_owned()
+                } else {
+                    format!("the link events of {}", links.join(", "))
+                };
+                let which = if links.is_empty() {
+                    format!("{which} link events")
+                } else {
+                    which
+                };
+                write!(
+                    f,
+                    "{which} were still queued for linkwatch at the last packet (it runs within a second): their \
+                     operational state, and IPv6 on those just brought up, are as before it ran (--at end+2 shows \
+                     the tables once it has)"
+                )
+            }
             Assumption::LocalRouteOrderUnknown { address } => write!(
                 f,
                 "{address} is on several devices and their duplicate address detections ended unseen, each after a \
