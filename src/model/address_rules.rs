@@ -737,6 +737,8 @@ impl Model {
     /// is said to have expired at its end (inferred), then removed.
     // (asked at every message: the common answer, none due, is given inline)
     #[inline]
+    // (asked at every message: the answer is most often "nothing due")
+    #[inline]
     pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
         let Some(now) = ctx.ts.map(nanos) else { return };
         if self.lifetimes.next_end().is_none_or(|end| end > now) {
