@@ -1,10 +1,14 @@
 //! `table` throughput: the whole path from capture bytes to the rebuilt
 //! kernel model, on captures built by repeating real kernel records (in
-//! memory). Three mixes: many small hosts (every real host fixture: their
+//! memory). Four mixes: many small hosts (every real host fixture: their
 //! repeated dumps and notifications, the shape of a long recording of a
 //! small host; `scripts/bench-table.sh` times the same mix as a whole
-//! process), the notification fixtures with one host's dumps, and route
-//! churn alone (small notification records, the worst case per byte).
+//! process), IPv6 small hosts (four hosts recorded once each, link-locals
+//! and their routes on every device, each host's dumps replacing the
+//! tables the previous one left: a small version of the 40 hosts
+//! `scripts/bench-table.sh` records), the notification fixtures with one
+//! host's dumps, and route churn alone (small notification records, the
+//! worst case per byte).
 // Benches run on known fixtures: a panic is a broken setup and stops the run, as it should.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -17,6 +21,15 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
 use nlorder::model::ModelOptions;
 use nlorder::rebuild::rebuild_to_end;
+
+/// Small hosts with IPv6 on every device, each a link, an address and a
+/// route dump: the "IPv6 small hosts" mix.
+pub const V6_HOSTS: &[&str] = &[
+    "v6hosts/host00.pcap",
+    "v6hosts/host01.pcap",
+    "v6hosts/host02.pcap",
+    "v6hosts/host03.pcap",
+];
 
 /// Every real small-host fixture: the "small hosts" mix.
 pub const SMALL_HOSTS: &[&str] = &[
@@ -40,6 +53,7 @@ fn table(c: &mut Criterion) {
     g.sample_size(10);
     for (name, mix) in [
         ("small hosts", SMALL_HOSTS),
+        ("IPv6 small hosts", V6_HOSTS),
         (
             "mixed fixtures",
             &["route-churn.pcap", "notify-addr.pcap", "notify-link.pcap", "basic.pcap"][..],

@@ -6,7 +6,10 @@
 #               `detect` and `decode --format json` of both on the small-host
 #               capture, side by side, and the ratio this / OTHER
 #   PROFILE=P   the cargo profile to build (default dist, what installs use)
-# The captures repeat real kernel records from fixtures/ (not committed).
+# The captures repeat real kernel records from fixtures/ (not committed),
+# and, for the IPv6 small hosts, 40 small hosts recorded on this machine's
+# kernel by `scripts/scale-captures.sh BIN bench-data v6hosts-40` (root:
+# made here when missing and run as root, else that shape is skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-512}
@@ -25,6 +28,22 @@ s=bench-data/small-hosts-${size}M.pcap
     fixtures/notify-*.pcap fixtures/route-churn.pcap fixtures/two-recordings.pcap
 cargo build --profile "$profile" -q -p nlorder-cli
 bin=target/$profile/nlorder
+# IPv6 small hosts: 40 hosts, each a link, an address and a route dump,
+# joined one after another again and again (each host's dumps replace the
+# tables the previous one left).
+v=bench-data/v6-hosts-${size}M.pcap
+if [ ! -f "$v" ]; then
+    if [ ! -d bench-data/v6hosts-40 ] && [ "$(id -u)" -eq 0 ]; then
+        scripts/scale-captures.sh "$bin" bench-data v6hosts-40
+    fi
+    if [ -d bench-data/v6hosts-40 ]; then
+        python3 scripts/repeat-records.py "$v" "$size" bench-data/v6hosts-40/host*.pcap
+    else
+        echo "IPv6 small hosts skipped: run as root once to record them" >&2
+    fi
+fi
+shapes=("$s")
+[ -f "$v" ] && shapes+=("$v")
 
 best_of() { # N CMD... -> best wall time in seconds
     local n=$1; shift
@@ -39,7 +58,7 @@ best_of() { # N CMD... -> best wall time in seconds
 report() { # LABEL FILE SECONDS
     python3 -c "import os,sys; b=os.path.getsize(sys.argv[2]); t=float(sys.argv[3]); print(f'{sys.argv[1]:<44} {t:8.3f} s {b/1e6/t:9.1f} MB/s')" "$@"
 }
-for file in "$s" "$f" "$n"; do
+for file in "${shapes[@]}" "$f" "$n"; do
     cat "$file" > /dev/null
     report "nlorder table ($(basename "$file"))" "$file" "$(best_of 5 "$bin" table -q "$file")"
 done
@@ -51,13 +70,15 @@ if command -v tshark > /dev/null; then
     python3 -c "print(f'nlorder table is {$t_ns/$t_nl:.0f}x tshark -V on the same file')"
 fi
 if [ -n "${OTHER:-}" ]; then
-    cat "$s" > /dev/null
-    for cmd in "table -q" "detect -q" "decode -q --format json"; do
-        # shellcheck disable=SC2086 # the subcommand's words
-        t_this=$(best_of 5 "$bin" $cmd "$s")
-        # shellcheck disable=SC2086
-        t_other=$(best_of 5 "$OTHER" $cmd "$s")
-        python3 -c "print(f'{\"$cmd\":<24} this {$t_this:7.3f} s  other {$t_other:7.3f} s  this/other {$t_this/$t_other:5.2f}')"
+    for file in "${shapes[@]}"; do
+        cat "$file" > /dev/null
+        for cmd in "table -q" "detect -q" "decode -q --format json"; do
+            # shellcheck disable=SC2086 # the subcommand's words
+            t_this=$(best_of 5 "$bin" $cmd "$file")
+            # shellcheck disable=SC2086
+            t_other=$(best_of 5 "$OTHER" $cmd "$file")
+            python3 -c "print(f'{\"$(basename "$file")\":<24} {\"$cmd\":<24} this {$t_this:7.3f} s  other {$t_other:7.3f} s  this/other {$t_this/$t_other:5.2f}')"
+        done
     done
 fi
 g=bench-data/mixed-${big}M.pcap

@@ -10,7 +10,8 @@
 #           not empty) are kept, so a second run only fills the gaps
 #   SHAPE   KIND-N, one of the kinds below; by default pods-100 pods-1000
 #           veth-250 veth-500 veth-1000 bgp-100000 bgp-1000000
-#           bgpdump-1000000 addrs-10000
+#           bgpdump-1000000 addrs-10000 (v6hosts-N only when asked for)
+#   NS_PREFIX  the start of the namespaces' names (default nlscale)
 #
 # Kinds (every one but bgpdump is recorded with --follow: a first dump, the
 # notifications for each change, a closing dump):
@@ -27,6 +28,22 @@
 #   addrs-N    N IPv4 addresses, each in its own /24, added to a dummy device,
 #              deleted, added again and deleted again (16 records per
 #              address: the address and its local, prefix and broadcast routes)
+#   v6hosts-N  N small hosts, each a namespace of its own recorded once
+#              (a link, an address and a route dump, no --follow) into
+#              OUTDIR/v6hosts-N/hostNN.pcap, and the N recordings joined
+#              one after another into OUTDIR/v6hosts-N.pcap. Every device
+#              has IPv6 on, so each host has link-local addresses and their
+#              local, fe80::/64 and ff00::/8 routes: lo and 2 to 4 devices
+#              with IPv4 and IPv6 addresses, a veth pair eth0/eth0p (both
+#              in the host) with a default route of each family, then by
+#              host number: a bridge docker0 without ports, a macvlan mv0
+#              on eth0, a bridge br0 taking eth0p as its port, or a veth
+#              pair eth1/eth1p with eth1p down (eth1 without carrier, its
+#              IPv6 address tentative); hosts differ in their addresses
+#              and ifindexes (bridges made and deleted first). DAD is left
+#              to finish (3 s) before any host is recorded.
+#              `scripts/repeat-records.py OUT.pcap 200 OUTDIR/v6hosts-N/*.pcap`
+#              repeats them into a long capture (what bench-table.sh does).
 set -euo pipefail
 
 DEFAULT_SHAPES=(pods-100 pods-1000 veth-250 veth-500 veth-1000 bgp-100000 bgp-1000000 bgpdump-1000000 addrs-10000)
@@ -53,9 +70,10 @@ command -v awk > /dev/null || die "needs awk"
 
 # Check every shape before doing anything, so a typo costs nothing.
 for shape in "${SHAPES[@]}"; do
-    [[ $shape =~ ^(pods|veth|bgp|bgpdump|addrs)-([1-9][0-9]*)$ ]] || die "unknown shape '$shape' (want pods-N, veth-N, bgp-N, bgpdump-N or addrs-N)"
+    [[ $shape =~ ^(pods|veth|bgp|bgpdump|addrs|v6hosts)-([1-9][0-9]*)$ ]] || die "unknown shape '$shape' (want pods-N, veth-N, bgp-N, bgpdump-N, addrs-N or v6hosts-N)"
     n=${BASH_REMATCH[2]}
     case ${BASH_REMATCH[1]} in
+        v6hosts) max=250 ;;
         pods | addrs) max=65536 ;;
         veth) max=$((192 * 256)) ;;
         bgp | bgpdump) max=$((156 * 65536)) ;;
@@ -145,6 +163,55 @@ record_dump() {
     PARTIAL=
 }
 
+# v6host NS I: small host number I (0 to 249) in a new namespace NS, IPv6
+# on every device (the shape v6hosts-N describes); recorded once DAD ends.
+v6host() {
+    local ns=$1 i=$2 j
+    new_ns "$ns"
+    ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.default.disable_ipv6=0
+    # Hosts differ in their ifindexes: a namespace numbers its devices on
+    # from the last one made, deleted or not.
+    for ((j = 0; j < i % 5; j++)); do
+        ip -n "$ns" link add "tmp$j" type bridge
+        ip -n "$ns" link del "tmp$j"
+    done
+    veth_up "$ns" eth0 eth0p
+    ip -n "$ns" addr add "10.$i.0.2/24" dev eth0
+    ip -n "$ns" addr add "2001:db8:$i::2/64" dev eth0
+    ip -n "$ns" route add default via "10.$i.0.1" dev eth0
+    ip -n "$ns" -6 route add default via "2001:db8:$i::1" dev eth0
+    case $((i % 4)) in
+        0)
+            # docker0 before any container: up, no port, so no carrier
+            # (its IPv6 address stays tentative, no link-local is made)
+            ip -n "$ns" link add docker0 type bridge
+            ip -n "$ns" link set docker0 up
+            ip -n "$ns" addr add 172.17.0.1/16 dev docker0
+            ip -n "$ns" addr add "fd00:$i::1/64" dev docker0
+            ;;
+        1)
+            ip -n "$ns" link add mv0 link eth0 type macvlan mode bridge
+            ip -n "$ns" link set mv0 up
+            ip -n "$ns" addr add "10.$i.1.1/24" dev mv0
+            ip -n "$ns" addr add "2001:db8:$i:1::1/64" dev mv0
+            ;;
+        2)
+            ip -n "$ns" link add br0 type bridge forward_delay 0
+            ip -n "$ns" link set eth0p master br0
+            ip -n "$ns" link set br0 up
+            ip -n "$ns" addr add "10.$i.2.1/24" dev br0
+            ip -n "$ns" addr add "2001:db8:$i:2::1/64" dev br0
+            ;;
+        3)
+            # a second NIC whose cable is out: eth1 up, its peer down
+            ip -n "$ns" link add eth1 type veth peer name eth1p
+            ip -n "$ns" link set eth1 up
+            ip -n "$ns" addr add "10.$i.3.1/24" dev eth1
+            ip -n "$ns" addr add "2001:db8:$i:3::1/64" dev eth1
+            ;;
+    esac
+}
+
 # A veth pair whose two ends are both in NS and up (carrier on).
 veth_up() {
     ip -n "$1" link add "$2" type veth peer name "$3"
@@ -222,7 +289,7 @@ for shape in "${SHAPES[@]}"; do
     fi
     kind=${shape%-*}
     n=${shape##*-}
-    ns=nlscale-$$-$kind
+    ns=${NS_PREFIX:-nlscale}-$$-$kind
     batch=$WORK/$shape.batch
     start=$SECONDS
     case $kind in
@@ -262,6 +329,20 @@ for shape in "${SHAPES[@]}"; do
             ip -n "$ns" -batch "$batch" > /dev/null
             record_dump "$ns" "$f"
             ;;
+        v6hosts)
+            say "$shape: $n small hosts with IPv6 on every device, namespaces $ns-0 to $ns-$((n - 1))"
+            for ((h = 0; h < n; h++)); do v6host "$ns-$h" "$h"; done
+            sleep 3 # duplicate address detection: one probe, a second each
+            mkdir -p "$OUT/$shape"
+            hosts=()
+            for ((h = 0; h < n; h++)); do
+                hosts+=("$(printf '%s/%s/host%02d.pcap' "$OUT" "$shape" "$h")")
+                record_dump "$ns-$h" "${hosts[h]}"
+                drop_ns "$ns-$h"
+            done
+            # One pass over the hosts, each host's dumps after the last's.
+            python3 "$(dirname "$0")/repeat-records.py" "$f" 0 "${hosts[@]}" > /dev/null
+            ;;
         addrs)
             new_ns "$ns"
             if ip -n "$ns" link add dummy0 type dummy 2> /dev/null; then
@@ -278,7 +359,7 @@ for shape in "${SHAPES[@]}"; do
             record_changes "$ns" "$batch" "$f"
             ;;
     esac
-    drop_ns "$ns"
+    [ "$kind" = v6hosts ] || drop_ns "$ns"
     rm -f "$batch"
     wrote "$shape" "$f" "$start"
     MADE+="$shape "

@@ -90,6 +90,16 @@ impl Diagnostics {
         }
     }
 
+    /// [`Self::push`] of a diagnostic made only when it is kept (a long
+    /// capture can count a thousand times more than are kept).
+    pub fn push_with(&mut self, make: impl FnOnce() -> Diagnostic) {
+        if self.kept.len() < Self::KEEP {
+            self.kept.push(make());
+        } else {
+            self.dropped += 1;
+        }
+    }
+
     /// The kept diagnostics, in the order they were pushed.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.kept.iter()

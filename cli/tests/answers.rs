@@ -347,10 +347,45 @@ fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
         .filter(|l| l.contains("\"unnotified\":true"))
         .count();
     assert_eq!(unnotified, 8, "4 links, 1 address, 3 routes");
-    // the two-section pcapng: 7 link-local addresses differ between its sections
+    // the two-section pcapng joins two hosts' recordings: the second
+    // host's dumps are its starting state, not news about the first
     let out = common::nlorder(&["timeline", "-q", &fx("pcapng/two-sections.pcapng")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches("never notified").count(), 14, "{text}");
+    assert_eq!(text.matches("never notified").count(), 0, "{text}");
+    assert!(!text.contains("DISAGREES"), "{text}");
+}
+
+/// Recordings of four hosts joined one after another (the first cut off
+/// before its closing dump, so its tables end with what notifications
+/// showed): each join is said once, in one line, and the next host's dumps
+/// are not compared route by route with the tables the previous one left.
+#[test]
+fn joined_recordings_are_said_once_per_join() {
+    let out = common::nlorder(&["table", &fx("v6hosts/joined.pcap")]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let joins: Vec<&str> = err.lines().filter(|l| l.contains("another recording starts")).collect();
+    // (the packets of host01's, host02's and host03's link dump requests)
+    let packets: Vec<&str> = joins
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap_or_default())
+        .collect();
+    assert_eq!(packets, ["17", "27", "37"], "{err}");
+    assert!(!err.contains("dump disagrees"), "{err}");
+    // what the tables hold is the last host's alone
+    let out = common::nlorder(&["table", "-q", &fx("v6hosts/joined.pcap")]);
+    let last = common::nlorder(&["table", "-q", &fx("v6hosts/host03.pcap")]);
+    let body = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| l.split("  [").next().unwrap_or_default().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(body(&out), body(&last));
+    // one host dumped twice is no join
+    let out = common::nlorder(&["table", &fx("two-recordings.pcap")]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("another recording"));
 }
 
 #[test]

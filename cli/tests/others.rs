@@ -207,7 +207,6 @@ fn dumps_disagree_only_where_the_kernel_caused_it() {
         ("two-recordings.pcap", "12", between),
         ("two-recordings.pcap", "15", between),
         ("two-recordings.pcap", "18", between),
-        ("pcapng/two-sections.pcapng", "17", between),
         ("others/filtered.pcap", "13", between),
         ("others/filtered.pcap", "16", between),
         // Duplicate address detection of a link-local address ended between

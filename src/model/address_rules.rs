@@ -736,10 +736,10 @@ impl Model {
     /// kernel deletes them itself (`check_lifetime`, `addrconf_verify`),
     /// as an `ip addr del` would, announcing it only to listeners. Each
     /// is said to have expired at its end (inferred), then removed.
-    // (asked at every message: the common answer, none due, is given inline)
-    #[inline]
     /// `shown`: an address the message being applied deletes: its end is
     /// that record's change, not an inferred one.
+    // (asked at every message: the common answer, none due, is given inline)
+    #[inline]
     pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, shown: Option<AddrKey>, sink: &mut S) {
         let Some(now) = ctx.ts.map(nanos) else { return };
         if self.lifetimes.next_end().is_none_or(|end| end > now) {

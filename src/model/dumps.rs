@@ -111,6 +111,13 @@ impl Model {
             oif: dump.oif.filter(|_| dump.filtered),
             device: dump.device.filter(|_| dump.filtered),
         };
+        // A link dump from another host (recordings joined one after the
+        // other): the tables the previous one left are replaced whole, said
+        // once here, not compared entry by entry with what they held.
+        let joined = kind == ObjectKind::Links && self.another_recording(&dump.links);
+        if joined {
+            self.start_over(packet, ctx);
+        }
         // What the model held before, to say what the dump revealed: only
         // once an earlier dump gave it the whole view (the first one is the
         // starting state, not news).
@@ -128,6 +135,7 @@ impl Model {
         };
         let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, cover));
         match dump.kind {
+            ObjectKind::Links if joined => self.replace_links(dump.links, packet, &mut Vec::new()),
             ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
             ObjectKind::Addresses => {
                 let mut v6 = Vec::new();
@@ -204,6 +212,67 @@ impl Model {
                 dump_packet: packet,
             }));
         }
+    }
+
+    /// Whether a complete link dump starts another recording: the model
+    /// holds devices with a hardware address, the dump lists some too, and
+    /// no device keeps both its ifindex and its hardware address. A host
+    /// dumped again keeps them (a device deleted and made again gets a new
+    /// ifindex); one host's recording joined after another's (a capture
+    /// made of several, `mergecap -a` or `cat`-like tools) keeps none:
+    /// veths, bridges and NICs of two hosts do not share their addresses.
+    /// Loopback and devices without an address (tunnels) say nothing
+    /// either way. (pcap has no record of where one recording ends, and
+    /// their timestamps need not step back: only the dumps can tell.)
+    fn another_recording(&self, links: &[LinkEntry]) -> bool {
+        let named = |l: &&LinkEntry| l.hwaddr.as_ref().is_some_and(|a| a.as_bytes().iter().any(|b| *b != 0));
+        let mut held = self
+            .links
+            .as_slice()
+            .iter()
+            .filter(|l| !l.placeholder)
+            .filter(named)
+            .peekable();
+        if held.peek().is_none() || !links.iter().any(|l| named(&l)) {
+            return false;
+        }
+        !held.any(|h| {
+            links
+                .iter()
+                .any(|l| l.index == h.index && l.hwaddr.is_some() && l.hwaddr == h.hwaddr)
+        })
+    }
+
+    /// Another recording starts at `packet` (see [`Self::another_recording`]):
+    /// the addresses and routes the previous one left go at once, rather
+    /// than route by route as the new host's dumps come, and the new host's
+    /// first dumps are its starting state, as a recording's first dumps
+    /// are. One warning says so for the whole join.
+    fn start_over(&mut self, packet: u64, ctx: &Ctx) {
+        self.warnings.push_with(|| {
+            Diagnostic::record(
+                packet,
+                ctx.offset,
+                "another recording starts here (no device keeps its ifindex and hardware address): \
+                 its dumps replace the tables, which are not compared with the previous host's",
+            )
+        });
+        for d in self.addrs.values_mut() {
+            d.v4.clear();
+            d.v6.clear();
+        }
+        self.addrs.clear();
+        self.rebuild_holders();
+        // (a route dump applied in place keeps the routes it listed so far)
+        if !self.dumps.any_in_place() {
+            self.routes.clear();
+        }
+        self.seen_link_dump = false;
+        self.seen_addr_dump = [false; 2];
+        self.seen_route_dump = [false; 2];
+        self.routes_shown = [false; 2];
+        self.addrs_shown = [false; 2];
+        self.recording_start = Some(packet);
     }
 
     /// The end of a route dump applied in place: the routes it speaks for

@@ -68,9 +68,22 @@ impl<K: Ord + Copy> OrderIndex<K> {
         self.len() == 0
     }
 
+    /// Empties it, keeping a small one's room.
+    pub fn clear(&mut self) {
+        match self {
+            OrderIndex::Small(v) => v.clear(),
+            OrderIndex::Large(_) => *self = OrderIndex::Small(Vec::new()),
+        }
+    }
+
     /// Adds a key; whether it was not there.
     pub fn insert(&mut self, k: K) -> bool {
         match self {
+            // A dump lists routes in this order: most keys go at the end.
+            OrderIndex::Small(v) if v.len() < SMALL && v.last().is_none_or(|l| *l < k) => {
+                v.push(k);
+                true
+            }
             OrderIndex::Small(v) => match v.binary_search(&k) {
                 Ok(_) => false,
                 Err(i) if v.len() < SMALL => {

@@ -804,6 +804,25 @@ impl RouteTable {
             .collect()
     }
 
+    /// Empties the table at once, keeping the room of its indexes and the
+    /// `seq` and marks handed out (the next dump fills it again).
+    pub fn clear(&mut self) {
+        self.slots.clear();
+        self.free.clear();
+        self.by_key.clear();
+        self.hashes.clear();
+        self.order.clear();
+        self.by_device.clear();
+        self.by_source.clear();
+        self.marks.clear();
+        for n in self.tables.values_mut() {
+            n.routes = 0;
+            n.per_len.fill(0);
+        }
+        self.cursor = None;
+        self.moved_in = None;
+    }
+
     /// Keeps the routes `keep` accepts (a scan of the whole table).
     pub fn retain(&mut self, keep: impl Fn(&RouteEntry) -> bool) {
         let gone: Vec<u32> = self

@@ -283,6 +283,9 @@ pub struct Model {
     /// Which object kinds/families a complete dump has shown (so a
     /// notification about something unknown is worth a warning).
     pub(super) seen_link_dump: bool,
+    /// Where the last recording joined after another starts (its link
+    /// dump's request): what the model holds comes from there on.
+    pub(super) recording_start: Option<u64>,
     pub(super) seen_addr_dump: [bool; 2],
     pub(super) seen_route_dump: [bool; 2],
     /// A message showed routes (IPv4, IPv6): a dump, a notification, a GET
@@ -358,6 +361,7 @@ impl Model {
             link_order_source,
             dumps: open_dumps::Dumps::default(),
             seen_link_dump: false,
+            recording_start: None,
             seen_addr_dump: [false; 2],
             seen_route_dump: [false; 2],
             routes_shown: [false; 2],
@@ -864,6 +868,13 @@ impl Model {
     /// from links alone do not answer what a program reads of the routes.
     pub fn has_routes(&self) -> bool {
         self.routes_shown.iter().any(|s| *s) && !self.routes.is_empty()
+    }
+
+    /// The packet where the last of several recordings joined in the
+    /// capture starts, if another started before it (see `dumps.rs`):
+    /// the tables hold what was captured from there on.
+    pub fn recording_start(&self) -> Option<u64> {
+        self.recording_start
     }
 
     /// Whether any message showed addresses (see [`Model::has_routes`]).

@@ -502,9 +502,11 @@ fn write_sections(
     if sections.routes {
         // (an empty section would read as "no routes": say what is known)
         let header = if model.has_routes() || model.route_table().iter().next().is_some() {
-            "# routes"
+            "# routes".to_owned()
+        } else if let Some(p) = model.recording_start() {
+            format!("# routes: unknown (no route dump or route message in the recording that starts at packet {p})")
         } else {
-            "# routes: unknown (no route dump or route message in the capture)"
+            "# routes: unknown (no route dump or route message in the capture)".to_owned()
         };
         writeln!(out, "{}", style.dim(header))?;
     }
