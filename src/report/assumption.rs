@@ -159,6 +159,9 @@ impl std::fmt::Display for crate::replay::unshown::Unshown {
                 }
                 Ok(())
             }
+            Unshown::Links => f.write_str(
+                "no link dump shows which links the host has and the kernel's order of them (record a link dump too)",
+            ),
             Unshown::LinkAttributes(names) => write!(
                 f,
                 "no link message shows the name, flags or state of {} (known only by index; a link dump would tell)",
