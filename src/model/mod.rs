@@ -64,7 +64,7 @@ pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortNam
 pub use kernel_order::{KernelVersion, LinkOrder};
 pub use route_table::RouteTable;
 use state::Ctx;
-pub use state::{GroupCopies, LinkOrderSource, Model, ModelOptions, ModelStats};
+pub use state::{GroupCopies, KernelConfigOption, LinkOrderSource, Model, ModelOptions, ModelStats};
 
 impl Model {
     /// Applies one message of the capture.
