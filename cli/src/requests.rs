@@ -146,6 +146,14 @@ impl ModelArgs {
                 KernelOrderArg::Buckets => LinkOrder::Buckets,
             }),
             kernel: self.kernel,
+            ipv6_mip6: self
+                .kernel_config
+                .iter()
+                .rev()
+                .map(|o| match o {
+                    nlorder::model::KernelConfigOption::Ipv6Mip6(on) => *on,
+                })
+                .next(),
         }
     }
 }

@@ -622,7 +622,17 @@ fn routes_of_one_family_and_table_leave_the_other_unknown() {
                 "{name}: {m}"
             );
         }
-        if m["family"] == 6 && !["kubelet", "kubeadm", "kube-apiserver", "k3s", "etcd"].contains(&name) {
+        // (Cilium selects devices by routes of either family)
+        let reads_v4 = [
+            "kubelet",
+            "kubeadm",
+            "kube-apiserver",
+            "k3s",
+            "etcd",
+            "cilium-nodeport",
+            "cilium-masquerade",
+        ];
+        if m["family"] == 6 && !reads_v4.contains(&name) {
             assert!(m["unshown"].is_null(), "{name}: {m}");
         }
     }
@@ -655,8 +665,9 @@ fn links_known_only_by_index_leave_filters_by_name_and_state_unknown() {
         .to_owned();
     assert_eq!(
         first,
-        "first-found (IPv4) -> nothing: the capture cannot tell: no link message shows the name, flags or state \
-         of if1, if2, if3, if4, if5 (known only by index; a link dump would tell)"
+        "first-found (IPv4) -> nothing: the capture cannot tell: no link dump shows which links the host has and \
+         the kernel's order of them (record a link dump too); no link message shows the name, flags or state of \
+         if1, if2, if3, if4, if5 (known only by index; a link dump would tell)"
     );
     let out = common::nlorder(&["detect", "-q", "--all", "--format", "json", p]);
     let d: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -930,4 +941,48 @@ fn inferred_changes_carry_their_own_time_and_no_packet() {
         assert_eq!(v["packet"].is_null(), !shown, "{v}");
         assert_eq!(v["inferred"] == true, !shown, "{v}");
     }
+}
+
+/// Source selection's rule 4 (prefer a home address) exists only in
+/// kernels built with CONFIG_IPV6_MIP6=y. Recorded on a kernel without it,
+/// whose `ip -6 route get` chose 2001:db8::8000:2, not the home address
+/// 2001:db8::1: by default (Debian's `=y`) nlorder picks the home address
+/// and says it assumed the build; with `--kernel-config
+/// CONFIG_IPV6_MIP6=n` it chooses what that kernel chose.
+#[test]
+fn the_home_address_rule_follows_the_kernel_build() {
+    let cap = common::fixture("others/home-address.pcap");
+    let p = cap.to_str().unwrap();
+    let real = std::fs::read_to_string(common::fixture("others/home-address.route-get")).unwrap();
+    let kernel_src: Vec<&str> = real
+        .lines()
+        .filter_map(|l| l.split_whitespace().skip_while(|w| *w != "src").nth(1))
+        .collect();
+    assert_eq!(kernel_src, ["2001:db8::8000:2", "2001:db8::8000:2"]);
+    let sources = |extra: &[&str]| {
+        let mut a = vec!["gai", "-q"];
+        a.extend_from_slice(extra);
+        a.extend([p, "2001:db8::8000:9", "2001:db8:1::9"]);
+        let out = String::from_utf8_lossy(&common::nlorder(&a).stdout).into_owned();
+        let src: Vec<String> = out
+            .lines()
+            .filter_map(|l| l.trim().split(" <- ").nth(1))
+            .filter_map(|r| r.split_whitespace().next().map(str::to_owned))
+            .collect();
+        (src, out)
+    };
+    let (src, out) = sources(&["--kernel-config", "CONFIG_IPV6_MIP6=n"]);
+    assert_eq!(src, kernel_src, "{out}");
+    assert!(!out.contains("assumed"), "{out}");
+    let (src, out) = sources(&[]);
+    assert_eq!(src, ["2001:db8::1", "2001:db8::1"], "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("  note: assumed: the kernel's source 2001:db8::1 is a home address")),
+        "{out}"
+    );
+    let (src, _) = sources(&["--kernel-config", "CONFIG_IPV6_MIP6=y"]);
+    assert_eq!(src, ["2001:db8::1", "2001:db8::1"]);
+    let bad = common::nlorder(&["gai", "-q", "--kernel-config", "CONFIG_IPV6_MIP6=x", p, "::1"]);
+    assert!(!bad.status.success());
 }

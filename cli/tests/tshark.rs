@@ -72,7 +72,10 @@ fn tshark_messages(path: &Path) -> BTreeMap<u64, (Vec<Msg>, Vec<Msg>)> {
         .args(["-r", path.to_str().expect("path"), "-T", "json", "--no-duplicate-keys"])
         .output()
         .expect("run tshark");
-    assert!(out.status.success(), "tshark failed on {}", path.display());
+    // (a cut capture: tshark prints its whole records, then fails with
+    // "appears to have been cut short"; those records are compared)
+    let cut = String::from_utf8_lossy(&out.stderr).contains("cut short");
+    assert!(out.status.success() || cut, "tshark failed on {}", path.display());
     let frames: Value = serde_json::from_slice(&out.stdout).expect("tshark json");
     let mut by_packet = BTreeMap::new();
     for f in frames.as_array().expect("array") {
@@ -213,7 +216,11 @@ fn family_num(f: &Value) -> u64 {
 
 fn nlorder_messages(path: &Path) -> BTreeMap<u64, (Vec<Msg>, Vec<Msg>)> {
     let mut by_packet: BTreeMap<u64, (Vec<Msg>, Vec<Msg>)> = BTreeMap::new();
-    for m in common::decode_json(path) {
+    // (a cut capture's listing closes with `{"truncated": true, ...}`)
+    for m in common::decode_json(path)
+        .into_iter()
+        .filter(|m| m.get("truncated").is_none())
+    {
         let kind = m["type_id"].as_u64().expect("type_id");
         let request = m["request"].as_bool().expect("request");
         let str_or_empty = |v: &Value| v.as_str().map(str::to_owned).unwrap_or_default();

@@ -137,6 +137,17 @@ pub struct StoredPacket {
     options: Vec<RawOption>,
 }
 
+impl StoredPacket {
+    /// The same record holding `data` instead (a capture derived from
+    /// another by leaving messages out); its original length is the new
+    /// data's.
+    pub fn with_data(mut self, data: Vec<u8>) -> StoredPacket {
+        self.origlen = u32::try_from(data.len()).unwrap_or(u32::MAX);
+        self.data = data;
+        self
+    }
+}
+
 /// Writes records back as pcapng (see the module's contract).
 pub struct PcapngWriter<W: Write> {
     out: W,

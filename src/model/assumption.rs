@@ -95,6 +95,13 @@ pub enum Assumption {
         /// The release as the model knows it (`4.19`).
         kernel: String,
     },
+    /// An IPv6 address is a home address (`IFA_F_HOMEADDRESS`), and the
+    /// kernel's build is not given: source selection's rule 4 (prefer home
+    /// addresses), which only `CONFIG_IPV6_MIP6=y` builds have, is applied.
+    HomeAddressRule {
+        /// The home addresses.
+        addresses: Vec<String>,
+    },
     /// An ipvlan's link-local address: its MAC's EUI-64 with the ipvlan's
     /// `dev_id` from its lower device's port, which no message shows and
     /// the capture does not tell (the port was made before it, or shared

@@ -68,7 +68,7 @@ pub use kernel_order::{KernelVersion, LinkOrder};
 pub use route_table::RouteTable;
 pub use rule_table::{RuleEntry, RuleOrigin, RuleTable, RulesKnown};
 use state::Ctx;
-pub use state::{GroupCopies, LinkOrderSource, Model, ModelOptions, ModelStats};
+pub use state::{GroupCopies, KernelConfigOption, LinkOrderSource, Model, ModelOptions, ModelStats};
 
 impl Model {
     /// Applies one message of the capture.

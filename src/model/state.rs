@@ -55,6 +55,44 @@ pub struct ModelOptions {
     /// The captured host's kernel (`--kernel`, or the capture's `shb_os`):
     /// chooses the release-specific rules.
     pub kernel: Option<KernelVersion>,
+    /// `CONFIG_IPV6_MIP6=y` in the captured host's kernel build
+    /// (`--kernel-config`): source address selection's rule 4, prefer a
+    /// home address, exists only then (`ipv6_get_saddr_eval` has it under
+    /// `#ifdef CONFIG_IPV6_MIP6`, which a module build does not define).
+    /// `None`: not given, taken as built in (Debian's kernels set `=y`),
+    /// and said where an answer rests on it.
+    pub ipv6_mip6: Option<bool>,
+}
+
+/// One kernel build option the answers depend on, as `--kernel-config`
+/// gives it: `CONFIG_IPV6_MIP6=y` (`=m` and `=n` leave the code out of the
+/// kernel proper).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelConfigOption {
+    /// `CONFIG_IPV6_MIP6`: built in or not.
+    Ipv6Mip6(bool),
+}
+
+impl std::str::FromStr for KernelConfigOption {
+    type Err = crate::bad_value::BadValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            crate::bad_value::BadValue::new(
+                s,
+                "not a kernel build option nlorder's answers depend on: CONFIG_IPV6_MIP6=y, =m or =n",
+            )
+        };
+        let (name, value) = s.split_once('=').ok_or_else(bad)?;
+        let on = match value.trim() {
+            "y" => true,
+            "m" | "n" => false,
+            _ => return Err(bad()),
+        };
+        match name.trim() {
+            "CONFIG_IPV6_MIP6" => Ok(KernelConfigOption::Ipv6Mip6(on)),
+            _ => Err(bad()),
+        }
+    }
 }
 
 /// Where the link order in use came from.
@@ -580,6 +618,19 @@ impl Model {
         if let Some((last, request)) = self.link_listener_left {
             v.push(Assumption::LinkListenerLeft { last, request });
         }
+        if self.options.ipv6_mip6.is_none() {
+            let home: Vec<String> = self
+                .links
+                .as_slice()
+                .iter()
+                .flat_map(|l| self.device_addresses(l.index, AddressFamily::Inet6).iter())
+                .filter(|a| a.flags & IFA_F_HOMEADDRESS != 0)
+                .map(|a| a.address.to_string())
+                .collect();
+            if !home.is_empty() {
+                v.push(Assumption::HomeAddressRule { addresses: home });
+            }
+        }
         if let Some(kernel) = self.options.kernel.filter(|_| self.multicast_form_unknown) {
             v.push(Assumption::MulticastRouteForm {
                 kernel: kernel.to_string(),
@@ -792,6 +843,12 @@ impl Model {
     /// record (its duplicate address detection ended): assumed.
     pub fn address_after_capture(&self, a: &AddrEntry) -> bool {
         !self.after_capture.addrs.is_empty() && self.after_capture.addrs.contains(&a.key())
+    }
+
+    /// Whether source address selection prefers home addresses (rule 4):
+    /// `CONFIG_IPV6_MIP6=y`, the default when not given.
+    pub fn ipv6_home_rule(&self) -> bool {
+        self.options.ipv6_mip6.unwrap_or(true)
     }
 
     /// Whether the model holds routes of a family.

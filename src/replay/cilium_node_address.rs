@@ -107,10 +107,13 @@ impl Chooser for CiliumNodePort {
         true
     }
 
-    /// The selected devices: their names and state, and the routes that
-    /// select them.
+    /// The selected devices: their names and state, and the routes of
+    /// either family that select them (a device is selected by a route
+    /// with a global destination, and by an address, of any family).
     fn reads(_: &Options, family: Family) -> super::unshown::Reads {
-        super::unshown::Reads::walk(family).with_routes(&[family])
+        let mut r = super::unshown::Reads::walk(family).with_routes(&[Family::V4, Family::V6]);
+        r.addresses = vec![Family::V4, Family::V6];
+        r
     }
 
     fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {
@@ -138,10 +141,13 @@ impl Chooser for CiliumMasquerade {
         true
     }
 
-    /// The selected devices: their names and state, and the routes that
-    /// select them.
+    /// The selected devices: their names and state, and the routes of
+    /// either family that select them (a device is selected by a route
+    /// with a global destination, and by an address, of any family).
     fn reads(_: &Options, family: Family) -> super::unshown::Reads {
-        super::unshown::Reads::walk(family).with_routes(&[family])
+        let mut r = super::unshown::Reads::walk(family).with_routes(&[Family::V4, Family::V6]);
+        r.addresses = vec![Family::V4, Family::V6];
+        r
     }
 
     fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {

@@ -354,7 +354,30 @@ impl MethodSpec {
             no_addresses(&mut d);
         }
         unknown_yet(model, &mut d);
-        let (error, unshown) = self.unshown(model, d.family, d.address.map(|a| a.ip()), d.error.take());
+        let (error, mut unshown) = self.unshown(model, d.family, d.address.map(|a| a.ip()), d.error.take());
+        // The interface the answer names (or, for a failure, one it
+        // examined) is known only by index: its name is not the host's.
+        let named: Vec<String> = match (&d.interface, &error) {
+            (Some(name), _) => vec![name.clone()],
+            (None, Some(_)) => d.candidates.iter().map(|c| c.interface.clone()).collect(),
+            (None, None) => Vec::new(),
+        };
+        let mut placeholders: Vec<String> = model
+            .links()
+            .iter()
+            .filter(|l| l.placeholder)
+            .map(|l| l.display_name())
+            .filter(|n| named.is_empty() || named.contains(n))
+            .collect();
+        if named.is_empty() && error.is_none() {
+            placeholders.clear();
+        }
+        let already = unshown
+            .iter()
+            .any(|u| matches!(u, super::unshown::Unshown::LinkAttributes(_)));
+        if !placeholders.is_empty() && !already {
+            unshown.push(super::unshown::Unshown::LinkAttributes(placeholders));
+        }
         d.error = error;
         d.unshown = unshown;
         assumed::note(model, &mut d, self.walks_links());

@@ -320,6 +320,7 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, Why)> 
     let dst_label = ipv6_label(dst);
     let mut best: Option<(&AddrEntry, [i64; 6])> = None;
     let link_local_dst = dst_scope <= 2;
+    let home_rule = model.ipv6_home_rule();
     for l in model.links() {
         if link_local_dst && l.index != oif {
             continue;
@@ -342,7 +343,8 @@ fn ipv6_saddr(model: &Model, dst: &Ipv6Addr, oif: u32) -> Option<(IpAddr, Why)> 
             let score = [
                 scope_score,
                 i64::from(a.flags & IFA_F_DEPRECATED == 0),
-                i64::from(a.flags & IFA_F_HOMEADDRESS != 0),
+                // rule 4 only where the kernel is built with CONFIG_IPV6_MIP6=y
+                i64::from(home_rule && a.flags & IFA_F_HOMEADDRESS != 0),
                 i64::from(a.index == oif),
                 i64::from(ipv6_label(&s) == dst_label),
                 i64::from(common_prefix_len(IpAddr::V6(s), IpAddr::V6(*dst)).min(u32::from(a.prefix_len))),

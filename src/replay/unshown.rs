@@ -77,6 +77,9 @@ pub enum Unshown {
     /// Links known only by the index other messages name (no link message
     /// shows their names, flags or state).
     LinkAttributes(Vec<String>),
+    /// No complete link dump: which links the host has, and the kernel's
+    /// order of them, only as far as other messages show them.
+    Links,
 }
 
 /// What of `reads` the capture does not show; `answered`: the family of
@@ -103,6 +106,9 @@ pub fn check(model: &Model, reads: &Reads, answered: Option<Family>) -> Vec<Unsh
             break;
         }
     }
+    if reads.link_attributes && !model.links_complete() {
+        v.push(Unshown::Links);
+    }
     if reads.link_attributes {
         let names: Vec<String> = model
             .links()
@@ -125,4 +131,5 @@ pub fn everything_shown(model: &Model) -> bool {
         .iter()
         .all(|f| model.addresses_shown_of(f.af()) && model.routes_shown_in(f.af(), TableId::Main))
         && !model.links().iter().any(|l| l.placeholder)
+        && model.links_complete()
 }

@@ -60,6 +60,14 @@ impl fmt::Display for Assumption {
                  a link notification): a device that left this namespace after that with no request here (a veth \
                  gone with its peer elsewhere) is unknown unless an address notification showed it"
             ),
+            Assumption::HomeAddressRule { addresses } => write!(
+                f,
+                "{} {} a home address: source selection prefers it (rule 4), as kernels built with \
+                 CONFIG_IPV6_MIP6=y do (Debian's); a kernel without it (=m or =n) does not: give \
+                 --kernel-config CONFIG_IPV6_MIP6=n",
+                addresses.join(", "),
+                if addresses.len() == 1 { "is" } else { "are" }
+            ),
             Assumption::MulticastRouteForm { kernel } => write!(
                 f,
                 "the ff00::/8 routes of linux {kernel}: their type and protocol changed within its stable series \
@@ -172,6 +180,9 @@ impl std::fmt::Display for crate::replay::unshown::Unshown {
                 }
                 Ok(())
             }
+            Unshown::Links => f.write_str(
+                "no link dump shows which links the host has and the kernel's order of them (record a link dump too)",
+            ),
             Unshown::LinkAttributes(names) => write!(
                 f,
                 "no link message shows the name, flags or state of {} (known only by index; a link dump would tell)",

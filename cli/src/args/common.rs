@@ -84,4 +84,10 @@ pub struct ModelArgs {
     /// Default: the capture's pcapng `shb_os`, else inferred from a link dump.
     #[arg(long, value_name = "RELEASE")]
     pub kernel: Option<nlorder::model::KernelVersion>,
+    /// A build option of the captured host's kernel the answers depend on:
+    /// CONFIG_IPV6_MIP6=y|m|n (source address selection prefers home addresses
+    /// only with =y). Default: =y (Debian's kernels), said where an answer rests
+    /// on it.
+    #[arg(long, value_name = "CONFIG_X=y|m|n")]
+    pub kernel_config: Vec<nlorder::model::KernelConfigOption>,
 }

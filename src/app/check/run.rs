@@ -49,6 +49,7 @@ fn model_options(m: &Manifest, case_index: Option<usize>, c: &Case) -> Result<Mo
                 ));
             }
         },
+        ipv6_mip6: None,
     })
 }
 

@@ -102,6 +102,13 @@ pub enum GaiNote {
     GlibcNoIpv6,
     /// Go's pure resolver, and when Go hands the lookup to glibc.
     GoPure,
+    /// A candidate's source is a home address the kernel preferred by rule
+    /// 4, which only `CONFIG_IPV6_MIP6=y` kernels have, and the build was
+    /// not given: assumed.
+    HomeAddressRuleAssumed {
+        /// The home address.
+        source: IpAddr,
+    },
     /// musl sorts neither a single answer nor IPv4-only answers.
     MuslUnsorted,
     /// glibc: `source` of `dst` is not in the address dump it reads.

@@ -89,6 +89,19 @@ pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
         model
     };
     let (cands, have_v6) = candidates::facts(model, input, o, routes_inferred, &mut notes);
+    if let Some(crate::model::Assumption::HomeAddressRule { addresses }) = model
+        .assumptions()
+        .into_iter()
+        .find(|a| matches!(a, crate::model::Assumption::HomeAddressRule { .. }))
+    {
+        for c in &cands {
+            if let Some(s) = c.source.filter(|s| addresses.contains(&s.to_string()))
+                && !notes.contains(&GaiNote::HomeAddressRuleAssumed { source: s })
+            {
+                notes.push(GaiNote::HomeAddressRuleAssumed { source: s });
+            }
+        }
+    }
     let tables = gai_conf::Tables::of(&o.gai_conf);
     let cmp = |a: &CandidateFacts, b: &CandidateFacts| match o.resolver {
         Resolver::Glibc => glibc_sort::glibc_cmp(a, b, &tables),
