@@ -345,7 +345,10 @@ impl Session {
                 None => write_summary(err, &self.reader.info, stats, diags, self.style)?,
             }
             if let Some(m) = model {
-                write_model_summary(err, m.stats())?;
+                // (a snapshot applied no requests and heard no notification)
+                if self.snapshot.is_none() {
+                    write_model_summary(err, m.stats())?;
+                }
                 for w in m.warnings().iter() {
                     writeln!(err, "  {w}")?;
                 }
