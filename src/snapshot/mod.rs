@@ -112,11 +112,15 @@ pub struct Snapshot {
 }
 
 /// Whether `path` looks like a snapshot rather than a capture: a
-/// directory, or a file whose first byte that is not white space opens
-/// JSON.
+/// directory, or a regular file whose first byte that is not white space
+/// opens JSON (a pipe is always a capture).
 pub fn is_snapshot(path: &Path) -> bool {
     if path.is_dir() {
         return true;
+    }
+    // Only a regular file is peeked at: a pipe's bytes would be consumed.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
     }
     let Ok(mut f) = std::fs::File::open(path) else {
         return false;
