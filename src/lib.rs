@@ -70,6 +70,7 @@ pub mod rebuild;
 pub mod record;
 pub mod replay;
 pub mod report;
+pub mod snapshot;
 pub mod trace;
 
 #[cfg(test)]

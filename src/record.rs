@@ -252,6 +252,11 @@ impl<W: Write> CaptureWriter<W> {
     pub fn records(&self) -> u64 {
         self.records
     }
+
+    /// The output, once every record is written.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
 }
 
 /// `shb_os` (the running kernel, as dumpcap writes it: `Linux 6.12.117+deb12-amd64`)

@@ -109,10 +109,17 @@ fn nlorder_answer(capture: &Path, args: &[String]) -> (Vec<String>, String, Stri
     (addresses, s("interface"), s("error"))
 }
 
-fn compare(dir: &Path) -> (usize, Vec<String>) {
+/// `snapshot`: each host's `ip -j` output (its `.ip.json`) in place of its
+/// capture.
+fn compare(dir: &Path, snapshot: bool) -> (usize, Vec<String>) {
     let mut checked = 0;
     let mut wrong = Vec::new();
     for (case, capture, runs) in cases(dir) {
+        let capture = if snapshot {
+            capture.with_extension("ip.json")
+        } else {
+            capture
+        };
         for run in runs {
             let want_addrs: Vec<String> = run.answer["addresses"]
                 .as_array()
@@ -147,7 +154,12 @@ fn compare(dir: &Path) -> (usize, Vec<String>) {
 /// Every gochoose run below `dir` (at least `min` of them) answered as
 /// nlorder does.
 fn assert_agree(dir: &Path, min: usize) {
-    let (checked, wrong) = compare(dir);
+    assert_agree_from(dir, min, false);
+}
+
+/// [`assert_agree`], from captures or from snapshots.
+fn assert_agree_from(dir: &Path, min: usize, snapshot: bool) {
+    let (checked, wrong) = compare(dir, snapshot);
     assert!(checked >= min, "only {checked} gochoose runs below {}", dir.display());
     assert!(
         wrong.is_empty(),
@@ -160,6 +172,13 @@ fn assert_agree(dir: &Path, min: usize) {
 #[test]
 fn every_chooser_answers_as_its_go_reimplementation_on_real_kernels() {
     assert_agree(&common::fixture("choosers"), 100);
+}
+
+/// The same hosts' `ip -j` output (a snapshot, see docs/snapshot.md), read
+/// in place of their captures, answers as the programs did.
+#[test]
+fn every_chooser_answers_from_the_snapshot_too() {
+    assert_agree_from(&common::fixture("choosers"), 100, true);
 }
 
 /// The runs CI records afresh (NLORDER_CHOOSERS_DIR, see .ci/run).

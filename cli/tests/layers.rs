@@ -32,6 +32,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("filter", &["capture", "netlink", "trace", "model", "looks"]),
     ("replay", &["netlink", "model", "bad_value"]),
     ("record", &["capture", "netlink", "diag"]),
+    ("snapshot", &["capture", "netlink", "record", "diag"]),
     (
         "report",
         &[
@@ -47,6 +48,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "filter",
             "record",
             "bad_value",
+            "snapshot",
         ],
     ),
     (
@@ -65,6 +67,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "report",
             "filter",
             "bad_value",
+            "snapshot",
         ],
     ),
 ];

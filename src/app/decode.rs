@@ -28,6 +28,7 @@ impl Decode {
     /// read, then the summary to stderr.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
         let mut session = console.open(&self.capture)?;
+        session.refuse_snapshot("decode")?;
         let mut printer: Box<dyn for<'r, 'm> Print<MessageFields<'r, 'm>>> = match self.format {
             Format::Text => Box::new(TextMessages::new(console.style, self.attrs)),
             Format::Json => Box::new(JsonMessages::new(self.attrs)),

@@ -169,6 +169,8 @@ pub struct Session {
     /// Nothing on stderr, not even a moment outside the capture (the
     /// caller reports it itself: `check`).
     silent: bool,
+    /// Read from `ip -j` output, not a capture: what it lacks.
+    pub snapshot: Option<Vec<crate::snapshot::Gap>>,
 }
 
 impl Session {
@@ -181,6 +183,7 @@ impl Session {
         mut progress: Option<Box<dyn ReadProgress>>,
     ) -> Result<Session, Error> {
         let name = capture.path().display().to_string();
+        let mut gaps = None;
         let (source, len): (Box<dyn Read + Send>, Option<u64>) = match capture {
             Source::Bytes(b) => (Box::new(io::Cursor::new(b.clone())), Some(b.len() as u64)),
             Source::Reader(r) => (
@@ -189,6 +192,12 @@ impl Session {
                 None,
             ),
             Source::Path(p) if p.as_os_str() == "-" => (Box::new(io::stdin()), None),
+            Source::Path(p) if crate::snapshot::is_snapshot(p) => {
+                let snap = crate::snapshot::load(p).map_err(|e| Error::Unreadable(e.to_string()))?;
+                gaps = Some(snap.gaps);
+                let len = snap.capture.len() as u64;
+                (Box::new(io::Cursor::new(snap.capture)), Some(len))
+            }
             Source::Path(p) => {
                 let f = File::open(p).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;
                 let len = f.metadata().ok().map(|m| m.len());
@@ -209,7 +218,20 @@ impl Session {
             grounds: Grounds::default(),
             assumptions_in_output: false,
             silent: false,
+            snapshot: gaps,
         })
+    }
+
+    /// A snapshot (see [`crate::snapshot`]) has one dump of each table and
+    /// no messages: the commands that list messages refuse it.
+    pub fn refuse_snapshot(&self, command: &str) -> Result<(), Error> {
+        match self.snapshot {
+            Some(_) => Err(Error::Usage(format!(
+                "{}: a snapshot of `ip -j` output is one dump at one moment and has no messages: `{command}` needs a capture",
+                self.name
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// The command lists the model's assumptions itself: the summary on
@@ -318,9 +340,15 @@ impl Session {
         // (held and written in argument order when captures are read on
         // several threads)
         super::parallel::stderr(|err| {
-            write_summary(err, &self.reader.info, stats, diags, self.style)?;
+            match &self.snapshot {
+                Some(gaps) => crate::report::summary::write_snapshot_summary(err, gaps)?,
+                None => write_summary(err, &self.reader.info, stats, diags, self.style)?,
+            }
             if let Some(m) = model {
-                write_model_summary(err, m.stats())?;
+                // (a snapshot applied no requests and heard no notification)
+                if self.snapshot.is_none() {
+                    write_model_summary(err, m.stats())?;
+                }
                 for w in m.warnings().iter() {
                     writeln!(err, "  {w}")?;
                 }

@@ -202,3 +202,24 @@ pub fn not_netlink(stats: &crate::trace::TraceStats) -> String {
         types.join(", ")
     )
 }
+
+/// A snapshot's summary: one dump at one moment, and what it lacks.
+pub fn write_snapshot_summary(out: &mut dyn Write, gaps: &[crate::snapshot::Gap]) -> io::Result<()> {
+    use crate::snapshot::Gap;
+    writeln!(
+        out,
+        "snapshot of `ip -j` output: one dump of each table at one moment (no timeline, no \"who looked\", lifetimes as printed)"
+    )?;
+    for g in gaps {
+        let words = match g {
+            Gap::NoLinkOutput => "no `ip -j link show`: the links are those of `ip addr show`; their kinds are unknown",
+            Gap::NoDetails => "`ip` without `-d`: link kinds and each device's addr_gen_mode are unknown",
+            Gap::NoIpv4Routes => "no IPv4 route listing: the IPv4 route table is taken to be empty",
+            Gap::NoIpv6Routes => {
+                "no IPv6 route listing (`ip -j -6 route show table all`): the IPv6 route table is taken to be empty"
+            }
+        };
+        writeln!(out, "  assumed: {words}")?;
+    }
+    Ok(())
+}
