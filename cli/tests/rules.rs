@@ -193,3 +193,99 @@ fn rule_tables_equal_ip_j_rule() {
         }
     }
 }
+
+/// The model just before record `packet` (the tables then).
+fn model_before(path: &str, packet: u64) -> Model {
+    let file = std::fs::File::open(path).unwrap();
+    let mut reader = nlorder::capture::CaptureReader::new(file).unwrap();
+    nlorder::rebuild::rebuild(
+        &mut reader,
+        nlorder::trace::TraceOptions::default(),
+        nlorder::model::ModelOptions::default(),
+        Some(nlorder::moment::At::Packet(packet - 1)),
+        &mut nlorder::diag::Diagnostics::default(),
+        &mut (),
+    )
+    .unwrap()
+    .model
+}
+
+/// The 6.1 and 6.12 kernels under qemu (`fixtures/rules/scenarios/policy.ip`
+/// through scripts/kernel-matrix.sh, real nlmon): the `ip rule add` and
+/// `ip rule del` requests and their ACKs, with no listener (l0) only them,
+/// with one (l1) the notifications too; no rule dump before the `ip -j
+/// rule` runs at the end. From the records before those dumps, the rules
+/// must be what `ip -j rule` printed (the kernel's defaults, then each
+/// request applied on its ACK, priorities chosen as the kernel chooses
+/// them) and every `ip route get` run's answer nlorder's.
+#[test]
+fn real_kernels_requests_and_route_get() {
+    let mut checked = 0;
+    for k in ["6.1", "6.12"] {
+        for l in ["l0", "l1"] {
+            let base = common::fixture(&format!("rules/{k}/policy.{l}"))
+                .to_string_lossy()
+                .into_owned();
+            let path = format!("{base}.pcap");
+            let runs: Value = serde_json::from_slice(&std::fs::read(format!("{base}.runs.json")).unwrap()).unwrap();
+            let decoded = common::decode_json(std::path::Path::new(&path));
+            let first_dump = decoded
+                .iter()
+                .find(|m| m["type"] == "RTM_GETRULE")
+                .map(|m| m["packet"].as_u64().unwrap())
+                .expect("ip -j rule's dump");
+            assert!(
+                decoded
+                    .iter()
+                    .any(|m| m["type"] == "RTM_NEWRULE" && m["request"] == true),
+                "{base}: the requests"
+            );
+            let model = model_before(&path, first_dump);
+            for r in runs.as_array().unwrap() {
+                let cmd: Vec<&str> = r["command"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap())
+                    .collect();
+                let out = r["stdout"].as_array().unwrap();
+                let first = |v: &Value| {
+                    v.as_array()
+                        .and_then(|a| a.first())
+                        .and_then(|x| x.as_str())
+                        .map(str::to_owned)
+                };
+                match cmd[1..] {
+                    ["-j", fam, "rule"] => {
+                        let ip: Value = serde_json::from_str(out[0].as_str().unwrap()).unwrap();
+                        let family = if fam == "-4" {
+                            AddressFamily::Inet
+                        } else {
+                            AddressFamily::Inet6
+                        };
+                        let ours: Vec<Value> = model
+                            .rule_table()
+                            .rules(family)
+                            .iter()
+                            .map(|r| serde_json::to_value(nlorder::report::rule::rule_object(r)).unwrap())
+                            .collect();
+                        assert_eq!(Value::Array(ours), ip, "{base}: ip -j {fam} rule");
+                    }
+                    _ => {
+                        let get = cmd.iter().position(|c| *c == "get").unwrap();
+                        let dst: IpAddr = cmd[get + 1].parse().unwrap();
+                        let from: Option<IpAddr> = cmd.get(get + 3).map(|s| s.parse().unwrap());
+                        let line = first(&r["stdout"]).or_else(|| first(&r["stderr"])).unwrap();
+                        assert_eq!(
+                            ours(&model, dst, from),
+                            kernel(&line),
+                            "{base}: {cmd:?}: the kernel said `{line}`"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 70, "only {checked}");
+}
