@@ -44,6 +44,7 @@ impl From<IpObjectArg> for app::table::IpObject {
             IpObjectArg::Link => app::table::IpObject::Link,
             IpObjectArg::Addr => app::table::IpObject::Addr,
             IpObjectArg::Route => app::table::IpObject::Route,
+            IpObjectArg::Rule => app::table::IpObject::Rule,
         }
     }
 }

@@ -93,6 +93,17 @@ fn rejected(kind: Rejecting, family: Family) -> &'static str {
     }
 }
 
+/// The error `ip route get` prints when a rule's action refuses the
+/// destination (`fib4_rule_action`, `fib6_rule_action`): ENETUNREACH,
+/// EACCES, EINVAL, in either family.
+fn rule_rejected(kind: Rejecting) -> &'static str {
+    match kind {
+        Rejecting::Unreachable => "Network is unreachable",
+        Rejecting::Blackhole => "Invalid argument",
+        Rejecting::Prohibit => "Permission denied",
+    }
+}
+
 /// Ansible's `ansible_default_ipv4` (or `_ipv6`) address.
 pub fn detect(model: &Model, family: Family) -> Detection {
     let mut d = Detection::new(
@@ -104,7 +115,7 @@ pub fn detect(model: &Model, family: Family) -> Detection {
     let fails = |route: Option<String>, error: &'static str| -> Failure {
         AnsibleFailure::RouteGetFails { dst, route, error }.into()
     };
-    let choice = match source::select_source(model, dst) {
+    let choice = match source::select_source_noted(model, dst, &mut d.notes) {
         Ok(c) => c,
         Err(NoSource::NoRoutes) => {
             d.error = Some(Failure::NoRoutesCaptured(Program::Ansible));
@@ -123,6 +134,11 @@ pub fn detect(model: &Model, family: Family) -> Detection {
         // A route of several next hops and no `src`: the kernel hashes
         // the flow to one of them and takes a source on its device; which
         // one, the capture does not show.
+        Err(NoSource::RuleRejected { rule, kind }) => {
+            d.error = Some(fails(Some(rule), rule_rejected(kind)));
+            kubespray(&mut d, None);
+            return d;
+        }
         Err(NoSource::NextHopUnknown(route)) => {
             d.error = Some(AnsibleFailure::NextHopUnknown { dst, route }.into());
             return d;

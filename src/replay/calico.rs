@@ -411,6 +411,11 @@ fn log_error(why: &Unable, family: Family) -> Option<LogError> {
                     Rejecting::Unreachable => DialErrno::HostUnreachable,
                     Rejecting::Prohibit => DialErrno::PermissionDenied,
                 },
+                NoSource::RuleRejected { kind, .. } => match kind {
+                    Rejecting::Blackhole => DialErrno::InvalidArgument,
+                    Rejecting::Unreachable => DialErrno::NetworkUnreachable,
+                    Rejecting::Prohibit => DialErrno::PermissionDenied,
+                },
                 NoSource::NoRoutes | NoSource::NoAddress(_) | NoSource::NextHopUnknown(_) => return None,
             },
         },
@@ -440,7 +445,7 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
     let mut first_error = None;
     let mut reached = None;
     for dst in of_family {
-        match source::select_source(model, dst) {
+        match source::select_source_noted(model, dst, &mut d.notes) {
             Ok(choice) => {
                 reached = Some((dst, choice));
                 break;

@@ -41,7 +41,7 @@ pub(super) fn bgp_peers(model: &Model, peers: &[IpAddr], family: Family, d: &mut
         d.notes.push(Note::BgpPeerOtherFamily { peer: *peer, family }.into());
     }
     for peer in peers.iter().filter(|p| family_of(**p) == family) {
-        match source::select_source(model, *peer) {
+        match source::select_source_noted(model, *peer, &mut d.notes) {
             Ok(c) => {
                 let node = match chosen {
                     Some(ip) if ip == c.source => PeerCheck::Matches,

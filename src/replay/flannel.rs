@@ -484,7 +484,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         }
     }
     if let Some(dst) = o.iface_can_reach {
-        match source::select_source(model, dst) {
+        match source::select_source_noted(model, dst, &mut d.notes) {
             Ok(c) => {
                 let oif = c.oif.unwrap_or(0);
                 let route = model.route_text(&c.route);

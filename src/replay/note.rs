@@ -70,6 +70,9 @@ macro_rules! note_enum {
             AssumedLinkOrder(LinkOrder),
             /// These candidates are known only from address messages.
             AssumedPlaceholders(Vec<String>),
+            /// What the policy rules did for a route lookup the answer rests
+            /// on, and what that rests on.
+            Rule(super::source::RuleNote),
         }
 
         $(

@@ -1,9 +1,14 @@
 //! Which source address Linux picks for a destination (what a UDP
 //! `connect()` followed by `getsockname()` returns), from the model.
 //!
-//! Contract: a pure function of the model. IPv4: route lookup in the local,
-//! main and default tables (policy rules are not captured, so the default
-//! rule set is assumed), longest prefix then lowest metric; the route's
+//! Contract: a pure function of the model. The route lookup walks the
+//! policy rules the capture shows (the kernel's defaults where it shows
+//! none) as `fib_rules_lookup` does, for a packet this host sends: from
+//! the loopback (`iif lo`), no output device, mark 0, uid 0, protocol and
+//! ports 0, and the source unknown unless given (so `from` rules match only
+//! where the kernel's would: IPv4 compares 0.0.0.0, IPv6 never matches);
+//! a selector that rests on what the capture cannot show is said
+//! ([`RuleNote`]); within a table, longest prefix then lowest metric; the route's
 //! `prefsrc`, else `inet_select_addr` on the output device (the first
 //! primary of suitable scope in the gateway's or destination's subnet, else
 //! the first primary of suitable scope, else an address of another device).
@@ -12,8 +17,9 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
-use crate::model::{AddrEntry, Model, RouteEntry, prefix};
+use crate::model::{AddrEntry, Model, RouteEntry, RuleEntry, RulesKnown, prefix};
 use crate::netlink::names::*;
+use crate::netlink::rule::{FIB_RULE_INVERT, RuleAction};
 use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 /// The kernel's answer for one destination.
@@ -80,6 +86,11 @@ pub enum Why {
     },
     /// IPv6: the destination is one of the host's addresses.
     DestinationLocal,
+    /// The source was given (`ip route get ... from SRC`, a bound socket).
+    Given {
+        /// The source.
+        src: IpAddr,
+    },
     /// IPv6: the best address by RFC 6724's rules, with what scored it.
     Rfc6724 {
         /// The address chosen.
@@ -114,6 +125,14 @@ pub enum NoSource {
     },
     /// The output device has no usable address.
     NoAddress(String),
+    /// A rule's action refuses it: `unreachable` (ENETUNREACH),
+    /// `prohibit` (EACCES), `blackhole` (EINVAL).
+    RuleRejected {
+        /// The rule, as `ip rule` prints it (`PRIO: ...`).
+        rule: String,
+        /// Its action.
+        kind: Rejecting,
+    },
     /// The route has several next hops and no `src`: the kernel hashes
     /// the flow to one of them and picks a source on its device; which
     /// one, the capture does not show (the route, as `ip route` prints it).
@@ -142,40 +161,302 @@ pub fn common_prefix_len(a: IpAddr, b: IpAddr) -> u32 {
     shared.min(u32::from(prefix::width(a)))
 }
 
-/// The route the kernel would use: local table, then main, then default;
-/// within a table the longest prefix, then the lowest metric.
-pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
-    let fam = if dst.is_ipv4() {
-        AddressFamily::Inet
-    } else {
-        AddressFamily::Inet6
+/// What the rules did for one lookup, and what it rests on that the
+/// capture cannot show (worded in `report::source`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleNote {
+    /// No rule dump or rule message: the kernel's default rules were
+    /// assumed, though the capture shows routes in these other tables
+    /// (which only rules send traffic to).
+    DefaultsAssumed {
+        /// IPv4 or IPv6.
+        family: AddressFamily,
+        /// The tables other than local, main and default that hold routes.
+        tables: Vec<TableId>,
+    },
+    /// Rule messages but no rule dump: the rules before the first of them
+    /// are assumed the kernel's defaults.
+    BeforeMessagesAssumed {
+        /// IPv4 or IPv6.
+        family: AddressFamily,
+    },
+    /// A rule whose selectors the capture shows matched, but one rests on
+    /// the sending program (its mark, uid, protocol, ports, TOS, bound
+    /// device, VRF, tunnel): taken to match or not as `why` says.
+    Assumed {
+        /// The rule, as `ip rule` prints it.
+        rule: String,
+        /// What it rests on.
+        why: Unseen,
+        /// Whether it was taken to match (after `not`).
+        matched: bool,
+    },
+    /// A rule other than the kernel's own decided: its table answered.
+    Decided {
+        /// The rule, as `ip rule` prints it.
+        rule: String,
+    },
+    /// A rule's table answered with a route of a prefix length it
+    /// suppresses (`suppress_prefixlength`): the walk went on.
+    Suppressed {
+        /// The rule, as `ip rule` prints it.
+        rule: String,
+        /// The route suppressed, as `ip route` prints it.
+        route: String,
+    },
+}
+
+/// What a rule selector rests on that no capture shows, with the value
+/// taken for the sending program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unseen {
+    /// `fwmark`: the packets are taken to be unmarked (mark 0).
+    Mark,
+    /// `uidrange`: the program is taken to run as root (uid 0).
+    Uid,
+    /// `ipproto`: the protocol is taken to be none (as `ip route get` asks).
+    Protocol,
+    /// `sport`/`dport`: the ports are taken to be 0 (as `ip route get` asks).
+    Ports,
+    /// `tos`: the packets are taken to carry TOS 0.
+    Tos,
+    /// `oif`: the socket is taken not to be bound to a device.
+    Oif,
+    /// `l3mdev`: the socket is taken not to be in a VRF.
+    L3mdev,
+    /// `tun_id`: the packets are taken not to be tunnelled.
+    TunId,
+}
+
+/// The rules' selectors against the flow of a packet this host sends.
+struct Flow {
+    dst: IpAddr,
+    src: Option<IpAddr>,
+}
+
+/// `fib_rule_match` for a locally sent packet: `None` when a selector the
+/// capture shows fails, else whether it matches (after `not`) and the
+/// selectors that rest on the program.
+fn rule_matches(r: &RuleEntry, flow: &Flow) -> Option<(bool, Vec<Unseen>)> {
+    // (first the selectors the capture shows)
+    if let Some(i) = &r.iif
+        && i != "lo"
+    {
+        return fails(r);
+    }
+    if let Some((net, len)) = r.dst
+        && !prefix::contains(net, len, flow.dst)
+    {
+        return fails(r);
+    }
+    if let Some((net, len)) = r.src {
+        let ok = match (flow.src, flow.dst) {
+            (Some(s), _) => prefix::contains(net, len, s),
+            // IPv4 looks up with saddr 0.0.0.0; IPv6 without a source
+            // matches no `from` rule (fib6_rule_match).
+            (None, IpAddr::V4(_)) => prefix::contains(net, len, IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
+            (None, IpAddr::V6(_)) => len == 0,
+        };
+        if !ok {
+            return fails(r);
+        }
+    }
+    let mut unseen = Vec::new();
+    let mut matched = true;
+    let mut rest = |why: Unseen, ok: bool| {
+        unseen.push(why);
+        matched &= ok;
     };
+    if r.oif.is_some() {
+        rest(Unseen::Oif, false);
+    }
+    let mask = r
+        .fwmask
+        .unwrap_or(if r.fwmark.unwrap_or(0) != 0 { u32::MAX } else { 0 });
+    if mask != 0 {
+        rest(Unseen::Mark, r.fwmark.unwrap_or(0) & mask == 0);
+    }
+    if r.tun_id.is_some_and(|t| t != 0) {
+        rest(Unseen::TunId, false);
+    }
+    if r.l3mdev {
+        rest(Unseen::L3mdev, false);
+    }
+    if let Some(u) = r.uid_range {
+        rest(Unseen::Uid, u.start == 0);
+    }
+    if r.tos != 0 {
+        rest(Unseen::Tos, false);
+    }
+    if r.ip_proto.is_some_and(|p| p != 0) {
+        rest(Unseen::Protocol, false);
+    }
+    for p in [r.sport, r.dport].into_iter().flatten() {
+        rest(Unseen::Ports, p.start == 0);
+    }
+    let inverted = r.flags & FIB_RULE_INVERT != 0;
+    Some((matched != inverted, unseen))
+}
+
+/// A selector the capture shows failed: no match, or with `not` a match.
+fn fails(r: &RuleEntry) -> Option<(bool, Vec<Unseen>)> {
+    (r.flags & FIB_RULE_INVERT != 0).then(|| (true, Vec::new()))
+}
+
+/// A rule as `ip rule` prints it, with its priority.
+fn rule_text(model: &Model, r: &RuleEntry) -> String {
+    model.rule_text(r)
+}
+
+/// Whether a rule is one of the kernel's own (local, main, default at
+/// their priorities, selecting everything).
+fn is_kernel_rule(r: &RuleEntry) -> bool {
+    RuleEntry::defaults(r.family).iter().any(|d| {
+        d.priority == r.priority && d.table == r.table && d.action == r.action && r.dst.is_none() && r.src.is_none()
+    }) && r.iif.is_none()
+        && r.fwmark.is_none()
+        && r.suppress_prefixlen.is_none()
+}
+
+/// What the lookup rests on before any rule is walked.
+fn rules_known(model: &Model, family: AddressFamily, notes: &mut Vec<RuleNote>) {
+    match model.rule_table().known(family) {
+        RulesKnown::Assumed => {
+            let tables = model.other_route_tables(family);
+            // Only main, local and default: the kernel's own rules are all
+            // they need, and saying so on every answer would be noise.
+            if !tables.is_empty() {
+                notes.push(RuleNote::DefaultsAssumed { family, tables });
+            }
+        }
+        RulesKnown::MessagesOnly => notes.push(RuleNote::BeforeMessagesAssumed { family }),
+        RulesKnown::Dumped => {}
+    }
+}
+
+/// The route the kernel would use for `dst` (from `src`, where given):
+/// the rules walked as `fib_rules_lookup` walks them, each table looked up
+/// longest prefix first, then lowest metric. What the walk rests on is
+/// added to `notes`.
+pub fn lookup_from<'m>(
+    model: &'m Model,
+    dst: IpAddr,
+    src: Option<IpAddr>,
+    notes: &mut Vec<RuleNote>,
+) -> Result<&'m RouteEntry, NoSource> {
+    let fam = AddressFamily::of(dst);
     let routes = model.route_table();
     if !model.has_routes_of(fam) {
         return Err(NoSource::NoRoutes);
     }
-    for table in [TableId::Local, TableId::Main, TableId::Default] {
-        // broadcast routes only in local
-        let best = routes.longest_match(fam, table, dst, |r| {
-            r.kind != RouteType::Broadcast || table == TableId::Local
-        });
-        if let Some(r) = best {
-            let rejecting = match r.kind {
-                RouteType::Blackhole => Some(Rejecting::Blackhole),
-                RouteType::Unreachable => Some(Rejecting::Unreachable),
-                RouteType::Prohibit => Some(Rejecting::Prohibit),
-                _ => None,
-            };
-            return match rejecting {
-                Some(kind) => Err(NoSource::Rejected {
-                    route: model.route_text(r),
-                    kind,
-                }),
-                _ => Ok(r),
-            };
+    rules_known(model, fam, notes);
+    let rules = model.rule_table().rules(fam);
+    let flow = Flow { dst, src };
+    let mut i = 0;
+    // (a goto only jumps forward, so the walk ends)
+    while let Some(r) = rules.get(i) {
+        i += 1;
+        let Some((matched, unseen)) = rule_matches(r, &flow) else {
+            continue;
+        };
+        if !unseen.is_empty() {
+            for why in unseen {
+                notes.push(RuleNote::Assumed {
+                    rule: rule_text(model, r),
+                    why,
+                    matched,
+                });
+            }
         }
+        if !matched {
+            continue;
+        }
+        let rejecting = match r.action {
+            RuleAction::ToTable => None,
+            RuleAction::Goto => {
+                // fib_nl_newrule: the first rule of the goto's priority; none: go on.
+                if let Some(at) = r.goto.and_then(|g| rules.iter().position(|x| x.priority == g))
+                    && at >= i
+                {
+                    i = at;
+                }
+                continue;
+            }
+            RuleAction::Nop => continue,
+            RuleAction::Unreachable => Some(Rejecting::Unreachable),
+            RuleAction::Prohibit => Some(Rejecting::Prohibit),
+            RuleAction::Blackhole | RuleAction::Unspec | RuleAction::Other(_) => Some(Rejecting::Blackhole),
+        };
+        if let Some(kind) = rejecting {
+            return Err(NoSource::RuleRejected {
+                rule: rule_text(model, r),
+                kind,
+            });
+        }
+        let table = r.table;
+        // broadcast routes only in local
+        let best = routes.longest_match(fam, table, dst, |x| {
+            x.kind != RouteType::Broadcast || table == TableId::Local
+        });
+        let Some(route) = best else { continue };
+        let rejecting = match route.kind {
+            RouteType::Blackhole => Some(Rejecting::Blackhole),
+            RouteType::Unreachable => Some(Rejecting::Unreachable),
+            RouteType::Prohibit => Some(Rejecting::Prohibit),
+            // A throw route sends the walk on to the next rule.
+            RouteType::Throw => continue,
+            _ => None,
+        };
+        if let Some(kind) = rejecting {
+            if !is_kernel_rule(r) {
+                notes.push(RuleNote::Decided {
+                    rule: rule_text(model, r),
+                });
+            }
+            return Err(NoSource::Rejected {
+                route: model.route_text(route),
+                kind,
+            });
+        }
+        if r.suppress_prefixlen.is_some_and(|n| u32::from(route.dst_len) <= n) {
+            notes.push(RuleNote::Suppressed {
+                rule: rule_text(model, r),
+                route: model.route_text(route),
+            });
+            continue;
+        }
+        if !is_kernel_rule(r) {
+            notes.push(RuleNote::Decided {
+                rule: rule_text(model, r),
+            });
+        }
+        return Ok(route);
     }
     Err(NoSource::Unreachable)
+}
+
+/// The route the kernel would use for a packet this host sends to `dst`
+/// (see [`lookup_from`]).
+pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
+    lookup_from(model, dst, None, &mut Vec::new())
+}
+
+/// [`select_source`], with what the rules did and rest on added to
+/// `notes` as the replay's notes.
+pub fn select_source_noted(
+    model: &Model,
+    dst: IpAddr,
+    notes: &mut Vec<super::note::Note>,
+) -> Result<SourceChoice, NoSource> {
+    let mut said = Vec::new();
+    let r = route_get(model, dst, None, &mut said);
+    for n in said {
+        let n = super::note::Note::Rule(n);
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+    r
 }
 
 /// `inet_select_addr(dev, dst, scope)`.
@@ -234,7 +515,27 @@ fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: Scope)
 
 /// Source address selection for `dst`.
 pub fn select_source(model: &Model, dst: IpAddr) -> Result<SourceChoice, NoSource> {
-    let route = lookup(model, dst)?.clone();
+    route_get(model, dst, None, &mut Vec::new())
+}
+
+/// `ip route get DST [from SRC]`: the route and source for a packet this
+/// host sends (`from` a local address: that address), with what the
+/// rules rest on added to `notes`.
+pub fn route_get(
+    model: &Model,
+    dst: IpAddr,
+    from: Option<IpAddr>,
+    notes: &mut Vec<RuleNote>,
+) -> Result<SourceChoice, NoSource> {
+    let route = lookup_from(model, dst, from, notes)?.clone();
+    if let Some(src) = from {
+        return Ok(SourceChoice {
+            source: src,
+            oif: route.oif,
+            why: Why::Given { src },
+            route,
+        });
+    }
     if let Some(p) = route.prefsrc {
         let why = if route.kind == RouteType::Local && p == dst {
             Why::LocalRouteSelf { src: p }

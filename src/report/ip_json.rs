@@ -1,6 +1,6 @@
 //! `nlorder table --format ip-json`: the rebuilt tables as iproute2's
-//! `ip -j link show`, `ip -j addr show` and `ip -j route show table all`
-//! print them (iproute2 6.1: `print_linkinfo`, `print_addrinfo` and
+//! `ip -j link show`, `ip -j addr show`, `ip -j route show table all` and
+//! `ip -j rule show` print them (iproute2 6.1: `print_linkinfo`, `print_addrinfo` and
 //! `print_route`, with the names of a stock `/etc/iproute2`).
 //!
 //! Contract: formatting only, from a [`Model`] snapshot, in the model's
@@ -39,6 +39,9 @@ pub enum IpObject {
     Addr,
     /// `ip -j route show table all`.
     Route,
+    /// `ip -j rule show` (`-4`, `-6`; both families: IPv4's rules, then
+    /// IPv6's).
+    Rule,
 }
 
 impl IpObject {
@@ -48,6 +51,7 @@ impl IpObject {
             IpObject::Link => "link",
             IpObject::Addr => "addr",
             IpObject::Route => "route",
+            IpObject::Rule => "rule",
         }
     }
 }
@@ -715,6 +719,22 @@ pub(crate) fn write(out: &mut dyn Write, t: &IpTables<'_>) -> io::Result<()> {
             IpObject::Link => links(t.model, &mut each)?,
             IpObject::Addr => addrs(t.model, family, &mut each)?,
             IpObject::Route => routes(t.model, family, &mut each)?,
+            IpObject::Rule => {
+                for f in [AddressFamily::Inet, AddressFamily::Inet6] {
+                    if family.is_some_and(|x| x != f) {
+                        continue;
+                    }
+                    for r in t.model.rule_table().rules(f) {
+                        one.clear();
+                        if !std::mem::take(&mut first) {
+                            one.push(b',');
+                        }
+                        serde_json::to_writer(&mut one, &crate::report::rule::rule_object(r))
+                            .map_err(io::Error::from)?;
+                        out.write_all(&one)?;
+                    }
+                }
+            }
         }
         out.write_all(b"]")
     };

@@ -78,6 +78,7 @@ macro_rules! note_display {
                          type unknown, taken as usable",
                         names.join(", ")
                     ),
+                    Note::Rule(n) => write!(f, "{n}"),
                 }
             }
         }

@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use crate::replay::source::{NoSource, Why};
+use crate::model::RulesKnown;
+use crate::replay::source::{NoSource, Rejecting, RuleNote, Unseen, Why};
 
 impl fmt::Display for Why {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -23,6 +24,7 @@ impl fmt::Display for Why {
             }
             Why::OtherDevice { device, on } => write!(f, "{device} has no address; first suitable on {on}"),
             Why::DestinationLocal => f.write_str("the destination is a local address"),
+            Why::Given { src } => write!(f, "the source given, {src}"),
             Why::Rfc6724 {
                 source,
                 scope,
@@ -48,6 +50,15 @@ impl fmt::Display for NoSource {
             NoSource::NoRoutes => f.write_str("the capture holds no routes of that family"),
             NoSource::Unreachable => f.write_str("no route matches (network unreachable)"),
             NoSource::Rejected { route, .. } => write!(f, "the matching route rejects it: {route}"),
+            NoSource::RuleRejected { rule, kind } => write!(
+                f,
+                "the rule `{rule}` refuses it ({})",
+                match kind {
+                    Rejecting::Unreachable => "network unreachable",
+                    Rejecting::Prohibit => "permission denied",
+                    Rejecting::Blackhole => "invalid argument",
+                }
+            ),
             NoSource::NoAddress(device) => write!(f, "the output device {device} has no usable address"),
             NoSource::NextHopUnknown(route) => write!(
                 f,
@@ -55,5 +66,73 @@ impl fmt::Display for NoSource {
                  so the source) the capture does not show"
             ),
         }
+    }
+}
+
+impl fmt::Display for Unseen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unseen::Mark => "its fwmark: the program's packets are taken to be unmarked",
+            Unseen::Uid => "its uidrange: the program is taken to run as root (uid 0)",
+            Unseen::Protocol => "its ipproto: taken to be none, as `ip route get` asks",
+            Unseen::Ports => "its ports: taken to be 0, as `ip route get` asks",
+            Unseen::Tos => "its tos: the program's packets are taken to carry TOS 0",
+            Unseen::Oif => "its oif: the program's socket is taken not to be bound to a device",
+            Unseen::L3mdev => "its l3mdev: the program's socket is taken not to be in a VRF",
+            Unseen::TunId => "its tun_id: the program's packets are taken not to be tunnelled",
+        })
+    }
+}
+
+impl fmt::Display for RuleNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleNote::DefaultsAssumed { family, tables } => write!(
+                f,
+                "no {} rule dump or rule message in the capture: the kernel's default rules (local, main, \
+                 default) were assumed, yet routes are in table{} {}, which only rules send traffic to; \
+                 record with the rules (`nlorder record` dumps them) to know",
+                family.name(),
+                if tables.len() == 1 { "" } else { "s" },
+                tables
+                    .iter()
+                    .map(|t| t.name().into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            RuleNote::BeforeMessagesAssumed { family } => write!(
+                f,
+                "no {} rule dump in the capture: the rules before its first rule message are assumed the \
+                 kernel's defaults",
+                family.name()
+            ),
+            RuleNote::Assumed { rule, why, matched } => write!(
+                f,
+                "rule `{rule}` {} on {why}",
+                if *matched {
+                    "assumed to match"
+                } else {
+                    "assumed not to match"
+                }
+            ),
+            RuleNote::Decided { rule } => write!(f, "policy rule `{rule}` chose the table"),
+            RuleNote::Suppressed { rule, route } => {
+                write!(
+                    f,
+                    "rule `{rule}` suppressed `{route}` (suppress_prefixlength); the walk went on"
+                )
+            }
+        }
+    }
+}
+
+/// What a family's rules rest on, in words (`table`'s rule section).
+pub fn rules_known(known: RulesKnown) -> &'static str {
+    match known {
+        RulesKnown::Assumed => "no rule dump or rule message: the kernel's default rules, assumed",
+        RulesKnown::MessagesOnly => {
+            "no rule dump: the rules before the first rule message are assumed the kernel's defaults"
+        }
+        RulesKnown::Dumped => "from the capture's rule dump",
     }
 }

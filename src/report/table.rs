@@ -322,6 +322,9 @@ pub(crate) struct Sections {
     links: bool,
     addresses: bool,
     routes: bool,
+    /// The rules: asked for, or (`None`) where the capture shows any or
+    /// routes in tables only rules send traffic to.
+    rules: Option<bool>,
 }
 
 impl Sections {
@@ -329,6 +332,7 @@ impl Sections {
         links: true,
         addresses: true,
         routes: true,
+        rules: None,
     };
 
     fn of(objects: &[crate::report::ip_json::IpObject]) -> Sections {
@@ -340,8 +344,22 @@ impl Sections {
             links: objects.contains(&IpObject::Link),
             addresses: objects.contains(&IpObject::Addr),
             routes: objects.contains(&IpObject::Route),
+            rules: Some(objects.contains(&IpObject::Rule)),
         }
     }
+}
+
+/// Whether the text shows the rules when not asked: where the capture
+/// shows rules of a family, or routes in a table other than local, main
+/// and default (which only rules send traffic to). Elsewhere the kernel's
+/// defaults are all there is to say, and saying it would be noise.
+fn rules_worth_showing(model: &Model, filter: FamilyFilter) -> bool {
+    [AddressFamily::Inet, AddressFamily::Inet6]
+        .into_iter()
+        .filter(|f| filter.af().is_none_or(|x| x == *f))
+        .any(|f| {
+            model.rule_table().known(f) != crate::model::RulesKnown::Assumed || !model.other_route_tables(f).is_empty()
+        })
 }
 
 impl Print<Tables<'_>> for Json {
@@ -518,6 +536,31 @@ fn write_sections(
         match model.route_after_capture(r) {
             true => writeln!(out, "{line}  {}", style.dim("[after the capture: assumed]"))?,
             false => writeln!(out, "{line}")?,
+        }
+    }
+    if sections.rules.unwrap_or_else(|| rules_worth_showing(model, filter)) {
+        for fam in [AddressFamily::Inet, AddressFamily::Inet6] {
+            if filter.af().is_some_and(|f| f != fam) {
+                continue;
+            }
+            let known = model.rule_table().known(fam);
+            let mut header = format!("# {} rules ({})", fam.name(), crate::report::source::rules_known(known));
+            let others = model.other_route_tables(fam);
+            if known == crate::model::RulesKnown::Assumed && !others.is_empty() {
+                header.push_str(&format!(
+                    "; yet routes are in table{} {}, which only rules send traffic to",
+                    if others.len() == 1 { "" } else { "s" },
+                    others
+                        .iter()
+                        .map(|t| t.name().into_owned())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            writeln!(out, "{}", style.dim(header))?;
+            for r in model.rule_table().rules(fam) {
+                writeln!(out, "{}:\t{}", r.priority, r.ip_text())?;
+            }
         }
     }
     let notes = model.assumptions();

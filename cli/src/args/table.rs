@@ -41,7 +41,8 @@ pub struct TableArgs {
     /// --format ip-json, as `ip -j`.
     #[arg(short = 'j', conflicts_with = "format")]
     pub ip_json: bool,
-    /// The tables to print, comma-separated (link, addr, route; default: all three). With
+    /// The tables to print, comma-separated (link, addr, route, rule; default: link, addr and
+    /// route, with the rules in text where the capture shows any). With
     /// ip-json, one table is the array `ip -j OBJECT show` prints; several an object holding
     /// each array under its name. Not with --format json.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "OBJECTS")]
@@ -60,6 +61,7 @@ pub enum IpObjectArg {
     Link,
     Addr,
     Route,
+    Rule,
 }
 
 #[derive(Debug, Args)]
