@@ -241,6 +241,10 @@ impl Dumps {
     /// filling will get no more replies. They are taken out (to be merged,
     /// never applied as the whole table).
     pub fn take_abandoned(&mut self, msg_type: u16, seq: u32, pid: u32) -> Vec<OpenDump> {
+        // (a dump is only abandoned for another: most often one is open)
+        if self.open.len() < 2 {
+            return Vec::new();
+        }
         let Some(i) = self.position_for_reply(msg_type, seq, pid) else {
             return Vec::new();
         };
