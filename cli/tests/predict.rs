@@ -48,7 +48,6 @@ const KNOWN: &[(&str, u64, &str)] = &[
     // fixtures/README.md): changes made with no listener.
     ("others/filtered.pcap", 11, "changes made with no listener"),
     ("others/filtered.pcap", 14, "changes made with no listener"),
-    ("pcapng/two-sections.pcapng", 15, "two recordings of different hosts"),
     ("two-recordings.pcap", 8, "two recordings of different hosts"),
     ("two-recordings.pcap", 13, "two recordings of different hosts"),
     ("two-recordings.pcap", 16, "two recordings of different hosts"),
