@@ -316,7 +316,7 @@ impl RuleTable {
         }
     }
 
-    fn mark_shown(&mut self, family: AddressFamily) {
+    fn shown(&mut self, family: AddressFamily) {
         if let Some(k) = slot(family).and_then(|i| self.known.get_mut(i))
             && *k == RulesKnown::Assumed
         {
@@ -405,7 +405,7 @@ impl RuleTable {
                     return;
                 }
                 if h.flags & NLM_F_REQUEST != 0 {
-                    self.held_request(h.kind, h.seq, m.packet, r);
+                    self.request(h.kind, h.seq, m.packet, r);
                     self.last_notification = None;
                     return;
                 }
@@ -418,7 +418,7 @@ impl RuleTable {
                         if !self.rules(e.family).iter().any(|x| x.same_rule(&e)) {
                             self.insert(e);
                         }
-                        self.mark_shown(r.family);
+                        self.shown(r.family);
                     }
                     self.last_notification = None;
                     return;
@@ -440,7 +440,7 @@ impl RuleTable {
                     }
                     return;
                 }
-                self.request_answered(h.seq, error);
+                self.answer(h.seq, error);
             }
             RuleMessage::Other => self.last_notification = None,
         }
@@ -463,7 +463,7 @@ impl RuleTable {
 
     fn notification(&mut self, kind: u16, packet: u64, r: &Rule<'_>) {
         let e = RuleEntry::from_message(r, RuleOrigin::Notification(packet));
-        self.mark_shown(r.family);
+        self.shown(r.family);
         // The request this announces, if the capture holds it, is done.
         if let Some(i) = self
             .pending
@@ -481,7 +481,7 @@ impl RuleTable {
         }
     }
 
-    fn held_request(&mut self, kind: u16, seq: u32, packet: u64, r: &Rule<'_>) {
+    fn request(&mut self, kind: u16, seq: u32, packet: u64, r: &Rule<'_>) {
         if !matches!(kind, RTM_NEWRULE | RTM_DELRULE) || slot(r.family).is_none() {
             return;
         }
@@ -498,7 +498,7 @@ impl RuleTable {
         });
     }
 
-    fn request_answered(&mut self, seq: u32, error: i32) {
+    fn answer(&mut self, seq: u32, error: i32) {
         let Some(i) = self.pending.iter().position(|p| p.seq == seq) else {
             return;
         };
@@ -506,7 +506,7 @@ impl RuleTable {
         if error != 0 {
             return;
         }
-        self.mark_shown(p.entry.family);
+        self.shown(p.entry.family);
         if p.kind == RTM_NEWRULE {
             let mut e = p.entry;
             if !p.given_priority {

@@ -584,12 +584,3 @@ pub fn escape_bytes(b: &[u8]) -> String {
 #[cfg(test)]
 #[path = "names_tests.rs"]
 mod tests;
-
-/// `RTM_NEWRULE`.
-pub const RTM_NEWRULE: u16 = 32;
-/// `RTM_DELRULE`.
-pub const RTM_DELRULE: u16 = 33;
-/// `RTM_GETRULE`.
-pub const RTM_GETRULE: u16 = 34;
-/// `sizeof(struct fib_rule_hdr)`.
-pub const FIB_RULE_HDR_LEN: usize = 12;

@@ -520,15 +520,7 @@ pub fn decode_into<'a>(msg: &Message<'a>, d: &mut Decoded<'a>) {
         RTM_NEWADDR | RTM_DELADDR | RTM_GETADDR => addr(payload, order, problem, body),
         RTM_NEWROUTE | RTM_DELROUTE | RTM_GETROUTE => route(payload, order, problem, body),
         super::rule::RTM_NEWRULE | super::rule::RTM_DELRULE | super::rule::RTM_GETRULE => {
-            let mut found = None;
-            let parsed = super::rule::rule(payload, order, &mut found);
-            if let Some(p) = found {
-                problem.get_or_insert(match p {
-                    super::rule::RuleProblem::AttrSize { kind, len } => Problem::AttrSize { kind, len },
-                    super::rule::RuleProblem::Attr(e) => Problem::Attr(e),
-                });
-            }
-            *body = match parsed {
+            *body = match super::rule::rule(payload, order, problem) {
                 Ok(r) => Body::Rule(r),
                 // A dump request in the short rtgenmsg form: its family.
                 Err(_) if header.kind == super::rule::RTM_GETRULE && !payload.is_empty() => {

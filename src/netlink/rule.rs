@@ -12,24 +12,19 @@
 
 use std::net::IpAddr;
 
-pub use super::names::{FIB_RULE_HDR_LEN, RTM_DELRULE, RTM_GETRULE, RTM_NEWRULE};
+use super::rtnl::Problem;
 use super::values::{AddressFamily, RouteProtocol, TableId};
-use super::wire::{Attr, AttrError, Attrs, ByteOrder, WireError};
+use super::wire::{Attr, Attrs, ByteOrder, WireError};
 
-/// What was wrong in a rule's attributes (the decoder's `Problem` says it
-/// in the message's words; this file knows nothing of the decoder above).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RuleProblem {
-    /// An attribute of a size its kind does not have.
-    AttrSize {
-        /// The attribute's kind.
-        kind: u16,
-        /// Its length.
-        len: usize,
-    },
-    /// The attributes' framing broke.
-    Attr(AttrError),
-}
+/// `RTM_NEWRULE`.
+pub const RTM_NEWRULE: u16 = 32;
+/// `RTM_DELRULE`.
+pub const RTM_DELRULE: u16 = 33;
+/// `RTM_GETRULE`.
+pub const RTM_GETRULE: u16 = 34;
+
+/// `sizeof(struct fib_rule_hdr)`.
+pub const FIB_RULE_HDR_LEN: usize = 12;
 
 const FRA_DST: u16 = 1;
 const FRA_SRC: u16 = 2;
@@ -231,7 +226,7 @@ pub struct Rule<'a> {
 
 /// Reads a rule message's body: `fib_rule_hdr` and its attributes. A body
 /// shorter than the header is refused with the sizes.
-pub fn rule<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<RuleProblem>) -> Result<Rule<'a>, WireError> {
+pub fn rule<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Result<Rule<'a>, WireError> {
     let hdr = payload.get(..FIB_RULE_HDR_LEN).ok_or(WireError {
         needed: FIB_RULE_HDR_LEN,
         got: payload.len(),
@@ -253,14 +248,14 @@ pub fn rule<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<RulePr
         match a {
             Ok(a) => {
                 if !attr(&mut r, &a, family, order) {
-                    problem.get_or_insert(RuleProblem::AttrSize {
+                    problem.get_or_insert(Problem::AttrSize {
                         kind: a.kind,
                         len: a.value.len(),
                     });
                 }
             }
             Err(e) => {
-                problem.get_or_insert(RuleProblem::Attr(e));
+                problem.get_or_insert(Problem::Attr(e));
             }
         }
     }

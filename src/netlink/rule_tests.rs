@@ -55,5 +55,5 @@ fn a_short_header_is_a_problem_not_a_panic() {
     body.extend_from_slice(&[6, 0, 6, 0, 1, 0, 0, 0]);
     let r = rule(&body, ByteOrder::Little, &mut problem).expect("rule");
     assert_eq!((r.priority, r.table), (None, TableId::Main));
-    assert!(matches!(problem, Some(RuleProblem::AttrSize { kind: 6, len: 2 })));
+    assert!(matches!(problem, Some(Problem::AttrSize { kind: 6, len: 2 })));
 }

@@ -905,7 +905,7 @@ pub fn family_header_len(kind: u16) -> Option<usize> {
         RTM_NEWLINK..=RTM_SETLINK => Some(IfInfoMsg::<&[u8]>::LEN),
         RTM_NEWADDR..=RTM_GETADDR => Some(IfAddrMsg::<&[u8]>::LEN),
         RTM_NEWROUTE..=RTM_GETROUTE => Some(RtMsg::<&[u8]>::LEN),
-        super::names::RTM_NEWRULE..=super::names::RTM_GETRULE => Some(super::names::FIB_RULE_HDR_LEN),
+        super::rule::RTM_NEWRULE..=super::rule::RTM_GETRULE => Some(super::rule::FIB_RULE_HDR_LEN),
         _ => None,
     }
 }

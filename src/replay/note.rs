@@ -85,10 +85,3 @@ macro_rules! note_enum {
     };
 }
 for_each_vocabulary!(note_enum);
-
-/// What the policy rules did for a route lookup, as a replay's note.
-impl From<super::source::RuleNote> for Note {
-    fn from(n: super::source::RuleNote) -> Note {
-        Note::Rule(n)
-    }
-}

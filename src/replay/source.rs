@@ -443,15 +443,15 @@ pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
 
 /// [`select_source`], with what the rules did and rest on added to
 /// `notes` as the replay's notes.
-pub fn select_source_noted<N: From<RuleNote> + PartialEq>(
+pub fn select_source_noted(
     model: &Model,
     dst: IpAddr,
-    notes: &mut Vec<N>,
+    notes: &mut Vec<super::note::Note>,
 ) -> Result<SourceChoice, NoSource> {
     let mut said = Vec::new();
     let r = route_get(model, dst, None, &mut said);
     for n in said {
-        let n = N::from(n);
+        let n = super::note::Note::Rule(n);
         if !notes.contains(&n) {
             notes.push(n);
         }
