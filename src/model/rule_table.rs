@@ -308,7 +308,7 @@ impl RuleTable {
             .unwrap_or(RulesKnown::Assumed)
     }
 
-    fn list_mut(&mut self, family: AddressFamily) -> Option<&mut Vec<RuleEntry>> {
+    fn family_list(&mut self, family: AddressFamily) -> Option<&mut Vec<RuleEntry>> {
         match family {
             AddressFamily::Inet => Some(&mut self.v4),
             AddressFamily::Inet6 => Some(&mut self.v6),
@@ -316,7 +316,7 @@ impl RuleTable {
         }
     }
 
-    fn shown(&mut self, family: AddressFamily) {
+    fn family_shown(&mut self, family: AddressFamily) {
         if let Some(k) = slot(family).and_then(|i| self.known.get_mut(i))
             && *k == RulesKnown::Assumed
         {
@@ -337,7 +337,7 @@ impl RuleTable {
     /// for its priority are resolved (`fib_nl_newrule`), and a `goto` of
     /// its own is unresolved while no rule has its target.
     pub fn insert(&mut self, mut entry: RuleEntry) {
-        let Some(list) = self.list_mut(entry.family) else {
+        let Some(list) = self.family_list(entry.family) else {
             return;
         };
         if entry.action == RuleAction::Goto {
@@ -361,7 +361,7 @@ impl RuleTable {
     /// `goto` to its priority is unresolved when no rule of that priority
     /// is left (`fib_nl_delrule`).
     pub fn remove(&mut self, entry: &RuleEntry) -> bool {
-        let Some(list) = self.list_mut(entry.family) else {
+        let Some(list) = self.family_list(entry.family) else {
             return false;
         };
         match list.iter().position(|r| r.same_rule(entry)) {
@@ -405,7 +405,7 @@ impl RuleTable {
                     return;
                 }
                 if h.flags & NLM_F_REQUEST != 0 {
-                    self.request(h.kind, h.seq, m.packet, r);
+                    self.on_request(h.kind, h.seq, m.packet, r);
                     self.last_notification = None;
                     return;
                 }
@@ -418,7 +418,7 @@ impl RuleTable {
                         if !self.rules(e.family).iter().any(|x| x.same_rule(&e)) {
                             self.insert(e);
                         }
-                        self.shown(r.family);
+                        self.family_shown(r.family);
                     }
                     self.last_notification = None;
                     return;
@@ -430,29 +430,29 @@ impl RuleTable {
                     return;
                 }
                 self.last_notification = Some(key);
-                self.notification(h.kind, m.packet, r);
+                self.on_notification(h.kind, m.packet, r);
             }
             RuleMessage::End { error } => {
                 self.last_notification = None;
                 if let Some(d) = self.dump.take_if(|d| d.seq == h.seq) {
                     if error == 0 {
-                        self.dumped(d);
+                        self.on_dump_done(d);
                     }
                     return;
                 }
-                self.answer(h.seq, error);
+                self.on_ack(h.seq, error);
             }
             RuleMessage::Other => self.last_notification = None,
         }
     }
 
-    fn dumped(&mut self, d: OpenDump) {
+    fn on_dump_done(&mut self, d: OpenDump) {
         for family in [AddressFamily::Inet, AddressFamily::Inet6] {
             if d.family != AddressFamily::Unspec && d.family != family {
                 continue;
             }
             let listed: Vec<RuleEntry> = d.listed.iter().filter(|r| r.family == family).cloned().collect();
-            if let Some(list) = self.list_mut(family) {
+            if let Some(list) = self.family_list(family) {
                 *list = listed;
             }
             if let Some(k) = slot(family).and_then(|i| self.known.get_mut(i)) {
@@ -461,9 +461,9 @@ impl RuleTable {
         }
     }
 
-    fn notification(&mut self, kind: u16, packet: u64, r: &Rule<'_>) {
+    fn on_notification(&mut self, kind: u16, packet: u64, r: &Rule<'_>) {
         let e = RuleEntry::from_message(r, RuleOrigin::Notification(packet));
-        self.shown(r.family);
+        self.family_shown(r.family);
         // The request this announces, if the capture holds it, is done.
         if let Some(i) = self
             .pending
@@ -481,7 +481,7 @@ impl RuleTable {
         }
     }
 
-    fn request(&mut self, kind: u16, seq: u32, packet: u64, r: &Rule<'_>) {
+    fn on_request(&mut self, kind: u16, seq: u32, packet: u64, r: &Rule<'_>) {
         if !matches!(kind, RTM_NEWRULE | RTM_DELRULE) || slot(r.family).is_none() {
             return;
         }
@@ -498,7 +498,7 @@ impl RuleTable {
         });
     }
 
-    fn answer(&mut self, seq: u32, error: i32) {
+    fn on_ack(&mut self, seq: u32, error: i32) {
         let Some(i) = self.pending.iter().position(|p| p.seq == seq) else {
             return;
         };
@@ -506,7 +506,7 @@ impl RuleTable {
         if error != 0 {
             return;
         }
-        self.shown(p.entry.family);
+        self.family_shown(p.entry.family);
         if p.kind == RTM_NEWRULE {
             let mut e = p.entry;
             if !p.given_priority {
@@ -516,7 +516,7 @@ impl RuleTable {
             return;
         }
         let family = p.entry.family;
-        if let Some(list) = self.list_mut(family)
+        if let Some(list) = self.family_list(family)
             && let Some(i) = list
                 .iter()
                 .position(|r| r.flags & FIB_RULE_PERMANENT == 0 && r.found_by(&p.entry, p.given_priority))

@@ -120,6 +120,15 @@ pub const RTM_DELROUTE: u16 = 25;
 /// RTM_GETROUTE (include/uapi/linux/rtnetlink.h): dump the routes, or look one
 /// destination up.
 pub const RTM_GETROUTE: u16 = 26;
+/// RTM_NEWRULE (include/uapi/linux/rtnetlink.h): add a policy routing
+/// rule; a rule notification or dump entry.
+pub const RTM_NEWRULE: u16 = 32;
+/// RTM_DELRULE: delete a rule, or its notification.
+pub const RTM_DELRULE: u16 = 33;
+/// RTM_GETRULE: dump the rules.
+pub const RTM_GETRULE: u16 = 34;
+/// `sizeof(struct fib_rule_hdr)` (include/uapi/linux/fib_rules.h).
+pub const FIB_RULE_HDR_LEN: usize = 12;
 
 /// IFLA_ADDRESS (include/uapi/linux/if_link.h): the link-layer (MAC) address.
 pub const IFLA_ADDRESS: u16 = 1;

@@ -519,16 +519,14 @@ pub fn decode_into<'a>(msg: &Message<'a>, d: &mut Decoded<'a>) {
         RTM_NEWLINK | RTM_DELLINK | RTM_SETLINK | RTM_GETLINK => link(payload, order, problem, body),
         RTM_NEWADDR | RTM_DELADDR | RTM_GETADDR => addr(payload, order, problem, body),
         RTM_NEWROUTE | RTM_DELROUTE | RTM_GETROUTE => route(payload, order, problem, body),
-        super::rule::RTM_NEWRULE | super::rule::RTM_DELRULE | super::rule::RTM_GETRULE => {
-            *body = match super::rule::rule(payload, order, problem) {
+        RTM_NEWRULE | RTM_DELRULE | RTM_GETRULE => {
+            *body = match rule(payload, order, problem) {
                 Ok(r) => Body::Rule(r),
                 // A dump request in the short rtgenmsg form: its family.
-                Err(_) if header.kind == super::rule::RTM_GETRULE && !payload.is_empty() => {
-                    Body::Rule(super::rule::Rule {
-                        family: AddressFamily::from(payload.first().copied().unwrap_or_default()),
-                        ..Default::default()
-                    })
-                }
+                Err(_) if header.kind == RTM_GETRULE && !payload.is_empty() => Body::Rule(Rule {
+                    family: AddressFamily::from(payload.first().copied().unwrap_or_default()),
+                    ..Default::default()
+                }),
                 Err(e) => truncated(problem, e),
             }
         }
@@ -1033,6 +1031,136 @@ fn error_body<'a>(payload: &'a [u8], order: ByteOrder, flags: u16, problem: &mut
         quoted,
         ext_message,
     })
+}
+
+// ------------------------------------------------------------- rules ----
+
+use super::rule::{
+    FRA_DPORT_RANGE, FRA_DST, FRA_FLOW, FRA_FWMARK, FRA_FWMASK, FRA_GOTO, FRA_IIFNAME, FRA_IP_PROTO, FRA_L3MDEV,
+    FRA_OIFNAME, FRA_PRIORITY, FRA_PROTOCOL, FRA_SPORT_RANGE, FRA_SRC, FRA_SUPPRESS_IFGROUP, FRA_SUPPRESS_PREFIXLEN,
+    FRA_TABLE, FRA_TUN_ID, FRA_UID_RANGE, Range, Rule, RuleAction,
+};
+
+/// Reads a rule message's body: `fib_rule_hdr` and its attributes. A body
+/// shorter than the header is refused with the sizes.
+pub(crate) fn rule<'a>(
+    payload: &'a [u8],
+    order: ByteOrder,
+    problem: &mut Option<Problem>,
+) -> Result<Rule<'a>, WireError> {
+    let hdr = payload.get(..FIB_RULE_HDR_LEN).ok_or(WireError {
+        needed: FIB_RULE_HDR_LEN,
+        got: payload.len(),
+    })?;
+    let byte = |i: usize| hdr.get(i).copied().unwrap_or_default();
+    let family = byte(0);
+    let mut r = Rule {
+        family: AddressFamily::from(family),
+        dst_len: byte(1),
+        src_len: byte(2),
+        tos: byte(3),
+        table: TableId::from(u32::from(byte(4))),
+        action: RuleAction::from(byte(7)),
+        flags: order.read_u32(hdr, 8).unwrap_or_default(),
+        ..Rule::default()
+    };
+    let area = payload.get(FIB_RULE_HDR_LEN..).unwrap_or_default();
+    for a in Attrs::new(area, order) {
+        match a {
+            Ok(a) => {
+                if !rule_attr(&mut r, &a, family, order) {
+                    problem.get_or_insert(Problem::AttrSize {
+                        kind: a.kind,
+                        len: a.value.len(),
+                    });
+                }
+            }
+            Err(e) => {
+                problem.get_or_insert(Problem::Attr(e));
+            }
+        }
+    }
+    Ok(r)
+}
+
+fn u32_of(a: &Attr<'_>, order: ByteOrder, slot: &mut Option<u32>) -> bool {
+    a.u32(order).map(|v| *slot = Some(v)).is_some()
+}
+
+fn range16(a: &Attr<'_>, order: ByteOrder) -> Option<Range<u16>> {
+    let v: [u8; 4] = a.value.try_into().ok()?;
+    let (s, e) = ([v[0], v[1]], [v[2], v[3]]);
+    Some(match order {
+        ByteOrder::Little => Range {
+            start: u16::from_le_bytes(s),
+            end: u16::from_le_bytes(e),
+        },
+        ByteOrder::Big => Range {
+            start: u16::from_be_bytes(s),
+            end: u16::from_be_bytes(e),
+        },
+    })
+}
+
+/// One attribute into `r`; false when its size is wrong for its type.
+fn rule_attr<'a>(r: &mut Rule<'a>, a: &Attr<'a>, family: u8, order: ByteOrder) -> bool {
+    match a.kind {
+        FRA_DST | FRA_SRC => match a.ip(family) {
+            Some(ip) => {
+                if a.kind == FRA_DST {
+                    r.dst = Some(ip);
+                } else {
+                    r.src = Some(ip);
+                }
+                true
+            }
+            None => false,
+        },
+        FRA_IIFNAME => {
+            r.iifname = Some(a.cstr());
+            true
+        }
+        FRA_OIFNAME => {
+            r.oifname = Some(a.cstr());
+            true
+        }
+        FRA_GOTO => u32_of(a, order, &mut r.goto),
+        FRA_PRIORITY => u32_of(a, order, &mut r.priority),
+        FRA_FWMARK => u32_of(a, order, &mut r.fwmark),
+        FRA_FWMASK => u32_of(a, order, &mut r.fwmask),
+        FRA_FLOW => u32_of(a, order, &mut r.flow),
+        FRA_SUPPRESS_IFGROUP => u32_of(a, order, &mut r.suppress_ifgroup),
+        FRA_SUPPRESS_PREFIXLEN => u32_of(a, order, &mut r.suppress_prefixlen),
+        FRA_TABLE => {
+            let mut t = None;
+            let ok = u32_of(a, order, &mut t);
+            if let Some(t) = t.filter(|t| *t != 0) {
+                r.table = TableId::from(t);
+            }
+            ok
+        }
+        FRA_TUN_ID => match <[u8; 8]>::try_from(a.value) {
+            // (__be64: network order whatever the host's)
+            Ok(b) => {
+                r.tun_id = Some(u64::from_be_bytes(b));
+                true
+            }
+            Err(_) => false,
+        },
+        FRA_L3MDEV => a.u8().map(|v| r.l3mdev = Some(v)).is_some(),
+        FRA_PROTOCOL => a.u8().map(|v| r.protocol = Some(RouteProtocol::from(v))).is_some(),
+        FRA_IP_PROTO => a.u8().map(|v| r.ip_proto = Some(v)).is_some(),
+        FRA_UID_RANGE => match (order.read_u32(a.value, 0), order.read_u32(a.value, 4), a.value.len()) {
+            (Some(start), Some(end), 8) => {
+                r.uid_range = Some(Range { start, end });
+                true
+            }
+            _ => false,
+        },
+        FRA_SPORT_RANGE => range16(a, order).map(|v| r.sport = Some(v)).is_some(),
+        FRA_DPORT_RANGE => range16(a, order).map(|v| r.dport = Some(v)).is_some(),
+        _ => true,
+    }
 }
 
 #[cfg(test)]

@@ -2,49 +2,39 @@
 //! `RTM_GETRULE` (`struct fib_rule_hdr` and the `FRA_*` attributes of
 //! include/uapi/linux/fib_rules.h), IPv4 and IPv6 alike.
 //!
-//! Contract: [`rule`] reads one message body into a [`Rule`] that borrows
-//! the interface names from the record, leniently as `rtnl` reads the
-//! others (a wrong-sized attribute is recorded as the message's problem and
-//! ignored, the rest still used). `FRA_TABLE`, when present, is the table
-//! (the header's 8-bit `table` only when it is absent, as
-//! `fib_nl2rule` reads them). Values are typed ([`RuleAction`]); nothing
-//! here decides what a rule means for a lookup (the model does).
+//! Contract: the values of one rule message, typed: [`Rule`], which
+//! borrows the interface names from the record and which `rtnl` reads
+//! (leniently, as it reads the others), [`RuleAction`], the `FRA_*` numbers
+//! and names and the `FIB_RULE_*` flags. `FRA_TABLE`, when present, is the
+//! table (the header's 8-bit `table` only when it is absent, as
+//! `fib_nl2rule` reads them). Nothing here decides what a rule means for a
+//! lookup (the model does).
 
 use std::net::IpAddr;
 
-use super::rtnl::Problem;
 use super::values::{AddressFamily, RouteProtocol, TableId};
-use super::wire::{Attr, Attrs, ByteOrder, WireError};
 
-/// `RTM_NEWRULE`.
-pub const RTM_NEWRULE: u16 = 32;
-/// `RTM_DELRULE`.
-pub const RTM_DELRULE: u16 = 33;
-/// `RTM_GETRULE`.
-pub const RTM_GETRULE: u16 = 34;
+pub use super::names::{FIB_RULE_HDR_LEN, RTM_DELRULE, RTM_GETRULE, RTM_NEWRULE};
 
-/// `sizeof(struct fib_rule_hdr)`.
-pub const FIB_RULE_HDR_LEN: usize = 12;
-
-const FRA_DST: u16 = 1;
-const FRA_SRC: u16 = 2;
-const FRA_IIFNAME: u16 = 3;
-const FRA_GOTO: u16 = 4;
-const FRA_PRIORITY: u16 = 6;
-const FRA_FWMARK: u16 = 10;
-const FRA_FLOW: u16 = 11;
-const FRA_TUN_ID: u16 = 12;
-const FRA_SUPPRESS_IFGROUP: u16 = 13;
-const FRA_SUPPRESS_PREFIXLEN: u16 = 14;
-const FRA_TABLE: u16 = 15;
-const FRA_FWMASK: u16 = 16;
-const FRA_OIFNAME: u16 = 17;
-const FRA_L3MDEV: u16 = 19;
-const FRA_UID_RANGE: u16 = 20;
-const FRA_PROTOCOL: u16 = 21;
-const FRA_IP_PROTO: u16 = 22;
-const FRA_SPORT_RANGE: u16 = 23;
-const FRA_DPORT_RANGE: u16 = 24;
+pub(super) const FRA_DST: u16 = 1;
+pub(super) const FRA_SRC: u16 = 2;
+pub(super) const FRA_IIFNAME: u16 = 3;
+pub(super) const FRA_GOTO: u16 = 4;
+pub(super) const FRA_PRIORITY: u16 = 6;
+pub(super) const FRA_FWMARK: u16 = 10;
+pub(super) const FRA_FLOW: u16 = 11;
+pub(super) const FRA_TUN_ID: u16 = 12;
+pub(super) const FRA_SUPPRESS_IFGROUP: u16 = 13;
+pub(super) const FRA_SUPPRESS_PREFIXLEN: u16 = 14;
+pub(super) const FRA_TABLE: u16 = 15;
+pub(super) const FRA_FWMASK: u16 = 16;
+pub(super) const FRA_OIFNAME: u16 = 17;
+pub(super) const FRA_L3MDEV: u16 = 19;
+pub(super) const FRA_UID_RANGE: u16 = 20;
+pub(super) const FRA_PROTOCOL: u16 = 21;
+pub(super) const FRA_IP_PROTO: u16 = 22;
+pub(super) const FRA_SPORT_RANGE: u16 = 23;
+pub(super) const FRA_DPORT_RANGE: u16 = 24;
 
 /// `FIB_RULE_PERMANENT`: a rule the kernel made, which no request deletes.
 pub const FIB_RULE_PERMANENT: u32 = 0x1;
@@ -222,124 +212,6 @@ pub struct Rule<'a> {
     pub tun_id: Option<u64>,
     /// FRA_FLOW: the realms a route through this rule gets.
     pub flow: Option<u32>,
-}
-
-/// Reads a rule message's body: `fib_rule_hdr` and its attributes. A body
-/// shorter than the header is refused with the sizes.
-pub fn rule<'a>(payload: &'a [u8], order: ByteOrder, problem: &mut Option<Problem>) -> Result<Rule<'a>, WireError> {
-    let hdr = payload.get(..FIB_RULE_HDR_LEN).ok_or(WireError {
-        needed: FIB_RULE_HDR_LEN,
-        got: payload.len(),
-    })?;
-    let byte = |i: usize| hdr.get(i).copied().unwrap_or_default();
-    let family = byte(0);
-    let mut r = Rule {
-        family: AddressFamily::from(family),
-        dst_len: byte(1),
-        src_len: byte(2),
-        tos: byte(3),
-        table: TableId::from(u32::from(byte(4))),
-        action: RuleAction::from(byte(7)),
-        flags: order.read_u32(hdr, 8).unwrap_or_default(),
-        ..Rule::default()
-    };
-    let area = payload.get(FIB_RULE_HDR_LEN..).unwrap_or_default();
-    for a in Attrs::new(area, order) {
-        match a {
-            Ok(a) => {
-                if !attr(&mut r, &a, family, order) {
-                    problem.get_or_insert(Problem::AttrSize {
-                        kind: a.kind,
-                        len: a.value.len(),
-                    });
-                }
-            }
-            Err(e) => {
-                problem.get_or_insert(Problem::Attr(e));
-            }
-        }
-    }
-    Ok(r)
-}
-
-fn u32_of(a: &Attr<'_>, order: ByteOrder, slot: &mut Option<u32>) -> bool {
-    a.u32(order).map(|v| *slot = Some(v)).is_some()
-}
-
-fn range16(a: &Attr<'_>, order: ByteOrder) -> Option<Range<u16>> {
-    let v: [u8; 4] = a.value.try_into().ok()?;
-    let (s, e) = ([v[0], v[1]], [v[2], v[3]]);
-    Some(match order {
-        ByteOrder::Little => Range {
-            start: u16::from_le_bytes(s),
-            end: u16::from_le_bytes(e),
-        },
-        ByteOrder::Big => Range {
-            start: u16::from_be_bytes(s),
-            end: u16::from_be_bytes(e),
-        },
-    })
-}
-
-/// One attribute into `r`; false when its size is wrong for its type.
-fn attr<'a>(r: &mut Rule<'a>, a: &Attr<'a>, family: u8, order: ByteOrder) -> bool {
-    match a.kind {
-        FRA_DST | FRA_SRC => match a.ip(family) {
-            Some(ip) => {
-                if a.kind == FRA_DST {
-                    r.dst = Some(ip);
-                } else {
-                    r.src = Some(ip);
-                }
-                true
-            }
-            None => false,
-        },
-        FRA_IIFNAME => {
-            r.iifname = Some(a.cstr());
-            true
-        }
-        FRA_OIFNAME => {
-            r.oifname = Some(a.cstr());
-            true
-        }
-        FRA_GOTO => u32_of(a, order, &mut r.goto),
-        FRA_PRIORITY => u32_of(a, order, &mut r.priority),
-        FRA_FWMARK => u32_of(a, order, &mut r.fwmark),
-        FRA_FWMASK => u32_of(a, order, &mut r.fwmask),
-        FRA_FLOW => u32_of(a, order, &mut r.flow),
-        FRA_SUPPRESS_IFGROUP => u32_of(a, order, &mut r.suppress_ifgroup),
-        FRA_SUPPRESS_PREFIXLEN => u32_of(a, order, &mut r.suppress_prefixlen),
-        FRA_TABLE => {
-            let mut t = None;
-            let ok = u32_of(a, order, &mut t);
-            if let Some(t) = t.filter(|t| *t != 0) {
-                r.table = TableId::from(t);
-            }
-            ok
-        }
-        FRA_TUN_ID => match <[u8; 8]>::try_from(a.value) {
-            // (__be64: network order whatever the host's)
-            Ok(b) => {
-                r.tun_id = Some(u64::from_be_bytes(b));
-                true
-            }
-            Err(_) => false,
-        },
-        FRA_L3MDEV => a.u8().map(|v| r.l3mdev = Some(v)).is_some(),
-        FRA_PROTOCOL => a.u8().map(|v| r.protocol = Some(RouteProtocol::from(v))).is_some(),
-        FRA_IP_PROTO => a.u8().map(|v| r.ip_proto = Some(v)).is_some(),
-        FRA_UID_RANGE => match (order.read_u32(a.value, 0), order.read_u32(a.value, 4), a.value.len()) {
-            (Some(start), Some(end), 8) => {
-                r.uid_range = Some(Range { start, end });
-                true
-            }
-            _ => false,
-        },
-        FRA_SPORT_RANGE => range16(a, order).map(|v| r.sport = Some(v)).is_some(),
-        FRA_DPORT_RANGE => range16(a, order).map(|v| r.dport = Some(v)).is_some(),
-        _ => true,
-    }
 }
 
 impl Rule<'_> {

@@ -1,6 +1,7 @@
 //! Unit tests of `rule`.
 
-use super::super::rtnl::{Body, decode};
+use super::super::rtnl::{Body, Problem, decode, rule};
+use super::super::wire::ByteOrder;
 use super::super::wire::Messages;
 use super::*;
 

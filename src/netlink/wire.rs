@@ -20,7 +20,10 @@
 
 use std::ops::Range;
 
-use super::names::{RTM_GETADDR, RTM_GETROUTE, RTM_NEWADDR, RTM_NEWLINK, RTM_NEWROUTE, RTM_SETLINK};
+use super::names::{
+    FIB_RULE_HDR_LEN, RTM_GETADDR, RTM_GETROUTE, RTM_GETRULE, RTM_NEWADDR, RTM_NEWLINK, RTM_NEWROUTE, RTM_NEWRULE,
+    RTM_SETLINK,
+};
 
 /// Byte order of the netlink data in a capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -905,7 +908,7 @@ pub fn family_header_len(kind: u16) -> Option<usize> {
         RTM_NEWLINK..=RTM_SETLINK => Some(IfInfoMsg::<&[u8]>::LEN),
         RTM_NEWADDR..=RTM_GETADDR => Some(IfAddrMsg::<&[u8]>::LEN),
         RTM_NEWROUTE..=RTM_GETROUTE => Some(RtMsg::<&[u8]>::LEN),
-        super::rule::RTM_NEWRULE..=super::rule::RTM_GETRULE => Some(super::rule::FIB_RULE_HDR_LEN),
+        RTM_NEWRULE..=RTM_GETRULE => Some(FIB_RULE_HDR_LEN),
         _ => None,
     }
 }

@@ -26,7 +26,7 @@ use super::failure::Failure;
 use super::family::Family;
 use super::note::Program;
 use super::semantics::Semantics;
-use super::source::{self, NoSource, Rejecting};
+use super::source::{NoSource, Rejecting};
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::values::RouteType;
@@ -115,7 +115,7 @@ pub fn detect(model: &Model, family: Family) -> Detection {
     let fails = |route: Option<String>, error: &'static str| -> Failure {
         AnsibleFailure::RouteGetFails { dst, route, error }.into()
     };
-    let choice = match source::select_source_noted(model, dst, &mut d.notes) {
+    let choice = match super::assumed::select_source_noted(model, dst, &mut d.notes) {
         Ok(c) => c,
         Err(NoSource::NoRoutes) => {
             d.error = Some(Failure::NoRoutesCaptured(Program::Ansible));

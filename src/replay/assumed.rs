@@ -5,9 +5,14 @@
 //! order when no link dump showed it and the candidates would come in
 //! another order on a kernel that walks its links the other way;
 //! candidates known only by the index their addresses named), so that the
-//! caveat is printed next to the answer, not only in a summary.
+//! caveat is printed next to the answer, not only in a summary; and the
+//! kernel's source for a destination with what its policy rules did and
+//! rest on as the answer's notes ([`select_source_noted`]).
+
+use std::net::IpAddr;
 
 use super::note::Note;
+use super::source::{self, NoSource, SourceChoice};
 use super::verdict::{Detection, Verdict};
 use crate::model::{LinkOrderSource, Model};
 
@@ -48,4 +53,18 @@ pub fn note(model: &Model, d: &mut Detection, walks_links: bool) {
     if !placeholders.is_empty() {
         d.notes.push(Note::AssumedPlaceholders(placeholders));
     }
+}
+
+/// [`source::select_source`], with what the rules did and rest on added to
+/// `notes` as the replay's notes.
+pub fn select_source_noted(model: &Model, dst: IpAddr, notes: &mut Vec<Note>) -> Result<SourceChoice, NoSource> {
+    let mut said = Vec::new();
+    let r = source::route_get(model, dst, None, &mut said);
+    for n in said {
+        let n = Note::Rule(n);
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+    r
 }

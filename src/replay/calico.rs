@@ -27,7 +27,6 @@ use super::calico_walk::{cidr_of, family_of, filtered, filtered_outcome, get_int
 use super::family::Family;
 use super::goview::{self, AddrView};
 use super::semantics::{CalicoWalk, Semantics};
-use super::source;
 use super::source::{NoSource, Rejecting};
 use super::verdict::{AddrVerdict, Autodetect, Candidate, Detection, DialErrno, Log, LogError, NodeAddress, Verdict};
 
@@ -445,7 +444,7 @@ fn can_reach(model: &Model, dest: &str, o: &Options, d: &mut Detection) -> Resul
     let mut first_error = None;
     let mut reached = None;
     for dst in of_family {
-        match source::select_source_noted(model, dst, &mut d.notes) {
+        match super::assumed::select_source_noted(model, dst, &mut d.notes) {
             Ok(choice) => {
                 reached = Some((dst, choice));
                 break;

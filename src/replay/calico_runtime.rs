@@ -10,7 +10,6 @@ use std::net::IpAddr;
 use super::calico_note::{Note, PeerCheck};
 use super::calico_walk::family_of;
 use super::family::Family;
-use super::source;
 use super::verdict::Detection;
 use crate::model::Model;
 
@@ -41,7 +40,7 @@ pub(super) fn bgp_peers(model: &Model, peers: &[IpAddr], family: Family, d: &mut
         d.notes.push(Note::BgpPeerOtherFamily { peer: *peer, family }.into());
     }
     for peer in peers.iter().filter(|p| family_of(**p) == family) {
-        match source::select_source_noted(model, *peer, &mut d.notes) {
+        match super::assumed::select_source_noted(model, *peer, &mut d.notes) {
             Ok(c) => {
                 let node = match chosen {
                     Some(ip) if ip == c.source => PeerCheck::Matches,

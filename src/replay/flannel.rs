@@ -18,7 +18,6 @@ use super::failure;
 use super::goregex::GoRegex;
 use super::note::{self, Program};
 use super::semantics::Semantics;
-use super::source;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::{IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY};
@@ -484,7 +483,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         }
     }
     if let Some(dst) = o.iface_can_reach {
-        match source::select_source_noted(model, dst, &mut d.notes) {
+        match super::assumed::select_source_noted(model, dst, &mut d.notes) {
             Ok(c) => {
                 let oif = c.oif.unwrap_or(0);
                 let route = model.route_text(&c.route);

@@ -441,24 +441,6 @@ pub fn lookup(model: &Model, dst: IpAddr) -> Result<&RouteEntry, NoSource> {
     lookup_from(model, dst, None, &mut Vec::new())
 }
 
-/// [`select_source`], with what the rules did and rest on added to
-/// `notes` as the replay's notes.
-pub fn select_source_noted(
-    model: &Model,
-    dst: IpAddr,
-    notes: &mut Vec<super::note::Note>,
-) -> Result<SourceChoice, NoSource> {
-    let mut said = Vec::new();
-    let r = route_get(model, dst, None, &mut said);
-    for n in said {
-        let n = super::note::Note::Rule(n);
-        if !notes.contains(&n) {
-            notes.push(n);
-        }
-    }
-    r
-}
-
 /// `inet_select_addr(dev, dst, scope)`.
 fn inet_select_addr(model: &Model, dev: u32, near: Option<IpAddr>, scope: Scope) -> Option<(IpAddr, Why)> {
     let mut first = None;

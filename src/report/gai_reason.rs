@@ -148,6 +148,7 @@ impl fmt::Display for GaiNote {
                 "the source for {dst} is unknown (its route has several next hops): the order rests on it having \
                  none, which the kernel would not say, so the order is unknown where {dst} decides it"
             ),
+            GaiNote::Rule { dst, note } => write!(f, "source for {dst}: {note}"),
             GaiNote::SourceNotInDump { source, dst } => write!(
                 f,
                 "source {source} of {dst} is not in the address dump glibc reads (point-to-point peer?): prefix \

@@ -144,10 +144,48 @@ pub(crate) struct JsonTable<L, A, R> {
     pub links: L,
     pub addresses: A,
     pub routes: R,
+    /// The policy routing rules of each family shown, with what they rest
+    /// on (the quiet form of the default rules' assumption).
+    pub rules: Vec<JsonRules>,
     /// What the model had to assume because the capture cannot say (the
     /// same key as in every other subcommand's JSON).
     pub assumptions: Vec<String>,
     pub warnings: Vec<String>,
+}
+
+/// One family's rules in `table`'s JSON.
+#[derive(Serialize)]
+pub(crate) struct JsonRules {
+    /// 4 or 6.
+    pub family: u8,
+    /// No rule dump showed them: the kernel's defaults stand for what no
+    /// message showed.
+    pub assumed: bool,
+    /// What they rest on, in words.
+    pub source: &'static str,
+    /// The rules in the kernel's order, as `ip -j rule` prints them.
+    pub rules: Vec<crate::report::rule::IpRule>,
+}
+
+fn json_rules(model: &Model, filter: FamilyFilter) -> Vec<JsonRules> {
+    [AddressFamily::Inet, AddressFamily::Inet6]
+        .into_iter()
+        .filter(|f| filter.af().is_none_or(|x| x == *f))
+        .map(|f| {
+            let known = model.rule_table().known(f);
+            JsonRules {
+                family: family_number(f),
+                assumed: known != crate::model::RulesKnown::Dumped,
+                source: crate::report::source::rules_known(known),
+                rules: model
+                    .rule_table()
+                    .rules(f)
+                    .iter()
+                    .map(crate::report::rule::rule_object)
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 fn family_number(af: AddressFamily) -> u8 {
@@ -258,6 +296,7 @@ pub(crate) fn table_json<'a>(
                 .filter(move |r| filter.af().is_none_or(|f| f == r.family))
                 .map(move |r| json_route(r, model))
         }),
+        rules: json_rules(model, filter),
         assumptions: grounds.assumptions.iter().map(ToString::to_string).collect(),
         warnings: grounds.warnings,
     }
@@ -294,6 +333,7 @@ pub(crate) fn table_json_whole(
             .filter(|r| filter.af().is_none_or(|f| f == r.family))
             .map(|r| json_route(r, model))
             .collect(),
+        rules: t.rules,
         assumptions: t.assumptions,
         warnings: t.warnings,
     }

@@ -40,7 +40,7 @@ pub(super) fn facts(
     for (i, &dst) in input.iter().enumerate() {
         let (source, why) = match o.sources.iter().find(|(d, _)| *d == dst) {
             Some((_, s)) => (Some(*s), SourceWhy::Given),
-            None => match kernel_source(model, dst) {
+            None => match kernel_source(model, dst, notes) {
                 Ok(c) => (
                     Some(c.source),
                     SourceWhy::Kernel {
@@ -87,17 +87,42 @@ pub(super) fn facts(
 /// IPv4-mapped address routes over IPv4 (`__ip6_datagram_connect` hands it
 /// to `__ip4_datagram_connect`) and `getsockname` gives the IPv4 source
 /// mapped.
-fn kernel_source(model: &Model, dst: IpAddr) -> Result<source::SourceChoice, source::NoSource> {
-    match dst {
+/// What the policy rules did and rest on is added to `notes`.
+fn kernel_source(
+    model: &Model,
+    dst: IpAddr,
+    notes: &mut Vec<GaiNote>,
+) -> Result<source::SourceChoice, source::NoSource> {
+    let mut said = Vec::new();
+    let r = match dst {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => source::select_source(model, IpAddr::V4(v4)).map(|mut c| {
+            Some(v4) => source::route_get(model, IpAddr::V4(v4), None, &mut said).map(|mut c| {
                 if let IpAddr::V4(s) = c.source {
                     c.source = IpAddr::V6(s.to_ipv6_mapped());
                 }
                 c
             }),
-            None => source::select_source(model, dst),
+            None => source::route_get(model, dst, None, &mut said),
         },
-        IpAddr::V4(_) => source::select_source(model, dst),
+        IpAddr::V4(_) => source::route_get(model, dst, None, &mut said),
+    };
+    for note in said {
+        // (what the whole family's lookups rest on is said once)
+        let family_wide = matches!(
+            note,
+            source::RuleNote::DefaultsAssumed { .. } | source::RuleNote::BeforeMessagesAssumed { .. }
+        );
+        if family_wide
+            && notes
+                .iter()
+                .any(|n| matches!(n, GaiNote::Rule { note: x, .. } if *x == note))
+        {
+            continue;
+        }
+        let n = GaiNote::Rule { dst, note };
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
     }
+    r
 }

@@ -124,4 +124,12 @@ pub enum GaiNote {
         /// The candidate.
         dst: IpAddr,
     },
+    /// What the policy rules did for the lookup of `dst`'s source, or what
+    /// it rests on.
+    Rule {
+        /// The candidate.
+        dst: IpAddr,
+        /// What the rules did.
+        note: crate::replay::source::RuleNote,
+    },
 }
