@@ -170,7 +170,11 @@ fn a_snapshot_answers_as_its_capture() {
         // (and hold routes: a capture without a route dump knows none,
         // a snapshot holding an empty listing knows there are none)
         let tables = ip_json(&snap);
-        if ip_json(&pcap) != tables || tables["route"].as_array().is_none_or(Vec::is_empty) {
+        // (a host recorded with its own `ip -j rule` beside it has rules of
+        // its own, which a snapshot of links, addresses and routes does not
+        // hold: its lookups rest on the default rules, and say so)
+        let has_rules = snap.with_extension("").with_extension("rule.json").exists();
+        if has_rules || ip_json(&pcap) != tables || tables["route"].as_array().is_none_or(Vec::is_empty) {
             continue;
         }
         compared += 1;
