@@ -593,3 +593,43 @@ pub fn escape_bytes(b: &[u8]) -> String {
 #[cfg(test)]
 #[path = "names_tests.rs"]
 mod tests;
+
+/// The `IFF_*` link flags by the names `ip` prints, in the order its
+/// `print_link_flags` prints them (`RUNNING` is printed as the absence of
+/// `NO-CARRIER`, so it is not here).
+pub const IFF_NAMES: [(u32, &str); 18] = [
+    (0x8, "LOOPBACK"),
+    (0x2, "BROADCAST"),
+    (0x10, "POINTOPOINT"),
+    (0x1000, "MULTICAST"),
+    (0x80, "NOARP"),
+    (0x200, "ALLMULTI"),
+    (0x100, "PROMISC"),
+    (0x400, "MASTER"),
+    (0x800, "SLAVE"),
+    (0x4, "DEBUG"),
+    (0x8000, "DYNAMIC"),
+    (0x4000, "AUTOMEDIA"),
+    (0x2000, "PORTSEL"),
+    (0x20, "NOTRAILERS"),
+    (0x1, "UP"),
+    (0x10000, "LOWER_UP"),
+    (0x20000, "DORMANT"),
+    (0x40000, "ECHO"),
+];
+
+/// The route and next-hop flags (`RTNH_F_*`, `RTM_F_*`) by the names `ip`
+/// prints, in the order its `print_rt_flags` prints them.
+pub const ROUTE_FLAG_NAMES: [(u32, &str); 11] = [
+    (0x1, "dead"),
+    (0x4, "onlink"),
+    (0x2, "pervasive"),
+    (0x8, "offload"),
+    (0x40, "trap"),
+    (0x100, "notify"),
+    (0x10, "linkdown"),
+    (0x20, "unresolved"),
+    (0x2000, "rt_offload"),
+    (0x4000, "rt_trap"),
+    (0x2000_0000, "rt_offload_failed"),
+];

@@ -72,6 +72,15 @@ macro_rules! wire_value {
                 }
             }
 
+            /// The value `ip` prints as `name` (iproute2's spelling, or the
+            /// number after the type's prefix); `None` for another word.
+            pub fn from_name(name: &str) -> Option<Self> {
+                if let Some((v, _, _)) = Self::NAMED.iter().find(|(_, _, text)| *text == name) {
+                    return Some(*v);
+                }
+                name.strip_prefix($prefix).and_then(|n| n.parse::<$repr>().ok()).map(<$name>::from)
+            }
+
             /// The name, `None` for a number without one.
             pub fn named(self) -> Option<&'static str> {
                 match <$name>::from(self.number()) {
@@ -326,6 +335,15 @@ impl TableId {
         match self.named() {
             Some(text) => Cow::Borrowed(text),
             None => Cow::Owned(self.0.to_string()),
+        }
+    }
+
+    /// The table `ip` prints as `name` (a name of [`NAMED`](Self::NAMED)
+    /// or a number); `None` for another word.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match Self::NAMED.iter().find(|(_, _, text)| *text == name) {
+            Some((t, _, _)) => Some(*t),
+            None => name.parse::<u32>().ok().map(TableId),
         }
     }
 

@@ -146,3 +146,24 @@ fn names_are_the_installed_iproute2s() {
         assert!(tables.contains(&entry), "{entry:?}");
     }
 }
+
+#[test]
+fn from_name_reads_back_every_name_ip_prints() {
+    for (v, _, text) in RouteProtocol::NAMED {
+        assert_eq!(RouteProtocol::from_name(text), Some(*v));
+    }
+    for (v, _, text) in Scope::NAMED {
+        assert_eq!(Scope::from_name(text), Some(*v));
+    }
+    for (v, _, text) in RouteType::NAMED {
+        assert_eq!(RouteType::from_name(text), Some(*v));
+    }
+    for (v, _, text) in TableId::NAMED {
+        assert_eq!(TableId::from_name(text), Some(*v));
+    }
+    // a number without a name, as ip prints it
+    assert_eq!(RouteProtocol::from_name("77"), Some(RouteProtocol::Other(77)));
+    assert_eq!(TableId::from_name("100").map(TableId::number), Some(100));
+    assert_eq!(AddressFamily::from_name("af3"), Some(AddressFamily::Other(3)));
+    assert_eq!(RouteType::from_name("banana"), None);
+}

@@ -213,33 +213,13 @@ fn ll_addr(b: &[u8], dev_type: u16) -> String {
 /// IFF_* names in `ip`'s order, what is left in hex, and M-DOWN when the
 /// lower device is down.
 fn link_flags(flags: u32, m_down: bool) -> Vec<String> {
-    const ORDER: [(u32, &str); 18] = [
-        (0x8, "LOOPBACK"),
-        (0x2, "BROADCAST"),
-        (0x10, "POINTOPOINT"),
-        (0x1000, "MULTICAST"),
-        (0x80, "NOARP"),
-        (0x200, "ALLMULTI"),
-        (0x100, "PROMISC"),
-        (0x400, "MASTER"),
-        (0x800, "SLAVE"),
-        (0x4, "DEBUG"),
-        (0x8000, "DYNAMIC"),
-        (0x4000, "AUTOMEDIA"),
-        (0x2000, "PORTSEL"),
-        (0x20, "NOTRAILERS"),
-        (0x1, "UP"),
-        (0x10000, "LOWER_UP"),
-        (0x20000, "DORMANT"),
-        (0x40000, "ECHO"),
-    ];
     const RUNNING: u32 = 0x40;
     let mut out = Vec::new();
     if flags & IFF_UP != 0 && flags & RUNNING == 0 {
         out.push("NO-CARRIER".to_owned());
     }
     let mut left = flags & !RUNNING;
-    for (bit, name) in ORDER {
+    for (bit, name) in crate::netlink::names::IFF_NAMES {
         if left & bit != 0 {
             left &= !bit;
             out.push(name.to_owned());
@@ -436,21 +416,8 @@ fn dsfield(tos: u8) -> String {
 
 /// `print_rt_flags`: RTNH_F_* and RTM_F_* names in `ip`'s order.
 fn route_flags(flags: u32) -> J {
-    const ORDER: [(u32, &str); 11] = [
-        (0x1, "dead"),
-        (0x4, "onlink"),
-        (0x2, "pervasive"),
-        (0x8, "offload"),
-        (0x40, "trap"),
-        (0x100, "notify"),
-        (0x10, "linkdown"),
-        (0x20, "unresolved"),
-        (0x2000, "rt_offload"),
-        (0x4000, "rt_trap"),
-        (0x2000_0000, "rt_offload_failed"),
-    ];
     J::Arr(
-        ORDER
+        crate::netlink::names::ROUTE_FLAG_NAMES
             .iter()
             .filter(|(bit, _)| flags & bit != 0)
             .map(|(_, n)| J::Str((*n).to_owned()))

@@ -39,6 +39,8 @@ use crate::netlink::names::{
     AF_INET, AF_INET6, AF_UNSPEC, NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, RTM_GETADDR, RTM_GETLINK,
     RTM_GETROUTE, RTM_NEWADDR, RTM_NEWLINK, RTM_NEWROUTE,
 };
+use crate::netlink::names::{IFF_NAMES, ROUTE_FLAG_NAMES};
+use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 use crate::record::{CaptureWriter, FileFormat};
 
 /// Why a snapshot cannot be read.
@@ -196,34 +198,13 @@ enum LinkFlag {
     Other(String),
 }
 
-const LINK_FLAGS: [(u32, &str); 18] = [
-    (0x8, "LOOPBACK"),
-    (0x2, "BROADCAST"),
-    (0x10, "POINTOPOINT"),
-    (0x1000, "MULTICAST"),
-    (0x80, "NOARP"),
-    (0x200, "ALLMULTI"),
-    (0x100, "PROMISC"),
-    (0x400, "MASTER"),
-    (0x800, "SLAVE"),
-    (0x4, "DEBUG"),
-    (0x8000, "DYNAMIC"),
-    (0x4000, "AUTOMEDIA"),
-    (0x2000, "PORTSEL"),
-    (0x20, "NOTRAILERS"),
-    (0x1, "UP"),
-    (0x10000, "LOWER_UP"),
-    (0x20000, "DORMANT"),
-    (0x40000, "ECHO"),
-];
-
 impl<'de> Deserialize<'de> for LinkFlag {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         Ok(match s.as_str() {
             "NO-CARRIER" => LinkFlag::NoCarrier,
             "M-DOWN" => LinkFlag::MDown,
-            n => match LINK_FLAGS.iter().find(|(_, name)| *name == n) {
+            n => match IFF_NAMES.iter().find(|(_, name)| *name == n) {
                 Some((bit, _)) => LinkFlag::Bit(*bit),
                 // what is left, in hex
                 None => match u32::from_str_radix(n, 16) {
@@ -1035,15 +1016,15 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// `ip`'s scope name as its number (global when not printed; iproute2
+/// reads `universe` too).
 fn scope(s: Option<&str>, b: &Builder<'_>) -> Result<u8, Error> {
-    Ok(match s {
-        None | Some("global") | Some("universe") => 0,
-        Some("site") => 200,
-        Some("link") => 253,
-        Some("host") => 254,
-        Some("nowhere") => 255,
-        Some(n) => n.parse().map_err(|_| b.bad(format!("scope `{n}`")))?,
-    })
+    match s {
+        None | Some("universe") => Ok(Scope::Universe.number()),
+        Some(n) => Scope::from_name(n)
+            .map(Scope::number)
+            .ok_or_else(|| b.bad(format!("scope `{n}`"))),
+    }
 }
 
 fn link_type(t: &str) -> Option<u16> {
@@ -1069,76 +1050,27 @@ fn link_type(t: &str) -> Option<u16> {
     })
 }
 
+/// The route's type, table and protocol as `ip` names them (the word
+/// `ip` leaves out when it is the usual one: unicast, main, boot).
 fn route_type(t: Option<&str>) -> Option<u8> {
-    Some(match t {
-        None | Some("unicast") => 1,
-        Some("local") => 2,
-        Some("broadcast") => 3,
-        Some("anycast") => 4,
-        Some("multicast") => 5,
-        Some("blackhole") => 6,
-        Some("unreachable") => 7,
-        Some("prohibit") => 8,
-        Some("throw") => 9,
-        Some("nat") => 10,
-        Some("xresolve") => 11,
-        Some(n) => return n.parse().ok(),
-    })
+    t.map_or(Some(RouteType::Unicast), RouteType::from_name)
+        .map(RouteType::number)
 }
 
 fn table_id(t: Option<&str>) -> Option<u32> {
-    Some(match t {
-        None | Some("main") => 254,
-        Some("unspec") => 0,
-        Some("default") => 253,
-        Some("local") => 255,
-        Some(n) => return n.parse().ok(),
-    })
+    t.map_or(Some(TableId::Main), TableId::from_name).map(TableId::number)
 }
 
 fn protocol(p: Option<&str>) -> Option<u8> {
-    Some(match p {
-        None | Some("boot") => 3,
-        Some("unspec") => 0,
-        Some("redirect") => 1,
-        Some("kernel") => 2,
-        Some("static") => 4,
-        Some("gated") => 8,
-        Some("ra") => 9,
-        Some("mrt") => 10,
-        Some("zebra") => 11,
-        Some("bird") => 12,
-        Some("dnrouted") => 13,
-        Some("xorp") => 14,
-        Some("ntk") => 15,
-        Some("dhcp") => 16,
-        Some("keepalived") => 18,
-        Some("babel") => 42,
-        Some("openr") => 99,
-        Some("bgp") => 186,
-        Some("isis") => 187,
-        Some("ospf") => 188,
-        Some("rip") => 189,
-        Some("eigrp") => 192,
-        Some(n) => return n.parse().ok(),
-    })
+    p.map_or(Some(RouteProtocol::Boot), RouteProtocol::from_name)
+        .map(RouteProtocol::number)
 }
 
 fn route_flag(f: &str) -> Option<u32> {
-    Some(match f {
-        "dead" => 0x1,
-        "pervasive" => 0x2,
-        "onlink" => 0x4,
-        "offload" => 0x8,
-        "linkdown" => 0x10,
-        "unresolved" => 0x20,
-        "trap" => 0x40,
-        "notify" => 0x100,
-        "rt_offload" => 0x2000,
-        "rt_trap" => 0x4000,
-        "rt_offload_failed" => 0x2000_0000,
-        _ => return None,
-    })
+    ROUTE_FLAG_NAMES
+        .iter()
+        .find(|(_, name)| *name == f)
+        .map(|(bit, _)| *bit)
 }
 
 #[cfg(test)]
