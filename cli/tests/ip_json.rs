@@ -5,7 +5,7 @@
 //! the daemons' runs with a listener, the tables rebuilt at that moment must
 //! print exactly that, every key and value, but for:
 //!
-//! - the keys only `ip -d` prints ([`DETAILS_ONLY`]: ip-json mirrors `ip -j
+//! - the keys only `ip -d` prints ([`common::DETAILS_ONLY`]: ip-json mirrors `ip -j
 //!   link show`);
 //! - what ticks ([`TICKING`]): an address's lifetimes, compared only when
 //!   `ip` says forever, and a route's `expires`, never printed;
@@ -24,30 +24,6 @@ use std::path::{Path, PathBuf};
 
 use nlorder::netlink::{Body, strict};
 use serde_json::{Map, Value};
-
-/// Keys `ip -j -d link show` adds to `ip -j link show` (iproute2 6.1
-/// `print_linkinfo` under `show_details`, with `print_linktype` and
-/// `print_af_spec`).
-const DETAILS_ONLY: &[&str] = &[
-    "promiscuity",
-    "allmulti",
-    "min_mtu",
-    "max_mtu",
-    "linkinfo",
-    "inet6_addr_gen_mode",
-    "num_tx_queues",
-    "num_rx_queues",
-    "gso_max_size",
-    "gso_max_segs",
-    "tso_max_size",
-    "tso_max_segs",
-    "gro_max_size",
-    "phys_port_name",
-    "phys_port_id",
-    "phys_switch_id",
-    "parentbus",
-    "parentdev",
-];
 
 /// Values that count down: compared only as present (lifetimes that are
 /// not forever), or left out by nlorder (`expires`).
@@ -145,19 +121,6 @@ fn ip_json(case: &Case, extra: &[&str]) -> Value {
     serde_json::from_str(&text).expect("ip-json")
 }
 
-fn drop_keys(v: &mut Value, keys: &[&str]) {
-    match v {
-        Value::Object(m) => {
-            for k in keys {
-                m.remove(*k);
-            }
-            m.values_mut().for_each(|x| drop_keys(x, keys));
-        }
-        Value::Array(a) => a.iter_mut().for_each(|x| drop_keys(x, keys)),
-        _ => {}
-    }
-}
-
 /// Lifetimes that are not forever tick: equal as "some number".
 fn settle_lifetimes(addr: &mut Value) {
     for l in addr.as_array_mut().into_iter().flatten() {
@@ -176,12 +139,12 @@ fn settle_lifetimes(addr: &mut Value) {
 /// The three tables of `ip -j`, as the fixture holds them.
 fn expected(ip: &Value) -> Value {
     let mut link = ip["link"].clone();
-    drop_keys(&mut link, DETAILS_ONLY);
+    common::drop_keys(&mut link, common::DETAILS_ONLY);
     let mut route: Vec<Value> = ip["route4"].as_array().cloned().unwrap_or_default();
     route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
     let mut route = Value::Array(route);
     // (only `expires` of TICKING is a route's)
-    drop_keys(&mut route, TICKING);
+    common::drop_keys(&mut route, TICKING);
     let mut addr = ip["addr"].clone();
     settle_lifetimes(&mut addr);
     serde_json::json!({"link": link, "addr": addr, "route": route})
@@ -251,7 +214,7 @@ fn check(case: &Case) -> Vec<String> {
     let mut want = expected(&case.ip);
     // nlorder prints no route expiry
     let mut unticked = got.clone();
-    drop_keys(&mut unticked, &["expires"]);
+    common::drop_keys(&mut unticked, &["expires"]);
     assert_eq!(unticked, got, "{}: nlorder printed `expires`", case.pcap.display());
     settle_lifetimes(&mut got["addr"]);
     let name = case.pcap.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -343,7 +306,7 @@ fn objects_and_family_are_ip_s_options() {
     );
     // `ip -j -4 route show table all` and `ip -j -6 ...` are the fixture's own.
     let mut want = case.ip.clone();
-    drop_keys(&mut want, TICKING);
+    common::drop_keys(&mut want, TICKING);
     assert_eq!(ip_json(&case, &["--objects", "route", "--family", "4"]), want["route4"]);
     assert_eq!(ip_json(&case, &["--objects", "route", "--family", "6"]), want["route6"]);
     // `ip -4 addr show` lists only the links with an IPv4 address, and only those.

@@ -20,28 +20,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// Keys `ip -j -d link show` adds to `ip -j link show`.
-const DETAILS_ONLY: &[&str] = &[
-    "promiscuity",
-    "allmulti",
-    "min_mtu",
-    "max_mtu",
-    "linkinfo",
-    "inet6_addr_gen_mode",
-    "num_tx_queues",
-    "num_rx_queues",
-    "gso_max_size",
-    "gso_max_segs",
-    "tso_max_size",
-    "tso_max_segs",
-    "gro_max_size",
-    "phys_port_name",
-    "phys_port_id",
-    "phys_switch_id",
-    "parentbus",
-    "parentdev",
-];
-
 fn snapshots() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(dir).expect("fixtures") {
@@ -59,19 +37,6 @@ fn snapshots() -> Vec<PathBuf> {
     v
 }
 
-fn drop_keys(v: &mut Value, keys: &[&str]) {
-    match v {
-        Value::Object(m) => {
-            for k in keys {
-                m.remove(*k);
-            }
-            m.values_mut().for_each(|x| drop_keys(x, keys));
-        }
-        Value::Array(a) => a.iter_mut().for_each(|x| drop_keys(x, keys)),
-        _ => {}
-    }
-}
-
 fn ip_json(path: &Path) -> Value {
     let out = common::nlorder(&["table", "--format", "ip-json", "-q", path.to_str().expect("path")]);
     assert!(
@@ -86,11 +51,11 @@ fn ip_json(path: &Path) -> Value {
 /// What the snapshot holds, as ip-json prints it.
 fn expected(ip: &Value) -> Value {
     let mut link = ip["link"].clone();
-    drop_keys(&mut link, DETAILS_ONLY);
+    common::drop_keys(&mut link, common::DETAILS_ONLY);
     let mut route: Vec<Value> = ip["route4"].as_array().cloned().unwrap_or_default();
     route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
     let mut route = Value::Array(route);
-    drop_keys(&mut route, &["expires"]);
+    common::drop_keys(&mut route, &["expires"]);
     serde_json::json!({"link": link, "addr": ip["addr"].clone(), "route": route})
 }
 

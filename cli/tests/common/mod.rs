@@ -554,3 +554,41 @@ pub fn in_mounts(ns: &Netns, dir: &Path, program: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Keys `ip -j -d link show` adds to `ip -j link show` (iproute2 6.1
+/// `print_linkinfo` under `show_details`, with `print_linktype` and
+/// `print_af_spec`).
+pub const DETAILS_ONLY: &[&str] = &[
+    "promiscuity",
+    "allmulti",
+    "min_mtu",
+    "max_mtu",
+    "linkinfo",
+    "inet6_addr_gen_mode",
+    "num_tx_queues",
+    "num_rx_queues",
+    "gso_max_size",
+    "gso_max_segs",
+    "tso_max_size",
+    "tso_max_segs",
+    "gro_max_size",
+    "phys_port_name",
+    "phys_port_id",
+    "phys_switch_id",
+    "parentbus",
+    "parentdev",
+];
+
+/// `v` without `keys`, at every depth.
+pub fn drop_keys(v: &mut serde_json::Value, keys: &[&str]) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for k in keys {
+                m.remove(*k);
+            }
+            m.values_mut().for_each(|x| drop_keys(x, keys));
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|x| drop_keys(x, keys)),
+        _ => {}
+    }
+}
