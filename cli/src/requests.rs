@@ -62,7 +62,7 @@ impl TableArgs {
             TableFormatArg::Text if self.objects.is_empty() => Ok(Format::Text.into()),
             TableFormatArg::Text => Ok(app::table::TableFormat::TextOf(objects())),
             TableFormatArg::Json if !self.objects.is_empty() => Err(Error::Usage(
-                "--objects applies to text and ip-json (the JSON document always holds all three)".into(),
+                "--objects applies to text and ip-json (the JSON document always holds links, addresses, routes and rules)".into(),
             )),
             TableFormatArg::Json => Ok(Format::Json.into()),
         }
