@@ -633,3 +633,27 @@ pub const ROUTE_FLAG_NAMES: [(u32, &str); 11] = [
     (0x4000, "rt_trap"),
     (0x2000_0000, "rt_offload_failed"),
 ];
+
+/// The route metrics (`RTAX_*`, the index) by the keys `ip -j` prints them
+/// under in `metrics` (`print_rta_metrics`); 0 has none, and 1 is the lock
+/// mask, printed as `lock` before the metrics it locks.
+pub const RTAX_NAMES: [&str; 18] = [
+    "",
+    "lock",
+    "mtu",
+    "window",
+    "rtt",
+    "rttvar",
+    "ssthresh",
+    "cwnd",
+    "advmss",
+    "reordering",
+    "hoplimit",
+    "initcwnd",
+    "features",
+    "rto_min",
+    "initrwnd",
+    "quickack",
+    "congestion",
+    "fastopen_no_cookie",
+];

@@ -465,26 +465,6 @@ fn prefix(addr: Option<IpAddr>, len: u8, host_len: u8) -> String {
 
 /// `print_rta_metrics`.
 fn metrics(values: &[(u16, u32)], lock: u32, congctl: Option<&[u8]>) -> J {
-    const NAMES: [&str; 18] = [
-        "",
-        "",
-        "mtu",
-        "window",
-        "rtt",
-        "rttvar",
-        "ssthresh",
-        "cwnd",
-        "advmss",
-        "reordering",
-        "hoplimit",
-        "initcwnd",
-        "features",
-        "rto_min",
-        "initrwnd",
-        "quickack",
-        "congctl",
-        "fastopen_no_cookie",
-    ];
     let mut o = Obj::default();
     for i in 2u16..=17 {
         let value = values.iter().find(|(k, _)| *k == i).map(|(_, v)| *v);
@@ -496,7 +476,7 @@ fn metrics(values: &[(u16, u32)], lock: u32, congctl: Option<&[u8]>) -> J {
         if i == 10 && val as i32 == -1 {
             continue;
         }
-        let Some(name) = NAMES.get(usize::from(i)).copied() else {
+        let Some(name) = crate::netlink::names::RTAX_NAMES.get(usize::from(i)).copied() else {
             continue;
         };
         match i {

@@ -955,26 +955,6 @@ impl<'a> Builder<'a> {
     }
 
     fn metric(&self, nest: &mut Vec<u8>, k: &str, v: &Value) -> Result<(), Error> {
-        const NAMES: [&str; 18] = [
-            "",
-            "lock",
-            "mtu",
-            "window",
-            "rtt",
-            "rttvar",
-            "ssthresh",
-            "cwnd",
-            "advmss",
-            "reordering",
-            "hoplimit",
-            "initcwnd",
-            "features",
-            "rto_min",
-            "initrwnd",
-            "quickack",
-            "congestion",
-            "fastopen_no_cookie",
-        ];
         if k == "congestion" {
             attr_str(nest, 16, v.as_str().unwrap_or_default());
             return Ok(());
@@ -983,7 +963,11 @@ impl<'a> Builder<'a> {
             attr(nest, 12, &1u32.to_ne_bytes());
             return Ok(());
         }
-        let Some(i) = NAMES.iter().position(|n| *n == k).filter(|i| *i >= 2) else {
+        let Some(i) = crate::netlink::names::RTAX_NAMES
+            .iter()
+            .position(|n| *n == k)
+            .filter(|i| *i >= 2)
+        else {
             return Err(self.bad(format!("route metric `{k}`")));
         };
         let n = match v {
