@@ -613,7 +613,7 @@ fn write_sections(
     Ok(())
 }
 
-/// What the capture shows of each family (see [`JsonTable::families`]).
+/// What the capture shows of each family (the `families` field of the table document).
 #[derive(Debug, Serialize)]
 pub struct JsonFamilies {
     inet: JsonFamily,
