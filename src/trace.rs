@@ -104,6 +104,9 @@ pub struct TraceMessage<'a> {
     pub os: Option<&'a str>,
     /// The application that wrote the record's section (`shb_userappl`).
     pub app: Option<&'a str>,
+    /// The pcapng section the record belongs to (1-based; 1 for pcap): a
+    /// new section is another capture appended to the file.
+    pub section: u32,
 }
 
 /// Why a record's bytes were not read as NETLINK_ROUTE messages.
@@ -289,6 +292,7 @@ fn visit_record(
                     message,
                     os: rec.os,
                     app: rec.app,
+                    section: rec.stored.section.number,
                 };
                 decode_into(&tm.message, &mut tm.decoded);
                 stats.messages += 1;

@@ -209,9 +209,14 @@ impl RequestFormArg {
 
 impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
     fn from(a: DetectSettingsArgs) -> Self {
+        let family = match (a.ipv4, a.ipv6) {
+            (true, _) => Some(nlorder::replay::Family::V4),
+            (_, true) => Some(nlorder::replay::Family::V6),
+            _ => a.family,
+        };
         nlorder::app::settings::DetectSettings {
             method: a.method,
-            family: a.family,
+            family,
             expect: a.expect,
             programs: a.programs,
             ..Default::default()

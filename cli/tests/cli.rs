@@ -228,7 +228,8 @@ fn tshark_flags_mean_what_tshark_means() {
 }
 
 /// What an iproute2 user types to `table` (`-4`, `-6`, `-j`, `--family
-/// inet6`) means what it means to `ip`; `--objects` picks text sections too.
+/// inet6`) means what it means to `ip`; `--objects` picks text sections too;
+/// `detect -4`/`-6` are its `--family`.
 #[test]
 fn iproute2_flags_mean_what_ip_means() {
     let f = common::fixture("notify-addr.pcap");
@@ -268,7 +269,17 @@ fn iproute2_flags_mean_what_ip_means() {
     assert_eq!(route_lines(&routes), route_lines(&all));
     let links = stdout_of(&["table", "-q", "--objects", "link,addr", f]);
     assert!(links.contains("# links") && links.contains("# addresses") && !links.contains("# routes"));
+    // detect (and report and watch, which share its settings) take them too
+    for (short, long) in [("-4", "4"), ("-6", "6")] {
+        assert_eq!(
+            stdout_of(&["detect", "-q", short, f]),
+            stdout_of(&["detect", "-q", "--family", long, f])
+        );
+    }
+    assert_ne!(stdout_of(&["detect", "-q", "-4", f]), stdout_of(&["detect", "-q", "-6", f]));
     for bad in [
+        vec!["detect", "-4", "-6", f],
+        vec!["detect", "-6", "--family", "4", f],
         vec!["table", "-4", "-6", f],
         vec!["table", "-4", "--family", "6", f],
         vec!["table", "-j", "--format", "text", f],

@@ -118,6 +118,7 @@ impl Model {
         if joined {
             self.start_over(packet, ctx);
         }
+        self.fresh_section = false;
         // What the model held before, to say what the dump revealed: only
         // once an earlier dump gave it the whole view (the first one is the
         // starting state, not news).
@@ -249,19 +250,24 @@ impl Model {
     /// first dumps are its starting state, as a recording's first dumps
     /// are. One warning says so for the whole join.
     fn start_over(&mut self, packet: u64, ctx: &Ctx) {
-        self.warnings.push_with(|| {
-            Diagnostic::record(
-                packet,
-                ctx.offset,
-                "another recording starts here (no device keeps its ifindex and hardware address): \
-                 its dumps replace the tables, which are not compared with the previous host's",
-            )
-        });
+        // (a new pcapng section, just said, is where it starts)
+        let said = std::mem::take(&mut self.fresh_section);
+        if !said {
+            self.warnings.push_with(|| {
+                Diagnostic::record(
+                    packet,
+                    ctx.offset,
+                    "another recording starts here (no device keeps its ifindex and hardware address): \
+                     its dumps replace the tables, which are not compared with the previous host's",
+                )
+            });
+        }
         for d in self.addrs.values_mut() {
             d.v4.clear();
             d.v6.clear();
         }
         self.addrs.clear();
+        self.slaac_order_unshown.clear();
         self.rebuild_holders();
         // (a route dump applied in place keeps the routes it listed so far)
         if !self.dumps.any_in_place() {
@@ -273,6 +279,32 @@ impl Model {
         self.routes_shown = [false; 2];
         self.addrs_shown = [false; 2];
         self.recording_start = Some(packet);
+    }
+
+    /// A new pcapng section starts at `ctx`'s record: another capture
+    /// appended to the file (`cat` of two pcapng files), of this host or
+    /// another, with a gap between the two that no message shows. The
+    /// tables stay as the previous capture left them, but nothing counts as
+    /// shown until this capture's own messages show it, so that answers say
+    /// what they rest on; a link dump of another host then replaces them
+    /// (see [`Self::start_over`]), without a second warning.
+    pub(super) fn new_section(&mut self, ctx: &Ctx) {
+        self.warnings.push_with(|| {
+            Diagnostic::record(
+                ctx.packet,
+                ctx.offset,
+                "another recording starts here (a new pcapng section: a capture appended to this one); what \
+                 changed between the two is not in the file: the tables are the previous recording's until this \
+                 one's messages show them, and a link dump of another host replaces them",
+            )
+        });
+        self.fresh_section = true;
+        self.seen_link_dump = false;
+        self.seen_addr_dump = [false; 2];
+        self.seen_route_dump = [false; 2];
+        self.routes_shown = [false; 2];
+        self.addrs_shown = [false; 2];
+        self.route_tables_shown = Default::default();
     }
 
     /// The end of a route dump applied in place: the routes it speaks for
@@ -612,12 +644,18 @@ impl Model {
                     if let Some(d) = self.addrs.get_mut(&d) {
                         d.list_mut(fam).clear();
                     }
+                    if fam == AddressFamily::Inet6 {
+                        self.slaac_order_unshown.remove(&d);
+                    }
                 }
                 None => {
                     for d in self.addrs.values_mut() {
                         d.list_mut(fam).clear();
                     }
                     *family_flag(&mut self.seen_addr_dump, fam) = true;
+                    if fam == AddressFamily::Inet6 {
+                        self.slaac_order_unshown.clear();
+                    }
                 }
             }
         }

@@ -98,6 +98,12 @@ impl Model {
             offset: m.offset,
             timer: false,
         };
+        if m.section != self.section {
+            if self.section != 0 {
+                self.new_section(&ctx);
+            }
+            self.section = m.section;
+        }
         let mut is_notification = false;
         if d.ignored_by_kernel() && !matches!(d.body, Body::Error(_) | Body::Done { .. }) {
             // Sent without NLM_F_REQUEST: the kernel only acknowledges it.

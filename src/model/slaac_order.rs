@@ -12,7 +12,8 @@
 //! permanent) is taken from the record where the model first met its
 //! prefix's route (`proto kernel`, notified) on the same device (the public address before its temporary one); an address
 //! whose prefix route no message showed keeps the default place (newest
-//! first by notification).
+//! first by notification), and its device is marked: the order of its
+//! addresses is then the notifications', which no message confirms.
 
 use std::net::{IpAddr, Ipv6Addr};
 
@@ -46,15 +47,20 @@ impl Model {
         self.ra_prefixes.entry((oif, dst)).or_insert(packet);
     }
 
+    /// Whether an address looks made from an advertisement: IPv6, /64, not
+    /// permanent, met in a notification (not a dump, a request or a rule).
+    fn advertised(a: &AddrEntry) -> bool {
+        a.family == AddressFamily::Inet6
+            && a.prefix_len == 64
+            && a.flags & IFA_F_PERMANENT == 0
+            && !matches!(a.origin, Origin::Dump(_) | Origin::Request(_) | Origin::KernelRule(..))
+    }
+
     /// The creation key of an address made from an advertisement (not
     /// permanent, not asked for: twice the record of its prefix route, plus
     /// one for a temporary address), `None` for others.
     fn slaac_created(&self, a: &AddrEntry) -> Option<u64> {
-        if a.family != AddressFamily::Inet6
-            || a.prefix_len != 64
-            || a.flags & IFA_F_PERMANENT != 0
-            || matches!(a.origin, Origin::Dump(_) | Origin::Request(_) | Origin::KernelRule(..))
-        {
+        if !Self::advertised(a) {
             return None;
         }
         let at = self.ra_prefixes.get(&(a.index, prefix64(a.address)?))?;
@@ -62,11 +68,22 @@ impl Model {
     }
 
     /// `pos`, the place of a new address by notification order, moved past
-    /// the advertisement-made addresses created after it.
-    pub(super) fn slaac_position(&self, list: &[AddrEntry], new: &AddrEntry, pos: usize) -> usize {
+    /// the advertisement-made addresses created after it. An advertisement-made address whose prefix route no message showed,
+    /// placed beside others of its scope, keeps the notification's place:
+    /// the device is marked, so that answers reading the order say so.
+    pub(super) fn slaac_position(&mut self, index: u32, new: &AddrEntry, pos: usize) -> usize {
+        fn list(m: &Model, index: u32) -> &[AddrEntry] {
+            m.addrs
+                .get(&index)
+                .map_or(&[][..], |d| d.list(AddressFamily::Inet6).as_slice())
+        }
         let Some(created) = self.slaac_created(new) else {
+            if Self::advertised(new) && list(self, index).iter().any(|e| e.scope == new.scope) {
+                self.slaac_order_unshown.insert(index);
+            }
             return pos;
         };
+        let list = list(self, index);
         let mut at = pos;
         while let Some(e) = list.get(at) {
             match self.slaac_created(e) {

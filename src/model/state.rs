@@ -324,6 +324,11 @@ pub struct Model {
     /// Where the last recording joined after another starts (its link
     /// dump's request): what the model holds comes from there on.
     pub(super) recording_start: Option<u64>,
+    /// The pcapng section of the last message applied (0 before the first).
+    pub(super) section: u32,
+    /// A new section began and no dump ended since: a link dump that shows
+    /// another host then says nothing more than the section's warning did.
+    pub(super) fresh_section: bool,
     pub(super) seen_addr_dump: [bool; 2],
     pub(super) seen_route_dump: [bool; 2],
     /// A message showed routes (IPv4, IPv6): a dump, a notification, a GET
@@ -350,6 +355,11 @@ pub struct Model {
     /// The record where each advertised prefix's route was first met, per
     /// device (see `slaac_order`).
     pub(super) ra_prefixes: FxHashMap<(u32, std::net::Ipv6Addr), u64>,
+    /// Devices where an address made from a router advertisement was placed
+    /// beside others without its prefix route's notification: the order of
+    /// their IPv6 addresses is the notifications', which the kernel's list
+    /// need not follow, until an address dump shows it (see `slaac_order`).
+    pub(super) slaac_order_unshown: std::collections::BTreeSet<u32>,
     /// Devices taken as gone from an address notification alone (see
     /// `gone_unseen`): a later RTM_DELLINK for them is no surprise.
     pub(super) gone_unseen: HashSet<u32>,
@@ -400,6 +410,8 @@ impl Model {
             dumps: open_dumps::Dumps::default(),
             seen_link_dump: false,
             recording_start: None,
+            section: 0,
+            fresh_section: false,
             seen_addr_dump: [false; 2],
             seen_route_dump: [false; 2],
             routes_shown: [false; 2],
@@ -414,6 +426,7 @@ impl Model {
             last_ts: None,
             lifetimes: lifetimes::Lifetimes::default(),
             ra_prefixes: FxHashMap::default(),
+            slaac_order_unshown: std::collections::BTreeSet::new(),
             gone_unseen: HashSet::new(),
             last_v6_removal: None,
             last_link_notification: None,
@@ -598,6 +611,18 @@ impl Model {
     /// How many dumps, notifications (and copies) and requests it applied.
     pub fn stats(&self) -> &ModelStats {
         &self.stats
+    }
+
+    /// The links whose IPv6 addresses' order no message shows: addresses
+    /// made from router advertisements, notified when their duplicate
+    /// address detection ended, with no prefix route notification to tell
+    /// when they were made (see `slaac_order`), and no address dump since.
+    pub fn ipv6_order_unshown(&self) -> Vec<u32> {
+        self.slaac_order_unshown
+            .iter()
+            .copied()
+            .filter(|i| self.links.position_of(*i).is_some() || self.addrs.contains_key(i))
+            .collect()
     }
 
     /// Whether a complete link dump was seen, so that every link of the

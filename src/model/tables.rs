@@ -171,8 +171,7 @@ impl Model {
             kernel_order::ipv6_insert_position(list, &new)
         };
         let pos = if family == AddressFamily::Inet6 {
-            let list = self.addrs.get(&index).map_or(&[][..], |d| d.list(family).as_slice());
-            self.slaac_position(list, &new, pos)
+            self.slaac_position(index, &new, pos)
         } else {
             pos
         };

@@ -80,6 +80,10 @@ pub enum Unshown {
     /// No complete link dump: which links the host has, and the kernel's
     /// order of them, only as far as other messages show them.
     Links,
+    /// The order of the IPv6 addresses of these links: addresses made from
+    /// router advertisements, with no prefix route notification to tell
+    /// when they were made.
+    Ipv6Order(Vec<String>),
 }
 
 /// What of `reads` the capture does not show; `answered`: the family of
@@ -89,6 +93,16 @@ pub fn check(model: &Model, reads: &Reads, answered: Option<Family>) -> Vec<Unsh
     for f in &reads.addresses {
         if !model.addresses_shown_of(f.af()) {
             v.push(Unshown::Addresses(*f));
+        }
+    }
+    if reads.addresses.contains(&Family::V6) {
+        let names: Vec<String> = model
+            .ipv6_order_unshown()
+            .into_iter()
+            .map(|i| model.link(i).map_or_else(|| format!("if{i}"), |l| l.display_name()))
+            .collect();
+        if !names.is_empty() {
+            v.push(Unshown::Ipv6Order(names));
         }
     }
     for f in &reads.main_routes {
@@ -132,4 +146,5 @@ pub fn everything_shown(model: &Model) -> bool {
         .all(|f| model.addresses_shown_of(f.af()) && model.routes_shown_in(f.af(), TableId::Main))
         && !model.links().iter().any(|l| l.placeholder)
         && model.links_complete()
+        && model.ipv6_order_unshown().is_empty()
 }

@@ -183,6 +183,13 @@ impl std::fmt::Display for crate::replay::unshown::Unshown {
             Unshown::Links => f.write_str(
                 "no link dump shows which links the host has and the kernel's order of them (record a link dump too)",
             ),
+            Unshown::Ipv6Order(names) => write!(
+                f,
+                "no message in it shows the kernel's order of the IPv6 addresses of {} (made from router \
+                 advertisements, notified when their duplicate address detection ended; a route listener or an \
+                 address dump would tell)",
+                names.join(", ")
+            ),
             Unshown::LinkAttributes(names) => write!(
                 f,
                 "no link message shows the name, flags or state of {} (known only by index; a link dump would tell)",

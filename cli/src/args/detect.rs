@@ -128,8 +128,14 @@ pub struct DetectSettingsArgs {
     #[arg(long, default_value = "first-found", help = method_help())]
     pub method: nlorder::replay::method::Method,
     /// Address family to detect (calico-node detects IPv4 and IPv6 separately): 4 or 6.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["ipv4", "ipv6"])]
     pub family: Option<nlorder::replay::Family>,
+    /// IPv4 only (--family 4).
+    #[arg(short = '4', conflicts_with = "ipv6")]
+    pub ipv4: bool,
+    /// IPv6 only (--family 6).
+    #[arg(short = '6')]
+    pub ipv6: bool,
     #[command(flatten)]
     pub programs: nlorder::replay::method::ProgramSettings,
     /// Exit 1 unless the chosen address is this one (ADDR compares the IP, ADDR/LEN also
