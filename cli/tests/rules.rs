@@ -289,3 +289,20 @@ fn real_kernels_requests_and_route_get() {
     }
     assert!(checked >= 70, "only {checked}");
 }
+
+/// A capture whose only notifications are rule notifications is not called
+/// silent: the summary counts them apart from the links', addresses' and
+/// routes'.
+#[test]
+fn rule_notifications_are_counted_in_the_summary() {
+    let path = common::fixture("rules/selectors.pcap");
+    let out = common::nlorder(&["table", path.to_str().unwrap()]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    let summary = err.lines().nth(1).unwrap();
+    assert!(
+        summary.contains("no link, address or route notifications in the capture")
+            && summary.contains(" rule notifications"),
+        "{summary}"
+    );
+    assert!(!summary.contains("no notifications in the capture"), "{summary}");
+}

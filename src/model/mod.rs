@@ -131,6 +131,7 @@ impl Model {
                 _ => rule_table::RuleMessage::Other,
             },
         });
+        self.stats.rule_notifications = self.rules.notifications();
         self.lw.clock = m.ts.map(|t| t.as_nanos());
         let link_of = match &d.body {
             Body::Link(l) if !d.is_request() => Some(l.index),

@@ -268,6 +268,8 @@ pub struct RuleTable {
     /// The last rule notification's type, sequence number and body: a
     /// copy of it (another listener's) is not applied twice.
     last_notification: Option<Vec<u8>>,
+    /// Distinct rule notifications applied.
+    notifications: u64,
 }
 
 impl Default for RuleTable {
@@ -279,6 +281,7 @@ impl Default for RuleTable {
             dump: None,
             pending: Vec::new(),
             last_notification: None,
+            notifications: 0,
         }
     }
 }
@@ -292,6 +295,11 @@ fn slot(family: AddressFamily) -> Option<usize> {
 }
 
 impl RuleTable {
+    /// Distinct rule notifications applied (copies of one counted once).
+    pub fn notifications(&self) -> u64 {
+        self.notifications
+    }
+
     /// The rules of a family, in the kernel's order (empty for others).
     pub fn rules(&self, family: AddressFamily) -> &[RuleEntry] {
         match family {
@@ -462,6 +470,7 @@ impl RuleTable {
     }
 
     fn on_notification(&mut self, kind: u16, packet: u64, r: &Rule<'_>) {
+        self.notifications += 1;
         let e = RuleEntry::from_message(r, RuleOrigin::Notification(packet));
         self.family_shown(r.family);
         // The request this announces, if the capture holds it, is done.

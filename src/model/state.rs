@@ -143,6 +143,14 @@ pub struct ModelStats {
     /// (links, addresses, routes): listeners join groups, so each group
     /// has its own number of copies.
     pub per_group: [GroupCopies; 3],
+    /// Distinct rule notifications (`ip rule` changes): not counted in
+    /// [`Self::notifications`], which are the links', addresses' and routes'.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rule_notifications: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A group's notifications: how many distinct ones, and how many copies of

@@ -122,17 +122,25 @@ fn copies(n: u64) -> String {
 /// the listeners they imply (a quiet host's capture has no notification,
 /// so everything the kernel did by itself is inferred).
 pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) -> io::Result<()> {
+    // (rule notifications are another group's, said apart, so that a capture
+    // of `ip rule` changes alone is not called silent)
+    let (none, groups) = match stats.rule_notifications {
+        0 => ("no notifications", "rtnetlink groups"),
+        _ => ("no link, address or route notifications", "their groups"),
+    };
     let listeners = match stats.listeners() {
         // A listener during a change would have left its notification in
         // the capture; without changes, silence says nothing about listeners.
         0 if stats.requests_applied > 0 => format!(
-            "no notifications in the capture although {} changed the tables: nothing listened to rtnetlink groups then, so the kernel's own changes are inferred by its rules",
+            "{none} in the capture although {} changed the tables: nothing listened to {groups} then, so the kernel's own changes are inferred by its rules",
             match stats.requests_applied {
                 1 => "a request".to_owned(),
                 n => format!("{n} requests"),
             }
         ),
-        0 => "no notifications in the capture: either nothing changed or nothing listened to rtnetlink groups; changes the kernel made by itself would not show".to_owned(),
+        0 => format!(
+            "{none} in the capture: either nothing changed or nothing listened to {groups}; changes the kernel made by itself would not show"
+        ),
         _ if groups_differ(stats) => {
             // Listeners join groups, not all of rtnetlink: each group has
             // as many copies as sockets listened to it.
@@ -149,11 +157,18 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
                 stats.duplicate_notifications
             )
         }
-        1 => format!("{} (one listener)", count(stats.notifications, "notification", "notifications")),
+        1 => format!(
+            "{} (one listener)",
+            count(stats.notifications, "notification", "notifications")
+        ),
         n => format!(
             "{} notifications, each recorded {n} times ({n} listeners; {} copies merged)",
             stats.notifications, stats.duplicate_notifications
         ),
+    };
+    let listeners = match stats.rule_notifications {
+        0 => listeners,
+        n => format!("{listeners}; {}", count(n, "rule notification", "rule notifications")),
     };
     let ignored = match stats.ignored_by_kernel {
         0 => String::new(),
