@@ -97,10 +97,16 @@ pub enum Assumption {
     },
     /// An IPv6 address is a home address (`IFA_F_HOMEADDRESS`), and the
     /// kernel's build is not given: source selection's rule 4 (prefer home
-    /// addresses), which only `CONFIG_IPV6_MIP6=y` builds have, is applied.
+    /// addresses), which only `CONFIG_IPV6_MIP6=y` builds have, is applied
+    /// as the distribution the capture names builds it, else not (most
+    /// distributions build it as a module, which leaves the rule out).
     HomeAddressRule {
         /// The home addresses.
         addresses: Vec<String>,
+        /// Whether rule 4 was applied.
+        applied: bool,
+        /// The distribution the capture's `shb_os` names, if one.
+        build: Option<super::kernel_build::KernelBuild>,
     },
     /// An ipvlan's link-local address: its MAC's EUI-64 with the ipvlan's
     /// `dev_id` from its lower device's port, which no message shows and

@@ -1,8 +1,8 @@
 //! Routes made from the addresses, for a capture that showed no routes.
 //!
 //! Contract: [`Model::with_inferred_routes`] is pure and leaves the model
-//! it is given alone. It returns a new model (default options, as
-//! [`Model::from_tables`] makes it) with the same links and addresses, in
+//! it is given alone. It returns a new model (the same options and kernel
+//! build, otherwise as [`Model::from_tables`] makes it) with the same links and addresses, in
 //! the same order, and as its only routes a local route for each address
 //! and a prefix route for each primary IPv4 and each IPv6 address, marked
 //! `Origin::Inferred(0)`. This is a rough form of
@@ -88,7 +88,12 @@ impl Model {
                 }
             }
         }
-        Model::from_tables(self.links().to_vec(), addrs, routes)
+        let mut m = Model::from_tables(self.links().to_vec(), addrs, routes);
+        // (what the user said of the host, and the build the capture names,
+        // still hold: source selection reads them)
+        m.options = self.options;
+        m.kernel_build = self.kernel_build;
+        m
     }
 }
 

@@ -34,6 +34,7 @@ mod inferred_routes;
 mod ipv6_multipath;
 mod ipvlan_dev_id;
 mod ipvlan_port;
+pub mod kernel_build;
 pub mod kernel_order;
 mod lifetimes;
 mod link_rules;
@@ -89,6 +90,9 @@ impl Model {
             self.link_order_source = LinkOrderSource::Kernel {
                 version: format!("{k} (the capture's shb_os)"),
             };
+        }
+        if self.kernel_build.is_none() {
+            self.kernel_build = m.os.and_then(kernel_build::KernelBuild::of_release);
         }
         let multi = h.flags & NLM_F_MULTI != 0;
         let ctx = Ctx {

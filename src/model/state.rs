@@ -59,8 +59,10 @@ pub struct ModelOptions {
     /// (`--kernel-config`): source address selection's rule 4, prefer a
     /// home address, exists only then (`ipv6_get_saddr_eval` has it under
     /// `#ifdef CONFIG_IPV6_MIP6`, which a module build does not define).
-    /// `None`: not given, taken as built in (Debian's kernels set `=y`),
-    /// and said where an answer rests on it.
+    /// `None`: not given; then the distribution the capture's `shb_os`
+    /// names decides (see [`super::kernel_build`]), else the common case,
+    /// a module build (Ubuntu's, Red Hat's, Amazon Linux's, SUSE's): not
+    /// built in; said where an answer rests on it.
     pub ipv6_mip6: Option<bool>,
 }
 
@@ -332,6 +334,8 @@ pub struct Model {
     /// Where the last recording joined after another starts (its link
     /// dump's request): what the model holds comes from there on.
     pub(super) recording_start: Option<u64>,
+    /// The distribution whose kernel the capture's `shb_os` names.
+    pub(super) kernel_build: Option<super::kernel_build::KernelBuild>,
     /// The pcapng section of the last message applied (0 before the first).
     pub(super) section: u32,
     /// A new section began and no dump ended since: a link dump that shows
@@ -418,6 +422,7 @@ impl Model {
             dumps: open_dumps::Dumps::default(),
             seen_link_dump: false,
             recording_start: None,
+            kernel_build: None,
             section: 0,
             fresh_section: false,
             seen_addr_dump: [false; 2],
@@ -661,7 +666,11 @@ impl Model {
                 .map(|a| a.address.to_string())
                 .collect();
             if !home.is_empty() {
-                v.push(Assumption::HomeAddressRule { addresses: home });
+                v.push(Assumption::HomeAddressRule {
+                    addresses: home,
+                    applied: self.ipv6_home_rule(),
+                    build: self.kernel_build,
+                });
             }
         }
         if let Some(kernel) = self.options.kernel.filter(|_| self.multicast_form_unknown) {
@@ -879,9 +888,13 @@ impl Model {
     }
 
     /// Whether source address selection prefers home addresses (rule 4):
-    /// `CONFIG_IPV6_MIP6=y`, the default when not given.
+    /// `CONFIG_IPV6_MIP6=y`: as given, else as the distribution the capture
+    /// names builds it, else not (the common case, a module build).
     pub fn ipv6_home_rule(&self) -> bool {
-        self.options.ipv6_mip6.unwrap_or(true)
+        self.options
+            .ipv6_mip6
+            .or(self.kernel_build.map(super::kernel_build::KernelBuild::ipv6_mip6))
+            .unwrap_or(false)
     }
 
     /// Whether the model holds routes of a family.

@@ -60,13 +60,16 @@ impl fmt::Display for Assumption {
                  a link notification): a device that left this namespace after that with no request here (a veth \
                  gone with its peer elsewhere) is unknown unless an address notification showed it"
             ),
-            Assumption::HomeAddressRule { addresses } => write!(
+            Assumption::HomeAddressRule {
+                addresses,
+                applied,
+                build,
+            } => write!(
                 f,
-                "{} {} a home address: source selection prefers it (rule 4), as kernels built with \
-                 CONFIG_IPV6_MIP6=y do (Debian's); a kernel without it (=m or =n) does not: give \
-                 --kernel-config CONFIG_IPV6_MIP6=n",
+                "{} {} a home address: source selection {}",
                 addresses.join(", "),
-                if addresses.len() == 1 { "is" } else { "are" }
+                if addresses.len() == 1 { "is" } else { "are" },
+                home_rule_basis(*applied, *build)
             ),
             Assumption::MulticastRouteForm { kernel } => write!(
                 f,
@@ -164,6 +167,39 @@ impl fmt::Display for Assumption {
 }
 
 serialize_as_words!(Assumption);
+
+/// How source selection's rule 4 (prefer home addresses) was taken, and
+/// how to say otherwise: the build the capture names, else the common case.
+pub fn home_rule_basis(applied: bool, build: Option<crate::model::kernel_build::KernelBuild>) -> String {
+    use crate::model::kernel_build::KernelBuild;
+    let how = if applied {
+        "prefers it (rule 4)"
+    } else {
+        "does not prefer it (no rule 4)"
+    };
+    match build {
+        Some(b) => {
+            let name = match b {
+                KernelBuild::Debian => "Debian's",
+                KernelBuild::Fedora => "Fedora's",
+                KernelBuild::Ubuntu => "Ubuntu's",
+                KernelBuild::RedHat => "Red Hat's",
+                KernelBuild::AmazonLinux => "Amazon Linux's",
+                KernelBuild::Suse => "SUSE's",
+            };
+            let (value, other) = if b.ipv6_mip6() { ("y", "n") } else { ("m", "y") };
+            format!(
+                "{how}, as {name} kernels do (the capture's shb_os names one; they set CONFIG_IPV6_MIP6={value}); \
+                 for another build give --kernel-config CONFIG_IPV6_MIP6={other}"
+            )
+        }
+        None => format!(
+            "{how}: the capture does not name its kernel's build, and most distributions' (Ubuntu's, Red Hat's, \
+             Amazon Linux's, SUSE's) set CONFIG_IPV6_MIP6=m, which leaves the rule out; Debian's and Fedora's set \
+             =y: give --kernel-config CONFIG_IPV6_MIP6=y for those"
+        ),
+    }
+}
 
 /// What no message in the capture shows, in words (`detect`'s answer
 /// line and JSON `unshown`).

@@ -131,11 +131,10 @@ impl fmt::Display for GaiNote {
                 "no non-loopback IPv6 address: glibc's check_pf drops its address list, so prefix lengths and flags \
                  are unknown (rule 9 only sees exact matches)",
             ),
-            GaiNote::HomeAddressRuleAssumed { source } => write!(
+            GaiNote::HomeAddressRuleAssumed { home, applied, build } => write!(
                 f,
-                "assumed: the kernel's source {source} is a home address, preferred by rule 4, which only kernels \
-                 built with CONFIG_IPV6_MIP6=y have (Debian's); on one without it give --kernel-config \
-                 CONFIG_IPV6_MIP6=n"
+                "assumed: {home} is a home address: the kernel's source selection {}",
+                super::assumption::home_rule_basis(*applied, *build)
             ),
             GaiNote::GoPure => f.write_str(
                 "Go's pure resolver (no netlink): sortByRFC6724 on hosts-file and DNS answers, rule 9 for IPv6 only. \

@@ -86,8 +86,9 @@ pub struct ModelArgs {
     pub kernel: Option<nlorder::model::KernelVersion>,
     /// A build option of the captured host's kernel the answers depend on:
     /// CONFIG_IPV6_MIP6=y|m|n (source address selection prefers home addresses
-    /// only with =y). Default: =y (Debian's kernels), said where an answer rests
-    /// on it.
+    /// only with =y). Default: as the distribution the capture's shb_os names
+    /// builds it (Debian, Fedora: =y; Ubuntu, Red Hat, Amazon Linux, SUSE: =m),
+    /// else =m (most distributions); said where an answer rests on it.
     #[arg(long, value_name = "CONFIG_X=y|m|n")]
     pub kernel_config: Vec<nlorder::model::KernelConfigOption>,
 }

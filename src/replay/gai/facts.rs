@@ -102,12 +102,19 @@ pub enum GaiNote {
     GlibcNoIpv6,
     /// Go's pure resolver, and when Go hands the lookup to glibc.
     GoPure,
-    /// A candidate's source is a home address the kernel preferred by rule
-    /// 4, which only `CONFIG_IPV6_MIP6=y` kernels have, and the build was
-    /// not given: assumed.
+    /// A home address on the host, and the kernel's build not given:
+    /// source selection's rule 4 (prefer home addresses), which only
+    /// `CONFIG_IPV6_MIP6=y` kernels have, was applied (a candidate's source
+    /// is the home address) or left out (IPv6 candidates' sources were
+    /// chosen without it), as the distribution the capture names builds
+    /// its kernels, else as most do (a module build: left out).
     HomeAddressRuleAssumed {
         /// The home address.
-        source: IpAddr,
+        home: IpAddr,
+        /// Whether rule 4 was applied.
+        applied: bool,
+        /// The distribution the capture's `shb_os` names, if one.
+        build: Option<crate::model::kernel_build::KernelBuild>,
     },
     /// musl sorts neither a single answer nor IPv4-only answers.
     MuslUnsorted,

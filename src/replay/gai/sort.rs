@@ -89,16 +89,27 @@ pub fn sort(model: &Model, input: &[IpAddr], o: &Options) -> GaiResult {
         model
     };
     let (cands, have_v6) = candidates::facts(model, input, o, routes_inferred, &mut notes);
-    if let Some(crate::model::Assumption::HomeAddressRule { addresses }) = model
+    if let Some(crate::model::Assumption::HomeAddressRule {
+        addresses,
+        applied,
+        build,
+    }) = model
         .assumptions()
         .into_iter()
         .find(|a| matches!(a, crate::model::Assumption::HomeAddressRule { .. }))
     {
-        for c in &cands {
-            if let Some(s) = c.source.filter(|s| addresses.contains(&s.to_string()))
-                && !notes.contains(&GaiNote::HomeAddressRuleAssumed { source: s })
-            {
-                notes.push(GaiNote::HomeAddressRuleAssumed { source: s });
+        // Applied: where a source is a home address. Left out: where an
+        // IPv6 candidate's source was chosen without it.
+        let homes: Vec<IpAddr> = addresses.iter().filter_map(|a| a.parse().ok()).collect();
+        for home in homes {
+            let rests = cands.iter().any(|c| match c.source {
+                Some(s) if applied => s == home,
+                Some(s) => s.is_ipv6() && s != home,
+                None => false,
+            });
+            let note = GaiNote::HomeAddressRuleAssumed { home, applied, build };
+            if rests && !notes.contains(&note) {
+                notes.push(note);
             }
         }
     }
