@@ -276,7 +276,10 @@ fn iproute2_flags_mean_what_ip_means() {
             stdout_of(&["detect", "-q", "--family", long, f])
         );
     }
-    assert_ne!(stdout_of(&["detect", "-q", "-4", f]), stdout_of(&["detect", "-q", "-6", f]));
+    assert_ne!(
+        stdout_of(&["detect", "-q", "-4", f]),
+        stdout_of(&["detect", "-q", "-6", f])
+    );
     for bad in [
         vec!["detect", "-4", "-6", f],
         vec!["detect", "-6", "--family", "4", f],

@@ -218,3 +218,118 @@ fn a_directory_of_outputs_is_a_snapshot() {
     assert!(err.contains("no IPv6 route listing"), "{err}");
     std::fs::remove_dir_all(&dir).expect("clean");
 }
+
+/// `detect --all`'s whole output, but for the lines naming the input and
+/// its moment.
+fn detect_all(path: &Path) -> String {
+    let out = common::nlorder(&["detect", "--all", "-q", path.to_str().expect("path")]);
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.contains("every method on") && !l.trim_start().starts_with("at:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The kernel matrix's hosts again (`fixtures/kernels/text/`, the same
+/// scenarios re-run by `scripts/kernel-matrix.sh`), with what `ip` printed
+/// as text at the same moment as its JSON: `S.lN.ip.txt` (`ip -d link`,
+/// `ip addr`, both route listings and `ip rule`, each after a `$ ip ...`
+/// line, as pasted into a ticket) and `S.lN.ip-o.txt` (the one-line
+/// forms). Each text gives the JSON's tables, in order, and every
+/// method's answer the JSON gives.
+#[test]
+fn ip_text_answers_as_its_json() {
+    let (mut compared, mut failures) = (0, Vec::new());
+    for kernel in ["6.1", "6.12"] {
+        let dir = common::fixture(&format!("kernels/text/{kernel}"));
+        let mut jsons: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.to_string_lossy().ends_with(".ip.json"))
+            .collect();
+        jsons.sort();
+        for json in jsons {
+            let base = json.to_string_lossy().replace(".ip.json", "");
+            let (tables, answers) = (ip_json(&json), detect_all(&json));
+            for text in [format!("{base}.ip.txt"), format!("{base}.ip-o.txt")] {
+                let text = PathBuf::from(text);
+                compared += 1;
+                if ip_json(&text) != tables {
+                    failures.push(format!("{}: tables differ from the JSON's", text.display()));
+                } else if detect_all(&text) != answers {
+                    failures.push(format!("{}: answers differ from the JSON's", text.display()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(compared, 132, "two texts for each of 66 hosts");
+}
+
+/// A ticket's paste: prompts of every shape, another command's output in
+/// between, and the outputs in another order.
+#[test]
+fn a_ticket_paste_is_read_whatever_its_prompts() {
+    let base = common::fixture("kernels/text/6.12/routes.l0");
+    let text = std::fs::read_to_string(base.with_extension("l0.ip.txt")).expect("read");
+    let sections: Vec<&str> = text.split("$ ip ").skip(1).collect();
+    let body = |cmd: &str| {
+        sections
+            .iter()
+            .find(|s| s.starts_with(&format!("{cmd}\n")))
+            .map(|s| s.split_once('\n').expect("line").1)
+            .expect(cmd)
+    };
+    let paste = format!(
+        "[root@node1 ~]# ip -6 route show table all\n{}root@node1:~# sudo ip addr show\n{}# ip neigh\n\
+         10.0.0.1 dev eth0 lladdr aa:bb:cc:dd:ee:ff REACHABLE\nuser@node1:~$ ip -d link show\n{}$ ip route show table all\n{}",
+        body("-6 route show table all"),
+        body("addr show"),
+        body("-d link show"),
+        body("route show table all"),
+    );
+    let dir = std::env::temp_dir().join(format!("nlorder-snapshot-paste-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join("ticket-1234.log");
+    std::fs::write(&p, paste).expect("write");
+    let json = base.with_extension("l0.ip.json");
+    assert_eq!(ip_json(&p), ip_json(&json));
+    assert_eq!(detect_all(&p), detect_all(&json));
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
+
+/// A paste cut short is named so, wherever the cut falls in an address
+/// or a route; `ip -o addr` alone names what is missing.
+#[test]
+fn a_cut_paste_is_named() {
+    let text = std::fs::read_to_string(common::fixture("kernels/text/6.12/routes.l0.ip.txt")).expect("read");
+    let dir = std::env::temp_dir().join(format!("nlorder-snapshot-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let run = |content: &str| {
+        let p = dir.join("paste.txt");
+        std::fs::write(&p, content).expect("write");
+        let out = common::nlorder(&["detect", p.to_str().expect("path")]);
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // before an address's lifetimes, and in the middle of a route
+    let lifetimes = text.find("valid_lft").expect("an address");
+    let route = text.find("$ ip route show table all\n").expect("routes") + 26;
+    for cut in [lifetimes, lifetimes - 10, route + 14, route + 25, route + 45] {
+        let (code, err) = run(&text[..cut]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("cut short"), "{err}");
+    }
+    // the one-line addresses alone
+    let o = std::fs::read_to_string(common::fixture("kernels/text/6.12/routes.l0.ip-o.txt")).expect("read");
+    let addr = o.split("# ip ").find(|s| s.starts_with("-o addr")).expect("addr");
+    let (code, err) = run(&format!("# ip {addr}"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no link's flags or state"), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean");
+}

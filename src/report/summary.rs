@@ -218,6 +218,7 @@ pub fn write_snapshot_summary(out: &mut dyn Write, gaps: &[crate::snapshot::Gap]
             Gap::NoIpv6Routes => {
                 "no IPv6 route listing (`ip -j -6 route show table all`): the IPv6 route table is taken to be empty"
             }
+            Gap::RulesNotRead => "`ip rule` output is not read: route lookups rest on the default rules",
         };
         writeln!(out, "  assumed: {words}")?;
     }

@@ -43,6 +43,8 @@ use crate::netlink::names::{IFF_NAMES, ROUTE_FLAG_NAMES};
 use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 use crate::record::{CaptureWriter, FileFormat};
 
+mod text;
+
 /// Why a snapshot cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -83,6 +85,9 @@ pub enum Error {
         "{0}: no `ip -j addr show` output (an array of links with `addr_info`): a snapshot needs at least the addresses"
     )]
     NoAddresses(PathBuf),
+    /// `ip -o addr` alone: the links' flags and state are nowhere.
+    #[error("{0}: `ip -o addr` shows no link's flags or state: give `ip link show` (or `ip addr show`) output with it")]
+    NoLinkState(PathBuf),
     /// Writing the in-memory capture failed.
     #[error("building the snapshot's dumps: {0}")]
     Build(io::Error),
@@ -100,6 +105,9 @@ pub enum Gap {
     NoIpv4Routes,
     /// No IPv6 route listing: the IPv6 route table is taken to be empty.
     NoIpv6Routes,
+    /// `ip rule` output was given but is not read: lookups rest on the
+    /// default rules.
+    RulesNotRead,
 }
 
 /// A snapshot read and turned into capture bytes.
@@ -131,11 +139,11 @@ pub fn is_snapshot(path: &Path) -> bool {
     let Ok(n) = io::Read::read(&mut f, &mut buf) else {
         return false;
     };
-    buf.get(..n)
-        .unwrap_or_default()
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| matches!(b, b'[' | b'{'))
+    let head = buf.get(..n).unwrap_or_default();
+    // JSON, or text: no byte a capture's headers are full of (NUL and the
+    // other control bytes but tab and line ends)
+    head.iter().any(|b| !b.is_ascii_whitespace())
+        && head.iter().all(|b| *b >= 0x20 || matches!(b, b'\t' | b'\n' | b'\r'))
 }
 
 // ---- the JSON, typed ----
@@ -163,6 +171,8 @@ struct Link {
     link: Option<Option<String>>,
     link_index: Option<u32>,
     link_netnsid: Option<i32>,
+    /// The other namespace by the name `ip` knows it by (its id unknown).
+    link_netns: Option<String>,
     #[serde(default)]
     proto_down: bool,
     ifalias: Option<String>,
@@ -198,10 +208,10 @@ enum LinkFlag {
     Other(String),
 }
 
-impl<'de> Deserialize<'de> for LinkFlag {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Ok(match s.as_str() {
+impl LinkFlag {
+    /// The flag `ip` prints as `s` (JSON and text alike).
+    fn from_name(s: &str) -> LinkFlag {
+        match s {
             "NO-CARRIER" => LinkFlag::NoCarrier,
             "M-DOWN" => LinkFlag::MDown,
             n => match IFF_NAMES.iter().find(|(_, name)| *name == n) {
@@ -209,10 +219,17 @@ impl<'de> Deserialize<'de> for LinkFlag {
                 // what is left, in hex
                 None => match u32::from_str_radix(n, 16) {
                     Ok(bits) => LinkFlag::Bit(bits),
-                    Err(_) => LinkFlag::Other(s),
+                    Err(_) => LinkFlag::Other(s.to_owned()),
                 },
             },
-        })
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for LinkFlag {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(LinkFlag::from_name(&s))
     }
 }
 
@@ -235,6 +252,13 @@ enum OperState {
     Up,
 }
 
+impl OperState {
+    /// The state `ip` prints as `s` (`state UP`).
+    fn from_name(s: &str) -> Option<OperState> {
+        serde_json::from_value(Value::String(s.to_owned())).ok()
+    }
+}
+
 /// `inet6_addr_gen_mode` (`ip -d`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -245,6 +269,13 @@ enum AddrGenMode {
     Random,
     #[serde(untagged)]
     Other(String),
+}
+
+impl AddrGenMode {
+    /// The mode `ip -d` prints as `s` (`addrgenmode eui64`).
+    fn from_name(s: &str) -> AddrGenMode {
+        serde_json::from_value(Value::String(s.to_owned())).unwrap_or(AddrGenMode::Other(s.to_owned()))
+    }
 }
 
 /// One address of `addr_info`.
@@ -296,6 +327,42 @@ enum AddrFamily {
     Inet6,
 }
 
+impl Addr {
+    /// An address of `family` with nothing known yet (filled by the text
+    /// reader).
+    fn new(family: AddrFamily) -> Addr {
+        Addr {
+            family,
+            local: match family {
+                AddrFamily::Inet => IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
+                AddrFamily::Inet6 => IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED),
+            },
+            address: None,
+            prefixlen: 0,
+            metric: None,
+            broadcast: None,
+            scope: None,
+            secondary: false,
+            temporary: false,
+            dynamic: false,
+            nodad: false,
+            optimistic: false,
+            dadfailed: false,
+            home: false,
+            deprecated: false,
+            tentative: false,
+            mngtmpaddr: false,
+            noprefixroute: false,
+            autojoin: false,
+            stable_privacy: false,
+            ifa_flags: None,
+            label: None,
+            valid_life_time: None,
+            preferred_life_time: None,
+        }
+    }
+}
+
 /// One route of `ip -j route show`.
 #[derive(Debug, Clone, Deserialize)]
 struct Route {
@@ -317,6 +384,31 @@ struct Route {
     iif: Option<String>,
     pref: Option<String>,
     nexthops: Option<Vec<NextHop>>,
+}
+
+impl Route {
+    /// A route to `dst` with nothing else known yet (filled by the text
+    /// reader).
+    fn new(dst: String) -> Route {
+        Route {
+            kind: None,
+            dst,
+            from: None,
+            nhid: None,
+            gateway: None,
+            dev: None,
+            table: None,
+            protocol: None,
+            scope: None,
+            prefsrc: None,
+            metric: None,
+            flags: Vec::new(),
+            metrics: None,
+            iif: None,
+            pref: None,
+            nexthops: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -348,6 +440,10 @@ struct Found {
     routes4: Option<Vec<Route>>,
     routes6: Option<Vec<Route>>,
     kernel: Option<String>,
+    /// The addresses are `ip -o addr`'s: links by index and name only.
+    addrs_one_line: bool,
+    /// Policy rules listed (`ip rule`), which a snapshot does not use yet.
+    rules: usize,
 }
 
 fn route_is_v6(r: &Route) -> bool {
@@ -362,13 +458,42 @@ fn route_is_v6(r: &Route) -> bool {
 }
 
 impl Found {
-    fn routes(&mut self, routes: Vec<Route>) {
+    /// One route listing: each family it holds replaces what an earlier
+    /// listing held of it (`ip route show table all` prints both families
+    /// on current iproute2, and `ip -6 route show table all` after it the
+    /// IPv6 routes again). An empty listing whose command named its family
+    /// (`family`) says that family's table is empty.
+    fn routes(&mut self, routes: Vec<Route>, family: Option<AddrFamily>) {
         let (v6, v4): (Vec<Route>, Vec<Route>) = routes.into_iter().partition(route_is_v6);
+        if v4.is_empty() && v6.is_empty() {
+            match family {
+                Some(AddrFamily::Inet) => _ = self.routes4.get_or_insert_with(Vec::new),
+                Some(AddrFamily::Inet6) => _ = self.routes6.get_or_insert_with(Vec::new),
+                None => {}
+            }
+            return;
+        }
         if !v4.is_empty() {
-            self.routes4.get_or_insert_with(Vec::new).extend(v4);
+            self.routes4 = Some(v4);
         }
         if !v6.is_empty() {
-            self.routes6.get_or_insert_with(Vec::new).extend(v6);
+            self.routes6 = Some(v6);
+        }
+    }
+
+    /// A listing of `ip`'s text output.
+    fn listing(&mut self, l: text::Listing) {
+        match l {
+            text::Listing::Links(l) => self.links = Some(l),
+            text::Listing::Addrs { links, one_line } => {
+                // (`ip addr` with its link lines says more than `ip -o addr`)
+                if !(one_line && self.addrs.is_some() && !self.addrs_one_line) {
+                    self.addrs = Some(links);
+                    self.addrs_one_line = one_line;
+                }
+            }
+            text::Listing::Routes { routes, family } => self.routes(routes, family),
+            text::Listing::Rules(n) => self.rules += n,
         }
     }
 
@@ -394,7 +519,7 @@ impl Found {
                     self.routes6 = Some(r);
                 }
                 if let Some(r) = c.route {
-                    self.routes(r);
+                    self.routes(r, None);
                 }
                 self.kernel = c.kernel.or(self.kernel.take());
                 Ok(())
@@ -416,7 +541,7 @@ impl Found {
                 } else if has("dst") {
                     let r: Vec<Route> = serde_json::from_value(Value::Array(items))
                         .map_err(|e| malformed("`ip -j route show` output", e))?;
-                    self.routes(r);
+                    self.routes(r, None);
                 } else {
                     let keys: Vec<String> = items
                         .iter()
@@ -457,6 +582,13 @@ impl Found {
             path: path.to_owned(),
             source,
         })?;
+        if !opens_json(&bytes) {
+            let text = String::from_utf8_lossy(&bytes);
+            for l in text::parse(path, &text)? {
+                self.listing(l);
+            }
+            return Ok(());
+        }
         let mut any = false;
         for v in serde_json::Deserializer::from_slice(&bytes).into_iter::<Value>() {
             let v = v.map_err(|e| Error::NotJson {
@@ -477,6 +609,18 @@ impl Found {
             });
         }
         Ok(())
+    }
+}
+
+/// Whether `bytes` open JSON as `ip -j` prints it (an object, or an array
+/// of objects), not text (a prompt such as `[root@node ~]# ip addr` opens
+/// with `[` too).
+fn opens_json(bytes: &[u8]) -> bool {
+    let mut b = bytes.iter().filter(|b| !b.is_ascii_whitespace());
+    match b.next() {
+        Some(b'{') => true,
+        Some(b'[') => matches!(b.next(), Some(b'{' | b']') | None),
+        _ => false,
     }
 }
 
@@ -522,6 +666,9 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
     let Some(addrs) = found.addrs.take() else {
         return Err(Error::NoAddresses(path.to_owned()));
     };
+    if found.addrs_one_line && found.links.is_none() {
+        return Err(Error::NoLinkState(path.to_owned()));
+    }
     let mut gaps = Vec::new();
     let links = match found.links.take() {
         Some(l) => l,
@@ -541,6 +688,9 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
     }
     if found.routes6.is_none() {
         gaps.push(Gap::NoIpv6Routes);
+    }
+    if found.rules > 0 {
+        gaps.push(Gap::RulesNotRead);
     }
     let b = Builder::new(path, &links);
     let when = std::fs::metadata(path)
@@ -735,7 +885,9 @@ impl<'a> Builder<'a> {
         if let Some(q) = &l.qdisc {
             attr_str(&mut body, 6, q);
         }
-        if let Some(id) = l.link_netnsid {
+        // (a namespace named but its id unknown: -1, as the kernel says
+        // of a namespace it has no id for)
+        if let Some(id) = l.link_netnsid.or(l.link_netns.as_ref().map(|_| -1)) {
             attr(&mut body, 37, &id.to_ne_bytes());
         }
         if let Some(a) = &l.ifalias {
