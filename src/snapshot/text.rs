@@ -30,7 +30,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Addr, AddrFamily, AddrGenMode, Error, Link, LinkFlag, LinkInfo, NextHop, OperState, Route};
+use super::error::Error;
+use super::values::{Addr, AddrFamily, AddrGenMode, Link, LinkFlag, LinkInfo, NextHop, OperState, Route, route_flag};
 
 /// One output found in a text.
 #[derive(Debug)]
@@ -690,7 +691,7 @@ fn route(path: &Path, r: &Record<'_>) -> Result<Route, Error> {
                     .map_err(|_| bad_route(format!("`{k}` without a number")))?;
                 metrics.insert(k.into(), serde_json::Value::from(n));
             }
-            f if super::route_flag(f).is_some() => route.flags.push(f.to_owned()),
+            f if route_flag(f).is_some() => route.flags.push(f.to_owned()),
             other => return Err(bad_route(format!("`{other}` is not a word of `ip route`'s"))),
         }
     }
@@ -723,7 +724,7 @@ fn route(path: &Path, r: &Record<'_>) -> Result<Route, Error> {
                 }
                 "dev" => h.dev = w.next().map(str::to_owned),
                 "weight" => h.weight = Some(num(path, r, k, w.next())?),
-                f if super::route_flag(f).is_some() => h.flags.push(f.to_owned()),
+                f if route_flag(f).is_some() => h.flags.push(f.to_owned()),
                 other => return Err(bad(path, r, format!("`{}`: next hop word `{other}`", line.trim()))),
             }
         }
