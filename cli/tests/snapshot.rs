@@ -377,3 +377,44 @@ fn a_sosreport_answers_as_its_json() {
     assert_eq!(detect_all(&tarball), answers);
     std::fs::remove_dir_all(&tmp).expect("clean");
 }
+
+/// Several files given as one snapshot, joined by commas (a node named as
+/// for captures: `NODE=a,b`), answer as the one paste holding them all.
+#[test]
+fn several_files_are_one_snapshot() {
+    let base = common::fixture("kernels/text/6.1/links.l0");
+    let text = std::fs::read_to_string(base.with_extension("l0.ip.txt")).expect("read");
+    let dir = std::env::temp_dir().join(format!("nlorder-snapshot-several-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut files = Vec::new();
+    for (i, section) in text.split("$ ip ").skip(1).enumerate() {
+        let f = dir.join(format!("out{i}.txt"));
+        std::fs::write(&f, format!("$ ip {section}")).expect("write");
+        files.push(f.to_str().expect("path").to_owned());
+    }
+    let joined = files.join(",");
+    let whole = base.with_extension("l0.ip.json");
+    assert_eq!(ip_json(Path::new(&joined)), ip_json(&whole));
+    let out = common::nlorder(&["detect", "--all", "-q", &format!("node1={joined}")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = String::from_utf8_lossy(&out.stdout);
+    assert!(got.contains("[node1]"), "{got}");
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
+
+/// Snapshots in a regression manifest (`fixtures/snapshots.nlorder.toml`):
+/// a sosreport, `ip` text and `ip -j` output of one host, each where a
+/// capture goes.
+#[test]
+fn snapshots_in_a_manifest() {
+    let m = common::fixture("snapshots.nlorder.toml");
+    let out = common::nlorder(&["check", m.to_str().expect("path")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("8 passed, 0 failed"), "{text}");
+}

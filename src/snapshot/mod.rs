@@ -118,11 +118,24 @@ pub enum Form {
     Sosreport,
 }
 
+/// Several files or directories given as one snapshot, joined by commas
+/// (`addr.txt,route.txt`, or `NODE=addr.txt,route.txt` where a node is
+/// named): the parts, when `path` itself does not exist and every part
+/// does.
+fn several(path: &Path) -> Option<Vec<PathBuf>> {
+    let s = path.to_str()?;
+    if !s.contains(',') || path.exists() {
+        return None;
+    }
+    let parts: Vec<PathBuf> = s.split(',').filter(|p| !p.is_empty()).map(PathBuf::from).collect();
+    parts.iter().all(|p| p.exists()).then_some(parts)
+}
+
 /// Whether `path` looks like a snapshot rather than a capture: a
 /// directory, or a regular file whose first byte that is not white space
 /// opens JSON (a pipe is always a capture).
 pub fn is_snapshot(path: &Path) -> bool {
-    if path.is_dir() {
+    if path.is_dir() || several(path).is_some() {
         return true;
     }
     // Only a regular file is peeked at: a pipe's bytes would be consumed.
@@ -316,6 +329,33 @@ impl Found {
         self.bytes(path, &bytes)
     }
 
+    /// Every file of a directory, in the order of their names.
+    fn dir(&mut self, path: &Path) -> Result<(), Error> {
+        let io_err = |source| Error::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(io_err)?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(Error::NoAddresses(path.to_owned()));
+        }
+        for f in files {
+            // Files other than `ip` output (a capture beside it, a
+            // sosreport's tarball): passed over.
+            if !is_snapshot(&f) || sos::is_report(&f) {
+                continue;
+            }
+            self.file(&f)?;
+        }
+        Ok(())
+    }
+
     /// One file's bytes: JSON or text.
     fn bytes(&mut self, path: &Path, bytes: &[u8]) -> Result<(), Error> {
         if !opens_json(bytes) {
@@ -403,28 +443,16 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
         }
         found.kernel = tree.kernel();
         found.sysctl = tree.sysctl();
-    } else if path.is_dir() {
-        let io_err = |source| Error::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(io_err)?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            return Err(Error::NoAddresses(path.to_owned()));
-        }
-        for f in files {
-            // Files other than JSON (a capture beside it, notes): passed over.
-            if !is_snapshot(&f) {
-                continue;
+    } else if let Some(parts) = several(path) {
+        for p in parts {
+            if p.is_dir() {
+                found.dir(&p)?;
+            } else {
+                found.file(&p)?;
             }
-            found.file(&f)?;
         }
+    } else if path.is_dir() {
+        found.dir(path)?;
     } else {
         found.file(path)?;
     }

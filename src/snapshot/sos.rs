@@ -143,6 +143,9 @@ impl Tree {
             }
             return Ok(Some(tree));
         }
+        if !path.is_file() {
+            return Ok(None);
+        }
         let mut f = std::fs::File::open(path).map_err(io_err)?;
         let mut head = [0u8; 512];
         let n = f.read(&mut head).map_err(io_err)?;
