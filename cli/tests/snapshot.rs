@@ -418,3 +418,18 @@ fn snapshots_in_a_manifest() {
     );
     assert!(text.contains("8 passed, 0 failed"), "{text}");
 }
+
+/// A snapshot is one moment: `--at` is refused, and the moment is said as
+/// the snapshot's, not a packet's.
+#[test]
+fn a_snapshot_is_one_moment() {
+    let snap = common::fixture("kernels/text/6.12/routes.l0.ip.txt");
+    let out = common::nlorder(&["table", "--at", "1", snap.to_str().expect("path")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--at needs a capture"), "{err}");
+    let (node, _) = common::detect_json(&["--method", "first-found", snap.to_str().expect("path")]);
+    let text = node.to_string();
+    assert!(text.contains("\"snapshot\":true"), "{text}");
+    assert!(!text.contains("the end of the capture"), "{text}");
+}

@@ -290,3 +290,32 @@ fn bad(path: &Path, what: String) -> Error {
         what,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    // Tests fail by panicking.
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// The real report's `sysctl -a` and `uname -a`, read per device
+    /// (`fixtures/sos/README.md`).
+    #[test]
+    fn a_real_report_s_sysctl_and_release() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sos/node1");
+        let tree = Tree::open(&dir).unwrap().expect("a report");
+        assert!(tree.kernel().unwrap().starts_with("6."));
+        let s = tree.sysctl().unwrap();
+        let eth0 = s.get("eth0").expect("eth0");
+        assert_eq!(eth0.promote_secondaries, Some(0));
+        assert_eq!(eth0.addr_gen_mode, Some(0));
+        assert_eq!(eth0.disable_ipv6, Some(0));
+        assert!(eth0.accept_dad.is_some() && eth0.accept_ra.is_some() && eth0.use_tempaddr.is_some());
+        assert!(s.contains_key("all") && s.contains_key("br0"));
+        let outputs: Vec<String> = tree.ip_outputs().into_iter().map(|(n, _)| n).collect();
+        // the one-line addresses first, the full listing after them
+        let o = outputs.iter().position(|n| n.ends_with("ip_-o_addr")).unwrap();
+        let d = outputs.iter().position(|n| n.ends_with("ip_-d_address")).unwrap();
+        assert!(o < d, "{outputs:?}");
+        assert!(tree.etc("hosts").unwrap().contains("node1.example"));
+    }
+}
