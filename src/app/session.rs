@@ -240,15 +240,7 @@ impl Session {
     /// listener leaving, a dump answered after the moment) does not: the
     /// dump shows the tables as they were when `ip` ran.
     fn applies(&self, a: &crate::model::Assumption) -> bool {
-        use crate::model::Assumption;
-        self.snapshot.is_none()
-            || !matches!(
-                a,
-                Assumption::MayLeaveUnseen { .. }
-                    | Assumption::AdvertisementsUnseen { .. }
-                    | Assumption::LinkListenerLeft { .. }
-                    | Assumption::AnsweredLater { .. }
-            )
+        self.snapshot.is_none() || !a.about_listening()
     }
 
     /// The command lists the model's assumptions itself: the summary on
