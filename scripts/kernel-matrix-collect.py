@@ -41,6 +41,9 @@ for pcap in sorted(raw.glob("*.pcap")):
     (dest / f"{base}.ip.json").write_text(json.dumps(doc, indent=1) + "\n")
     shutil.copyfile(pcap, dest / pcap.name)
     shutil.copyfile(raw / f"{base}.log", dest / f"{base}.log")
+    for text in (f"{base}.ip.txt", f"{base}.ip-o.txt"):
+        if (raw / text).exists():
+            shutil.copyfile(raw / text, dest / text)
     rundir = raw / f"{base}.runs"
     if rundir.is_dir():
         def lines(path):

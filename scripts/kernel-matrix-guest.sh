@@ -266,6 +266,19 @@ run() { # SCENARIO-FILE LISTENERS
     ipn "$ns" -j addr show > "$base.addr.json"
     ipn "$ns" -j -4 route show table all > "$base.route4.json"
     ipn "$ns" -j -6 route show table all > "$base.route6.json"
+    # the same moment as text, as pasted into a ticket: each command after
+    # a `$ ip ...` line (`S.lN.ip.txt`), and the one-line forms (`ip -o`,
+    # `S.lN.ip-o.txt`)
+    for c in "-d link show" "addr show" "route show table all" "-6 route show table all" "rule show" "-6 rule show"; do
+        echo "\$ ip $c"
+        # shellcheck disable=SC2086
+        ipn "$ns" $c
+    done > "$base.ip.txt" 2>&1
+    for c in "-o -d link show" "-o addr show" "-o route show table all" "-o -6 route show table all"; do
+        echo "# ip $c"
+        # shellcheck disable=SC2086
+        ipn "$ns" $c
+    done > "$base.ip-o.txt" 2>&1
     echo "$n" > "$base.listeners"
     nsx "$ns" cat /proc/sys/net/ipv4/conf/all/promote_secondaries > "$base.promote"
     for d in $(cat "$W/daemons" 2>/dev/null); do

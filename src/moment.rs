@@ -212,6 +212,9 @@ pub struct Moment {
     /// The capture read to its end is cut: the number of its last whole
     /// record (what came after it is unknown).
     pub truncated_after: Option<u64>,
+    /// The tables are a snapshot's (`ip` output or a sosreport): one dump
+    /// of each at one moment, no capture's packet.
+    pub snapshot: bool,
 }
 
 /// An `--at` that names no moment inside the capture.
@@ -236,6 +239,7 @@ impl Moment {
             chosen: None,
             inferred: false,
             truncated_after: None,
+            snapshot: false,
         }
     }
 

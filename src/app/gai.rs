@@ -150,7 +150,13 @@ impl Gai {
             Some(p) => GaiConf::parse(
                 &std::fs::read_to_string(p).map_err(|e| Error::Unreadable(format!("{}: {e}", p.display())))?,
             ),
-            None => GaiConf::default(),
+            // a sosreport given as the capture: its own /etc/gai.conf
+            None => match &self.capture {
+                Source::Path(p) => crate::snapshot::etc_file(p, "gai.conf")
+                    .map(|t| GaiConf::parse(&t))
+                    .unwrap_or_default(),
+                _ => GaiConf::default(),
+            },
         };
         let options = gai::Options {
             resolver: self.resolver,

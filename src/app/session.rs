@@ -169,8 +169,8 @@ pub struct Session {
     /// Nothing on stderr, not even a moment outside the capture (the
     /// caller reports it itself: `check`).
     silent: bool,
-    /// Read from `ip -j` output, not a capture: what it lacks.
-    pub snapshot: Option<Vec<crate::snapshot::Gap>>,
+    /// Read from a snapshot, not a capture: its form and what it lacks.
+    pub snapshot: Option<crate::snapshot::Facts>,
 }
 
 impl Session {
@@ -194,7 +194,7 @@ impl Session {
             Source::Path(p) if p.as_os_str() == "-" => (Box::new(io::stdin()), None),
             Source::Path(p) if crate::snapshot::is_snapshot(p) => {
                 let snap = crate::snapshot::load(p).map_err(|e| Error::Unreadable(e.to_string()))?;
-                gaps = Some(snap.gaps);
+                gaps = Some(snap.facts);
                 let len = snap.capture.len() as u64;
                 (Box::new(io::Cursor::new(snap.capture)), Some(len))
             }
@@ -227,11 +227,20 @@ impl Session {
     pub fn refuse_snapshot(&self, command: &str) -> Result<(), Error> {
         match self.snapshot {
             Some(_) => Err(Error::Usage(format!(
-                "{}: a snapshot of `ip -j` output is one dump at one moment and has no messages: `{command}` needs a capture",
+                "{}: a snapshot (`ip` output or a sosreport) is one dump at one moment and has no messages: `{command}` needs a capture",
                 self.name
             ))),
             None => Ok(()),
         }
+    }
+
+    /// Whether the model's assumption `a` applies to what was read: a
+    /// snapshot is no recording, so what a capture without listeners
+    /// could not hear (devices leaving unseen, router advertisements, a
+    /// listener leaving, a dump answered after the moment) does not: the
+    /// dump shows the tables as they were when `ip` ran.
+    fn applies(&self, a: &crate::model::Assumption) -> bool {
+        self.snapshot.is_none() || !a.about_listening()
     }
 
     /// The command lists the model's assumptions itself: the summary on
@@ -327,6 +336,9 @@ impl Session {
         self.summary(&rebuilt.stats, diags, Some(&rebuilt.model))?;
         self.replayable(&rebuilt.stats)?;
         self.grounds = Grounds::of(&rebuilt.model, diags);
+        let keep: Vec<bool> = self.grounds.assumptions.iter().map(|a| self.applies(a)).collect();
+        let mut keep = keep.into_iter();
+        self.grounds.assumptions.retain(|_| keep.next().unwrap_or(true));
         self.grounds.truncated = self.reader.info.cut_after.is_some();
         self.grounds.truncated_after = self.reader.info.cut_after;
         Ok(())
@@ -341,7 +353,7 @@ impl Session {
         // several threads)
         super::parallel::stderr(|err| {
             match &self.snapshot {
-                Some(gaps) => crate::report::summary::write_snapshot_summary(err, gaps)?,
+                Some(facts) => crate::report::summary::write_snapshot_summary(err, facts)?,
                 None => write_summary(err, &self.reader.info, stats, diags, self.style)?,
             }
             if let Some(m) = model {
@@ -354,7 +366,7 @@ impl Session {
                 }
                 // What the tables rest on where the capture is silent.
                 if !self.assumptions_in_output {
-                    for n in m.assumptions() {
+                    for n in m.assumptions().into_iter().filter(|a| self.applies(a)) {
                         writeln!(err, "  assumed: {n}")?;
                     }
                 }
@@ -374,7 +386,8 @@ impl Session {
         let mut diags = Diagnostics::default();
         let done = run(&mut self.reader, &mut diags);
         self.done();
-        let (r, rebuilt) = done.map_err(|e| self.unreadable(e))?;
+        let (r, mut rebuilt) = done.map_err(|e| self.unreadable(e))?;
+        rebuilt.moment.snapshot = self.snapshot.is_some();
         self.rebuilt(&rebuilt, &diags)?;
         Ok((r, rebuilt, diags))
     }
@@ -400,6 +413,12 @@ impl Session {
         sink: &mut S,
         follow: &mut impl Follow,
     ) -> Result<(Rebuilt, Diagnostics), Error> {
+        if at.is_some() && self.snapshot.is_some() {
+            return Err(Error::Usage(format!(
+                "{}: a snapshot is one dump at one moment: --at needs a capture",
+                self.name
+            )));
+        }
         let ((), rebuilt, diags) = self.pass(|reader, diags| {
             let r = crate::rebuild::rebuild_following(reader, trace, model, at, diags, sink, follow)?;
             Ok(((), r))

@@ -198,6 +198,23 @@ pub enum Assumption {
     },
 }
 
+impl Assumption {
+    /// Whether it is about messages a capture without listeners could
+    /// not hear (devices leaving unseen, router advertisements, a
+    /// listener leaving, a dump answered after the moment): none of
+    /// these applies to a snapshot, whose dump shows the tables as they
+    /// were.
+    pub fn about_listening(&self) -> bool {
+        matches!(
+            self,
+            Assumption::MayLeaveUnseen { .. }
+                | Assumption::AdvertisementsUnseen { .. }
+                | Assumption::LinkListenerLeft { .. }
+                | Assumption::AnsweredLater { .. }
+        )
+    }
+}
+
 /// What a promotion (or its absence) rests on: see `Model::promotion`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -31,6 +31,8 @@ pub struct JsonMoment {
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     truncated_after: Option<u64>,
+    /// The tables are a snapshot's: one dump at one moment, no packet.
+    snapshot: bool,
     description: String,
 }
 
@@ -48,12 +50,16 @@ pub fn json(m: &Moment) -> JsonMoment {
         inferred: m.inferred,
         truncated: m.truncated_after.is_some(),
         truncated_after: m.truncated_after,
+        snapshot: m.snapshot,
         description: describe(m),
     }
 }
 
 /// `packet 10, 2026-…Z (the end of the capture)`.
 pub fn describe(m: &Moment) -> String {
+    if m.snapshot {
+        return "the snapshot (one dump of each table at one moment)".to_owned();
+    }
     let when = |p: u64, ts: Option<Timestamp>| match ts {
         Some(t) => format!("packet {p}, {}", t.rfc3339()),
         None => format!("packet {p}"),

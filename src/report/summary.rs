@@ -219,19 +219,56 @@ pub fn not_netlink(stats: &crate::trace::TraceStats) -> String {
 }
 
 /// A snapshot's summary: one dump at one moment, and what it lacks.
-pub fn write_snapshot_summary(out: &mut dyn Write, gaps: &[crate::snapshot::Gap]) -> io::Result<()> {
-    use crate::snapshot::Gap;
+pub fn write_snapshot_summary(out: &mut dyn Write, facts: &crate::snapshot::Facts) -> io::Result<()> {
+    use crate::snapshot::{Form, Gap};
+    let form = match facts.form {
+        Form::IpJson => "`ip -j` output",
+        Form::IpText => "`ip` text output",
+        Form::Mixed => "`ip` output (JSON and text)",
+        Form::Sosreport => "a sosreport",
+    };
+    let kernel = facts
+        .kernel
+        .as_deref()
+        .map(|k| format!(", kernel {k}"))
+        .unwrap_or_default();
     writeln!(
         out,
-        "snapshot of `ip -j` output: one dump of each table at one moment (no timeline, no \"who looked\", lifetimes as printed)"
+        "snapshot of {form}{kernel}: one dump of each table at one moment (no timeline, no \"who looked\", lifetimes as printed)"
     )?;
-    for g in gaps {
+    for g in &facts.gaps {
+        let owned;
         let words = match g {
-            Gap::NoLinkOutput => "no `ip -j link show`: the links are those of `ip addr show`; their kinds are unknown",
+            Gap::NoLinkOutput => {
+                "no `ip link show` output: the links are those of `ip addr show`; their kinds are unknown"
+            }
             Gap::NoDetails => "`ip` without `-d`: link kinds and each device's addr_gen_mode are unknown",
             Gap::NoIpv4Routes => "no IPv4 route listing: the IPv4 route table is taken to be empty",
             Gap::NoIpv6Routes => {
-                "no IPv6 route listing (`ip -j -6 route show table all`): the IPv6 route table is taken to be empty"
+                "no IPv6 route listing (`ip -6 route show table all`): the IPv6 route table is taken to be empty"
+            }
+            Gap::RulesNotRead => "`ip rule` output is not read: route lookups rest on the default rules",
+            Gap::SharedBuckets { kernel_known, links } => {
+                owned = format!(
+                    "{}: {} share a hash bucket (ifindex & 255), so their order is that of their creation at the \
+                     snapshot, newest first; a program that listed links before one of them was made again saw \
+                     another order",
+                    if *kernel_known {
+                        "the kernel dumps links by hash bucket"
+                    } else {
+                        "the kernel release is not given, so links may be dumped by hash bucket (before 6.9)"
+                    },
+                    links.join(", ")
+                );
+                &owned
+            }
+            Gap::Lifetimes { addresses } => {
+                owned = format!(
+                    "lifetimes are as `ip` printed them when it ran: {} expire, and at another moment had more \
+                     time left, or were gone",
+                    addresses.join(", ")
+                );
+                &owned
             }
         };
         writeln!(out, "  assumed: {words}")?;

@@ -297,7 +297,12 @@ pub(crate) fn table_json<'a>(
                 .map(move |r| json_route(r, model))
         }),
         rules: json_rules(model, filter),
-        assumptions: grounds.assumptions.iter().map(ToString::to_string).collect(),
+        assumptions: grounds
+            .assumptions
+            .iter()
+            .filter(|a| !(moment.snapshot && a.about_listening()))
+            .map(ToString::to_string)
+            .collect(),
         warnings: grounds.warnings,
     }
 }
@@ -603,7 +608,12 @@ fn write_sections(
             }
         }
     }
-    let notes = model.assumptions();
+    // (a snapshot heard nothing: what listening would have shown does not apply)
+    let notes: Vec<_> = model
+        .assumptions()
+        .into_iter()
+        .filter(|a| !(moment.snapshot && a.about_listening()))
+        .collect();
     if !notes.is_empty() {
         writeln!(out, "{}", style.dim("# not in the capture (assumed)"))?;
         for n in notes {

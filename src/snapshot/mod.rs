@@ -26,7 +26,7 @@
 //! empty directory, JSON of another command or a truncated paste is an
 //! [`Error`] naming what is missing.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -39,57 +39,19 @@ use crate::netlink::names::{
     AF_INET, AF_INET6, AF_UNSPEC, NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, RTM_GETADDR, RTM_GETLINK,
     RTM_GETROUTE, RTM_NEWADDR, RTM_NEWLINK, RTM_NEWROUTE,
 };
-use crate::netlink::names::{IFF_NAMES, ROUTE_FLAG_NAMES};
 use crate::netlink::values::{RouteProtocol, RouteType, Scope, TableId};
 use crate::record::{CaptureWriter, FileFormat};
 
-/// Why a snapshot cannot be read.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A file or directory that cannot be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: io::Error,
-    },
-    /// A file that is not JSON, or JSON cut short.
-    #[error("{path}: not `ip -j` output: {why}")]
-    NotJson {
-        /// The file.
-        path: PathBuf,
-        /// serde_json's words.
-        why: String,
-    },
-    /// JSON of something else than the commands a snapshot holds.
-    #[error("{path}: JSON of another command: {what}")]
-    Foreign {
-        /// The file.
-        path: PathBuf,
-        /// What it is, as far as it can be told.
-        what: String,
-    },
-    /// An output present but not as `ip` prints it.
-    #[error("{path}: {what}")]
-    Malformed {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        what: String,
-    },
-    /// No address listing: nothing to replay.
-    #[error(
-        "{0}: no `ip -j addr show` output (an array of links with `addr_info`): a snapshot needs at least the addresses"
-    )]
-    NoAddresses(PathBuf),
-    /// Writing the in-memory capture failed.
-    #[error("building the snapshot's dumps: {0}")]
-    Build(io::Error),
-}
+mod error;
+mod sos;
+mod text;
+mod values;
+
+pub use error::Error;
+use values::{Addr, AddrFamily, AddrGenMode, Link, LinkFlag, Route, route_flag};
 
 /// What a snapshot does not show, said by the caller as an assumption.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Gap {
     /// No `ip link show`: the links are those of `ip addr show`, in its order.
@@ -100,6 +62,25 @@ pub enum Gap {
     NoIpv4Routes,
     /// No IPv6 route listing: the IPv6 route table is taken to be empty.
     NoIpv6Routes,
+    /// `ip rule` output was given but is not read: lookups rest on the
+    /// default rules.
+    RulesNotRead,
+    /// Devices in one hash bucket of a kernel that dumps links by bucket
+    /// (before 6.9, or a release not given): their order is that of their
+    /// creation at the snapshot, newest first; a program that listed the
+    /// links before one of them was made again saw another order.
+    SharedBuckets {
+        /// Whether the kernel release is known (and before 6.9).
+        kernel_known: bool,
+        /// The devices sharing a bucket, in the snapshot's order.
+        links: Vec<String>,
+    },
+    /// Addresses with finite lifetimes: what `ip` printed when it ran; at
+    /// another moment they were longer, or gone.
+    Lifetimes {
+        /// The addresses (`ADDR/LEN on DEV`).
+        addresses: Vec<String>,
+    },
 }
 
 /// A snapshot read and turned into capture bytes.
@@ -107,22 +88,62 @@ pub enum Gap {
 pub struct Snapshot {
     /// An nlmon-format pcap holding one dump of each table.
     pub capture: Vec<u8>,
+    /// What it was read from and what it lacks.
+    pub facts: Facts,
+}
+
+/// What a snapshot was read from, and what it lacks.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Facts {
+    /// The form of its input.
+    pub form: Form,
+    /// The kernel release, where the input names it (the recordings'
+    /// combined form, a sosreport's `uname -a`).
+    pub kernel: Option<String>,
     /// What the snapshot lacks.
     pub gaps: Vec<Gap>,
-    /// The kernel release, where the combined form names it.
-    pub kernel: Option<String>,
+}
+
+/// The form a snapshot was given in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    /// `ip -j` JSON.
+    IpJson,
+    /// `ip`'s text output (a ticket's paste).
+    IpText,
+    /// Both, in one directory or paste.
+    Mixed,
+    /// A sosreport (directory or tarball).
+    Sosreport,
+}
+
+/// Several files or directories given as one snapshot, joined by commas
+/// (`addr.txt,route.txt`, or `NODE=addr.txt,route.txt` where a node is
+/// named): the parts, when `path` itself does not exist and every part
+/// does.
+fn several(path: &Path) -> Option<Vec<PathBuf>> {
+    let s = path.to_str()?;
+    if !s.contains(',') || path.exists() {
+        return None;
+    }
+    let parts: Vec<PathBuf> = s.split(',').filter(|p| !p.is_empty()).map(PathBuf::from).collect();
+    parts.iter().all(|p| p.exists()).then_some(parts)
 }
 
 /// Whether `path` looks like a snapshot rather than a capture: a
 /// directory, or a regular file whose first byte that is not white space
 /// opens JSON (a pipe is always a capture).
 pub fn is_snapshot(path: &Path) -> bool {
-    if path.is_dir() {
+    if path.is_dir() || several(path).is_some() {
         return true;
     }
     // Only a regular file is peeked at: a pipe's bytes would be consumed.
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
+    }
+    if sos::is_report(path) {
+        return true;
     }
     let Ok(mut f) = std::fs::File::open(path) else {
         return false;
@@ -131,201 +152,11 @@ pub fn is_snapshot(path: &Path) -> bool {
     let Ok(n) = io::Read::read(&mut f, &mut buf) else {
         return false;
     };
-    buf.get(..n)
-        .unwrap_or_default()
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| matches!(b, b'[' | b'{'))
-}
-
-// ---- the JSON, typed ----
-
-/// A link, as `ip -j [-d] link show` (or the part of `ip -j addr show`
-/// before `addr_info`) prints it.
-#[derive(Debug, Clone, Deserialize)]
-struct Link {
-    ifindex: u32,
-    ifname: String,
-    #[serde(default)]
-    flags: Vec<LinkFlag>,
-    mtu: Option<u32>,
-    qdisc: Option<String>,
-    master: Option<String>,
-    operstate: Option<OperState>,
-    linkmode: Option<String>,
-    group: Option<String>,
-    txqlen: Option<u32>,
-    link_type: Option<String>,
-    address: Option<String>,
-    broadcast: Option<String>,
-    permaddr: Option<String>,
-    #[serde(default, deserialize_with = "null_or")]
-    link: Option<Option<String>>,
-    link_index: Option<u32>,
-    link_netnsid: Option<i32>,
-    #[serde(default)]
-    proto_down: bool,
-    ifalias: Option<String>,
-    #[serde(default)]
-    altnames: Vec<String>,
-    linkinfo: Option<LinkInfo>,
-    inet6_addr_gen_mode: Option<AddrGenMode>,
-    #[serde(default)]
-    addr_info: Option<Vec<Addr>>,
-}
-
-/// `"link": null` (no lower device, IFLA_LINK 0) against no `link` at all.
-fn null_or<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
-}
-
-#[derive(Debug, Clone, Deserialize)]
-struct LinkInfo {
-    info_kind: Option<String>,
-    info_slave_kind: Option<String>,
-}
-
-/// A link flag as `ip` names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum LinkFlag {
-    /// `NO-CARRIER`: up, not running (no bit of its own).
-    NoCarrier,
-    /// `M-DOWN`: the lower device is down (no bit of its own).
-    MDown,
-    /// An `IFF_*` bit.
-    Bit(u32),
-    /// A name nlorder does not know.
-    Other(String),
-}
-
-impl<'de> Deserialize<'de> for LinkFlag {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Ok(match s.as_str() {
-            "NO-CARRIER" => LinkFlag::NoCarrier,
-            "M-DOWN" => LinkFlag::MDown,
-            n => match IFF_NAMES.iter().find(|(_, name)| *name == n) {
-                Some((bit, _)) => LinkFlag::Bit(*bit),
-                // what is left, in hex
-                None => match u32::from_str_radix(n, 16) {
-                    Ok(bits) => LinkFlag::Bit(bits),
-                    Err(_) => LinkFlag::Other(s),
-                },
-            },
-        })
-    }
-}
-
-/// `operstate`, as `ip` names RFC 2863's states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-enum OperState {
-    #[serde(rename = "UNKNOWN")]
-    Unknown,
-    #[serde(rename = "NOTPRESENT")]
-    NotPresent,
-    #[serde(rename = "DOWN")]
-    Down,
-    #[serde(rename = "LOWERLAYERDOWN")]
-    LowerLayerDown,
-    #[serde(rename = "TESTING")]
-    Testing,
-    #[serde(rename = "DORMANT")]
-    Dormant,
-    #[serde(rename = "UP")]
-    Up,
-}
-
-/// `inet6_addr_gen_mode` (`ip -d`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum AddrGenMode {
-    Eui64,
-    None,
-    StableSecret,
-    Random,
-    #[serde(untagged)]
-    Other(String),
-}
-
-/// One address of `addr_info`.
-#[derive(Debug, Clone, Deserialize)]
-struct Addr {
-    family: AddrFamily,
-    local: IpAddr,
-    address: Option<IpAddr>,
-    prefixlen: u8,
-    metric: Option<u32>,
-    broadcast: Option<IpAddr>,
-    scope: Option<String>,
-    #[serde(default)]
-    secondary: bool,
-    #[serde(default)]
-    temporary: bool,
-    #[serde(default)]
-    dynamic: bool,
-    #[serde(default)]
-    nodad: bool,
-    #[serde(default)]
-    optimistic: bool,
-    #[serde(default)]
-    dadfailed: bool,
-    #[serde(default)]
-    home: bool,
-    #[serde(default)]
-    deprecated: bool,
-    #[serde(default)]
-    tentative: bool,
-    #[serde(default)]
-    mngtmpaddr: bool,
-    #[serde(default)]
-    noprefixroute: bool,
-    #[serde(default)]
-    autojoin: bool,
-    #[serde(default, rename = "stable-privacy")]
-    stable_privacy: bool,
-    ifa_flags: Option<String>,
-    label: Option<String>,
-    valid_life_time: Option<u32>,
-    preferred_life_time: Option<i64>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum AddrFamily {
-    Inet,
-    Inet6,
-}
-
-/// One route of `ip -j route show`.
-#[derive(Debug, Clone, Deserialize)]
-struct Route {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    dst: String,
-    from: Option<String>,
-    nhid: Option<u32>,
-    gateway: Option<IpAddr>,
-    dev: Option<String>,
-    table: Option<String>,
-    protocol: Option<String>,
-    scope: Option<String>,
-    prefsrc: Option<IpAddr>,
-    metric: Option<u32>,
-    #[serde(default)]
-    flags: Vec<String>,
-    metrics: Option<Vec<serde_json::Map<String, Value>>>,
-    iif: Option<String>,
-    pref: Option<String>,
-    nexthops: Option<Vec<NextHop>>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-struct NextHop {
-    gateway: Option<IpAddr>,
-    dev: Option<String>,
-    weight: Option<u16>,
-    #[serde(default)]
-    flags: Vec<String>,
+    let head = buf.get(..n).unwrap_or_default();
+    // JSON, or text: no byte a capture's headers are full of (NUL and the
+    // other control bytes but tab and line ends)
+    head.iter().any(|b| !b.is_ascii_whitespace())
+        && head.iter().all(|b| *b >= 0x20 || matches!(b, b'\t' | b'\n' | b'\r'))
 }
 
 /// The project's recordings: `ip -j` output kept beside a capture.
@@ -348,6 +179,15 @@ struct Found {
     routes4: Option<Vec<Route>>,
     routes6: Option<Vec<Route>>,
     kernel: Option<String>,
+    /// The addresses are `ip -o addr`'s: links by index and name only.
+    addrs_one_line: bool,
+    /// Policy rules listed (`ip rule`), which a snapshot does not use yet.
+    rules: usize,
+    /// A sosreport's `sysctl -a`, per device.
+    sysctl: Option<BTreeMap<String, sos::DevSysctl>>,
+    /// JSON was read, text was read.
+    json: bool,
+    text: bool,
 }
 
 fn route_is_v6(r: &Route) -> bool {
@@ -362,13 +202,42 @@ fn route_is_v6(r: &Route) -> bool {
 }
 
 impl Found {
-    fn routes(&mut self, routes: Vec<Route>) {
+    /// One route listing: each family it holds replaces what an earlier
+    /// listing held of it (`ip route show table all` prints both families
+    /// on current iproute2, and `ip -6 route show table all` after it the
+    /// IPv6 routes again). An empty listing whose command named its family
+    /// (`family`) says that family's table is empty.
+    fn routes(&mut self, routes: Vec<Route>, family: Option<AddrFamily>) {
         let (v6, v4): (Vec<Route>, Vec<Route>) = routes.into_iter().partition(route_is_v6);
+        if v4.is_empty() && v6.is_empty() {
+            match family {
+                Some(AddrFamily::Inet) => _ = self.routes4.get_or_insert_with(Vec::new),
+                Some(AddrFamily::Inet6) => _ = self.routes6.get_or_insert_with(Vec::new),
+                None => {}
+            }
+            return;
+        }
         if !v4.is_empty() {
-            self.routes4.get_or_insert_with(Vec::new).extend(v4);
+            self.routes4 = Some(v4);
         }
         if !v6.is_empty() {
-            self.routes6.get_or_insert_with(Vec::new).extend(v6);
+            self.routes6 = Some(v6);
+        }
+    }
+
+    /// A listing of `ip`'s text output.
+    fn listing(&mut self, l: text::Listing) {
+        match l {
+            text::Listing::Links(l) => self.links = Some(l),
+            text::Listing::Addrs { links, one_line } => {
+                // (`ip addr` with its link lines says more than `ip -o addr`)
+                if !(one_line && self.addrs.is_some() && !self.addrs_one_line) {
+                    self.addrs = Some(links);
+                    self.addrs_one_line = one_line;
+                }
+            }
+            text::Listing::Routes { routes, family } => self.routes(routes, family),
+            text::Listing::Rules(n) => self.rules += n,
         }
     }
 
@@ -394,7 +263,7 @@ impl Found {
                     self.routes6 = Some(r);
                 }
                 if let Some(r) = c.route {
-                    self.routes(r);
+                    self.routes(r, None);
                 }
                 self.kernel = c.kernel.or(self.kernel.take());
                 Ok(())
@@ -416,7 +285,7 @@ impl Found {
                 } else if has("dst") {
                     let r: Vec<Route> = serde_json::from_value(Value::Array(items))
                         .map_err(|e| malformed("`ip -j route show` output", e))?;
-                    self.routes(r);
+                    self.routes(r, None);
                 } else {
                     let keys: Vec<String> = items
                         .iter()
@@ -457,8 +326,49 @@ impl Found {
             path: path.to_owned(),
             source,
         })?;
+        self.bytes(path, &bytes)
+    }
+
+    /// Every file of a directory, in the order of their names.
+    fn dir(&mut self, path: &Path) -> Result<(), Error> {
+        let io_err = |source| Error::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(io_err)?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(Error::NoAddresses(path.to_owned()));
+        }
+        for f in files {
+            // Files other than `ip` output (a capture beside it, a
+            // sosreport's tarball): passed over.
+            if !is_snapshot(&f) || sos::is_report(&f) {
+                continue;
+            }
+            self.file(&f)?;
+        }
+        Ok(())
+    }
+
+    /// One file's bytes: JSON or text.
+    fn bytes(&mut self, path: &Path, bytes: &[u8]) -> Result<(), Error> {
+        if !opens_json(bytes) {
+            self.text = true;
+            let text = String::from_utf8_lossy(bytes);
+            for l in text::parse(path, &text)? {
+                self.listing(l);
+            }
+            return Ok(());
+        }
+        self.json = true;
         let mut any = false;
-        for v in serde_json::Deserializer::from_slice(&bytes).into_iter::<Value>() {
+        for v in serde_json::Deserializer::from_slice(bytes).into_iter::<Value>() {
             let v = v.map_err(|e| Error::NotJson {
                 path: path.to_owned(),
                 why: if e.is_eof() {
@@ -480,6 +390,24 @@ impl Found {
     }
 }
 
+/// Whether `bytes` open JSON as `ip -j` prints it (an object, or an array
+/// of objects), not text (a prompt such as `[root@node ~]# ip addr` opens
+/// with `[` too).
+fn opens_json(bytes: &[u8]) -> bool {
+    let mut b = bytes.iter().filter(|b| !b.is_ascii_whitespace());
+    match b.next() {
+        Some(b'{') => true,
+        Some(b'[') => matches!(b.next(), Some(b'{' | b']') | None),
+        _ => false,
+    }
+}
+
+/// A release's major and minor (`6.1.0-50-amd64`: 6, 1).
+fn release(k: &str) -> Option<(u32, u32)> {
+    let mut parts = k.split(|c: char| !c.is_ascii_digit());
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
 fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -491,37 +419,49 @@ fn json_kind(v: &Value) -> &'static str {
     }
 }
 
+/// A file of the `etc/` of the sosreport at `path` (`hosts`, `gai.conf`,
+/// `host.conf`), as text; `None` when `path` is no sosreport or the
+/// report holds no such file.
+pub fn etc_file(path: &Path, name: &str) -> Option<String> {
+    sos::Tree::open(path).ok().flatten()?.etc(name)
+}
+
 /// Reads the snapshot at `path` (a directory or a file).
 pub fn load(path: &Path) -> Result<Snapshot, Error> {
     let mut found = Found::default();
-    if path.is_dir() {
-        let io_err = |source| Error::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(io_err)?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            return Err(Error::NoAddresses(path.to_owned()));
-        }
-        for f in files {
-            // Files other than JSON (a capture beside it, notes): passed over.
-            if !is_snapshot(&f) {
-                continue;
+    let report = sos::Tree::open(path)?;
+    if let Some(tree) = &report {
+        for (name, text) in tree.ip_outputs() {
+            let file = path.join(&name);
+            if opens_json(text.split_once('\n').map_or("", |(_, t)| t).as_bytes()) {
+                found.bytes(&file, text.split_once('\n').map_or("", |(_, t)| t).as_bytes())?;
+            } else {
+                for l in text::parse(&file, &text)? {
+                    found.listing(l);
+                }
             }
-            found.file(&f)?;
         }
+        found.kernel = tree.kernel();
+        found.sysctl = tree.sysctl();
+    } else if let Some(parts) = several(path) {
+        for p in parts {
+            if p.is_dir() {
+                found.dir(&p)?;
+            } else {
+                found.file(&p)?;
+            }
+        }
+    } else if path.is_dir() {
+        found.dir(path)?;
     } else {
         found.file(path)?;
     }
     let Some(addrs) = found.addrs.take() else {
         return Err(Error::NoAddresses(path.to_owned()));
     };
+    if found.addrs_one_line && found.links.is_none() {
+        return Err(Error::NoLinkState(path.to_owned()));
+    }
     let mut gaps = Vec::new();
     let links = match found.links.take() {
         Some(l) => l,
@@ -542,7 +482,44 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
     if found.routes6.is_none() {
         gaps.push(Gap::NoIpv6Routes);
     }
-    let b = Builder::new(path, &links);
+    if found.rules > 0 {
+        gaps.push(Gap::RulesNotRead);
+    }
+    let buckets = match found.kernel.as_deref().and_then(release) {
+        Some(v) => (v < (6, 9)).then_some(true),
+        None => Some(false),
+    };
+    if let Some(kernel_known) = buckets {
+        let mut shared: Vec<String> = Vec::new();
+        for l in &links {
+            if links
+                .iter()
+                .any(|o| o.ifindex != l.ifindex && o.ifindex & 255 == l.ifindex & 255)
+            {
+                shared.push(l.ifname.clone());
+            }
+        }
+        if !shared.is_empty() {
+            gaps.push(Gap::SharedBuckets {
+                kernel_known,
+                links: shared,
+            });
+        }
+    }
+    let finite: Vec<String> = addrs
+        .iter()
+        .flat_map(|l| {
+            l.addr_info
+                .iter()
+                .flatten()
+                .filter(|a| a.valid_life_time.is_some_and(|v| v != u32::MAX))
+                .map(move |a| format!("{}/{} on {}", a.local, a.prefixlen, l.ifname))
+        })
+        .collect();
+    if !finite.is_empty() {
+        gaps.push(Gap::Lifetimes { addresses: finite });
+    }
+    let b = Builder::new(path, &links, found.sysctl.as_ref());
     let when = std::fs::metadata(path)
         .and_then(|m| m.modified())
         .unwrap_or(SystemTime::UNIX_EPOCH);
@@ -594,10 +571,19 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
         message(RTM_GETROUTE, NLM_F_REQUEST | NLM_F_DUMP, 3, &rtm),
         route_msgs,
     )?;
+    let form = match (report.is_some(), found.json, found.text) {
+        (true, _, _) => Form::Sosreport,
+        (false, true, true) => Form::Mixed,
+        (false, false, true) => Form::IpText,
+        (false, _, false) => Form::IpJson,
+    };
     Ok(Snapshot {
         capture: w.into_inner(),
-        gaps,
-        kernel: found.kernel,
+        facts: Facts {
+            form,
+            kernel: found.kernel,
+            gaps,
+        },
     })
 }
 
@@ -649,13 +635,15 @@ const NLA_F_NESTED: u16 = 0x8000;
 struct Builder<'a> {
     path: &'a Path,
     index: HashMap<String, u32>,
+    sysctl: Option<&'a BTreeMap<String, sos::DevSysctl>>,
 }
 
 impl<'a> Builder<'a> {
-    fn new(path: &'a Path, links: &[Link]) -> Builder<'a> {
+    fn new(path: &'a Path, links: &[Link], sysctl: Option<&'a BTreeMap<String, sos::DevSysctl>>) -> Builder<'a> {
         Builder {
             path,
             index: links.iter().map(|l| (l.ifname.clone(), l.ifindex)).collect(),
+            sysctl,
         }
     }
 
@@ -735,7 +723,9 @@ impl<'a> Builder<'a> {
         if let Some(q) = &l.qdisc {
             attr_str(&mut body, 6, q);
         }
-        if let Some(id) = l.link_netnsid {
+        // (a namespace named but its id unknown: -1, as the kernel says
+        // of a namespace it has no id for)
+        if let Some(id) = l.link_netnsid.or(l.link_netns.as_ref().map(|_| -1)) {
             attr(&mut body, 37, &id.to_ne_bytes());
         }
         if let Some(a) = &l.ifalias {
@@ -771,8 +761,12 @@ impl<'a> Builder<'a> {
             }
             attr(&mut body, 18 | NLA_F_NESTED, &nest);
         }
-        if let Some(mode) = &l.inet6_addr_gen_mode {
-            let m = match mode {
+        // IFLA_AF_SPEC: `ip -d`'s addrgenmode, and a sosreport's
+        // `sysctl -a` for the device (the devconf arrays hold, of what
+        // nlorder reads, only the entries sysctl printed; the others are 0)
+        let sysctl = self.sysctl.and_then(|s| s.get(&l.ifname)).copied().unwrap_or_default();
+        let mode = match &l.inet6_addr_gen_mode {
+            Some(mode) => Some(match mode {
                 AddrGenMode::Eui64 => 0u8,
                 AddrGenMode::None => 1,
                 AddrGenMode::StableSecret => 2,
@@ -780,11 +774,39 @@ impl<'a> Builder<'a> {
                 AddrGenMode::Other(n) => {
                     return Err(self.bad(format!("{}: unknown inet6_addr_gen_mode `{n}`", l.ifname)));
                 }
-            };
-            let mut inet6 = Vec::new();
+            }),
+            None => sysctl.addr_gen_mode,
+        };
+        let mut spec = Vec::new();
+        if let Some(p) = sysctl.promote_secondaries {
+            // IPV4_DEVCONF_PROMOTE_SECONDARIES is entry 19 of ipv4_devconf
+            let mut conf = vec![0u8; 20 * 4];
+            conf.splice(19 * 4..20 * 4, p.to_ne_bytes());
+            let mut inet = Vec::new();
+            attr(&mut inet, 1, &conf); // IFLA_INET_CONF
+            attr(&mut spec, u16::from(AF_INET) | NLA_F_NESTED, &inet);
+        }
+        let mut inet6 = Vec::new();
+        if let (Some(ra), Some(tmp), Some(dis), Some(dad)) = (
+            sysctl.accept_ra,
+            sysctl.use_tempaddr,
+            sysctl.disable_ipv6,
+            sysctl.accept_dad,
+        ) {
+            // DEVCONF_ACCEPT_RA 3, USE_TEMPADDR 10, DISABLE_IPV6 26, ACCEPT_DAD 27
+            let mut conf = vec![0u8; 28 * 4];
+            for (i, v) in [(3usize, ra), (10, tmp), (26, dis), (27, dad)] {
+                conf.splice(i * 4..i * 4 + 4, v.to_ne_bytes());
+            }
+            attr(&mut inet6, 2, &conf); // IFLA_INET6_CONF
+        }
+        if let Some(m) = mode {
             attr(&mut inet6, 8, &[m]); // IFLA_INET6_ADDR_GEN_MODE
-            let mut spec = Vec::new();
+        }
+        if !inet6.is_empty() {
             attr(&mut spec, u16::from(AF_INET6) | NLA_F_NESTED, &inet6);
+        }
+        if !spec.is_empty() {
             attr(&mut body, 26 | NLA_F_NESTED, &spec); // IFLA_AF_SPEC
         }
         Ok(message(RTM_NEWLINK, NLM_F_MULTI, seq, &body))
@@ -1050,13 +1072,6 @@ fn protocol(p: Option<&str>) -> Option<u8> {
         .map(RouteProtocol::number)
 }
 
-fn route_flag(f: &str) -> Option<u32> {
-    ROUTE_FLAG_NAMES
-        .iter()
-        .find(|(_, name)| *name == f)
-        .map(|(bit, _)| *bit)
-}
-
 #[cfg(test)]
 mod tests {
     // Tests fail by panicking.
@@ -1068,7 +1083,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("nlorder-snap-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let e = load(&dir).unwrap_err().to_string();
-        assert!(e.contains("no `ip -j addr show` output"), "{e}");
+        assert!(e.contains("no `ip addr show` output"), "{e}");
         let f = dir.join("cut.json");
         std::fs::write(&f, br#"[{"ifindex":1,"ifname":"lo","addr_info":[{"fam"#).unwrap();
         let e = load(&f).unwrap_err().to_string();
@@ -1078,7 +1093,7 @@ mod tests {
         assert!(e.contains("another command"), "{e}");
         std::fs::write(&f, br#"[{"ifindex":1,"ifname":"lo","flags":[]}]"#).unwrap();
         let e = load(&f).unwrap_err().to_string();
-        assert!(e.contains("no `ip -j addr show`"), "{e}");
+        assert!(e.contains("no `ip addr show`"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
