@@ -156,9 +156,11 @@ impl OpenDump {
             p.other_tables = true;
         }
         p.listed += 1;
-        p.order.see(&e, routes.get(&e.key()));
         let added = keep_added.then(|| e.clone());
-        if routes.upsert_marked(e, p.mark) {
+        // (held against what the table had under its key, found by the
+        // lookup that applies it)
+        let order = &mut p.order;
+        if routes.upsert_marked_seeing(e, p.mark, |e, had| order.see(e, had)) {
             p.added.extend(added);
         }
     }

@@ -471,6 +471,19 @@ impl RouteTable {
     /// and device chain (the key is the same) and moves to its new place
     /// in dump order.
     pub fn upsert_marked(&mut self, r: RouteEntry, mark: u32) -> bool {
+        self.upsert_marked_seeing(r, mark, |_, _| {})
+    }
+
+    /// [`upsert_marked`](Self::upsert_marked), `see` first shown the route
+    /// and the one the table holds with its key (if any), found by the same
+    /// lookup: a dump's reply is looked up once, not once to compare it
+    /// with the prediction and again to apply it.
+    pub fn upsert_marked_seeing(
+        &mut self,
+        r: RouteEntry,
+        mark: u32,
+        see: impl FnOnce(&RouteEntry, Option<&RouteEntry>),
+    ) -> bool {
         let key = r.key();
         // A dump lists routes in dump order, which is the table's: the
         // route after the one upserted last is most often this one, found
@@ -500,6 +513,7 @@ impl RouteTable {
                 let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
                     return false;
                 };
+                see(&r, Some(cur));
                 let mut r = r;
                 r.seq = cur.seq;
                 let new_src = r.prefsrc;
@@ -517,6 +531,7 @@ impl RouteTable {
                         let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
                             return false;
                         };
+                        see(&r, Some(cur));
                         self.last_seq = self.last_seq.max(r.seq);
                         let old_place = OrderKey::of(cur, slot);
                         let (was, now) = (cur.multipath, r.multipath);
@@ -531,6 +546,7 @@ impl RouteTable {
                         (slot, false, new_place)
                     }
                     None => {
+                        see(&r, None);
                         let place = self.insert_hashed(r, hash);
                         (place.slot(), true, place)
                     }
