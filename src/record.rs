@@ -165,7 +165,14 @@ pub(crate) struct CaptureWriter<W: Write> {
 impl<W: Write> CaptureWriter<W> {
     /// Writes the file header (pcap) or section and interface blocks
     /// (pcapng) to `out`.
-    pub fn new(mut out: W, format: FileFormat) -> io::Result<Self> {
+    pub fn new(out: W, format: FileFormat) -> io::Result<Self> {
+        Self::naming(out, format, kernel_release().as_deref())
+    }
+
+    /// [`Self::new`], the pcapng section naming `release` as its kernel
+    /// (`shb_os`) instead of the running one's (a snapshot of another host
+    /// names its own; `None`: none).
+    pub fn naming(mut out: W, format: FileFormat, release: Option<&str>) -> io::Result<Self> {
         match format {
             FileFormat::Pcap => {
                 let mut h = pcap_parser::PcapHeader::new();
@@ -182,7 +189,7 @@ impl<W: Write> CaptureWriter<W> {
                     major_version: 1,
                     minor_version: 0,
                     section_len: -1,
-                    options: section_options(),
+                    options: section_options(release),
                     block_len2: 0,
                 };
                 out.write_all(&serialize(shb)?)?;
@@ -269,10 +276,10 @@ pub fn kernel_release() -> Option<String> {
         .map(|r| r.trim().to_owned())
 }
 
-fn section_options() -> Vec<pcap_parser::PcapNGOption<'static>> {
+fn section_options(release: Option<&str>) -> Vec<pcap_parser::PcapNGOption<'static>> {
     let option = |code: u16, text: String| writer::option(code, text.into_bytes());
     let mut v = Vec::new();
-    if let Some(release) = kernel_release() {
+    if let Some(release) = release {
         v.push(option(3, format!("Linux {release}")));
     }
     v.push(option(4, format!("nlorder {}", env!("CARGO_PKG_VERSION"))));

@@ -354,6 +354,11 @@ fn a_sosreport_answers_as_its_json() {
     // (nor in the tables' own list of what they rest on)
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(!listed.contains("listener"), "{listed}");
+    // the release `uname -a` printed is the kernel whose rules apply
+    assert!(
+        listed.contains("# links (kernel order ascending, the rule of linux 6.18"),
+        "{listed}"
+    );
     if !common::have("tar", &["--version"]) {
         eprintln!("no tar: the tarball is not checked");
         return;

@@ -523,7 +523,13 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
     let when = std::fs::metadata(path)
         .and_then(|m| m.modified())
         .unwrap_or(SystemTime::UNIX_EPOCH);
-    let mut w = CaptureWriter::new(Vec::new(), FileFormat::Pcap).map_err(Error::Build)?;
+    // (a release the input names goes where a capture names it, the pcapng
+    // section's shb_os, so that its kernel's rules and build apply)
+    let mut w = match found.kernel.as_deref() {
+        Some(k) => CaptureWriter::naming(Vec::new(), FileFormat::Pcapng, Some(k)),
+        None => CaptureWriter::new(Vec::new(), FileFormat::Pcap),
+    }
+    .map_err(Error::Build)?;
     let dump = |w: &mut CaptureWriter<Vec<u8>>, seq: u32, req: Vec<u8>, replies: Vec<Vec<u8>>| -> Result<(), Error> {
         w.write(&req, when).map_err(Error::Build)?;
         let mut buf = Vec::new();
