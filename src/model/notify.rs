@@ -96,7 +96,7 @@ impl Model {
                 self.note_ra_prefix(&e, ctx.packet);
                 self.drop_other_form(&e, ctx, sink);
                 // (siblings the model holds as routes of their own go into it)
-                if let Some(seq) = self.merge_ipv6_siblings(&mut e, ctx, sink)
+                if let Some(seq) = self.merge_ipv6_siblings(&mut e, flags, ctx, sink)
                     && !self.routes.contains(&e.key())
                 {
                     e.seq = seq;
