@@ -340,3 +340,27 @@ fn a_link_moved_away_is_said_moved_not_deleted() {
         );
     }
 }
+
+/// A link-local address the model could not know (ip6tnl's, made from a
+/// random permanent address no message shows) is shown as `fe80::` until
+/// something names it. With no address notifications (a listener on the
+/// link and route groups only: the derived capture), the kernel's `local`
+/// route in table local names it: the placeholder becomes that address,
+/// and no `fe80::` is left beside it.
+#[test]
+fn a_local_route_names_an_unknown_link_local() {
+    let pcap = common::fixture("derived/tunnels-ipv6-noaddr.pcap.gz");
+    let p = pcap.to_string_lossy().into_owned();
+    let out = common::nlorder(&["table", "--format", "json", "-q", "--kernel", "6.1", "--at", "280", &p]);
+    let t: Value = serde_json::from_slice(&out.stdout).expect("table json");
+    let on: Vec<String> = t["addresses"]
+        .as_array()
+        .expect("addresses")
+        .iter()
+        .filter(|a| a["ifname"] == "ip6tnl0")
+        .map(|a| format!("{}/{}", a["address"].as_str().unwrap_or("?"), a["prefix_len"]))
+        .collect();
+    assert_eq!(on, ["fe80::8483:2dff:fed7:e357/64"], "{on:?}");
+    let assumed = t["assumptions"].to_string();
+    assert!(!assumed.contains("ip6tnl0"), "{assumed}");
+}

@@ -13,7 +13,9 @@
 //! order), the notification of an added sibling shows the new hop first.
 //! So a notification of a multipath route over next hops the model holds
 //! in that group replaces them: the hops it already had keep their order
-//! and place, the new ones follow in the notification's order. Deleting
+//! and place, the new ones follow in the notification's order; that of a
+//! replace (NLM_F_REPLACE) is the whole route, in the kernel's order, and
+//! the routes it covered are gone. Deleting
 //! one sibling (`ip -6 route del ... via GW dev DEV`) is notified as a
 //! single route: the model takes that hop out of the multipath route, and
 //! a route left with one hop is a single route again. A device that
@@ -26,6 +28,7 @@ use std::net::IpAddr;
 use super::changes::{Change, ChangeSink};
 use super::entries::RouteEntry;
 use super::state::{Ctx, Model};
+use crate::netlink::names::{NLM_F_APPEND, NLM_F_REPLACE};
 use crate::netlink::rtnl::NextHop;
 use crate::netlink::values::{AddressFamily, RouteProtocol};
 
@@ -57,9 +60,17 @@ impl Model {
     /// model holds as other routes go into it, and its next hops take the
     /// kernel's list order. Returns the place (`seq`) of the first sibling
     /// it replaced, if any.
+    ///
+    /// A notification of a replace (`NLM_F_REPLACE` without
+    /// `NLM_F_APPEND`: `ip -6 route replace` with next hops) is the whole
+    /// route: `ip6_route_multipath_add` replaced the route that was there,
+    /// its siblings with it, by the first hop asked and appended the others
+    /// after it, so the notification's order is the kernel's and every
+    /// route of the group that qualifies is gone.
     pub(super) fn merge_ipv6_siblings<S: ChangeSink>(
         &mut self,
         new: &mut RouteEntry,
+        flags: u16,
         ctx: &Ctx,
         sink: &mut S,
     ) -> Option<i64> {
@@ -75,6 +86,16 @@ impl Model {
             .cloned()
             .collect();
         let held: Vec<Hop> = members.iter().flat_map(hops_of).collect();
+        if flags & NLM_F_REPLACE != 0 && flags & NLM_F_APPEND == 0 {
+            let mut first = None;
+            for m in members.into_iter().filter(|m| m.key() != key) {
+                first = Some(first.map_or(m.seq, |s: i64| s.min(m.seq)));
+                if let Some(old) = self.routes.remove(&m.key()) {
+                    self.report_removed(vec![old], ctx, sink);
+                }
+            }
+            return first;
+        }
         if !held.iter().any(|h| notified.contains(h)) {
             return None;
         }

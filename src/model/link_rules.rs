@@ -197,6 +197,7 @@ impl Model {
             }
             let st = self.state_mut(index);
             st.qdisc = st.carrier;
+            st.activated = true;
             self.link_up(index, ctx, sink);
         } else if !vlan {
             self.carrier_follows(index);

@@ -11,7 +11,9 @@
 //! device that is up gets NETDEV_CHANGE (IPv6 made ready, the carrier
 //! handed to its VLANs). It runs once the request that queued an urgent
 //! event has been applied (a running device that is stacked, `iflink !=
-//! ifindex`, or gains carrier); events that are not urgent wait for the
+//! ifindex` as IFLA_LINK shows it, or gains carrier while its qdisc is
+//! changing, which a veth in its first open is not); events that are not
+//! urgent wait for the
 //! once-a-second limit (`linkwatch_nextevent`), timed by the capture's
 //! timestamps, and an urgent run leaves them queued. The work never runs
 //! while a change request waits for its answer (the kernel holds its rtnl
@@ -187,7 +189,8 @@ impl Model {
                     break;
                 }
             }
-            if !self.lw.is_empty() {
+            // (the rest of a paced run is not a new run: it needs no timer)
+            if !self.lw.held.is_empty() || !self.lw.queue.is_empty() {
                 let at = self.lw.clock;
                 self.lw.clock = now;
                 self.schedule_delayed();

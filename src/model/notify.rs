@@ -94,9 +94,10 @@ impl Model {
             (Body::Route(r), _) => {
                 let mut e = RouteEntry::from_message(r, origin, 0);
                 self.note_ra_prefix(&e, ctx.packet);
+                self.link_local_named_by_route(&e, ctx, sink);
                 self.drop_other_form(&e, ctx, sink);
                 // (siblings the model holds as routes of their own go into it)
-                if let Some(seq) = self.merge_ipv6_siblings(&mut e, ctx, sink)
+                if let Some(seq) = self.merge_ipv6_siblings(&mut e, flags, ctx, sink)
                     && !self.routes.contains(&e.key())
                 {
                     e.seq = seq;

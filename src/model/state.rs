@@ -252,6 +252,11 @@ pub(super) struct DeviceState {
     /// dump it is not (Docker sets docker0's MAC; `ip link add
     /// type bridge` leaves it random, to be replaced by its lowest port's).
     pub(super) created_here: bool,
+    /// Opened since it was registered here (`dev_activate` gave it its
+    /// default qdisc, which stays as `qdisc_sleeping` while it is down or
+    /// without carrier). A device the capture did not make is taken as
+    /// opened before.
+    pub(super) activated: bool,
     /// A bridge whose MAC may have changed to a port's unseen (see
     /// `created_here`): a link-local address made from it is unknown.
     pub(super) mac_uncertain: bool,
@@ -1109,23 +1114,35 @@ impl Model {
     }
 
     /// `linkwatch_urgent_event`: the device is running and either stacked
-    /// (its iflink is another device: the kernel puts IFLA_LINK in its
-    /// messages) or has carrier (its qdisc is then changing).
+    /// (its iflink is not its own ifindex: IFLA_LINK names the iflink,
+    /// always when IFLA_LINK_NETNSID is there too, so a veth whose peer in
+    /// another namespace has the same ifindex is not stacked) or has
+    /// carrier while its qdisc is changing (`qdisc_tx_changing`: opened
+    /// before, and no tx qdisc attached now; a device opened for the first
+    /// time has none to change to yet).
     pub(super) fn lw_urgent(&self, index: u32) -> bool {
         let st = self.state(index);
-        let stacked = self.link(index).is_some_and(|l| {
-            l.link.is_some()
-                || l.peer.is_some()
-                || l.link_elsewhere
-                || kind_in(
-                    l,
-                    &[
-                        b"veth", b"vlan", b"macvlan", b"macvtap", b"ipvlan", b"ipip", b"sit", b"gre", b"ip6tnl",
-                        b"ip6gre",
-                    ],
-                )
+        // (checked for a veth only, which gets its carrier inside
+        // `veth_open`, before `dev_activate`: on its first open it has no
+        // qdisc to change to yet; the model's other carrier rules take a
+        // device's carrier at its open from elsewhere, and keep it urgent)
+        let veth = self.link(index).is_some_and(|l| kind_in(l, &[b"veth"]));
+        let qdisc_changing = !veth || ((!st.created_here || st.activated) && !st.qdisc);
+        let stacked = self.link(index).is_some_and(|l| match l.link {
+            Some(iflink) => iflink != index,
+            None => {
+                l.peer.is_some()
+                    || l.link_elsewhere
+                    || kind_in(
+                        l,
+                        &[
+                            b"veth", b"vlan", b"macvlan", b"macvtap", b"ipvlan", b"ipip", b"sit", b"gre", b"ip6tnl",
+                            b"ip6gre",
+                        ],
+                    )
+            }
         });
-        st.admin_up && (stacked || st.carrier)
+        st.admin_up && (stacked || (st.carrier && qdisc_changing))
     }
 
     /// `linkwatch_fire_event`: queued once; an urgent event also asks for

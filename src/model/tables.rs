@@ -16,7 +16,7 @@ use super::kernel_order;
 use super::route_table::Through;
 use super::state::{Ctx, Model};
 use crate::netlink::names::*;
-use crate::netlink::values::{AddressFamily, Scope};
+use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
 
 /// How a new route joins the routes of its group (same table, prefix, tos, metric).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -266,6 +266,76 @@ impl Model {
         self.remove_routes(Through::Device(index), |_| true, ctx, sink);
         self.devices.remove(&index);
         self.dad.cancel(|d| d.index == index);
+    }
+}
+
+impl Model {
+    /// A `local` route of table local to a link-local address names that
+    /// address (`addrconf` makes one for each of the device's addresses):
+    /// the link-local address the model made without knowing its interface
+    /// id, shown as `fe80::`, is that one. It takes the real address in
+    /// its place, and a local route the model made for the placeholder
+    /// goes.
+    pub(super) fn link_local_named_by_route<S: ChangeSink>(&mut self, r: &RouteEntry, ctx: &Ctx, sink: &mut S) {
+        let (Some(std::net::IpAddr::V6(a)), Some(index)) = (r.dst, r.oif) else {
+            return;
+        };
+        let local = r.family == AddressFamily::Inet6
+            && r.kind == RouteType::Local
+            && r.dst_len == 128
+            && r.table == TableId::Local
+            && a.segments()[0] & 0xffc0 == 0xfe80;
+        if !local || !self.state(index).unknown_link_local {
+            return;
+        }
+        let real = std::net::IpAddr::V6(a);
+        let ifname = if sink.wants_changes() {
+            self.ifname(index)
+        } else {
+            String::new()
+        };
+        let Some(list) = self.addrs.get_mut(&index).map(|d| d.list_mut(AddressFamily::Inet6)) else {
+            return;
+        };
+        let placeholder =
+            |e: &AddrEntry| matches!(e.origin, Origin::KernelRule(_, KernelRule::Ipv6LinkLocal)) && e.address == fe80();
+        let Some(pos) = list.iter().position(placeholder) else {
+            return;
+        };
+        let known = list.iter().any(|e| e.address == real);
+        let old = if known {
+            Some(list.remove(pos))
+        } else {
+            list.get_mut(pos).map(|made| {
+                let old = made.clone();
+                made.address = real;
+                old
+            })
+        };
+        let added = (!known).then(|| list.get(pos).cloned()).flatten();
+        self.state_mut(index).unknown_link_local = false;
+        if sink.wants_changes() {
+            if let Some(addr) = old {
+                sink.change(ctx.event(Change::AddrRemoved {
+                    addr,
+                    ifname: ifname.clone(),
+                    promoted: None,
+                    removed_secondaries: Vec::new(),
+                }));
+            }
+            if let Some(addr) = added {
+                sink.change(ctx.event(Change::AddrAdded {
+                    addr,
+                    ifname,
+                    position: pos,
+                    new_link: None,
+                }));
+            }
+        }
+        let made_local = |x: &RouteEntry| {
+            x.kind == RouteType::Local && x.dst == Some(fe80()) && x.dst_len == 128 && !x.origin.is_dump()
+        };
+        self.remove_routes(Through::Device(index), made_local, ctx, sink);
     }
 }
 
