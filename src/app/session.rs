@@ -239,8 +239,11 @@ impl Session {
     /// could not hear (devices leaving unseen, router advertisements, a
     /// listener leaving, a dump answered after the moment) does not: the
     /// dump shows the tables as they were when `ip` ran.
-    fn applies(&self, a: &crate::model::Assumption) -> bool {
-        self.snapshot.is_none() || !a.about_listening()
+    fn applies(&self, a: crate::model::Assumption) -> Option<crate::model::Assumption> {
+        match self.snapshot {
+            None => Some(a),
+            Some(_) => a.at_snapshot(),
+        }
     }
 
     /// The command lists the model's assumptions itself: the summary on
@@ -336,9 +339,8 @@ impl Session {
         self.summary(&rebuilt.stats, diags, Some(&rebuilt.model))?;
         self.replayable(&rebuilt.stats)?;
         self.grounds = Grounds::of(&rebuilt.model, diags);
-        let keep: Vec<bool> = self.grounds.assumptions.iter().map(|a| self.applies(a)).collect();
-        let mut keep = keep.into_iter();
-        self.grounds.assumptions.retain(|_| keep.next().unwrap_or(true));
+        let all = std::mem::take(&mut self.grounds.assumptions);
+        self.grounds.assumptions = all.into_iter().filter_map(|a| self.applies(a)).collect();
         self.grounds.truncated = self.reader.info.cut_after.is_some();
         self.grounds.truncated_after = self.reader.info.cut_after;
         Ok(())
@@ -366,7 +368,7 @@ impl Session {
                 }
                 // What the tables rest on where the capture is silent.
                 if !self.assumptions_in_output {
-                    for n in m.assumptions().into_iter().filter(|a| self.applies(a)) {
+                    for n in m.assumptions().into_iter().filter_map(|a| self.applies(a)) {
                         writeln!(err, "  assumed: {n}")?;
                     }
                 }

@@ -134,6 +134,15 @@ pub enum Assumption {
         /// message that showed it implies.
         at: Timestamp,
     },
+    /// A snapshot (`ip` output) showed the address tentative: duplicate
+    /// address detection was under way when `ip` ran (see
+    /// [`Assumption::at_snapshot`]).
+    TentativeInSnapshot {
+        /// The tentative address.
+        address: IpAddr,
+        /// Its device's name.
+        link: String,
+    },
     /// Duplicate address detection still under way at the last packet: the
     /// address is tentative and its local route not yet added. When DAD
     /// ends the kernel changes both silently, and nothing in the capture
@@ -199,6 +208,19 @@ pub enum Assumption {
 }
 
 impl Assumption {
+    /// What this says of a snapshot (one `ip` dump at one moment): nothing
+    /// when it is about listening; a tentative address in the words of
+    /// what `ip` showed, not of a capture's packets.
+    pub fn at_snapshot(self) -> Option<Assumption> {
+        if self.about_listening() {
+            return None;
+        }
+        Some(match self {
+            Assumption::DadUnderWay { address, link, .. } => Assumption::TentativeInSnapshot { address, link },
+            a => a,
+        })
+    }
+
     /// Whether it is about messages a capture without listeners could
     /// not hear (devices leaving unseen, router advertisements, a
     /// listener leaving, a dump answered after the moment): none of

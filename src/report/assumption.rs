@@ -115,6 +115,12 @@ impl fmt::Display for Assumption {
                      silently when it ends (--at end+2 shows the tables then)"
                 )
             }
+            Assumption::TentativeInSnapshot { address, link } => write!(
+                f,
+                "duplicate address detection of {address} on {link} was under way when `ip` ran (it showed the \
+                 address tentative): the address has no local route yet; unless it is a duplicate both change \
+                 silently within 1 to 2 s"
+            ),
             Assumption::LinkwatchQueued { links } => {
                 let which = if links.is_empty() {
                     "some devices'".to_owned()

@@ -300,8 +300,9 @@ pub(crate) fn table_json<'a>(
         assumptions: grounds
             .assumptions
             .iter()
-            .filter(|a| !(moment.snapshot && a.about_listening()))
-            .map(ToString::to_string)
+            .cloned()
+            .filter_map(|a| if moment.snapshot { a.at_snapshot() } else { Some(a) })
+            .map(|a| a.to_string())
             .collect(),
         warnings: grounds.warnings,
     }
@@ -612,7 +613,7 @@ fn write_sections(
     let notes: Vec<_> = model
         .assumptions()
         .into_iter()
-        .filter(|a| !(moment.snapshot && a.about_listening()))
+        .filter_map(|a| if moment.snapshot { a.at_snapshot() } else { Some(a) })
         .collect();
     if !notes.is_empty() {
         writeln!(out, "{}", style.dim("# not in the capture (assumed)"))?;
