@@ -55,7 +55,7 @@
 #   root-namespace    capture the VM's initial namespace instead of a fresh one
 #   modprobe MODULE... / rmmod MODULE...
 #                     load / unload modules (tunnels: ipip sit ip_gre
-#                     ip6_tunnel ip6_gre vxlan geneve wireguard; ipvlan,
+#                     ip6_tunnel ip6_gre vxlan geneve wireguard bonding; ipvlan,
 #                     macvtap); what a
 #                     run loaded is unloaded after it
 # Output, per kernel K, scenario S and listener count N:
@@ -235,7 +235,7 @@ pack_extended() { # ROOT KERNEL-TREE VERSION
     done
     put /usr/bin/kmod /usr/bin/kmod
     for t in modprobe rmmod lsmod; do ln -sf /usr/bin/kmod "$root/sbin/$t"; done
-    for m in ipip sit ip_gre ip6_tunnel ip6_gre vxlan geneve ipvlan macvtap wireguard; do
+    for m in ipip sit ip_gre ip6_tunnel ip6_gre vxlan geneve ipvlan macvtap wireguard bonding; do
         modprobe -d "$k" -S "$ver" --show-depends $m 2>/dev/null | awk '$1=="insmod"{print $2}' | while read -r p; do
             local rel=${p#"$k"}
             mkdir -p "$root$(dirname "$rel")"

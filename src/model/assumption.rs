@@ -55,6 +55,27 @@ pub enum Assumption {
         /// No address notification either: SLAAC addresses are unseen too.
         addresses_too: bool,
     },
+    /// Devices made during the capture left ifindexes between them that
+    /// no message shows: devices registered in the namespace unseen, such as
+    /// the fallback devices a tunnel module makes as it loads
+    /// (`ifindex_gaps`).
+    UnseenDevices {
+        /// The lowest ifindex of the gap no message showed.
+        from: u32,
+        /// The highest.
+        to: u32,
+        /// How many ifindexes of the gap no message showed.
+        count: usize,
+        /// The packet that showed the device made before the gap.
+        after_packet: u64,
+        /// The packet that showed the device made after it.
+        before_packet: u64,
+        /// That device's kind.
+        kind: Option<String>,
+        /// Their names by the kernel's rule: the fallback devices of the
+        /// module of that kind, exactly as many as the gap.
+        names: Option<Vec<String>>,
+    },
     /// An ifindex the kernel chose itself that no reply or dump showed:
     /// the model took the one the kernel would assign next.
     PredictedIndex {

@@ -410,7 +410,11 @@ impl Model {
                                     from: o.name.display(),
                                 });
                             }
-                            if (o.flags ^ l.flags) & IFF_UP != 0 {
+                            // (its state: up, carrier, oper up, and the
+                            // operational state where both say one)
+                            let flags = (o.flags ^ l.flags) & (IFF_UP | IFF_LOWER_UP | IFF_RUNNING) != 0;
+                            let oper = o.operstate.is_some() && l.operstate.is_some() && o.operstate != l.operstate;
+                            if flags || oper {
                                 out.push(Change::LinkState {
                                     link: l.clone(),
                                     was_up: o.flags & IFF_UP != 0,

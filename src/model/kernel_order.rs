@@ -76,6 +76,16 @@ impl KernelVersion {
         (self.major, self.minor) >= (6, 7)
     }
 
+    /// Whether a device without carrier whose IFLA_LINK names another
+    /// device is LOWERLAYERDOWN only when that device is in its namespace
+    /// without carrier, DOWN otherwise (`default_operstate` since "net:
+    /// linkwatch: only report IF_OPER_LOWERLAYERDOWN if iflink is actually
+    /// down", 6.11); before, any other iflink made it LOWERLAYERDOWN (a
+    /// veth whose peer is in another namespace). 6.12 does, 6.1 does not.
+    pub fn operstate_checks_iflink_device(self) -> bool {
+        (self.major, self.minor) >= (6, 11)
+    }
+
     /// The form of the `ff00::/8` route this release makes; `None` for a
     /// stable series that changed it part way when the text gives no
     /// stable release (4.9, 4.14, 4.19, 5.4), and for 5.10, whose stable

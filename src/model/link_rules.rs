@@ -47,8 +47,9 @@ fn kind_is(l: &LinkEntry, k: &[u8]) -> bool {
 impl Model {
     /// `netif_carrier_ok` by the drivers' rules: a veth has carrier while
     /// both ends are up (with its peer unknown, while it is up and its own
-    /// LOWER_UP flag is set), a bridge while it is up and either never had
-    /// a port or has a port that is up with carrier, a macvlan or ipvlan
+    /// LOWER_UP flag is set), a bridge that never had a port always (up or
+    /// down), one that had while it is up with a port forwarding, a bond
+    /// while it is up with a slave that has carrier, a macvlan or ipvlan
     /// while its lower device has carrier (whatever the lower's admin
     /// state, and always when the lower is unknown); dummy, loopback and
     /// the rest always. A VLAN has the carrier 8021q last handed it (see
@@ -75,15 +76,33 @@ impl Model {
         if kind_is(l, b"bridge") {
             // A bridge that never had a port keeps the carrier every device
             // starts with; once ports come and go, it has carrier while one
-            // of them forwards (up, with carrier).
-            return up(l)
-                && (!self.state(l.index).had_ports
-                    || self
+            // of them forwards: up, and oper up as its own linkwatch event
+            // last left it (`br_port_carrier_check` runs at the port's
+            // NETDEV_CHANGE, after that event, not when its carrier moves).
+            // (down, its ports are disabled: one that had ports has none
+            // then; one that never had keeps its carrier down and up)
+            return !self.state(l.index).had_ports
+                || (up(l)
+                    && self
                         .links
                         .ports(l.index)
                         .iter()
                         .filter_map(|&p| self.link(p))
-                        .any(|p| up(p) && self.carrier(p, depth + 1)));
+                        .any(|p| up(p) && self.state(p.index).oper_up));
+        }
+        if kind_is(l, b"bond") {
+            // A bond has carrier while one of its slaves has (`bond_set_carrier`,
+            // as its link monitor sees them: at once here, within miimon's
+            // interval in the kernel); none without slaves
+            // (`bond_newlink` starts it without). (802.3ad's aggregator
+            // rules are not modelled.)
+            return up(l)
+                && self
+                    .links
+                    .ports(l.index)
+                    .iter()
+                    .filter_map(|&p| self.link(p))
+                    .any(|p| up(p) && self.carrier(p, depth + 1));
         }
         if kind_is(l, b"vlan") && self.state(l.index).seen {
             return self.state(l.index).carrier;
@@ -244,13 +263,16 @@ impl Model {
                 flags |= IFF_RUNNING;
             }
         }
-        let stacked = l.link.is_some_and(|i| i != index);
+        // (a veth whose peer is in another namespace: its iflink is that
+        // peer's index, which only releases before 6.11 take as a lower device)
+        let checks = self.options.kernel.is_none_or(|k| k.operstate_checks_iflink_device());
+        let stacked = l.link.is_some_and(|i| i != index) || (l.link_elsewhere && !checks);
         // (drivers that turn their carrier on and off when opened and
         // closed, so that opening one runs a linkwatch event)
         let carrier_driven = l.kind.is_some_and(|k| {
             matches!(
                 k.as_bytes(),
-                b"veth" | b"vlan" | b"macvlan" | b"macvtap" | b"bridge" | b"bond" | b"team"
+                b"veth" | b"vlan" | b"macvlan" | b"macvtap" | b"bond" | b"team"
             )
         });
         let shown = l.operstate.filter(|_| st.oper_shown_up);
@@ -284,6 +306,15 @@ impl Model {
         self.set_carrier(index, carrier);
     }
 
+    /// `br_port_carrier_check` at a port's NETDEV_CHANGE: the bridge's
+    /// carrier as its ports now give it, shown where it changed.
+    pub(super) fn bridge_port_checked<S: ChangeSink>(&mut self, bridge: u32, ctx: &Ctx, sink: &mut S) {
+        if self.state(bridge).admin_up {
+            self.carrier_follows(bridge);
+            self.show_link_state(bridge, ctx, sink);
+        }
+    }
+
     /// A VLAN's carrier at the moments 8021q sets it: `vlan_dev_open` turns
     /// it on if the lower device has carrier (never off); `vlan_dev_stop`
     /// turns it off, and when the lower device's going down closed it, the
@@ -309,6 +340,10 @@ impl Model {
     /// NETDEV_UP and NETDEV_CHANGE: a device that becomes ready gets its
     /// IPv6 configuration.
     pub(super) fn ipv6_readiness<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        // (a bond's slave: addrconf ignores its NETDEV_UP and NETDEV_CHANGE)
+        if self.link(index).is_some_and(|l| l.flags & IFF_SLAVE != 0) {
+            return;
+        }
         let st = self.state(index);
         let ready = st.admin_up && !st.ipv6_off && st.oper_up && st.qdisc;
         if ready && !st.ipv6_ready {
@@ -462,7 +497,11 @@ impl Model {
             self.ipv4_address_routes(a, ctx, sink);
         }
         // `addrconf_permanent_addr`: IPv6 addresses added while the device
-        // was down get their prefix routes now, carrier or not.
+        // was down get their prefix routes now, carrier or not (not on a
+        // bond's slave, whose NETDEV_UP addrconf ignores).
+        if self.link(index).is_some_and(|l| l.flags & IFF_SLAVE != 0) {
+            return;
+        }
         let v6: Vec<AddrEntry> = self.device_addresses(index, AddressFamily::Inet6).to_vec();
         for a in &v6 {
             self.ipv6_address_routes(a, ctx, sink);
@@ -595,6 +634,9 @@ impl Model {
                 l.link = None;
                 l.link_elsewhere = true;
             });
+            // (a device leaves its namespace closed, `dev_change_net_namespace`:
+            // its peer here has lost its carrier)
+            self.state_mut(p).foreign_peer_down = true;
             self.links_changed(Some(p), std::iter::empty(), ctx, sink);
         }
     }

@@ -32,15 +32,19 @@
 //! net/ipv6/addrconf.c (`addrconf_notify`), drivers/net/veth.c
 //! (`veth_open`, `veth_newlink`), drivers/net/macvlan.c and net/8021q
 //! (`vlan_dev_init`, `register_vlan_dev`, `vlan_dev_open`,
-//! `vlan_dev_stop`, `vlan_device_event`) of Debian's
+//! `vlan_dev_stop`, `vlan_device_event`), net/bridge (`br_device_event`,
+//! `br_port_carrier_check`, `br_port_state_selection`) of Debian's
 //! 6.1.176 and 6.12.117, and checked against both in the kernel matrix
 //! (`fixtures/kernels/*/ipv6-ready.*`). Where the two differ:
 //! `default_operstate` gives 6.12 DOWN rather than LOWERLAYERDOWN when the
 //! iflink device has carrier (neither is oper up, so nothing here
 //! changes), and only 6.12 syncs on GETLINK. Not modelled: dormant and
-//! testing states, LAG ports (urgent too), and the carrier bridges and
-//! macvlans take from their ports and lower devices, which follows at once
-//! here rather than at the lower device's own event.
+//! testing states, LAG ports (urgent too), and the carrier macvlans take
+//! from their lower devices, which follows at once here rather than at the
+//! lower device's own event. A bridge's follows its ports' events: a port
+//! counts once its event has made it oper up, and the bridge checks it at
+//! that event's NETDEV_CHANGE (a port going down counts at once, at
+//! NETDEV_DOWN).
 
 use super::changes::ChangeSink;
 use super::state::kind_in;
@@ -225,6 +229,11 @@ impl Model {
         self.ipv6_readiness(index, ctx, sink);
         for v in self.vlans_on(index) {
             self.set_carrier(v, carrier);
+        }
+        // (the bridge it is a port of checks the port then)
+        let master = self.link(index).and_then(|l| l.master);
+        if let Some(m) = master.filter(|&m| self.link(m).is_some_and(|b| kind_in(b, &[b"bridge"]))) {
+            self.bridge_port_checked(m, ctx, sink);
         }
     }
 

@@ -13,6 +13,7 @@
 //! Its files use and call each other one way only, each only files listed
 //! before it: the data (`entries`, `changes`, `assumption`, `prefix`,
 //! `kernel_order`, `route_order`, `route_table`, `rule_table`, `link_table`, `lifetimes`)
+//! the devices made during the capture (`ifindex_gaps`),
 //! and what is under way (`dad`, `linkwatch_queue`, `pending_requests`,
 //! `open_dumps`); `state`, the [`Model`] struct with its queries and
 //! bookkeeping; `tables`, the operations on the tables; the kernel's own
@@ -30,6 +31,7 @@ mod dump_order;
 mod dumps;
 pub mod entries;
 mod gone_unseen;
+mod ifindex_gaps;
 mod inferred_routes;
 mod ipv6_multipath;
 mod ipvlan_dev_id;

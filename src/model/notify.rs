@@ -173,6 +173,7 @@ impl Model {
             return;
         }
         self.links.reindex(from, to, self.link_order);
+        self.allocations.reindex(from, to);
         if let Some(mut d) = self.addrs.remove(&from) {
             for a in d.v4.iter_mut().chain(d.v6.iter_mut()) {
                 a.index = to;

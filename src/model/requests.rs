@@ -21,7 +21,7 @@ use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 use super::kernel_order;
 use super::pending_requests::{LinkRequest, Pending, RequestBody};
-use super::state::{Ctx, Model};
+use super::state::{Ctx, Model, kind_in};
 use super::tables::Placement;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
@@ -222,6 +222,23 @@ impl Model {
     }
 
     fn create_link<S: ChangeSink>(&mut self, l: &LinkRequest, ctx: &Ctx, sink: &mut S) {
+        // `ip link add ... type KIND` loads KIND's module where it is not
+        // loaded (`rtnl_link_ops` looked up by `request_module`); a tunnel
+        // module makes its fallback devices in every namespace as it loads
+        // (see `ifindex_gaps`): certain where a complete link dump showed
+        // none of them here.
+        if self.seen_link_dump
+            && let Some(kind) = l.kind
+            && let Some(names) = super::ifindex_gaps::module_devices(kind.as_bytes(), |n| {
+                self.link_by_name(n.as_bytes()).is_some() || self.allocations.predicted(n)
+            })
+        {
+            let first = self.next_index();
+            for _ in 1..names.len() {
+                self.next_index();
+            }
+            self.allocations.loaded(first, names, kind.as_bytes(), ctx.packet);
+        }
         // A veth's peer is registered first. `veth_newlink` gives it the
         // index it asked for only when the device itself asked for one too
         // (it tests the device's index, not the peer's): seen on 6.1 and 6.12.
@@ -312,6 +329,17 @@ impl Model {
         }
         if let Some(m) = l.master {
             e.master = (m != 0).then_some(m);
+        }
+        // A bond marks its new slave IFF_SLAVE, so that IPv6 leaves it
+        // alone, and then opens it (`bond_enslave`); releasing one clears
+        // the mark and closes it (`__bond_release_one`).
+        let bond = |m: Option<u32>| m.and_then(|m| self.link(m)).is_some_and(|b| kind_in(b, &[b"bond"]));
+        if e.master != old_master {
+            if bond(e.master) {
+                e.flags |= IFF_SLAVE | IFF_UP;
+            } else if bond(old_master) {
+                e.flags &= !(IFF_SLAVE | IFF_UP);
+            }
         }
         if let Some(mtu) = l.mtu {
             e.mtu = Some(mtu);

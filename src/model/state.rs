@@ -364,6 +364,9 @@ pub struct Model {
     pub(super) warned_unknown: HashSet<u32>,
     /// Links created by notifications during the capture.
     pub(super) created_links: HashSet<u32>,
+    /// The devices made during the capture, in the order of their
+    /// ifindexes' allocation (see `ifindex_gaps`).
+    pub(super) allocations: super::ifindex_gaps::Allocations,
     pub(super) copies: Copies,
     pub(super) warnings: Diagnostics,
     pub(super) stats: ModelStats,
@@ -440,6 +443,7 @@ impl Model {
             addrs_shown: [false; 2],
             warned_unknown: HashSet::new(),
             created_links: HashSet::new(),
+            allocations: Default::default(),
             copies: Copies::default(),
             warnings: Diagnostics::default(),
             stats: ModelStats::default(),
@@ -738,6 +742,7 @@ impl Model {
                 addresses_too: addr_group.distinct == 0,
             });
         }
+        v.extend(self.allocations.gaps(|i| self.link(i).is_some()));
         for l in self.links.as_slice() {
             if matches!(l.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
                 v.push(Assumption::PredictedIndex {

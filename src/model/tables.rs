@@ -83,6 +83,12 @@ impl Model {
         }
         if !new.origin.is_dump() {
             self.created_links.insert(new.index);
+            let assigned = matches!(new.origin, Origin::KernelRule(_, KernelRule::AssignedIndex));
+            let kind = new.kind.as_ref().map(|k| k.as_bytes());
+            self.allocations.note(new.index, assigned, kind, ctx.packet);
+        }
+        if !matches!(new.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)) {
+            self.allocations.shown(new.index);
         }
         if sink.wants_changes() {
             sink.change(ctx.event(Change::LinkAdded(new.clone())));

@@ -314,6 +314,11 @@ pub const IFF_NOARP: u32 = 0x80;
 pub const IFF_RUNNING: u32 = 0x40;
 /// IFF_LOWER_UP (include/uapi/linux/if.h): the driver reports carrier.
 pub const IFF_LOWER_UP: u32 = 0x10000;
+/// IFF_MASTER (include/uapi/linux/if.h): a bond (load balancing master).
+pub const IFF_MASTER: u32 = 0x400;
+/// IFF_SLAVE (include/uapi/linux/if.h): a bond's slave; IPv6 autoconfiguration
+/// leaves it alone.
+pub const IFF_SLAVE: u32 = 0x800;
 
 /// IFA_F_SECONDARY (include/uapi/linux/if_addr.h): an IPv4 address added while
 /// the device already had one (its primary) in the same subnet.
@@ -657,3 +662,118 @@ pub const RTAX_NAMES: [&str; 18] = [
     "congestion",
     "fastopen_no_cookie",
 ];
+
+/// The link types (`ARPHRD_*`) `ip` names by a word (iproute2's
+/// `ll_types.c`), as it names them; `fcfb0` to `fcfb12` (787 to 799) are
+/// counted, not listed.
+const LINK_TYPE_NAMES: &[(u16, &str)] = &[
+    (0, "netrom"),
+    (1, "ether"),
+    (2, "eether"),
+    (3, "ax25"),
+    (4, "pronet"),
+    (5, "chaos"),
+    (6, "ieee802"),
+    (7, "arcnet"),
+    (8, "atalk"),
+    (15, "dlci"),
+    (19, "atm"),
+    (23, "metricom"),
+    (24, "ieee1394"),
+    (32, "infiniband"),
+    (256, "slip"),
+    (257, "cslip"),
+    (258, "slip6"),
+    (259, "cslip6"),
+    (260, "rsrvd"),
+    (264, "adapt"),
+    (270, "rose"),
+    (271, "x25"),
+    (272, "hwx25"),
+    (280, "can"),
+    (512, "ppp"),
+    (513, "hdlc"),
+    (516, "lapb"),
+    (517, "ddcmp"),
+    (518, "rawhdlc"),
+    (768, "ipip"),
+    (769, "tunnel6"),
+    (770, "frad"),
+    (771, "skip"),
+    (772, "loopback"),
+    (773, "ltalk"),
+    (774, "fddi"),
+    (775, "bif"),
+    (776, "sit"),
+    (777, "ip/ddp"),
+    (778, "gre"),
+    (779, "pimreg"),
+    (780, "hippi"),
+    (781, "ash"),
+    (782, "econet"),
+    (783, "irda"),
+    (784, "fcpp"),
+    (785, "fcal"),
+    (786, "fcpl"),
+    (800, "tr"),
+    (801, "ieee802.11"),
+    (802, "ieee802.11/prism"),
+    (803, "ieee802.11/radiotap"),
+    (804, "ieee802.15.4"),
+    (805, "ieee802.15.4/monitor"),
+    (820, "phonet"),
+    (821, "phonet_pipe"),
+    (822, "caif"),
+    (823, "gre6"),
+    (824, "netlink"),
+    (825, "6lowpan"),
+    (0xfffe, "none"),
+    (0xffff, "void"),
+];
+
+/// `ll_type_n2a`: the name `ip` gives a link type (`[N]` for one it has none for).
+pub fn link_type_name(t: u16) -> String {
+    if let Some((_, n)) = LINK_TYPE_NAMES.iter().find(|(v, _)| *v == t) {
+        return (*n).to_owned();
+    }
+    match t {
+        787..=799 => format!("fcfb{}", t - 787),
+        _ => format!("[{t}]"),
+    }
+}
+
+/// `ll_type_a2n`'s inverse of [`link_type_name`]: the link type `ip` names
+/// so (a number as `ip` prints an unnamed one, `[N]`, or bare).
+pub fn link_type_number(name: &str) -> Option<u16> {
+    if let Some((v, _)) = LINK_TYPE_NAMES.iter().find(|(_, n)| *n == name) {
+        return Some(*v);
+    }
+    if let Some(k) = name
+        .strip_prefix("fcfb")
+        .and_then(|k| k.parse::<u16>().ok())
+        .filter(|k| *k <= 12)
+    {
+        return Some(787 + k);
+    }
+    name.strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .unwrap_or(name)
+        .parse()
+        .ok()
+}
+
+#[cfg(test)]
+mod link_type_tests {
+    use super::*;
+
+    #[test]
+    fn link_type_names_read_back_as_ip_writes_them() {
+        for t in 0..=u16::MAX {
+            assert_eq!(link_type_number(&link_type_name(t)), Some(t), "{t}");
+        }
+        // (an ip6gre device, as `ip -j link` names its type)
+        assert_eq!(link_type_number("gre6"), Some(ARPHRD_IP6GRE));
+        assert_eq!(link_type_number("fcfb3"), Some(790));
+        assert_eq!(link_type_number("ip6gre"), None);
+    }
+}

@@ -41,6 +41,40 @@ impl fmt::Display for Assumption {
                 links.join(", "),
                 if *addresses_too { ", SLAAC addresses" } else { "" }
             ),
+            Assumption::UnseenDevices {
+                from,
+                to,
+                count,
+                after_packet,
+                before_packet,
+                kind,
+                names,
+            } => {
+                let span = if from == to {
+                    format!("ifindex {from}")
+                } else {
+                    format!("ifindexes {from} to {to}")
+                };
+                match (names, kind) {
+                    (Some(names), Some(kind)) => write!(
+                        f,
+                        "{span}: {}, the fallback devices the {kind} tunnel module (with the modules it needs) \
+                         makes in every namespace as it loads (by the kernel's rule: `ip link add ... type {kind}` \
+                         at packet {before_packet} loads it when it is not loaded; none where \
+                         net.core.fb_tunnels_only_for_init_net keeps them to the initial namespace); no message \
+                         showed them",
+                        names.join(", ")
+                    ),
+                    _ => write!(
+                        f,
+                        "{span}: {count} {} registered in this namespace between packets {after_packet} and \
+                         {before_packet} that no message showed (devices a module makes as it loads, such as the \
+                         tunnel modules' tunl0, sit0, gre0, gretap0, erspan0, ip_vti0, ip6tnl0, ip6gre0, ip6_vti0; \
+                         devices made without netlink; or made and gone unseen): unknown, not listed",
+                        if *count == 1 { "device" } else { "devices" }
+                    ),
+                }
+            }
             Assumption::PredictedIndex { index, link } => write!(
                 f,
                 "ifindex {index} of {link} is the index the kernel would assign next; no reply or dump showed it"

@@ -1040,26 +1040,7 @@ fn scope(s: Option<&str>, b: &Builder<'_>) -> Result<u8, Error> {
 }
 
 fn link_type(t: &str) -> Option<u16> {
-    Some(match t {
-        "netrom" => 0,
-        "ether" => 1,
-        "eether" => 2,
-        "infiniband" => 32,
-        "can" => 280,
-        "ppp" => 512,
-        "ipip" => 768,
-        "tunnel6" => 769,
-        "loopback" => 772,
-        "sit" => 776,
-        "gre" => 778,
-        "ieee802.11" => 801,
-        "ip6gre" => 823,
-        "netlink" => 824,
-        "6lowpan" => 825,
-        "none" => 0xfffe,
-        "void" => 0xffff,
-        n => return n.parse().ok(),
-    })
+    crate::netlink::names::link_type_number(t)
 }
 
 /// The route's type, table and protocol as `ip` names them (the word
