@@ -25,16 +25,6 @@ use serde_json::Value;
 /// Dumps the model still predicts wrong, by capture (relative to
 /// `fixtures/`) and dump request packet, with why.
 const KNOWN: &[(&str, u64, &str)] = &[
-    // cni0 (a bridge) went up while its only port had no carrier: the
-    // kernel configured its IPv6 only when a port's carrier came, after
-    // wg0; the model at once. (On 6.1, chooser-host6's dump #175 differs
-    // only by the order of a shared link-local's local routes, which the
-    // tables' assumptions say.)
-    (
-        "choosers/6.12/chooser-host2.l0.pcap",
-        244,
-        "bridge carrier from its ports",
-    ),
     // br1 brought up with its only port without carrier: the model ran
     // linkwatch's event for it (no carrier: DOWN) before this dump, which
     // the kernel had not yet (still UNKNOWN and running); the next dump

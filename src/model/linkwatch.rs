@@ -44,7 +44,10 @@
 //! lower device's own event. A bridge's follows its ports' events: a port
 //! counts once its event has made it oper up, and the bridge checks it at
 //! that event's NETDEV_CHANGE (a port going down counts at once, at
-//! NETDEV_DOWN).
+//! NETDEV_DOWN). A bridge, like a veth, turns its carrier on inside its
+//! open on its first open, before its qdisc is attached: that event is not
+//! urgent. Work the delayed timer runs happens at its time, before the
+//! message that shows the time has passed.
 
 use super::changes::ChangeSink;
 use super::state::kind_in;
@@ -81,7 +84,14 @@ impl Model {
             return;
         };
         if due <= now && !self.change_in_progress() {
-            self.linkwatch_run(Some(due), ctx, sink);
+            // (the work ran at its time, before this message: what it did,
+            // such as a DAD it started, began then)
+            let at = Ctx {
+                ts: Some(super::lifetimes::timestamp(u64::try_from(due).unwrap_or(0))),
+                timer: true,
+                ..*ctx
+            };
+            self.linkwatch_run(Some(due), &at, sink);
         }
     }
 

@@ -1134,7 +1134,7 @@ impl Model {
         // `veth_open`, before `dev_activate`: on its first open it has no
         // qdisc to change to yet; the model's other carrier rules take a
         // device's carrier at its open from elsewhere, and keep it urgent)
-        let veth = self.link(index).is_some_and(|l| kind_in(l, &[b"veth"]));
+        let veth = self.link(index).is_some_and(|l| kind_in(l, &[b"veth", b"bridge"]));
         let qdisc_changing = !veth || ((!st.created_here || st.activated) && !st.qdisc);
         let stacked = self.link(index).is_some_and(|l| match l.link {
             Some(iflink) => iflink != index,
