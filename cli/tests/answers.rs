@@ -744,6 +744,20 @@ fn a_calico_method_one_slip_away_keeps_calicos_answer_and_names_the_method_meant
         ),
         "{text}"
     );
+    // (calico-node's log line is its own, with no guess in it)
+    assert!(
+        text.contains("log: Invalid IP autodetection method: first-fund\n"),
+        "{text}"
+    );
+    // a replay of what calico-node does with that method: it ran, exit 0
+    assert_eq!(out.status.code(), Some(0));
+    // a method that takes an argument, given none: the argument is left to fill
+    let out = common::nlorder(&["detect", "-q", "--method", "interface", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("(calico-node terminates); did you mean interface=...?"),
+        "{text}"
+    );
     let out = common::nlorder(&["detect", "-q", "--format", "json", "--method", "interfce=eth.*", &f]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("did you mean interface=eth.*?"), "{text}");
