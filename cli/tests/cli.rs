@@ -15,14 +15,50 @@ fn completions_and_man_page() {
     let man = common::nlorder(&["man"]);
     assert!(man.status.success());
     assert!(String::from_utf8_lossy(&man.stdout).starts_with(".ie"), "roff expected");
-    // every page, a subcommand's too, names the version it documents
+    // every page, each subcommand's too, names the version it documents,
+    // printed alone or written by --dir
     let version = format!("\"nlorder {}\"", env!("CARGO_PKG_VERSION"));
-    for page in [vec!["man"], vec!["man", "decode"], vec!["man", "detect"]] {
-        let out = common::nlorder(&page);
-        let text = String::from_utf8_lossy(&out.stdout);
-        let th = text.lines().find(|l| l.starts_with(".TH")).expect(".TH line");
-        assert!(th.contains(&version), "{page:?}: {th}");
+    let th = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with(".TH"))
+            .expect(".TH line")
+            .to_owned()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("man-version");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = common::nlorder(&["man", "--dir", dir.to_str().expect("path")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&dir).expect("pages") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("page");
+        assert!(th(&text).contains(&version), "{}: {}", path.display(), th(&text));
+        let name = path.file_stem().expect("name").to_str().expect("utf-8").to_owned();
+        let printed = match name.strip_prefix("nlorder-") {
+            Some(sub) => common::nlorder(&["man", sub]),
+            None => common::nlorder(&["man"]),
+        };
+        let printed = String::from_utf8_lossy(&printed.stdout);
+        assert!(th(&printed).contains(&version), "{name}: {}", th(&printed));
+        pages += 1;
     }
+    // nlorder(1) and one per subcommand (`nlorder --help` lists them)
+    let help = stdout_of(&["--help"]);
+    let subs = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            l.strip_prefix("  ")
+                .filter(|r| !r.starts_with(' '))?
+                .split_whitespace()
+                .next()
+        })
+        .filter(|s| *s != "help")
+        .count();
+    assert!(subs >= 13, "{help}");
+    assert_eq!(pages, subs + 1, "a page per subcommand, and nlorder(1)");
 }
 
 #[test]
