@@ -265,6 +265,16 @@ fn an_ethernet_capture_is_one_error_naming_its_link_type() {
             "{args:?}: {err}"
         );
     }
+    // and the guide says so: decode and who refuse it too, they list nothing
+    let guide = std::fs::read_to_string(common::fixtures().join("../docs/detect.md")).expect("docs/detect.md");
+    let guide = guide.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        guide.contains(
+            "A capture of another link type (an Ethernet pcap) is the wrong file: every subcommand, \
+             `decode` and `who` too, says \"not a netlink capture\", names its link type and exits 2."
+        ),
+        "docs/detect.md no longer says what an Ethernet capture gets"
+    );
 }
 
 fn tmp_bytes(name: &str, bytes: &[u8]) -> PathBuf {
