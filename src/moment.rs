@@ -133,8 +133,9 @@ impl std::str::FromStr for AtSpec {
             return Ok(AtSpec::Auto);
         }
         s.parse().map(AtSpec::Moment).map_err(|e| {
-            // a number's own reason (too late a time) says more than the list
-            if s.parse::<f64>().is_ok() {
+            // a number's own reason (too late a time) says more than the
+            // list; `inf` and `nan` read as floats but are no number to say so
+            if s.parse::<f64>().is_ok_and(f64::is_finite) {
                 return e;
             }
             BadValue::new(

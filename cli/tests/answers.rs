@@ -265,6 +265,16 @@ fn an_ethernet_capture_is_one_error_naming_its_link_type() {
             "{args:?}: {err}"
         );
     }
+    // and the guide says so: decode and who refuse it too, they list nothing
+    let guide = std::fs::read_to_string(common::fixtures().join("../docs/detect.md")).expect("docs/detect.md");
+    let guide = guide.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        guide.contains(
+            "A capture of another link type (an Ethernet pcap) is the wrong file: every subcommand, \
+             `decode` and `who` too, says \"not a netlink capture\", names its link type and exits 2."
+        ),
+        "docs/detect.md no longer says what an Ethernet capture gets"
+    );
 }
 
 fn tmp_bytes(name: &str, bytes: &[u8]) -> PathBuf {
@@ -687,19 +697,50 @@ fn counts_names_and_moments_read_as_written() {
 #[test]
 fn a_time_no_capture_can_hold_is_refused_in_the_users_words() {
     let f = fx("basic.pcap");
+    let page = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers-at.html");
+    let page = page.to_str().expect("path");
     for at in ["1e30", "99999999999999999999"] {
-        for cmd in ["table", "detect"] {
-            let out = common::nlorder(&[cmd, "-q", "--at", at, &f]);
+        for args in [
+            vec!["table", f.as_str()],
+            vec!["detect", f.as_str()],
+            vec!["gai", f.as_str(), "10.0.0.1"],
+            vec!["report", "-o", page, f.as_str()],
+        ] {
+            let out = common::nlorder(&[&args[..1], &["-q", "--at", at], &args[1..]].concat());
             let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{cmd} --at {at}: {err}");
+            assert_eq!(out.status.code(), Some(2), "{args:?} --at {at}: {err}");
             assert!(err.contains(&format!("'{at}' is after the year 9999")), "{err}");
             assert!(!err.contains("9223372036854775807"), "{err}");
         }
     }
-    // where a number stops being a packet number is in the help
-    let out = common::nlorder(&["table", "--help"]);
-    let help = String::from_utf8_lossy(&out.stdout);
-    assert!(help.contains("below 1000000000 is a packet"), "{help}");
+    // `inf` reads as a float but is no moment: detect's list of forms names auto
+    let out = common::nlorder(&["detect", "-q", "--at", "inf", &f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("'inf' is neither auto, a packet number"), "{err}");
+    // where a number stops being a packet number is in each --at's help ...
+    for args in [
+        ["table", "--help"],
+        ["detect", "--help"],
+        ["gai", "--help"],
+        ["report", "--help"],
+    ] {
+        let out = common::nlorder(&args);
+        let help = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(help.contains("below 1000000000 is a packet number"), "{args:?}: {help}");
+    }
+    // ... and the tool reads it so: the last packet number, then the first time
+    let stderr = |at: &str| String::from_utf8_lossy(&common::nlorder(&["table", "--at", at, &f]).stderr).into_owned();
+    let err = stderr("999999999");
+    assert!(err.contains("--at 999999999 is after the capture (packet 1,"), "{err}");
+    let err = stderr("1000000000");
+    assert!(
+        err.contains("--at 2001-09-09T01:46:40.000000Z is before the capture"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -711,6 +752,20 @@ fn a_calico_method_one_slip_away_keeps_calicos_answer_and_names_the_method_meant
         text.contains(
             "Invalid IP autodetection method: first-fund (calico-node terminates); did you mean first-found?"
         ),
+        "{text}"
+    );
+    // (calico-node's log line is its own, with no guess in it)
+    assert!(
+        text.contains("log: Invalid IP autodetection method: first-fund\n"),
+        "{text}"
+    );
+    // a replay of what calico-node does with that method: it ran, exit 0
+    assert_eq!(out.status.code(), Some(0));
+    // a method that takes an argument, given none: the argument is left to fill
+    let out = common::nlorder(&["detect", "-q", "--method", "interface", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("(calico-node terminates); did you mean interface=...?"),
         "{text}"
     );
     let out = common::nlorder(&["detect", "-q", "--format", "json", "--method", "interfce=eth.*", &f]);

@@ -15,14 +15,50 @@ fn completions_and_man_page() {
     let man = common::nlorder(&["man"]);
     assert!(man.status.success());
     assert!(String::from_utf8_lossy(&man.stdout).starts_with(".ie"), "roff expected");
-    // every page, a subcommand's too, names the version it documents
+    // every page, each subcommand's too, names the version it documents,
+    // printed alone or written by --dir
     let version = format!("\"nlorder {}\"", env!("CARGO_PKG_VERSION"));
-    for page in [vec!["man"], vec!["man", "decode"], vec!["man", "detect"]] {
-        let out = common::nlorder(&page);
-        let text = String::from_utf8_lossy(&out.stdout);
-        let th = text.lines().find(|l| l.starts_with(".TH")).expect(".TH line");
-        assert!(th.contains(&version), "{page:?}: {th}");
+    let th = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with(".TH"))
+            .expect(".TH line")
+            .to_owned()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("man-version");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = common::nlorder(&["man", "--dir", dir.to_str().expect("path")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&dir).expect("pages") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("page");
+        assert!(th(&text).contains(&version), "{}: {}", path.display(), th(&text));
+        let name = path.file_stem().expect("name").to_str().expect("utf-8").to_owned();
+        let printed = match name.strip_prefix("nlorder-") {
+            Some(sub) => common::nlorder(&["man", sub]),
+            None => common::nlorder(&["man"]),
+        };
+        let printed = String::from_utf8_lossy(&printed.stdout);
+        assert!(th(&printed).contains(&version), "{name}: {}", th(&printed));
+        pages += 1;
     }
+    // nlorder(1) and one per subcommand (`nlorder --help` lists them)
+    let help = stdout_of(&["--help"]);
+    let subs = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            l.strip_prefix("  ")
+                .filter(|r| !r.starts_with(' '))?
+                .split_whitespace()
+                .next()
+        })
+        .filter(|s| *s != "help")
+        .count();
+    assert!(subs >= 13, "{help}");
+    assert_eq!(pages, subs + 1, "a page per subcommand, and nlorder(1)");
 }
 
 #[test]
@@ -38,11 +74,79 @@ fn every_file_written_takes_dash_o() {
         assert!(out.status.success(), "{flag}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(std::fs::metadata(&path).expect("written").len() > 0, "{flag}");
     }
-    // record and watch list -o beside tcpdump's -w
-    for sub in ["record", "watch", "annotate"] {
-        let out = common::nlorder(&[sub, "--help"]);
-        let help = String::from_utf8_lossy(&out.stdout);
-        assert!(help.contains("-o") && help.contains("--output"), "{sub}: {help}");
+    let page = dir.join("page.html");
+    for flag in ["-o", "--output"] {
+        let _ = std::fs::remove_file(&page);
+        let out = common::nlorder(&["report", "-q", capture, flag, page.to_str().expect("path")]);
+        assert!(
+            out.status.success(),
+            "report {flag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(std::fs::metadata(&page).expect("written").len() > 0, "report {flag}");
+    }
+    // Every subcommand's help: the option that names the file written is
+    // -o/--output, with tcpdump's -w/--write beside it where a capture is
+    // written; no subcommand takes -w alone.
+    let help = stdout_of(&["--help"]);
+    let subs: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            l.strip_prefix("  ")
+                .filter(|r| !r.starts_with(' '))?
+                .split_whitespace()
+                .next()
+        })
+        .collect();
+    let mut writers = Vec::new();
+    for sub in subs.iter().filter(|s| **s != "help") {
+        let help = stdout_of(&[sub, "--help"]);
+        // an option's entry: from its line to the next option's
+        let entry = |flags: &str| -> Option<String> {
+            let at = help.find(&format!("\n  {flags}"))? + 3;
+            let mut lines = help[at..].lines();
+            let first = lines.next()?;
+            let more = lines.take_while(|l| !l.starts_with("  -") && !l.starts_with("      --"));
+            let text: Vec<&str> = std::iter::once(first)
+                .chain(more)
+                .flat_map(str::split_whitespace)
+                .collect();
+            Some(text.join(" "))
+        };
+        if let Some(w) = entry("-w, --write") {
+            assert!(w.contains("[aliases: -o, --output]"), "{sub}: {w}");
+            writers.push(*sub);
+        } else if let Some(o) = entry("-o, --output") {
+            assert!(o.contains("<FILE>"), "{sub}: {o}");
+            writers.push(*sub);
+        }
+    }
+    assert_eq!(writers, ["annotate", "report", "record", "watch"]);
+}
+
+/// `record -o FILE`, as tcpdump's `-w FILE`, writes the capture (of a
+/// namespace of its own).
+#[test]
+fn record_writes_with_dash_o() {
+    if !common::can_run_netns(&[]) {
+        return;
+    }
+    let ns = common::Netns::new("dash-o");
+    ns.sh("ip link add name veth7 type veth peer name veth8
+         ip addr add 10.7.0.1/24 dev veth7");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dash-o");
+    std::fs::create_dir_all(&dir).expect("dir");
+    for flag in ["-o", "--output", "-w"] {
+        let cap = dir.join(format!("record{flag}.pcapng"));
+        let cap = cap.to_str().expect("path");
+        let _ = std::fs::remove_file(cap);
+        let out = common::nlorder(&["record", "-q", "--netns", &ns.0, flag, cap]);
+        assert!(out.status.success(), "{flag}: {}", String::from_utf8_lossy(&out.stderr));
+        let table = stdout_of(&["table", "-q", cap]);
+        assert!(table.contains("10.7.0.1/24"), "{flag}: {table}");
     }
 }
 

@@ -494,10 +494,24 @@ fn what_the_timers_did_after_the_capture_is_drawn_as_assumed() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("data-assumed"));
 }
 
-/// What the browser laid out, measured by a script appended to a copy of the
-/// page: the smallest scale any drawing was drawn at (its width on screen
-/// over its own), and how many rename labels overlap an address bar.
-fn layout_at(page: &Path, width: u32) -> (f64, usize, usize) {
+/// What the browser laid out at a window `width` px wide, measured by a
+/// script appended to a copy of the page.
+struct Layout {
+    /// The smallest scale any drawing was drawn at (its width on screen
+    /// over its own).
+    scale: f64,
+    /// The smallest text of the drawings, in screen pixels (its font size
+    /// times the scale it is drawn at).
+    min_font_px: f64,
+    /// Rename labels whose box overlaps an address bar's.
+    overlaps: usize,
+    /// Rename labels drawn.
+    renames: usize,
+    /// Drawings wider than their column that the column does not scroll to.
+    clipped: usize,
+}
+
+fn layout_at(page: &Path, width: u32) -> Layout {
     const MEASURE: &str = "<script>
 (function () {
   var scale = Infinity;
@@ -515,6 +529,19 @@ fn layout_at(page: &Path, width: u32) -> (f64, usize, usize) {
       if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) { overlaps++; }
     });
   });
+  var font = Infinity;
+  document.querySelectorAll('svg.nl:not(.legend) text').forEach(function (t) {
+    var m = t.getScreenCTM();
+    var px = parseFloat(getComputedStyle(t).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+    if (t.getBBox().width > 0) { font = Math.min(font, px); }
+  });
+  var clipped = 0;
+  document.querySelectorAll('.node-col').forEach(function (c) {
+    var o = getComputedStyle(c).overflowX;
+    if (c.scrollWidth > c.clientWidth + 1 && o !== 'auto' && o !== 'scroll') { clipped++; }
+  });
+  document.body.setAttribute('data-min-font', String(font));
+  document.body.setAttribute('data-clipped', String(clipped));
   document.body.setAttribute('data-min-scale', String(scale));
   document.body.setAttribute('data-overlaps', String(overlaps));
   document.body.setAttribute('data-renames', String(labels.length));
@@ -533,17 +560,20 @@ fn layout_at(page: &Path, width: u32) -> (f64, usize, usize) {
         let rest = &dom[at + name.len() + 2..];
         rest[..rest.find('"').expect("closing quote")].to_owned()
     };
-    (
-        attr("data-min-scale").parse().expect("scale"),
-        attr("data-overlaps").parse().expect("overlaps"),
-        attr("data-renames").parse().expect("renames"),
-    )
+    Layout {
+        scale: attr("data-min-scale").parse().expect("scale"),
+        min_font_px: attr("data-min-font").parse().expect("font"),
+        overlaps: attr("data-overlaps").parse().expect("overlaps"),
+        renames: attr("data-renames").parse().expect("renames"),
+        clipped: attr("data-clipped").parse().expect("clipped"),
+    }
 }
 
 /// At a 900-px window as at 1400 px, the drawing is never shrunk below its
-/// own size (the lanes' text stays readable; the column scrolls instead),
-/// and a rename's label lies over no address bar; a capture with renames
-/// and seven links (notify-link.pcap: the bridge renamed to nerdctl0).
+/// own size: no text of the lanes is drawn smaller than 9 px (the column
+/// scrolls instead, and nothing wider than it is cut off), and a rename's
+/// label lies over no address bar; a capture with renames and seven links
+/// (notify-link.pcap: the bridge renamed to nerdctl0).
 #[test]
 fn the_page_reads_at_900_and_1400_px() {
     if !common::have_tool("chromium") {
@@ -561,13 +591,23 @@ fn the_page_reads_at_900_and_1400_px() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     for width in [900, 1400] {
-        let (scale, overlaps, renames) = layout_at(&page, width);
-        assert!(renames > 0, "notify-link.pcap draws its rename");
+        let l = layout_at(&page, width);
+        assert!(l.renames > 0, "notify-link.pcap draws its rename");
         assert!(
-            scale >= 0.999,
-            "{width} px: the drawing is shrunk to {scale:.2} of its size"
+            l.scale >= 0.999,
+            "{width} px: the drawing is shrunk to {:.2} of its size",
+            l.scale
         );
-        assert_eq!(overlaps, 0, "{width} px: a rename label lies over an address bar");
+        assert!(
+            l.min_font_px >= 9.0,
+            "{width} px: text drawn {:.1} px high",
+            l.min_font_px
+        );
+        assert_eq!(
+            l.clipped, 0,
+            "{width} px: a drawing is cut off, with no scrolling to it"
+        );
+        assert_eq!(l.overlaps, 0, "{width} px: a rename label lies over an address bar");
         let png = dir.join(format!("notify-link-all-{width}.png"));
         let url = format!("file://{}", page.display());
         chromium(&[

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
-use super::calico_note::{Introduced, LaterMethod, MethodError};
+use super::calico_note::{Introduced, LaterMethod, MethodError, NearMethod};
 use super::calico_text::MethodText;
 use super::calico_version::Version;
 use super::goregex::GoRegex;
@@ -245,11 +245,11 @@ const METHOD_NAMES: [&str; 6] = [
     "can-reach=",
 ];
 
-/// The method `s` is one slip away from (one edit in four letters at most,
-/// as for programs' names), written with `s`'s own argument: `interfce=eth.*`
-/// -> `interface=eth.*`, `first-fund` -> `first-found`. `None` when nothing
-/// is that close.
-pub(crate) fn near_method(s: &str) -> Option<String> {
+/// The method `s` is one slip away from (by the rule programs' names
+/// follow, [`super::slip`]), with `s`'s own argument: `interfce=eth.*` ->
+/// `interface=` and `eth.*`, `first-fund` -> `first-found`. `None` when
+/// nothing is that close.
+pub(crate) fn near_method(s: &str) -> Option<NearMethod> {
     // `interface:eth0` and `interface eth0` are the same slip as a letter
     let (head, arg) = match s.split_once(['=', ':', ' ']) {
         Some((head, arg)) => (head, Some(arg)),
@@ -262,19 +262,17 @@ pub(crate) fn near_method(s: &str) -> Option<String> {
             let bare = name.trim_end_matches('=');
             let takes_arg = name.ends_with('=');
             let typed = if takes_arg { head } else { s };
-            let d = strsim::osa_distance(typed, bare);
-            let slip = (d > 0 || (takes_arg && !has_equals)) && d * 4 <= bare.len();
-            slip.then(|| {
-                let text = match (takes_arg, arg) {
-                    (true, Some(a)) => format!("{name}{a}"),
-                    (true, None) => format!("{name}..."),
-                    (false, _) => (*name).to_owned(),
+            let d = super::slip::slip(typed, bare)?;
+            (d > 0 || (takes_arg && !has_equals)).then(|| {
+                let near = NearMethod {
+                    name,
+                    arg: arg.filter(|_| takes_arg).map(str::to_owned),
                 };
-                (d, text)
+                (d, near)
             })
         })
         .min_by_key(|(d, _)| *d)
-        .map(|(_, text)| text)
+        .map(|(_, near)| near)
 }
 
 /// `--node-internal-ip [NODE=]IP`: the Node's InternalIP, for every node or

@@ -259,6 +259,18 @@ pub enum Unable {
     InternalIpNotLocal(IpAddr),
 }
 
+/// A method calico-node knows that a refused one is one slip away from,
+/// with the argument the user gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NearMethod {
+    /// The method as written before its argument: `first-found`,
+    /// `interface=` (a method that takes an argument ends in `=`).
+    pub name: &'static str,
+    /// The argument given (`eth.*` of `interfce=eth.*`); `None` when the
+    /// method takes none or none was given.
+    pub arg: Option<String>,
+}
+
 /// Why a method text cannot be replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MethodError {
@@ -270,8 +282,8 @@ pub enum MethodError {
         /// The release that introduced it, when it exists in a later one.
         introduced: Option<Introduced>,
         /// The method it is one slip away from (`first-fund`:
-        /// `first-found`), as the user would write it.
-        near: Option<String>,
+        /// `first-found`).
+        near: Option<NearMethod>,
     },
     /// A pattern in it does not compile: an argument to fix.
     Pattern {

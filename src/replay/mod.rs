@@ -158,6 +158,7 @@ pub mod note;
 pub mod program;
 pub mod reason;
 pub mod semantics;
+mod slip;
 pub mod source;
 pub mod swarm;
 pub mod swarm_note;

@@ -147,10 +147,9 @@ impl Method {
             .iter()
             .copied()
             .filter(|p| *p != Program::CalicoNode)
-            .map(|p| (strsim::osa_distance(t, p.name()), p))
-            // (one edit in four letters at most: `eth1` is an interface
-            // name, two edits from etcd, and calico-node's to reject)
-            .filter(|(d, p)| *d > 0 && *d * 4 <= p.name().len())
+            // (`eth1` is an interface name, two edits from etcd, and
+            // calico-node's to reject)
+            .filter_map(|p| super::slip::slip(t, p.name()).filter(|d| *d > 0).map(|d| (d, p)))
             .min_by_key(|(d, _)| *d)
             .map(|(_, p)| p)
     }

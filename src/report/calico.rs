@@ -263,7 +263,11 @@ impl fmt::Display for MethodError {
             } => {
                 write!(f, "Invalid IP autodetection method: {method} (calico-node terminates)")?;
                 if let Some(near) = near {
-                    write!(f, "; did you mean {near}?")?;
+                    // (a method that takes an argument and was given none:
+                    // `interface=...`)
+                    let arg = near.arg.as_deref().unwrap_or("...");
+                    let arg = if near.name.ends_with('=') { arg } else { "" };
+                    write!(f, "; did you mean {}{arg}?", near.name)?;
                 }
                 if let Some(Introduced {
                     method,

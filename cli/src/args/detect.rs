@@ -30,7 +30,8 @@ pub struct DetectArgs {
     /// Re-evaluate after every change in the capture and list when the choice changed.
     #[arg(long)]
     pub timeline: bool,
-    /// Evaluate the tables as they stood at this record or time (see `table --at`),
+    /// Evaluate the tables as they stood at this record or time (a whole number below
+    /// 1000000000 is a packet number, a larger one epoch seconds; see `table --at`),
     /// or `auto`: when the replayed program (a Go program) last looked at them.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::AtSpec>,
@@ -72,7 +73,8 @@ pub struct ReportArgs {
     #[arg(long)]
     pub all: bool,
     /// The tables and answers shown at the end of the page as they stood at this record or
-    /// time (see `table --at`); the lanes always cover the whole capture.
+    /// time (a whole number below 1000000000 is a packet number, a larger one epoch
+    /// seconds; see `table --at`); the lanes always cover the whole capture.
     #[arg(long)]
     pub at: Option<nlorder::rebuild::At>,
 }

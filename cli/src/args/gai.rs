@@ -47,7 +47,8 @@ pub struct GaiArgs {
     /// The host's /etc/gai.conf (label, precedence, scopev4, reload lines).
     #[arg(long)]
     pub gai_conf: Option<PathBuf>,
-    /// Evaluate the tables as they stood at this record or time (see `table --at`),
+    /// Evaluate the tables as they stood at this record or time (a whole number below
+    /// 1000000000 is a packet number, a larger one epoch seconds; see `table --at`),
     /// or `auto`: when the resolver last looked at them (glibc: its __check_pf
     /// dump). Go's own resolver never asks: its moment is inferred from the last
     /// interface look of a Go program that sent no __check_pf (the program that

@@ -16,8 +16,8 @@ pub struct TableArgs {
     /// The tables as they stood once this record (a packet number, as `decode`
     /// numbers them) or the last record at or before this time (epoch seconds
     /// or RFC 3339) had been applied. A whole number below 1000000000 is a
-    /// packet number (`--at 100`); from 1000000000 on, or with a fraction, it
-    /// is epoch seconds (`--at 1000000000` is 2001-09-09T01:46:40Z). `end+SECS`: that long after the last
+    /// packet number (`--at 100`); from 1000000000 on, or with a fraction or an
+    /// exponent (`1.7e9`), it is epoch seconds (`--at 1000000000` is 2001-09-09T01:46:40Z). `end+SECS`: that long after the last
     /// record, the kernel's own timers (duplicate address detection, address
     /// lifetimes) run on and nothing else assumed (what `ip` shows a few
     /// seconds after the capture of a quiet host). Default: the last record.
