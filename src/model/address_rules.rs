@@ -222,7 +222,9 @@ impl Model {
             self.dad.start(PendingDad {
                 index: a.index,
                 address: a.address,
-                started: ctx.ts,
+                started: self.lw.ran_at.map_or(ctx.ts, |n| {
+                    Some(super::lifetimes::timestamp(u64::try_from(n).unwrap_or(0)))
+                }),
                 packet: ctx.packet,
                 from_dump: false,
             });

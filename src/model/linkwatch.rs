@@ -84,14 +84,11 @@ impl Model {
             return;
         };
         if due <= now && !self.change_in_progress() {
-            // (the work ran at its time, before this message: what it did,
-            // such as a DAD it started, began then)
-            let at = Ctx {
-                ts: Some(super::lifetimes::timestamp(u64::try_from(due).unwrap_or(0))),
-                timer: true,
-                ..*ctx
-            };
-            self.linkwatch_run(Some(due), &at, sink);
+            // (the work ran at its time, before this message: a DAD it
+            // started began then; its changes are told at this message)
+            self.lw.ran_at = Some(due);
+            self.linkwatch_run(Some(due), ctx, sink);
+            self.lw.ran_at = None;
         }
     }
 

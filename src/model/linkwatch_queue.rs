@@ -25,6 +25,10 @@ pub(super) struct Linkwatch {
     pub(super) next_event: Option<i128>,
     /// An urgent event asked for the work to run at once.
     pub(super) urgent: bool,
+    /// While the delayed work runs for its timer: when it ran (what it
+    /// starts, such as duplicate address detection, begins then, not at
+    /// the message that shows the time has passed).
+    pub(super) ran_at: Option<i128>,
     /// When the delayed work will run (`linkwatch_schedule_work(0)`: not
     /// before `next_event`), while events wait for it.
     pub(super) due: Option<i128>,
