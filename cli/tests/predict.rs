@@ -41,6 +41,49 @@ const KNOWN: &[(&str, u64, &str)] = &[
         935,
         "linkwatch ran later than predicted",
     ),
+    // The second held-out set (fixtures/heldout2), as first measured
+    // (mtu's br0, a bridge's first open, is predicted since that was fixed).
+    // A veth (its peer, in the peer namespace, has the same ifindex) or a
+    // bridge brought up with carrier: its linkwatch event is not urgent and
+    // waits for the once-a-second limit. The model ran it before the next
+    // dumps, the kernel later: 0.46 s after it was queued (policy: wan0)
+    // and 0.56 s (mtu: br0), with no run of this namespace in the second
+    // before (the limit is one for the whole host, `linkwatch_nextevent`,
+    // moved by runs no capture of this namespace shows); 0.94 s (v6off:
+    // eth1), 1.03 s after the run that handled eth0, which the capture
+    // shows (its first notification, packet 63, 02.595 s): that run put
+    // the limit at 03.595 s, after dump #89 (03.560 s), where the model had
+    // run eth1's event already. Each time the link dump just before showed
+    // the link up but not RUNNING (the event had not run), yet the model
+    // kept the link-local, fe80::/64 and ff00::/8 that run makes.
+    ("heldout2/policy.pcap.gz", 66, "linkwatch ran later than predicted"),
+    ("heldout2/policy.pcap.gz", 69, "linkwatch ran later than predicted"),
+    ("heldout2/v6off.pcap.gz", 92, "linkwatch ran later than predicted"),
+    ("heldout2/v6off.pcap.gz", 95, "linkwatch ran later than predicted"),
+    // IPv6 configured on a device by the kernel with no address message:
+    // `addrconf_dev_config` adds ff00::/8, fe80::/64 (both notified) and
+    // the link-local, tentative, which is announced only when duplicate
+    // address detection ends (`addrconf_dad_completed`; a dump lists it
+    // before). mtu: br0's real linkwatch run after the model's early one
+    // (above) was taken back by dump #356; v6off: `disable_ipv6` set back
+    // to 0 on a running eth1 (dump #204), and on an eth1 whose linkwatch
+    // event was queued, IPv6 then made ready by that run (#511). The model
+    // takes the two routes and not the address.
+    ("heldout2/v6off.pcap.gz", 204, "tentative link-local not announced"),
+    ("heldout2/v6off.pcap.gz", 511, "tentative link-local not announced"),
+    // `keep_addr_on_down` set on eth0, then eth0 down: `addrconf_ifdown`
+    // keeps its permanent global address (no RTM_DELADDR; its routes go,
+    // notified) and removes the link-local (RTM_DELADDR). The model removes
+    // both, although the listener shows the link-local's deletion only.
+    ("heldout2/v6off.pcap.gz", 253, "keep_addr_on_down keeps the address"),
+    // An IPv6 address with a finite lifetime (2001:db8:54::10/64,
+    // valid_lft 5) expired: the kernel deleted it and its local route
+    // (notified) but not its prefix route, which is not cleaned up with
+    // an address that is not permanent (`ipv6_del_addr`) and has its own
+    // expiry (RTA_CACHEINFO); fib6's garbage collector removed it 9 s
+    // later (RTM_DELROUTE at packet 330). The model removes it with the
+    // address.
+    ("heldout2/lifetimes.pcap.gz", 237, "prefix route outlives its address"),
     // Hand-made to show dumps that differ from what came before (see
     // fixtures/README.md): changes made with no listener.
     ("others/filtered.pcap", 11, "changes made with no listener"),
