@@ -17,8 +17,8 @@ use std::process::Command;
 use common::{Netns, have};
 
 use nlorder::replay::calico;
-use nlorder::replay::goregex::GoRegex;
-use nlorder::replay::goview::{self, AddrView};
+use nlorder::replay::go::regex::GoRegex;
+use nlorder::replay::go::{self, AddrView};
 use serde_json::Value;
 
 #[test]
@@ -63,13 +63,13 @@ fn go_net_interfaces_and_addrs_match_nlorder() {
     let theirs: Vec<Value> = serde_json::from_slice(&go.stdout).expect("go json");
 
     let model = &common::rebuild_file(&cap);
-    let ours: Vec<Value> = goview::interfaces(model)
+    let ours: Vec<Value> = go::interfaces(model)
         .iter()
         .map(|l| {
             serde_json::json!({
                 "index": l.index,
                 "name": l.display_name(),
-                "addrs": goview::addrs(model, l.index, AddrView::GoNet).iter().map(|a| a.cidr()).collect::<Vec<_>>(),
+                "addrs": go::addrs(model, l.index, AddrView::GoNet).iter().map(|a| a.cidr()).collect::<Vec<_>>(),
             })
         })
         .collect();

@@ -15,7 +15,7 @@
 use std::any::Any;
 use std::path::Path;
 
-use super::calico_note::MethodError;
+use super::calico::note::MethodError;
 use super::failure::Failure;
 use super::family::Family;
 use super::program::{Method, Program};

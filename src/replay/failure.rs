@@ -6,7 +6,7 @@
 //! own words stay a string ([`Failure::Said`]); everything nlorder
 //! explains is a variant carrying what it concerns. What only one
 //! program's replay says is that program's own enum (in its replay
-//! module; calico-node's in [`super::calico_note`]), nested here as one
+//! module; calico-node's in [`super::calico::note`]), nested here as one
 //! variant per program (with its `From`, generated from
 //! `for_each_vocabulary!`) and worded in that program's `report` file; the
 //! rest is common and worded in `report::failure`. JSON's `error` says
@@ -24,7 +24,7 @@ macro_rules! failure_enum {
             Said(String),
             $(
                 #[doc = concat!($whose, " own failures.")]
-                $Variant(super::$module::Failure),
+                $Variant(super::$module::note::Failure),
             )*
             /// The program looks for the default route, and the capture holds no
             /// routes at all.
@@ -49,8 +49,8 @@ macro_rules! failure_enum {
         }
 
         $(
-            impl From<super::$module::Failure> for Failure {
-                fn from(v: super::$module::Failure) -> Self {
+            impl From<super::$module::note::Failure> for Failure {
+                fn from(v: super::$module::note::Failure) -> Self {
                     Failure::$Variant(v)
                 }
             }

@@ -37,11 +37,11 @@
 /// `Calico { text, method, options }` (its methods are
 /// `IP_AUTODETECTION_METHOD` values, not its name).
 ///
-/// Adding a program touches: its module `replay/<program>.rs` (a unit
-/// type implementing [`chooser::Chooser`] at its top) and its `mod` line
-/// below; its line here; its vocabulary `replay/<program>_note.rs` (its
-/// `Note`, `Reason` and `Failure`, an empty enum where it has none, and
-/// its `Semantics` with `program()`), its `mod` line and its line in
+/// Adding a program touches: its folder `replay/<program>/`: `mod.rs` (a
+/// unit type implementing [`chooser::Chooser`] at its top), its
+/// vocabulary `note.rs` (its `Note`, `Reason` and `Failure`, an empty enum
+/// where it has none, and its `Semantics` with `program()`) and its tests;
+/// its `mod` line below; its line here and its line in
 /// `for_each_vocabulary!` below; its wording file `report/<program>.rs`
 /// (the `Display` of those four) and that file's `mod` line in
 /// `report/mod.rs`. Nothing else: [`program`] and [`method`] generate the
@@ -75,9 +75,10 @@ pub(crate) use for_each_program;
 
 /// The vocabularies: calls `$callback!` with every program that has words
 /// of its own, one line each: `Variant module "whose"`, where `module` is
-/// the leaf `replay::module` defining that program's `Note`, `Reason` and
-/// `Failure` (an empty enum where it has none) and its `Semantics` (what
-/// its replay stands for, with the [`Program`] it is), `Variant` the
+/// the program's folder, whose leaf `replay::module::note` defines that
+/// program's `Note`, `Reason` and `Failure` (an empty enum where it has
+/// none) and its `Semantics` (what its replay stands for, with the
+/// [`Program`] it is), `Variant` the
 /// variant nesting each of them into the common [`note::Note`],
 /// [`reason::Reason`], [`failure::Failure`] and [`semantics::Semantics`],
 /// and `"whose"` the owner named in those variants' docs. From this list
@@ -91,19 +92,19 @@ pub(crate) use for_each_program;
 macro_rules! for_each_vocabulary {
     ($callback:ident) => {
         $callback! {
-            CalicoNode calico_note "calico-node's",
-            KubeApiserver kube_apiserver_note "kube-apiserver's",
-            Kubelet kubelet_note "kubelet's",
-            Flannel flannel_note "flannel's (and k3s's embedded flannel's)",
-            Cilium cilium_note "Cilium's (its node-IP fallback)",
-            CiliumNodeAddress cilium_node_address_note "Cilium's NodePort and masquerade addresses'",
-            K3s k3s_note "k3s's",
-            Kubeadm kubeadm_note "kubeadm's",
-            Etcd etcd_note "etcd's",
-            Swarm swarm_note "Docker Swarm's",
-            Consul consul_note "Consul's",
-            Nomad nomad_note "Nomad's",
-            Ansible ansible_note "Ansible's",
+            CalicoNode calico "calico-node's",
+            KubeApiserver kube_apiserver "kube-apiserver's",
+            Kubelet kubelet "kubelet's",
+            Flannel flannel "flannel's (and k3s's embedded flannel's)",
+            Cilium cilium "Cilium's (its node-IP fallback)",
+            CiliumNodeAddress cilium_node_address "Cilium's NodePort and masquerade addresses'",
+            K3s k3s "k3s's",
+            Kubeadm kubeadm "kubeadm's",
+            Etcd etcd "etcd's",
+            Swarm swarm "Docker Swarm's",
+            Consul consul "Consul's",
+            Nomad nomad "Nomad's",
+            Ansible ansible "Ansible's",
         }
     };
 }
@@ -114,53 +115,34 @@ pub(crate) use for_each_vocabulary;
 pub mod options;
 
 pub mod ansible;
-pub mod ansible_note;
 pub mod assumed;
 pub mod blocks;
 pub mod calico;
-pub mod calico_method;
-pub mod calico_note;
-mod calico_runtime;
-pub mod calico_text;
-pub mod calico_version;
-mod calico_walk;
 pub mod chooser;
 pub mod cilium;
 pub mod cilium_node_address;
-pub mod cilium_node_address_note;
-pub mod cilium_note;
 pub mod conflict;
 pub mod consul;
-pub mod consul_note;
 pub mod etcd;
-pub mod etcd_note;
 pub mod failure;
 pub mod family;
 pub mod flannel;
-pub mod flannel_note;
 pub mod gai;
-pub mod goregex;
-pub mod goview;
+pub mod go;
 pub mod host_interface;
 pub mod k3s;
-pub mod k3s_note;
 pub mod kube_apiserver;
-pub mod kube_apiserver_note;
 pub mod kubeadm;
-pub mod kubeadm_note;
 pub mod kubelet;
-pub mod kubelet_note;
 pub mod matrix;
 pub mod method;
 pub mod nomad;
-pub mod nomad_note;
 pub mod note;
 pub mod program;
 pub mod reason;
 pub mod semantics;
 pub mod source;
 pub mod swarm;
-pub mod swarm_note;
 pub mod unshown;
 pub mod verdict;
 

@@ -6,7 +6,7 @@
 //! finding, carrying addresses, families, interface names, patterns,
 //! routes (as `ip route` prints them) and the release replayed. What only
 //! one program finds is that program's own `Note` (in its replay module;
-//! calico-node's in [`super::calico_note`]), nested here as one variant
+//! calico-node's in [`super::calico::note`]), nested here as one variant
 //! per program, with its `From`, generated from `for_each_vocabulary!`,
 //! and worded in that program's `report` file; what several
 //! share (the default-route walk, `--node-ip`, `--flannel-iface`, the
@@ -25,7 +25,7 @@ macro_rules! note_enum {
         pub enum Note {
             $(
                 #[doc = concat!($whose, " own notes.")]
-                $Variant(super::$module::Note),
+                $Variant(super::$module::note::Note),
             )*
             // kubelet's step 1 (k3s's too).
             /// Step 1: `--node-ip` given.
@@ -76,8 +76,8 @@ macro_rules! note_enum {
         }
 
         $(
-            impl From<super::$module::Note> for Note {
-                fn from(v: super::$module::Note) -> Self {
+            impl From<super::$module::note::Note> for Note {
+                fn from(v: super::$module::note::Note) -> Self {
                     Note::$Variant(v)
                 }
             }

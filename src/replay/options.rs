@@ -85,9 +85,9 @@ macro_rules! deserialize_from_str {
 
 deserialize_from_str!(
     Resolved,
-    super::calico_version::Version,
-    super::calico_method::IpSetting,
-    super::calico_method::NodeInternalIp
+    super::calico::version::Version,
+    super::calico::method::IpSetting,
+    super::calico::method::NodeInternalIp
 );
 
 /// One of a name's resolver answers, or `none` (the lookup returned

@@ -18,12 +18,12 @@
 //! a callback expands it (`super::$module::$chooser`), so the programs may
 //! name [`Program`] without a cycle. Adding a program: see the list's doc
 //! in `replay/mod.rs` for every file it touches (its module, its
-//! vocabulary `<program>_note.rs`, their lines in `for_each_program!` and
+//! vocabulary `<program>/note.rs`, their lines in `for_each_program!` and
 //! `for_each_vocabulary!`, and its wording file under `report/`). The name
 //! is the program as `--method` and the manifests spell it (calico-node's
 //! methods are spelt by their `IP_AUTODETECTION_METHOD` value instead).
 
-use super::calico_text::MethodText;
+use super::calico::text::MethodText;
 
 /// [`Program`], its order and its names, from the list.
 macro_rules! program_enum {
@@ -75,7 +75,7 @@ impl Program {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {
     /// calico-node, with the `IP_AUTODETECTION_METHOD` value as written
-    /// (parsed by [`super::calico_method::Method::parse`] for the release replayed).
+    /// (parsed by [`super::calico::method::Method::parse`] for the release replayed).
     Calico(MethodText),
     /// Any other program, by its name (never [`Program::CalicoNode`],
     /// whose methods are [`Method::Calico`]).

@@ -5,13 +5,13 @@
 //! rule, carrying interface names, addresses, patterns, families and
 //! routes (as `ip route` prints them). A rule only one program applies is
 //! that program's own `Reason` (in its replay module; calico-node's in
-//! [`super::calico_note`]), nested here as one variant per program (with its
+//! [`super::calico::note`]), nested here as one variant per program (with its
 //! `From`, generated from `for_each_vocabulary!`) and worded in that
 //! program's `report` file; the rules several apply (the
 //! default-route walk, a down interface, another family, a sort) are
 //! common and worded in `report::reason`. JSON says the same words.
 
-use super::goview::NotGlobal;
+use super::go::NotGlobal;
 
 macro_rules! reason_enum {
     ($($Variant:ident $module:ident $whose:literal,)*) => {
@@ -20,7 +20,7 @@ macro_rules! reason_enum {
         pub enum Reason {
             $(
                 #[doc = concat!($whose, " own reasons.")]
-                $Variant(super::$module::Reason),
+                $Variant(super::$module::note::Reason),
             )*
 
             // Shared by several programs.
@@ -63,8 +63,8 @@ macro_rules! reason_enum {
         }
 
         $(
-            impl From<super::$module::Reason> for Reason {
-                fn from(v: super::$module::Reason) -> Self {
+            impl From<super::$module::note::Reason> for Reason {
+                fn from(v: super::$module::note::Reason) -> Self {
                     Reason::$Variant(v)
                 }
             }

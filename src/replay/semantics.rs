@@ -3,7 +3,7 @@
 //! release; the other programs' logic (one version each).
 //!
 //! Contract: plain values, a leaf below [`super::verdict`]: each
-//! program's own `Semantics` (in its vocabulary, `replay/<program>_note.rs`,
+//! program's own `Semantics` (in its vocabulary, `replay/<program>/note.rs`,
 //! with the [`Program`] it is), nested here as one variant per vocabulary,
 //! generated from `for_each_vocabulary!`; `report::semantics` dispatches
 //! their words to each program's wording file (`detect`'s `semantics:` line, JSON's
@@ -11,7 +11,7 @@
 
 use super::program::Program;
 
-pub use super::calico_note::CalicoWalk;
+pub use super::calico::note::CalicoWalk;
 
 macro_rules! semantics_enum {
     ($($Variant:ident $module:ident $whose:literal,)*) => {
@@ -21,7 +21,7 @@ macro_rules! semantics_enum {
         pub enum Semantics {
             $(
                 #[doc = concat!("What ", $whose, " replay stands for.")]
-                $Variant(super::$module::Semantics),
+                $Variant(super::$module::note::Semantics),
             )*
         }
 
@@ -35,8 +35,8 @@ macro_rules! semantics_enum {
         }
 
         $(
-            impl From<super::$module::Semantics> for Semantics {
-                fn from(v: super::$module::Semantics) -> Self {
+            impl From<super::$module::note::Semantics> for Semantics {
+                fn from(v: super::$module::note::Semantics) -> Self {
                     Semantics::$Variant(v)
                 }
             }

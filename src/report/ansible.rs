@@ -96,7 +96,7 @@ impl fmt::Display for AnsibleFailure {
     }
 }
 
-impl fmt::Display for crate::replay::ansible_note::Semantics {
+impl fmt::Display for crate::replay::ansible::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

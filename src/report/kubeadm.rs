@@ -55,7 +55,7 @@ impl fmt::Display for Failure {
     }
 }
 
-impl fmt::Display for crate::replay::kubeadm_note::Semantics {
+impl fmt::Display for crate::replay::kubeadm::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

@@ -102,7 +102,7 @@ impl fmt::Display for NodeIpInvalid {
     }
 }
 
-impl fmt::Display for crate::replay::kubelet_note::Semantics {
+impl fmt::Display for crate::replay::kubelet::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

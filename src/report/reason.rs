@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::replay::goview::NotGlobal;
+use crate::replay::go::NotGlobal;
 use crate::replay::reason::Reason;
 
 /// Go's terms.
