@@ -11,9 +11,9 @@ use std::path::Path;
 
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
+use nlorder::ingest::trace::{TraceOptions, read_trace};
 use nlorder::netlink::Body;
 use nlorder::netlink::strict;
-use nlorder::trace::{TraceOptions, read_trace};
 use serde_json::Value;
 
 fn tmp(name: &str, bytes: &[u8]) -> std::path::PathBuf {

@@ -10,10 +10,10 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use super::{Console, Error, Format, Source, Status};
+use crate::ingest::rebuild::{AtSpec, Watcher, per_packet};
 use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::netlink::values::AddressFamily;
-use crate::rebuild::{AtSpec, Watcher, per_packet};
 use crate::replay::gai::hosts::{self, HostConf, HostsFile, Lookup};
 use crate::replay::gai::{self, GaiConf, Resolver};
 use crate::report;
@@ -302,7 +302,7 @@ impl Gai {
 /// IPv4-mapped one as IPv4), and whether the host has routes at all
 /// (without any, connected routes are inferred): a route whose prefix
 /// holds no destination changes neither while a family keeps some route.
-fn only_routes_to(destinations: Vec<IpAddr>) -> crate::rebuild::Matters {
+fn only_routes_to(destinations: Vec<IpAddr>) -> crate::ingest::rebuild::Matters {
     let mut dests = destinations.clone();
     dests.extend(destinations.iter().filter_map(|d| match d {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4),

@@ -120,7 +120,7 @@ pub struct DetectSettings {
     /// Manifests only: the interface the detection must choose.
     pub interface: Option<String>,
     /// Manifests only: the moment to evaluate (a packet number or a time).
-    pub at: Option<crate::rebuild::AtValue>,
+    pub at: Option<crate::ingest::rebuild::AtValue>,
     /// Every program's settings (its keys are the manifests').
     pub programs: ProgramSettings,
 }

@@ -11,8 +11,8 @@ use std::net::IpAddr;
 
 use serde::Serialize;
 
-use crate::moment::Moment;
-use crate::rebuild::{Flip, Grounds};
+use crate::ingest::moment::Moment;
+use crate::ingest::rebuild::{Flip, Grounds};
 use crate::replay::gai::{Explanation, GaiResult, Resolver, Span, Step};
 use crate::report::gai_hosts::{self, HostsShown, JsonHosts};
 use crate::report::moment::{self, JsonMoment};

@@ -33,7 +33,7 @@ pub struct DetectArgs {
     /// Evaluate the tables as they stood at this record or time (see `table --at`),
     /// or `auto`: when the replayed program (a Go program) last looked at them.
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::AtSpec>,
+    pub at: Option<nlorder::ingest::rebuild::AtSpec>,
     /// With --at auto: replay every look, not only the last, and say where the answer changed.
     #[arg(long)]
     pub all_looks: bool,
@@ -74,7 +74,7 @@ pub struct ReportArgs {
     /// The tables and answers shown at the end of the page as they stood at this record or
     /// time (see `table --at`); the lanes always cover the whole capture.
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::At>,
+    pub at: Option<nlorder::ingest::rebuild::At>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

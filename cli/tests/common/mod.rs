@@ -124,9 +124,9 @@ pub fn rebuild_file(path: &Path) -> nlorder::model::Model {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut reader = nlorder::capture::CaptureReader::new(file).expect("capture");
     let mut diags = nlorder::diag::Diagnostics::default();
-    nlorder::rebuild::rebuild(
+    nlorder::ingest::rebuild::rebuild(
         &mut reader,
-        nlorder::trace::TraceOptions::default(),
+        nlorder::ingest::trace::TraceOptions::default(),
         nlorder::model::ModelOptions::default(),
         None,
         &mut diags,

@@ -7,7 +7,7 @@ fn model(name: &str) -> Model {
     let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = std::fs::File::open(&path).expect("fixture");
     let mut reader = crate::capture::CaptureReader::new(file).expect("capture");
-    crate::rebuild::rebuild_to_end(&mut reader, ModelOptions::default())
+    crate::ingest::rebuild::rebuild_to_end(&mut reader, ModelOptions::default())
         .expect("rebuild")
         .0
         .model

@@ -16,10 +16,10 @@
 
 use crate::capture::{self, CaptureReader, Record, Timestamp};
 use crate::diag::Diagnostics;
+pub use crate::ingest::moment::{At, AtSpec, AtValue, Moment, Outside};
+use crate::ingest::trace::{RecordRead, TraceMessage, TraceOptions, TraceStats, Visitor, read_trace_records};
 use crate::looks::Looker;
 use crate::model::{ChangeSink, Model, ModelOptions};
-pub use crate::moment::{At, AtSpec, AtValue, Moment, Outside};
-use crate::trace::{RecordRead, TraceMessage, TraceOptions, TraceStats, Visitor, read_trace_records};
 
 /// The result of a rebuild.
 pub struct Rebuilt {
@@ -119,7 +119,7 @@ trait Step {
     /// A message, with the moment as it stands after it, and whether it
     /// lies past `at`.
     fn message(&mut self, m: &TraceMessage<'_>, moment: &Moment, past: bool);
-    /// A record, once its messages were given (see [`crate::trace::Visitor`]).
+    /// A record, once its messages were given (see [`crate::ingest::trace::Visitor`]).
     fn record(&mut self, _rec: &Record<'_>, _read: &RecordRead) -> bool {
         true
     }
