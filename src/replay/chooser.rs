@@ -1,6 +1,8 @@
 //! What a replayed program is to the rest of nlorder: [`Chooser`], which
 //! each program's module implements on a unit type at its top (named in
-//! the registry, `for_each_program!` in `replay/mod.rs`). Everything
+//! the registry, `for_each_program!` in `replay/mod.rs`; a program that
+//! takes no options implements [`Optionless`] instead, and its `Chooser`
+//! follows). Everything
 //! that runs, lists or configures programs is generated from that list and
 //! these impls (see [`super::method`]); nothing else names a program.
 //!
@@ -100,6 +102,65 @@ pub trait Chooser {
     /// asked for). Default: nothing.
     fn all_once(_families: &[Family]) -> Vec<Self::Options> {
         Vec::new()
+    }
+}
+
+/// A program that takes no options (nlorder replays its defaults only):
+/// its replay and what it reads. Its [`Chooser`] follows: no settings, no
+/// options, and `--all` runs it once.
+pub trait Optionless {
+    /// The program it replays (its registry line's; checked when built).
+    const PROGRAM: Program;
+    /// What it chooses, in a few words.
+    const DOC: &'static str;
+    /// Whether the answer depends on the order the interfaces are walked
+    /// in ([`Chooser::walks_links`]).
+    const WALKS_LINKS: bool;
+
+    /// Its replay.
+    fn detect(model: &Model) -> Detection;
+
+    /// What the replay reads of the tables ([`Chooser::reads`]).
+    fn reads(family: Family) -> super::unshown::Reads {
+        super::unshown::Reads::walk(family)
+    }
+
+    /// The replay without candidate rows, where it has one
+    /// ([`Chooser::lean`]).
+    fn lean(_model: &Model) -> Option<Detection> {
+        None
+    }
+}
+
+impl<P: Optionless> Chooser for P {
+    const PROGRAM: Program = <P as Optionless>::PROGRAM;
+    const DOC: &'static str = <P as Optionless>::DOC;
+    type Settings = NoSettings;
+    const OPTIONS: &'static [&'static str] = &[];
+    type Options = ();
+
+    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
+    fn detect(model: &Model, _: &()) -> Detection {
+        <P as Optionless>::detect(model)
+    }
+
+    fn walks_links(_: &()) -> bool {
+        P::WALKS_LINKS
+    }
+
+    fn reads(_: &(), family: Family) -> super::unshown::Reads {
+        <P as Optionless>::reads(family)
+    }
+
+    fn lean(model: &Model, _: &()) -> Option<Detection> {
+        <P as Optionless>::lean(model)
+    }
+
+    fn all_once(_: &[Family]) -> Vec<()> {
+        vec![()]
     }
 }
 

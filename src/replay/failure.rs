@@ -12,7 +12,47 @@
 //! rest is common and worded in `report::failure`. JSON's `error` says
 //! the same words as the text.
 
+use std::convert::Infallible;
+use std::fmt;
+use std::marker::PhantomData;
+
 use super::note::Program;
+
+/// A vocabulary's enum where the program has none of its own (failures,
+/// reasons): a type with no values. `S` is the program's `Semantics`, so
+/// that each program's is a type of its own and nests as its own variant
+/// (nested all the same, so that every program's vocabulary has the same
+/// enums).
+pub struct Empty<S>(Infallible, PhantomData<S>);
+
+impl<S> Empty<S> {
+    /// There is no value to have: whatever a caller wants of one.
+    pub fn absurd<T>(&self) -> T {
+        match self.0 {}
+    }
+}
+
+impl<S> fmt::Debug for Empty<S> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.absurd()
+    }
+}
+
+impl<S> Clone for Empty<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Empty<S> {}
+
+impl<S> PartialEq for Empty<S> {
+    fn eq(&self, _: &Self) -> bool {
+        self.absurd()
+    }
+}
+
+impl<S> Eq for Empty<S> {}
 
 macro_rules! failure_enum {
     ($($Variant:ident $module:ident $whose:literal,)*) => {

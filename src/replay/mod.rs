@@ -38,9 +38,11 @@
 /// `IP_AUTODETECTION_METHOD` values, not its name).
 ///
 /// Adding a program touches: its folder `replay/<program>/`: `mod.rs` (a
-/// unit type implementing [`chooser::Chooser`] at its top), its
-/// vocabulary `note.rs` (its `Note`, `Reason` and `Failure`, an empty enum
-/// where it has none, and its `Semantics` with `program()`) and its tests;
+/// unit type implementing [`chooser::Chooser`] at its top, or
+/// [`chooser::Optionless`] when it takes no options), its
+/// vocabulary `note.rs` (its `Note`, `Reason` and `Failure`, each
+/// [`failure::Empty`] where it has none, and its `Semantics` with
+/// `program()`) and its tests;
 /// its `mod` line below; its line here and its line in
 /// `for_each_vocabulary!` below; its wording file `report/<program>.rs`
 /// (the `Display` of those four) and that file's `mod` line in
@@ -76,8 +78,8 @@ pub(crate) use for_each_program;
 /// The vocabularies: calls `$callback!` with every program that has words
 /// of its own, one line each: `Variant module "whose"`, where `module` is
 /// the program's folder, whose leaf `replay::module::note` defines that
-/// program's `Note`, `Reason` and `Failure` (an empty enum where it has
-/// none) and its `Semantics` (what its replay stands for, with the
+/// program's `Note`, `Reason` and `Failure` ([`failure::Empty`] where it
+/// has none) and its `Semantics` (what its replay stands for, with the
 /// [`Program`] it is), `Variant` the
 /// variant nesting each of them into the common [`note::Note`],
 /// [`reason::Reason`], [`failure::Failure`] and [`semantics::Semantics`],

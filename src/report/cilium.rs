@@ -72,12 +72,6 @@ impl fmt::Display for CiliumExcluded {
     }
 }
 
-impl fmt::Display for crate::replay::cilium::note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
 impl fmt::Display for crate::replay::cilium::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f, self.version)

@@ -38,12 +38,6 @@ impl fmt::Display for Reason {
     }
 }
 
-impl fmt::Display for crate::replay::consul::note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
 impl fmt::Display for crate::replay::consul::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)

@@ -49,12 +49,6 @@ impl fmt::Display for Reason {
     }
 }
 
-impl fmt::Display for crate::replay::etcd::note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
 impl fmt::Display for crate::replay::etcd::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)

@@ -16,6 +16,13 @@ use std::fmt;
 use crate::replay::failure::Failure;
 use crate::replay::note::Program;
 
+/// A program's own failures (or reasons) where it has none: no words.
+impl<S> fmt::Display for crate::replay::failure::Empty<S> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.absurd()
+    }
+}
+
 /// The common failures' words, and each program's failures dispatched to
 /// its own wording file (`crate::replay::for_each_vocabulary!`).
 macro_rules! failure_display {

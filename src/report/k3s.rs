@@ -42,12 +42,6 @@ impl fmt::Display for Reason {
     }
 }
 
-impl fmt::Display for crate::replay::k3s::note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
 impl fmt::Display for crate::replay::k3s::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)

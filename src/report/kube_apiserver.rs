@@ -29,18 +29,6 @@ impl fmt::Display for Note {
     }
 }
 
-impl fmt::Display for crate::replay::kube_apiserver::note::Reason {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::kube_apiserver::note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
 impl fmt::Display for crate::replay::kube_apiserver::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)

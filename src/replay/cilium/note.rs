@@ -60,10 +60,8 @@ pub enum CiliumExcluded {
     NotUp(u8),
 }
 
-/// None: the program has no failures of its own (nested all the same,
-/// so that every program's vocabulary has the same three enums).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {}
+/// None: the program has no failures of its own.
+pub type Failure = crate::replay::failure::Empty<Semantics>;
 
 /// What a Cilium replay stands for: its node-IP fallback
 /// (`firstGlobalAddr`), in the release replayed (nested as

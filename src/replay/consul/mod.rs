@@ -13,7 +13,7 @@
 
 use std::net::IpAddr;
 
-use super::chooser::{Chooser, Context, OptionsError};
+use super::chooser::Optionless;
 use super::failure::Failure;
 use super::family::Family;
 use super::go::{self, AddrView};
@@ -26,31 +26,17 @@ use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 /// Consul's default bind address in the registry (it takes no options).
 pub struct Consul;
 
-impl Chooser for Consul {
+impl Optionless for Consul {
     const PROGRAM: super::program::Program = super::program::Program::Consul;
     const DOC: &'static str = "Consul's default bind address";
-    type Settings = super::chooser::NoSettings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
-    type Options = ();
+    const WALKS_LINKS: bool = true;
 
-    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
-        Ok(())
-    }
-
-    fn detect(model: &Model, _: &()) -> Detection {
+    fn detect(model: &Model) -> Detection {
         detect(model)
     }
 
-    fn walks_links(_: &()) -> bool {
-        true
-    }
-
-    fn lean(model: &Model, _: &()) -> Option<Detection> {
+    fn lean(model: &Model) -> Option<Detection> {
         Some(detect_in(model, false))
-    }
-
-    fn all_once(_: &[Family]) -> Vec<()> {
-        vec![()]
     }
 }
 
@@ -71,9 +57,6 @@ super::blocks::blocks!(
 fn is_private(ip: IpAddr) -> bool {
     PRIVATE.contains(ip)
 }
-
-/// The options it reads: none (nlorder replays its defaults only).
-pub const OPTIONS: &[&str] = &[];
 
 /// Consul's default bind address.
 pub fn detect(model: &Model) -> Detection {

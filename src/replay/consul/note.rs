@@ -31,10 +31,8 @@ pub enum Reason {
     NotConsulPrivate,
 }
 
-/// None: the program has no failures of its own (nested all the same,
-/// so that every program's vocabulary has the same three enums).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {}
+/// None: the program has no failures of its own.
+pub type Failure = crate::replay::failure::Empty<Semantics>;
 
 /// What its replay stands for: Consul's private IPv4 bind address. (one version; nested as
 /// [`crate::replay::semantics::Semantics::Consul`], worded in `report::consul`).

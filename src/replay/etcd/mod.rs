@@ -13,7 +13,7 @@
 
 use std::net::IpAddr;
 
-use super::chooser::{Chooser, Context, OptionsError};
+use super::chooser::Optionless;
 use super::failure::Failure;
 use super::family::Family;
 use super::note::Program;
@@ -26,42 +26,25 @@ use crate::netlink::values::{AddressFamily, TableId};
 /// etcd's default host in the registry (it takes no options).
 pub struct Etcd;
 
-impl Chooser for Etcd {
+impl Optionless for Etcd {
     const PROGRAM: super::program::Program = super::program::Program::Etcd;
     const DOC: &'static str = "etcd's default host";
-    type Settings = super::chooser::NoSettings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
-    type Options = ();
+    const WALKS_LINKS: bool = false;
 
-    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
-        Ok(())
-    }
-
-    fn detect(model: &Model, _: &()) -> Detection {
+    fn detect(model: &Model) -> Detection {
         detect(model)
-    }
-
-    fn walks_links(_: &()) -> bool {
-        false
     }
 
     /// The last main-table default of IPv4, else IPv6's, and its device's
     /// addresses.
-    fn reads(_: &(), family: super::family::Family) -> super::unshown::Reads {
+    fn reads(family: super::family::Family) -> super::unshown::Reads {
         use super::family::Family;
         super::unshown::Reads::walk(family)
             .with_routes(&[Family::V4, Family::V6])
             .first_answer_ends()
             .no_link_attributes()
     }
-
-    fn all_once(_: &[Family]) -> Vec<()> {
-        vec![()]
-    }
 }
-
-/// The options it reads: none (nlorder replays its defaults only).
-pub const OPTIONS: &[&str] = &[];
 
 /// etcd's default host.
 pub fn detect(model: &Model) -> Detection {

@@ -47,10 +47,8 @@ pub enum Reason {
     },
 }
 
-/// None: the program has no failures of its own (nested all the same,
-/// so that every program's vocabulary has the same three enums).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {}
+/// None: the program has no failures of its own.
+pub type Failure = crate::replay::failure::Empty<Semantics>;
 
 /// What its replay stands for: etcd's `GetDefaultHost`. (one version; nested as
 /// [`crate::replay::semantics::Semantics::Etcd`], worded in `report::etcd`).

@@ -27,10 +27,8 @@ pub enum Reason {
     NamedInterface,
 }
 
-/// None: the program has no failures of its own (nested all the same,
-/// so that every program's vocabulary has the same three enums).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {}
+/// None: the program has no failures of its own.
+pub type Failure = crate::replay::failure::Empty<Semantics>;
 
 /// What its replay stands for: k3s's `GetHostnameAndIPs`. (one version; nested as
 /// [`crate::replay::semantics::Semantics::K3s`], worded in `report::k3s`).

@@ -20,15 +20,11 @@ pub enum Note {
     },
 }
 
-/// None: the program has no reasons of its own (nested all the same,
-/// so that every program's vocabulary has the same three enums).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {}
+/// None: the program has no reasons of its own.
+pub type Reason = crate::replay::failure::Empty<Semantics>;
 
-/// None: the program has no failures of its own (nested all the same,
-/// so that every program's vocabulary has the same three enums).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {}
+/// None: the program has no failures of its own.
+pub type Failure = crate::replay::failure::Empty<Semantics>;
 
 /// What its replay stands for: kube-apiserver's `DefaultAdvertiseAddress`. (one version; nested as
 /// [`crate::replay::semantics::Semantics::KubeApiserver`], worded in `report::kube_apiserver`).

@@ -1,17 +1,7 @@
 //! kubeadm's advertise address on real captures.
 
 use super::*;
-use crate::model::ModelOptions;
-
-fn model(name: &str) -> Model {
-    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    let file = std::fs::File::open(&path).expect("fixture");
-    let mut reader = crate::capture::CaptureReader::new(file).expect("capture");
-    crate::ingest::rebuild::rebuild_to_end(&mut reader, ModelOptions::default())
-        .expect("rebuild")
-        .0
-        .model
-}
+use crate::testutil::fixture_model;
 
 fn kubeadm(m: &Model, given: Option<&str>) -> Detection {
     let advertise_address = given.map(|a| a.parse().expect("ip"));
@@ -21,7 +11,7 @@ fn kubeadm(m: &Model, given: Option<&str>) -> Detection {
 #[test]
 fn the_default_route_interface_and_the_family_preference() {
     // eth0 holds 10.9.0.2 and 10.9.0.3 behind the only default route (IPv4).
-    let m = model("incident-vlan-lo.pcap");
+    let m = fixture_model("incident-vlan-lo.pcap");
     let d = kubeadm(&m, None);
     assert_eq!(
         (d.address_text().as_deref(), d.interface.as_deref()),
@@ -44,7 +34,7 @@ fn the_default_route_interface_and_the_family_preference() {
 #[test]
 fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
     // 10.50.0.1/24 was added to lo in this real-kernel run.
-    let m = model("kernels/6.12/ipv4-promote-on.l0.pcap");
+    let m = fixture_model("kernels/6.12/ipv4-promote-on.l0.pcap");
     let d = kubeadm(&m, Some("127.0.0.1"));
     assert_eq!(
         (d.address_text().as_deref(), d.interface.as_deref()),
@@ -59,7 +49,7 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
         ("127.0.0.1/8", Verdict::NotGlobalUnicast)
     );
     // lo without a global address: kubeadm's own error.
-    let d = kubeadm(&model("incident-vlan-lo.pcap"), Some("::1"));
+    let d = kubeadm(&fixture_model("incident-vlan-lo.pcap"), Some("::1"));
     assert_eq!(d.address, None);
     assert_eq!(
         d.error.map(|e| e.to_string()).as_deref(),
@@ -70,7 +60,7 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
 #[test]
 fn no_default_route_advertises_0_0_0_0_with_kubeadm_s_warning() {
     // (a route dump that lists no default route)
-    let d = kubeadm(&model("notify-link.pcap"), Some("::"));
+    let d = kubeadm(&fixture_model("notify-link.pcap"), Some("::"));
     assert_eq!(d.address_text().as_deref(), Some("0.0.0.0"));
     assert_eq!(d.family, Family::V4);
     assert!(
@@ -89,7 +79,7 @@ fn no_default_route_advertises_0_0_0_0_with_kubeadm_s_warning() {
 /// walk of the default routes cannot be replayed, and no 0.0.0.0 is made up.
 #[test]
 fn no_route_message_is_no_answer() {
-    let d = kubeadm(&model("looks/6.12/gai-node.l0.pcap"), Some("::"));
+    let d = kubeadm(&fixture_model("looks/6.12/gai-node.l0.pcap"), Some("::"));
     assert_eq!(d.address, None);
     assert!(
         matches!(d.error, Some(crate::replay::failure::Failure::NoRoutesCaptured(_))),
@@ -100,7 +90,7 @@ fn no_route_message_is_no_answer() {
 
 #[test]
 fn a_specific_address_is_used_as_given() {
-    let m = model("incident-nerdctl.pcap");
+    let m = fixture_model("incident-nerdctl.pcap");
     let d = kubeadm(&m, Some("10.4.0.1"));
     assert_eq!(
         (d.address_text().as_deref(), d.interface.as_deref()),

@@ -14,7 +14,7 @@
 //! one inside an RFC 6890 block wins. None: no address, and no error
 //! (go-sockaddr returns an empty string).
 
-use super::chooser::{Chooser, Context, OptionsError};
+use super::chooser::Optionless;
 use super::family::Family;
 use super::go::{self, AddrView};
 use super::reason;
@@ -27,37 +27,23 @@ use crate::netlink::values::{AddressFamily, RouteType, TableId};
 /// Nomad's default advertise address in the registry (it takes no options).
 pub struct Nomad;
 
-impl Chooser for Nomad {
+impl Optionless for Nomad {
     const PROGRAM: super::program::Program = super::program::Program::Nomad;
     const DOC: &'static str = "Nomad's default advertise address";
-    type Settings = super::chooser::NoSettings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
-    type Options = ();
+    const WALKS_LINKS: bool = true;
 
-    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
-        Ok(())
-    }
-
-    fn detect(model: &Model, _: &()) -> Detection {
+    fn detect(model: &Model) -> Detection {
         detect(model)
-    }
-
-    fn walks_links(_: &()) -> bool {
-        true
     }
 
     /// IPv4's first main-table default and its device, and the state of
     /// the interfaces it walks.
-    fn reads(_: &(), family: super::family::Family) -> super::unshown::Reads {
+    fn reads(family: super::family::Family) -> super::unshown::Reads {
         super::unshown::Reads::walk(family).with_routes(&[super::family::Family::V4])
     }
 
-    fn lean(model: &Model, _: &()) -> Option<Detection> {
+    fn lean(model: &Model) -> Option<Detection> {
         Some(detect_in(model, false))
-    }
-
-    fn all_once(_: &[Family]) -> Vec<()> {
-        vec![()]
     }
 }
 
@@ -121,9 +107,6 @@ pub(crate) fn default_interface(model: &Model) -> Option<u32> {
         .find(|r| r.kind == RouteType::Unicast && !r.multipath && r.gateway.is_some() && r.oif.is_some())
         .and_then(|r| r.oif)
 }
-
-/// The options it reads: none (nlorder replays its defaults only).
-pub const OPTIONS: &[&str] = &[];
 
 /// Nomad's default advertise address.
 pub fn detect(model: &Model) -> Detection {

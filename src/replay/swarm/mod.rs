@@ -19,7 +19,7 @@ use std::net::IpAddr;
 
 use ipnet::IpNet;
 
-use super::chooser::{Chooser, Context, OptionsError};
+use super::chooser::Optionless;
 use super::failure::Failure;
 use super::family::Family;
 use super::go::{self, AddrView};
@@ -32,27 +32,13 @@ use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 /// Docker Swarm's advertise address in the registry (it takes no options).
 pub struct Swarm;
 
-impl Chooser for Swarm {
+impl Optionless for Swarm {
     const PROGRAM: super::program::Program = super::program::Program::Swarm;
     const DOC: &'static str = "Docker Swarm's advertise address";
-    type Settings = super::chooser::NoSettings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
-    type Options = ();
+    const WALKS_LINKS: bool = true;
 
-    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
-        Ok(())
-    }
-
-    fn detect(model: &Model, _: &()) -> Detection {
+    fn detect(model: &Model) -> Detection {
         detect(model)
-    }
-
-    fn walks_links(_: &()) -> bool {
-        true
-    }
-
-    fn all_once(_: &[Family]) -> Vec<()> {
-        vec![()]
     }
 }
 
@@ -77,9 +63,6 @@ fn multiple(a_if: &str, b_if: &str, a: IpAddr, b: IpAddr) -> Failure {
 }
 
 const NO_IP: &str = "could not find the system's IP address";
-
-/// The options it reads: none (nlorder replays its defaults only).
-pub const OPTIONS: &[&str] = &[];
 
 /// Swarm's advertise address.
 pub fn detect(model: &Model) -> Detection {
