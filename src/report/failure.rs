@@ -4,7 +4,8 @@
 //! dispatch of each program's own to its wording file, generated from
 //! `crate::replay::for_each_vocabulary!` (calico-node's log
 //! lines, refusals and autodetection failures are `report::calico`'s; a
-//! program's words for a capture without routes are its own file's).
+//! program's words for a capture without routes are its own file's
+//! `NO_ROUTES`, looked up in a table here).
 //!
 //! Contract: `Display` only, one line per value; a program's own message
 //! is printed as it is, with nlorder's comment after it where there is
@@ -23,6 +24,18 @@ impl<S> fmt::Display for crate::replay::failure::Empty<S> {
     }
 }
 
+/// The programs that say in words of their own (their wording file's
+/// `NO_ROUTES`) that the capture holds no routes; the others get the common
+/// sentence.
+const NO_ROUTES: &[(Program, &str)] = &[
+    (Program::Kubelet, super::kubelet::NO_ROUTES),
+    (Program::Kubeadm, super::kubeadm::NO_ROUTES),
+    (Program::Flannel, super::flannel::NO_ROUTES),
+    (Program::K3s, super::k3s::NO_ROUTES),
+    (Program::Etcd, super::etcd::NO_ROUTES),
+    (Program::Ansible, super::ansible::NO_ROUTES),
+];
+
 /// The common failures' words, and each program's failures dispatched to
 /// its own wording file (`crate::replay::for_each_vocabulary!`).
 macro_rules! failure_display {
@@ -32,12 +45,6 @@ macro_rules! failure_display {
                 match self {
                     $( Failure::$Variant(e) => e.fmt(f), )*
                     Failure::Said(message) => f.write_str(message),
-                    Failure::NoRoutesCaptured(Program::Kubelet) => super::kubelet::no_routes(f),
-                    Failure::NoRoutesCaptured(Program::Kubeadm) => super::kubeadm::no_routes(f),
-                    Failure::NoRoutesCaptured(Program::Flannel) => super::flannel::no_routes(f),
-                    Failure::NoRoutesCaptured(Program::K3s) => super::k3s::no_routes(f),
-                    Failure::NoRoutesCaptured(Program::Etcd) => super::etcd::no_routes(f),
-                    Failure::NoRoutesCaptured(Program::Ansible) => super::ansible::no_routes(f),
                     Failure::UnknownYet { kind, request_packet } => write!(
                         f,
                         "unknown yet: the {} dump asked for in packet {request_packet} is answered after this moment",
@@ -55,10 +62,13 @@ macro_rules! failure_display {
                         "the capture cannot tell: {}",
                         super::assumption::unshown_list(unshown)
                     ),
-                    Failure::NoRoutesCaptured(other) => write!(
-                        f,
-                        "{other} reads the default routes, but the capture holds no routes: record a route dump too"
-                    ),
+                    Failure::NoRoutesCaptured(program) => match NO_ROUTES.iter().find(|(p, _)| p == program) {
+                        Some((_, words)) => f.write_str(words),
+                        None => write!(
+                            f,
+                            "{program} reads the default routes, but the capture holds no routes: record a route dump too"
+                        ),
+                    },
                 }
             }
         }

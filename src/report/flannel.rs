@@ -42,9 +42,7 @@ fn flannel_sort(version: Version) -> &'static str {
 }
 
 /// No default route, and no route at all in the capture.
-pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("no default route: the capture holds no routes (record a route dump)")
-}
+pub(crate) const NO_ROUTES: &str = "no default route: the capture holds no routes (record a route dump)";
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
