@@ -106,10 +106,8 @@ fn a_snapshot_s_tables_are_the_snapshot() {
     eprintln!("{same} snapshots print back as they are");
 }
 
-/// `detect --all`'s picks: one line per method and family, the address
-/// picked or `nothing` (why nothing, and what a capture cannot tell, are
-/// worded for each input and not compared).
-fn picks(path: &Path) -> Vec<String> {
+/// What `detect --all -q` prints on `path`, which it must read.
+fn detect_stdout(path: &Path) -> String {
     let out = common::nlorder(&["detect", "--all", "-q", path.to_str().expect("path")]);
     assert!(
         out.status.success(),
@@ -117,7 +115,14 @@ fn picks(path: &Path) -> Vec<String> {
         path.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout)
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `detect --all`'s picks: one line per method and family, the address
+/// picked or `nothing` (why nothing, and what a capture cannot tell, are
+/// worded for each input and not compared).
+fn picks(path: &Path) -> Vec<String> {
+    detect_stdout(path)
         .lines()
         .skip(1)
         .take_while(|l| !l.trim().is_empty() && !l.starts_with(' '))
@@ -245,14 +250,7 @@ fn a_directory_of_outputs_is_a_snapshot() {
 /// `detect --all`'s whole output, but for the lines naming the input and
 /// its moment.
 fn detect_all(path: &Path) -> String {
-    let out = common::nlorder(&["detect", "--all", "-q", path.to_str().expect("path")]);
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
+    detect_stdout(path)
         .lines()
         .filter(|l| !l.contains("every method on") && !l.trim_start().starts_with("at:"))
         .collect::<Vec<_>>()

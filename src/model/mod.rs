@@ -91,8 +91,13 @@ impl Model {
                 version: format!("{k} (the capture's shb_os)"),
             };
         }
-        if self.kernel_build.is_none() {
-            self.kernel_build = m.os.and_then(kernel_build::KernelBuild::of_release);
+        // (read once: the release text is the same for every record, and
+        // matching it is not a per-message cost)
+        if !self.os_read
+            && let Some(os) = m.os
+        {
+            self.os_read = true;
+            self.kernel_build = kernel_build::KernelBuild::of_release(os);
         }
         let multi = h.flags & NLM_F_MULTI != 0;
         let ctx = Ctx {

@@ -341,6 +341,8 @@ pub struct Model {
     pub(super) recording_start: Option<u64>,
     /// The distribution whose kernel the capture's `shb_os` names.
     pub(super) kernel_build: Option<super::kernel_build::KernelBuild>,
+    /// Whether a record's `shb_os` was read for [`Self::kernel_build`].
+    pub(super) os_read: bool,
     /// The pcapng section of the last message applied (0 before the first).
     pub(super) section: u32,
     /// A new section began and no dump ended since: a link dump that shows
@@ -428,6 +430,7 @@ impl Model {
             seen_link_dump: false,
             recording_start: None,
             kernel_build: None,
+            os_read: false,
             section: 0,
             fresh_section: false,
             seen_addr_dump: [false; 2],

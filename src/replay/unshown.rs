@@ -99,7 +99,7 @@ pub fn check(model: &Model, reads: &Reads, answered: Option<Family>) -> Vec<Unsh
         let names: Vec<String> = model
             .ipv6_order_unshown()
             .into_iter()
-            .map(|i| model.link(i).map_or_else(|| format!("if{i}"), |l| l.display_name()))
+            .map(|i| model.ifname(i))
             .collect();
         if !names.is_empty() {
             v.push(Unshown::Ipv6Order(names));

@@ -73,22 +73,18 @@ struct Command {
     v6: bool,
 }
 
-static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+/// One of this file's constant patterns, compiled on first use.
+fn compiled(pattern: &str) -> Regex {
     #[allow(clippy::expect_used)] // a constant pattern
-    Regex::new(r"^\s*(?:(?:\[[^\]]*\]|[^\s$#]*)\s*[$#]\s*)?(?:sudo\s+)?(?:/\S*/)?ip((?:\s.*)?)$").expect("pattern")
-});
-static LINK_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)] // a constant pattern
-    Regex::new(r"^(\d+):\s+([^\s:@]+)(?:@([^\s:]+))?:\s+<([^>]*)>(.*)$").expect("pattern")
-});
-static ONE_LINE_ADDR: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)] // a constant pattern
-    Regex::new(r"^(\d+):\s+(\S+)\s+(inet6?\s.*)$").expect("pattern")
-});
-static RULE: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)] // a constant pattern
-    Regex::new(r"^\d+:\s+(?:not\s+)?from\s").expect("pattern")
-});
+    Regex::new(pattern).expect("pattern")
+}
+
+static PROMPT: LazyLock<Regex> =
+    LazyLock::new(|| compiled(r"^\s*(?:(?:\[[^\]]*\]|[^\s$#]*)\s*[$#]\s*)?(?:sudo\s+)?(?:/\S*/)?ip((?:\s.*)?)$"));
+static LINK_HEADER: LazyLock<Regex> =
+    LazyLock::new(|| compiled(r"^(\d+):\s+([^\s:@]+)(?:@([^\s:]+))?:\s+<([^>]*)>(.*)$"));
+static ONE_LINE_ADDR: LazyLock<Regex> = LazyLock::new(|| compiled(r"^(\d+):\s+(\S+)\s+(inet6?\s.*)$"));
+static RULE: LazyLock<Regex> = LazyLock::new(|| compiled(r"^\d+:\s+(?:not\s+)?from\s"));
 
 /// The command of a prompt line (`$ ip -6 route show table all`), `None`
 /// for a line that is not one.
