@@ -12,7 +12,7 @@ use nlorder::diag::Diagnostics;
 use nlorder::ingest::rebuild::watch;
 use nlorder::ingest::trace::TraceOptions;
 use nlorder::model::ModelOptions;
-use nlorder::replay::calico::{Method, Options};
+use nlorder::replay::calico::{CalicoNode, Method, Options, Spec};
 use nlorder::replay::{Family, MethodSpec};
 
 fn spec(text: &str, family: Family) -> MethodSpec {
@@ -20,11 +20,11 @@ fn spec(text: &str, family: Family) -> MethodSpec {
         family,
         ..Options::default()
     };
-    MethodSpec::Calico {
+    MethodSpec::of::<CalicoNode>(Spec {
         text: text.to_owned(),
         method: Method::parse(text, options.version),
         options,
-    }
+    })
 }
 
 #[test]

@@ -9,10 +9,20 @@
 //! `kubeadm`, `kube_apiserver`, `k3s`, `cilium`, `cilium_node_address`,
 //! `etcd`, `swarm`, `consul`, `nomad`, `ansible`; [`gai`] for the resolvers), each
 //! stating the program's source it follows and implementing
-//! [`chooser::Chooser`] at its top; `for_each_program!` below is the one
-//! list of them, from which [`program`] (their identity) and [`method`]
-//! (running them, their settings and options) are generated; [`matrix`]
-//! runs them all at once.
+//! [`chooser::Chooser`] at its top. [`registry`] is the one table of them
+//! ([`Program::replay`]): [`method`] runs one through it, [`matrix`] runs
+//! them all at once; [`program`] is their identity, order and names.
+//!
+//! Adding a program touches: its folder `replay/<program>/` (`mod.rs`, a
+//! unit type implementing [`chooser::Chooser`] at its top, or
+//! [`chooser::Optionless`] when it takes no options; its vocabulary
+//! `note.rs`: its `Note`, `Reason` and `Failure`, each [`failure::Empty`]
+//! where it has none, and its `Semantics` with `program()`; its tests) and
+//! its `mod` line below; its variant and name in [`program`]; its line in
+//! [`registry`]; its settings' line in [`method`] (flattened for clap);
+//! its line in `for_each_vocabulary!` below; its wording file
+//! `report/<program>.rs` (the `Display` of its vocabulary) with its `mod`
+//! line in `report/mod.rs`.
 //!
 //! They return values, never nlorder's sentences: a detection's reasons
 //! ([`reason`]), notes ([`note`]), failures and calico-node's log line
@@ -23,57 +33,6 @@
 //! of other programs that nlorder does not model (apimachinery's,
 //! kubeadm's, flannel's, Go's: [`failure::Failure::Said`]) are kept as
 //! the program writes them.
-
-/// The registry: calls `$callback!` with every program nlorder replays, in
-/// the order `--all` lists them, one line each:
-/// `field: Variant "name" (Options) => module::Chooser`, where `field` is
-/// the program's key among every program's settings, `Variant` its
-/// [`Program`] (and [`MethodSpec`]) variant, `"name"` its `--method`
-/// spelling, `(Options)` present when its `MethodSpec` variant holds its
-/// chooser's options (absent: the program takes none), and the chooser
-/// the unit type of `replay::module` implementing
-/// [`chooser::Chooser`]. calico-node's line comes first and
-/// is marked `{Calico}`: its `MethodSpec` variant is the struct variant
-/// `Calico { text, method, options }` (its methods are
-/// `IP_AUTODETECTION_METHOD` values, not its name).
-///
-/// Adding a program touches: its folder `replay/<program>/`: `mod.rs` (a
-/// unit type implementing [`chooser::Chooser`] at its top, or
-/// [`chooser::Optionless`] when it takes no options), its
-/// vocabulary `note.rs` (its `Note`, `Reason` and `Failure`, each
-/// [`failure::Empty`] where it has none, and its `Semantics` with
-/// `program()`) and its tests;
-/// its `mod` line below; its line here and its line in
-/// `for_each_vocabulary!` below; its wording file `report/<program>.rs`
-/// (the `Display` of those four) and that file's `mod` line in
-/// `report/mod.rs`. Nothing else: [`program`] and [`method`] generate the
-/// rest from this list, [`note`], [`reason`], [`failure`], [`semantics`]
-/// and their wording in `report` from `for_each_vocabulary!`,
-/// and so can any other place that tells programs apart
-/// (`crate::replay::for_each_program!(callback)`).
-macro_rules! for_each_program {
-    ($callback:ident) => {
-        $callback! {
-            calico: CalicoNode "calico-node" {Calico} => calico::CalicoNode,
-            kubelet: Kubelet "kubelet" (Options) => kubelet::Kubelet,
-            flannel: Flannel "flannel" (Options) => flannel::Flannel,
-            kubeadm: Kubeadm "kubeadm" (Options) => kubeadm::Kubeadm,
-            kube_apiserver: KubeApiserver "kube-apiserver" (Options) => kube_apiserver::KubeApiserver,
-            k3s: K3s "k3s" (Options) => k3s::K3s,
-            k3s_flannel: K3sFlannel "k3s-flannel" (Options) => flannel::K3sFlannel,
-            cilium: Cilium "cilium" (Options) => cilium::Cilium,
-            cilium_nodeport: CiliumNodePort "cilium-nodeport" (Options) => cilium_node_address::CiliumNodePort,
-            cilium_masquerade: CiliumMasquerade "cilium-masquerade" (Options) => cilium_node_address::CiliumMasquerade,
-            etcd: Etcd "etcd" => etcd::Etcd,
-            swarm: Swarm "swarm" => swarm::Swarm,
-            consul: Consul "consul" => consul::Consul,
-            nomad: Nomad "nomad" => nomad::Nomad,
-            ansible: Ansible "ansible" (Options) => ansible::Ansible,
-        }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use for_each_program;
 
 /// The vocabularies: calls `$callback!` with every program that has words
 /// of its own, one line each: `Variant module "whose"`, where `module` is
@@ -142,6 +101,7 @@ pub mod nomad;
 pub mod note;
 pub mod program;
 pub mod reason;
+pub mod registry;
 pub mod semantics;
 pub mod source;
 pub mod swarm;

@@ -53,8 +53,7 @@ use crate::netlink::values::TableId;
 /// as written, as the release parses it, and its other settings.
 pub struct CalicoNode;
 
-/// A calico-node method with its settings (the registry's
-/// `MethodSpec::Calico` holds the same three fields).
+/// A calico-node method with its settings: its chooser's options.
 #[derive(Debug, Clone)]
 pub struct Spec {
     /// `IP_AUTODETECTION_METHOD` as written.
@@ -126,6 +125,10 @@ impl Chooser for CalicoNode {
 
     fn walks_links(s: &Spec) -> bool {
         walks_links(&s.method)
+    }
+
+    fn reads(s: &Spec, family: Family) -> super::unshown::Reads {
+        reads(&s.method, family)
     }
 
     fn outcome(model: &Model, s: &Spec) -> Option<Outcome> {

@@ -334,7 +334,7 @@ mod tests {
     fn hostile() -> Picture {
         let evil = "<script>x</script>\"'&";
         let model = Model::new(ModelOptions::default());
-        let mut answer = MethodSpec::Etcd.detect(&model);
+        let mut answer = MethodSpec::of::<crate::replay::etcd::Etcd>(()).detect(&model);
         answer.interface = Some(evil.into());
         let lane = LinkLane {
             index: 3,
