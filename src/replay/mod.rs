@@ -16,13 +16,15 @@
 //! Adding a program touches: its folder `replay/<program>/` (`mod.rs`, a
 //! unit type implementing [`chooser::Chooser`] at its top, or
 //! [`chooser::Optionless`] when it takes no options; its vocabulary
-//! `note.rs`: its `Note`, `Reason` and `Failure`, each [`failure::Empty`]
-//! where it has none, and its `Semantics` with `program()`; its tests) and
+//! `note.rs`: its `Note`, `Reason` and `Failure`, each [`program::Empty`]
+//! where it has none, and its `Semantics`; its tests) and
 //! its `mod` line below; its variant and name in [`program`]; its line in
 //! [`registry`]; its settings' line in [`method`] (flattened for clap);
-//! its line in `for_each_vocabulary!` below; its wording file
-//! `report/<program>.rs` (the `Display` of its vocabulary) with its `mod`
-//! line in `report/mod.rs`.
+//! its variant in the four common vocabularies ([`note`], [`reason`],
+//! [`failure`], [`semantics`], whose `program()` names it) and in their
+//! `Display` in `report/`; its line in `vocabulary_from!` below; its
+//! wording file `report/<program>.rs` (the `Display` of its vocabulary)
+//! with its `mod` line in `report/mod.rs`.
 //!
 //! They return values, never nlorder's sentences: a detection's reasons
 //! ([`reason`]), notes ([`note`]), failures and calico-node's log line
@@ -34,43 +36,56 @@
 //! kubeadm's, flannel's, Go's: [`failure::Failure::Said`]) are kept as
 //! the program writes them.
 
-/// The vocabularies: calls `$callback!` with every program that has words
-/// of its own, one line each: `Variant module "whose"`, where `module` is
-/// the program's folder, whose leaf `replay::module::note` defines that
-/// program's `Note`, `Reason` and `Failure` ([`failure::Empty`] where it
-/// has none) and its `Semantics` (what its replay stands for, with the
-/// [`Program`] it is), `Variant` the
-/// variant nesting each of them into the common [`note::Note`],
-/// [`reason::Reason`], [`failure::Failure`] and [`semantics::Semantics`],
-/// and `"whose"` the owner named in those variants' docs. From this list
-/// [`note`], [`reason`], [`failure`] and [`semantics`] generate their
-/// nesting variants and the `From` impls (a program builds its own values
-/// and `.into()`s them), and `report::note`, `report::reason`,
-/// `report::failure` and `report::semantics` their dispatch to the
-/// program's wording file (`report::<program>`, which words the four). One
-/// vocabulary may serve several programs (flannel's serves k3s's embedded
-/// flannel; Cilium's NodePort and masquerade share theirs).
-macro_rules! for_each_vocabulary {
-    ($callback:ident) => {
-        $callback! {
-            CalicoNode calico "calico-node's",
-            KubeApiserver kube_apiserver "kube-apiserver's",
-            Kubelet kubelet "kubelet's",
-            Flannel flannel "flannel's (and k3s's embedded flannel's)",
-            Cilium cilium "Cilium's (its node-IP fallback)",
-            CiliumNodeAddress cilium_node_address "Cilium's NodePort and masquerade addresses'",
-            K3s k3s "k3s's",
-            Kubeadm kubeadm "kubeadm's",
-            Etcd etcd "etcd's",
-            Swarm swarm "Docker Swarm's",
-            Consul consul "Consul's",
-            Nomad nomad "Nomad's",
-            Ansible ansible "Ansible's",
-        }
+/// The `From` impls that nest each program's vocabulary (its folder's
+/// `note.rs`: its `Note`, `Reason`, `Failure` and `Semantics`) into the
+/// common [`note::Note`], [`reason::Reason`], [`failure::Failure`] and
+/// [`semantics::Semantics`], so that a program builds its own values and
+/// `.into()`s them. One line per vocabulary: the variant that nests it
+/// (written out in those four enums) and its folder. One vocabulary may
+/// serve several programs (flannel's serves k3s's embedded flannel;
+/// Cilium's NodePort and masquerade share theirs).
+macro_rules! vocabulary_from {
+    ($($Variant:ident $module:ident,)*) => {
+        $(
+            impl From<$module::note::Note> for note::Note {
+                fn from(v: $module::note::Note) -> Self {
+                    note::Note::$Variant(v)
+                }
+            }
+            impl From<$module::note::Reason> for reason::Reason {
+                fn from(v: $module::note::Reason) -> Self {
+                    reason::Reason::$Variant(v)
+                }
+            }
+            impl From<$module::note::Failure> for failure::Failure {
+                fn from(v: $module::note::Failure) -> Self {
+                    failure::Failure::$Variant(v)
+                }
+            }
+            impl From<$module::note::Semantics> for semantics::Semantics {
+                fn from(v: $module::note::Semantics) -> Self {
+                    semantics::Semantics::$Variant(v)
+                }
+            }
+        )*
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_each_vocabulary;
+
+vocabulary_from! {
+    CalicoNode calico,
+    KubeApiserver kube_apiserver,
+    Kubelet kubelet,
+    Flannel flannel,
+    Cilium cilium,
+    CiliumNodeAddress cilium_node_address,
+    K3s k3s,
+    Kubeadm kubeadm,
+    Etcd etcd,
+    Swarm swarm,
+    Consul consul,
+    Nomad nomad,
+    Ansible ansible,
+}
 
 #[macro_use]
 pub mod options;

@@ -7,7 +7,10 @@
 //! ([`super::registry`], `Program::replay`). [`Method`] is `--method` (or a
 //! manifest's `method`) parsed once: a program, or calico-node's
 //! `IP_AUTODETECTION_METHOD` ([`MethodText`], which calico's replay parses
-//! per release).
+//! per release). [`Empty`] is the type a program's vocabulary uses for a
+//! kind of words it has none of (here so that the vocabularies, which
+//! name it, and the common enums, which name them, do not depend on each
+//! other).
 //!
 //! Contract: depends only on [`MethodText`] (a leaf), so the programs may
 //! name [`Program`] without a cycle (the registry, which names them all,
@@ -15,6 +18,10 @@
 //! touches. The name is the program as `--method` and the manifests spell
 //! it (calico-node's methods are spelt by their `IP_AUTODETECTION_METHOD`
 //! value instead).
+
+use std::convert::Infallible;
+use std::fmt;
+use std::marker::PhantomData;
 
 use super::calico::text::MethodText;
 
@@ -228,3 +235,39 @@ impl serde::Serialize for Method {
         s.collect_str(self)
     }
 }
+
+/// A vocabulary's enum where the program has none of its own (failures,
+/// reasons): a type with no values. `S` is the program's `Semantics`, so
+/// that each program's is a type of its own and nests as its own variant
+/// (nested all the same, so that every program's vocabulary has the same
+/// enums).
+pub struct Empty<S>(Infallible, PhantomData<S>);
+
+impl<S> Empty<S> {
+    /// There is no value to have: whatever a caller wants of one.
+    pub fn absurd<T>(&self) -> T {
+        match self.0 {}
+    }
+}
+
+impl<S> fmt::Debug for Empty<S> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.absurd()
+    }
+}
+
+impl<S> Clone for Empty<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Empty<S> {}
+
+impl<S> PartialEq for Empty<S> {
+    fn eq(&self, _: &Self) -> bool {
+        self.absurd()
+    }
+}
+
+impl<S> Eq for Empty<S> {}

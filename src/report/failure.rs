@@ -1,8 +1,8 @@
 //! Why a replay chose nothing, in words: what `detect` prints after
 //! `-> nothing:`, what `check` shows under a failed expectation, and
 //! JSON's `error`. Here: the failures several programs share, and the
-//! dispatch of each program's own to its wording file, generated from
-//! `crate::replay::for_each_vocabulary!` (calico-node's log
+//! dispatch of each program's own to its wording file, with
+//! one arm per vocabulary (calico-node's log
 //! lines, refusals and autodetection failures are `report::calico`'s; a
 //! program's words for a capture without routes are its own file's
 //! `NO_ROUTES`, looked up in a table here).
@@ -18,7 +18,7 @@ use crate::replay::failure::Failure;
 use crate::replay::note::Program;
 
 /// A program's own failures (or reasons) where it has none: no words.
-impl<S> fmt::Display for crate::replay::failure::Empty<S> {
+impl<S> fmt::Display for crate::replay::program::Empty<S> {
     fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.absurd()
     }
@@ -36,14 +36,22 @@ const NO_ROUTES: &[(Program, &str)] = &[
     (Program::Ansible, super::ansible::NO_ROUTES),
 ];
 
-/// The common failures' words, and each program's failures dispatched to
-/// its own wording file (`crate::replay::for_each_vocabulary!`).
-macro_rules! failure_display {
-    ($($Variant:ident $module:ident $whose:literal,)*) => {
-        impl fmt::Display for Failure {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
-                    $( Failure::$Variant(e) => e.fmt(f), )*
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+                     Failure::CalicoNode(e) => e.fmt(f),
+Failure::KubeApiserver(e) => e.fmt(f),
+Failure::Kubelet(e) => e.fmt(f),
+Failure::Flannel(e) => e.fmt(f),
+Failure::Cilium(e) => e.fmt(f),
+Failure::CiliumNodeAddress(e) => e.fmt(f),
+Failure::K3s(e) => e.fmt(f),
+Failure::Kubeadm(e) => e.fmt(f),
+Failure::Etcd(e) => e.fmt(f),
+Failure::Swarm(e) => e.fmt(f),
+Failure::Consul(e) => e.fmt(f),
+Failure::Nomad(e) => e.fmt(f),
+Failure::Ansible(e) => e.fmt(f),
                     Failure::Said(message) => f.write_str(message),
                     Failure::UnknownYet { kind, request_packet } => write!(
                         f,
@@ -70,10 +78,7 @@ macro_rules! failure_display {
                         ),
                     },
                 }
-            }
-        }
-    };
+    }
 }
-crate::replay::for_each_vocabulary!(failure_display);
 
 serialize_as_words!(Failure);

@@ -88,10 +88,3 @@ pub enum Failure {
 /// `report::ansible`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
-
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::Ansible
-    }
-}

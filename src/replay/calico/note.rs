@@ -333,13 +333,6 @@ pub struct Semantics {
     pub walk: Option<CalicoWalk>,
 }
 
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::CalicoNode
-    }
-}
-
 /// What calico-node's interface walk does in the release replayed, for the
 /// method replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]

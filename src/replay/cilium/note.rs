@@ -61,7 +61,7 @@ pub enum CiliumExcluded {
 }
 
 /// None: the program has no failures of its own.
-pub type Failure = crate::replay::failure::Empty<Semantics>;
+pub type Failure = crate::replay::program::Empty<Semantics>;
 
 /// What a Cilium replay stands for: its node-IP fallback
 /// (`firstGlobalAddr`), in the release replayed (nested as
@@ -70,11 +70,4 @@ pub type Failure = crate::replay::failure::Empty<Semantics>;
 pub struct Semantics {
     /// The Cilium release replayed.
     pub version: crate::replay::calico::version::Version,
-}
-
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::Cilium
-    }
 }

@@ -48,16 +48,9 @@ pub enum Reason {
 }
 
 /// None: the program has no failures of its own.
-pub type Failure = crate::replay::failure::Empty<Semantics>;
+pub type Failure = crate::replay::program::Empty<Semantics>;
 
 /// What its replay stands for: etcd's `GetDefaultHost`. (one version; nested as
 /// [`crate::replay::semantics::Semantics::Etcd`], worded in `report::etcd`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
-
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::Etcd
-    }
-}

@@ -21,19 +21,12 @@ pub enum Note {
 }
 
 /// None: the program has no reasons of its own.
-pub type Reason = crate::replay::failure::Empty<Semantics>;
+pub type Reason = crate::replay::program::Empty<Semantics>;
 
 /// None: the program has no failures of its own.
-pub type Failure = crate::replay::failure::Empty<Semantics>;
+pub type Failure = crate::replay::program::Empty<Semantics>;
 
 /// What its replay stands for: kube-apiserver's `DefaultAdvertiseAddress`. (one version; nested as
 /// [`crate::replay::semantics::Semantics::KubeApiserver`], worded in `report::kube_apiserver`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
-
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::KubeApiserver
-    }
-}

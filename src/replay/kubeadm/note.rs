@@ -49,10 +49,3 @@ pub enum Failure {
 /// [`crate::replay::semantics::Semantics::Kubeadm`], worded in `report::kubeadm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
-
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::Kubeadm
-    }
-}

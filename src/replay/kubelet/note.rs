@@ -93,10 +93,3 @@ pub enum NodeIpInvalid {
 /// [`crate::replay::semantics::Semantics::Kubelet`], worded in `report::kubelet`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
-
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::Kubelet
-    }
-}

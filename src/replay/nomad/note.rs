@@ -44,10 +44,3 @@ pub enum Failure {
 /// [`crate::replay::semantics::Semantics::Nomad`], worded in `report::nomad`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
-
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        crate::replay::program::Program::Nomad
-    }
-}
