@@ -55,11 +55,17 @@ use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP};
 use crate::netlink::values::{AddressFamily, Scope, TableId};
 
+/// Cilium's node addresses of one role: its NodePort addresses
+/// (`MASQUERADE` false) or its masquerade addresses (true). The two share
+/// the device selection and the sort; they differ in the program they are
+/// and in which address of the sort they take.
+pub struct Addresses<const MASQUERADE: bool>;
+
 /// Cilium's NodePort addresses in the registry.
-pub struct CiliumNodePort;
+pub type CiliumNodePort = Addresses<false>;
 
 /// Cilium's masquerade addresses in the registry.
-pub struct CiliumMasquerade;
+pub type CiliumMasquerade = Addresses<true>;
 
 /// The options of `role` from Cilium's settings.
 fn role_options(cx: &Context<'_>, role: Role) -> Options {
@@ -87,50 +93,29 @@ fn role_defaults(role: Role, family: Family) -> Vec<Options> {
     }]
 }
 
-impl Chooser for CiliumNodePort {
-    const PROGRAM: super::program::Program = super::program::Program::CiliumNodePort;
-    const DOC: &'static str = "Cilium's NodePort addresses";
-    type Settings = super::chooser::NoSettings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
-    type Options = Options;
-    const PICKS_NODE_IP: bool = false;
-
-    fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
-        Ok(role_options(cx, Role::NodePort))
-    }
-
-    fn detect(model: &Model, o: &Options) -> Detection {
-        detect(model, o)
-    }
-
-    fn walks_links(_: &Options) -> bool {
-        true
-    }
-
-    /// The selected devices: their names and state, and the routes of
-    /// either family that select them (a device is selected by a route
-    /// with a global destination, and by an address, of any family).
-    fn reads(_: &Options, family: Family) -> super::unshown::Reads {
-        let mut r = super::unshown::Reads::walk(family).with_routes(&[Family::V4, Family::V6]);
-        r.addresses = vec![Family::V4, Family::V6];
-        r
-    }
-
-    fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {
-        role_defaults(Role::NodePort, family)
-    }
+impl<const MASQUERADE: bool> Addresses<MASQUERADE> {
+    /// Its role.
+    const ROLE: Role = if MASQUERADE { Role::Masquerade } else { Role::NodePort };
 }
 
-impl Chooser for CiliumMasquerade {
-    const PROGRAM: super::program::Program = super::program::Program::CiliumMasquerade;
-    const DOC: &'static str = "Cilium's masquerade addresses";
+impl<const MASQUERADE: bool> Chooser for Addresses<MASQUERADE> {
+    const PROGRAM: super::program::Program = if MASQUERADE {
+        super::program::Program::CiliumMasquerade
+    } else {
+        super::program::Program::CiliumNodePort
+    };
+    const DOC: &'static str = if MASQUERADE {
+        "Cilium's masquerade addresses"
+    } else {
+        "Cilium's NodePort addresses"
+    };
     type Settings = super::chooser::NoSettings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
     const PICKS_NODE_IP: bool = false;
 
     fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
-        Ok(role_options(cx, Role::Masquerade))
+        Ok(role_options(cx, Self::ROLE))
     }
 
     fn detect(model: &Model, o: &Options) -> Detection {
@@ -151,7 +136,7 @@ impl Chooser for CiliumMasquerade {
     }
 
     fn all_in_family(_: &Model, _: Option<&Options>, family: Family) -> Vec<Options> {
-        role_defaults(Role::Masquerade, family)
+        role_defaults(Self::ROLE, family)
     }
 }
 
