@@ -12,12 +12,12 @@ mod common;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
+use nlorder::ingest::trace::{TraceOptions, read_trace};
 use nlorder::report::Print;
 use nlorder::report::decode::{JsonMessages, LinkNames, MessageFields, TextMessages};
 use nlorder::report::style::Style;
-use nlorder::trace::{TraceOptions, read_trace};
 
-fn run(data: &[u8], mut each: impl FnMut(&nlorder::trace::TraceMessage<'_>)) -> u64 {
+fn run(data: &[u8], mut each: impl FnMut(&nlorder::ingest::trace::TraceMessage<'_>)) -> u64 {
     let mut reader = CaptureReader::new(Cursor::new(data)).expect("capture");
     let mut diags = Diagnostics::default();
     let stats = read_trace(&mut reader, TraceOptions::default(), &mut diags, |m| {

@@ -19,8 +19,8 @@ mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nlorder::capture::CaptureReader;
+use nlorder::ingest::rebuild::rebuild_to_end;
 use nlorder::model::ModelOptions;
-use nlorder::rebuild::rebuild_to_end;
 
 /// Small hosts with IPv6 on every device, each a link, an address and a
 /// route dump: the "IPv6 small hosts" mix.

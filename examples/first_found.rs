@@ -11,8 +11,8 @@
 use std::path::{Path, PathBuf};
 
 use nlorder::capture::CaptureReader;
+use nlorder::ingest::rebuild::rebuild_to_end;
 use nlorder::model::ModelOptions;
-use nlorder::rebuild::rebuild_to_end;
 use nlorder::replay::calico;
 
 /// The answer for one capture, as one line.

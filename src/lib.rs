@@ -8,11 +8,13 @@
 //!   a capture written back as pcapng with comments ([`record`] writes
 //!   captures from a live kernel);
 //! - [`netlink`]: message framing and decoding of NETLINK_ROUTE;
-//! - [`trace`]: a capture as a stream of decoded messages;
+//! - [`ingest::trace`]: a capture as a stream of decoded messages;
 //! - [`model`]: the kernel's tables in the kernel's order, rebuilt from it;
 //! - [`looks`]: who asked the kernel for its tables, and when;
-//! - [`moment`] and [`rebuild`]: a capture replayed into the model, up to a
-//!   moment (`--at`), change by change, or at each look, in one pass;
+//! - [`ingest::moment`] and [`ingest::rebuild`]: a capture replayed into
+//!   the model, up to a moment (`--at`), change by change, or at each look,
+//!   in one pass ([`ingest`] holds the three files of this stage, from
+//!   decoding to the model);
 //! - [`replay`]: node-IP detection methods and resolvers, pure functions of
 //!   the model, one module per program ([`replay::method`] reads
 //!   `--method` and runs one);
@@ -36,7 +38,7 @@
 //! ```
 //! use nlorder::capture::CaptureReader;
 //! use nlorder::model::ModelOptions;
-//! use nlorder::rebuild::rebuild_to_end;
+//! use nlorder::ingest::rebuild::rebuild_to_end;
 //! use nlorder::replay::calico;
 //!
 //! let file = std::fs::File::open("fixtures/incident-nerdctl.pcap")?;
@@ -62,16 +64,14 @@ pub mod bad_value;
 pub mod capture;
 pub mod diag;
 pub mod filter;
+pub mod ingest;
 pub mod looks;
 pub mod model;
-pub mod moment;
 pub mod netlink;
-pub mod rebuild;
 pub mod record;
 pub mod replay;
 pub mod report;
 pub mod snapshot;
-pub mod trace;
 
 #[cfg(test)]
 pub(crate) mod testutil;

@@ -41,3 +41,14 @@ pub fn netlink_payloads(name: &str) -> Vec<Vec<u8>> {
         .expect("readable");
     out
 }
+
+/// The tables at the end of `fixtures/NAME`.
+pub fn fixture_model(name: &str) -> crate::model::Model {
+    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut reader = CaptureReader::new(file).expect("capture");
+    crate::ingest::rebuild::rebuild_to_end(&mut reader, crate::model::ModelOptions::default())
+        .expect("rebuild")
+        .0
+        .model
+}

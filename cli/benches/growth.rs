@@ -24,11 +24,11 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_grou
 use nlorder::app::settings::DetectSettings;
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
+use nlorder::ingest::rebuild::{Rebuilt, rebuild, watch};
+use nlorder::ingest::trace::{TraceOptions, read_trace};
 use nlorder::model::{ChangeSink, Event, ModelOptions};
-use nlorder::rebuild::{Rebuilt, rebuild, watch};
 use nlorder::replay::MethodSpec;
 use nlorder::replay::verdict::Choice;
-use nlorder::trace::{TraceOptions, read_trace};
 
 /// Each group and the shapes it compares.
 const GROUPS: [(&str, &[&str]); 3] = [

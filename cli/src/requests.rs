@@ -7,10 +7,10 @@
 use std::io::IsTerminal;
 
 use nlorder::app::{self, Console, Error, Format, ReadProgress, Source};
+use nlorder::ingest::trace::TraceOptions;
 use nlorder::model::{LinkOrder, ModelOptions};
 use nlorder::netlink::ByteOrder;
 use nlorder::report::style::Style;
-use nlorder::trace::TraceOptions;
 
 use crate::args::{
     CheckArgs, ColorChoice, Command, DetectSettingsArgs, Endian, InputArgs, IoOptions, IpObjectArg, KernelOrderArg,

@@ -5,19 +5,9 @@
 
 mod common;
 
+use common::{fx, tmp};
+
 use std::path::PathBuf;
-
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
-
-fn tmp(name: &str, text: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("write");
-    p
-}
 
 /// Exit status and stderr of a run whose stdout must stay empty.
 fn refused(args: &[&str]) -> (Option<i32>, String) {

@@ -6,19 +6,9 @@
 
 mod common;
 
+use common::{fx, tmp};
+
 use std::path::{Path, PathBuf};
-
-fn tmp(name: &str, text: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check");
-    std::fs::create_dir_all(&dir).expect("dir");
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("write");
-    p
-}
-
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
 
 fn run(args: &[&str]) -> (String, String, Option<i32>) {
     let mut a = vec!["check"];
@@ -117,7 +107,7 @@ fn malformed_manifests_name_file_and_line() {
     let nerd = fx("incident-nerdctl.pcap");
     let p = tmp(
         "unknown-key.nlorder.toml",
-        &format!("capture = {nerd:?}\n\n[[detect]]\nmethod = \"first-found\"\nadress = \"10.4.0.1/24\"\n"),
+        format!("capture = {nerd:?}\n\n[[detect]]\nmethod = \"first-found\"\nadress = \"10.4.0.1/24\"\n"),
     );
     let (_, err, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(2));
@@ -125,7 +115,7 @@ fn malformed_manifests_name_file_and_line() {
         err.contains("unknown-key.nlorder.toml:5") && err.contains("adress"),
         "{err}"
     );
-    let p = tmp("syntax.nlorder.toml", &format!("capture = {nerd:?}\n[[detect]\n"));
+    let p = tmp("syntax.nlorder.toml", format!("capture = {nerd:?}\n[[detect]\n"));
     let (_, err, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(2));
     assert!(err.contains("syntax.nlorder.toml:2"), "{err}");
@@ -146,7 +136,7 @@ fn malformed_manifests_name_file_and_line() {
 fn update_records_a_new_incident_in_one_command() {
     let p = tmp(
         "new-incident.nlorder.toml",
-        &format!("# incident 4711\ncapture = {:?}\n", fx("incident-dual-nic.pcap")),
+        format!("# incident 4711\ncapture = {:?}\n", fx("incident-dual-nic.pcap")),
     );
     // Nothing written down is not a pass: it fails and says how to record.
     let (out, _, code) = run(&[p.to_str().expect("p")]);
@@ -172,7 +162,7 @@ fn update_records_a_new_incident_in_one_command() {
 fn junit_and_json_reports() {
     let p = tmp(
         "report.nlorder.toml",
-        &format!(
+        format!(
             "capture = {:?}\n[[detect]]\naddress = \"10.4.0.1/24\"\n[[detect]]\nmethod = \"kubelet\"\naddress = \"1.2.3.4\"\n",
             fx("incident-nerdctl.pcap")
         ),
@@ -339,7 +329,7 @@ fn replay_errors_moments_and_line_order() {
     let nerd = fx("incident-nerdctl.pcap");
     let p = tmp(
         "replay-errors.nlorder.toml",
-        &format!(
+        format!(
             "capture = {nerd:?}\nwarnings = \"none\"\n\
              [[gai]]\ncandidates = [\"192.168.10.5\"]\norder = [\"192.168.10.5\"]\n\
              [[detect]]\nmethod = \"firstfound\"\naddress = \"1.2.3.4\"\n\

@@ -195,14 +195,14 @@ fn fresh_chooser_runs_agree_too() {
 #[test]
 fn the_timeline_outcome_is_the_full_answer() {
     use nlorder::replay::method::MethodSpec;
-    use nlorder::replay::{Family, cilium};
+    use nlorder::replay::{Family, cilium, consul, nomad};
     let mut checked = 0;
     for (case, capture, _) in cases(&common::fixture("choosers")) {
         let model = common::rebuild_file(&capture);
-        let mut specs = vec![MethodSpec::Consul, MethodSpec::Nomad];
+        let mut specs = vec![MethodSpec::of::<consul::Consul>(()), MethodSpec::of::<nomad::Nomad>(())];
         for family in [Family::V4, Family::V6] {
             for version in ["1.13", "1.16", "1.20"] {
-                specs.push(MethodSpec::Cilium(cilium::Options {
+                specs.push(MethodSpec::of::<cilium::Cilium>(cilium::Options {
                     device: None,
                     version: version.parse().unwrap(),
                     family,

@@ -6,23 +6,17 @@
 
 mod common;
 
+use common::tmp;
+
 use std::io::Write;
 use std::path::Path;
 
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
+use nlorder::ingest::trace::{TraceOptions, read_trace};
 use nlorder::netlink::Body;
 use nlorder::netlink::strict;
-use nlorder::trace::{TraceOptions, read_trace};
 use serde_json::Value;
-
-fn tmp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("decode");
-    std::fs::create_dir_all(&dir).expect("tmp dir");
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).expect("write tmp");
-    p
-}
 
 fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -329,7 +323,7 @@ fn essentials(lines: Vec<Value>) -> Vec<Value> {
 fn big_endian_host_capture_is_detected_and_decoded() {
     for name in ["basic.pcap", "notify-addr.pcap", "requests.pcap"] {
         let bytes = std::fs::read(common::fixture(name)).expect("read");
-        let be = tmp(&format!("be-{name}"), &rewrite_records(&bytes, to_big_endian));
+        let be = tmp(&format!("be-{name}"), rewrite_records(&bytes, to_big_endian));
         let out = common::nlorder(&["decode", "--format", "json", be.to_str().expect("p")]);
         assert!(out.status.success());
         assert!(

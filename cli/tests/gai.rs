@@ -5,14 +5,12 @@
 
 mod common;
 
+use common::fx;
+
 use serde_json::Value;
 
 fn gai(args: &[&str]) -> (Value, Option<i32>) {
     common::json_of("gai", args)
-}
-
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
 }
 
 #[test]

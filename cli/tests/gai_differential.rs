@@ -171,11 +171,7 @@ fn run_case(n: usize, case: &Case, go: Option<&Path>, musl: Option<&Path>) -> Re
     }
     let cap = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gai-differential/case{n}.pcap"));
     std::fs::create_dir_all(cap.parent().expect("dir")).map_err(|e| e.to_string())?;
-    let args = common::record_args(&cap);
-    let rec = ns.exec(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    if !rec.status.success() {
-        return Err(format!("recorder: {}", String::from_utf8_lossy(&rec.stderr)));
-    }
+    ns.record(&cap)?;
     let out = ns.exec(&["python3", "-c", GETADDRINFO, "node1"]);
     if !out.status.success() {
         return Err(format!("getaddrinfo: {}", String::from_utf8_lossy(&out.stderr)));

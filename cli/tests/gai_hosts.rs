@@ -201,13 +201,7 @@ fn hosts_file_candidates_match_glibc() {
         }
         let cap = root.0.join(format!("setup{s}.pcap"));
         std::fs::create_dir_all(&root.0).unwrap();
-        let args = common::record_args(&cap);
-        let rec = ns.exec(&args.iter().map(String::as_str).collect::<Vec<_>>());
-        assert!(
-            rec.status.success(),
-            "recorder: {}",
-            String::from_utf8_lossy(&rec.stderr)
-        );
+        ns.record(&cap).unwrap_or_else(|e| panic!("{e}"));
         for (h, (hosts_name, hosts)) in HOSTS.iter().enumerate() {
             for (c, (conf_name, conf, given)) in HOST_CONFS.iter().enumerate() {
                 let dir = root.0.join(format!("s{s}-h{h}-c{c}"));

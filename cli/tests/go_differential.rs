@@ -17,8 +17,8 @@ use std::process::Command;
 use common::{Netns, have};
 
 use nlorder::replay::calico;
-use nlorder::replay::goregex::GoRegex;
-use nlorder::replay::goview::{self, AddrView};
+use nlorder::replay::go::regex::GoRegex;
+use nlorder::replay::go::{self, AddrView};
 use serde_json::Value;
 
 #[test]
@@ -51,25 +51,19 @@ fn go_net_interfaces_and_addrs_match_nlorder() {
          ip addr add fd00:10::1/64 dev br0 nodad
          ip addr add 10.30.0.1/16 dev hi300");
     let cap = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-differential/ns.pcap");
-    let args = common::record_args(&cap);
-    let rec = ns.exec(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(
-        rec.status.success(),
-        "recorder: {}",
-        String::from_utf8_lossy(&rec.stderr)
-    );
+    ns.record(&cap).unwrap_or_else(|e| panic!("{e}"));
     let go = ns.exec(&[bin.to_str().expect("bin")]);
     assert!(go.status.success(), "go: {}", String::from_utf8_lossy(&go.stderr));
     let theirs: Vec<Value> = serde_json::from_slice(&go.stdout).expect("go json");
 
     let model = &common::rebuild_file(&cap);
-    let ours: Vec<Value> = goview::interfaces(model)
+    let ours: Vec<Value> = go::interfaces(model)
         .iter()
         .map(|l| {
             serde_json::json!({
                 "index": l.index,
                 "name": l.display_name(),
-                "addrs": goview::addrs(model, l.index, AddrView::GoNet).iter().map(|a| a.cidr()).collect::<Vec<_>>(),
+                "addrs": go::addrs(model, l.index, AddrView::GoNet).iter().map(|a| a.cidr()).collect::<Vec<_>>(),
             })
         })
         .collect();

@@ -485,7 +485,7 @@ fn a_live_namespace_prints_as_ip_does() {
     let mut reader = nlorder::capture::CaptureReader::new(file).expect("capture");
     let mut diags = nlorder::diag::Diagnostics::default();
     let mut compared = 0;
-    nlorder::trace::read_trace(&mut reader, Default::default(), &mut diags, |m| {
+    nlorder::ingest::trace::read_trace(&mut reader, Default::default(), &mut diags, |m| {
         if matches!(m.decoded.body, Body::Link(_) | Body::Route(_)) {
             let full = strict::decode_full(&m.message).expect("crate").expect("link or route");
             assert_eq!(

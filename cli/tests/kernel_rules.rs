@@ -6,9 +6,7 @@
 
 mod common;
 
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
+use common::fx;
 
 /// The packet of the first timeline line that contains all of `words`.
 fn first_packet(timeline: &str, words: &[&str]) -> Option<u64> {

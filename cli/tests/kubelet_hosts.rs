@@ -8,14 +8,12 @@
 
 mod common;
 
+use common::fx;
+
 use std::net::IpAddr;
 use std::path::Path;
 
 use common::Netns;
-
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
 
 /// kubelet's answer and the order its step-3 note shows.
 fn kubelet(capture: &str, hosts: &str, host_conf: &str, at: Option<&str>) -> (String, String) {
@@ -101,13 +99,7 @@ fn agrees_with_real_glibc_in_a_namespace() {
          ip route add default via 172.18.45.1 dev eth0\n\
          ip addr add 172.18.45.100/24 dev eth0 label eth0:100");
     let cap = root.0.join("node1.pcap");
-    let args = common::record_args(&cap);
-    let rec = ns.exec(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(
-        rec.status.success(),
-        "recorder: {}",
-        String::from_utf8_lossy(&rec.stderr)
-    );
+    ns.record(&cap).unwrap_or_else(|e| panic!("{e}"));
     let dir = root.0.to_str().unwrap();
     let cgo: Vec<String> = common::in_mounts(&ns, &root.0, &["python3", "-c", GETADDRINFO, "node1"])
         .split_whitespace()

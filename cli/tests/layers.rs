@@ -1,8 +1,10 @@
 //! The library's layers, as `src/lib.rs` and docs/layout.md describe
 //! them: each top-level module may name (`crate::module`) only the modules
-//! listed for it here, so data flows one way (capture → netlink → trace →
-//! model → looks → moment → rebuild → replay → report → app; `record`
-//! writes captures beside them). A new use of a module above fails here,
+//! listed for it here, so data flows one way (capture → netlink →
+//! ingest::trace → model → looks → ingest::moment → ingest::rebuild →
+//! replay → report → app; `record` writes captures beside them). A folder
+//! of [`FOLDERS`] is no layer itself: each of its files is one, named
+//! `folder::file`. A new use of a module above fails here,
 //! and so do files that depend on each other: by the paths they name, or
 //! by calling the methods a type has in another file of their module
 //! (the model's `Model` has its methods in one file per layer). The
@@ -15,21 +17,35 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The folders whose files are layers of their own: `ingest`, the stage
+/// from decoding to the model, holds one below the model (`trace`) and two
+/// above it (`moment`, `rebuild`).
+const FOLDERS: &[&str] = &["ingest"];
+
 /// Each module and the modules it may use.
 const LAYERS: &[(&str, &[&str])] = &[
     ("bad_value", &[]),
     ("diag", &[]),
+    ("ingest", &[]),
     ("capture", &["diag", "bad_value"]),
     ("netlink", &["diag", "bad_value"]),
-    ("trace", &["capture", "netlink", "diag"]),
-    ("model", &["capture", "netlink", "trace", "diag", "bad_value"]),
-    ("looks", &["capture", "netlink", "trace", "model"]),
-    ("moment", &["capture", "bad_value", "looks"]),
+    ("ingest::trace", &["capture", "netlink", "diag"]),
+    ("model", &["capture", "netlink", "ingest::trace", "diag", "bad_value"]),
+    ("looks", &["capture", "netlink", "ingest::trace", "model"]),
+    ("ingest::moment", &["capture", "bad_value", "looks"]),
     (
-        "rebuild",
-        &["capture", "netlink", "trace", "diag", "model", "looks", "moment"],
+        "ingest::rebuild",
+        &[
+            "capture",
+            "netlink",
+            "ingest::trace",
+            "diag",
+            "model",
+            "looks",
+            "ingest::moment",
+        ],
     ),
-    ("filter", &["capture", "netlink", "trace", "model", "looks"]),
+    ("filter", &["capture", "netlink", "ingest::trace", "model", "looks"]),
     ("replay", &["netlink", "model", "bad_value"]),
     ("record", &["capture", "netlink", "diag"]),
     ("snapshot", &["capture", "netlink", "record", "diag"]),
@@ -38,12 +54,12 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "capture",
             "netlink",
-            "trace",
+            "ingest::trace",
             "diag",
             "model",
             "looks",
-            "moment",
-            "rebuild",
+            "ingest::moment",
+            "ingest::rebuild",
             "replay",
             "filter",
             "record",
@@ -56,12 +72,12 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "capture",
             "netlink",
-            "trace",
+            "ingest::trace",
             "diag",
             "model",
             "looks",
-            "moment",
-            "rebuild",
+            "ingest::moment",
+            "ingest::rebuild",
             "replay",
             "record",
             "report",
@@ -83,15 +99,26 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level modules each file of `module` names, with the files.
+/// A module path's layer: its top-level module, or `folder::file` in one
+/// of [`FOLDERS`].
+fn layer(top: &str, next: Option<&str>) -> String {
+    match next {
+        Some(file) if FOLDERS.contains(&top) && file != "mod" => format!("{top}::{file}"),
+        _ => top.to_owned(),
+    }
+}
+
+/// The layers each file of a layer names, with the files.
 fn uses(src: &Path) -> BTreeMap<String, BTreeSet<(String, String)>> {
-    let re = regex::Regex::new(r"\bcrate::(\w+)").expect("regex");
+    let re = regex::Regex::new(r"\bcrate::(\w+)(?:::(\w+))?").expect("regex");
     let mut all = Vec::new();
     files(src, &mut all);
     let mut out: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
     for f in all {
         let rel = f.strip_prefix(src).expect("under src").to_string_lossy().into_owned();
-        let top = rel.split(['/', '.']).next().expect("name").to_owned();
+        let mut parts = rel.split(['/', '.']);
+        let top = parts.next().expect("name").to_owned();
+        let top = layer(&top, parts.next());
         // Unit tests may reach anywhere to build their inputs.
         if rel.ends_with("_tests.rs") || top == "lib" || top == "testutil" {
             continue;
@@ -100,7 +127,7 @@ fn uses(src: &Path) -> BTreeMap<String, BTreeSet<(String, String)>> {
         let code = text.split("#[cfg(test)]\nmod tests").next().expect("code");
         for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
             for c in re.captures_iter(line) {
-                let used = c[1].to_owned();
+                let used = layer(&c[1], c.get(2).map(|m| m.as_str()));
                 if used != top {
                     out.entry(top.clone()).or_default().insert((used, rel.clone()));
                 }
@@ -136,10 +163,16 @@ fn the_check_sees_a_use_of_a_layer_above() {
     let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../src"));
     let used = uses(src);
     assert!(used["report"].iter().any(|(d, _)| d == "replay"));
+    // A folder's files are layers of their own: the model reads the
+    // trace's messages, and the rebuild (above the model) is no layer of
+    // the model's.
+    assert!(used["model"].iter().any(|(d, _)| d == "ingest::trace"));
+    assert!(used["ingest::rebuild"].iter().any(|(d, _)| d == "model"));
+    assert!(!used.contains_key("ingest"));
     assert!(
         !used["replay"]
             .iter()
-            .any(|(d, _)| d == "report" || d == "app" || d == "rebuild")
+            .any(|(d, _)| d == "report" || d == "app" || d == "ingest::rebuild")
     );
 }
 

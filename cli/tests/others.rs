@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::warnings;
+
 use std::path::Path;
 
 use common::matrix::{diff, expected, ours};
@@ -49,15 +51,6 @@ fn assert_equal_to_ip_in(path: &Path, extra: &[&str], keep: impl Fn(&str) -> boo
     .flatten()
     .collect();
     assert!(d.is_empty(), "{}:\n{}", path.display(), d.join(""));
-}
-
-fn warnings(t: &Value) -> Vec<String> {
-    t["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w.as_str().unwrap_or_default().to_owned())
-        .collect()
 }
 
 /// A rename and a down sent as RTM_SETLINK without NLM_F_REQUEST (flags

@@ -9,22 +9,22 @@ mod common;
 
 use nlorder::capture::CaptureReader;
 use nlorder::diag::Diagnostics;
+use nlorder::ingest::rebuild::watch;
+use nlorder::ingest::trace::TraceOptions;
 use nlorder::model::ModelOptions;
-use nlorder::rebuild::watch;
-use nlorder::replay::calico::{Method, Options};
+use nlorder::replay::calico::{CalicoNode, Method, Options, Spec};
 use nlorder::replay::{Family, MethodSpec};
-use nlorder::trace::TraceOptions;
 
 fn spec(text: &str, family: Family) -> MethodSpec {
     let options = Options {
         family,
         ..Options::default()
     };
-    MethodSpec::Calico {
+    MethodSpec::of::<CalicoNode>(Spec {
         text: text.to_owned(),
         method: Method::parse(text, options.version),
         options,
-    }
+    })
 }
 
 #[test]

@@ -6,17 +6,7 @@
 
 mod common;
 
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
-
-fn tmp(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs");
-    std::fs::create_dir_all(&dir).expect("dir");
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("write");
-    p
-}
+use common::{fx, tmp};
 
 #[test]
 fn a_collision_is_worded_as_calicos_check_only_for_calico_node() {

@@ -7,9 +7,7 @@
 
 mod common;
 
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
+use common::fx;
 
 #[test]
 fn kube_apiserver_answers_on_the_command_line_and_in_json() {

@@ -13,14 +13,12 @@
 
 mod common;
 
+use common::fx;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
 
 fn pages_dir() -> PathBuf {
     let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/report-pages")).to_path_buf();
@@ -269,17 +267,7 @@ fn check_page(case: &Case, dom: &str) {
             .split_once('=')
             .map_or(case.captures[k].as_str(), |(_, p)| p);
         let (table, _) = common::json_of("table", &[capture]);
-        let want: Vec<(u64, String)> = table["links"]
-            .as_array()
-            .expect("links")
-            .iter()
-            .map(|l| {
-                (
-                    l["index"].as_u64().expect("index"),
-                    l["name"].as_str().expect("name").to_owned(),
-                )
-            })
-            .collect();
+        let want = common::tables::our_links(&table);
         let drawn: Vec<(u64, String)> = links
             .iter()
             .filter(|l| l.attr("data-node") == name)

@@ -14,7 +14,7 @@ use nlorder::app::selection::Selection;
 use nlorder::app::settings::DetectSettings;
 use nlorder::app::{self, Console, Format, Source};
 use nlorder::filter::Field;
-use nlorder::rebuild::{At, AtSpec};
+use nlorder::ingest::rebuild::{At, AtSpec};
 use nlorder::replay::gai::Resolver;
 use proptest::prelude::*;
 

@@ -172,11 +172,11 @@ fn rule_tables_equal_ip_j_rule() {
             .unwrap();
         let file = std::fs::File::open(&path).unwrap();
         let mut reader = nlorder::capture::CaptureReader::new(file).unwrap();
-        let before = nlorder::rebuild::rebuild(
+        let before = nlorder::ingest::rebuild::rebuild(
             &mut reader,
-            nlorder::trace::TraceOptions::default(),
+            nlorder::ingest::trace::TraceOptions::default(),
             nlorder::model::ModelOptions::default(),
-            Some(nlorder::moment::At::Packet(last_dump - 1)),
+            Some(nlorder::ingest::moment::At::Packet(last_dump - 1)),
             &mut nlorder::diag::Diagnostics::default(),
             &mut (),
         )
@@ -198,11 +198,11 @@ fn rule_tables_equal_ip_j_rule() {
 fn model_before(path: &str, packet: u64) -> Model {
     let file = std::fs::File::open(path).unwrap();
     let mut reader = nlorder::capture::CaptureReader::new(file).unwrap();
-    nlorder::rebuild::rebuild(
+    nlorder::ingest::rebuild::rebuild(
         &mut reader,
-        nlorder::trace::TraceOptions::default(),
+        nlorder::ingest::trace::TraceOptions::default(),
         nlorder::model::ModelOptions::default(),
-        Some(nlorder::moment::At::Packet(packet - 1)),
+        Some(nlorder::ingest::moment::At::Packet(packet - 1)),
         &mut nlorder::diag::Diagnostics::default(),
         &mut (),
     )

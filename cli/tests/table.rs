@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::warnings;
+
 use std::path::Path;
 
 use common::tables::*;
@@ -20,15 +22,6 @@ fn table_json(path: &Path, extra: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("table json")
 }
 
-fn warnings(t: &Value) -> Vec<String> {
-    t["warnings"]
-        .as_array()
-        .expect("warnings")
-        .iter()
-        .map(|w| w.as_str().unwrap_or_default().to_owned())
-        .collect()
-}
-
 #[test]
 fn rebuilt_tables_equal_ip_json_of_the_same_namespace() {
     let mut checked = 0;
@@ -37,18 +30,7 @@ fn rebuilt_tables_equal_ip_json_of_the_same_namespace() {
             serde_json::from_slice(&std::fs::read(common::fixture(&format!("{name}.ip.json"))).expect("ip json"))
                 .expect("parse ip json");
         let t = table_json(&common::fixture(&format!("{name}.pcap")), &[]);
-        let ip_links: Vec<(u64, String)> = ip["link"]
-            .as_array()
-            .expect("ip link")
-            .iter()
-            .map(|l| {
-                (
-                    l["ifindex"].as_u64().expect("i"),
-                    l["ifname"].as_str().expect("n").to_owned(),
-                )
-            })
-            .collect();
-        assert_eq!(our_links(&t), ip_links, "{name}: links in order");
+        assert_eq!(our_links(&t), ip_links(&ip), "{name}: links in order");
         assert_eq!(our_addrs(&t), ip_addrs(&ip), "{name}: addresses per link in order");
         if name != "rtgen-nanos" {
             // (rtgen-nanos records no route dump)

@@ -7,11 +7,9 @@
 
 mod common;
 
-use serde_json::Value;
+use common::fx;
 
-fn fx(name: &str) -> String {
-    common::fixture(name).to_str().expect("path").to_owned()
-}
+use serde_json::Value;
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()

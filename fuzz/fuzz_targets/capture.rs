@@ -6,7 +6,7 @@
 
 use nlorder::app::settings::DetectSettings;
 use nlorder::app::{self, Console, Format, Source};
-use nlorder::rebuild::AtSpec;
+use nlorder::ingest::rebuild::AtSpec;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let (capture, console, model, mut out) = (Source::Bytes(data.into()), Console::quiet(), Default::default(), std::io::sink());

@@ -21,12 +21,12 @@ use std::path::{Path, PathBuf};
 
 use super::{Console, Error, Source, Status};
 use crate::capture::{PcapngWriter, Record, StoredPacket};
+use crate::ingest::rebuild::RecordSink;
+use crate::ingest::trace::{RecordRead, TraceMessage};
 use crate::looks::Collector;
 use crate::model::{ChangeSink, Event, Model, ModelOptions};
 use crate::netlink::Body;
-use crate::rebuild::RecordSink;
 use crate::report::annotate::{RecordNotes, Written};
-use crate::trace::{RecordRead, TraceMessage};
 
 /// Writes `capture` back to `output` (`-`: the output given to `run`)
 /// as pcapng with comments.

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use super::settings::DetectSettings;
 use super::{Console, Error, Format, Source, Status};
+use crate::ingest::rebuild::AtSpec;
+use crate::ingest::rebuild::Grounds;
 use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
-use crate::rebuild::AtSpec;
-use crate::rebuild::Grounds;
 use crate::replay::Family;
 use crate::replay::chooser::Asks;
 use crate::replay::method::Method;
@@ -246,7 +246,7 @@ pub(crate) fn flips(
     source: &Source,
     model: ModelOptions,
     spec: &MethodSpec,
-) -> Result<(Vec<crate::rebuild::Flip<Choice>>, Grounds), Error> {
+) -> Result<(Vec<crate::ingest::rebuild::Flip<Choice>>, Grounds), Error> {
     let key = |m: &Model| spec.outcome(m);
     // A flip keeps the answer, not the candidates: on a big host
     // every flip would otherwise hold a row per address.

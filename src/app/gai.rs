@@ -10,14 +10,14 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use super::{Console, Error, Format, Source, Status};
+use crate::ingest::rebuild::{AtSpec, Watcher, per_packet};
 use crate::looks::Looker;
 use crate::model::{Model, ModelOptions};
 use crate::netlink::values::AddressFamily;
-use crate::rebuild::{AtSpec, Watcher, per_packet};
 use crate::replay::gai::hosts::{self, HostConf, HostsFile, Lookup};
 use crate::replay::gai::{self, GaiConf, Resolver};
 use crate::report;
-use crate::report::gai::{GaiLooks, GaiReport, GaiTimeline, Observed};
+use crate::report::gai::{GaiLook, GaiLooks, GaiReport, GaiTimeline, Observed};
 use crate::report::gai_hosts::HostsShown;
 
 /// One resolver's order of `addrs` on one capture.
@@ -183,8 +183,22 @@ impl Gai {
         if self.all_looks {
             let (results, grounds) =
                 super::session::evaluate_following(open, trace, model, self.at, (looker, true), &mut (), sort)?;
+            // Each look's order, and whether it differs from the previous one.
+            let mut before: Option<Vec<IpAddr>> = None;
+            let looks: Vec<GaiLook> = results
+                .into_iter()
+                .map(|(moment, result)| {
+                    let changed = before.as_ref().is_some_and(|b| *b != result.order);
+                    before = Some(result.order.clone());
+                    GaiLook {
+                        moment,
+                        result,
+                        changed,
+                    }
+                })
+                .collect();
             let looks = GaiLooks {
-                results: &results,
+                looks: &looks,
                 grounds: &grounds,
             };
             report::print(self.format, console.style, &looks, out)?;
@@ -226,6 +240,7 @@ impl Gai {
         let moments: Vec<gai::Span> = spans.into_iter().filter(|s| s.order == observed).collect();
         let seen = Observed {
             order: &observed,
+            matches: observed == result.order,
             why: &why,
             moments: &moments,
         };
@@ -267,16 +282,22 @@ impl Gai {
                 .lookup(&h.query.name, hosts::Asked::Both, h.conf.multi)
                 .addresses(),
         };
+        // The flips whose order is the observed one.
+        let gives_observed: Vec<bool> = flips
+            .iter()
+            .map(|f| !observed.is_empty() && f.after.order == observed)
+            .collect();
         let listed = GaiTimeline {
             resolver: options.resolver,
             input: &input,
             flips: &flips,
             grounds: &session.grounds,
             observed,
+            gives_observed: &gives_observed,
         };
         report::print(self.format, console.style, &listed, out)?;
         out.flush()?;
-        let explained = observed.is_empty() || flips.iter().any(|f| f.after.order == observed);
+        let explained = observed.is_empty() || gives_observed.contains(&true);
         Ok(if explained { Status::Success } else { Status::Mismatch })
     }
 }
@@ -302,7 +323,7 @@ impl Gai {
 /// IPv4-mapped one as IPv4), and whether the host has routes at all
 /// (without any, connected routes are inferred): a route whose prefix
 /// holds no destination changes neither while a family keeps some route.
-fn only_routes_to(destinations: Vec<IpAddr>) -> crate::rebuild::Matters {
+fn only_routes_to(destinations: Vec<IpAddr>) -> crate::ingest::rebuild::Matters {
     let mut dests = destinations.clone();
     dests.extend(destinations.iter().filter_map(|d| match d {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4),

@@ -19,17 +19,17 @@ use super::detect::Node;
 use super::settings::DetectSettings;
 use super::{Console, Error, Source, Status};
 use crate::capture::Record;
+use crate::ingest::rebuild::{At, RecordSink};
+use crate::ingest::trace::{RecordRead, TraceMessage};
 use crate::looks::Collector;
 use crate::model::{AddrEntry, Change, ChangeSink, Event, LinkEntry, Model, ModelOptions, ObjectKind};
 use crate::netlink::names::{IFF_LOWER_UP, IFF_UP};
-use crate::rebuild::{At, RecordSink};
 use crate::replay::method::Method;
 use crate::replay::verdict::Detection;
 use crate::replay::{MethodSpec, matrix};
 use crate::report::picture::{
     AddrBar, Began, Ended, Life, LinkLane, NodePicture, Picture, ProgramConflicts, ProgramLane, StateMark,
 };
-use crate::trace::{RecordRead, TraceMessage};
 
 /// What `report` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -15,11 +15,11 @@ use std::sync::Arc;
 
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
+use crate::ingest::rebuild::{At, Flip, Follow, Grounds, Rebuilt};
+use crate::ingest::trace::{TraceMessage, TraceOptions, TraceStats};
 use crate::model::{ChangeSink, Model, ModelOptions};
-use crate::rebuild::{At, Flip, Follow, Grounds, Rebuilt};
 use crate::report::style::Style;
 use crate::report::summary::{write_model_summary, write_summary};
-use crate::trace::{TraceMessage, TraceOptions, TraceStats};
 
 /// Why a command could not do its job.
 #[derive(Debug, thiserror::Error)]
@@ -305,7 +305,7 @@ impl Session {
         F: FnMut(&TraceMessage<'_>) -> bool,
     {
         let mut diags = Diagnostics::default();
-        let stats = crate::trace::read_trace(&mut self.reader, trace, &mut diags, visit);
+        let stats = crate::ingest::trace::read_trace(&mut self.reader, trace, &mut diags, visit);
         self.done();
         let stats = stats.map_err(|e| self.unreadable(e))?;
         self.netlink_at_all(&stats)?;
@@ -378,7 +378,7 @@ impl Session {
         Ok(())
     }
 
-    /// Runs one pass over the capture (a function of [`crate::rebuild`]):
+    /// Runs one pass over the capture (a function of [`crate::ingest::rebuild`]):
     /// then the summary, the refusal of a capture with nothing to replay,
     /// and what the answers rest on. Every pass goes through here.
     fn pass<R>(
@@ -406,7 +406,7 @@ impl Session {
     }
 
     /// [`Session::rebuild`], every message also given to `follow` (see
-    /// [`crate::rebuild::rebuild_following`]).
+    /// [`crate::ingest::rebuild::rebuild_following`]).
     pub fn rebuild_following<S: ChangeSink>(
         &mut self,
         trace: TraceOptions,
@@ -422,7 +422,7 @@ impl Session {
             )));
         }
         let ((), rebuilt, diags) = self.pass(|reader, diags| {
-            let r = crate::rebuild::rebuild_following(reader, trace, model, at, diags, sink, follow)?;
+            let r = crate::ingest::rebuild::rebuild_following(reader, trace, model, at, diags, sink, follow)?;
             Ok(((), r))
         })?;
         // Said even with --quiet: the answer is not about the moment asked for.
@@ -435,18 +435,18 @@ impl Session {
     }
 
     /// Rebuilds the whole capture record by record (see
-    /// [`crate::rebuild::rebuild_by_record`]); then the summary and what
+    /// [`crate::ingest::rebuild::rebuild_by_record`]); then the summary and what
     /// the rebuild rests on. Unlike the other passes it accepts a capture
     /// with no rtnetlink message: `annotate` writes every record back
     /// whatever it holds, and says why nothing was read.
-    pub fn rebuild_by_record<S: crate::rebuild::RecordSink>(
+    pub fn rebuild_by_record<S: crate::ingest::rebuild::RecordSink>(
         &mut self,
         trace: TraceOptions,
         model: ModelOptions,
         sink: &mut S,
     ) -> Result<(Rebuilt, Diagnostics), Error> {
         let mut diags = Diagnostics::default();
-        let done = crate::rebuild::rebuild_by_record(&mut self.reader, trace, model, &mut diags, sink);
+        let done = crate::ingest::rebuild::rebuild_by_record(&mut self.reader, trace, model, &mut diags, sink);
         self.done();
         let rebuilt = done.map_err(|e| self.unreadable(e))?;
         self.netlink_at_all(&rebuilt.stats)?;
@@ -457,7 +457,7 @@ impl Session {
         Ok((rebuilt, diags))
     }
 
-    /// `--at auto` (see [`crate::rebuild::evaluate_at_looks`]).
+    /// `--at auto` (see [`crate::ingest::rebuild::evaluate_at_looks`]).
     pub fn evaluate_at_looks<T>(
         &mut self,
         trace: TraceOptions,
@@ -465,15 +465,15 @@ impl Session {
         who: (crate::looks::Looker, bool),
         follow: &mut impl Follow,
         eval: impl FnMut(&Model) -> T,
-    ) -> Result<(Vec<(crate::rebuild::Moment, T)>, Rebuilt), Error> {
+    ) -> Result<(Vec<(crate::ingest::rebuild::Moment, T)>, Rebuilt), Error> {
         let (results, rebuilt, _) = self.pass(|reader, diags| {
-            crate::rebuild::evaluate_at_looks_following(reader, trace, model, who, diags, follow, eval)
+            crate::ingest::rebuild::evaluate_at_looks_following(reader, trace, model, who, diags, follow, eval)
         })?;
         Ok((results, rebuilt))
     }
 
     /// Rebuilds the model, re-evaluating `key` after every change and `eval`
-    /// where it changed (see [`crate::rebuild::watch`]).
+    /// where it changed (see [`crate::ingest::rebuild::watch`]).
     pub fn watch<K: PartialEq, T: Clone>(
         &mut self,
         trace: TraceOptions,
@@ -485,17 +485,18 @@ impl Session {
     }
 
     /// [`Session::watch`], the key re-evaluated only where `matters` says
-    /// it may have changed (see [`crate::rebuild::Watcher::only_where`]).
+    /// it may have changed (see [`crate::ingest::rebuild::Watcher::only_where`]).
     pub fn watch_where<K: PartialEq, T: Clone>(
         &mut self,
         trace: TraceOptions,
         model: ModelOptions,
         key: impl FnMut(&Model) -> K,
         eval: impl FnMut(&Model) -> T,
-        matters: Option<crate::rebuild::Matters>,
+        matters: Option<crate::ingest::rebuild::Matters>,
     ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
-        let (flips, rebuilt, _) =
-            self.pass(|reader, diags| crate::rebuild::watch_where(reader, trace, model, diags, key, eval, matters))?;
+        let (flips, rebuilt, _) = self.pass(|reader, diags| {
+            crate::ingest::rebuild::watch_where(reader, trace, model, diags, key, eval, matters)
+        })?;
         Ok((flips, rebuilt))
     }
 }
@@ -505,18 +506,18 @@ impl Session {
 /// with `every`; the end of the capture, said so, when there is none); and
 /// what the answers rest on (of the final rebuild). `open` opens the
 /// capture; it is read once, `auto` included, every message also given to
-/// `follow` in the same pass (a [`crate::rebuild::Watcher`] watches the
+/// `follow` in the same pass (a [`crate::ingest::rebuild::Watcher`] watches the
 /// whole capture whatever `at` says).
 pub fn evaluate_following<T>(
     open: impl FnOnce() -> Result<Session, Error>,
     trace: TraceOptions,
     model: ModelOptions,
-    at: Option<crate::rebuild::AtSpec>,
+    at: Option<crate::ingest::rebuild::AtSpec>,
     (who, every): (crate::looks::Looker, bool),
     follow: &mut impl Follow,
     mut eval: impl FnMut(&Model) -> T,
-) -> Result<(Vec<(crate::rebuild::Moment, T)>, Grounds), Error> {
-    use crate::rebuild::AtSpec;
+) -> Result<(Vec<(crate::ingest::rebuild::Moment, T)>, Grounds), Error> {
+    use crate::ingest::rebuild::AtSpec;
     if every && at != Some(AtSpec::Auto) {
         return Err(Error::Usage(
             "--all-looks replays the looks --at auto finds: give --at auto".into(),

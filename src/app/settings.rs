@@ -31,20 +31,7 @@ use crate::replay::options::flag;
 use crate::replay::verdict::{Detection, NodeAddress};
 use crate::replay::{Family, MethodSpec, Program, calico};
 
-/// Deserializes any type from its text form (`FromStr`), so manifests take
-/// exactly what the command line takes.
-macro_rules! deserialize_from_str {
-    ($($t:ty),*) => {$(
-        impl<'de> Deserialize<'de> for $t {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = String::deserialize(d)?;
-                s.parse().map_err(serde::de::Error::custom)
-            }
-        }
-    )*};
-}
-
-deserialize_from_str!(Expected);
+crate::replay::options::deserialize_from_str!(Expected);
 
 pub use crate::replay::calico::NodeInternalIp;
 pub use crate::replay::options::Resolved;
@@ -120,7 +107,7 @@ pub struct DetectSettings {
     /// Manifests only: the interface the detection must choose.
     pub interface: Option<String>,
     /// Manifests only: the moment to evaluate (a packet number or a time).
-    pub at: Option<crate::rebuild::AtValue>,
+    pub at: Option<crate::ingest::rebuild::AtValue>,
     /// Every program's settings (its keys are the manifests').
     pub programs: ProgramSettings,
 }

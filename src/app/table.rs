@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use super::{Console, Error, Format, Source, Status};
+use crate::ingest::rebuild::At;
 use crate::model::ModelOptions;
-use crate::rebuild::At;
 use crate::replay::Family;
 use crate::report;
 pub use crate::report::ip_json::IpObject;

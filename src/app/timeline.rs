@@ -7,12 +7,12 @@ use super::selection::{Admit, Gate, Selection};
 use super::{Console, Error, Format, Source, Status};
 use crate::capture::Timestamp;
 use crate::filter::Fields;
+use crate::ingest::trace::TraceMessage;
 use crate::looks::{Library, Looks};
 use crate::model::{ChangeSink, Event, ModelOptions};
 use crate::report::fields::{Columns, looked_fields};
 use crate::report::timeline::{End, Looked, TimelineItems};
 use crate::report::{Json, Print, Text};
-use crate::trace::TraceMessage;
 
 /// Every change of `capture`, printed as the rebuild makes it.
 #[derive(Debug, Clone)]
@@ -149,7 +149,7 @@ impl<W: Write, P: TimelineItems> TimelineSink<W, P> {
     }
 
     /// Ends the listing (JSON closes with the `end` line).
-    pub fn finish(mut self, grounds: &crate::rebuild::Grounds) -> io::Result<()> {
+    pub fn finish(mut self, grounds: &crate::ingest::rebuild::Grounds) -> io::Result<()> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }

@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use super::settings::DetectSettings;
 use super::{Console, Error, Format, Session, Source, Status};
+use crate::ingest::rebuild::Watcher;
 use crate::model::{Model, ModelOptions};
-use crate::rebuild::Watcher;
 use crate::record::{FileFormat, Options, RequestForm, record_into};
 use crate::replay::verdict::Choice;
 use crate::report::detect::{outcome, write_flip};

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::field::{Field, Fields, Value};
+use crate::ingest::trace::TraceMessage;
 use crate::looks::Asked;
 use crate::model::{Change, Event, ObjectKind};
 use crate::netlink::names::{
@@ -12,7 +13,6 @@ use crate::netlink::names::{
 };
 use crate::netlink::rtnl::Body;
 use crate::netlink::values::{AddressFamily, Scope, TableId};
-use crate::trace::TraceMessage;
 
 /// Interface names learnt from link messages, by ifindex (the way
 /// `ip monitor` names the interface of an address or route).

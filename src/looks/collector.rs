@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::ingest::trace::TraceMessage;
 use crate::netlink::names::NLM_F_REQUEST;
-use crate::trace::TraceMessage;
 
 use super::asked::Asked;
 use super::library::Library;

@@ -1,12 +1,12 @@
 //! Requests matched with the replies that answer them, in one pass over
 //! the trace, each attributed once its answer ends.
 
+use crate::ingest::trace::TraceMessage;
 use crate::model::ObjectKind;
 use crate::netlink::Body;
 use crate::netlink::names::{
     NLM_F_DUMP, NLM_F_MULTI, NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, RTM_GETADDR, RTM_GETLINK, RTM_GETROUTE,
 };
-use crate::trace::TraceMessage;
 
 use super::asked::{Asked, Evidence};
 use super::library::{Confidence, Library};

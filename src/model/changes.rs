@@ -193,7 +193,7 @@ pub trait ChangeSink {
     fn change(&mut self, event: Event);
     /// Every message, before the model applies it (for printers that also
     /// say who asked, see `crate::looks`).
-    fn message(&mut self, _m: &crate::trace::TraceMessage<'_>) {}
+    fn message(&mut self, _m: &crate::ingest::trace::TraceMessage<'_>) {}
 }
 
 /// Ignores every change.

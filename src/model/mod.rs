@@ -60,9 +60,9 @@ mod tables;
 use crate::netlink::values::AddressFamily;
 
 use crate::diag::Diagnostic;
+use crate::ingest::trace::TraceMessage;
 use crate::netlink::Body;
 use crate::netlink::names::*;
-use crate::trace::TraceMessage;
 
 pub use assumption::{Assumption, PromoteBasis};
 pub use changes::{Change, ChangeSink, Event, ObjectKind};

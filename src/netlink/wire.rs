@@ -5,8 +5,9 @@
 //! Contract: the views ([`NlMsgHdr`], [`NlMsgErr`], [`NlMsgDone`],
 //! [`IfInfoMsg`], [`IfAddrMsg`], [`RtMsg`], [`RtGenMsg`]) follow smoltcp's
 //! pattern: `new_checked` verifies once that the buffer holds the whole
-//! header (or refuses it with a [`WireError`]), and each view's `LEN` is the
-//! one place its size is written down. No accessor panics or reads out of
+//! header (or refuses it with a [`WireError`]). All but [`RtGenMsg`] (one
+//! byte, read in no order) are one generic [`View`], each with its
+//! [`Layout`], whose `LEN` is the one place its size is written down. No accessor panics or reads out of
 //! bounds, even on a view made by `new_unchecked` over too short a buffer
 //! (missing bytes then read as zero). [`Messages`] and [`Attrs`] walk a
 //! record's messages and an attribute area, and end with an error at the
@@ -18,6 +19,7 @@
 //! native byte order only, so they cannot walk a capture made on a host of
 //! the other endianness.
 
+use std::marker::PhantomData;
 use std::ops::Range;
 
 use super::names::{
@@ -489,45 +491,100 @@ fn rest(data: &[u8], len: usize) -> &[u8] {
     data.get(len..).unwrap_or_default()
 }
 
-/// Constructors shared by the views that read multi-byte fields.
-macro_rules! ordered_view {
-    ($view:ident, $needed:expr) => {
-        impl<T: AsRef<[u8]>> $view<T> {
-            /// Wraps `buffer` without looking at its length. Accessors still
-            /// never panic, but read bytes past the end as zero.
-            pub const fn new_unchecked(buffer: T, order: ByteOrder) -> Self {
-                Self { buffer, order }
-            }
+/// A fixed header's layout: its size, and how much of it
+/// [`View::new_checked`] requires.
+pub trait Layout {
+    /// Size of the header in bytes.
+    const LEN: usize;
+    /// Bytes a buffer must hold to be viewed (the whole header unless said).
+    const NEEDED: usize = Self::LEN;
+}
 
-            /// Wraps `buffer`, or refuses it when it is shorter than the
-            /// header (for [`NlMsgErr`], than its errno).
-            pub fn new_checked(buffer: T, order: ByteOrder) -> Result<Self, WireError> {
-                check_len(buffer.as_ref(), $needed)?;
-                Ok(Self::new_unchecked(buffer, order))
-            }
+/// The layout of an rtnetlink message's header: the address family in
+/// its first byte ([`View::family`]), an attribute area after it
+/// ([`View::attrs`]).
+pub trait Attributed: Layout {}
 
-            /// The buffer the view was made over.
-            pub fn into_inner(self) -> T {
-                self.buffer
-            }
+/// A checked view of a fixed header of layout `L` over `buffer`, whose
+/// multi-byte fields are read in `order`. Each header is one alias of it
+/// ([`NlMsgHdr`], [`NlMsgErr`], [`NlMsgDone`], [`IfInfoMsg`],
+/// [`IfAddrMsg`], [`RtMsg`]), with its fields' accessors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View<L, T: AsRef<[u8]>> {
+    buffer: T,
+    order: ByteOrder,
+    layout: PhantomData<L>,
+}
 
-            /// The byte order the view reads its fields in.
-            pub fn order(&self) -> ByteOrder {
-                self.order
-            }
+impl<L: Layout, T: AsRef<[u8]>> View<L, T> {
+    /// Size of the header in bytes.
+    pub const LEN: usize = L::LEN;
+
+    /// Wraps `buffer` without looking at its length. Accessors still
+    /// never panic, but read bytes past the end as zero.
+    pub const fn new_unchecked(buffer: T, order: ByteOrder) -> Self {
+        Self {
+            buffer,
+            order,
+            layout: PhantomData,
         }
-    };
+    }
+
+    /// Wraps `buffer`, or refuses it when it is shorter than the
+    /// header (for [`NlMsgErr`], than its errno).
+    pub fn new_checked(buffer: T, order: ByteOrder) -> Result<Self, WireError> {
+        check_len(buffer.as_ref(), L::NEEDED)?;
+        Ok(Self::new_unchecked(buffer, order))
+    }
+
+    /// The buffer the view was made over.
+    pub fn into_inner(self) -> T {
+        self.buffer
+    }
+
+    /// The byte order the view reads its fields in.
+    pub fn order(&self) -> ByteOrder {
+        self.order
+    }
+
+    fn byte(&self, at: usize) -> u8 {
+        byte(self.buffer.as_ref(), at)
+    }
+
+    fn u16(&self, field: Field) -> u16 {
+        u16_at(self.buffer.as_ref(), self.order, field)
+    }
+
+    fn u32(&self, field: Field) -> u32 {
+        u32_at(self.buffer.as_ref(), self.order, field)
+    }
+}
+
+impl<L: Attributed, T: AsRef<[u8]>> View<L, T> {
+    /// `ifi_family`, `ifa_family`, `rtm_family`: AF_UNSPEC (AF_BRIDGE for
+    /// bridge port messages) for links, AF_INET or AF_INET6 for addresses
+    /// and routes.
+    pub fn family(&self) -> u8 {
+        self.byte(rtgenmsg::FAMILY)
+    }
+}
+
+impl<'a, L: Attributed> View<L, &'a [u8]> {
+    /// The attribute area after the header.
+    pub fn attrs(&self) -> &'a [u8] {
+        rest(self.buffer, L::LEN)
+    }
 }
 
 /// `struct nlmsghdr`, the header of every netlink message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NlMsgHdr<T: AsRef<[u8]>> {
-    buffer: T,
-    order: ByteOrder,
-}
+pub type NlMsgHdr<T> = View<nlmsghdr::Layout, T>;
 
 mod nlmsghdr {
     use super::Field;
+
+    /// The layout of the header, for [`super::View`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Layout {}
 
     /// `nlmsg_len`: the message's length, header included.
     pub const LENGTH: Field = 0..4;
@@ -537,35 +594,35 @@ mod nlmsghdr {
     pub const PID: Field = 12..16;
 }
 
-ordered_view!(NlMsgHdr, Self::LEN);
+impl Layout for nlmsghdr::Layout {
+    /// Size of `struct nlmsghdr` in bytes (16).
+    const LEN: usize = nlmsghdr::PID.end;
+}
 
 impl<T: AsRef<[u8]>> NlMsgHdr<T> {
-    /// Size of `struct nlmsghdr` in bytes (16).
-    pub const LEN: usize = nlmsghdr::PID.end;
-
     /// `nlmsg_len`.
     pub fn length(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, nlmsghdr::LENGTH)
+        self.u32(nlmsghdr::LENGTH)
     }
 
     /// `nlmsg_type`.
     pub fn kind(&self) -> u16 {
-        u16_at(self.buffer.as_ref(), self.order, nlmsghdr::TYPE)
+        self.u16(nlmsghdr::TYPE)
     }
 
     /// `nlmsg_flags` (NLM_F_*).
     pub fn flags(&self) -> u16 {
-        u16_at(self.buffer.as_ref(), self.order, nlmsghdr::FLAGS)
+        self.u16(nlmsghdr::FLAGS)
     }
 
     /// `nlmsg_seq`.
     pub fn seq(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, nlmsghdr::SEQ)
+        self.u32(nlmsghdr::SEQ)
     }
 
     /// `nlmsg_pid`: the port id of the socket the message is from or for.
     pub fn pid(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, nlmsghdr::PID)
+        self.u32(nlmsghdr::PID)
     }
 
     /// All fields, copied out.
@@ -600,31 +657,34 @@ impl<T: AsRef<[u8]> + AsMut<[u8]>> NlMsgHdr<T> {
 /// `new_checked` asks only for the errno ([`NlMsgErr::ERRNO_LEN`]), which
 /// says on its own whether the request succeeded; [`NlMsgErr::quoted`] is
 /// `None` when the echoed header is cut short.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NlMsgErr<T: AsRef<[u8]>> {
-    buffer: T,
-    order: ByteOrder,
-}
+pub type NlMsgErr<T> = View<nlmsgerr::Layout, T>;
 
 mod nlmsgerr {
     use super::{Field, NlMsgHdr};
+
+    /// The layout of the header, for [`super::View`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Layout {}
 
     pub const ERROR: Field = 0..4;
     /// The echoed request's `nlmsghdr`.
     pub const MSG: Field = ERROR.end..ERROR.end + NlMsgHdr::<&[u8]>::LEN;
 }
 
-ordered_view!(NlMsgErr, Self::ERRNO_LEN);
+impl Layout for nlmsgerr::Layout {
+    /// Size of `struct nlmsgerr`: the errno and the echoed `nlmsghdr`.
+    const LEN: usize = nlmsgerr::MSG.end;
+    /// Only the errno.
+    const NEEDED: usize = nlmsgerr::ERROR.end;
+}
 
 impl<T: AsRef<[u8]>> NlMsgErr<T> {
-    /// Size of `struct nlmsgerr`: the errno and the echoed `nlmsghdr`.
-    pub const LEN: usize = nlmsgerr::MSG.end;
     /// Size of the errno, all `new_checked` requires.
     pub const ERRNO_LEN: usize = nlmsgerr::ERROR.end;
 
     /// The (negative) errno; 0 for an ACK.
     pub fn error(&self) -> i32 {
-        u32_at(self.buffer.as_ref(), self.order, nlmsgerr::ERROR) as i32
+        self.u32(nlmsgerr::ERROR) as i32
     }
 }
 
@@ -642,42 +702,41 @@ impl<'a> NlMsgErr<&'a [u8]> {
 }
 
 /// The body of NLMSG_DONE: an `int`, the dump's errno (0 when it succeeded).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NlMsgDone<T: AsRef<[u8]>> {
-    buffer: T,
-    order: ByteOrder,
-}
+pub type NlMsgDone<T> = View<nlmsgdone::Layout, T>;
 
 mod nlmsgdone {
     use super::Field;
 
+    /// The layout of the header, for [`super::View`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Layout {}
+
     pub const ERROR: Field = 0..4;
 }
 
-ordered_view!(NlMsgDone, Self::LEN);
+impl Layout for nlmsgdone::Layout {
+    /// Size of the body in bytes: one `int` (4).
+    const LEN: usize = nlmsgdone::ERROR.end;
+}
 
 impl<T: AsRef<[u8]>> NlMsgDone<T> {
-    /// Size of the body in bytes: one `int` (4).
-    pub const LEN: usize = nlmsgdone::ERROR.end;
-
     /// The dump's (negative) errno; 0 when it succeeded.
     pub fn error(&self) -> i32 {
-        u32_at(self.buffer.as_ref(), self.order, nlmsgdone::ERROR) as i32
+        self.u32(nlmsgdone::ERROR) as i32
     }
 }
 
 /// `struct ifinfomsg`, the fixed header of link messages (and of a veth
 /// peer inside VETH_INFO_PEER).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IfInfoMsg<T: AsRef<[u8]>> {
-    buffer: T,
-    order: ByteOrder,
-}
+pub type IfInfoMsg<T> = View<ifinfomsg::Layout, T>;
 
 mod ifinfomsg {
     use super::Field;
 
-    pub const FAMILY: usize = 0;
+    /// The layout of the header, for [`super::View`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Layout {}
+
     /// `ifi_type`: the ARPHRD_* device type (after a padding byte).
     pub const TYPE: Field = 2..4;
     pub const INDEX: Field = 4..8;
@@ -685,112 +744,90 @@ mod ifinfomsg {
     pub const CHANGE: Field = 12..16;
 }
 
-ordered_view!(IfInfoMsg, Self::LEN);
+impl Layout for ifinfomsg::Layout {
+    /// Size of `struct ifinfomsg` in bytes (16).
+    const LEN: usize = ifinfomsg::CHANGE.end;
+}
+
+impl Attributed for ifinfomsg::Layout {}
 
 impl<T: AsRef<[u8]>> IfInfoMsg<T> {
-    /// Size of `struct ifinfomsg` in bytes (16).
-    pub const LEN: usize = ifinfomsg::CHANGE.end;
-
-    /// `ifi_family`: AF_UNSPEC, or AF_BRIDGE for bridge port messages.
-    pub fn family(&self) -> u8 {
-        byte(self.buffer.as_ref(), ifinfomsg::FAMILY)
-    }
-
     /// `ifi_type` (ARPHRD_*).
     pub fn dev_type(&self) -> u16 {
-        u16_at(self.buffer.as_ref(), self.order, ifinfomsg::TYPE)
+        self.u16(ifinfomsg::TYPE)
     }
 
     /// `ifi_index`, as the unsigned number the rest of nlorder uses.
     pub fn index(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, ifinfomsg::INDEX)
+        self.u32(ifinfomsg::INDEX)
     }
 
     /// `ifi_flags` (IFF_*).
     pub fn flags(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, ifinfomsg::FLAGS)
+        self.u32(ifinfomsg::FLAGS)
     }
 
     /// `ifi_change`: the flags a request changes.
     pub fn change(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, ifinfomsg::CHANGE)
-    }
-}
-
-impl<'a> IfInfoMsg<&'a [u8]> {
-    /// The attribute area after the header.
-    pub fn attrs(&self) -> &'a [u8] {
-        rest(self.buffer, Self::LEN)
+        self.u32(ifinfomsg::CHANGE)
     }
 }
 
 /// `struct ifaddrmsg`, the fixed header of address messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IfAddrMsg<T: AsRef<[u8]>> {
-    buffer: T,
-    order: ByteOrder,
-}
+pub type IfAddrMsg<T> = View<ifaddrmsg::Layout, T>;
 
 mod ifaddrmsg {
     use super::Field;
 
-    pub const FAMILY: usize = 0;
+    /// The layout of the header, for [`super::View`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Layout {}
+
     pub const PREFIXLEN: usize = 1;
     pub const FLAGS: usize = 2;
     pub const SCOPE: usize = 3;
     pub const INDEX: Field = 4..8;
 }
 
-ordered_view!(IfAddrMsg, Self::LEN);
+impl Layout for ifaddrmsg::Layout {
+    /// Size of `struct ifaddrmsg` in bytes (8).
+    const LEN: usize = ifaddrmsg::INDEX.end;
+}
+
+impl Attributed for ifaddrmsg::Layout {}
 
 impl<T: AsRef<[u8]>> IfAddrMsg<T> {
-    /// Size of `struct ifaddrmsg` in bytes (8).
-    pub const LEN: usize = ifaddrmsg::INDEX.end;
-
-    /// `ifa_family`: AF_INET or AF_INET6.
-    pub fn family(&self) -> u8 {
-        byte(self.buffer.as_ref(), ifaddrmsg::FAMILY)
-    }
-
     /// `ifa_prefixlen`: the length of the address's prefix, in bits.
     pub fn prefix_len(&self) -> u8 {
-        byte(self.buffer.as_ref(), ifaddrmsg::PREFIXLEN)
+        self.byte(ifaddrmsg::PREFIXLEN)
     }
 
     /// The 8-bit `ifa_flags` (IFA_FLAGS carries all 32 bits).
     pub fn flags(&self) -> u8 {
-        byte(self.buffer.as_ref(), ifaddrmsg::FLAGS)
+        self.byte(ifaddrmsg::FLAGS)
     }
 
     /// `ifa_scope` (RT_SCOPE_*).
     pub fn scope(&self) -> u8 {
-        byte(self.buffer.as_ref(), ifaddrmsg::SCOPE)
+        self.byte(ifaddrmsg::SCOPE)
     }
 
     /// `ifa_index`: the ifindex of the address's device.
     pub fn index(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, ifaddrmsg::INDEX)
-    }
-}
-
-impl<'a> IfAddrMsg<&'a [u8]> {
-    /// The attribute area after the header.
-    pub fn attrs(&self) -> &'a [u8] {
-        rest(self.buffer, Self::LEN)
+        self.u32(ifaddrmsg::INDEX)
     }
 }
 
 /// `struct rtmsg`, the fixed header of route messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RtMsg<T: AsRef<[u8]>> {
-    buffer: T,
-    order: ByteOrder,
-}
+pub type RtMsg<T> = View<rtmsg::Layout, T>;
 
 mod rtmsg {
     use super::Field;
 
-    pub const FAMILY: usize = 0;
+    /// The layout of the header, for [`super::View`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Layout {}
+
     pub const DST_LEN: usize = 1;
     pub const SRC_LEN: usize = 2;
     pub const TOS: usize = 3;
@@ -801,62 +838,52 @@ mod rtmsg {
     pub const FLAGS: Field = 8..12;
 }
 
-ordered_view!(RtMsg, Self::LEN);
+impl Layout for rtmsg::Layout {
+    /// Size of `struct rtmsg` in bytes (12).
+    const LEN: usize = rtmsg::FLAGS.end;
+}
+
+impl Attributed for rtmsg::Layout {}
 
 impl<T: AsRef<[u8]>> RtMsg<T> {
-    /// Size of `struct rtmsg` in bytes (12).
-    pub const LEN: usize = rtmsg::FLAGS.end;
-
-    /// `rtm_family`: AF_INET or AF_INET6.
-    pub fn family(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::FAMILY)
-    }
-
     /// `rtm_dst_len`: the length of the destination prefix, in bits.
     pub fn dst_len(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::DST_LEN)
+        self.byte(rtmsg::DST_LEN)
     }
 
     /// `rtm_src_len`: the length of the source prefix, in bits.
     pub fn src_len(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::SRC_LEN)
+        self.byte(rtmsg::SRC_LEN)
     }
 
     /// `rtm_tos`: the TOS (DSCP) the route matches; 0 for any.
     pub fn tos(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::TOS)
+        self.byte(rtmsg::TOS)
     }
 
     /// The 8-bit `rtm_table` (RTA_TABLE carries all 32 bits).
     pub fn table(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::TABLE)
+        self.byte(rtmsg::TABLE)
     }
 
     /// `rtm_protocol` (RTPROT_*): who installed the route.
     pub fn protocol(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::PROTOCOL)
+        self.byte(rtmsg::PROTOCOL)
     }
 
     /// `rtm_scope` (RT_SCOPE_*): how far the destination is.
     pub fn scope(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::SCOPE)
+        self.byte(rtmsg::SCOPE)
     }
 
     /// `rtm_type` (RTN_*).
     pub fn kind(&self) -> u8 {
-        byte(self.buffer.as_ref(), rtmsg::TYPE)
+        self.byte(rtmsg::TYPE)
     }
 
     /// `rtm_flags` (RTM_F_*).
     pub fn flags(&self) -> u32 {
-        u32_at(self.buffer.as_ref(), self.order, rtmsg::FLAGS)
-    }
-}
-
-impl<'a> RtMsg<&'a [u8]> {
-    /// The attribute area after the header.
-    pub fn attrs(&self) -> &'a [u8] {
-        rest(self.buffer, Self::LEN)
+        self.u32(rtmsg::FLAGS)
     }
 }
 

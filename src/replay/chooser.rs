@@ -1,8 +1,10 @@
 //! What a replayed program is to the rest of nlorder: [`Chooser`], which
-//! each program's module implements on a unit type at its top (named in
-//! the registry, `for_each_program!` in `replay/mod.rs`). Everything
-//! that runs, lists or configures programs is generated from that list and
-//! these impls (see [`super::method`]); nothing else names a program.
+//! each program's module implements on a unit type at its top (a program
+//! that takes no options implements [`Optionless`] instead, and its
+//! `Chooser` follows). Every `Chooser` is a [`Replay`], the object-safe
+//! form the registry's one table holds (`replay/registry.rs`), with its
+//! options behind [`Configured`] ([`With`] a chooser's options): what
+//! runs, lists or configures programs goes through that table.
 //!
 //! Contract: the trait names only the program's identity ([`Program`]),
 //! the model and the replay's values; a program's options are built from
@@ -13,9 +15,12 @@
 //! is given by the caller.
 
 use std::any::Any;
+use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::Arc;
 
-use super::calico_note::MethodError;
+use super::calico::note::MethodError;
 use super::failure::Failure;
 use super::family::Family;
 use super::program::{Method, Program};
@@ -28,9 +33,9 @@ pub type Outcome = (Option<NodeAddress>, Option<String>, Option<Failure>);
 /// A replayed program. Implemented by a unit type in the program's
 /// module; the registry line names it.
 pub trait Chooser {
-    /// The program it replays (its registry line's; checked when built).
+    /// The program it replays (its registry line's; a test checks it).
     const PROGRAM: Program;
-    /// Its name as `--method` and the manifests spell it (the registry's).
+    /// Its name as `--method` and the manifests spell it (its `Program`'s).
     const NAME: &'static str = Self::PROGRAM.name();
     /// What it chooses, in a few words.
     const DOC: &'static str;
@@ -42,7 +47,7 @@ pub trait Chooser {
     /// does not list it is refused.
     const OPTIONS: &'static [&'static str];
     /// What its replay reads, built once per node from the settings.
-    type Options: Clone + std::fmt::Debug;
+    type Options: Clone + std::fmt::Debug + Send + Sync + 'static;
     /// Whether what it picks is the node's IP (Cilium's NodePort and
     /// masquerade addresses are not).
     const PICKS_NODE_IP: bool = true;
@@ -100,6 +105,211 @@ pub trait Chooser {
     /// asked for). Default: nothing.
     fn all_once(_families: &[Family]) -> Vec<Self::Options> {
         Vec::new()
+    }
+}
+
+/// A program that takes no options (nlorder replays its defaults only):
+/// its replay and what it reads. Its [`Chooser`] follows: no settings, no
+/// options, and `--all` runs it once.
+pub trait Optionless {
+    /// The program it replays (its registry line's; a test checks it).
+    const PROGRAM: Program;
+    /// What it chooses, in a few words.
+    const DOC: &'static str;
+    /// Whether the answer depends on the order the interfaces are walked
+    /// in ([`Chooser::walks_links`]).
+    const WALKS_LINKS: bool;
+
+    /// Its replay.
+    fn detect(model: &Model) -> Detection;
+
+    /// What the replay reads of the tables ([`Chooser::reads`]).
+    fn reads(family: Family) -> super::unshown::Reads {
+        super::unshown::Reads::walk(family)
+    }
+
+    /// The replay without candidate rows, where it has one
+    /// ([`Chooser::lean`]).
+    fn lean(_model: &Model) -> Option<Detection> {
+        None
+    }
+}
+
+impl<P: Optionless> Chooser for P {
+    const PROGRAM: Program = <P as Optionless>::PROGRAM;
+    const DOC: &'static str = <P as Optionless>::DOC;
+    type Settings = NoSettings;
+    const OPTIONS: &'static [&'static str] = &[];
+    type Options = ();
+
+    fn options(_: &Context<'_>) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
+    fn detect(model: &Model, _: &()) -> Detection {
+        <P as Optionless>::detect(model)
+    }
+
+    fn walks_links(_: &()) -> bool {
+        P::WALKS_LINKS
+    }
+
+    fn reads(_: &(), family: Family) -> super::unshown::Reads {
+        <P as Optionless>::reads(family)
+    }
+
+    fn lean(model: &Model, _: &()) -> Option<Detection> {
+        <P as Optionless>::lean(model)
+    }
+
+    fn all_once(_: &[Family]) -> Vec<()> {
+        vec![()]
+    }
+}
+
+/// A program as the registry's table holds it: what its [`Chooser`] says,
+/// with its options behind [`Configured`], so that one table
+/// (`Program::replay`, in `replay/registry.rs`) holds every program and
+/// dispatch goes through it. Every [`Chooser`] is one.
+pub trait Replay: Sync {
+    /// The program it replays.
+    fn program(&self) -> Program;
+    /// What it chooses, in a few words ([`Chooser::DOC`]).
+    fn doc(&self) -> &'static str;
+    /// Every option it reads ([`Chooser::OPTIONS`]).
+    fn options_read(&self) -> &'static [&'static str];
+    /// Whether what it picks is the node's IP ([`Chooser::PICKS_NODE_IP`]).
+    fn picks_node_ip(&self) -> bool;
+    /// Whether it notices another node with its address
+    /// ([`Chooser::CHECKS_CONFLICTS`]).
+    fn checks_conflicts(&self) -> bool;
+    /// How it asks the kernel for the tables ([`Chooser::ASKS`]).
+    fn asks(&self) -> Asks;
+    /// Settings it cannot use together ([`Chooser::validate`]).
+    fn validate(&self, given: &Given<'_>) -> Result<(), OptionsError>;
+    /// Its replay with the options built from the settings
+    /// ([`Chooser::options`]).
+    fn configure(&self, cx: &Context<'_>) -> Result<Arc<dyn Configured>, OptionsError>;
+    /// What `--all` runs for `family` ([`Chooser::all_in_family`]), given
+    /// `--method`'s replay (its options count when it is this program's).
+    fn all_in_family(&self, model: &Model, base: &dyn Configured, family: Family) -> Vec<Arc<dyn Configured>>;
+    /// What `--all` runs once ([`Chooser::all_once`]).
+    fn all_once(&self, families: &[Family]) -> Vec<Arc<dyn Configured>>;
+}
+
+/// A program's replay with its options: what a method runs (the
+/// registry's `MethodSpec` holds one).
+pub trait Configured: Send + Sync + fmt::Debug {
+    /// The program replayed.
+    fn program(&self) -> Program;
+    /// Its replay ([`Chooser::detect`]).
+    fn detect(&self, model: &Model) -> Detection;
+    /// Whether the answer depends on the order the interfaces are walked
+    /// in ([`Chooser::walks_links`]).
+    fn walks_links(&self) -> bool;
+    /// What the replay reads of the tables ([`Chooser::reads`]).
+    fn reads(&self, family: Family) -> super::unshown::Reads;
+    /// The fast outcome ([`Chooser::outcome`]), else the lean replay
+    /// ([`Chooser::lean`]), where the program has one.
+    fn quick(&self, model: &Model) -> (Option<Outcome>, Option<Detection>);
+    /// Itself, to find a program's own options among any ([`With`]).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Chooser `C`'s replay with its options.
+pub struct With<C: Chooser>(pub C::Options, PhantomData<fn() -> C>);
+
+impl<C: Chooser> With<C> {
+    /// `C`'s replay with these options, as a method runs it.
+    pub fn configured(options: C::Options) -> Arc<dyn Configured>
+    where
+        C: 'static,
+    {
+        Arc::new(With::<C>(options, PhantomData))
+    }
+}
+
+impl<C: Chooser> fmt::Debug for With<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple(C::NAME).field(&self.0).finish()
+    }
+}
+
+impl<C: Chooser + 'static> Configured for With<C> {
+    fn program(&self) -> Program {
+        C::PROGRAM
+    }
+
+    fn detect(&self, model: &Model) -> Detection {
+        <C as Chooser>::detect(model, &self.0)
+    }
+
+    fn walks_links(&self) -> bool {
+        <C as Chooser>::walks_links(&self.0)
+    }
+
+    fn reads(&self, family: Family) -> super::unshown::Reads {
+        <C as Chooser>::reads(&self.0, family)
+    }
+
+    fn quick(&self, model: &Model) -> (Option<Outcome>, Option<Detection>) {
+        match <C as Chooser>::outcome(model, &self.0) {
+            Some(fast) => (Some(fast), None),
+            None => (None, <C as Chooser>::lean(model, &self.0)),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl<C: Chooser + Sync + 'static> Replay for C {
+    fn program(&self) -> Program {
+        C::PROGRAM
+    }
+
+    fn doc(&self) -> &'static str {
+        C::DOC
+    }
+
+    fn options_read(&self) -> &'static [&'static str] {
+        C::OPTIONS
+    }
+
+    fn picks_node_ip(&self) -> bool {
+        C::PICKS_NODE_IP
+    }
+
+    fn checks_conflicts(&self) -> bool {
+        C::CHECKS_CONFLICTS
+    }
+
+    fn asks(&self) -> Asks {
+        C::ASKS
+    }
+
+    fn validate(&self, given: &Given<'_>) -> Result<(), OptionsError> {
+        <C as Chooser>::validate(given)
+    }
+
+    fn configure(&self, cx: &Context<'_>) -> Result<Arc<dyn Configured>, OptionsError> {
+        <C as Chooser>::options(cx).map(With::<C>::configured)
+    }
+
+    fn all_in_family(&self, model: &Model, base: &dyn Configured, family: Family) -> Vec<Arc<dyn Configured>> {
+        let base = base.as_any().downcast_ref::<With<C>>().map(|w| &w.0);
+        <C as Chooser>::all_in_family(model, base, family)
+            .into_iter()
+            .map(With::<C>::configured)
+            .collect()
+    }
+
+    fn all_once(&self, families: &[Family]) -> Vec<Arc<dyn Configured>> {
+        <C as Chooser>::all_once(families)
+            .into_iter()
+            .map(With::<C>::configured)
+            .collect()
     }
 }
 

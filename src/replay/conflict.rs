@@ -142,7 +142,7 @@ mod tests {
             .map(|(i, ip)| {
                 let mut d = Detection::new(
                     crate::replay::program::Program::Kubelet,
-                    crate::replay::semantics::Semantics::Kubelet(crate::replay::kubelet_note::Semantics),
+                    crate::replay::semantics::Semantics::Kubelet(crate::replay::kubelet::note::Semantics),
                     Family::V4,
                 );
                 d.address = Some(NodeAddress::Ip(ip.parse().expect("ip")));

@@ -14,7 +14,7 @@
 use std::net::IpAddr;
 
 use super::family::Family;
-use super::goview::{self, AddrView};
+use super::go::{self, AddrView};
 use super::note::{Note, Program};
 use super::reason::Reason;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
@@ -147,7 +147,7 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
                     addresses: Vec::new(),
                 });
             } else {
-                for a in goview::addrs(model, oif, AddrView::GoNet) {
+                for a in go::addrs(model, oif, AddrView::GoNet) {
                     let want = if fam == AddressFamily::Inet {
                         a.ip.is_ipv4()
                     } else {
@@ -157,11 +157,11 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
                         (Verdict::OtherFamily, Reason::OtherFamily)
                     } else if found.is_some() {
                         (Verdict::NotReached, Reason::EarlierAddress)
-                    } else if goview::is_global_unicast(a.ip) {
+                    } else if go::is_global_unicast(a.ip) {
                         found = Some(a.ip);
                         (Verdict::Chosen, Reason::FirstGlobal)
                     } else {
-                        (Verdict::NotGlobalUnicast, Reason::NotGlobal(goview::not_global(a.ip)))
+                        (Verdict::NotGlobalUnicast, Reason::NotGlobal(go::not_global(a.ip)))
                     };
                     addrs.push(AddrVerdict {
                         address: NodeAddress::prefixed(a.ip, a.prefix_len),
@@ -193,9 +193,9 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
             // RFC 5549 setups: a global address on an up loopback interface.
             for l in model.links() {
                 if l.flags & IFF_UP != 0 && l.flags & IFF_LOOPBACK != 0 {
-                    let lo = goview::addrs(model, l.index, AddrView::GoNet)
+                    let lo = go::addrs(model, l.index, AddrView::GoNet)
                         .into_iter()
-                        .find(|a| a.ip.is_ipv4() == (fam == AddressFamily::Inet) && goview::is_global_unicast(a.ip));
+                        .find(|a| a.ip.is_ipv4() == (fam == AddressFamily::Inet) && go::is_global_unicast(a.ip));
                     if let Some(a) = lo {
                         d.address = Some(a.ip.into());
                         d.interface = Some(l.display_name());

@@ -15,7 +15,7 @@
 use std::net::IpAddr;
 
 use super::family::Family;
-use super::goview;
+use super::go;
 use super::method::{self, MethodSpec};
 use super::program::Program;
 use super::verdict::Detection;
@@ -31,7 +31,7 @@ pub fn methods(model: &Model, spec: &MethodSpec, families: &[Family]) -> Vec<Met
         let global = model
             .addresses(Some(fam.af()))
             .into_iter()
-            .any(|a| goview::is_global_unicast(a.address));
+            .any(|a| go::is_global_unicast(a.address));
         if global {
             method::all_in_family(model, spec, fam, &mut out);
         }

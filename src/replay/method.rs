@@ -2,93 +2,44 @@
 //! [`super::program`]) with its program's options, [`MethodSpec::detect`]
 //! the one place that runs them, [`ProgramSettings`] every program's
 //! settings (the manifests' keys, the command line's flags), and
-//! [`options`] the registry of which options each program reads.
+//! [`readers`] which programs read an option.
 //!
-//! Contract: everything here that tells programs apart is generated from
-//! the registry's list (`for_each_program!`) and each program's
-//! [`Chooser`] impl: no program is named by hand. A method's identity is
-//! its [`Program`] ([`Method::program`], and a detection's
+//! Contract: programs are told apart through the registry's table
+//! ([`super::registry`], `Program::replay`) and each program's [`Chooser`]
+//! impl; the only list of programs here is [`ProgramSettings`]'s, one line
+//! each, generated because clap flattens every program's settings into
+//! the command line. A method's identity is its [`Program`]
+//! ([`Method::program`], and a detection's
 //! [`program`](super::verdict::Detection::program)); names are read once,
 //! in [`super::program`], and nothing after tells methods apart by their
-//! text. Adding a program adds nothing here (the files it touches are
-//! listed on `for_each_program!` in `replay/mod.rs`).
+//! text.
 
-pub use super::chooser::{Chooser, Context, Given, OptionsError, Outcome};
+use std::sync::Arc;
+
+use super::assumed;
+pub use super::chooser::{Chooser, Configured, Context, Given, OptionsError, Outcome, With};
 use super::failure::Failure;
 use super::family::Family;
 pub use super::program::{Method, Program};
 use super::verdict::{Detection, NodeAddress};
-use super::{assumed, calico};
 use crate::model::{Model, ObjectKind};
 use crate::netlink::names::IFF_UP;
 
-/// `$o` in a pattern or expression where the program's variant holds
-/// options (`$Opt` given), for the variant `MethodSpec::$P $((o))?`.
-macro_rules! held {
-    ($Opt:ident $o:ident) => {
-        $o
-    };
-}
-
-/// The options a variant holds, by reference (`&()` for a program that
-/// takes none).
-macro_rules! held_ref {
-    ($Opt:ident $o:ident) => {
-        $o
-    };
-    () => {
-        &()
-    };
-}
-
-/// A variant from its chooser's options (a program that takes none:
-/// `()`, dropped).
-macro_rules! wrap {
-    ($P:ident $Opt:ident $o:ident) => {
-        MethodSpec::$P($o)
-    };
-    ($P:ident $o:ident) => {{
-        let () = $o;
-        MethodSpec::$P
-    }};
-}
-
-/// `MethodSpec`, every program's settings and the dispatch to each
-/// program's [`Chooser`], from the registry's list.
-macro_rules! registry {
-    (
-        $cfield:ident : $CP:ident $cname:literal { $CV:ident } => $cmodule:ident :: $cty:ident,
-        $( $field:ident : $P:ident $name:literal $( ( $Opt:ident ) )? => $module:ident :: $ty:ident, )*
-    ) => {
-        /// A method and its settings: one variant per program, holding
-        /// its chooser's options.
-        #[derive(Debug, Clone)]
-        pub enum MethodSpec {
-            /// calico-node with an `IP_AUTODETECTION_METHOD` value, parsed once.
-            $CV {
-                /// `IP_AUTODETECTION_METHOD` as written: calico-node's own input
-                /// (the detection names it as a [`calico::MethodText`]).
-                text: String,
-                /// The value as the release replayed parses it, or why it does not.
-                method: Result<calico::Method, calico::MethodError>,
-                /// calico-node's other settings.
-                options: calico::Options,
-            },
-            $(
-                #[doc = concat!("`", $name, "`: ", "see `replay::", stringify!($module), "::", stringify!($ty), "`.")]
-                $P $( (<super::$module::$ty as Chooser>::$Opt) )?,
-            )*
-        }
-
+/// [`ProgramSettings`] from one line per program (`field: Program "name"
+/// => module::Chooser`). Generated because clap needs it: the command
+/// line's flags are every program's settings struct flattened into one
+/// struct (`#[command(flatten)]` on a field per program), and a struct's
+/// fields cannot come from a table at run time. The same list gives the
+/// manifests' keys (`keys`, `given`, `set`) and each program's settings
+/// by [`Program`] ([`AllSettings`](super::chooser::AllSettings)).
+macro_rules! program_settings {
+    ($( $field:ident : $P:ident $name:literal => $module:ident :: $ty:ident, )*) => {
         /// Every program's settings as given, one field per program (its
         /// chooser's `Settings`): the manifests' keys, and with the `clap`
         /// feature the command line's flags, in the registry's order.
         #[derive(Debug, Clone, Default, PartialEq)]
         #[cfg_attr(feature = "clap", derive(clap::Args))]
         pub struct ProgramSettings {
-            #[doc = concat!("`", $cname, "`'s.")]
-            #[cfg_attr(feature = "clap", command(flatten))]
-            pub $cfield: <super::$cmodule::$cty as Chooser>::Settings,
             $(
                 #[doc = concat!("`", $name, "`'s.")]
                 #[cfg_attr(feature = "clap", command(flatten))]
@@ -96,17 +47,9 @@ macro_rules! registry {
             )*
         }
 
-        // Each chooser replays the program of its registry line (its
-        // settings are found by it).
-        const _: () = {
-            assert!(matches!(<super::$cmodule::$cty as Chooser>::PROGRAM, Program::$CP));
-            $( assert!(matches!(<super::$module::$ty as Chooser>::PROGRAM, Program::$P)); )*
-        };
-
         impl super::chooser::AllSettings for ProgramSettings {
             fn of(&self, program: Program) -> &dyn std::any::Any {
                 match program {
-                    Program::$CP => &self.$cfield,
                     $( Program::$P => &self.$field, )*
                 }
             }
@@ -115,7 +58,7 @@ macro_rules! registry {
         impl ProgramSettings {
             /// The keys of every program's settings (manifest keys).
             pub fn keys() -> Vec<&'static str> {
-                let mut keys: Vec<&'static str> = <super::$cmodule::$cty as Chooser>::Settings::KEYS.to_vec();
+                let mut keys: Vec<&'static str> = Vec::new();
                 $( keys.extend(<super::$module::$ty as Chooser>::Settings::KEYS); )*
                 keys
             }
@@ -123,207 +66,128 @@ macro_rules! registry {
             /// Every program's settings given a value other than its
             /// default (their manifest keys).
             pub fn given(&self) -> Vec<&'static str> {
-                let mut given = self.$cfield.given();
+                let mut given = Vec::new();
                 $( given.extend(self.$field.given()); )*
                 given
             }
 
             /// Reads one program's key of a manifest; false when no program has it.
             pub fn set<'de, A: serde::de::MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
-                if self.$cfield.set(key, map)? {
-                    return Ok(true);
-                }
                 $( if self.$field.set(key, map)? {
                     return Ok(true);
                 } )*
                 Ok(false)
             }
-        }
 
-        /// The keys of each program's own settings.
-        #[cfg(test)]
-        fn own_keys(p: Program) -> &'static [&'static str] {
-            match p {
-                Program::$CP => <super::$cmodule::$cty as Chooser>::Settings::KEYS,
-                $( Program::$P => <super::$module::$ty as Chooser>::Settings::KEYS, )*
-            }
-        }
-
-        /// The settings the method's program cannot use together, or for
-        /// the nodes named (its chooser's [`Chooser::validate`]).
-        pub fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
-            match given.method.program() {
-                Program::$CP => <super::$cmodule::$cty as Chooser>::validate(given),
-                $( Program::$P => <super::$module::$ty as Chooser>::validate(given), )*
-            }
-        }
-
-        /// The options each program reads (their manifest keys), from its
-        /// chooser: the registry of options.
-        pub fn options(p: Program) -> &'static [&'static str] {
-            match p {
-                Program::$CP => <super::$cmodule::$cty as Chooser>::OPTIONS,
-                $( Program::$P => <super::$module::$ty as Chooser>::OPTIONS, )*
-            }
-        }
-
-        impl Program {
-            /// What it chooses, in a few words (its chooser's doc).
-            pub fn doc(self) -> &'static str {
-                match self {
-                    Program::$CP => <super::$cmodule::$cty as Chooser>::DOC,
-                    $( Program::$P => <super::$module::$ty as Chooser>::DOC, )*
+            /// The keys of each program's own settings.
+            #[cfg(test)]
+            fn own_keys(p: Program) -> &'static [&'static str] {
+                match p {
+                    $( Program::$P => <super::$module::$ty as Chooser>::Settings::KEYS, )*
                 }
             }
-
-            /// Whether what it picks is the node's IP (Cilium's NodePort and
-            /// masquerade addresses are not).
-            pub fn picks_node_ip(self) -> bool {
-                match self {
-                    Program::$CP => <super::$cmodule::$cty as Chooser>::PICKS_NODE_IP,
-                    $( Program::$P => <super::$module::$ty as Chooser>::PICKS_NODE_IP, )*
-                }
-            }
-
-            /// Whether it notices another node with its address: calico-node's
-            /// `checkConflictingNodes` (it logs and terminates); the others check
-            /// nothing of the kind.
-            pub fn checks_conflicts(self) -> bool {
-                match self {
-                    Program::$CP => <super::$cmodule::$cty as Chooser>::CHECKS_CONFLICTS,
-                    $( Program::$P => <super::$module::$ty as Chooser>::CHECKS_CONFLICTS, )*
-                }
-            }
-
-            /// How it asks the kernel for the tables (what `--at auto`
-            /// looks for).
-            pub fn asks(self) -> super::chooser::Asks {
-                match self {
-                    Program::$CP => <super::$cmodule::$cty as Chooser>::ASKS,
-                    $( Program::$P => <super::$module::$ty as Chooser>::ASKS, )*
-                }
-            }
-        }
-
-        impl MethodSpec {
-            /// The replay `cx` selects: its method's program, with the
-            /// options its chooser builds from the settings.
-            pub fn new(cx: &Context<'_>) -> Result<MethodSpec, OptionsError> {
-                type C = super::$cmodule::$cty;
-                Ok(match cx.method.program() {
-                    Program::$CP => {
-                        let s = <C as Chooser>::options(cx)?;
-                        MethodSpec::$CV { text: s.text, method: s.method, options: s.options }
-                    }
-                    $( Program::$P => {
-                        let o = <super::$module::$ty as Chooser>::options(cx)?;
-                        wrap!($P $($Opt)? o)
-                    } )*
-                })
-            }
-
-            /// The program replayed.
-            pub fn program(&self) -> Program {
-                match self {
-                    MethodSpec::$CV { .. } => Program::$CP,
-                    $( MethodSpec::$P $( (held!($Opt _o)) )? => Program::$P, )*
-                }
-            }
-
-            /// The program's own replay.
-            fn replay(&self, model: &Model) -> Detection {
-                match self {
-                    MethodSpec::$CV { text, method, options } => calico::detect_parsed(model, text, method, options),
-                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
-                        <super::$module::$ty as Chooser>::detect(model, held_ref!($($Opt o)?))
-                    } )*
-                }
-            }
-
-            /// Whether the answer depends on the order the interfaces are walked
-            /// in (not on route order or a unique address).
-            fn walks_links(&self) -> bool {
-                match self {
-                    MethodSpec::$CV { method, .. } => calico::walks_links(method),
-                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
-                        <super::$module::$ty as Chooser>::walks_links(held_ref!($($Opt o)?))
-                    } )*
-                }
-            }
-
-            /// What the replay reads of the tables for an answer of `family`.
-            fn reads(&self, family: Family) -> super::unshown::Reads {
-                match self {
-                    MethodSpec::$CV { method, .. } => calico::reads(method, family),
-                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
-                        <super::$module::$ty as Chooser>::reads(held_ref!($($Opt o)?), family)
-                    } )*
-                }
-            }
-
-            /// The fast outcome, or the lean replay, where the program has one.
-            fn quick(&self, model: &Model) -> (Option<Outcome>, Option<Detection>) {
-                match self {
-                    MethodSpec::$CV { method, options, .. } => (calico::outcome_parsed(model, method, options), None),
-                    $( MethodSpec::$P $( (held!($Opt o)) )? => {
-                        type C = super::$module::$ty;
-                        let o = held_ref!($($Opt o)?);
-                        match <C as Chooser>::outcome(model, o) {
-                            Some(fast) => (Some(fast), None),
-                            None => (None, <C as Chooser>::lean(model, o)),
-                        }
-                    } )*
-                }
-            }
-        }
-
-        /// What `--all` runs in `family` (one with a global address), in
-        /// the registry's order; `spec` is `--method`'s.
-        pub(crate) fn all_in_family(model: &Model, spec: &MethodSpec, family: Family, out: &mut Vec<MethodSpec>) {
-            {
-                type C = super::$cmodule::$cty;
-                let base = match spec {
-                    MethodSpec::$CV { text, method, options } => Some(calico::Spec {
-                        text: text.clone(),
-                        method: method.clone(),
-                        options: options.clone(),
-                    }),
-                    _ => None,
-                };
-                for s in <C as Chooser>::all_in_family(model, base.as_ref(), family) {
-                    out.push(MethodSpec::$CV { text: s.text, method: s.method, options: s.options });
-                }
-            }
-            $( {
-                type C = super::$module::$ty;
-                #[allow(unreachable_patterns)]
-                let base = match spec {
-                    $( MethodSpec::$P(held!($Opt o)) => Some(o), )?
-                    _ => None,
-                };
-                for o in <C as Chooser>::all_in_family(model, base, family) {
-                    out.push(wrap!($P $($Opt)? o));
-                }
-            } )*
-        }
-
-        /// What `--all` runs once, after every family's, in the registry's order.
-        pub(crate) fn all_once(families: &[Family], out: &mut Vec<MethodSpec>) {
-            $( for o in <super::$module::$ty as Chooser>::all_once(families) {
-                out.push(wrap!($P $($Opt)? o));
-            } )*
         }
     };
 }
 
-for_each_program!(registry);
+program_settings! {
+    calico: CalicoNode "calico-node" => calico::CalicoNode,
+    kubelet: Kubelet "kubelet" => kubelet::Kubelet,
+    flannel: Flannel "flannel" => flannel::Flannel,
+    kubeadm: Kubeadm "kubeadm" => kubeadm::Kubeadm,
+    kube_apiserver: KubeApiserver "kube-apiserver" => kube_apiserver::KubeApiserver,
+    k3s: K3s "k3s" => k3s::K3s,
+    k3s_flannel: K3sFlannel "k3s-flannel" => flannel::K3sFlannel,
+    cilium: Cilium "cilium" => cilium::Cilium,
+    cilium_nodeport: CiliumNodePort "cilium-nodeport" => cilium_node_address::CiliumNodePort,
+    cilium_masquerade: CiliumMasquerade "cilium-masquerade" => cilium_node_address::CiliumMasquerade,
+    etcd: Etcd "etcd" => etcd::Etcd,
+    swarm: Swarm "swarm" => swarm::Swarm,
+    consul: Consul "consul" => consul::Consul,
+    nomad: Nomad "nomad" => nomad::Nomad,
+    ansible: Ansible "ansible" => ansible::Ansible,
+}
+
+/// A method and its settings: a program of the registry with the options
+/// its chooser built from them (see [`MethodSpec::of`] to make one from
+/// the options themselves).
+#[derive(Debug, Clone)]
+pub struct MethodSpec(Arc<dyn Configured>);
+
+/// The settings the method's program cannot use together, or for the
+/// nodes named (its chooser's [`Chooser::validate`]).
+pub fn validate(given: &Given<'_>) -> Result<(), OptionsError> {
+    given.method.program().replay().validate(given)
+}
+
+impl MethodSpec {
+    /// The replay `cx` selects: its method's program, with the options its
+    /// chooser builds from the settings.
+    pub fn new(cx: &Context<'_>) -> Result<MethodSpec, OptionsError> {
+        cx.method.program().replay().configure(cx).map(MethodSpec)
+    }
+
+    /// Chooser `C`'s replay with these options (calico-node's:
+    /// [`super::calico::Spec`], the method as written, as parsed, and its other
+    /// settings).
+    pub fn of<C: Chooser + 'static>(options: C::Options) -> MethodSpec {
+        MethodSpec(With::<C>::configured(options))
+    }
+
+    /// The program replayed.
+    pub fn program(&self) -> Program {
+        self.0.program()
+    }
+
+    /// The program's own replay.
+    fn replay(&self, model: &Model) -> Detection {
+        self.0.detect(model)
+    }
+
+    /// Whether the answer depends on the order the interfaces are walked
+    /// in (not on route order or a unique address).
+    fn walks_links(&self) -> bool {
+        self.0.walks_links()
+    }
+
+    /// What the replay reads of the tables for an answer of `family`.
+    fn reads(&self, family: Family) -> super::unshown::Reads {
+        self.0.reads(family)
+    }
+
+    /// The fast outcome, or the lean replay, where the program has one.
+    fn quick(&self, model: &Model) -> (Option<Outcome>, Option<Detection>) {
+        self.0.quick(model)
+    }
+}
+
+/// What `--all` runs in `family` (one with a global address), in the
+/// registry's order; `spec` is `--method`'s (its options count for its
+/// own program).
+pub(crate) fn all_in_family(model: &Model, spec: &MethodSpec, family: Family, out: &mut Vec<MethodSpec>) {
+    for p in Program::ALL {
+        out.extend(
+            p.replay()
+                .all_in_family(model, spec.0.as_ref(), family)
+                .into_iter()
+                .map(MethodSpec),
+        );
+    }
+}
+
+/// What `--all` runs once, after every family's, in the registry's order.
+pub(crate) fn all_once(families: &[Family], out: &mut Vec<MethodSpec>) {
+    for p in Program::ALL {
+        out.extend(p.replay().all_once(families).into_iter().map(MethodSpec));
+    }
+}
 
 /// The programs that read an option (a manifest key), in `--all`'s order.
 pub fn readers(option: &str) -> Vec<Program> {
     Program::ALL
         .iter()
         .copied()
-        .filter(|p| options(*p).contains(&option))
+        .filter(|p| p.options().contains(&option))
         .collect()
 }
 
@@ -331,7 +195,7 @@ pub fn readers(option: &str) -> Vec<Program> {
 pub fn all_options() -> Vec<&'static str> {
     let mut all: Vec<&'static str> = Vec::new();
     for p in Program::ALL {
-        for o in options(*p) {
+        for o in p.options() {
             if !all.contains(o) {
                 all.push(o);
             }
@@ -493,8 +357,8 @@ mod tests {
     #[test]
     fn every_program_reads_its_own_settings_and_is_found_by_name() {
         for p in Program::ALL {
-            for key in own_keys(*p) {
-                assert!(options(*p).contains(key), "{}: does not read its own {key}", p.name());
+            for key in ProgramSettings::own_keys(*p) {
+                assert!(p.options().contains(key), "{}: does not read its own {key}", p.name());
             }
             let found = Program::by_name(p.name());
             match p {

@@ -6,8 +6,8 @@
 //! finding, carrying addresses, families, interface names, patterns,
 //! routes (as `ip route` prints them) and the release replayed. What only
 //! one program finds is that program's own `Note` (in its replay module;
-//! calico-node's in [`super::calico_note`]), nested here as one variant
-//! per program, with its `From`, generated from `for_each_vocabulary!`,
+//! calico-node's in [`super::calico::note`]), nested here as one variant
+//! per program, with its `From`, from `vocabulary_from!` in `replay/mod.rs`,
 //! and worded in that program's `report` file; what several
 //! share (the default-route walk, `--node-ip`, `--flannel-iface`, the
 //! assumptions) is common and worded in `report::note`. JSON says the
@@ -18,70 +18,80 @@ use crate::model::LinkOrder;
 
 pub use super::program::Program;
 
-macro_rules! note_enum {
-    ($($Variant:ident $module:ident $whose:literal,)*) => {
-        /// One finding of a replay, beside its answer and candidates.
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        pub enum Note {
-            $(
-                #[doc = concat!($whose, " own notes.")]
-                $Variant(super::$module::Note),
-            )*
-            // kubelet's step 1 (k3s's too).
-            /// Step 1: `--node-ip` given.
-            NodeIpGiven,
+/// One finding of a replay, beside its answer and candidates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// calico-node's own notes.
+    CalicoNode(super::calico::note::Note),
+    /// kube-apiserver's own notes.
+    KubeApiserver(super::kube_apiserver::note::Note),
+    /// kubelet's own notes.
+    Kubelet(super::kubelet::note::Note),
+    /// flannel's (and k3s's embedded flannel's) own notes.
+    Flannel(super::flannel::note::Note),
+    /// Cilium's (its node-IP fallback) own notes.
+    Cilium(super::cilium::note::Note),
+    /// Cilium's NodePort and masquerade addresses' own notes.
+    CiliumNodeAddress(super::cilium_node_address::note::Note),
+    /// k3s's own notes.
+    K3s(super::k3s::note::Note),
+    /// kubeadm's own notes.
+    Kubeadm(super::kubeadm::note::Note),
+    /// etcd's own notes.
+    Etcd(super::etcd::note::Note),
+    /// Docker Swarm's own notes.
+    Swarm(super::swarm::note::Note),
+    /// Consul's own notes.
+    Consul(super::consul::note::Note),
+    /// Nomad's own notes.
+    Nomad(super::nomad::note::Note),
+    /// Ansible's own notes.
+    Ansible(super::ansible::note::Note),
 
-            // apimachinery's default-route walk (kubelet's step 4, kubeadm, k3s,
-            // kube-apiserver).
-            /// The address of the default route's interface.
-            DefaultRouteInterface {
-                /// The program walking.
-                by: Program,
-            },
-            /// That interface has no global address: one on the up loopback.
-            LoopbackFallback {
-                /// The program walking.
-                by: Program,
-                /// The default route's interface.
-                interface: String,
-                /// The loopback interface the address is on.
-                loopback: String,
-            },
-            /// The family preferred gave nothing (`had_route`: it has a default
-            /// route, which leads to no global address): the other one answered.
-            FellBack {
-                /// The program walking.
-                by: Program,
-                /// The family preferred.
-                wanted: Family,
-                /// It has a default route.
-                had_route: bool,
-            },
+    // kubelet's step 1 (k3s's too).
+    /// Step 1: `--node-ip` given.
+    NodeIpGiven,
 
-            // k3s and its embedded flannel.
-            /// `--flannel-iface` names the node IPs' interface.
-            FlannelIface {
-                /// The interface named.
-                name: String,
-            },
+    // apimachinery's default-route walk (kubelet's step 4, kubeadm, k3s,
+    // kube-apiserver).
+    /// The address of the default route's interface.
+    DefaultRouteInterface {
+        /// The program walking.
+        by: Program,
+    },
+    /// That interface has no global address: one on the up loopback.
+    LoopbackFallback {
+        /// The program walking.
+        by: Program,
+        /// The default route's interface.
+        interface: String,
+        /// The loopback interface the address is on.
+        loopback: String,
+    },
+    /// The family preferred gave nothing (`had_route`: it has a default
+    /// route, which leads to no global address): the other one answered.
+    FellBack {
+        /// The program walking.
+        by: Program,
+        /// The family preferred.
+        wanted: Family,
+        /// It has a default route.
+        had_route: bool,
+    },
 
-            // What the answer rests on that the capture did not show.
-            /// The kernel's link order, assumed: no link dump showed it.
-            AssumedLinkOrder(LinkOrder),
-            /// These candidates are known only from address messages.
-            AssumedPlaceholders(Vec<String>),
-            /// What the policy rules did for a route lookup the answer rests
-            /// on, and what that rests on.
-            Rule(super::source::RuleNote),
-        }
+    // k3s and its embedded flannel.
+    /// `--flannel-iface` names the node IPs' interface.
+    FlannelIface {
+        /// The interface named.
+        name: String,
+    },
 
-        $(
-            impl From<super::$module::Note> for Note {
-                fn from(v: super::$module::Note) -> Self {
-                    Note::$Variant(v)
-                }
-            }
-        )*
-    };
+    // What the answer rests on that the capture did not show.
+    /// The kernel's link order, assumed: no link dump showed it.
+    AssumedLinkOrder(LinkOrder),
+    /// These candidates are known only from address messages.
+    AssumedPlaceholders(Vec<String>),
+    /// What the policy rules did for a route lookup the answer rests
+    /// on, and what that rests on.
+    Rule(super::source::RuleNote),
 }
-for_each_vocabulary!(note_enum);

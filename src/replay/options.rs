@@ -71,23 +71,25 @@ macro_rules! program_options {
     };
 }
 
-/// Deserializes a type from its text form (`FromStr`).
+/// Deserializes a type from its text form (`FromStr`), so that manifests
+/// take exactly what the command line takes (also `app::settings`'s).
 macro_rules! deserialize_from_str {
     ($($t:ty),*) => {$(
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = String::deserialize(d)?;
+                let s = <String as serde::Deserialize>::deserialize(d)?;
                 s.parse().map_err(serde::de::Error::custom)
             }
         }
     )*};
 }
+pub(crate) use deserialize_from_str;
 
 deserialize_from_str!(
     Resolved,
-    super::calico_version::Version,
-    super::calico_method::IpSetting,
-    super::calico_method::NodeInternalIp
+    super::calico::version::Version,
+    super::calico::method::IpSetting,
+    super::calico::method::NodeInternalIp
 );
 
 /// One of a name's resolver answers, or `none` (the lookup returned

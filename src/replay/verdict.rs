@@ -11,8 +11,8 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::Serialize;
 
-use super::calico_note::Unable;
-use super::calico_text::MethodText;
+use super::calico::note::Unable;
+use super::calico::text::MethodText;
 use super::failure::Failure;
 use super::family::Family;
 use super::note::Note;

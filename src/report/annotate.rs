@@ -10,12 +10,12 @@
 //! apart. A record with no facts gets no comment.
 
 use crate::diag::Diagnostic;
+use crate::ingest::trace::Skipped;
 use crate::looks::{Asked, Library};
 use crate::model::Event;
 use crate::netlink::names;
 use crate::report::summary::family_name;
 use crate::report::timeline::describe;
-use crate::trace::Skipped;
 
 /// What nlorder read in one record (or, for the notes of the end, after
 /// the last one).

@@ -31,9 +31,8 @@ pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 /// The routes read, and no route in the capture.
-pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("Ansible asks the kernel's routes, but the capture holds none of that family: record a route dump too")
-}
+pub(crate) const NO_ROUTES: &str =
+    "Ansible asks the kernel's routes, but the capture holds none of that family: record a route dump too";
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -96,7 +95,7 @@ impl fmt::Display for AnsibleFailure {
     }
 }
 
-impl fmt::Display for crate::replay::ansible_note::Semantics {
+impl fmt::Display for crate::replay::ansible::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

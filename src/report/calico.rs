@@ -3,7 +3,7 @@
 //! a method and its autodetection failures (`-> nothing:`), its
 //! `semantics:` line, the warning for a release nlorder does not know, and
 //! its own notes, reasons and failures
-//! ([`crate::replay::calico_note`]).
+//! ([`crate::replay::calico::note`]).
 //!
 //! Contract: `Display` only, one line per [`Log`]: the message calico-node
 //! logs (and its logrus fields, ` KEY="VALUE"`, as calico-node's formatter
@@ -32,9 +32,9 @@
 use std::fmt;
 
 use super::reason::joined;
-use crate::replay::calico_note::CalicoWalk;
-use crate::replay::calico_note::{Failure, Introduced, LaterMethod, MethodError, Note, PeerCheck, Reason, Unable};
-use crate::replay::calico_version::Version;
+use crate::replay::calico::note::CalicoWalk;
+use crate::replay::calico::note::{Failure, Introduced, LaterMethod, MethodError, Note, PeerCheck, Reason, Unable};
+use crate::replay::calico::version::Version;
 use crate::replay::conflict::Conflict;
 use crate::replay::family::Family;
 use crate::replay::verdict::{Autodetect, DialErrno, Log, LogError};
@@ -415,7 +415,7 @@ impl fmt::Display for Failure {
     }
 }
 
-impl fmt::Display for crate::replay::calico_note::Semantics {
+impl fmt::Display for crate::replay::calico::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f, self.asked, self.walk.as_ref())
     }

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::replay::calico_version::Version;
+use crate::replay::calico::version::Version;
 use crate::replay::cilium::{CiliumExcluded, Note, Reason};
 
 /// The `semantics:` line, in the release replayed.
@@ -72,13 +72,7 @@ impl fmt::Display for CiliumExcluded {
     }
 }
 
-impl fmt::Display for crate::replay::cilium_note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::cilium_note::Semantics {
+impl fmt::Display for crate::replay::cilium::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f, self.version)
     }

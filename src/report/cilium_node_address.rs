@@ -48,10 +48,10 @@ impl fmt::Display for Failure {
     }
 }
 
-impl fmt::Display for crate::replay::cilium_node_address_note::Note {
+impl fmt::Display for crate::replay::cilium_node_address::note::Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            crate::replay::cilium_node_address_note::Note::MasqueradeFallback {
+            crate::replay::cilium_node_address::note::Note::MasqueradeFallback {
                 device,
                 address,
                 from,
@@ -76,7 +76,7 @@ impl fmt::Display for crate::replay::cilium_node_address_note::Note {
     }
 }
 
-impl fmt::Display for crate::replay::cilium_node_address_note::Semantics {
+impl fmt::Display for crate::replay::cilium_node_address::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f, self.masquerade)
     }

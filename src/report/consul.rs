@@ -38,13 +38,7 @@ impl fmt::Display for Reason {
     }
 }
 
-impl fmt::Display for crate::replay::consul_note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::consul_note::Semantics {
+impl fmt::Display for crate::replay::consul::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

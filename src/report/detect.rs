@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use std::path::PathBuf;
 
-use crate::moment::Moment;
-use crate::rebuild::{Flip, Grounds};
+use crate::ingest::moment::Moment;
+use crate::ingest::rebuild::{Flip, Grounds};
 use crate::replay::conflict::{Check, Conflict, Said};
 use crate::replay::matrix::Group;
 use crate::replay::verdict::{Candidate, Choice, Detection, Verdict};

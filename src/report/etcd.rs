@@ -17,9 +17,8 @@ pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 /// The default routes read, and no route in the capture.
-pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("etcd reads the default routes, but the capture holds no routes: record a route dump too")
-}
+pub(crate) const NO_ROUTES: &str =
+    "etcd reads the default routes, but the capture holds no routes: record a route dump too";
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,13 +48,7 @@ impl fmt::Display for Reason {
     }
 }
 
-impl fmt::Display for crate::replay::etcd_note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::etcd_note::Semantics {
+impl fmt::Display for crate::replay::etcd::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

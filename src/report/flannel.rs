@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::replay::calico_version::Version;
+use crate::replay::calico::version::Version;
 use crate::replay::flannel::{Failure, Note, Reason};
 
 /// flannel's `semantics:` line, in the release replayed.
@@ -42,9 +42,7 @@ fn flannel_sort(version: Version) -> &'static str {
 }
 
 /// No default route, and no route at all in the capture.
-pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("no default route: the capture holds no routes (record a route dump)")
-}
+pub(crate) const NO_ROUTES: &str = "no default route: the capture holds no routes (record a route dump)";
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -96,11 +94,11 @@ impl fmt::Display for Failure {
     }
 }
 
-impl fmt::Display for crate::replay::flannel_note::Semantics {
+impl fmt::Display for crate::replay::flannel::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            crate::replay::flannel_note::Semantics::Flannel { version } => semantics(f, *version),
-            crate::replay::flannel_note::Semantics::K3sFlannel { version } => k3s_semantics(f, *version),
+            crate::replay::flannel::note::Semantics::Flannel { version } => semantics(f, *version),
+            crate::replay::flannel::note::Semantics::K3sFlannel { version } => k3s_semantics(f, *version),
         }
     }
 }

@@ -4,28 +4,33 @@
 //!
 //! Contract: formatting only, fed a [`GaiReport`], [`GaiLooks`] or
 //! [`GaiTimeline`] (a [`GaiResult`] at one moment, at every look, or
-//! [`Flip`]s of them).
+//! [`Flip`]s of them). The verdicts arrive as values, decided in
+//! `app::gai`: whether the observed order matches ([`Observed::matches`]),
+//! whether a look's order changed ([`GaiLook::changed`]), which flips give
+//! the observed order ([`GaiTimeline::gives_observed`]).
 
 use std::io::{self, Write};
 use std::net::IpAddr;
 
 use serde::Serialize;
 
-use crate::moment::Moment;
-use crate::rebuild::{Flip, Grounds};
+use crate::ingest::moment::Moment;
+use crate::ingest::rebuild::{Flip, Grounds};
 use crate::replay::gai::{Explanation, GaiResult, Resolver, Span, Step};
 use crate::report::gai_hosts::{self, HostsShown, JsonHosts};
 use crate::report::moment::{self, JsonMoment};
 use crate::report::style::Style;
 use crate::report::{Json, Print, Text};
 
-/// What the program observed, what could explain a mismatch, and the
-/// stretches of the capture whose order is the observed one (empty when
-/// nothing was observed).
+/// What the program observed, whether it is the order predicted, what
+/// could explain a mismatch, and the stretches of the capture whose order
+/// is the observed one (empty when nothing was observed).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Observed<'a> {
     /// The order the program got (empty: not given).
     pub order: &'a [IpAddr],
+    /// It is the order predicted.
+    pub matches: bool,
     /// What could explain a mismatch, most likely first.
     pub why: &'a [Explanation],
     /// The stretches of the capture whose order is the observed one.
@@ -56,7 +61,7 @@ fn answer(r: &GaiResult, style: &Style) -> String {
 fn write_gai_text(
     out: &mut dyn Write,
     r: &GaiResult,
-    observed: Option<(&[IpAddr], &[Explanation])>,
+    observed: Option<&Observed<'_>>,
     (moment, hosts): (&Moment, Option<&HostsShown<'_>>),
     style: &Style,
 ) -> io::Result<()> {
@@ -94,12 +99,16 @@ fn write_gai_text(
     for n in &r.notes {
         writeln!(out, "  note: {n}")?;
     }
-    if let Some((obs, why)) = observed {
-        if obs == r.order.as_slice() {
-            writeln!(out, "  observed: {} (matches)", list(obs))?;
+    if let Some(obs) = observed {
+        if obs.matches {
+            writeln!(out, "  observed: {} (matches)", list(obs.order))?;
         } else {
-            writeln!(out, "  {}", style.bad(format!("observed: {} (MISMATCH)", list(obs))))?;
-            for w in why {
+            writeln!(
+                out,
+                "  {}",
+                style.bad(format!("observed: {} (MISMATCH)", list(obs.order)))
+            )?;
+            for w in obs.why {
                 writeln!(out, "    could be explained by {w}")?;
             }
         }
@@ -107,10 +116,21 @@ fn write_gai_text(
     Ok(())
 }
 
+/// One look of `gai --all-looks`.
+#[derive(Debug)]
+pub struct GaiLook {
+    /// When the program looked.
+    pub moment: Moment,
+    /// The order then.
+    pub result: GaiResult,
+    /// The order differs from the previous look's.
+    pub changed: bool,
+}
+
 /// `gai --all-looks`: the order at every look.
 pub struct GaiLooks<'a> {
     /// The order at each look, in capture order.
-    pub results: &'a [(Moment, GaiResult)],
+    pub looks: &'a [GaiLook],
     /// What the answers rest on.
     pub grounds: &'a Grounds,
 }
@@ -119,10 +139,13 @@ pub struct GaiLooks<'a> {
 impl Print<GaiLooks<'_>> for Text {
     fn print(&mut self, l: &GaiLooks<'_>, out: &mut dyn Write) -> io::Result<()> {
         let style = &self.0;
-        let mut before: Option<&[IpAddr]> = None;
-        for (moment, r) in l.results {
-            let changed = before.is_some_and(|b| b != r.order.as_slice());
-            let mark = if changed { "  <- the order changed" } else { "" };
+        for GaiLook {
+            moment,
+            result: r,
+            changed,
+        } in l.looks
+        {
+            let mark = if *changed { "  <- the order changed" } else { "" };
             let resolver = format!("{:?}", r.resolver).to_lowercase();
             writeln!(out, "{} order: {}{mark}", style.kind(resolver), answer(r, style))?;
             writeln!(
@@ -130,7 +153,6 @@ impl Print<GaiLooks<'_>> for Text {
                 "  {}",
                 style.dim(format!("at: {}", crate::report::moment::describe(moment)))
             )?;
-            before = Some(r.order.as_slice());
         }
         Ok(())
     }
@@ -139,16 +161,15 @@ impl Print<GaiLooks<'_>> for Text {
 /// `{"looks": [{"moment", "order", "changed"}], "warnings", "assumptions"}`.
 impl Print<GaiLooks<'_>> for Json {
     fn print(&mut self, l: &GaiLooks<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let mut looks = Vec::new();
-        let mut before: Option<&[IpAddr]> = None;
-        for (moment, r) in l.results {
-            looks.push(JsonLook {
-                moment: moment::json(moment),
-                order: &r.order,
-                changed: before.is_some_and(|b| b != r.order.as_slice()),
-            });
-            before = Some(r.order.as_slice());
-        }
+        let looks = l
+            .looks
+            .iter()
+            .map(|look| JsonLook {
+                moment: moment::json(&look.moment),
+                order: &look.result.order,
+                changed: look.changed,
+            })
+            .collect();
         let doc = JsonLooks {
             looks,
             grounds: l.grounds,
@@ -188,7 +209,7 @@ pub struct GaiReport<'a> {
 
 impl Print<GaiReport<'_>> for Text {
     fn print(&mut self, r: &GaiReport<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let obs = (!r.observed.order.is_empty()).then_some((r.observed.order, r.observed.why));
+        let obs = (!r.observed.order.is_empty()).then_some(&r.observed);
         write_gai_text(out, r.result, obs, (r.moment, r.hosts.as_ref()), &self.0)
     }
 }
@@ -207,9 +228,9 @@ impl Print<GaiReport<'_>> for Json {
             at_packet: r.moment.packet,
             moment: moment::json(r.moment),
             hosts: r.hosts.as_ref().map(gai_hosts::json),
-            observed: (!o.order.is_empty()).then(|| JsonObserved {
+            observed: (!o.order.is_empty()).then_some(JsonObserved {
                 observed: o.order,
-                matches_observed: o.order == r.result.order.as_slice(),
+                matches_observed: o.matches,
                 mismatch_explanations: o.why,
                 observed_moments: o.moments,
             }),
@@ -255,12 +276,8 @@ pub struct GaiTimeline<'a> {
     pub grounds: &'a Grounds,
     /// The order the program got (empty: not given).
     pub observed: &'a [IpAddr],
-}
-
-impl GaiTimeline<'_> {
-    fn is_observed(&self, r: &GaiResult) -> bool {
-        !self.observed.is_empty() && r.order == self.observed
-    }
+    /// For each flip, whether its order is the observed one.
+    pub gives_observed: &'a [bool],
 }
 
 impl Print<GaiTimeline<'_>> for Text {
@@ -271,13 +288,9 @@ impl Print<GaiTimeline<'_>> for Text {
         if t.flips.is_empty() {
             writeln!(out, "  no address in the capture: nothing to sort")?;
         }
-        for f in t.flips {
+        for (f, &observed) in t.flips.iter().zip(t.gives_observed) {
             let was = f.before.as_ref().map_or_else(|| "(start)".into(), |b| list(&b.order));
-            let mark = if t.is_observed(&f.after) {
-                "  <- the observed order"
-            } else {
-                ""
-            };
+            let mark = if observed { "  <- the observed order" } else { "" };
             writeln!(
                 out,
                 "{} {} {was} -> {}{mark}",
@@ -304,7 +317,8 @@ impl Print<GaiTimeline<'_>> for Json {
         let flips = t
             .flips
             .iter()
-            .map(|f| JsonFlip {
+            .zip(t.gives_observed)
+            .map(|(f, &observed)| JsonFlip {
                 packet: f.packet,
                 ts: f.ts.map(|t| t.as_secs_f64()),
                 time: f.ts.map(|t| t.rfc3339()),
@@ -312,7 +326,7 @@ impl Print<GaiTimeline<'_>> for Json {
                 after: &f.after.order,
                 steps: &f.after.steps,
                 causes: f.causes.iter().map(|c| super::timeline::describe(&c.change)).collect(),
-                observed: t.is_observed(&f.after),
+                observed,
             })
             .collect();
         let doc = JsonTimeline {

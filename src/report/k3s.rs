@@ -19,9 +19,8 @@ pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 /// The default-route walk without a route in the capture.
-pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("k3s walks the default routes, but the capture holds no routes: record a route dump too")
-}
+pub(crate) const NO_ROUTES: &str =
+    "k3s walks the default routes, but the capture holds no routes: record a route dump too";
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -42,13 +41,7 @@ impl fmt::Display for Reason {
     }
 }
 
-impl fmt::Display for crate::replay::k3s_note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::k3s_note::Semantics {
+impl fmt::Display for crate::replay::k3s::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::replay::kube_apiserver_note::Note;
+use crate::replay::kube_apiserver::note::Note;
 
 /// The `semantics:` line.
 pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -29,19 +29,7 @@ impl fmt::Display for Note {
     }
 }
 
-impl fmt::Display for crate::replay::kube_apiserver_note::Reason {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::kube_apiserver_note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::kube_apiserver_note::Semantics {
+impl fmt::Display for crate::replay::kube_apiserver::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

@@ -19,9 +19,8 @@ pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 /// The default-route walk without a route in the capture.
-pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("kubeadm walks the default routes, but the capture holds no routes: record a route dump too")
-}
+pub(crate) const NO_ROUTES: &str =
+    "kubeadm walks the default routes, but the capture holds no routes: record a route dump too";
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -55,7 +54,7 @@ impl fmt::Display for Failure {
     }
 }
 
-impl fmt::Display for crate::replay::kubeadm_note::Semantics {
+impl fmt::Display for crate::replay::kubeadm::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

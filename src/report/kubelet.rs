@@ -23,9 +23,8 @@ pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
 pub(crate) const WALK_STEP: &str = "step 4: ";
 
 /// Step 4 without a route in the capture.
-pub(crate) fn no_routes(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("step 4 needs the default route, but the capture holds no routes: record a route dump too")
-}
+pub(crate) const NO_ROUTES: &str =
+    "step 4 needs the default route, but the capture holds no routes: record a route dump too";
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -102,7 +101,7 @@ impl fmt::Display for NodeIpInvalid {
     }
 }
 
-impl fmt::Display for crate::replay::kubelet_note::Semantics {
+impl fmt::Display for crate::replay::kubelet::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

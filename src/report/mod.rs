@@ -18,9 +18,11 @@
 //! conflicts group (`replay::conflict`), which detection is judged, which
 //! answers are labelled and where an answer changed arrive as values,
 //! computed in `app` and `replay`; so do the requests `timeline` shows as
-//! a program's look (`app::timeline`). The result types of `detect` are
-//! defined here ([`detect::DetectReport`]) because `app`, above, builds
-//! them; they hold values, not words.
+//! a program's look (`app::timeline`), and `gai`'s verdicts (whether the
+//! observed order matches, where the order changed, which moments give the
+//! observed order: `app::gai`). The result types of `detect` and `gai` are
+//! defined here ([`detect::DetectReport`], [`gai::GaiReport`]) because
+//! `app`, above, builds them; they hold values, not words.
 
 use std::io::{self, Write};
 

@@ -10,9 +10,9 @@
 use serde::Serialize;
 
 use crate::capture::Timestamp;
+use crate::ingest::rebuild::{At, Moment, Outside};
 use crate::looks::{Chosen, ChosenLook, Looker};
 use crate::model::ObjectKind;
-use crate::rebuild::{At, Moment, Outside};
 
 /// A moment in JSON: the last record applied and its time, the `--at`
 /// asked for, whether that is the end of the capture, `before`/`after`

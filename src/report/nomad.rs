@@ -49,7 +49,7 @@ impl fmt::Display for Failure {
     }
 }
 
-impl fmt::Display for crate::replay::nomad_note::Semantics {
+impl fmt::Display for crate::replay::nomad::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

@@ -6,7 +6,7 @@
 //! the replays. Here: the notes several programs share, and the dispatch
 //! of each program's own to its wording file (`report::kubelet`,
 //! `report::flannel`, ...), generated from
-//! `crate::replay::for_each_vocabulary!`.
+//! one arm per vocabulary.
 
 use std::fmt;
 
@@ -36,54 +36,59 @@ fn other(family: Family) -> Family {
     }
 }
 
-/// The common notes' words, and each program's notes dispatched to
-/// its own wording file (`crate::replay::for_each_vocabulary!`).
-macro_rules! note_display {
-    ($($Variant:ident $module:ident $whose:literal,)*) => {
-        impl fmt::Display for Note {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
-                    $( Note::$Variant(n) => n.fmt(f), )*
-                    Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
-                    Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
-                    Note::LoopbackFallback {
-                        by,
-                        interface,
-                        loopback,
-                    } => write!(
-                        f,
-                        "{}{interface} has no global address; loopback fallback to {loopback}",
-                        step(*by)
-                    ),
-                    Note::FellBack { by, wanted, had_route } => {
-                        match had_route {
-                            false => write!(f, "no IPv{wanted} default route")?,
-                            true => write!(f, "no IPv{wanted} default route leads to a global IPv{wanted} address")?,
-                        }
-                        write!(f, ": {by} falls back to IPv{}", other(*wanted))
-                    }
-                    Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
-                    Note::AssumedLinkOrder(order) => write!(
-                        f,
-                        "assumed: the kernel's link order ({}); no link dump in the capture showed it, and the candidates \
-                         above are examined in that order (give --kernel-order or --kernel if known)",
-                        match order {
-                            LinkOrder::Ascending => "ascending ifindex, as kernels since 6.9 walk them",
-                            LinkOrder::Buckets => "ifindex hash buckets, as kernels up to 6.8 walk them",
-                        }
-                    ),
-                    Note::AssumedPlaceholders(names) => write!(
-                        f,
-                        "assumed: {} known only from address messages (no RTM_NEWLINK in the capture): flags, state and \
-                         type unknown, taken as usable",
-                        names.join(", ")
-                    ),
-                    Note::Rule(n) => write!(f, "{n}"),
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::CalicoNode(n) => n.fmt(f),
+            Note::KubeApiserver(n) => n.fmt(f),
+            Note::Kubelet(n) => n.fmt(f),
+            Note::Flannel(n) => n.fmt(f),
+            Note::Cilium(n) => n.fmt(f),
+            Note::CiliumNodeAddress(n) => n.fmt(f),
+            Note::K3s(n) => n.fmt(f),
+            Note::Kubeadm(n) => n.fmt(f),
+            Note::Etcd(n) => n.fmt(f),
+            Note::Swarm(n) => n.fmt(f),
+            Note::Consul(n) => n.fmt(f),
+            Note::Nomad(n) => n.fmt(f),
+            Note::Ansible(n) => n.fmt(f),
+            Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
+            Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
+            Note::LoopbackFallback {
+                by,
+                interface,
+                loopback,
+            } => write!(
+                f,
+                "{}{interface} has no global address; loopback fallback to {loopback}",
+                step(*by)
+            ),
+            Note::FellBack { by, wanted, had_route } => {
+                match had_route {
+                    false => write!(f, "no IPv{wanted} default route")?,
+                    true => write!(f, "no IPv{wanted} default route leads to a global IPv{wanted} address")?,
                 }
+                write!(f, ": {by} falls back to IPv{}", other(*wanted))
             }
+            Note::FlannelIface { name } => write!(f, "--flannel-iface {name}: the node IPs are its addresses"),
+            Note::AssumedLinkOrder(order) => write!(
+                f,
+                "assumed: the kernel's link order ({}); no link dump in the capture showed it, and the candidates \
+                         above are examined in that order (give --kernel-order or --kernel if known)",
+                match order {
+                    LinkOrder::Ascending => "ascending ifindex, as kernels since 6.9 walk them",
+                    LinkOrder::Buckets => "ifindex hash buckets, as kernels up to 6.8 walk them",
+                }
+            ),
+            Note::AssumedPlaceholders(names) => write!(
+                f,
+                "assumed: {} known only from address messages (no RTM_NEWLINK in the capture): flags, state and \
+                         type unknown, taken as usable",
+                names.join(", ")
+            ),
+            Note::Rule(n) => write!(f, "{n}"),
         }
-    };
+    }
 }
-crate::replay::for_each_vocabulary!(note_display);
 
 serialize_as_words!(Note);

@@ -4,11 +4,11 @@
 //! Contract: `Display` only, one clause per value, with no line break; the
 //! replays hand out the values, never these words. Here: the reasons
 //! several programs share, and the dispatch of each program's own to its
-//! wording file, generated from `crate::replay::for_each_vocabulary!`.
+//! wording file, one arm per vocabulary.
 
 use std::fmt;
 
-use crate::replay::goview::NotGlobal;
+use crate::replay::go::NotGlobal;
 use crate::replay::reason::Reason;
 
 /// Go's terms.
@@ -23,34 +23,39 @@ impl fmt::Display for NotGlobal {
     }
 }
 
-/// The common reasons' words, and each program's reasons dispatched to
-/// its own wording file (`crate::replay::for_each_vocabulary!`).
-macro_rules! reason_display {
-    ($($Variant:ident $module:ident $whose:literal,)*) => {
-        impl fmt::Display for Reason {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
-                    $( Reason::$Variant(r) => r.fmt(f), )*
-                    Reason::EarlierAddress => f.write_str("an earlier address won"),
-                    Reason::NotGlobal(why) => why.fmt(f),
-                    Reason::OtherFamily => f.write_str("other family"),
-                    Reason::DefaultRoute { route } => write!(f, "default route `{route}`"),
-                    Reason::DefaultRouteDown { route } => write!(f, "default route `{route}`: interface is down"),
-                    Reason::DefaultRouteNoDevice { route } => write!(
-                        f,
-                        "default route `{route}`: no device (`*` in /proc/net/route), no interface has that name"
-                    ),
-                    Reason::FirstGlobal => f.write_str("first global unicast address"),
-                    Reason::InterfaceDown => f.write_str("interface down"),
-                    Reason::UpInterface => f.write_str("up"),
-                    Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),
-                    Reason::SortedAfter => f.write_str("sorted after the winner"),
-                }
-            }
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::CalicoNode(r) => r.fmt(f),
+            Reason::KubeApiserver(r) => r.fmt(f),
+            Reason::Kubelet(r) => r.fmt(f),
+            Reason::Flannel(r) => r.fmt(f),
+            Reason::Cilium(r) => r.fmt(f),
+            Reason::CiliumNodeAddress(r) => r.fmt(f),
+            Reason::K3s(r) => r.fmt(f),
+            Reason::Kubeadm(r) => r.fmt(f),
+            Reason::Etcd(r) => r.fmt(f),
+            Reason::Swarm(r) => r.fmt(f),
+            Reason::Consul(r) => r.fmt(f),
+            Reason::Nomad(r) => r.fmt(f),
+            Reason::Ansible(r) => r.fmt(f),
+            Reason::EarlierAddress => f.write_str("an earlier address won"),
+            Reason::NotGlobal(why) => why.fmt(f),
+            Reason::OtherFamily => f.write_str("other family"),
+            Reason::DefaultRoute { route } => write!(f, "default route `{route}`"),
+            Reason::DefaultRouteDown { route } => write!(f, "default route `{route}`: interface is down"),
+            Reason::DefaultRouteNoDevice { route } => write!(
+                f,
+                "default route `{route}`: no device (`*` in /proc/net/route), no interface has that name"
+            ),
+            Reason::FirstGlobal => f.write_str("first global unicast address"),
+            Reason::InterfaceDown => f.write_str("interface down"),
+            Reason::UpInterface => f.write_str("up"),
+            Reason::OneOfSeveral => f.write_str("one of several: the program wants exactly one"),
+            Reason::SortedAfter => f.write_str("sorted after the winner"),
         }
-    };
+    }
 }
-crate::replay::for_each_vocabulary!(reason_display);
 
 /// `a<sep>b<sep>c`.
 pub(crate) fn joined<T: fmt::Display>(items: &[T], sep: &str) -> String {

@@ -5,26 +5,31 @@
 //! Contract: `Display` only, one line per value; the replays hand out
 //! [`Semantics`], never these words. Each program's line lives in its own
 //! wording file; here is the dispatch to it, generated from
-//! `crate::replay::for_each_vocabulary!`.
+//! one arm per vocabulary.
 
 use std::fmt;
 
 use crate::replay::semantics::Semantics;
 
-/// Each program's `semantics:` line, dispatched to its own wording file
-/// (`crate::replay::for_each_vocabulary!`).
-macro_rules! semantics_display {
-    ($($Variant:ident $module:ident $whose:literal,)*) => {
-        impl fmt::Display for Semantics {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self {
-                    $( Semantics::$Variant(s) => s.fmt(f), )*
-                }
-            }
+impl fmt::Display for Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Semantics::CalicoNode(s) => s.fmt(f),
+            Semantics::KubeApiserver(s) => s.fmt(f),
+            Semantics::Kubelet(s) => s.fmt(f),
+            Semantics::Flannel(s) => s.fmt(f),
+            Semantics::Cilium(s) => s.fmt(f),
+            Semantics::CiliumNodeAddress(s) => s.fmt(f),
+            Semantics::K3s(s) => s.fmt(f),
+            Semantics::Kubeadm(s) => s.fmt(f),
+            Semantics::Etcd(s) => s.fmt(f),
+            Semantics::Swarm(s) => s.fmt(f),
+            Semantics::Consul(s) => s.fmt(f),
+            Semantics::Nomad(s) => s.fmt(f),
+            Semantics::Ansible(s) => s.fmt(f),
         }
-    };
+    }
 }
-crate::replay::for_each_vocabulary!(semantics_display);
 
 serialize_as_words!(Semantics);
 

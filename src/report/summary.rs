@@ -9,8 +9,8 @@ use std::io::{self, Write};
 
 use crate::capture::{FileInfo, Format};
 use crate::diag::Diagnostics;
+use crate::ingest::trace::{OrderSource, TraceStats};
 use crate::report::style::Style;
-use crate::trace::{OrderSource, TraceStats};
 
 pub(crate) fn family_name(f: u16) -> &'static str {
     match f {
@@ -205,7 +205,7 @@ pub fn link_type_name(t: u32) -> String {
 
 /// Why a capture none of whose records is netlink cannot be read: what
 /// link type they are, and what nlorder reads.
-pub fn not_netlink(stats: &crate::trace::TraceStats) -> String {
+pub fn not_netlink(stats: &crate::ingest::trace::TraceStats) -> String {
     let types: Vec<String> = stats.skipped_link_type.keys().map(|t| link_type_name(*t)).collect();
     let (records, are) = match stats.records {
         1 => ("its 1 record".to_owned(), "is"),

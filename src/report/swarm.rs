@@ -58,13 +58,7 @@ impl fmt::Display for Reason {
     }
 }
 
-impl fmt::Display for crate::replay::swarm_note::Failure {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
-impl fmt::Display for crate::replay::swarm_note::Semantics {
+impl fmt::Display for crate::replay::swarm::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         semantics(f)
     }

@@ -7,8 +7,8 @@
 //! order, addresses in the kernel's AF_UNSPEC dump order (all IPv4, then all
 //! IPv6; per device in list order), routes in dump order.
 
+use crate::ingest::rebuild::Moment;
 use crate::netlink::values::{AddressFamily, RouteType, Scope, TableId};
-use crate::rebuild::Moment;
 use std::io::{self, Write};
 use std::net::IpAddr;
 
@@ -267,7 +267,7 @@ pub(crate) fn table_json<'a>(
     filter: FamilyFilter,
     extra: &Diagnostics,
 ) -> JsonTable<impl Serialize + 'a, impl Serialize + 'a, impl Serialize + 'a> {
-    let grounds = crate::rebuild::Grounds::of(model, extra);
+    let grounds = crate::ingest::rebuild::Grounds::of(model, extra);
     let (order, source) = model.link_order();
     JsonTable {
         at_packet: moment.packet,
@@ -348,7 +348,7 @@ pub(crate) fn table_json_whole(
 /// What `nlorder table` prints: the rebuilt tables, the families asked
 /// for, and what reading the capture met.
 pub(crate) struct Tables<'a> {
-    pub rebuilt: &'a crate::rebuild::Rebuilt,
+    pub rebuilt: &'a crate::ingest::rebuild::Rebuilt,
     pub filter: FamilyFilter,
     pub diagnostics: &'a Diagnostics,
     /// The tables the text shows (none: all three).

@@ -15,11 +15,11 @@ use crate::netlink::values::AddressFamily;
 use serde::Serialize;
 
 use crate::filter::{Field, Fields, Value};
+use crate::ingest::rebuild::Grounds;
 use crate::looks::{Confidence, Library};
 use crate::model::{Change, Event, ObjectKind, Origin};
 use crate::netlink::names::{self, IFF_UP};
 use crate::netlink::rtnl::Netns;
-use crate::rebuild::Grounds;
 use crate::report::decode::format_ts;
 use crate::report::style::Style;
 use crate::report::table::{JsonLink, json_link, route_dst};

@@ -34,7 +34,7 @@ pub struct DetectArgs {
     /// 1000000000 is a packet number, a larger one epoch seconds; see `table --at`),
     /// or `auto`: when the replayed program (a Go program) last looked at them.
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::AtSpec>,
+    pub at: Option<nlorder::ingest::rebuild::AtSpec>,
     /// With --at auto: replay every look, not only the last, and say where the answer changed.
     #[arg(long)]
     pub all_looks: bool,
@@ -76,7 +76,7 @@ pub struct ReportArgs {
     /// time (a whole number below 1000000000 is a packet number, a larger one epoch
     /// seconds; see `table --at`); the lanes always cover the whole capture.
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::At>,
+    pub at: Option<nlorder::ingest::rebuild::At>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

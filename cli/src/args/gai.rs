@@ -55,7 +55,7 @@ pub struct GaiArgs {
     /// resolves usually enumerates too), else the end is used; musl never asks,
     /// so the end is used.
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::AtSpec>,
+    pub at: Option<nlorder::ingest::rebuild::AtSpec>,
     /// With --at auto: the order at every look, not only the last, marking where it changed.
     #[arg(long, conflicts_with_all = ["observed", "observed_file"])]
     pub all_looks: bool,

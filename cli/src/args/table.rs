@@ -22,7 +22,7 @@ pub struct TableArgs {
     /// lifetimes) run on and nothing else assumed (what `ip` shows a few
     /// seconds after the capture of a quiet host). Default: the last record.
     #[arg(long)]
-    pub at: Option<nlorder::rebuild::At>,
+    pub at: Option<nlorder::ingest::rebuild::At>,
     /// Only this address family: 4 or 6 (also inet, inet6, ipv4, ipv6).
     #[arg(long, conflicts_with_all = ["ipv4", "ipv6"])]
     pub family: Option<nlorder::replay::Family>,

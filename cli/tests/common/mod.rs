@@ -14,6 +14,32 @@ pub fn fixture(name: &str) -> PathBuf {
     fixtures().join(name)
 }
 
+/// A fixture's path as a command-line argument (`fx("basic.pcap")`).
+pub fn fx(name: &str) -> String {
+    fixture(name).to_str().expect("path").to_owned()
+}
+
+/// Writes `contents` to `name` in this test file's folder of the target's
+/// temporary directory (named after the test, as `answers`), and returns
+/// its path.
+pub fn tmp(name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(env!("CARGO_CRATE_NAME"));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join(name);
+    std::fs::write(&p, contents).expect("write");
+    p
+}
+
+/// A JSON document's `warnings`, as strings.
+pub fn warnings(doc: &serde_json::Value) -> Vec<String> {
+    doc["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|w| w.as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
 /// Every capture under fixtures/ (recursively), sorted.
 pub fn all_captures() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -124,9 +150,9 @@ pub fn rebuild_file(path: &Path) -> nlorder::model::Model {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut reader = nlorder::capture::CaptureReader::new(file).expect("capture");
     let mut diags = nlorder::diag::Diagnostics::default();
-    nlorder::rebuild::rebuild(
+    nlorder::ingest::rebuild::rebuild(
         &mut reader,
-        nlorder::trace::TraceOptions::default(),
+        nlorder::ingest::trace::TraceOptions::default(),
         nlorder::model::ModelOptions::default(),
         None,
         &mut diags,
@@ -168,17 +194,6 @@ pub fn have(cmd: &str, args: &[&str]) -> bool {
 
 /// The arguments that record a namespace's tables into `cap` with
 /// nlorder's own recorder (run them with `Netns::exec`).
-#[allow(dead_code)]
-pub fn record_args(cap: &Path) -> Vec<String> {
-    vec![
-        env!("CARGO_BIN_EXE_nlorder").to_owned(),
-        "record".into(),
-        "-q".into(),
-        "-w".into(),
-        cap.to_str().expect("path").to_owned(),
-    ]
-}
-
 /// Whether this machine can run tests in network namespaces (root,
 /// iproute2, python3) plus `extra` tools; in CI it must.
 pub fn can_run_netns(extra: &[&str]) -> bool {
@@ -241,6 +256,23 @@ impl Netns {
         }
     }
 
+    /// Records the namespace's tables into `cap` with `nlorder record`, as
+    /// a program in it would see them; why not, when it fails.
+    pub fn record(&self, cap: &Path) -> Result<(), String> {
+        let out = self.exec(&[
+            env!("CARGO_BIN_EXE_nlorder"),
+            "record",
+            "-q",
+            "-w",
+            cap.to_str().expect("path"),
+        ]);
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!("recorder: {}", String::from_utf8_lossy(&out.stderr)))
+        }
+    }
+
     pub fn exec(&self, cmd: &[&str]) -> std::process::Output {
         Command::new("ip")
             .args(["netns", "exec", &self.0])
@@ -261,6 +293,21 @@ pub mod matrix;
 
 pub mod tables {
     use serde_json::Value;
+
+    /// `ip -j link`'s (ifindex, name) in order.
+    pub fn ip_links(ip: &Value) -> Vec<(u64, String)> {
+        ip["link"]
+            .as_array()
+            .expect("ip link")
+            .iter()
+            .map(|l| {
+                (
+                    l["ifindex"].as_u64().expect("ifindex"),
+                    l["ifname"].as_str().expect("ifname").to_owned(),
+                )
+            })
+            .collect()
+    }
 
     /// (ifindex, name) in order.
     pub fn our_links(t: &Value) -> Vec<(u64, String)> {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::error::Error;
 
-pub use crate::rebuild::AtValue;
+pub use crate::ingest::rebuild::AtValue;
 
 /// `[[detect]]`: any `nlorder detect` setting, the same names and meanings
 /// (`address` is `--expect`), plus the `interface` expected and `at`.

@@ -8,14 +8,14 @@ use super::error::Error;
 use super::manifest::{self, Case, Manifest, WarningsSpec};
 use super::update::{self, NewValue, Value};
 use crate::app::{Console, Session, Source};
+use crate::ingest::rebuild::{At, AtSpec};
+use crate::ingest::trace::TraceOptions;
 use crate::looks::Looker;
 use crate::model::{LinkOrder, Model, ModelOptions};
 use crate::netlink::ByteOrder;
 use crate::netlink::values::AddressFamily;
-use crate::rebuild::{At, AtSpec};
 use crate::replay::gai;
 pub use crate::report::check::Outcome;
-use crate::trace::TraceOptions;
 
 /// A rebuilt model and its warnings, for one moment of one capture.
 struct Snapshot {

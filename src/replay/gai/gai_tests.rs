@@ -168,7 +168,7 @@ fn the_moment_that_gives_an_observed_order() {
 /// started is no flip.
 #[test]
 fn flips_are_counted_per_packet() {
-    use crate::rebuild::{Flip, per_packet};
+    use crate::ingest::rebuild::{Flip, per_packet};
     let flip = |packet: u64, before: Option<u8>, after: u8| Flip {
         packet,
         ts: None,

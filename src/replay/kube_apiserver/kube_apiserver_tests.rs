@@ -1,17 +1,7 @@
 //! kube-apiserver's advertise address on real captures.
 
 use super::*;
-use crate::model::ModelOptions;
-
-fn model(name: &str) -> Model {
-    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    let file = std::fs::File::open(&path).expect("fixture");
-    let mut reader = crate::capture::CaptureReader::new(file).expect("capture");
-    crate::rebuild::rebuild_to_end(&mut reader, ModelOptions::default())
-        .expect("rebuild")
-        .0
-        .model
-}
+use crate::testutil::fixture_model;
 
 fn apiserver(m: &Model, advertise: Option<&str>, bind: Option<&str>) -> Detection {
     let ip = |a: &str| a.parse().expect("ip");
@@ -31,7 +21,7 @@ fn said(d: &Detection) -> Option<String> {
 #[test]
 fn the_default_bind_address_walks_the_default_routes() {
     // eth0 holds 10.9.0.2 and 10.9.0.3 behind the only default route (IPv4).
-    let m = model("incident-vlan-lo.pcap");
+    let m = fixture_model("incident-vlan-lo.pcap");
     let d = apiserver(&m, None, None);
     assert_eq!(
         (d.address_text().as_deref(), d.interface.as_deref()),
@@ -62,7 +52,7 @@ fn a_loopback_bind_address_walks_the_routes_where_kubeadm_takes_lo() {
     // route via eth0. kubeadm's loopback advertise address takes lo's
     // global address; kube-apiserver's loopback bind address walks the
     // default routes, IPv6 first for `::1` as for `::`.
-    let m = model("basic.pcap");
+    let m = fixture_model("basic.pcap");
     let kubeadm = super::super::kubeadm::detect(
         &m,
         &super::super::kubeadm::Options {
@@ -93,7 +83,7 @@ fn a_loopback_bind_address_walks_the_routes_where_kubeadm_takes_lo() {
 
 #[test]
 fn a_specific_address_is_used_as_given() {
-    let m = model("incident-nerdctl.pcap");
+    let m = fixture_model("incident-nerdctl.pcap");
     // --bind-address: advertised as is, on its interface.
     let d = apiserver(&m, None, Some("10.4.0.1"));
     assert_eq!(
@@ -121,7 +111,7 @@ fn a_specific_address_is_used_as_given() {
 #[test]
 fn no_default_route_stops_kube_apiserver_with_its_error() {
     // (a route dump that lists no default route): no 0.0.0.0, unlike kubeadm.
-    let d = apiserver(&model("notify-link.pcap"), None, None);
+    let d = apiserver(&fixture_model("notify-link.pcap"), None, None);
     assert_eq!(d.address, None);
     assert_eq!(
         said(&d).as_deref(),
@@ -135,7 +125,7 @@ fn no_default_route_stops_kube_apiserver_with_its_error() {
 
 #[test]
 fn no_route_message_is_no_answer() {
-    let d = apiserver(&model("looks/6.12/gai-node.l0.pcap"), None, None);
+    let d = apiserver(&fixture_model("looks/6.12/gai-node.l0.pcap"), None, None);
     assert_eq!(d.address, None);
     assert!(
         matches!(d.error, Some(Failure::NoRoutesCaptured(Program::KubeApiserver))),

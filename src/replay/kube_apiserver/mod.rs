@@ -22,7 +22,8 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
-pub use super::kube_apiserver_note::Note;
+pub mod note;
+pub use self::note::Note;
 
 use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
@@ -118,7 +119,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let bind = o.bind_address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
     let mut d = Detection::new(
         Program::KubeApiserver,
-        Semantics::KubeApiserver(crate::replay::kube_apiserver_note::Semantics),
+        Semantics::KubeApiserver(note::Semantics),
         Family::of(bind),
     );
     let given = match (o.advertise_address, bind) {

@@ -325,8 +325,8 @@ pub fn write(out: &mut dyn Write, p: &Picture) -> io::Result<()> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use crate::ingest::rebuild::{Grounds, Moment, Rebuilt};
     use crate::model::{Model, ModelOptions};
-    use crate::rebuild::{Grounds, Moment, Rebuilt};
     use crate::replay::MethodSpec;
     use crate::report::picture::{Began, Life, LinkLane, NodePicture};
 
@@ -334,7 +334,7 @@ mod tests {
     fn hostile() -> Picture {
         let evil = "<script>x</script>\"'&";
         let model = Model::new(ModelOptions::default());
-        let mut answer = MethodSpec::Etcd.detect(&model);
+        let mut answer = MethodSpec::of::<crate::replay::etcd::Etcd>(()).detect(&model);
         answer.interface = Some(evil.into());
         let lane = LinkLane {
             index: 3,

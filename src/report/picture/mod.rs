@@ -19,9 +19,9 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 
 use crate::capture::Timestamp;
+use crate::ingest::rebuild::{Flip, Grounds, Rebuilt};
 use crate::looks::Look;
 use crate::model::Origin;
-use crate::rebuild::{Flip, Grounds, Rebuilt};
 use crate::replay::conflict::Conflict;
 use crate::replay::method::Method;
 use crate::replay::verdict::{Choice, Detection};

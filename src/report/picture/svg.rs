@@ -259,7 +259,7 @@ fn band_text_class(fill: &str) -> &'static str {
 /// What a flip says, for the page's script and the test: the packet, the
 /// answer before and after (address, interface, error, as `detect
 /// --timeline --format json` has them), and the changes that caused it.
-pub(crate) fn flip_json(f: &crate::rebuild::Flip<crate::replay::verdict::Choice>) -> String {
+pub(crate) fn flip_json(f: &crate::ingest::rebuild::Flip<crate::replay::verdict::Choice>) -> String {
     let v = JsonFlip {
         packet: f.packet,
         time: crate::report::decode::format_ts(f.ts),

@@ -1,0 +1,32 @@
+//! kube-apiserver's own notes, as values (nested into the common
+//! [`crate::replay::note::Note`]; worded in `report::kube_apiserver`).
+//!
+//! Contract: a leaf.
+
+use std::net::IpAddr;
+
+/// Why the answer is what it is, besides the default-route walk's notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {
+    /// `--advertise-address` given (and not unspecified): no detection.
+    AdvertiseGiven,
+    /// `--bind-address` given, neither unspecified nor loopback: it is
+    /// the advertise address.
+    BindAddressUsed,
+    /// The address given is on none of the host's interfaces.
+    NotOnHost {
+        /// The address given.
+        ip: IpAddr,
+    },
+}
+
+/// None: the program has no reasons of its own.
+pub type Reason = crate::replay::program::Empty<Semantics>;
+
+/// None: the program has no failures of its own.
+pub type Failure = crate::replay::program::Empty<Semantics>;
+
+/// What its replay stands for: kube-apiserver's `DefaultAdvertiseAddress`. (one version; nested as
+/// [`crate::replay::semantics::Semantics::KubeApiserver`], worded in `report::kube_apiserver`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;

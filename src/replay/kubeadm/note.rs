@@ -1,0 +1,51 @@
+//! kubeadm's own notes, reasons and failures, as values (nested into the
+//! common [`crate::replay::note::Note`], [`crate::replay::reason::Reason`] and
+//! [`crate::replay::failure::Failure`] by one variant; worded in `report::kubeadm`).
+//!
+//! Contract: plain values, a leaf below [`crate::replay::verdict`].
+
+use std::net::IpAddr;
+
+/// kubeadm's own notes (nested as [`crate::replay::note::Note::Kubeadm`]; worded
+/// in `report::kubeadm`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// `--apiserver-advertise-address` given.
+    AdvertiseGiven,
+    /// The advertise address given is on no interface.
+    AdvertiseNotOnHost {
+        /// The advertise address.
+        ip: IpAddr,
+    },
+    /// A loopback advertise address: a global address on `lo`.
+    AdvertiseLoopback,
+}
+
+/// Why kubeadm took or passed over `lo` or one of its addresses (nested
+/// as [`crate::replay::reason::Reason::Kubeadm`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// `lo`, the interface a loopback advertise address selects.
+    Loopback,
+    /// Its first global unicast address, IPv4 before IPv6.
+    FirstGlobalIpv4First,
+    /// `lo` is down: none of its addresses is taken.
+    LoopbackDown,
+}
+
+/// Why kubeadm has no usable address, where nlorder explains it (nested
+/// as [`crate::replay::failure::Failure::Kubeadm`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// kubeadm without a default route: its warning (it advertises
+    /// `0.0.0.0`, which its validation of the configuration then refuses).
+    Unspecified {
+        /// kubeadm's warning, as it writes it.
+        warning: String,
+    },
+}
+
+/// What its replay stands for: kubeadm's `SetAPIEndpointDynamicDefaults`. (one version; nested as
+/// [`crate::replay::semantics::Semantics::Kubeadm`], worded in `report::kubeadm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics;
