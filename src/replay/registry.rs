@@ -25,8 +25,8 @@ impl Program {
             Program::K3s => &super::k3s::K3s,
             Program::K3sFlannel => &super::flannel::K3sFlannel,
             Program::Cilium => &super::cilium::Cilium,
-            Program::CiliumNodePort => &super::cilium_node_address::Addresses::<false>, // CiliumNodePort
-            Program::CiliumMasquerade => &super::cilium_node_address::Addresses::<true>, // CiliumMasquerade
+            Program::CiliumNodePort => &super::cilium_node_address::CiliumNodePort {},
+            Program::CiliumMasquerade => &super::cilium_node_address::CiliumMasquerade {},
             Program::Etcd => &super::etcd::Etcd,
             Program::Swarm => &super::swarm::Swarm,
             Program::Consul => &super::consul::Consul,
