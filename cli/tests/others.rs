@@ -232,8 +232,6 @@ fn dumps_disagree_only_where_the_kernel_caused_it() {
         ("heldout2/policy.pcap.gz", "71", "linkwatch ran later than predicted"),
         ("heldout2/v6off.pcap.gz", "94", "linkwatch ran later than predicted"),
         ("heldout2/v6off.pcap.gz", "97", "linkwatch ran later than predicted"),
-        ("heldout2/v6off.pcap.gz", "206", "tentative link-local not announced"),
-        ("heldout2/v6off.pcap.gz", "513", "tentative link-local not announced"),
         ("heldout2/v6off.pcap.gz", "255", "keep_addr_on_down keeps the address"),
         ("heldout2/lifetimes.pcap.gz", "239", "prefix route outlives its address"),
         // Not the kernel: linkwatch ran for br1 later than the model has it

@@ -60,17 +60,6 @@ const KNOWN: &[(&str, u64, &str)] = &[
     ("heldout2/policy.pcap.gz", 69, "linkwatch ran later than predicted"),
     ("heldout2/v6off.pcap.gz", 92, "linkwatch ran later than predicted"),
     ("heldout2/v6off.pcap.gz", 95, "linkwatch ran later than predicted"),
-    // IPv6 configured on a device by the kernel with no address message:
-    // `addrconf_dev_config` adds ff00::/8, fe80::/64 (both notified) and
-    // the link-local, tentative, which is announced only when duplicate
-    // address detection ends (`addrconf_dad_completed`; a dump lists it
-    // before). mtu: br0's real linkwatch run after the model's early one
-    // (above) was taken back by dump #356; v6off: `disable_ipv6` set back
-    // to 0 on a running eth1 (dump #204), and on an eth1 whose linkwatch
-    // event was queued, IPv6 then made ready by that run (#511). The model
-    // takes the two routes and not the address.
-    ("heldout2/v6off.pcap.gz", 204, "tentative link-local not announced"),
-    ("heldout2/v6off.pcap.gz", 511, "tentative link-local not announced"),
     // `keep_addr_on_down` set on eth0, then eth0 down: `addrconf_ifdown`
     // keeps its permanent global address (no RTM_DELADDR; its routes go,
     // notified) and removes the link-local (RTM_DELADDR). The model removes

@@ -372,6 +372,62 @@ impl Model {
     }
 
     /// `fe80::/64` through the device (main, metric 256).
+    /// A new notified `fe80::/64` route the kernel made, right after its
+    /// `ff00::/8`, on a device the model holds no link-local address for: the kernel configured IPv6 there
+    /// (`addrconf_dev_config`: `ff00::/8` and `fe80::/64`, both notified,
+    /// and the link-local address, tentative, which is announced only when
+    /// its duplicate address detection ends). It happens where no other
+    /// message says so: `disable_ipv6` set back to 0 (a sysctl), or the
+    /// kernel's linkwatch run for a device the model had not yet run. The
+    /// model configures it as its type gets it, now.
+    pub(super) fn link_local_implied_by_route<S: ChangeSink>(
+        &mut self,
+        e: &crate::model::entries::RouteEntry,
+        ctx: &Ctx,
+        sink: &mut S,
+    ) {
+        let fe80 = IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0));
+        let kernel_made = e.family == AddressFamily::Inet6
+            && e.dst == Some(fe80)
+            && e.dst_len == 64
+            && e.kind == RouteType::Unicast
+            && e.protocol == crate::netlink::values::RouteProtocol::Kernel
+            && e.table == TableId::Main
+            && e.gateway.is_none();
+        let Some(index) = e.oif.filter(|_| kernel_made) else {
+            return;
+        };
+        let Some(l) = self.link(index) else { return };
+        if l.placeholder || l.flags & IFF_UP == 0 || l.flags & IFF_LOOPBACK != 0 {
+            return;
+        }
+        // (with `ff00::/8` just notified before it, as `addrconf_dev_config`
+        // makes them: a link-local added by hand has its prefix route
+        // notified before itself, on a device already configured)
+        let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
+        let mroute_just_made = self
+            .routes
+            .to_prefix(AddressFamily::Inet6, Some(ff00), 8)
+            .any(|r| r.oif == Some(index) && matches!(r.origin, Origin::Inferred(p) if p + 2 >= ctx.packet));
+        if !mroute_just_made {
+            return;
+        }
+        let has_link_local = self
+            .device_addresses(index, AddressFamily::Inet6)
+            .iter()
+            .any(|a| matches!(a.address, IpAddr::V6(v6) if v6.segments()[0] & 0xffc0 == 0xfe80));
+        if has_link_local {
+            return;
+        }
+        let st = self.state_mut(index);
+        if st.conf.disable_ipv6 == Some(true) {
+            st.conf.disable_ipv6 = Some(false);
+        }
+        st.ipv6_ready = true;
+        st.ipv6_configured = true;
+        self.addrconf_by_type(index, ctx, sink);
+    }
+
     fn link_local_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let mut ll = kernel_route(
             AddressFamily::Inet6,

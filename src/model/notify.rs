@@ -112,7 +112,11 @@ impl Model {
                 }
                 // (a route the model has is updated in place whatever the flags)
                 let placement = Placement::from_flags(e.family, flags);
+                let shown = (!self.routes.contains(&e.key())).then(|| e.clone());
                 self.insert_route(e, placement, ctx, sink);
+                if let Some(shown) = shown {
+                    self.link_local_implied_by_route(&shown, ctx, sink);
+                }
             }
             _ => {}
         }
