@@ -43,21 +43,8 @@ fn completions_and_man_page() {
         pages += 1;
     }
     // nlorder(1) and one per subcommand (`nlorder --help` lists them)
-    let help = stdout_of(&["--help"]);
-    let subs = help
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .filter_map(|l| {
-            l.strip_prefix("  ")
-                .filter(|r| !r.starts_with(' '))?
-                .split_whitespace()
-                .next()
-        })
-        .filter(|s| *s != "help")
-        .count();
-    assert!(subs >= 13, "{help}");
+    let subs = subcommands().len();
+    assert!(subs >= 13, "{subs} subcommands");
     assert_eq!(pages, subs + 1, "a page per subcommand, and nlorder(1)");
 }
 
@@ -88,21 +75,9 @@ fn every_file_written_takes_dash_o() {
     // Every subcommand's help: the option that names the file written is
     // -o/--output, with tcpdump's -w/--write beside it where a capture is
     // written; no subcommand takes -w alone.
-    let help = stdout_of(&["--help"]);
-    let subs: Vec<&str> = help
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .filter_map(|l| {
-            l.strip_prefix("  ")
-                .filter(|r| !r.starts_with(' '))?
-                .split_whitespace()
-                .next()
-        })
-        .collect();
     let mut writers = Vec::new();
-    for sub in subs.iter().filter(|s| **s != "help") {
+    let subs = subcommands();
+    for sub in subs.iter().map(String::as_str) {
         let help = stdout_of(&[sub, "--help"]);
         // an option's entry: from its line to the next option's
         let entry = |flags: &str| -> Option<String> {
@@ -118,10 +93,10 @@ fn every_file_written_takes_dash_o() {
         };
         if let Some(w) = entry("-w, --write") {
             assert!(w.contains("[aliases: -o, --output]"), "{sub}: {w}");
-            writers.push(*sub);
+            writers.push(sub);
         } else if let Some(o) = entry("-o, --output") {
             assert!(o.contains("<FILE>"), "{sub}: {o}");
-            writers.push(*sub);
+            writers.push(sub);
         }
     }
     assert_eq!(writers, ["annotate", "report", "record", "watch"]);
@@ -282,6 +257,24 @@ fn a_closed_stderr_is_no_panic() {
             .expect("run");
         assert_eq!(out.status.code(), Some(code), "{args:?}");
     }
+}
+
+/// The subcommands `nlorder --help` lists, `help` left out.
+fn subcommands() -> Vec<String> {
+    stdout_of(&["--help"])
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            l.strip_prefix("  ")
+                .filter(|r| !r.starts_with(' '))?
+                .split_whitespace()
+                .next()
+        })
+        .filter(|s| *s != "help")
+        .map(str::to_owned)
+        .collect()
 }
 
 fn stdout_of(args: &[&str]) -> String {

@@ -372,31 +372,30 @@ impl Model {
     }
 
     /// `fe80::/64` through the device (main, metric 256).
-    /// A new notified `fe80::/64` route the kernel made, right after its
-    /// `ff00::/8`, on a device the model holds no link-local address for: the kernel configured IPv6 there
+    /// The device of a notified route that is a kernel-made `fe80::/64`
+    /// new to the tables (see [`link_local_implied_by_route`]).
+    pub(super) fn implies_link_local(&self, e: &crate::model::entries::RouteEntry) -> Option<u32> {
+        let fe80 = IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0));
+        let kernel_made = e.family == AddressFamily::Inet6
+            && e.dst_len == 64
+            && e.dst == Some(fe80)
+            && e.kind == RouteType::Unicast
+            && e.protocol == crate::netlink::values::RouteProtocol::Kernel
+            && e.table == TableId::Main
+            && e.gateway.is_none();
+        e.oif.filter(|_| kernel_made && !self.routes.contains(&e.key()))
+    }
+
+    /// A new notified `fe80::/64` route the kernel made on `index`, right
+    /// after its `ff00::/8`, on a device the model holds no link-local
+    /// address for: the kernel configured IPv6 there
     /// (`addrconf_dev_config`: `ff00::/8` and `fe80::/64`, both notified,
     /// and the link-local address, tentative, which is announced only when
     /// its duplicate address detection ends). It happens where no other
     /// message says so: `disable_ipv6` set back to 0 (a sysctl), or the
     /// kernel's linkwatch run for a device the model had not yet run. The
     /// model configures it as its type gets it, now.
-    pub(super) fn link_local_implied_by_route<S: ChangeSink>(
-        &mut self,
-        e: &crate::model::entries::RouteEntry,
-        ctx: &Ctx,
-        sink: &mut S,
-    ) {
-        let fe80 = IpAddr::V6(Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 0));
-        let kernel_made = e.family == AddressFamily::Inet6
-            && e.dst == Some(fe80)
-            && e.dst_len == 64
-            && e.kind == RouteType::Unicast
-            && e.protocol == crate::netlink::values::RouteProtocol::Kernel
-            && e.table == TableId::Main
-            && e.gateway.is_none();
-        let Some(index) = e.oif.filter(|_| kernel_made) else {
-            return;
-        };
+    pub(super) fn link_local_implied_by_route<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
         let Some(l) = self.link(index) else { return };
         if l.placeholder || l.flags & IFF_UP == 0 || l.flags & IFF_LOOPBACK != 0 {
             return;
@@ -405,10 +404,12 @@ impl Model {
         // makes them: a link-local added by hand has its prefix route
         // notified before itself, on a device already configured)
         let ff00 = IpAddr::V6(Ipv6Addr::new(0xff00, 0, 0, 0, 0, 0, 0, 0));
-        let mroute_just_made = self
-            .routes
-            .to_prefix(AddressFamily::Inet6, Some(ff00), 8)
-            .any(|r| r.oif == Some(index) && matches!(r.origin, Origin::Inferred(p) if p + 2 >= ctx.packet));
+        // (looked up through the device: a host has one per device)
+        let mroute_just_made = [TableId::Local, TableId::Main].into_iter().any(|table| {
+            self.routes
+                .prefix_via(AddressFamily::Inet6, table, Some(ff00), 8, index)
+                .any(|r| matches!(r.origin, Origin::Inferred(p) if p + 2 >= ctx.packet))
+        });
         if !mroute_just_made {
             return;
         }

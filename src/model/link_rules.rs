@@ -82,13 +82,7 @@ impl Model {
             // (down, its ports are disabled: one that had ports has none
             // then; one that never had keeps its carrier down and up)
             return !self.state(l.index).had_ports
-                || (up(l)
-                    && self
-                        .links
-                        .ports(l.index)
-                        .iter()
-                        .filter_map(|&p| self.link(p))
-                        .any(|p| up(p) && self.state(p.index).oper_up));
+                || (up(l) && self.any_port(l.index, |p| up(p) && self.state(p.index).oper_up));
         }
         if kind_is(l, b"bond") {
             // A bond has carrier while one of its slaves has (`bond_set_carrier`,
@@ -96,13 +90,7 @@ impl Model {
             // interval in the kernel); none without slaves
             // (`bond_newlink` starts it without). (802.3ad's aggregator
             // rules are not modelled.)
-            return up(l)
-                && self
-                    .links
-                    .ports(l.index)
-                    .iter()
-                    .filter_map(|&p| self.link(p))
-                    .any(|p| up(p) && self.carrier(p, depth + 1));
+            return up(l) && self.any_port(l.index, |p| up(p) && self.carrier(p, depth + 1));
         }
         if kind_is(l, b"vlan") && self.state(l.index).seen {
             return self.state(l.index).carrier;
@@ -297,6 +285,11 @@ impl Model {
         e.flags = flags;
         e.operstate = Some(operstate);
         self.upsert_link(e, ctx, sink);
+    }
+
+    /// Whether a port of `master` (a bridge's port, a bond's slave) is so.
+    fn any_port(&self, master: u32, f: impl Fn(&LinkEntry) -> bool) -> bool {
+        self.links.ports(master).iter().filter_map(|&p| self.link(p)).any(f)
     }
 
     /// The carrier the drivers' rules give a device that is not a VLAN now

@@ -112,10 +112,10 @@ impl Model {
                 }
                 // (a route the model has is updated in place whatever the flags)
                 let placement = Placement::from_flags(e.family, flags);
-                let shown = (!self.routes.contains(&e.key())).then(|| e.clone());
+                let implies = self.implies_link_local(&e);
                 self.insert_route(e, placement, ctx, sink);
-                if let Some(shown) = shown {
-                    self.link_local_implied_by_route(&shown, ctx, sink);
+                if let Some(index) = implies {
+                    self.link_local_implied_by_route(index, ctx, sink);
                 }
             }
             _ => {}
