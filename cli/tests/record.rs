@@ -344,7 +344,7 @@ fn recording_says_when_it_starts() {
     assert_eq!(
         first,
         format!(
-            "nlorder: recording links, addresses and routes of this network namespace into {p} (pcapng, kernel {} in its section header): then notifications for 200ms (Ctrl-C to stop sooner)",
+            "nlorder: recording links, addresses, routes and rules of this network namespace into {p} (pcapng, kernel {} in its section header): then notifications for 200ms (Ctrl-C to stop sooner)",
             release.trim()
         )
     );

@@ -143,6 +143,7 @@ impl Model {
             },
         });
         self.stats.rule_notifications = self.rules.notifications();
+        self.stats.rule_dumps = self.rules.dumps();
         self.lw.clock = m.ts.map(|t| t.as_nanos());
         let link_of = match &d.body {
             Body::Link(l) if !d.is_request() => Some(l.index),

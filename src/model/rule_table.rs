@@ -270,6 +270,7 @@ pub struct RuleTable {
     last_notification: Option<Vec<u8>>,
     /// Distinct rule notifications applied.
     notifications: u64,
+    dumps: u64,
 }
 
 impl Default for RuleTable {
@@ -282,6 +283,7 @@ impl Default for RuleTable {
             pending: Vec::new(),
             last_notification: None,
             notifications: 0,
+            dumps: 0,
         }
     }
 }
@@ -298,6 +300,11 @@ impl RuleTable {
     /// Distinct rule notifications applied (copies of one counted once).
     pub fn notifications(&self) -> u64 {
         self.notifications
+    }
+
+    /// Complete rule dumps applied.
+    pub fn dumps(&self) -> u64 {
+        self.dumps
     }
 
     /// The rules of a family, in the kernel's order (empty for others).
@@ -455,6 +462,7 @@ impl RuleTable {
     }
 
     fn on_dump_done(&mut self, d: OpenDump) {
+        self.dumps += 1;
         for family in [AddressFamily::Inet, AddressFamily::Inet6] {
             if d.family != AddressFamily::Unspec && d.family != family {
                 continue;

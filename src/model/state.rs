@@ -149,6 +149,8 @@ pub struct ModelStats {
     /// [`Self::notifications`], which are the links', addresses' and routes'.
     #[serde(skip_serializing_if = "is_zero")]
     pub rule_notifications: u64,
+    /// Complete rule dumps applied (not among `dumps_applied`).
+    pub rule_dumps: u64,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -161,6 +161,11 @@ wire_value! {
         Packet = 17 => "packet",
         /// AF_MPLS.
         Mpls = 28 => "mpls",
+        /// RTNL_FAMILY_IPMR: IPv4 multicast routing (its rules answer a
+        /// rule dump of every family; `ip rule` leaves them out).
+        Ipmr = 128 => "ipmr",
+        /// RTNL_FAMILY_IP6MR: IPv6 multicast routing.
+        Ip6mr = 129 => "ip6mr",
     }
 }
 

@@ -166,8 +166,8 @@ pub fn common_prefix_len(a: IpAddr, b: IpAddr) -> u32 {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuleNote {
     /// No rule dump or rule message: the kernel's default rules were
-    /// assumed, though the capture shows routes in these other tables
-    /// (which only rules send traffic to).
+    /// assumed; where `tables` is not empty, though the capture shows
+    /// routes in these other tables (which only rules send traffic to).
     DefaultsAssumed {
         /// IPv4 or IPv6.
         family: AddressFamily,
@@ -322,12 +322,10 @@ fn is_kernel_rule(r: &RuleEntry) -> bool {
 fn rules_known(model: &Model, family: AddressFamily, notes: &mut Vec<RuleNote>) {
     match model.rule_table().known(family) {
         RulesKnown::Assumed => {
+            // Said on every lookup it decides: the capture shows no rule,
+            // and louder where routes sit in tables only rules reach.
             let tables = model.other_route_tables(family);
-            // Only main, local and default: the kernel's own rules are all
-            // they need, and saying so on every answer would be noise.
-            if !tables.is_empty() {
-                notes.push(RuleNote::DefaultsAssumed { family, tables });
-            }
+            notes.push(RuleNote::DefaultsAssumed { family, tables });
         }
         RulesKnown::MessagesOnly => notes.push(RuleNote::BeforeMessagesAssumed { family }),
         RulesKnown::Dumped => {}

@@ -12,6 +12,7 @@ use std::fmt;
 use serde::ser::SerializeStruct;
 
 use crate::replay::gai::{Explanation, Found, GaiNote, Rule, Scopes, SourceEntry, SourceWhy, Step};
+use crate::replay::source::RuleNote;
 
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -147,6 +148,11 @@ impl fmt::Display for GaiNote {
                 "the source for {dst} is unknown (its route has several next hops): the order rests on it having \
                  none, which the kernel would not say, so the order is unknown where {dst} decides it"
             ),
+            // (what a whole family's lookups rest on is said once, of no one address)
+            GaiNote::Rule {
+                note: note @ (RuleNote::DefaultsAssumed { .. } | RuleNote::BeforeMessagesAssumed { .. }),
+                ..
+            } => write!(f, "sources: {note}"),
             GaiNote::Rule { dst, note } => write!(f, "source for {dst}: {note}"),
             GaiNote::SourceNotInDump { source, dst } => write!(
                 f,

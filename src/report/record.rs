@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::record::{FileFormat, Options};
 
-/// `recording links, addresses and routes of this namespace into x.pcapng
+/// `recording links, addresses, routes and rules of this namespace into x.pcapng
 /// (pcapng, kernel 6.12.1 in its header), following notifications until
 /// Ctrl-C (Ctrl-C to stop)`.
 /// `file` is `None` for `watch` without `-w`: the recording is read and
@@ -35,5 +35,5 @@ pub fn started(file: Option<&Path>, netns: Option<&str>, format: FileFormat, o: 
         ),
         (true, None) => "then notifications (Ctrl-C to stop)".into(),
     };
-    format!("recording links, addresses and routes of {whose} into {into} ({container}): {how}")
+    format!("recording links, addresses, routes and rules of {whose} into {into} ({container}): {how}")
 }

@@ -87,6 +87,12 @@ impl fmt::Display for Unseen {
 impl fmt::Display for RuleNote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            RuleNote::DefaultsAssumed { family, tables } if tables.is_empty() => write!(
+                f,
+                "no {} rule dump or rule message in the capture: the kernel's default rules (local, main, \
+                 default) assumed",
+                family.name()
+            ),
             RuleNote::DefaultsAssumed { family, tables } => write!(
                 f,
                 "no {} rule dump or rule message in the capture: the kernel's default rules (local, main, \

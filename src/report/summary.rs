@@ -180,7 +180,10 @@ pub fn write_model_summary(w: &mut dyn Write, stats: &crate::model::ModelStats) 
         "nlorder: {} applied, {} refused; {}; {listeners}{ignored}",
         count(stats.requests_applied, "change request", "change requests"),
         stats.requests_refused,
-        count(stats.dumps_applied, "dump", "dumps")
+        match stats.rule_dumps {
+            0 => count(stats.dumps_applied, "dump", "dumps"),
+            r => format!("{} ({r} of rules)", count(stats.dumps_applied + r, "dump", "dumps")),
+        }
     )
 }
 

@@ -57,7 +57,7 @@ pub enum Glossary {
 pub enum Command {
     /// Decode every rtnetlink message, one line (or JSON object) per message.
     Decode(DecodeArgs),
-    /// Rebuild the kernel's links, addresses and routes, in the kernel's order.
+    /// Rebuild the kernel's links, addresses, routes and rules, in the kernel's order.
     Table(TableArgs),
     /// List every change to the tables, in capture order.
     Timeline(TimelineArgs),
