@@ -317,3 +317,85 @@ fn linkwatch_queued_at_the_end_is_said() {
     assert!(new.iter().all(|r| r["assumed"] == true), "{new:?}");
     assert!(before.iter().all(|r| r["assumed"] == false));
 }
+
+/// `keep_addr_on_down` (a sysctl no message carries) set on eth0, then
+/// eth0 down, recorded with a listener (fixtures/heldout2/v6off, steps 22
+/// and 23): the kernel announced the deletion of the link-local only, not
+/// of the permanent global before it in the list, so it kept that one. At
+/// the next dump, before it and after the capture, eth0 holds it; the
+/// warning says why.
+#[test]
+fn an_address_kept_on_down_is_read_from_the_deletions_announced() {
+    let cap = common::fixture("heldout2/v6off.pcap.gz");
+    let p = cap.to_str().unwrap();
+    let out = common::nlorder(&["table", "--at", "252", "--objects", "addr", "-6", p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let eth0: Vec<&str> = text.lines().filter(|l| l.starts_with("2: eth0 inet6")).collect();
+    assert_eq!(eth0.len(), 1, "{text}");
+    assert!(eth0[0].contains("2001:db8:80::2/64"), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("packet 249")
+            && err.contains("not of 2001:db8:80::2 before it: it kept it (keep_addr_on_down is on for eth0)"),
+        "{err}"
+    );
+}
+
+/// A link dump showing a veth up with carrier but not RUNNING after the
+/// model had run its linkwatch event (fixtures/heldout2/policy: wan0 set
+/// up at packet 62; the kernel ran the event at packet 73, 0.46 s later):
+/// the link-local, `fe80::/64` and `ff00::/8` the model's run made are
+/// undone at the dump and come again with the kernel's own announcements.
+#[test]
+fn a_linkwatch_run_the_kernel_had_not_made_is_undone() {
+    let cap = common::fixture("heldout2/policy.pcap.gz");
+    let p = cap.to_str().unwrap();
+    let at = |n: &str| {
+        let out = common::nlorder(&["table", "-q", "--at", n, "-6", p]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(at("63").contains("wan0 inet6 fe80::"), "the model's early run");
+    let after = at("66");
+    assert!(!after.contains("wan0 inet6") && !after.contains("dev wan0"), "{after}");
+    assert!(at("75").contains("wan0 inet6 fe80::74ee:a0ff:fe25:b8b/64"));
+    let out = common::nlorder(&["timeline", p]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("wan0 is shown up with carrier but not yet running: linkwatch had not run its event"),
+        "{err}"
+    );
+}
+
+/// The same on Debian's 6.1 and 6.12 under real nlmon
+/// (fixtures/between/*/keep-addr): with a listener the addresses kept are
+/// read from the deletions announced and every address dump is predicted;
+/// with none, the tables say until the next address dump that what became
+/// of eth0's permanent addresses is unknown.
+#[test]
+fn keep_addr_on_down_is_read_with_a_listener_and_said_without() {
+    for k in ["6.1", "6.12"] {
+        let l1 = common::fixture(&format!("between/{k}/keep-addr.l1.pcap"));
+        let out = common::nlorder(&["timeline", "-q", "--kernel", k, l1.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("DISAGREES"), "{k}: {text}");
+        let l0 = common::fixture(&format!("between/{k}/keep-addr.l0.pcap"));
+        let p = l0.to_str().unwrap();
+        let decoded = common::decode_json(&l0);
+        let dumps: Vec<u64> = decoded
+            .iter()
+            .filter(|m| m["type"] == "RTM_GETADDR" && m["request"] == true)
+            .map(|m| m["packet"].as_u64().unwrap())
+            .collect();
+        assert!(dumps.len() > 3, "{k}: {dumps:?}");
+        let said = dumps
+            .iter()
+            .filter(|&&d| {
+                let out = common::nlorder(&["table", "-q", "--kernel", k, "--at", &(d - 1).to_string(), p]);
+                String::from_utf8_lossy(&out.stdout).contains(
+                    "eth0 went down and no address listener shows what became of 2001:db8:a::3, 2001:db8:a::2",
+                )
+            })
+            .count();
+        assert_eq!(said, 2, "{k}: eth0 went down twice before an address dump");
+    }
+}

@@ -20,12 +20,14 @@ use super::assumption::PromoteBasis;
 use super::changes::{Change, ChangeSink};
 use super::dad::{DAD_NANOS, PendingDad};
 use super::entries::{AddrEntry, KernelRule, Origin, RouteEntry};
+use super::kept_on_down::DownWalk;
 use super::kernel_order;
 use super::lifetimes::{AddrKey, nanos, timestamp};
 use super::prefix::{network as v6_prefix, v4, v4_mask};
 use super::route_table::Through;
 use super::state::{Ctx, Model};
 use super::tables::Placement;
+use crate::diag::Diagnostic;
 use crate::netlink::names::*;
 use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
 
@@ -408,6 +410,54 @@ impl Model {
             if close && !self.dad_order_unknown.contains(&a.address) {
                 self.dad_order_unknown.push(a.address);
             }
+        }
+    }
+
+    /// NETDEV_DOWN of `index`, before its IPv6 addresses are removed: the
+    /// walk whose announcements may show what `keep_addr_on_down` kept
+    /// (see `kept_on_down`).
+    pub(super) fn down_walk_starts(&mut self, index: u32, packet: u64) {
+        self.down_walk_ends();
+        self.down_walk = DownWalk::starts(index, packet, self.device_addresses(index, AddressFamily::Inet6));
+    }
+
+    /// The walk's announcements are over: if none came (no address
+    /// listener), whether the kernel kept the addresses the sysctl keeps is
+    /// unknown until an address dump shows them (an assumption says so).
+    pub(super) fn down_walk_ends(&mut self) {
+        let Some(walk) = self.down_walk.take() else { return };
+        if let Some(addresses) = walk.unannounced().filter(|a| !a.is_empty()) {
+            self.keep_unknown.push((walk.packet, walk.index, addresses));
+        }
+    }
+
+    /// A RTM_DELADDR of an address the model no longer holds: if the walk
+    /// of its device going down announced it past addresses it would have
+    /// deleted first, the kernel kept those, and they are put back.
+    pub(super) fn announced_in_down_walk<S: ChangeSink>(&mut self, gone: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let Some(kept) = self.down_walk.as_mut().and_then(|w| w.announced(gone)) else {
+            return;
+        };
+        let name = self.ifname(gone.index);
+        let list = kept
+            .iter()
+            .map(|a| a.address.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.warnings.push(Diagnostic::record(
+            ctx.packet,
+            ctx.offset,
+            format!(
+                "the kernel announced the deletion of {} on {name} but not of {list} before it: it kept {} \
+                 (keep_addr_on_down is on for {name})",
+                gone.address,
+                if kept.len() == 1 { "it" } else { "them" }
+            ),
+        ));
+        // (each goes to the front of its scope's part of the list, as a
+        // new one would: put back last first, they keep their order)
+        for a in kept.into_iter().rev() {
+            self.upsert_addr(a, ctx, sink);
         }
     }
 

@@ -192,6 +192,25 @@ pub enum Assumption {
         /// The devices whose events wait, in dump order.
         links: Vec<String>,
     },
+    /// A device went down with IPv6 addresses `keep_addr_on_down` keeps,
+    /// and no address listener showed what the kernel did: they are taken
+    /// as deleted (the sysctl off, its default), until an address dump
+    /// shows them.
+    KeptOnDownUnknown {
+        /// The record of the link message that took it down.
+        packet: u64,
+        /// The device.
+        link: String,
+        /// Its addresses the sysctl would keep, in list order.
+        addresses: Vec<IpAddr>,
+    },
+    /// Link events that were not urgent, which the model ran when the
+    /// once-a-second limit allowed as this namespace's own runs set it,
+    /// and whose result no message has shown since.
+    LinkwatchTimed {
+        /// The devices, in dump order.
+        links: Vec<String>,
+    },
     /// An address on several devices whose DADs ended unseen, each after
     /// a random delay: the order of its local routes is taken to be the
     /// order the DADs began.
@@ -254,6 +273,7 @@ impl Assumption {
                 | Assumption::AdvertisementsUnseen { .. }
                 | Assumption::LinkListenerLeft { .. }
                 | Assumption::AnsweredLater { .. }
+                | Assumption::KeptOnDownUnknown { .. }
         )
     }
 }

@@ -137,7 +137,10 @@ impl Model {
         let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, cover));
         match dump.kind {
             ObjectKind::Links if joined => self.replace_links(dump.links, packet, &mut Vec::new()),
-            ObjectKind::Links => self.replace_links(dump.links, packet, &mut disagreements),
+            ObjectKind::Links => {
+                self.replace_links(dump.links, packet, &mut disagreements);
+                self.undo_early_runs(ctx, sink);
+            }
             ObjectKind::Addresses => {
                 let mut v6 = Vec::new();
                 for a in &dump.addrs {
@@ -150,8 +153,10 @@ impl Model {
                 // An address the dump no longer lists is gone, and its
                 // duplicate address detection with it.
                 if fams.contains(&AddressFamily::Inet6) {
-                    let listed: FxHashSet<(u32, std::net::IpAddr)> = v6.iter().map(|(i, a, _)| (*i, *a)).collect();
+                    // (and what `keep_addr_on_down` did is shown)
                     let device = cover.device;
+                    self.keep_unknown.retain(|(_, i, _)| device.is_some_and(|d| d != *i));
+                    let listed: FxHashSet<(u32, std::net::IpAddr)> = v6.iter().map(|(i, a, _)| (*i, *a)).collect();
                     self.dad
                         .cancel(|d| device.is_none_or(|x| x == d.index) && !listed.contains(&(d.index, d.address)));
                 }
@@ -822,6 +827,7 @@ impl Model {
             // The kernel's state as the dump shows it, side effects done.
             self.sync_link_state(index);
         }
+        self.undo_early_runs(ctx, sink);
         for a in dump.addrs {
             self.upsert_addr(a, ctx, sink);
         }

@@ -24,6 +24,7 @@ use super::changes::{Change, ChangeSink};
 use super::entries::{AddrEntry, KernelRule, LinkEntry, Origin, ShortName};
 use super::route_table::Through;
 use super::state::{Ctx, Model};
+use crate::diag::Diagnostic;
 use crate::netlink::names::*;
 use crate::netlink::rtnl::Netns;
 use crate::netlink::values::{AddressFamily, RouteType, Scope};
@@ -375,6 +376,7 @@ impl Model {
     /// of a kernel that does not sync, and dumps, show the operstate it has
     /// not changed yet).
     pub(super) fn sync_link_state(&mut self, index: u32) {
+        self.lw.timed.retain(|&i| i != index);
         let Some(l) = self.link(index) else { return };
         let (up, running, lower_up) = (
             l.flags & IFF_UP != 0,
@@ -393,6 +395,10 @@ impl Model {
             (false, false, _) => self.carrier(l, 0),
         };
         let st = self.state_mut(index);
+        // The model ran its event, the kernel shows it has not (up with
+        // carrier, not RUNNING): linkwatch ran later than the model's
+        // timing said, and what that run made is undone by the caller.
+        let early = st.lw_ran && st.oper_up && up && lower_up && !running;
         st.had_ports |= bridge_without;
         st.seen = true;
         // (the operstate shown holds until a linkwatch event of the model's)
@@ -414,10 +420,70 @@ impl Model {
         if !up {
             st.ipv6_configured = false;
         }
-        // Up with carrier and not yet oper up: its event is queued in the
-        // kernel, whether or not the capture showed its cause.
-        if up && carrier && !st.oper_up && !st.lw_pending {
+        // Up with carrier and not yet oper up, or oper up without carrier:
+        // its event is queued in the kernel (the operational state follows
+        // the carrier when it runs), whether or not the capture showed its
+        // cause.
+        if up && carrier != st.oper_up && !st.lw_pending {
             self.lw_fire(index);
+        }
+        if early {
+            self.lw.early.push(index);
+        }
+    }
+
+    /// Undoes what the model's own linkwatch runs made of the devices
+    /// `sync_link_state` found not yet run in the kernel: the IPv6
+    /// configuration `addrconf_dev_config` makes when a device becomes
+    /// ready (its `ff00::/8` and `fe80::/64` routes, its link-local and
+    /// other addresses of its type, their duplicate address detection),
+    /// where no message has shown any of it. It is made again when the
+    /// event runs. Addresses and routes a message showed stay: then the
+    /// kernel had configured the device, and nothing is undone.
+    pub(super) fn undo_early_runs<S: ChangeSink>(&mut self, ctx: &Ctx, sink: &mut S) {
+        if self.lw.early.is_empty() {
+            return;
+        }
+        for index in std::mem::take(&mut self.lw.early) {
+            let made_at_ready = |o: &Origin| {
+                matches!(
+                    o,
+                    Origin::KernelRule(_, KernelRule::Ipv6LinkLocal | KernelRule::Ipv6FromIpv4)
+                )
+            };
+            let v6: Vec<AddrEntry> = self.device_addresses(index, AddressFamily::Inet6).to_vec();
+            let made: Vec<AddrEntry> = v6.iter().filter(|a| made_at_ready(&a.origin)).cloned().collect();
+            if made.is_empty() || made.iter().any(|a| a.flags & IFA_F_TENTATIVE == 0) {
+                continue;
+            }
+            let name = self.link(index).map(|l| l.display_name()).unwrap_or_default();
+            self.warnings.push(Diagnostic::record(
+                ctx.packet,
+                ctx.offset,
+                format!(
+                    "{name} is shown up with carrier but not yet running: linkwatch had not run its event, later \
+                     than the model ran it; its IPv6 configuration made then is undone until the event runs"
+                ),
+            ));
+            let st = self.state_mut(index);
+            st.ipv6_configured = false;
+            st.ipv6_ready = false;
+            self.dad
+                .cancel(|d| d.index == index && made.iter().any(|a| a.address == d.address));
+            for a in &made {
+                self.remove_addr_entry(a, ctx, sink);
+            }
+            self.remove_routes(
+                Through::Device(index),
+                |r| {
+                    matches!(
+                        r.origin,
+                        Origin::KernelRule(_, KernelRule::Ipv6MulticastRoute | KernelRule::Ipv6LinkLocalRoute)
+                    )
+                },
+                ctx,
+                sink,
+            );
         }
     }
 
@@ -521,6 +587,7 @@ impl Model {
     }
 
     fn link_down<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        self.down_walk_starts(index, ctx.packet);
         self.dad.cancel(|d| d.index == index);
         self.remove_routes(
             Through::Device(index),

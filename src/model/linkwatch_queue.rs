@@ -42,6 +42,15 @@ pub(super) struct Linkwatch {
     /// event does) has not come yet, and the events the run takes after it.
     pub awaiting: Option<u32>,
     pub rest: Vec<(u32, u64)>,
+    /// Devices a message showed up with carrier but not yet oper up after
+    /// the model had run their event: the kernel had not, so what the
+    /// model's run made of them is undone (`Model::undo_early_runs`).
+    pub early: Vec<u32>,
+    /// Devices whose events the delayed work ran as the model times it
+    /// (the once-a-second limit) that no message has shown since: the
+    /// limit is one for the whole host, so the kernel may have run them
+    /// later.
+    pub timed: Vec<u32>,
 }
 
 impl Linkwatch {

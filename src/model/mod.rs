@@ -36,6 +36,7 @@ mod inferred_routes;
 mod ipv6_multipath;
 mod ipvlan_dev_id;
 mod ipvlan_port;
+mod kept_on_down;
 pub mod kernel_build;
 pub mod kernel_order;
 mod lifetimes;
@@ -162,6 +163,15 @@ impl Model {
             _ => None,
         };
         self.expire_addresses(&ctx, deleted_here, sink);
+        // (only the deletions announced right after a link goes down are
+        // its `addrconf_ifdown` walk)
+        // (neighbour entries the device's going down flushes are announced
+        // among them)
+        let walk_goes_on =
+            !d.is_request() && !multi && matches!(h.kind, RTM_DELADDR | RTM_DELROUTE | RTM_NEWNEIGH | RTM_DELNEIGH);
+        if !walk_goes_on {
+            self.down_walk_ends();
+        }
         match &d.body {
             Body::Request(q) => {
                 if is_dump_request(h.kind, h.flags) {

@@ -69,6 +69,8 @@ impl Model {
                         self.note_v6_removal(have.index, ctx.packet);
                     }
                     self.unrequested_ipv4_removal(&have, ctx, sink);
+                } else if let Some(e) = AddrEntry::from_message(a, origin) {
+                    self.announced_in_down_walk(&e, ctx, sink);
                 }
             }
             (Body::Addr(a), _) => {
@@ -164,6 +166,7 @@ impl Model {
                 self.linkwatch_sync(index, ctx, sink);
                 self.link_message(new, false, ctx, sink);
                 self.sync_link_state(index);
+                self.undo_early_runs(ctx, sink);
             }
             Body::Addr(_) => self.apply_notification(body, RTM_NEWADDR, 0, ctx, sink),
             Body::Route(_) => self.apply_notification(body, RTM_NEWROUTE, 0, ctx, sink),

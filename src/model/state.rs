@@ -399,6 +399,14 @@ pub struct Model {
     pub(super) multicast_form_unknown: bool,
     /// Each lower device's ipvlan port (see `ipvlan_port`).
     pub(super) ipvlan_ports: FxHashMap<u32, super::ipvlan_port::IpvlanPort>,
+    /// The IPv6 addresses of a device that just went down, while the
+    /// kernel's announcements of their deletion may follow (see
+    /// `kept_on_down`).
+    pub(super) down_walk: Option<super::kept_on_down::DownWalk>,
+    /// Devices that went down with addresses `keep_addr_on_down` keeps and
+    /// no address listener to show what the kernel did (the record, the
+    /// device, the addresses), until an IPv6 address dump shows it.
+    pub(super) keep_unknown: Vec<(u64, u32, Vec<std::net::IpAddr>)>,
 }
 
 impl Model {
@@ -460,6 +468,8 @@ impl Model {
             link_listener_left: None,
             multicast_form_unknown: false,
             ipvlan_ports: FxHashMap::default(),
+            down_walk: None,
+            keep_unknown: Vec::new(),
         }
     }
 
@@ -807,6 +817,28 @@ impl Model {
             v.push(Assumption::LinkwatchQueued {
                 links: queued.into_iter().map(|i| self.ifname(i)).collect(),
             });
+        }
+        for (packet, index, addresses) in &self.keep_unknown {
+            v.push(Assumption::KeptOnDownUnknown {
+                packet: *packet,
+                link: self.ifname(*index),
+                addresses: addresses.clone(),
+            });
+        }
+        if !self.lw.timed.is_empty() {
+            let mut timed: Vec<u32> = self
+                .lw
+                .timed
+                .iter()
+                .copied()
+                .filter(|i| self.links.contains(*i))
+                .collect();
+            timed.sort_by_key(|i| self.links.position_of(*i));
+            if !timed.is_empty() {
+                v.push(Assumption::LinkwatchTimed {
+                    links: timed.into_iter().map(|i| self.ifname(i)).collect(),
+                });
+            }
         }
         for a in &self.dad_order_unknown {
             v.push(Assumption::LocalRouteOrderUnknown { address: *a });

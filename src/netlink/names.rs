@@ -120,6 +120,11 @@ pub const RTM_DELROUTE: u16 = 25;
 /// RTM_GETROUTE (include/uapi/linux/rtnetlink.h): dump the routes, or look one
 /// destination up.
 pub const RTM_GETROUTE: u16 = 26;
+/// RTM_NEWNEIGH (include/uapi/linux/rtnetlink.h): a neighbour entry, new
+/// or changed.
+pub const RTM_NEWNEIGH: u16 = 28;
+/// RTM_DELNEIGH: a neighbour entry deleted.
+pub const RTM_DELNEIGH: u16 = 29;
 /// RTM_NEWRULE (include/uapi/linux/rtnetlink.h): add a policy routing
 /// rule; a rule notification or dump entry.
 pub const RTM_NEWRULE: u16 = 32;

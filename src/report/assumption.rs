@@ -173,6 +173,27 @@ impl fmt::Display for Assumption {
                      the tables once it has)"
                 )
             }
+            Assumption::KeptOnDownUnknown {
+                packet,
+                link,
+                addresses,
+            } => write!(
+                f,
+                "packet {packet}: {link} went down and no address listener shows what became of {}: the kernel \
+                 deletes {} with keep_addr_on_down off (its default, taken here) and keeps {} with it on, a sysctl \
+                 no message carries",
+                addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
+                if addresses.len() == 1 { "it" } else { "them" },
+                if addresses.len() == 1 { "it" } else { "them" },
+            ),
+            Assumption::LinkwatchTimed { links } => write!(
+                f,
+                "linkwatch ran the link events of {} when its once-a-second limit allowed, as this namespace's \
+                 own runs set it, and no message has shown their result since: the limit is one for the whole \
+                 host, so the kernel may have run them later (their operational state, and IPv6 on those just \
+                 brought up, would then be as before)",
+                links.join(", ")
+            ),
             Assumption::LocalRouteOrderUnknown { address } => write!(
                 f,
                 "{address} is on several devices and their duplicate address detections ended unseen, each after a \
