@@ -228,7 +228,6 @@ fn dumps_disagree_only_where_the_kernel_caused_it() {
         ("heldout2/lifetimes.pcap.gz", "135", "lifetime check not run yet"),
         // Not the kernel: the second held-out set's dumps the model still
         // predicts wrong (tests/predict.rs lists them with why).
-        ("heldout2/lifetimes.pcap.gz", "239", "prefix route outlives its address"),
         // A device went down with keep_addr_on_down on and no address
         // listener: whether the kernel kept its addresses no message shows
         // until the address dump (the tables' assumptions say so; with a

@@ -484,20 +484,33 @@ impl Model {
                 .remove_where(Through::Prefix(AddressFamily::Inet6, Some(addr), 128), |r| {
                     through_dev(r) && r.kind == RouteType::Local && r.dst == Some(addr)
                 });
-            // (`ipv6_del_addr`: on older kernels only a permanent address
-            // takes its prefix route with it; the link-local one the kernel
-            // made is permanent, and `addrconf_add_linklocal` made its
-            // fe80::/64 for it, so it goes with the last of that prefix)
-            let takes_prefix_route = a.flags & IFA_F_PERMANENT != 0
-                || self
-                    .options
-                    .kernel
-                    .is_none_or(|k| k.prefix_route_goes_with_any_address());
+            // (`ipv6_del_addr` takes the prefix route along with a permanent
+            // address; the link-local one the kernel made is permanent, and
+            // `addrconf_add_linklocal` made its fe80::/64 for it, so it goes
+            // with the last of that prefix. An address that is not
+            // permanent leaves it to its own expiry, its lifetime or later:
+            // 6.12 and 6.18 under a route listener announce its deletion
+            // then. With a listener the model waits for that notification;
+            // without one it takes the route along on the releases where
+            // it expires promptly, and says so.)
+            let permanent = a.flags & IFA_F_PERMANENT != 0;
+            let route_listener = self.stats.per_group.get(2).is_some_and(|g| g.distinct > 0);
+            let takes_prefix_route = permanent
+                || !route_listener
+                    && self
+                        .options
+                        .kernel
+                        .is_none_or(|k| k.prefix_route_goes_with_any_address());
             if !still && takes_prefix_route {
-                removed.extend(self.routes.remove_where(
+                let gone = self.routes.remove_where(
                     Through::Prefix(AddressFamily::Inet6, (plen > 0).then_some(prefix), plen),
                     |r| through_dev(r) && r.kind == RouteType::Unicast && r.protocol == RouteProtocol::Kernel,
-                ));
+                );
+                if !permanent && !gone.is_empty() {
+                    self.prefix_route_assumed
+                        .push((ctx.packet, index, prefix, plen, a.address));
+                }
+                removed.extend(gone);
             }
             removed.sort_by(super::route_order::dump_order);
             self.report_removed(removed, ctx, sink);

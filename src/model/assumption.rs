@@ -192,6 +192,22 @@ pub enum Assumption {
         /// The devices whose events wait, in dump order.
         links: Vec<String>,
     },
+    /// An IPv6 address that was not permanent went (deleted, or its
+    /// lifetime over), and with no route listener the model took its
+    /// prefix route with it; the kernel removes the route at its own
+    /// expiry, which no message has shown until a route dump.
+    PrefixRouteWithAddress {
+        /// The record that deleted the address.
+        packet: u64,
+        /// Its device.
+        link: String,
+        /// The prefix route's destination.
+        prefix: IpAddr,
+        /// Its length.
+        len: u8,
+        /// The address.
+        address: IpAddr,
+    },
     /// A device went down with IPv6 addresses `keep_addr_on_down` keeps,
     /// and no address listener showed what the kernel did: they are taken
     /// as deleted (the sysctl off, its default), until an address dump

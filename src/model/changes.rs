@@ -156,6 +156,12 @@ pub enum Change {
         /// Changes it revealed that nothing in the capture had shown (each
         /// also reported as a [`Change::Unnotified`]).
         revealed: usize,
+        /// Nothing before it in the capture made or announced a change:
+        /// no request the kernel accepted, no notification of its group
+        /// (nothing listened). What it revealed was made unseen, by
+        /// programs the capture does not hold, so no prediction could
+        /// show it.
+        unheard: bool,
         /// The packet that asked for it: how every report names a dump.
         dump_packet: u64,
     },

@@ -178,6 +178,10 @@ impl Model {
                     for f in &fams {
                         *family_flag(&mut self.seen_route_dump, *f) = true;
                     }
+                    // (what became of a prefix route taken with its address is shown)
+                    if fams.contains(&AddressFamily::Inet6) {
+                        self.prefix_route_assumed.clear();
+                    }
                 }
             }
         }
@@ -203,6 +207,14 @@ impl Model {
         }
         if sink.wants_changes() {
             let n = revealed.len();
+            let group = match kind {
+                ObjectKind::Links => 0,
+                ObjectKind::Addresses => 1,
+                ObjectKind::Routes => 2,
+            };
+            let unheard = n > 0
+                && self.stats.requests_applied == 0
+                && self.stats.per_group.get(group).is_some_and(|g| g.distinct == 0);
             for c in revealed {
                 sink.change(ctx.event(Change::Unnotified {
                     change: Box::new(c),
@@ -215,6 +227,7 @@ impl Model {
                 entries,
                 disagreements,
                 revealed: n,
+                unheard,
                 dump_packet: packet,
             }));
         }

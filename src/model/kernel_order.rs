@@ -57,11 +57,14 @@ pub enum MulticastRouteForm {
 }
 
 impl KernelVersion {
-    /// Whether deleting an IPv6 address with a finite lifetime (SLAAC,
-    /// DHCPv6, `valid_lft`) takes its prefix route with it: upstream
-    /// c7dc5b522882 (6.19), backported to the 6.6 stable series and later;
-    /// before, only permanent addresses did, and such a route stayed until
-    /// its own expiry.
+    /// Whether the prefix route of an IPv6 address with a finite lifetime
+    /// (SLAAC, DHCPv6, `valid_lft`) is gone, as far as a capture without
+    /// route notifications can tell, when the address is: the route keeps
+    /// its own expiry (the address's lifetime when it was made), and 6.12
+    /// removes an expired route within a second (a route listener sees its
+    /// RTM_DELROUTE then), while 6.1 keeps dumping it, expired, until the
+    /// garbage collector runs. Taken from 6.6 on; with a route listener the
+    /// model waits for the route's own deletion instead.
     pub fn prefix_route_goes_with_any_address(self) -> bool {
         (self.major, self.minor) >= (6, 6)
     }

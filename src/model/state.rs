@@ -407,6 +407,11 @@ pub struct Model {
     /// no address listener to show what the kernel did (the record, the
     /// device, the addresses), until an IPv6 address dump shows it.
     pub(super) keep_unknown: Vec<(u64, u32, Vec<std::net::IpAddr>)>,
+    /// IPv6 prefix routes the model took along with an address that was
+    /// not permanent, with no route listener to show when the kernel
+    /// removes them, until a route dump: the record, the device, the prefix
+    /// and its length, the address.
+    pub(super) prefix_route_assumed: Vec<(u64, u32, std::net::IpAddr, u8, std::net::IpAddr)>,
 }
 
 impl Model {
@@ -470,6 +475,7 @@ impl Model {
             ipvlan_ports: FxHashMap::default(),
             down_walk: None,
             keep_unknown: Vec::new(),
+            prefix_route_assumed: Vec::new(),
         }
     }
 
@@ -816,6 +822,15 @@ impl Model {
             queued.sort_by_key(|i| self.links.position_of(*i));
             v.push(Assumption::LinkwatchQueued {
                 links: queued.into_iter().map(|i| self.ifname(i)).collect(),
+            });
+        }
+        for &(packet, index, prefix, len, address) in &self.prefix_route_assumed {
+            v.push(Assumption::PrefixRouteWithAddress {
+                packet,
+                link: self.ifname(index),
+                prefix,
+                len,
+                address,
             });
         }
         for (packet, index, addresses) in &self.keep_unknown {

@@ -173,6 +173,19 @@ impl fmt::Display for Assumption {
                      the tables once it has)"
                 )
             }
+            Assumption::PrefixRouteWithAddress {
+                packet,
+                link,
+                prefix,
+                len,
+                address,
+            } => write!(
+                f,
+                "packet {packet}: the prefix route {prefix}/{len} dev {link} is taken as gone with {address}, an \
+                 address that was not permanent; the kernel removes such a route at its own expiry (the \
+                 address's lifetime, or later), not with the address, and no route message has shown when \
+                 this one did"
+            ),
             Assumption::KeptOnDownUnknown {
                 packet,
                 link,

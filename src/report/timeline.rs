@@ -175,6 +175,7 @@ pub fn describe(change: &Change) -> String {
             entries,
             disagreements,
             revealed,
+            unheard,
             dump_packet,
         } => {
             let mut s = format!(
@@ -188,6 +189,17 @@ pub fn describe(change: &Change) -> String {
                     ", DISAGREES with the model: {} nothing in the capture had shown",
                     super::count(*revealed as u64, "change", "changes")
                 ));
+                if *unheard {
+                    s.push_str(&format!(
+                        " (nothing before it made or announced a change: no accepted request, no {} \
+                         notification; other programs changed the tables unheard)",
+                        match kind {
+                            ObjectKind::Links => "link",
+                            ObjectKind::Addresses => "address",
+                            ObjectKind::Routes => "route",
+                        }
+                    ));
+                }
             }
             if disagreements.is_empty() {
                 if *revealed == 0 {
@@ -343,6 +355,8 @@ enum ChangeDetail<'a> {
         entries: usize,
         disagreements: &'a [String],
         revealed: usize,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        unheard: bool,
         dump_packet: u64,
     },
 }
@@ -501,6 +515,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
             entries,
             disagreements,
             revealed,
+            unheard,
             dump_packet,
         } => (
             "dump_applied",
@@ -510,6 +525,7 @@ fn change_parts(change: &Change) -> (&'static str, ChangeDetail<'_>) {
                 entries: *entries,
                 disagreements,
                 revealed: *revealed,
+                unheard: *unheard,
                 dump_packet: *dump_packet,
             },
         ),
