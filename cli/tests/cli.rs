@@ -409,3 +409,18 @@ fn every_format_is_described_and_help_stands_alone() {
         }
     }
 }
+
+/// A program's name where a capture goes (`detect flannel x.pcap`, as a
+/// newcomer types it): the missing file is said, and how to name the
+/// program.
+#[test]
+fn a_program_given_as_a_capture_is_pointed_to_method() {
+    let basic = common::fixture("basic.pcap");
+    let out = common::nlorder(&["detect", "-q", "flannel", basic.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("flannel: No such file") && err.contains("give it as --method flannel"),
+        "{err}"
+    );
+}

@@ -199,7 +199,15 @@ impl Session {
                 (Box::new(io::Cursor::new(snap.capture)), Some(len))
             }
             Source::Path(p) => {
-                let f = File::open(p).map_err(|e| Error::Unreadable(format!("{name}: {e}")))?;
+                // (a program's name where a capture goes: `detect flannel x.pcap`)
+                let f = File::open(p).map_err(|e| match crate::replay::program::Program::by_name(&name) {
+                    Some(prog) if e.kind() == io::ErrorKind::NotFound => Error::Unreadable(format!(
+                        "{name}: {e}; to replay the program {}, give it as --method {}",
+                        prog.name(),
+                        prog.name()
+                    )),
+                    _ => Error::Unreadable(format!("{name}: {e}")),
+                })?;
                 let len = f.metadata().ok().map(|m| m.len());
                 (Box::new(f), len)
             }
