@@ -12,7 +12,7 @@ use crate::replay::antrea::{Failure, Note, Reason, Transport};
 impl fmt::Display for crate::replay::antrea::note::Semantics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
-            "Antrea agent initK8sNodeLocalConfig (v1.x to v2.x): the interface holding the Node's InternalIPs \
+            "Antrea agent initK8sNodeLocalConfig (the same in v1.10.0, v1.15.0, v2.0.0 and main): the interface holding the Node's InternalIPs \
              (the first of each family; hostGateway skipped), or transportInterface's first global unicast \
              address of each family, or the first interface in dump order with one inside transportInterfaceCIDRs",
         )

@@ -12,7 +12,8 @@ import (
 // gateway skipped), then, when configured, transportInterface
 // (GetIPNetDeviceByName) or transportInterfaceCIDRs (GetIPNetDeviceByCIDRs)
 // in its place. Everything is read through Go's net.Interfaces() and
-// (*Interface).Addrs(), as upstream does. Antrea v1.x to v2.x (main).
+// (*Interface).Addrs(), as upstream does: the same in Antrea v1.10.0,
+// v1.15.0, v2.0.0 and main after v2.7.0.
 
 // antreaDualStack is utilip.DualStackIPs: at most one address per family.
 // Its %v form is what the agent's error prints.

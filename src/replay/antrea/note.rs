@@ -89,7 +89,7 @@ pub enum Failure {
 }
 
 /// What its replay stands for: the agent's `initK8sNodeLocalConfig` (one
-/// logic from v1.x to v2.x; nested as
+/// logic, the same in v1.10.0, v1.15.0, v2.0.0 and main; nested as
 /// [`crate::replay::semantics::Semantics::Antrea`], worded in
 /// `report::antrea`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
