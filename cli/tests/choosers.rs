@@ -82,6 +82,13 @@ fn detect_args(args: &[String]) -> Vec<String> {
         let [flag, value] = pair else {
             panic!("{args:?}: a flag without a value")
         };
+        // Antrea's Node IPs are the Node's InternalIPs, one flag each.
+        if (chooser.as_str(), flag.as_str()) == ("antrea", "--node-ip") {
+            for ip in value.split(',') {
+                out.extend(["--node-internal-ip".to_owned(), ip.to_owned()]);
+            }
+            continue;
+        }
         let flag = match (chooser.as_str(), flag.as_str()) {
             (c, "--device") if c.starts_with("cilium") => "--cilium-device",
             (c, "--version") if c.starts_with("cilium") => "--cilium-version",

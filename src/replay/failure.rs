@@ -47,6 +47,8 @@ pub enum Failure {
     Nomad(super::nomad::note::Failure),
     /// Ansible's own failures.
     Ansible(super::ansible::note::Failure),
+    /// Antrea's own failures.
+    Antrea(super::antrea::note::Failure),
     /// The program looks for the default route, and the capture holds no
     /// routes at all.
     NoRoutesCaptured(Program),

@@ -106,6 +106,7 @@ program_settings! {
     consul: Consul "consul" => consul::Consul,
     nomad: Nomad "nomad" => nomad::Nomad,
     ansible: Ansible "ansible" => ansible::Ansible,
+    antrea: Antrea "antrea" => antrea::Antrea,
 }
 
 /// A method and its settings: a program of the registry with the options

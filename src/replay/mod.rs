@@ -7,7 +7,7 @@
 //! only `model`, `netlink` and `bad_value`; `cli/tests/layers.rs` checks
 //! it). One module per program replayed (`calico`, `kubelet`, `flannel`,
 //! `kubeadm`, `kube_apiserver`, `k3s`, `cilium`, `cilium_node_address`,
-//! `etcd`, `swarm`, `consul`, `nomad`, `ansible`; [`gai`] for the resolvers), each
+//! `etcd`, `swarm`, `consul`, `nomad`, `ansible`, `antrea`; [`gai`] for the resolvers), each
 //! stating the program's source it follows and implementing
 //! [`chooser::Chooser`] at its top. [`registry`] is the one table of them
 //! ([`Program::replay`]): [`method`] runs one through it, [`matrix`] runs
@@ -85,12 +85,14 @@ vocabulary_from! {
     Consul consul,
     Nomad nomad,
     Ansible ansible,
+    Antrea antrea,
 }
 
 #[macro_use]
 pub mod options;
 
 pub mod ansible;
+pub mod antrea;
 pub mod assumed;
 pub mod blocks;
 pub mod calico;

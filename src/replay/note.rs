@@ -47,6 +47,8 @@ pub enum Note {
     Nomad(super::nomad::note::Note),
     /// Ansible's own notes.
     Ansible(super::ansible::note::Note),
+    /// Antrea's own notes.
+    Antrea(super::antrea::note::Note),
 
     // kubelet's step 1 (k3s's too).
     /// Step 1: `--node-ip` given.

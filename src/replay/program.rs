@@ -60,6 +60,8 @@ pub enum Program {
     Nomad,
     /// `ansible` (`replay::ansible::Ansible`).
     Ansible,
+    /// `antrea` (`replay::antrea::Antrea`).
+    Antrea,
 }
 
 impl Program {
@@ -80,6 +82,7 @@ impl Program {
         Program::Consul,
         Program::Nomad,
         Program::Ansible,
+        Program::Antrea,
     ];
 
     /// The program as the command line and the manifests spell it
@@ -101,6 +104,7 @@ impl Program {
             Program::Consul => "consul",
             Program::Nomad => "nomad",
             Program::Ansible => "ansible",
+            Program::Antrea => "antrea",
         }
     }
 }

@@ -42,6 +42,8 @@ pub enum Reason {
     Nomad(super::nomad::note::Reason),
     /// Ansible's own reasons.
     Ansible(super::ansible::note::Reason),
+    /// Antrea's own reasons.
+    Antrea(super::antrea::note::Reason),
 
     // Shared by several programs.
     /// An address after the one that won, on the same interface.

@@ -32,6 +32,7 @@ impl Program {
             Program::Consul => &super::consul::Consul,
             Program::Nomad => &super::nomad::Nomad,
             Program::Ansible => &super::ansible::Ansible,
+            Program::Antrea => &super::antrea::Antrea,
         }
     }
 

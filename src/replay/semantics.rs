@@ -45,6 +45,8 @@ pub enum Semantics {
     Nomad(super::nomad::note::Semantics),
     /// What Ansible's replay stands for.
     Ansible(super::ansible::note::Semantics),
+    /// What Antrea's replay stands for.
+    Antrea(super::antrea::note::Semantics),
 }
 
 impl Semantics {
@@ -64,6 +66,7 @@ impl Semantics {
             Semantics::Consul(_) => Program::Consul,
             Semantics::Nomad(_) => Program::Nomad,
             Semantics::Ansible(_) => Program::Ansible,
+            Semantics::Antrea(_) => Program::Antrea,
         }
     }
 }

@@ -52,6 +52,7 @@ Failure::Swarm(e) => e.fmt(f),
 Failure::Consul(e) => e.fmt(f),
 Failure::Nomad(e) => e.fmt(f),
 Failure::Ansible(e) => e.fmt(f),
+Failure::Antrea(e) => e.fmt(f),
                     Failure::Said(message) => f.write_str(message),
                     Failure::UnknownYet { kind, request_packet } => write!(
                         f,

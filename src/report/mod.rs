@@ -40,6 +40,7 @@ macro_rules! serialize_as_words {
 
 pub mod annotate;
 pub mod ansible;
+pub mod antrea;
 pub mod assumption;
 pub mod calico;
 pub mod check;

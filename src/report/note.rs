@@ -52,6 +52,7 @@ impl fmt::Display for Note {
             Note::Consul(n) => n.fmt(f),
             Note::Nomad(n) => n.fmt(f),
             Note::Ansible(n) => n.fmt(f),
+            Note::Antrea(n) => n.fmt(f),
             Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
             Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
             Note::LoopbackFallback {

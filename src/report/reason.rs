@@ -39,6 +39,7 @@ impl fmt::Display for Reason {
             Reason::Consul(r) => r.fmt(f),
             Reason::Nomad(r) => r.fmt(f),
             Reason::Ansible(r) => r.fmt(f),
+            Reason::Antrea(r) => r.fmt(f),
             Reason::EarlierAddress => f.write_str("an earlier address won"),
             Reason::NotGlobal(why) => why.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),

@@ -27,6 +27,7 @@ impl fmt::Display for Semantics {
             Semantics::Consul(s) => s.fmt(f),
             Semantics::Nomad(s) => s.fmt(f),
             Semantics::Ansible(s) => s.fmt(f),
+            Semantics::Antrea(s) => s.fmt(f),
         }
     }
 }

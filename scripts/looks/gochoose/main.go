@@ -17,7 +17,7 @@
 // failure is an answer) and 2 for bad usage of gochoose itself.
 //
 // Choosers: kubeadm, k3s, k3s-flannel, flannel, cilium, cilium-nodeport,
-// cilium-masquerade, etcd, swarm, consul, nomad.
+// cilium-masquerade, etcd, swarm, consul, nomad, antrea.
 package main
 
 import (
@@ -54,6 +54,7 @@ var choosers = map[string]chooser{
 	"swarm":             {[]string{"docker-subnets"}, chooseSwarm},
 	"consul":            {nil, chooseConsul},
 	"nomad":             {nil, chooseNomad},
+	"antrea":            {[]string{"node-ip", "transport-interface", "transport-interface-cidrs", "host-gateway"}, chooseAntrea},
 }
 
 func usage(msg string) {
@@ -128,6 +129,9 @@ func main() {
 }
 
 func validate(name string, opts map[string]string) string {
+	if _, ok := opts["node-ip"]; name == "antrea" && !ok {
+		return "antrea needs --node-ip (the Node's InternalIP addresses, in status order)"
+	}
 	if f, ok := opts["family"]; ok && f != "4" && f != "6" && !(f == "46" && (name == "k3s-flannel" || name == "flannel")) {
 		return "--family must be 4 or 6 (46: dual stack, flannel only)"
 	}
