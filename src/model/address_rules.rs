@@ -413,6 +413,27 @@ impl Model {
         }
     }
 
+    /// An address the kernel shows `dadfailed`: its duplicate address
+    /// detection ended in failure (`addrconf_dad_failure`), so it never
+    /// became usable and has no local route; one the model made when the
+    /// detection's time ran out (before this message showed how it ended)
+    /// goes.
+    pub(super) fn dad_failed<S: ChangeSink>(&mut self, a: &AddrEntry, ctx: &Ctx, sink: &mut S) {
+        let (index, addr) = (a.index, a.address);
+        self.dad.cancel(|d| d.index == index && d.address == addr);
+        self.remove_routes(
+            Through::Prefix(AddressFamily::Inet6, Some(addr), 128),
+            |r| {
+                r.oif == Some(index)
+                    && r.kind == RouteType::Local
+                    && r.dst == Some(addr)
+                    && matches!(r.origin, Origin::KernelRule(_, KernelRule::Ipv6LocalRoute))
+            },
+            ctx,
+            sink,
+        );
+    }
+
     /// NETDEV_DOWN of `index`, before its IPv6 addresses are removed: the
     /// walk whose announcements may show what `keep_addr_on_down` kept
     /// (see `kept_on_down`).
@@ -579,6 +600,7 @@ impl Model {
         // every IPv4 route through it goes, silently (`fib_disable_ip`).
         if self.device_addresses(index, AddressFamily::Inet).is_empty() {
             self.remove_routes(Through::Device(index), |r| r.family == AddressFamily::Inet, ctx, sink);
+            self.multipath_ipv4_disabled(index, ctx, sink);
         }
         // Routes through any device that used the address as their source
         // (looked for among the devices only when such routes remain).
@@ -839,6 +861,12 @@ impl Model {
             };
             if self.after_capture.running {
                 self.after_capture.expired.push((index, e.cidr()));
+            }
+            // (the kernel's lifetime worker runs when it has scheduled
+            // itself, up to seconds after the end: until a message shows
+            // the deletion, said)
+            if !notified && !self.after_capture.running {
+                self.expired_unshown.push((ctx.packet, e.clone()));
             }
             if sink.wants_changes() {
                 sink.change(at.event(Change::AddrExpired {

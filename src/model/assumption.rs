@@ -154,6 +154,8 @@ pub enum Assumption {
         /// When its valid lifetime ends, as the IFA_CACHEINFO of the last
         /// message that showed it implies.
         at: Timestamp,
+        /// The routes that go with it (local, broadcast, prefix).
+        routes: Vec<String>,
     },
     /// A snapshot (`ip` output) showed the address tentative: duplicate
     /// address detection was under way when `ip` ran (see
@@ -196,6 +198,33 @@ pub enum Assumption {
     /// lifetime over), and with no route listener the model took its
     /// prefix route with it; the kernel removes the route at its own
     /// expiry, which no message has shown until a route dump.
+    /// An address whose valid lifetime ended, deleted in the tables by the
+    /// model's clock, that no message has shown deleted: the kernel's
+    /// lifetime worker (`check_lifetime`, `addrconf_verify`) runs when it
+    /// scheduled itself, which can be seconds after the end.
+    ExpiredUnshown {
+        /// The record at which the model took the end as passed.
+        packet: u64,
+        /// The address with its prefix length.
+        address: String,
+        /// Its device.
+        link: String,
+        /// The routes that go with it (local, broadcast, prefix).
+        routes: Vec<String>,
+    },
+    /// A local route in table local names an IPv6 address of its device
+    /// that no message has shown (an optimistic address is announced when
+    /// its duplicate address detection ends): its prefix length and flags
+    /// are unknown, and it is not in the tables.
+    AddressOnlyRouted {
+        /// The record of the route's notification.
+        packet: u64,
+        /// The device.
+        link: String,
+        /// The address.
+        address: IpAddr,
+    },
+    /// (see `Model::prefix_route_assumed`)
     PrefixRouteWithAddress {
         /// The record that deleted the address.
         packet: u64,

@@ -156,15 +156,26 @@ pub enum Change {
         /// Changes it revealed that nothing in the capture had shown (each
         /// also reported as a [`Change::Unnotified`]).
         revealed: usize,
-        /// Nothing before it in the capture made or announced a change:
-        /// no request the kernel accepted, no notification of its group
-        /// (nothing listened). What it revealed was made unseen, by
-        /// programs the capture does not hold, so no prediction could
-        /// show it.
-        unheard: bool,
+        /// Why what it revealed could not be heard, where the capture says
+        /// so (see [`Unheard`]).
+        unheard: Option<Unheard>,
         /// The packet that asked for it: how every report names a dump.
         dump_packet: u64,
     },
+}
+
+/// Why the changes a dump revealed were beyond any prediction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unheard {
+    /// Nothing before it in the capture made or announced a change: no
+    /// request the kernel accepted, no notification of its group (nothing
+    /// listened). Programs the capture does not hold made them.
+    NothingBefore,
+    /// Only the carrier of veths whose peers are in another namespace
+    /// changed: that namespace's messages are not in the capture, and the
+    /// kernel announces the change here only when linkwatch has run.
+    PeerElsewhere,
 }
 
 /// A change and the record that caused it.

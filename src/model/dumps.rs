@@ -11,7 +11,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::changes::{Change, ChangeSink, ObjectKind};
+use super::changes::{Change, ChangeSink, ObjectKind, Unheard};
 use super::dump_order::{GroupId, GroupOrder, Member, Slip};
 use super::entries::{AddrEntry, LinkEntry, Origin, RouteEntry};
 use super::kernel_order::{self, OrderEvidence};
@@ -150,6 +150,10 @@ impl Model {
                     }
                 }
                 self.replace_addresses(dump.addrs, &fams, cover.device, &mut disagreements);
+                // (what the kernel's lifetime worker did is shown)
+                let device = cover.device;
+                self.expired_unshown
+                    .retain(|(_, a)| !fams.contains(&a.family) || device.is_some_and(|d| d != a.index));
                 // An address the dump no longer lists is gone, and its
                 // duplicate address detection with it.
                 if fams.contains(&AddressFamily::Inet6) {
@@ -212,9 +216,25 @@ impl Model {
                 ObjectKind::Addresses => 1,
                 ObjectKind::Routes => 2,
             };
-            let unheard = n > 0
-                && self.stats.requests_applied == 0
-                && self.stats.per_group.get(group).is_some_and(|g| g.distinct == 0);
+            let peer_elsewhere = |c: &Change| match c {
+                Change::LinkState { link, was_up, .. } => {
+                    link.link_elsewhere
+                        && link.kind.as_ref().is_some_and(|k| k.as_bytes() == b"veth")
+                        && *was_up == (link.flags & IFF_UP != 0)
+                }
+                _ => false,
+            };
+            let unheard = if n == 0 {
+                None
+            } else if self.stats.requests_applied == 0
+                && self.stats.per_group.get(group).is_some_and(|g| g.distinct == 0)
+            {
+                Some(Unheard::NothingBefore)
+            } else if revealed.iter().all(peer_elsewhere) {
+                Some(Unheard::PeerElsewhere)
+            } else {
+                None
+            };
             for c in revealed {
                 sink.change(ctx.event(Change::Unnotified {
                     change: Box::new(c),

@@ -319,6 +319,35 @@ impl Model {
     }
 }
 
+impl Model {
+    /// IPv4 disabled on a device (its last address gone, `fib_disable_ip`):
+    /// `fib_sync_down_dev` marks the next hops through it dead, and an IPv4
+    /// multipath route all of whose next hops are dead (each through a
+    /// device without IPv4, or down) is flushed, with no notification.
+    pub(super) fn multipath_ipv4_disabled<S: ChangeSink>(&mut self, index: u32, ctx: &Ctx, sink: &mut S) {
+        if !self.routes.has_multipath() {
+            return;
+        }
+        let alive =
+            |m: &Model, dev: u32| !m.device_addresses(dev, AddressFamily::Inet).is_empty() && m.state(dev).admin_up;
+        let dead: Vec<RouteEntry> = self
+            .routes
+            .iter()
+            .filter(|r| r.family == AddressFamily::Inet && r.multipath)
+            .filter(|r| {
+                let hops = hops_of(r);
+                hops.iter().any(|h| h.1 == index) && !hops.iter().any(|h| alive(self, h.1))
+            })
+            .cloned()
+            .collect();
+        for r in dead {
+            if let Some(old) = self.routes.remove(&r.key()) {
+                self.report_removed(vec![old], ctx, sink);
+            }
+        }
+    }
+}
+
 /// A next hop made from a single route's gateway and device.
 fn single_hop(gateway: Option<IpAddr>, ifindex: u32) -> NextHop {
     NextHop {

@@ -66,7 +66,7 @@ use crate::netlink::Body;
 use crate::netlink::names::*;
 
 pub use assumption::{Assumption, PromoteBasis};
-pub use changes::{Change, ChangeSink, Event, ObjectKind};
+pub use changes::{Change, ChangeSink, Event, ObjectKind, Unheard};
 pub use entries::{AddrEntry, KernelRule, LinkEntry, Origin, RouteEntry, ShortName};
 pub use kernel_order::{KernelVersion, LinkOrder};
 pub use route_table::RouteTable;

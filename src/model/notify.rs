@@ -65,11 +65,13 @@ impl Model {
                         .cloned()
                 {
                     self.delete_addr(&have, true, ctx, sink);
+                    self.expired_unshown.retain(|(_, x)| !x.same_key(&have));
                     if have.family == AddressFamily::Inet6 {
                         self.note_v6_removal(have.index, ctx.packet);
                     }
                     self.unrequested_ipv4_removal(&have, ctx, sink);
                 } else if let Some(e) = AddrEntry::from_message(a, origin) {
+                    self.expired_unshown.retain(|(_, x)| !x.same_key(&e));
                     self.announced_in_down_walk(&e, ctx, sink);
                 }
             }
@@ -84,6 +86,9 @@ impl Model {
                     if new {
                         self.address_added(&e, ctx, sink);
                     }
+                    if e.family == AddressFamily::Inet6 && e.flags & IFA_F_DADFAILED != 0 {
+                        self.dad_failed(&e, ctx, sink);
+                    }
                 }
             }
             (Body::Route(r), _) if r.flags & RTM_F_CLONED != 0 => {}
@@ -97,6 +102,7 @@ impl Model {
                 let mut e = RouteEntry::from_message(r, origin, 0);
                 self.note_ra_prefix(&e, ctx.packet);
                 self.link_local_named_by_route(&e, ctx, sink);
+                self.address_named_by_route(&e, ctx.packet);
                 self.drop_other_form(&e, ctx, sink);
                 // (siblings the model holds as routes of their own go into it)
                 if let Some(seq) = self.merge_ipv6_siblings(&mut e, flags, ctx, sink)

@@ -412,6 +412,14 @@ pub struct Model {
     /// removes them, until a route dump: the record, the device, the prefix
     /// and its length, the address.
     pub(super) prefix_route_assumed: Vec<(u64, u32, std::net::IpAddr, u8, std::net::IpAddr)>,
+    /// IPv6 addresses only a local route names (the record, the device,
+    /// the address): said while no message shows them and the route is
+    /// there.
+    pub(super) unshown_by_local: Vec<(u64, u32, std::net::IpAddr, super::entries::RouteKey)>,
+    /// Addresses the model expired by its own clock (the record that
+    /// showed the time had passed, the address) that no message has shown
+    /// deleted yet: until one does, or an address dump.
+    pub(super) expired_unshown: Vec<(u64, AddrEntry)>,
 }
 
 impl Model {
@@ -476,6 +484,8 @@ impl Model {
             down_walk: None,
             keep_unknown: Vec::new(),
             prefix_route_assumed: Vec::new(),
+            unshown_by_local: Vec::new(),
+            expired_unshown: Vec::new(),
         }
     }
 
@@ -795,6 +805,7 @@ impl Model {
                     address: a.cidr(),
                     link: self.ifname(index),
                     at: lifetimes::timestamp(end),
+                    routes: routes_going_with(a),
                 });
             }
         }
@@ -823,6 +834,30 @@ impl Model {
             v.push(Assumption::LinkwatchQueued {
                 links: queued.into_iter().map(|i| self.ifname(i)).collect(),
             });
+        }
+        for (packet, a) in &self.expired_unshown {
+            let routes = routes_going_with(a);
+            v.push(Assumption::ExpiredUnshown {
+                packet: *packet,
+                address: a.cidr(),
+                link: self.ifname(a.index),
+                routes,
+            });
+        }
+        for (packet, index, address, key) in &self.unshown_by_local {
+            let (packet, index, address) = (*packet, *index, *address);
+            let shown = self
+                .device_addresses(index, AddressFamily::Inet6)
+                .iter()
+                .any(|e| e.address == address);
+            let routed = self.routes.contains(key);
+            if !shown && routed {
+                v.push(Assumption::AddressOnlyRouted {
+                    packet,
+                    link: self.ifname(index),
+                    address,
+                });
+            }
         }
         for &(packet, index, prefix, len, address) in &self.prefix_route_assumed {
             v.push(Assumption::PrefixRouteWithAddress {
@@ -1333,5 +1368,33 @@ impl TablesShown {
 
     fn shows(&self, table: TableId) -> bool {
         self.all || self.some.contains(&table)
+    }
+}
+
+/// The routes that go with an address when it is deleted, as an
+/// assumption names them: its local route, its broadcast routes (IPv4)
+/// and its prefix route.
+fn routes_going_with(a: &AddrEntry) -> Vec<String> {
+    match a.address {
+        std::net::IpAddr::V4(v4) => {
+            let net = crate::model::prefix::network(a.address, a.prefix_len);
+            let mask = u32::MAX.checked_shl(32 - u32::from(a.prefix_len.min(32))).unwrap_or(0);
+            let subnet_brd = std::net::Ipv4Addr::from(u32::from(v4) | !mask);
+            let mut r = vec![a.address.to_string()];
+            r.extend(a.broadcast.map(|b| b.to_string()));
+            if a.prefix_len < 31 && a.broadcast != Some(std::net::IpAddr::V4(subnet_brd)) {
+                r.push(subnet_brd.to_string());
+            }
+            r.push(format!("{net}/{}", a.prefix_len));
+            r
+        }
+        std::net::IpAddr::V6(_) => vec![
+            a.address.to_string(),
+            format!(
+                "{}/{}",
+                crate::model::prefix::network(a.address, a.prefix_len),
+                a.prefix_len
+            ),
+        ],
     }
 }

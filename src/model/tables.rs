@@ -276,6 +276,32 @@ impl Model {
 }
 
 impl Model {
+    /// A local route in table local the kernel announced names an IPv6
+    /// address of its device (`ipv6_ifa_notify` at NETDEV_UP, or an
+    /// optimistic address's route made before its duplicate address
+    /// detection ends, when the address is announced): a link-local
+    /// placeholder takes it (`link_local_named_by_route`); another address no message has shown
+    /// is noted, said until a message shows it (its prefix length and
+    /// flags are not in the route).
+    pub(super) fn address_named_by_route(&mut self, r: &RouteEntry, packet: u64) {
+        let (Some(a @ std::net::IpAddr::V6(v6)), Some(index)) = (r.dst, r.oif) else {
+            return;
+        };
+        let local = r.kind == RouteType::Local && r.dst_len == 128 && r.table == TableId::Local;
+        if !local || v6.is_unicast_link_local() || v6.is_loopback() {
+            return;
+        }
+        if self
+            .device_addresses(index, AddressFamily::Inet6)
+            .iter()
+            .any(|e| e.address == a)
+            || self.unshown_by_local.iter().any(|u| u.1 == index && u.2 == a)
+        {
+            return;
+        }
+        self.unshown_by_local.push((packet, index, a, r.key()));
+    }
+
     /// A `local` route of table local to a link-local address names that
     /// address (`addrconf` makes one for each of the device's addresses):
     /// the link-local address the model made without knowing its interface

@@ -122,11 +122,17 @@ impl fmt::Display for Assumption {
                 "the link-local address of {link} has a random interface id, which no message showed: unknown, shown \
                  as fe80::/64"
             ),
-            Assumption::LifetimeEndsAfter { address, link, at } => write!(
+            Assumption::LifetimeEndsAfter {
+                address,
+                link,
+                at,
+                routes,
+            } => write!(
                 f,
                 "{address} on {link}: its valid lifetime ends at {}, after the last packet; the kernel then deletes it \
-                 with its routes (silently on a quiet host)",
-                at.rfc3339()
+                 with its routes ({}) (silently on a quiet host)",
+                at.rfc3339(),
+                routes.join(", ")
             ),
             Assumption::DadUnderWay {
                 packet,
@@ -173,6 +179,24 @@ impl fmt::Display for Assumption {
                      the tables once it has)"
                 )
             }
+            Assumption::ExpiredUnshown {
+                packet,
+                address,
+                link,
+                routes,
+            } => write!(
+                f,
+                "packet {packet}: the valid lifetime of {address} on {link} had ended, so it is gone from the tables \
+                 with its routes ({}); the kernel deletes them when its lifetime check next runs, up to seconds \
+                 later, and no message has shown that yet",
+                routes.join(", ")
+            ),
+            Assumption::AddressOnlyRouted { packet, link, address } => write!(
+                f,
+                "packet {packet}: a local route names {address} on {link}, an address no message has shown (an \
+                 optimistic address is announced when its duplicate address detection ends): its prefix length \
+                 and flags are unknown, so it is not in the tables"
+            ),
             Assumption::PrefixRouteWithAddress {
                 packet,
                 link,

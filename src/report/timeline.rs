@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::filter::{Field, Fields, Value};
 use crate::ingest::rebuild::Grounds;
 use crate::looks::{Confidence, Library};
-use crate::model::{Change, Event, ObjectKind, Origin};
+use crate::model::{Change, Event, ObjectKind, Origin, Unheard};
 use crate::netlink::names::{self, IFF_UP};
 use crate::netlink::rtnl::Netns;
 use crate::report::decode::format_ts;
@@ -189,8 +189,8 @@ pub fn describe(change: &Change) -> String {
                     ", DISAGREES with the model: {} nothing in the capture had shown",
                     super::count(*revealed as u64, "change", "changes")
                 ));
-                if *unheard {
-                    s.push_str(&format!(
+                match unheard {
+                    Some(Unheard::NothingBefore) => s.push_str(&format!(
                         " (nothing before it made or announced a change: no accepted request, no {} \
                          notification; other programs changed the tables unheard)",
                         match kind {
@@ -198,7 +198,12 @@ pub fn describe(change: &Change) -> String {
                             ObjectKind::Addresses => "address",
                             ObjectKind::Routes => "route",
                         }
-                    ));
+                    )),
+                    Some(Unheard::PeerElsewhere) => s.push_str(
+                        " (the carrier of veths whose peers are in another namespace: what happened there is \
+                         not in this capture, and linkwatch had not announced it here yet)",
+                    ),
+                    None => {}
                 }
             }
             if disagreements.is_empty() {
@@ -355,8 +360,8 @@ enum ChangeDetail<'a> {
         entries: usize,
         disagreements: &'a [String],
         revealed: usize,
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
-        unheard: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        unheard: Option<Unheard>,
         dump_packet: u64,
     },
 }
