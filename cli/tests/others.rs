@@ -236,7 +236,11 @@ fn dumps_disagree_only_where_the_kernel_caused_it() {
         // lifetime check ran (the address and its routes are named).
         ("heldout3/birdchurn.pcap.gz", "283", "peer in another namespace"),
         ("heldout3/bridgemac.pcap.gz", "345", "peer in another namespace"),
-        ("heldout3/dad.pcap.gz", "166", "optimistic address, named by its local route"),
+        (
+            "heldout3/dad.pcap.gz",
+            "166",
+            "optimistic address, named by its local route",
+        ),
         ("heldout3/expiry.pcap.gz", "157", "lifetime check not run yet"),
         // A device went down with keep_addr_on_down on and no address
         // listener: whether the kernel kept its addresses no message shows
