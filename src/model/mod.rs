@@ -132,17 +132,9 @@ impl Model {
             self.copies.interrupted();
             return;
         }
-        self.rules.apply(&rule_table::Applied {
-            header: h,
-            packet: m.packet,
-            payload: m.message.payload(),
-            what: match &d.body {
-                Body::Rule(r) => rule_table::RuleMessage::Rule(r),
-                Body::Done { error } => rule_table::RuleMessage::End { error: *error },
-                Body::Error(e) => rule_table::RuleMessage::End { error: e.error },
-                _ => rule_table::RuleMessage::Other,
-            },
-        });
+        if matches!(d.body, Body::Rule(_)) || self.rules.awaits() {
+            self.apply_rule_message(m, &d.body, h);
+        }
         self.stats.rule_notifications = self.rules.notifications();
         self.stats.rule_dumps = self.rules.dumps();
         self.lw.clock = m.ts.map(|t| t.as_nanos());
@@ -413,5 +405,22 @@ impl Model {
             }
             self.merge_dump(dump, &ctx, sink);
         }
+    }
+}
+
+impl Model {
+    /// A message the policy rule table takes (see [`RuleTable::apply`]).
+    fn apply_rule_message(&mut self, m: &TraceMessage<'_>, body: &Body<'_>, h: crate::netlink::Header) {
+        self.rules.apply(&rule_table::Applied {
+            header: h,
+            packet: m.packet,
+            payload: m.message.payload(),
+            what: match body {
+                Body::Rule(r) => rule_table::RuleMessage::Rule(r),
+                Body::Done { error } => rule_table::RuleMessage::End { error: *error },
+                Body::Error(e) => rule_table::RuleMessage::End { error: e.error },
+                _ => rule_table::RuleMessage::Other,
+            },
+        });
     }
 }

@@ -307,6 +307,15 @@ impl RuleTable {
         self.dumps
     }
 
+    /// Whether a message that is not a rule message can change anything
+    /// here: the end of a rule dump, the answer to a rule request, the end
+    /// of a run of notification copies. Without any of these under way,
+    /// [`RuleTable::apply`] leaves such a message alone (asked at every
+    /// message: most captures hold no rule message at all).
+    pub fn awaits(&self) -> bool {
+        self.dump.is_some() || !self.pending.is_empty() || self.last_notification.is_some()
+    }
+
     /// The rules of a family, in the kernel's order (empty for others).
     pub fn rules(&self, family: AddressFamily) -> &[RuleEntry] {
         match family {
