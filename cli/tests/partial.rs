@@ -234,3 +234,44 @@ fn no_answer_changes_silently_when_messages_are_left_out() {
         silent.join("\n")
     );
 }
+
+/// calico-node's can-reach takes the first link of its walk holding the
+/// kernel's source address: where that address is on two links (eth0 and
+/// antrea-gw0 both hold 10.40.0.5 on choosers/6.12/antrea-host1), the
+/// links' order decides, and without a link dump the answer says it does
+/// not know that order; with one it answers plainly.
+#[test]
+fn can_reach_says_link_order_is_unknown_where_the_source_is_shared() {
+    let bin = binary();
+    let path = common::fixture("choosers/6.12/antrea-host1.l0.pcap");
+    let dir = std::env::temp_dir().join(format!("nlorder-partial-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let reduced = dir.join("no-links.pcapng");
+    assert!(write_reduced(&path, Drop::LinkDumps, &reduced));
+    let answer = |cap: &Path| {
+        run(
+            &bin,
+            &[
+                "detect",
+                "-q",
+                "--method",
+                "can-reach=10.40.0.1",
+                "--format",
+                "json",
+                cap.to_str().unwrap(),
+            ],
+        )
+        .unwrap()["nodes"][0]
+            .clone()
+    };
+    let whole = answer(&path);
+    assert_eq!(whole["interface"], "antrea-gw0", "{whole}");
+    assert!(whole["unshown"].as_array().is_none_or(|u| u.is_empty()), "{whole}");
+    let part = answer(&reduced);
+    let unshown = part["unshown"].to_string();
+    assert!(
+        unshown.contains("no link dump shows which links the host has"),
+        "{part}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -25,6 +25,11 @@ pub struct Reads {
     pub first_answer_ends: bool,
     /// Whether it filters links by name, flags or state.
     pub link_attributes: bool,
+    /// Whether, matching an address rather than a link, it takes the first
+    /// link of its walk that holds it: the links' order decides where an
+    /// address is on several (calico-node's can-reach and
+    /// kubernetes-internal-ip).
+    pub order_where_shared: bool,
 }
 
 impl Reads {
@@ -36,6 +41,7 @@ impl Reads {
             main_routes: Vec::new(),
             first_answer_ends: false,
             link_attributes: true,
+            order_where_shared: false,
         }
     }
 
@@ -55,6 +61,13 @@ impl Reads {
     /// Without link names, flags or state.
     pub fn no_link_attributes(mut self) -> Reads {
         self.link_attributes = false;
+        self
+    }
+
+    /// The first link of the walk holding the address it matches: the
+    /// order of links matters where an address is on several.
+    pub fn order_where_shared(mut self) -> Reads {
+        self.order_where_shared = true;
         self
     }
 }
@@ -120,7 +133,9 @@ pub fn check(model: &Model, reads: &Reads, answered: Option<Family>) -> Vec<Unsh
             break;
         }
     }
-    if reads.link_attributes && !model.links_complete() {
+    if (reads.link_attributes || reads.order_where_shared && shared_address(model, &reads.addresses))
+        && !model.links_complete()
+    {
         v.push(Unshown::Links);
     }
     if reads.link_attributes {
@@ -135,6 +150,20 @@ pub fn check(model: &Model, reads: &Reads, answered: Option<Family>) -> Vec<Unsh
         }
     }
     v
+}
+
+/// Whether an address of these families is on more than one link.
+fn shared_address(model: &Model, families: &[Family]) -> bool {
+    families.iter().any(|f| {
+        let mut seen: Vec<(std::net::IpAddr, u32)> = model
+            .addresses(Some(f.af()))
+            .into_iter()
+            .map(|a| (a.address, a.index))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.windows(2).any(|w| matches!(w, [a, b] if a.0 == b.0))
+    })
 }
 
 /// Whether the capture shows every family's addresses and routes of

@@ -68,6 +68,7 @@ impl Chooser for Antrea {
             main_routes: Vec::new(),
             first_answer_ends: false,
             link_attributes: true,
+            order_where_shared: false,
         }
     }
 }

@@ -213,8 +213,11 @@ pub fn walks_links(method: &Result<Method, MethodError>) -> bool {
 pub fn reads(method: &Result<Method, MethodError>, family: Family) -> super::unshown::Reads {
     use super::unshown::Reads;
     match method {
-        Ok(Method::CanReach(_)) => Reads::walk(family).with_routes(&[family]).no_link_attributes(),
-        Ok(Method::KubernetesInternalIp) => Reads::walk(family).no_link_attributes(),
+        Ok(Method::CanReach(_)) => Reads::walk(family)
+            .with_routes(&[family])
+            .no_link_attributes()
+            .order_where_shared(),
+        Ok(Method::KubernetesInternalIp) => Reads::walk(family).no_link_attributes().order_where_shared(),
         _ => Reads::walk(family),
     }
 }

@@ -199,6 +199,7 @@ fn unshown(model: &Model, input: &[IpAddr], o: &Options) -> Vec<crate::replay::u
         main_routes: families,
         first_answer_ends: false,
         link_attributes: false,
+        order_where_shared: false,
     };
     check(model, &reads, None)
 }
