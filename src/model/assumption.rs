@@ -194,10 +194,6 @@ pub enum Assumption {
         /// The devices whose events wait, in dump order.
         links: Vec<String>,
     },
-    /// An IPv6 address that was not permanent went (deleted, or its
-    /// lifetime over), and with no route listener the model took its
-    /// prefix route with it; the kernel removes the route at its own
-    /// expiry, which no message has shown until a route dump.
     /// An address whose valid lifetime ended, deleted in the tables by the
     /// model's clock, that no message has shown deleted: the kernel's
     /// lifetime worker (`check_lifetime`, `addrconf_verify`) runs when it
@@ -224,7 +220,10 @@ pub enum Assumption {
         /// The address.
         address: IpAddr,
     },
-    /// (see `Model::prefix_route_assumed`)
+    /// An IPv6 address that was not permanent went (deleted, or its
+    /// lifetime over), and with no route listener the model took its
+    /// prefix route with it; the kernel removes the route at its own
+    /// expiry, which no message has shown until a route dump.
     PrefixRouteWithAddress {
         /// The record that deleted the address.
         packet: u64,

@@ -376,7 +376,7 @@ impl Model {
     /// of a kernel that does not sync, and dumps, show the operstate it has
     /// not changed yet).
     pub(super) fn sync_link_state(&mut self, index: u32) {
-        self.lw.timed.retain(|&i| i != index);
+        self.lw.timed.remove(&index);
         let Some(l) = self.link(index) else { return };
         let (up, running, lower_up) = (
             l.flags & IFF_UP != 0,

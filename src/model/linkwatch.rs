@@ -222,8 +222,8 @@ impl Model {
         if !self.links.contains(index) {
             return;
         }
-        if self.lw.ran_at.is_some() && !self.lw.timed.contains(&index) {
-            self.lw.timed.push(index);
+        if self.lw.ran_at.is_some() {
+            self.lw.timed.insert(index);
         }
         let st = self.state_mut(index);
         st.lw_pending = false;
@@ -303,7 +303,7 @@ impl Model {
     /// shows neither. Oper up with carrier, its qdisc is attached (it was
     /// opened with carrier, or linkwatch has run for it since).
     pub(super) fn note_link_message(&mut self, index: u32) {
-        self.lw.timed.retain(|&i| i != index);
+        self.lw.timed.remove(&index);
         let Some(l) = self.link(index) else { return };
         if l.flags & IFF_UP == 0 {
             return;

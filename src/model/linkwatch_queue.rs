@@ -50,7 +50,7 @@ pub(super) struct Linkwatch {
     /// (the once-a-second limit) that no message has shown since: the
     /// limit is one for the whole host, so the kernel may have run them
     /// later.
-    pub timed: Vec<u32>,
+    pub timed: rustc_hash::FxHashSet<u32>,
 }
 
 impl Linkwatch {

@@ -155,10 +155,9 @@ impl Model {
             _ => None,
         };
         self.expire_addresses(&ctx, deleted_here, sink);
-        // (only the deletions announced right after a link goes down are
-        // its `addrconf_ifdown` walk)
-        // (neighbour entries the device's going down flushes are announced
-        // among them)
+        // (only the deletions announced right after a link goes down, the
+        // neighbour entries it flushes among them, are its `addrconf_ifdown`
+        // walk)
         let walk_goes_on =
             !d.is_request() && !multi && matches!(h.kind, RTM_DELADDR | RTM_DELROUTE | RTM_NEWNEIGH | RTM_DELNEIGH);
         if !walk_goes_on {

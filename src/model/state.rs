@@ -21,6 +21,7 @@ use super::kernel_order::{KernelVersion, LinkOrder};
 use super::lifetimes::nanos;
 use super::link_table::LinkTable;
 use super::pending_requests::RequestBody;
+use super::prefix;
 use super::route_table::RouteTable;
 use super::{dad, lifetimes, linkwatch_queue, open_dumps, pending_requests};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -150,6 +151,7 @@ pub struct ModelStats {
     #[serde(skip_serializing_if = "is_zero")]
     pub rule_notifications: u64,
     /// Complete rule dumps applied (not among `dumps_applied`).
+    #[serde(skip_serializing_if = "is_zero")]
     pub rule_dumps: u64,
 }
 
@@ -1373,28 +1375,28 @@ impl TablesShown {
 
 /// The routes that go with an address when it is deleted, as an
 /// assumption names them: its local route, its broadcast routes (IPv4)
-/// and its prefix route.
+/// and its prefix route (none with `noprefixroute`).
 fn routes_going_with(a: &AddrEntry) -> Vec<String> {
     match a.address {
-        std::net::IpAddr::V4(v4) => {
-            let net = crate::model::prefix::network(a.address, a.prefix_len);
-            let mask = u32::MAX.checked_shl(32 - u32::from(a.prefix_len.min(32))).unwrap_or(0);
-            let subnet_brd = std::net::Ipv4Addr::from(u32::from(v4) | !mask);
+        std::net::IpAddr::V4(_) => {
+            let net = prefix::network(a.address, a.prefix_len);
+            let subnet_brd = std::net::Ipv4Addr::from(prefix::v4(a.address) | !prefix::v4_mask(a.prefix_len));
             let mut r = vec![a.address.to_string()];
             r.extend(a.broadcast.map(|b| b.to_string()));
             if a.prefix_len < 31 && a.broadcast != Some(std::net::IpAddr::V4(subnet_brd)) {
                 r.push(subnet_brd.to_string());
             }
-            r.push(format!("{net}/{}", a.prefix_len));
+            if a.flags & IFA_F_NOPREFIXROUTE == 0 {
+                r.push(format!("{net}/{}", a.prefix_len));
+            }
             r
         }
-        std::net::IpAddr::V6(_) => vec![
-            a.address.to_string(),
-            format!(
-                "{}/{}",
-                crate::model::prefix::network(a.address, a.prefix_len),
-                a.prefix_len
-            ),
-        ],
+        std::net::IpAddr::V6(_) => {
+            let mut r = vec![a.address.to_string()];
+            if a.flags & IFA_F_NOPREFIXROUTE == 0 {
+                r.push(format!("{}/{}", prefix::network(a.address, a.prefix_len), a.prefix_len));
+            }
+            r
+        }
     }
 }

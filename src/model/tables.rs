@@ -280,9 +280,9 @@ impl Model {
     /// address of its device (`ipv6_ifa_notify` at NETDEV_UP, or an
     /// optimistic address's route made before its duplicate address
     /// detection ends, when the address is announced): a link-local
-    /// placeholder takes it (`link_local_named_by_route`); another address no message has shown
-    /// is noted, said until a message shows it (its prefix length and
-    /// flags are not in the route).
+    /// placeholder takes it (`link_local_named_by_route`); another address
+    /// no message has shown is noted, said until a message shows it (its
+    /// prefix length and flags are not in the route).
     pub(super) fn address_named_by_route(&mut self, r: &RouteEntry, packet: u64) {
         let (Some(a @ std::net::IpAddr::V6(v6)), Some(index)) = (r.dst, r.oif) else {
             return;
