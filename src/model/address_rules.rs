@@ -445,7 +445,15 @@ impl Model {
     /// The walk's announcements are over: if none came (no address
     /// listener), whether the kernel kept the addresses the sysctl keeps is
     /// unknown until an address dump shows them (an assumption says so).
+    // (asked at every message: most often no walk is under way)
+    #[inline(always)]
     pub(super) fn down_walk_ends(&mut self) {
+        if self.down_walk.is_some() {
+            self.end_down_walk();
+        }
+    }
+
+    fn end_down_walk(&mut self) {
         let Some(walk) = self.down_walk.take() else { return };
         if let Some(addresses) = walk.unannounced().filter(|a| !a.is_empty()) {
             self.keep_unknown.push((walk.packet, walk.index, addresses));
@@ -826,10 +834,11 @@ impl Model {
     /// `shown`: an address the message being applied deletes: its end is
     /// that record's change, not an inferred one.
     // (asked at every message: the common answer, none due, is given inline)
-    #[inline]
+    #[inline(always)]
     pub(super) fn expire_addresses<S: ChangeSink>(&mut self, ctx: &Ctx, shown: Option<AddrKey>, sink: &mut S) {
+        let Some(next) = self.lifetimes.next_end() else { return };
         let Some(now) = ctx.ts.map(nanos) else { return };
-        if self.lifetimes.next_end().is_none_or(|end| end > now) {
+        if next > now {
             return;
         }
         self.expire_due(now, ctx, shown, sink);

@@ -300,11 +300,9 @@ impl Model {
                 )
             });
         }
-        for d in self.addrs.values_mut() {
-            d.v4.clear();
-            d.v6.clear();
+        for (_, d) in self.addrs.drain() {
+            recycle(&mut self.addr_pool, d);
         }
-        self.addrs.clear();
         self.slaac_order_unshown.clear();
         self.rebuild_holders();
         // (a route dump applied in place keeps the routes it listed so far)
@@ -645,34 +643,39 @@ impl Model {
         device: Option<u32>,
         disagreements: &mut Vec<String>,
     ) {
-        // (sized once for the dump: no growing a table as devices come)
-        let mut fresh: FxHashMap<u32, DeviceAddrs> =
-            FxHashMap::with_capacity_and_hasher(addrs.len(), rustc_hash::FxBuildHasher);
+        // (the lists come from the pool of emptied ones and go back to it:
+        // a host dumped again and again allocates nothing)
+        let mut fresh = std::mem::take(&mut self.addr_scratch);
         let mut device_order: Vec<u32> = Vec::new();
-        let mut listed: FxHashSet<u32> = FxHashSet::with_capacity_and_hasher(addrs.len(), rustc_hash::FxBuildHasher);
         for a in addrs {
             if !families.contains(&a.family) || device.is_some_and(|d| a.index != d) {
                 continue;
             }
-            if families.first() == Some(&a.family) && listed.insert(a.index) {
+            let d = fresh.entry(a.index).or_default();
+            let list = d.list_mut(a.family);
+            if list.is_empty() && families.first() == Some(&a.family) {
                 device_order.push(a.index);
             }
-            fresh.entry(a.index).or_default().list_mut(a.family).push(a);
+            if list.capacity() == 0
+                && let Some(v) = self.addr_pool.pop()
+            {
+                *list = v;
+            }
+            list.push(a);
         }
         for &fam in families {
-            // Compare with the prediction, device by device.
-            let mut devices: Vec<u32> = match device {
-                // A dump of one device's addresses speaks for that device only.
-                Some(d) => vec![d],
-                None => self.addrs.keys().chain(fresh.keys()).copied().collect(),
-            };
+            // Compare with the prediction, device by device: only a device
+            // the model holds an address of that no dump listed can differ
+            // (one the model holds none of has nothing predicted).
+            let mut devices: Vec<u32> = self
+                .addrs
+                .iter()
+                .filter(|(i, d)| device.is_none_or(|x| x == **i) && d.list(fam).iter().any(|a| !a.origin.is_dump()))
+                .map(|(i, _)| *i)
+                .collect();
             devices.sort_unstable();
-            devices.dedup();
             for i in devices {
                 let old = self.device_addresses(i, fam);
-                if !old.iter().any(|a| !a.origin.is_dump()) {
-                    continue;
-                }
                 let new = fresh.get(&i).map(|d| d.list(fam).as_slice()).unwrap_or_default();
                 let same = old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.same_key(b));
                 if !same {
@@ -702,39 +705,53 @@ impl Model {
             }
         }
         // The dump walks devices in the kernel's link order.
-        let link_positions: Vec<usize> = device_order.iter().filter_map(|i| self.links.position_of(*i)).collect();
-        if self.seen_link_dump
-            && device.is_none()
-            && link_positions
-                .iter()
-                .zip(link_positions.iter().skip(1))
-                .any(|(a, b)| a > b)
-        {
+        let mut positions = device_order.iter().filter_map(|i| self.links.position_of(*i));
+        let mut out_of_order = false;
+        if let Some(mut last) = positions.next() {
+            for p in positions {
+                out_of_order |= p < last;
+                last = p;
+            }
+        }
+        if self.seen_link_dump && device.is_none() && out_of_order {
             disagreements.push(format!(
                 "the address dump walks devices in the order {:?}, unlike the link dump",
                 device_order
             ));
         }
-        for (i, mut d) in fresh {
+        for (i, mut d) in fresh.drain() {
             let slot = self.addrs.entry(i).or_default();
             for &fam in families {
-                *slot.list_mut(fam) = std::mem::take(d.list_mut(fam));
+                // (the list it replaces, emptied above, goes to the pool)
+                std::mem::swap(slot.list_mut(fam), d.list_mut(fam));
             }
+            recycle(&mut self.addr_pool, d);
         }
-        self.addrs.retain(|_, d| !d.v4.is_empty() || !d.v6.is_empty());
+        self.addr_scratch = fresh;
+        let pool = &mut self.addr_pool;
+        self.addrs.retain(|_, d| {
+            let keep = !d.v4.is_empty() || !d.v6.is_empty();
+            if !keep {
+                recycle(pool, std::mem::take(d));
+            }
+            keep
+        });
         self.rebuild_holders();
-        let mut indices: Vec<u32> = self.addrs.keys().copied().collect();
+        let mut indices: Vec<u32> = self
+            .addrs
+            .keys()
+            .copied()
+            .filter(|i| !self.links.contains(*i))
+            .collect();
         indices.sort_unstable();
         for i in indices {
-            if !self.links.contains(i) {
-                let packet = families
-                    .first()
-                    .and_then(|&f| self.device_addresses(i, f).first())
-                    .map(|a| a.origin.packet())
-                    .unwrap_or(0);
-                self.links
-                    .insert(LinkEntry::placeholder(i, Origin::Dump(packet)), self.link_order);
-            }
+            let packet = families
+                .first()
+                .and_then(|&f| self.device_addresses(i, f).first())
+                .map(|a| a.origin.packet())
+                .unwrap_or(0);
+            self.links
+                .insert(LinkEntry::placeholder(i, Origin::Dump(packet)), self.link_order);
         }
     }
 
@@ -900,6 +917,20 @@ pub(crate) fn order_difference(what: &str, expected: &[String], seen: &[String])
         differ.len(),
         differ.iter().take(FIRST_FEW).cloned().collect::<Vec<_>>().join("; ")
     )
+}
+
+/// Address lists kept for reuse, at most.
+const ADDR_POOL: usize = 64;
+
+/// Gives a device's emptied address lists to the pool (those that hold
+/// room), so that the next dump's lists need no allocation.
+fn recycle(pool: &mut Vec<Vec<AddrEntry>>, d: DeviceAddrs) {
+    for mut v in [d.v4, d.v6] {
+        if v.capacity() > 0 && pool.len() < ADDR_POOL {
+            v.clear();
+            pool.push(v);
+        }
+    }
 }
 
 #[cfg(test)]

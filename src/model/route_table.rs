@@ -55,9 +55,15 @@ struct OrderKey([u64; 5]);
 /// with every bit after the prefix set; IPv4's trie walk is on the masked
 /// bits. The longer prefix first breaks ties in both.
 fn walk(family: u8, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
+    walk_of(AddressFamily::from(family) == AddressFamily::Inet6, dst, dst_len)
+}
+
+/// [`walk`] with the family as "is it IPv6" (a route's family is an enum
+/// already: no round trip through its number).
+fn walk_of(v6: bool, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
     let m = prefix::mask(dst_len);
     let mut b = prefix::bits(dst) & m;
-    if AddressFamily::from(family) == AddressFamily::Inet6 {
+    if v6 {
         b |= !m;
     }
     ((b >> 64) as u64, b as u64)
@@ -101,18 +107,16 @@ impl Head {
 
 impl OrderKey {
     fn of(r: &RouteEntry, slot: u32) -> Self {
-        let lower_tos = if r.family == AddressFamily::Inet6 {
-            0
-        } else {
-            255 - r.tos
+        let v6 = r.family == AddressFamily::Inet6;
+        let lower_tos = if v6 { 0 } else { 255 - r.tos };
+        let family = u8::from(r.family);
+        let head = Head {
+            family,
+            table: r.table.into(),
+            walk: walk_of(v6, r.dst, r.dst_len),
+            dst_len: r.dst_len,
         };
-        Head::new(r.family.into(), r.table.into(), r.dst, r.dst_len).key(
-            lower_tos,
-            r.priority.unwrap_or(0),
-            seq40(r.seq),
-            r.tos,
-            slot,
-        )
+        head.key(lower_tos, r.priority.unwrap_or(0), seq40(r.seq), r.tos, slot)
     }
 
     /// The slot: the last tie-break.
@@ -605,13 +609,7 @@ impl RouteTable {
     fn insert_hashed(&mut self, r: RouteEntry, h: u32) -> OrderKey {
         self.last_seq = self.last_seq.max(r.seq);
         self.multipath += usize::from(r.multipath);
-        let slot = match self.free.pop() {
-            Some(s) => s,
-            None => {
-                self.slots.push(None);
-                (self.slots.len() - 1) as u32
-            }
-        };
+        let slot = self.free.pop().unwrap_or(self.slots.len() as u32);
         let place = OrderKey::of(&r, slot);
         self.order.insert(place);
         self.by_key.insert_unique(spread(h), (slot, h), |&(_, hs)| spread(hs));
@@ -631,8 +629,10 @@ impl RouteTable {
             .entry((r.family.into(), r.table.into()))
             .or_default()
             .add(r.dst_len, 1);
-        if let Some(s) = self.slots.get_mut(slot as usize) {
-            *s = Some(r);
+        // (a new slot is pushed with its route, not made empty and filled)
+        match self.slots.get_mut(slot as usize) {
+            Some(s) => *s = Some(r),
+            None => self.slots.push(Some(r)),
         }
         place
     }

@@ -304,6 +304,11 @@ pub struct Model {
     pub(super) links: LinkTable,
     /// Each device's addresses; a device without any has no entry.
     pub(super) addrs: FxHashMap<u32, DeviceAddrs>,
+    /// Emptied address lists kept with their room (see `dumps::recycle`).
+    pub(super) addr_pool: Vec<Vec<AddrEntry>>,
+    /// An address dump's lists by device while it is applied (emptied
+    /// after, its room kept).
+    pub(super) addr_scratch: FxHashMap<u32, DeviceAddrs>,
     /// The devices holding an IPv4, and an IPv6, address.
     pub(super) holders: [rustc_hash::FxHashSet<u32>; 2],
     pub(super) routes: RouteTable,
@@ -438,6 +443,8 @@ impl Model {
             options,
             links: LinkTable::new(),
             addrs: FxHashMap::default(),
+            addr_pool: Vec::new(),
+            addr_scratch: FxHashMap::default(),
             holders: Default::default(),
             routes: RouteTable::default(),
             rules: super::rule_table::RuleTable::default(),
