@@ -116,6 +116,14 @@ pub(super) struct GroupOrder {
 impl GroupOrder {
     /// The dump lists `r`; `predicted` is the model's route of the same key.
     pub fn see(&mut self, r: &RouteEntry, predicted: Option<&RouteEntry>) {
+        // A route the model had no prediction for, in no group with one
+        // listed yet: nothing to hold it to, and the next group starts
+        // afresh whichever group this was (a dump into empty tables, after
+        // a join, is all such routes).
+        if predicted.is_none() && self.listed.is_empty() {
+            self.head = None;
+            return;
+        }
         if !self.head.is_some_and(|g| g.same(r)) {
             self.close();
             self.head = Some(GroupId::of(r));

@@ -95,10 +95,7 @@ impl Model {
         let packet = dump.request_packet.or(dump.first_packet).unwrap_or(ctx.packet);
         let (kind, family, entries) = (dump.kind, dump.family, dump.len());
         let mut disagreements = Vec::new();
-        let fams: Vec<AddressFamily> = [AddressFamily::Inet, AddressFamily::Inet6]
-            .into_iter()
-            .filter(|f| dump.covers(*f))
-            .collect();
+        let fams = dump.families();
         let table = match &dump.in_place {
             Some(p) => dump.table.filter(|_| !p.other_tables),
             None => dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t)),
@@ -131,10 +128,10 @@ impl Model {
         // Routes are compared through the two tables' indexes, before the
         // dump replaces the model's (a BGP table is never copied for it).
         let mut revealed = match kind {
-            ObjectKind::Routes if wanted && dump.in_place.is_none() => self.routes_revealed(&dump.routes, &fams, cover),
+            ObjectKind::Routes if wanted && dump.in_place.is_none() => self.routes_revealed(&dump.routes, fams, cover),
             _ => Vec::new(),
         };
-        let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, &fams, cover));
+        let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, fams, cover));
         match dump.kind {
             ObjectKind::Links if joined => self.replace_links(dump.links, packet, &mut Vec::new()),
             ObjectKind::Links => {
@@ -142,14 +139,14 @@ impl Model {
                 self.undo_early_runs(ctx, sink);
             }
             ObjectKind::Addresses => {
-                let mut v6 = Vec::new();
+                let mut v6 = Vec::with_capacity(dump.addrs.len());
                 for a in &dump.addrs {
                     self.note_lifetime(a, ctx);
                     if a.family == AddressFamily::Inet6 {
                         v6.push((a.index, a.address, a.flags));
                     }
                 }
-                self.replace_addresses(dump.addrs, &fams, cover.device, &mut disagreements);
+                self.replace_addresses(dump.addrs, fams, cover.device, &mut disagreements);
                 // (what the kernel's lifetime worker did is shown)
                 let device = cover.device;
                 self.expired_unshown
@@ -160,6 +157,9 @@ impl Model {
                     // (and what `keep_addr_on_down` did is shown)
                     let device = cover.device;
                     self.keep_unknown.retain(|(_, i, _)| device.is_some_and(|d| d != *i));
+                }
+                if fams.contains(&AddressFamily::Inet6) && !self.dad.is_empty() {
+                    let device = cover.device;
                     let listed: FxHashSet<(u32, std::net::IpAddr)> = v6.iter().map(|(i, a, _)| (*i, *a)).collect();
                     self.dad
                         .cancel(|d| device.is_none_or(|x| x == d.index) && !listed.contains(&(d.index, d.address)));
@@ -174,12 +174,12 @@ impl Model {
                         let mut order = std::mem::take(&mut p.order);
                         order.close();
                         self.word_slips(order, &mut disagreements);
-                        revealed = self.sweep_routes(p, &fams, table, wanted, &mut disagreements);
+                        revealed = self.sweep_routes(p, fams, table, wanted, &mut disagreements);
                     }
-                    None => self.replace_routes(dump.routes, &fams, cover, &mut disagreements),
+                    None => self.replace_routes(dump.routes, fams, cover, &mut disagreements),
                 }
                 if cover.table.is_none() && cover.oif.is_none() {
-                    for f in &fams {
+                    for f in fams {
                         *family_flag(&mut self.seen_route_dump, *f) = true;
                     }
                     // (what became of a prefix route taken with its address is shown)
@@ -191,7 +191,7 @@ impl Model {
         }
         // A dump that listed nothing of a family still showed there is none.
         if kind != ObjectKind::Links {
-            for &f in &fams {
+            for &f in fams {
                 self.shown(kind == ObjectKind::Routes, f);
                 if kind == ObjectKind::Routes {
                     self.shown_table(f, cover.table);
@@ -199,7 +199,7 @@ impl Model {
             }
         }
         if let Some(before) = before {
-            let after = self.view_of(kind, &fams, cover);
+            let after = self.view_of(kind, fams, cover);
             revealed = self.revealed(&before, &after);
         }
         for d in &disagreements {

@@ -185,9 +185,15 @@ impl OpenDump {
             && self.routes.is_empty()
     }
 
-    /// Families this dump speaks for.
-    pub(super) fn covers(&self, family: AddressFamily) -> bool {
-        self.family == AddressFamily::Unspec || self.family == family
+    /// The families this dump speaks for, in the order an AF_UNSPEC dump
+    /// lists them.
+    pub(super) fn families(&self) -> &'static [AddressFamily] {
+        match self.family {
+            AddressFamily::Unspec => &[AddressFamily::Inet, AddressFamily::Inet6],
+            AddressFamily::Inet => &[AddressFamily::Inet],
+            AddressFamily::Inet6 => &[AddressFamily::Inet6],
+            _ => &[],
+        }
     }
 }
 
