@@ -29,12 +29,7 @@ fn annotate(input: &Path, output: &Path) {
         "-w",
         output.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "annotate {}: {}",
-        input.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out, format_args!("annotate {}", input.display()));
 }
 
 /// Per frame: number, time, length on the wire, captured length, link

@@ -15,13 +15,7 @@ fn ours(path: &Path, args: &[&str]) -> String {
     let mut all = vec!["decode", "-q"];
     all.extend_from_slice(args);
     all.push(path.to_str().unwrap());
-    let out = common::nlorder(&all);
-    assert!(
-        out.status.success(),
-        "nlorder {all:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    common::stdout_ok(&all)
 }
 
 fn packets(text: &str) -> BTreeSet<u64> {
@@ -406,13 +400,7 @@ fn every_help_example_works_on_the_listing_that_shows_it() {
 fn ours_sub(sub: &str, args: &[&str]) -> String {
     let mut all = vec![sub, "-q"];
     all.extend_from_slice(args);
-    let out = common::nlorder(&all);
-    assert!(
-        out.status.success(),
-        "nlorder {all:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::stdout_ok(&all)
 }
 
 /// `nlorder -G fields` names every field once with the listings that have

@@ -108,14 +108,7 @@ fn ip_json(case: &Case, extra: &[&str]) -> Value {
     args.extend_from_slice(extra);
     let path = case.pcap.to_str().expect("path");
     args.push(path);
-    let out = common::nlorder(&args);
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        case.pcap.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let text = common::stdout_ok(&args);
     // One line, as `ip -j` prints it.
     assert_eq!(text.lines().count(), 1, "{}: {text}", case.pcap.display());
     serde_json::from_str(&text).expect("ip-json")
@@ -138,13 +131,8 @@ fn settle_lifetimes(addr: &mut Value) {
 
 /// The three tables of `ip -j`, as the fixture holds them.
 fn expected(ip: &Value) -> Value {
-    let mut link = ip["link"].clone();
-    common::drop_keys(&mut link, common::DETAILS_ONLY);
-    let mut route: Vec<Value> = ip["route4"].as_array().cloned().unwrap_or_default();
-    route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
-    let mut route = Value::Array(route);
-    // (only `expires` of TICKING is a route's)
-    common::drop_keys(&mut route, TICKING);
+    // (a route's `expires` is the only key of TICKING routes have)
+    let (link, route) = common::ip_json_links_and_routes(ip);
     let mut addr = ip["addr"].clone();
     settle_lifetimes(&mut addr);
     serde_json::json!({"link": link, "addr": addr, "route": route})
@@ -396,11 +384,7 @@ fn ip_now(ns: &common::Netns) -> Value {
         let mut cmd = vec!["ip", "-j"];
         cmd.extend_from_slice(args);
         let out = ns.exec(&cmd);
-        assert!(
-            out.status.success(),
-            "{cmd:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out, format_args!("{cmd:?}"));
         serde_json::from_slice(&out.stdout).expect("ip json")
     };
     serde_json::json!({

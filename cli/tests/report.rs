@@ -50,11 +50,7 @@ fn chromium(args: &[&str]) -> std::process::Output {
         .output()
         .expect("run chromium");
     let _ = std::fs::remove_dir_all(&profile);
-    assert!(
-        out.status.success(),
-        "chromium {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out, format_args!("chromium {args:?}"));
     out
 }
 
@@ -307,12 +303,7 @@ fn every_incident_page_draws_what_detect_says() {
         a.extend(case.args.iter().copied());
         a.extend(case.captures.iter().map(String::as_str));
         let out = common::nlorder(&a);
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            case.name,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out, format_args!("{}", case.name));
         let html = std::fs::read_to_string(&page).expect("page");
         // One file: nothing fetched from elsewhere.
         for outside in ["src=\"http", "href=\"http", "<link ", "src=\"/", "@import", "url(http"] {

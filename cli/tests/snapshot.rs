@@ -38,24 +38,13 @@ fn snapshots() -> Vec<PathBuf> {
 }
 
 fn ip_json(path: &Path) -> Value {
-    let out = common::nlorder(&["table", "--format", "ip-json", "-q", path.to_str().expect("path")]);
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("ip-json")
+    let text = common::stdout_ok(&["table", "--format", "ip-json", "-q", path.to_str().expect("path")]);
+    serde_json::from_str(&text).expect("ip-json")
 }
 
 /// What the snapshot holds, as ip-json prints it.
 fn expected(ip: &Value) -> Value {
-    let mut link = ip["link"].clone();
-    common::drop_keys(&mut link, common::DETAILS_ONLY);
-    let mut route: Vec<Value> = ip["route4"].as_array().cloned().unwrap_or_default();
-    route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
-    let mut route = Value::Array(route);
-    common::drop_keys(&mut route, &["expires"]);
+    let (link, route) = common::ip_json_links_and_routes(ip);
     serde_json::json!({"link": link, "addr": ip["addr"].clone(), "route": route})
 }
 
@@ -109,14 +98,7 @@ fn a_snapshot_s_tables_are_the_snapshot() {
 
 /// What `detect --all -q` prints on `path`, which it must read.
 fn detect_stdout(path: &Path) -> String {
-    let out = common::nlorder(&["detect", "--all", "-q", path.to_str().expect("path")]);
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::stdout_ok(&["detect", "--all", "-q", path.to_str().expect("path")])
 }
 
 /// `detect --all`'s picks: one line per method and family, the address

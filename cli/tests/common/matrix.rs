@@ -59,14 +59,7 @@ impl Run {
         args.extend(self.args());
         args.push(self.pcap.to_string_lossy().into_owned());
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = super::nlorder(&refs);
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            self.pcap.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).expect("table json")
+        serde_json::from_str(&super::stdout_ok(&refs)).expect("table json")
     }
 
     /// The ifindexes and names the capture's messages carry (`nlorder

@@ -61,6 +61,21 @@ pub fn all_captures() -> Vec<PathBuf> {
     v
 }
 
+/// Fails the test when the command that gave `out` failed, naming it
+/// (`what`) and quoting its stderr.
+#[track_caller]
+pub fn assert_ok(out: &Output, what: impl std::fmt::Display) {
+    assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `nlorder ARGS...`: its stdout; fails the test when nlorder fails.
+#[track_caller]
+pub fn stdout_ok(args: &[&str]) -> String {
+    let out = nlorder(args);
+    assert_ok(&out, format_args!("nlorder {args:?}"));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 pub fn nlorder(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nlorder"))
         .args(args)
@@ -77,12 +92,7 @@ pub fn tshark(path: &Path, args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("run tshark");
-    assert!(
-        out.status.success(),
-        "tshark {args:?} on {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out, format_args!("tshark {args:?} on {}", path.display()));
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
@@ -164,24 +174,16 @@ pub fn rebuild_file(path: &Path) -> nlorder::model::Model {
 
 /// NDJSON lines of `nlorder decode --format json FILE`.
 pub fn decode_json(path: &Path) -> Vec<serde_json::Value> {
-    let out = nlorder(&[
+    stdout_ok(&[
         "decode",
         "--format",
         "json",
         "--quiet",
         path.to_str().expect("utf-8 path"),
-    ]);
-    assert!(
-        out.status.success(),
-        "decode {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
+    ])
+    .lines()
+    .map(|l| serde_json::from_str(l).expect("json line"))
+    .collect()
 }
 
 pub fn have(cmd: &str, args: &[&str]) -> bool {
@@ -510,11 +512,7 @@ fn build_go_binary() -> PathBuf {
         .env("GOFLAGS", "-mod=mod")
         .output()
         .expect("go build");
-    assert!(
-        out.status.success(),
-        "go build: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out, "go build");
     bin
 }
 
@@ -557,11 +555,7 @@ pub fn musl_binary() -> PathBuf {
         ])
         .output()
         .expect("musl-gcc");
-    assert!(
-        out.status.success(),
-        "musl-gcc: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out, "musl-gcc");
     bin
 }
 
@@ -625,6 +619,20 @@ pub const DETAILS_ONLY: &[&str] = &[
     "parentbus",
     "parentdev",
 ];
+
+/// From `ip -j` output saved beside a capture (`link`, `route4`, `route6`),
+/// the links and the routes as `table --format ip-json` prints them: the
+/// links without the keys only `ip -d` adds, the routes of both families in
+/// one list without `expires` (it ticks, and nlorder leaves it out).
+pub fn ip_json_links_and_routes(ip: &serde_json::Value) -> (serde_json::Value, serde_json::Value) {
+    let mut link = ip["link"].clone();
+    drop_keys(&mut link, DETAILS_ONLY);
+    let mut route: Vec<serde_json::Value> = ip["route4"].as_array().cloned().unwrap_or_default();
+    route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
+    let mut route = serde_json::Value::Array(route);
+    drop_keys(&mut route, &["expires"]);
+    (link, route)
+}
 
 /// `v` without `keys`, at every depth.
 pub fn drop_keys(v: &mut serde_json::Value, keys: &[&str]) {
