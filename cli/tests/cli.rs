@@ -419,8 +419,5 @@ fn a_program_given_as_a_capture_is_pointed_to_method() {
     let out = common::nlorder(&["detect", "-q", "flannel", basic.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("flannel: No such file") && err.contains("give it as --method flannel"),
-        "{err}"
-    );
+    common::assert_has(&err, &["flannel: No such file", "give it as --method flannel"]);
 }

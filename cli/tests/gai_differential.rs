@@ -56,6 +56,13 @@ struct Case {
     description: String,
 }
 
+/// `ip addr add SPEC` (SPEC: `ADDRESS/LEN dev ...`) into `setup`, and the
+/// address into `locals`, the host's own.
+fn add_address(setup: &mut Vec<String>, locals: &mut Vec<String>, spec: &str) {
+    setup.push(format!("ip addr add {spec}"));
+    locals.push(spec.split('/').next().unwrap_or(spec).to_owned());
+}
+
 fn generate(rng: &mut Lcg) -> Case {
     let mut setup = vec![
         "ip link set lo up".to_string(),
@@ -73,13 +80,12 @@ fn generate(rng: &mut Lcg) -> Case {
     for l in ["eth0", "veth-eth0", "eth1", "veth-eth1"] {
         setup.push(format!("ip link set {l} up"));
     }
-    let mut locals: Vec<String> = vec!["172.18.45.2".into()];
+    let mut locals: Vec<String> = Vec::new();
     let mut desc = vec![format!("ipv6={v6}")];
-    setup.push("ip addr add 172.18.45.2/24 dev eth0".into());
+    add_address(&mut setup, &mut locals, "172.18.45.2/24 dev eth0");
     if rng.chance(70) {
         let label = if rng.chance(50) { " label eth0:100" } else { "" };
-        setup.push(format!("ip addr add 172.18.45.100/24{label} dev eth0"));
-        locals.push("172.18.45.100".into());
+        add_address(&mut setup, &mut locals, &format!("172.18.45.100/24{label} dev eth0"));
         desc.push("secondary .100".into());
         if rng.chance(40) {
             // the alias becomes primary: delete and re-add the first address
@@ -89,12 +95,10 @@ fn generate(rng: &mut Lcg) -> Case {
         }
     }
     if rng.chance(50) {
-        setup.push("ip addr add 10.9.9.9/32 dev eth0".into());
-        locals.push("10.9.9.9".into());
+        add_address(&mut setup, &mut locals, "10.9.9.9/32 dev eth0");
     }
     if rng.chance(50) {
-        setup.push("ip addr add 192.168.7.1/24 dev eth1".into());
-        locals.push("192.168.7.1".into());
+        add_address(&mut setup, &mut locals, "192.168.7.1/24 dev eth1");
     }
     if rng.chance(50) {
         let src = if rng.chance(50) && locals.contains(&"172.18.45.100".to_string()) {
@@ -106,16 +110,13 @@ fn generate(rng: &mut Lcg) -> Case {
         desc.push(format!("default route{src}"));
     }
     if v6 {
-        setup.push("ip addr add 2001:db8::5/64 dev eth0 nodad".into());
-        locals.push("2001:db8::5".into());
+        add_address(&mut setup, &mut locals, "2001:db8::5/64 dev eth0 nodad");
         if rng.chance(50) {
-            setup.push("ip addr add 2001:db8::6/64 dev eth0 nodad preferred_lft 0".into());
-            locals.push("2001:db8::6".into());
+            add_address(&mut setup, &mut locals, "2001:db8::6/64 dev eth0 nodad preferred_lft 0");
             desc.push("deprecated ::6".into());
         }
         if rng.chance(50) {
-            setup.push("ip addr add fd00:7::1/64 dev eth1 nodad".into());
-            locals.push("fd00:7::1".into());
+            add_address(&mut setup, &mut locals, "fd00:7::1/64 dev eth1 nodad");
         }
         if rng.chance(40) {
             setup.push("ip -6 route add default via 2001:db8::1 dev eth0".into());

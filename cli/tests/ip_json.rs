@@ -102,6 +102,14 @@ fn cases() -> Vec<Case> {
     v
 }
 
+/// The case of the capture whose path ends with `path`.
+fn case_of(path: &str) -> Case {
+    cases()
+        .into_iter()
+        .find(|c| c.pcap.ends_with(path))
+        .unwrap_or_else(|| panic!("no case {path}"))
+}
+
 fn ip_json(case: &Case, extra: &[&str]) -> Value {
     let mut args: Vec<&str> = vec!["table", "--format", "ip-json", "-q"];
     args.extend(case.args.iter().map(String::as_str));
@@ -257,10 +265,7 @@ fn ip_json_is_what_ip_printed() {
 fn quiet_runs_without_silent_changes_match_whole() {
     for run in ["refused.l0", "shared-broadcast.l0"] {
         for kernel in ["6.1", "6.12"] {
-            let mut c = cases()
-                .into_iter()
-                .find(|c| c.pcap.ends_with(format!("kernels/{kernel}/{run}.pcap")))
-                .expect("case");
+            let mut c = case_of(&format!("kernels/{kernel}/{run}.pcap"));
             c.quiet = false;
             assert_eq!(check(&c), Vec::<String>::new(), "{}", c.pcap.display());
         }
@@ -271,10 +276,7 @@ fn quiet_runs_without_silent_changes_match_whole() {
 /// is `ip -4`/`ip -6`; several tables are one object, in a fixed order.
 #[test]
 fn objects_and_family_are_ip_s_options() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.pcap.ends_with("kernels/6.12/routes.l1.pcap"))
-        .expect("routes.l1");
+    let case = case_of("kernels/6.12/routes.l1.pcap");
     let all = ip_json(&case, &[]);
     assert_eq!(
         all.as_object().expect("object").keys().collect::<Vec<_>>(),
@@ -336,10 +338,7 @@ fn objects_and_family_are_ip_s_options() {
 /// one byte (an MTU) no longer prints what `ip` printed.
 #[test]
 fn a_changed_byte_is_caught() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.pcap.ends_with("fixtures/basic.pcap"))
-        .expect("basic");
+    let case = case_of("fixtures/basic.pcap");
     assert!(check(&case).is_empty());
     let lines = common::decode_json(&case.pcap);
     let link = lines

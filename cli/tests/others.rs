@@ -81,7 +81,7 @@ fn a_message_sent_without_nlm_f_request_changes_nothing() {
         .find(|l| l.contains("RTM_SETLINK"))
         .unwrap()
         .to_owned();
-    assert!(line.contains(" U>K "), "{line}");
+    common::assert_has(&line, &[" U>K "]);
     let f = common::nlorder(&[
         "decode",
         "-q",
@@ -118,11 +118,8 @@ fn filtered_dumps_replace_exactly_what_they_cover() {
     assert_eq!(defaults[0]["gateway"], "10.3.0.254");
     // decode says what each request asked for
     let d = String::from_utf8_lossy(&common::nlorder(&["decode", "-q", cap.to_str().unwrap()]).stdout).into_owned();
-    assert!(
-        d.contains("RTM_GETROUTE dump") && d.contains("routes family inet table main"),
-        "{d}"
-    );
-    assert!(d.contains("addresses family unspec dev eth0"), "{d}");
+    common::assert_has(&d, &["RTM_GETROUTE dump", "routes family inet table main"]);
+    common::assert_has(&d, &["addresses family unspec dev eth0"]);
     let j = common::decode_json(&cap);
     assert!(j.iter().any(|m| m["dump_request"]["table"] == 254));
 }
@@ -138,8 +135,8 @@ fn ip_s_own_filtered_dumps_on_real_kernels() {
             assert!(warnings(&t).is_empty(), "{}: {:?}", cap.display(), warnings(&t));
             let d = common::nlorder(&["decode", "-q", "-Y", "dump && request", cap.to_str().unwrap()]);
             let text = String::from_utf8_lossy(&d.stdout);
-            assert!(text.contains("routes family inet table main"), "{text}");
-            assert!(text.contains("addresses family unspec dev eth0"), "{text}");
+            common::assert_has(&text, &["routes family inet table main"]);
+            common::assert_has(&text, &["addresses family unspec dev eth0"]);
         }
     }
 }
@@ -155,10 +152,7 @@ fn promote_secondaries_is_read_from_the_capture() {
         assert_equal_to_ip(&cap, &["--kernel", k, "--at", "end+3"]);
         let t = table(&cap, &["--kernel", k, "--at", "end+3"]);
         let said = t["assumptions"].to_string();
-        assert!(
-            said.contains("showed promote_secondaries=0") && said.contains("assumed 0"),
-            "{said}"
-        );
+        common::assert_has(&said, &["showed promote_secondaries=0", "assumed 0"]);
         // --promote-secondaries on (for `all`) overrides what was assumed
         let on = table(&cap, &["--kernel", k, "--at", "end+3", "--promote-secondaries", "on"]);
         let eth1: Vec<String> = on["addresses"]
@@ -385,9 +379,9 @@ fn before_a_dump_s_answer_its_tables_are_unknown_yet() {
         warnings(&t)
     );
     let said = t["assumptions"].to_string();
-    assert!(
-        said.contains("packet 5: the address dump asked for here is answered after this moment"),
-        "{said}"
+    common::assert_has(
+        &said,
+        &["packet 5: the address dump asked for here is answered after this moment"],
     );
     assert_eq!(t["addresses_complete"], false);
     let out = common::nlorder(&["detect", "-q", "--all", "--at", "5", "--format", "json", p]);
@@ -706,10 +700,7 @@ fn routes_of_one_family_and_table_leave_the_other_unknown() {
         .next()
         .unwrap_or_default()
         .to_owned();
-    assert!(
-        first.contains("cannot tell") && first.contains("IPv4's routes of table main"),
-        "{first}"
-    );
+    common::assert_has(&first, &["cannot tell", "IPv4's routes of table main"]);
 }
 
 /// An address and a route dump without a link dump: the links are known
@@ -782,10 +773,7 @@ fn gai_says_what_the_capture_cannot_answer() {
         .next()
         .unwrap_or_default()
         .to_owned();
-    assert!(
-        first.contains("no message in it shows IPv4's routes of table main"),
-        "{first}"
-    );
+    common::assert_has(&first, &["no message in it shows IPv4's routes of table main"]);
 }
 
 /// A cut capture says so in every subcommand's own output, `-q` or not:

@@ -282,12 +282,7 @@ fn check_page(case: &Case, dom: &str) {
         .iter()
         .map(|c| c.attr("data-conflict-node").to_owned())
         .collect();
-    let want: Vec<String> = at_end["conflicts"]
-        .as_array()
-        .expect("conflicts")
-        .iter()
-        .map(|c| c["node"].as_str().expect("node").to_owned())
-        .collect();
+    let want = common::strs_at(&at_end["conflicts"], "node");
     assert_eq!(conflicts, want, "{}", case.name);
 }
 
@@ -437,10 +432,7 @@ fn a_capture_without_rtnetlink_is_refused() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("not a netlink capture") && err.contains("Ethernet"),
-        "{err}"
-    );
+    common::assert_has(&err, &["not a netlink capture", "Ethernet"]);
 }
 
 /// What `--at end+SECS` assumes is drawn as assumed: the addresses `table`

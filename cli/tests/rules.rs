@@ -20,15 +20,10 @@ use serde_json::Value;
 
 fn captures() -> Vec<String> {
     let dir = common::fixture("rules");
-    let mut v: Vec<String> = std::fs::read_dir(&dir)
-        .expect("fixtures/rules")
-        .flatten()
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .filter(|p| p.ends_with(".route-get.json"))
-        .map(|p| p.replace(".route-get.json", ""))
-        .collect();
-    v.sort();
-    v
+    common::files_ending(&dir, ".route-get.json")
+        .iter()
+        .map(|p| p.to_string_lossy().replace(".route-get.json", ""))
+        .collect()
 }
 
 /// The kernel's answer, as `ip route get` printed it: the device and
@@ -284,10 +279,12 @@ fn rule_notifications_are_counted_in_the_summary() {
     let out = common::nlorder(&["table", path.to_str().unwrap()]);
     let err = String::from_utf8(out.stderr).unwrap();
     let summary = err.lines().nth(1).unwrap();
-    assert!(
-        summary.contains("no link, address or route notifications in the capture")
-            && summary.contains(" rule notifications"),
-        "{summary}"
+    common::assert_has(
+        summary,
+        &[
+            "no link, address or route notifications in the capture",
+            " rule notifications",
+        ],
     );
     assert!(!summary.contains("no notifications in the capture"), "{summary}");
 }

@@ -103,7 +103,7 @@ fn the_kernel_s_notifications_decide_over_a_wrong_flag() {
         common::fixture("notify-addr.pcap").to_str().expect("p"),
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("secondary 10.9.0.3 promoted"), "{text}");
+    common::assert_has(&text, &["secondary 10.9.0.3 promoted"]);
     assert!(!text.contains("DISAGREES"), "{text}");
 }
 

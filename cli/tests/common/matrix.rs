@@ -294,6 +294,17 @@ pub fn check(run: &Run) -> Verdict {
     }
 }
 
+/// The fresh runs `.ci/run` recorded in the folder the environment
+/// variable `var` names (see [`super::fresh_dir`]: without it, SKIPPED, or
+/// a failure under CI): the folder and its runs, of which there must be
+/// some.
+pub fn fresh_runs(var: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let dir = super::fresh_dir(var)?;
+    let runs = runs_in(&dir);
+    assert!(!runs.is_empty(), "{var}: no runs below {}", dir.display());
+    Some((dir, runs))
+}
+
 /// Every `*.pcap` below `dir` that has its `ip.json`, sorted.
 pub fn runs_in(dir: &Path) -> Vec<PathBuf> {
     let mut v = Vec::new();

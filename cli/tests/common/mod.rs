@@ -30,6 +30,21 @@ pub fn tmp(name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
     p
 }
 
+/// The string at `key` of each element of the JSON array `list`.
+#[track_caller]
+pub fn strs_at(list: &serde_json::Value, key: &str) -> Vec<String> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|x| {
+            x[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("no string {key}: {x}"))
+                .to_owned()
+        })
+        .collect()
+}
+
 /// A JSON document's `warnings`, as strings.
 pub fn warnings(doc: &serde_json::Value) -> Vec<String> {
     doc["warnings"]
@@ -38,6 +53,18 @@ pub fn warnings(doc: &serde_json::Value) -> Vec<String> {
         .iter()
         .map(|w| w.as_str().unwrap_or_default().to_owned())
         .collect()
+}
+
+/// The files in `dir` (not below it) whose names end with `suffix`,
+/// sorted; fails the test when `dir` cannot be read.
+pub fn files_ending(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    v.sort();
+    v
 }
 
 /// Every capture under fixtures/ (recursively), sorted.
@@ -61,6 +88,15 @@ pub fn all_captures() -> Vec<PathBuf> {
     v
 }
 
+/// Fails the test unless `text` holds every one of `needles`, naming the
+/// one missing and quoting the text.
+#[track_caller]
+pub fn assert_has(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{needle:?} is not in:\n{text}");
+    }
+}
+
 /// Fails the test when the command that gave `out` failed, naming it
 /// (`what`) and quoting its stderr.
 #[track_caller]
@@ -82,6 +118,43 @@ pub fn nlorder(args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("run nlorder")
+}
+
+/// `nlorder check ARGS...`: its stdout; fails the test, quoting what it
+/// printed, unless every case of the manifest passed (exit 0).
+#[track_caller]
+pub fn check_ok(args: &[&str]) -> String {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    let out = nlorder(&all);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "nlorder {all:?}:\n{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// `nlorder ARGS...` with the file `input` on its standard input (written
+/// from another thread, so that its output cannot block the writing).
+pub fn nlorder_stdin(args: &[&str], input: &Path) -> Output {
+    use std::io::Write;
+    let bytes = std::fs::read(input).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn nlorder");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write");
+    out
 }
 
 /// `tshark -r PATH ARGS...`: its stdout; fails the test when tshark fails.
