@@ -321,16 +321,17 @@ fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
     // appeared in between without any message in the capture.
     let out = common::nlorder(&["timeline", "-q", &fx("two-recordings.pcap")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    for want in [
-        "+ link ens19 (ifindex 3, veth) (never notified",
-        "+ link ens20 (ifindex 5, veth) (never notified",
-        "+ 10.5.0.1/24 on ens19",
-        "= dump #8 of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
-        "= dump #13 of addresses (family unspec): 1 entry, DISAGREES",
-        "+ route 10.5.0.0/24 dev ens19 table main (never notified: seen in dump #16)",
-    ] {
-        assert!(text.contains(want), "{want}:\n{text}");
-    }
+    common::assert_has(
+        &text,
+        &[
+            "+ link ens19 (ifindex 3, veth) (never notified",
+            "+ link ens20 (ifindex 5, veth) (never notified",
+            "+ 10.5.0.1/24 on ens19",
+            "= dump #8 of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
+            "= dump #13 of addresses (family unspec): 1 entry, DISAGREES",
+            "+ route 10.5.0.0/24 dev ens19 table main (never notified: seen in dump #16)",
+        ],
+    );
     // the first dumps are the starting state, not news
     let first = text.lines().find(|l| l.contains("= dump")).expect("a line");
     assert!(first.ends_with("as predicted"), "{first}");

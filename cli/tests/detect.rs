@@ -149,16 +149,18 @@ fn e_alias_label_and_the_unanchored_exclude_list() {
     assert_eq!(iface["address"], "10.9.0.2/24");
 }
 
-#[test]
-fn operator_installation_and_bad_methods() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("detect");
-    std::fs::create_dir_all(&dir).expect("dir");
-    let inst = dir.join("installation.yaml");
-    std::fs::write(
-        &inst,
+/// A Tigera operator Installation whose IPv4 method is `interface: ens.*`,
+/// written to `name` in the test's folder.
+fn installation(name: &str) -> std::path::PathBuf {
+    common::tmp(
+        name,
         "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec:\n  calicoNetwork:\n    nodeAddressAutodetectionV4:\n      interface: ens.*\n",
     )
-    .expect("write");
+}
+
+#[test]
+fn operator_installation_and_bad_methods() {
+    let inst = installation("installation.yaml");
     let (d, _) = detect_json(&[
         "--installation",
         inst.to_str().expect("p"),
@@ -181,14 +183,7 @@ fn operator_installation_and_bad_methods() {
 
 #[test]
 fn installation_and_method_together_are_refused() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("detect");
-    std::fs::create_dir_all(&dir).expect("dir");
-    let inst = dir.join("installation-conflict.yaml");
-    std::fs::write(
-        &inst,
-        "apiVersion: operator.tigera.io/v1\nkind: Installation\nmetadata: {name: default}\nspec:\n  calicoNetwork:\n    nodeAddressAutodetectionV4:\n      interface: ens.*\n",
-    )
-    .expect("write");
+    let inst = installation("installation-conflict.yaml");
     let out = common::nlorder(&[
         "detect",
         "--installation",

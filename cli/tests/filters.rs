@@ -130,9 +130,7 @@ fn per_packet(text: &str) -> BTreeMap<String, Vec<String>> {
             row[i].push(c.to_owned());
         }
     }
-    out.into_iter()
-        .map(|(p, cols)| (p, cols.into_iter().map(|c| c.join(",")).collect()))
-        .collect()
+    common::tshark_columns(out)
 }
 
 #[test]

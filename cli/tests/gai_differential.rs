@@ -16,6 +16,7 @@ use std::net::IpAddr;
 use std::path::Path;
 
 use common::Netns;
+use nlorder::model::Model;
 use nlorder::replay::gai;
 
 /// A small deterministic generator (no dependency, reproducible cases).
@@ -200,17 +201,8 @@ fn run_case(n: usize, case: &Case, go: Option<&Path>, musl: Option<&Path>) -> Re
             .iter()
             .map(|a| a.parse().expect("address from Go"))
             .collect();
-        let opts = gai::Options {
-            resolver: gai::Resolver::Go,
-            ..gai::Options::default()
-        };
-        let ours = gai::sort(&model, &input, &opts);
-        if ours.order != theirs {
-            return Err(format!(
-                "case {n} ({}), Go resolver: hosts {:?}\n  go:      {theirs:?}\n  nlorder: {:?}\n  steps: {:#?}",
-                case.description, case.hosts, ours.order, ours.steps
-            ));
-        }
+        same_as(gai::Resolver::Go, &theirs, &model, &input)
+            .map_err(|e| format!("case {n} ({}): {e}", case.description))?;
     }
     if let Some(musl) = musl {
         let out = ns.exec(&[musl.to_str().expect("musl"), "node1"]);
@@ -227,19 +219,27 @@ fn run_case(n: usize, case: &Case, go: Option<&Path>, musl: Option<&Path>) -> Re
                 theirs.push(ip);
             }
         }
-        let opts = gai::Options {
-            resolver: gai::Resolver::Musl,
-            ..gai::Options::default()
-        };
-        let ours = gai::sort(&model, &input, &opts);
-        if ours.order != theirs {
-            return Err(format!(
-                "case {n} ({}), musl: hosts {:?}\n  musl:    {theirs:?}\n  nlorder: {:?}\n  steps: {:#?}",
-                case.description, case.hosts, ours.order, ours.steps
-            ));
-        }
+        same_as(gai::Resolver::Musl, &theirs, &model, &input)
+            .map_err(|e| format!("case {n} ({}): {e}", case.description))?;
     }
     Ok(glibc != input)
+}
+
+/// Whether nlorder's replay of `resolver` sorts `input` as the resolver
+/// itself did (`theirs`); what each said when not.
+fn same_as(resolver: gai::Resolver, theirs: &[IpAddr], model: &Model, input: &[IpAddr]) -> Result<(), String> {
+    let opts = gai::Options {
+        resolver,
+        ..gai::Options::default()
+    };
+    let ours = gai::sort(model, input, &opts);
+    if ours.order == theirs {
+        return Ok(());
+    }
+    Err(format!(
+        "{resolver:?}: hosts {input:?}\n  theirs:  {theirs:?}\n  nlorder: {:?}\n  steps: {:#?}",
+        ours.order, ours.steps
+    ))
 }
 
 /// Removes /etc/netns/NS when dropped.

@@ -454,15 +454,16 @@ fn a_live_namespace_prints_as_ip_does() {
     assert_eq!(differences(&want, &got), Vec::<String>::new());
     // What this test is for is there.
     let routes = got["route"].to_string();
-    for needle in [
-        "\"nexthops\"",
-        "\"congestion\":\"cubic\"",
-        "\"from\"",
-        "\"pref\":\"high\"",
-        "\"tos\"",
-    ] {
-        assert!(routes.contains(needle), "{needle} in {routes}");
-    }
+    common::assert_has(
+        &routes,
+        &[
+            "\"nexthops\"",
+            "\"congestion\":\"cubic\"",
+            "\"from\"",
+            "\"pref\":\"high\"",
+            "\"tos\"",
+        ],
+    );
     // The next hops and link attributes read here are the crate's too.
     let file = std::fs::File::open(&case.pcap).expect("open");
     let mut reader = nlorder::capture::CaptureReader::new(file).expect("capture");
@@ -484,12 +485,13 @@ fn a_live_namespace_prints_as_ip_does() {
     .expect("readable");
     assert!(compared > 20, "{compared}");
     let links = got["link"].to_string();
-    for needle in [
-        "\"altnames\":[\"uplink-a\"]",
-        "\"ifalias\":\"uplinkA\"",
-        "\"linkmode\":\"DORMANT\"",
-        "\"group\":\"7\"",
-    ] {
-        assert!(links.contains(needle), "{needle} in {links}");
-    }
+    common::assert_has(
+        &links,
+        &[
+            "\"altnames\":[\"uplink-a\"]",
+            "\"ifalias\":\"uplinkA\"",
+            "\"linkmode\":\"DORMANT\"",
+            "\"group\":\"7\"",
+        ],
+    );
 }

@@ -169,6 +169,16 @@ pub fn tshark(path: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
+/// Per packet, each column's values joined by a comma, as tshark prints a
+/// field that occurs more than once.
+pub fn tshark_columns<K: Ord>(
+    rows: std::collections::BTreeMap<K, Vec<Vec<String>>>,
+) -> std::collections::BTreeMap<K, Vec<String>> {
+    rows.into_iter()
+        .map(|(p, cols)| (p, cols.into_iter().map(|c| c.join(",")).collect()))
+        .collect()
+}
+
 /// Whether an external tool is on PATH. In CI (CI=true) a missing tool is a
 /// failure, so a cross-check cannot silently stop checking.
 pub fn have_tool(tool: &str) -> bool {
@@ -371,29 +381,24 @@ pub mod tables {
 
     /// `ip -j link`'s (ifindex, name) in order.
     pub fn ip_links(ip: &Value) -> Vec<(u64, String)> {
-        ip["link"]
-            .as_array()
-            .expect("ip link")
-            .iter()
-            .map(|l| {
-                (
-                    l["ifindex"].as_u64().expect("ifindex"),
-                    l["ifname"].as_str().expect("ifname").to_owned(),
-                )
-            })
-            .collect()
+        index_and_name(&ip["link"], "ifindex", "ifname")
     }
 
     /// (ifindex, name) in order.
     pub fn our_links(t: &Value) -> Vec<(u64, String)> {
-        t["links"]
+        index_and_name(&t["links"], "index", "name")
+    }
+
+    /// The (`index`, `name`) of each link of the list `links`.
+    fn index_and_name(links: &Value, index: &str, name: &str) -> Vec<(u64, String)> {
+        links
             .as_array()
-            .expect("links")
+            .unwrap_or_else(|| panic!("no links: {links}"))
             .iter()
             .map(|l| {
                 (
-                    l["index"].as_u64().expect("index"),
-                    l["name"].as_str().expect("name").to_owned(),
+                    l[index].as_u64().unwrap_or_else(|| panic!("no {index}: {l}")),
+                    l[name].as_str().unwrap_or_else(|| panic!("no {name}: {l}")).to_owned(),
                 )
             })
             .collect()
