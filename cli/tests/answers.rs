@@ -110,9 +110,7 @@ fn kubelet_takes_resolved_none() {
 
 #[test]
 fn manifests_refuse_what_the_command_line_refuses_with_file_and_line() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("incident-nerdctl.pcap"), dir.join("n.pcap")).expect("copy");
+    common::tmp_fixture("incident-nerdctl.pcap", "n.pcap");
     // the header carries a trailing comment: the line number must survive it
     let p = tmp(
         "bad-method.nlorder.toml",
@@ -143,9 +141,7 @@ fn a_capture_given_to_check_is_named_as_such() {
 
 #[test]
 fn a_manifest_without_expectations_fails_and_says_how_to_record() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("basic.pcap"), dir.join("b.pcap")).expect("copy");
+    common::tmp_fixture("basic.pcap", "b.pcap");
     let p = tmp("empty.nlorder.toml", "capture = \"b.pcap\"\n");
     let out = common::nlorder(&["check", p.to_str().expect("p")]);
     let text = String::from_utf8_lossy(&out.stdout);
@@ -447,9 +443,7 @@ fn without_a_link_dump_names_come_from_the_capture_or_are_unknown() {
 
 #[test]
 fn update_keeps_the_comments_of_values_it_does_not_change() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("incident-nerdctl.pcap"), dir.join("n.pcap")).expect("copy");
+    common::tmp_fixture("incident-nerdctl.pcap", "n.pcap");
     // first-found's answer is right and commented; kubelet's is wrong
     let (doc, _) = common::detect_json(&[&fx("incident-nerdctl.pcap")]);
     let right = doc["address"].as_str().expect("address").to_owned();
@@ -564,9 +558,7 @@ fn answers_say_the_moment_and_moments_outside_the_capture_are_warned() {
     let out = common::nlorder(&["detect", "-q", "--at", "10", "--expect", "172.18.45.2/24", &f]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     // nor does check
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("basic.pcap"), dir.join("outside.pcap")).expect("copy");
+    common::tmp_fixture("basic.pcap", "outside.pcap");
     let p = tmp(
         "outside.nlorder.toml",
         "capture = \"outside.pcap\"\n[[detect]]\nmethod = \"first-found\"\nat = 99999\naddress = \"172.18.45.2/24\"\n",

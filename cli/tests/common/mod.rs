@@ -45,6 +45,12 @@ pub fn strs_at(list: &serde_json::Value, key: &str) -> Vec<String> {
         .collect()
 }
 
+/// Copies the fixture `name` to `as_name` in the folder [`tmp`] writes to
+/// (where a manifest written there finds it), and returns its path.
+pub fn tmp_fixture(name: &str, as_name: &str) -> PathBuf {
+    tmp(as_name, std::fs::read(fixture(name)).expect("fixture"))
+}
+
 /// A JSON document's `warnings`, as strings.
 pub fn warnings(doc: &serde_json::Value) -> Vec<String> {
     doc["warnings"]
