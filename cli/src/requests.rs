@@ -70,12 +70,17 @@ impl TableArgs {
 
     /// The family `--family`, `-4` or `-6` asks for.
     fn family(&self) -> Option<nlorder::replay::Family> {
-        use nlorder::replay::Family;
-        match (self.ipv4, self.ipv6) {
-            (true, _) => Some(Family::V4),
-            (_, true) => Some(Family::V6),
-            _ => self.family,
-        }
+        family_of(self.family, self.ipv4, self.ipv6)
+    }
+}
+
+/// The family `--family`, `-4` or `-6` asks for (clap lets one of them through).
+fn family_of(family: Option<nlorder::replay::Family>, ipv4: bool, ipv6: bool) -> Option<nlorder::replay::Family> {
+    use nlorder::replay::Family;
+    match (ipv4, ipv6) {
+        (true, _) => Some(Family::V4),
+        (_, true) => Some(Family::V6),
+        _ => family,
     }
 }
 
@@ -209,14 +214,9 @@ impl RequestFormArg {
 
 impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
     fn from(a: DetectSettingsArgs) -> Self {
-        let family = match (a.ipv4, a.ipv6) {
-            (true, _) => Some(nlorder::replay::Family::V4),
-            (_, true) => Some(nlorder::replay::Family::V6),
-            _ => a.family,
-        };
         nlorder::app::settings::DetectSettings {
             method: a.method,
-            family,
+            family: family_of(a.family, a.ipv4, a.ipv6),
             expect: a.expect,
             programs: a.programs,
             ..Default::default()
