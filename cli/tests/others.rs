@@ -117,7 +117,7 @@ fn filtered_dumps_replace_exactly_what_they_cover() {
     assert_eq!(defaults.len(), 1, "{defaults:?}");
     assert_eq!(defaults[0]["gateway"], "10.3.0.254");
     // decode says what each request asked for
-    let d = String::from_utf8_lossy(&common::nlorder(&["decode", "-q", cap.to_str().unwrap()]).stdout).into_owned();
+    let d = common::stdout_ok(&["decode", "-q", cap.to_str().unwrap()]);
     common::assert_has(&d, &["RTM_GETROUTE dump", "routes family inet table main"]);
     common::assert_has(&d, &["addresses family unspec dev eth0"]);
     let j = common::decode_json(&cap);
@@ -1016,7 +1016,7 @@ fn the_home_address_rule_follows_the_kernel_build() {
         let mut a = vec!["gai", "-q"];
         a.extend_from_slice(extra);
         a.extend([p, "2001:db8::8000:9", "2001:db8:1::9"]);
-        let out = String::from_utf8_lossy(&common::nlorder(&a).stdout).into_owned();
+        let out = common::stdout_ok(&a);
         let src: Vec<String> = out
             .lines()
             .filter_map(|l| l.trim().split(" <- ").nth(1))
