@@ -93,8 +93,7 @@ fn ansible_default_address_equals_real_ansibles() {
 fn at_auto_says_ansible_asks_with_one_request() {
     let capture = common::fixture("incident-hotplug.pcap");
     let capture = capture.to_str().unwrap();
-    let out = common::nlorder(&["detect", "-q", "--method", "ansible", "--at", "auto", capture]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "-q", "--method", "ansible", "--at", "auto", capture]);
     common::assert_has(&text, &["asks with one request (`ip route get`)"]);
     let out = common::nlorder(&["detect", "-q", "--method", "kubelet", "--at", "auto", capture]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("no Go program looked"));
@@ -125,8 +124,7 @@ fn a_source_behind_several_next_hops_is_unknown_everywhere() {
         ],
         vec!["gai", "-q", capture, dst, "8.8.8.8"],
     ] {
-        let out = common::nlorder(&args);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&args);
         assert!(text.contains("several next hops"), "{args:?}: {text}");
         assert!(!text.contains("no usable address"), "{args:?}: {text}");
     }

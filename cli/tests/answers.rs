@@ -315,8 +315,7 @@ fn flannel_rows_agree_with_the_choice_of_a_name_pattern() {
 fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
     // Two recordings of one namespace, joined: links, an address and routes
     // appeared in between without any message in the capture.
-    let out = common::nlorder(&["timeline", "-q", &fx("two-recordings.pcap")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", &fx("two-recordings.pcap")]);
     common::assert_has(
         &text,
         &[
@@ -340,8 +339,7 @@ fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
     assert_eq!(unnotified, 8, "4 links, 1 address, 3 routes");
     // the two-section pcapng joins two hosts' recordings: the second
     // host's dumps are its starting state, not news about the first
-    let out = common::nlorder(&["timeline", "-q", &fx("pcapng/two-sections.pcapng")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", &fx("pcapng/two-sections.pcapng")]);
     assert_eq!(text.matches("never notified").count(), 0, "{text}");
     assert!(!text.contains("DISAGREES"), "{text}");
 }
@@ -726,15 +724,12 @@ fn a_calico_method_one_slip_away_keeps_calicos_answer_and_names_the_method_meant
     // a replay of what calico-node does with that method: it ran, exit 0
     assert_eq!(out.status.code(), Some(0));
     // a method that takes an argument, given none: the argument is left to fill
-    let out = common::nlorder(&["detect", "-q", "--method", "interface", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "-q", "--method", "interface", &f]);
     common::assert_has(&text, &["(calico-node terminates); did you mean interface=...?"]);
-    let out = common::nlorder(&["detect", "-q", "--format", "json", "--method", "interfce=eth.*", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "-q", "--format", "json", "--method", "interfce=eth.*", &f]);
     common::assert_has(&text, &["did you mean interface=eth.*?"]);
     // an interface name given as the method is calico-node's to reject, with no guess
-    let out = common::nlorder(&["detect", "-q", "--method", "eth1", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "-q", "--method", "eth1", &f]);
     common::assert_has(&text, &["Invalid IP autodetection method: eth1"]);
     assert!(!text.contains("did you mean"), "{text}");
 }

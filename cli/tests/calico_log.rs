@@ -165,8 +165,7 @@ fn can_reach() {
 #[test]
 fn can_reach_a_name_without_its_answer_logs_nothing_invented() {
     let f = common::fixture("incident-nerdctl.pcap");
-    let out = common::nlorder(&["detect", "--method", "can-reach=example.com", f.to_str().expect("path")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "--method", "can-reach=example.com", f.to_str().expect("path")]);
     assert!(!text.contains("log:"), "{text}");
     common::assert_has(&text, &["nlorder's limit", "--resolved"]);
 }
@@ -177,8 +176,7 @@ fn a_route_that_refuses_is_gos_dial_error() {
     // ENETUNREACH, which Go's net.Dial reports as below (seen with Go in a
     // namespace without a default route).
     let f = common::fixture("notify-link.pcap");
-    let out = common::nlorder(&["detect", "--method", "can-reach=8.8.8.8", f.to_str().expect("path")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "--method", "can-reach=8.8.8.8", f.to_str().expect("path")]);
     common::assert_has(
         &text,
         &[
@@ -231,8 +229,7 @@ fn semantics_lists_default_excludes_only_where_they_apply() {
         ("cidr=10.0.0.0/8", false),
         ("can-reach=8.8.8.8", false),
     ] {
-        let out = common::nlorder(&["detect", "--method", method, f.to_str().expect("path")]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["detect", "--method", method, f.to_str().expect("path")]);
         let semantics = text
             .lines()
             .find(|l| l.trim_start().starts_with("semantics:"))

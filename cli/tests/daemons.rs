@@ -302,8 +302,7 @@ fn namespace_moves_are_said() {
     for kernel in ["6.1", "6.12"] {
         let pcap = common::fixture("daemons").join(kernel).join("netns-moves.l0.pcap");
         let path = pcap.to_string_lossy().into_owned();
-        let out = common::nlorder(&["timeline", "-q", &path]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", &path]);
         for name in ["eth0", "eth1", "veth1"] {
             assert!(
                 text.lines().any(|l| l.contains(&format!("- link {name} ("))

@@ -160,7 +160,7 @@ fn watch_prints_the_flip_a_hot_added_nic_causes_as_it_happens() {
     nix_kill(&child, "INT");
     assert!(wait_exit(&mut child, Duration::from_secs(10)).success());
     // The kept capture tells the same story to detect --timeline.
-    let out = common::nlorder(&[
+    let text = common::stdout_ok(&[
         "detect",
         "--timeline",
         "-q",
@@ -168,7 +168,6 @@ fn watch_prints_the_flip_a_hot_added_nic_causes_as_it_happens() {
         "first-found",
         kept.to_str().unwrap(),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
     common::assert_has(&text, &["10.9.0.2/24 on eth0 -> 192.168.100.5/24 on ens19"]);
     let _ = std::fs::remove_file(&kept);
 }

@@ -351,7 +351,7 @@ fn go_resolver_at_auto_is_its_programs_interface_look_not_the_end() {
         // the cgo program's Go look is later, and left out
         assert!(look_of(&who, cgo.pid, "go-net") > look_of(&who, go.pid, "go-net"));
         // every look of a Go program that is not a cgo one: only go-node's
-        let out = common::nlorder(&[
+        let text = common::stdout_ok(&[
             "gai",
             "-q",
             "--at",
@@ -363,7 +363,6 @@ fn go_resolver_at_auto_is_its_programs_interface_look_not_the_end() {
             "10.0.6.2",
             "2001:db8:20::2",
         ]);
-        let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(text.matches("go order:").count(), 1, "{fixture}: {text}");
         common::assert_has(&text, &["(--at auto, inferred: look 1 of the capture"]);
         // manifests' at = "auto" for resolver = "go" is the same moment
@@ -469,8 +468,7 @@ fn a_capture_without_looks_says_so_and_the_timeline_marks_them() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text.starts_with("no program asked for the tables"), "{text}");
     // GETs of single objects only
-    let out = common::nlorder(&["who", "-q", &common::fixture("requests.pcap").to_string_lossy()]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["who", "-q", &common::fixture("requests.pcap").to_string_lossy()]);
     common::assert_has(&text, &["no looks: no dump requests"]);
     // and detect --at auto says it found none
     let (d, _) = common::detect_json(&["--at", "auto", &common::fixture("requests.pcap").to_string_lossy()]);
@@ -490,8 +488,7 @@ fn a_capture_without_looks_says_so_and_the_timeline_marks_them() {
     let f = common::fixture("looks/6.12/gai-node.l0.pcap")
         .to_string_lossy()
         .into_owned();
-    let out = common::nlorder(&["timeline", "-q", &f]);
-    let text2 = String::from_utf8_lossy(&out.stdout);
+    let text2 = common::stdout_ok(&["timeline", "-q", &f]);
     common::assert_has(&text2, &["? glibc getaddrinfo (__check_pf) looked here"]);
     common::assert_has(&text2, &["? Go net (net.Interfaces / Addrs) looked here"]);
 }

@@ -133,8 +133,7 @@ fn ip_s_own_filtered_dumps_on_real_kernels() {
             let cap = common::fixture(&format!("kernels/{k}/filtered-dumps.l{l}.pcap"));
             let t = table(&cap, &["--kernel", k, "--at", "end+3"]);
             assert!(warnings(&t).is_empty(), "{}: {:?}", cap.display(), warnings(&t));
-            let d = common::nlorder(&["decode", "-q", "-Y", "dump && request", cap.to_str().unwrap()]);
-            let text = String::from_utf8_lossy(&d.stdout);
+            let text = common::stdout_ok(&["decode", "-q", "-Y", "dump && request", cap.to_str().unwrap()]);
             common::assert_has(&text, &["routes family inet table main"]);
             common::assert_has(&text, &["addresses family unspec dev eth0"]);
         }
@@ -450,8 +449,7 @@ fn a_link_dump_alone_answers_nothing() {
 #[test]
 fn a_shape_many_libraries_send_names_no_program() {
     let cap = common::fixture("others/counter.pcap");
-    let out = common::nlorder(&["who", "-q", "-e", "packet,program", cap.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["who", "-q", "-e", "packet,program", cap.to_str().unwrap()]);
     let programs: Vec<&str> = text.lines().filter_map(|l| l.split('\t').nth(1)).collect();
     assert_eq!(programs, ["unknown", "unknown", "unknown"], "{text}");
 }
@@ -462,8 +460,7 @@ fn a_shape_many_libraries_send_names_no_program() {
 #[test]
 fn links_known_only_from_addresses_have_unknown_flags() {
     let cap = common::fixture("third-party/nldecap__two_packets_le.pcap");
-    let out = common::nlorder(&["table", "-q", cap.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["table", "-q", cap.to_str().unwrap()]);
     let links: Vec<&str> = text.lines().filter(|l| l.contains("[inferred")).collect();
     assert_eq!(links.len(), 3, "{text}");
     assert!(links.iter().all(|l| l.contains("<flags unknown>")), "{text}");
@@ -614,8 +611,7 @@ fn link_flags_and_state_equal_ip_s() {
 #[test]
 fn a_capture_without_routes_says_they_are_unknown() {
     let cap = common::fixture("third-party/pyroute2__nl0.pcap");
-    let out = common::nlorder(&["table", "-q", cap.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["table", "-q", cap.to_str().unwrap()]);
     assert!(
         text.lines()
             .any(|l| l == "# routes: unknown (no route dump or route message in the capture)"),
@@ -751,8 +747,7 @@ fn links_known_only_by_index_leave_filters_by_name_and_state_unknown() {
 fn gai_says_what_the_capture_cannot_answer() {
     let cut = common::fixture("derived/notify-addr-300.pcap.gz");
     let p = cut.to_str().unwrap();
-    let out = common::nlorder(&["gai", "-q", p, "10.0.0.1", "::1"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["gai", "-q", p, "10.0.0.1", "::1"]);
     assert!(
         text.starts_with(
             "glibc order: nothing: the capture cannot answer this: no message in it shows the host's addresses"
@@ -867,8 +862,7 @@ fn a_cut_capture_says_where_it_was_cut_in_every_answer() {
 fn the_recorder_s_own_dumps_are_no_program_looking() {
     let cap = common::fixture("others/bridge-mac.pcap");
     let p = cap.to_str().unwrap();
-    let out = common::nlorder(&["who", "-q", p]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["who", "-q", p]);
     assert!(!text.contains("no rule names"), "{text}");
     assert!(
         text.lines()
@@ -905,7 +899,7 @@ fn the_recorder_s_own_dumps_are_no_program_looking() {
 #[test]
 fn cilium_s_masquerade_fallback_says_it_is_the_fallback() {
     let cap = common::fixture("incident-k8s-node-1.pcap");
-    let out = common::nlorder(&[
+    let text = common::stdout_ok(&[
         "detect",
         "-q",
         "--method",
@@ -914,7 +908,6 @@ fn cilium_s_masquerade_fallback_says_it_is_the_fallback() {
         "6",
         cap.to_str().unwrap(),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("cilium-masquerade (IPv6) -> ::1 on eth0"), "{text}");
     assert!(
         text.lines()
@@ -949,8 +942,7 @@ fn inferred_changes_carry_their_own_time_and_no_packet() {
             Some((w.next()?.to_owned(), w.next()?.to_owned()))
         })
         .collect();
-    let out = common::nlorder(&["timeline", "-q", p]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", p]);
     let mut inferred = 0;
     for l in text.lines() {
         let mut w = l.split_whitespace();

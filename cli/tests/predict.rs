@@ -295,8 +295,7 @@ fn ipv6_siblings_make_one_multipath_route_in_the_kernel_s_order() {
         let before = routes_to(&pcap, "6.1", dump - 1, "2001:db8:99::/64");
         assert_eq!(before.len(), 1, "{name}: {before:?}");
         assert_eq!(before[0]["multipath"], true, "{name}: {before:?}");
-        let out = common::nlorder(&["timeline", "-q", "--kernel", "6.1", pcap.to_str().expect("p")]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", "--kernel", "6.1", pcap.to_str().expect("p")]);
         let line = text
             .lines()
             .find(|l| l.contains(&format!("= dump #{dump} ")))
@@ -326,8 +325,7 @@ fn ipv6_siblings_make_one_multipath_route_in_the_kernel_s_order() {
 fn a_link_moved_away_is_said_moved_not_deleted() {
     for kernel in ["6.1", "6.12"] {
         let pcap = common::fixture(&format!("between/{kernel}/route-steps.l1.pcap"));
-        let out = common::nlorder(&["timeline", "-q", "--kernel", kernel, pcap.to_str().expect("p")]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", "--kernel", kernel, pcap.to_str().expect("p")]);
         let gone: Vec<&str> = text.lines().filter(|l| l.contains("- link veth9p")).collect();
         assert_eq!(gone.len(), 1, "{kernel}: {gone:?}");
         assert!(

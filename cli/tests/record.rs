@@ -169,8 +169,7 @@ fn follow_records_changes_in_order() {
     let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
     let status = child.wait().expect("wait");
     assert!(status.success(), "{status:?}");
-    let out = common::nlorder(&["timeline", "-q", path.to_str().expect("p")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", path.to_str().expect("p")]);
     let expected = [
         "+ link ens19",
         "+ 192.168.200.5/24 on ens19 (new link ens19",

@@ -431,8 +431,7 @@ fn a_snapshot_is_one_moment() {
     // a tentative address is said as `ip` showed it, not as a capture's
     // packet with an --at a snapshot refuses
     let paste = common::fixture("pastes/bridge-tentative.txt");
-    let out = common::nlorder(&["table", paste.to_str().expect("path")]);
-    let listed = String::from_utf8_lossy(&out.stdout);
+    let listed = common::stdout_ok(&["table", paste.to_str().expect("path")]);
     common::assert_has(
         &listed,
         &["duplicate address detection of fe80::ec91:a2ff:fec2:a434 on br9 was under way when `ip` ran"],

@@ -92,8 +92,7 @@ fn a_truncated_capture_says_what_its_answer_rests_on() {
     // walks its links: no order is assumed
     assert!(!notes.iter().any(|n| n.contains("link order")), "{notes:?}");
     // the text says it next to the answer
-    let out = common::nlorder(&["detect", "-q", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "-q", &f]);
     common::assert_has(&text, &["note: assumed: eth0.4002, eth0.23 known only"]);
     // --all and --timeline carry the same
     for flag in ["--all", "--timeline"] {
@@ -131,8 +130,7 @@ fn every_json_carries_the_grounds_of_a_truncated_capture() {
         let (v, _) = common::json_of("gai", &args);
         has(&v, &format!("gai {extra:?}"));
     }
-    let out = common::nlorder(&["timeline", "--format", "json", &f]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = common::stdout_ok(&["timeline", "--format", "json", &f]);
     let last: Value = serde_json::from_str(stdout.lines().last().expect("a line")).expect("JSON");
     assert_eq!(last["change"], "end", "{stdout}");
     assert_eq!(last["packet"], 2, "{last}");
@@ -188,8 +186,7 @@ fn kubelet_says_its_fall_back_to_ipv4() {
         "{}",
         d["notes"]
     );
-    let out = common::nlorder(&["detect", "-q", "--family", "6", "--method", "kubelet", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "-q", "--family", "6", "--method", "kubelet", &f]);
     assert!(text.starts_with("kubelet (IPv4) -> 172.18.45.100"), "{text}");
     // with an IPv6 default route, IPv6 it is
     let (d, _) = common::detect_json(&["--family", "6", "--method", "kubelet", &fx("basic.pcap")]);
