@@ -28,6 +28,20 @@ fn run(data: &[u8], mut each: impl FnMut(&nlorder::ingest::trace::TraceMessage<'
     stats.messages
 }
 
+/// Decodes `data` and prints every message with `printer` (to nowhere),
+/// naming links as `decode` does.
+fn print_all(data: &[u8], mut printer: impl for<'a, 'b> Print<MessageFields<'a, 'b>>) -> u64 {
+    let mut names = LinkNames::default();
+    run(data, |m| {
+        names.learn(&m.decoded.body, m.decoded.header.kind);
+        let m = MessageFields {
+            message: m,
+            names: &names,
+        };
+        printer.print(&m, &mut std::io::sink()).expect("sink")
+    })
+}
+
 fn decode(c: &mut Criterion) {
     let data = common::repeat(&["basic.pcap", "notify-link.pcap", "notify-addr.pcap"], 16 << 20);
     let mut g = c.benchmark_group("decode");
@@ -36,33 +50,9 @@ fn decode(c: &mut Criterion) {
     g.bench_function("trace (capture+framing+compact decode)", |b| {
         b.iter(|| run(&data, |_| {}))
     });
-    g.bench_function("json lines", |b| {
-        b.iter(|| {
-            let mut p = JsonMessages::new(false);
-            let mut names = LinkNames::default();
-            run(&data, |m| {
-                names.learn(&m.decoded.body, m.decoded.header.kind);
-                let m = MessageFields {
-                    message: m,
-                    names: &names,
-                };
-                p.print(&m, &mut std::io::sink()).expect("sink")
-            })
-        })
-    });
+    g.bench_function("json lines", |b| b.iter(|| print_all(&data, JsonMessages::new(false))));
     g.bench_function("text", |b| {
-        b.iter(|| {
-            let mut p = TextMessages::new(Style::plain(), false);
-            let mut names = LinkNames::default();
-            run(&data, |m| {
-                names.learn(&m.decoded.body, m.decoded.header.kind);
-                let m = MessageFields {
-                    message: m,
-                    names: &names,
-                };
-                p.print(&m, &mut std::io::sink()).expect("sink")
-            })
-        })
+        b.iter(|| print_all(&data, TextMessages::new(Style::plain(), false)))
     });
     g.finish();
 }

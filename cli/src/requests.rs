@@ -70,12 +70,17 @@ impl TableArgs {
 
     /// The family `--family`, `-4` or `-6` asks for.
     fn family(&self) -> Option<nlorder::replay::Family> {
-        use nlorder::replay::Family;
-        match (self.ipv4, self.ipv6) {
-            (true, _) => Some(Family::V4),
-            (_, true) => Some(Family::V6),
-            _ => self.family,
-        }
+        family_of(self.family, self.ipv4, self.ipv6)
+    }
+}
+
+/// The family `--family`, `-4` or `-6` asks for (clap lets one of them through).
+fn family_of(family: Option<nlorder::replay::Family>, ipv4: bool, ipv6: bool) -> Option<nlorder::replay::Family> {
+    use nlorder::replay::Family;
+    match (ipv4, ipv6) {
+        (true, _) => Some(Family::V4),
+        (_, true) => Some(Family::V6),
+        _ => family,
     }
 }
 
@@ -209,14 +214,9 @@ impl RequestFormArg {
 
 impl From<DetectSettingsArgs> for nlorder::app::settings::DetectSettings {
     fn from(a: DetectSettingsArgs) -> Self {
-        let family = match (a.ipv4, a.ipv6) {
-            (true, _) => Some(nlorder::replay::Family::V4),
-            (_, true) => Some(nlorder::replay::Family::V6),
-            _ => a.family,
-        };
         nlorder::app::settings::DetectSettings {
             method: a.method,
-            family,
+            family: family_of(a.family, a.ipv4, a.ipv6),
             expect: a.expect,
             programs: a.programs,
             ..Default::default()
@@ -311,9 +311,9 @@ impl Command {
             Command::Detect(a) => (
                 Job::Detect(Box::new(app::detect::Detect {
                     nodes: app::detect::nodes(&a.captures)?,
-                    settings: a.settings.into(),
+                    settings: a.replay.settings.into(),
                     installation: a.installation,
-                    model: a.model.options(),
+                    model: a.replay.model.options(),
                     at: a.at,
                     timeline: a.timeline,
                     all: a.all,
@@ -322,7 +322,7 @@ impl Command {
                     format: a.format.into(),
                     jobs: a.jobs.map(|j| j as usize),
                 })),
-                a.io.console(),
+                a.replay.io.console(),
             ),
             Command::Gai(a) => (
                 Job::Gai(Box::new(app::gai::Gai {
@@ -376,9 +376,9 @@ impl Command {
                 }
                 let report = app::report::Report {
                     nodes: app::detect::nodes(&a.captures)?,
-                    settings: a.settings.into(),
+                    settings: a.replay.settings.into(),
                     all: a.all,
-                    model: a.model.options(),
+                    model: a.replay.model.options(),
                     at: a.at,
                     format: match a.format {
                         PictureFormatArg::Html => app::report::PictureFormat::Html,
@@ -386,7 +386,7 @@ impl Command {
                     },
                     output: a.output,
                 };
-                (Job::Report(Box::new(report)), a.io.console())
+                (Job::Report(Box::new(report)), a.replay.io.console())
             }
             Command::Record(a) => {
                 let (format, options) = a.options();
@@ -413,12 +413,12 @@ impl Command {
                     },
                 };
                 let watch = app::watch::Watch {
-                    settings: a.settings.into(),
-                    model: a.model.options(),
+                    settings: a.replay.settings.into(),
+                    model: a.replay.model.options(),
                     feed,
                     format: a.format.into(),
                 };
-                (Job::Watch(Box::new(watch)), a.io.console())
+                (Job::Watch(Box::new(watch)), a.replay.io.console())
             }
             Command::Completions { .. } | Command::Man { .. } => return Ok(None),
         }))

@@ -29,12 +29,7 @@ fn annotate(input: &Path, output: &Path) {
         "-w",
         output.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "annotate {}: {}",
-        input.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out, format_args!("annotate {}", input.display()));
 }
 
 /// Per frame: number, time, length on the wire, captured length, link
@@ -259,7 +254,7 @@ fn comments_stand_where_the_facts_are() {
     check("derived/notify-addr.pcap.gz");
     let c = check("looks/6.12/gai-native.l0.pcap");
     let last = c.last_key_value().unwrap().1;
-    assert!(last.contains("nlorder: at the end of the capture: "), "{last}");
+    common::assert_has(last, &["nlorder: at the end of the capture: "]);
     assert!(
         c.values()
             .any(|v| v.contains("sent by glibc getaddrinfo (__check_pf) (certain)"))

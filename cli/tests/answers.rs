@@ -66,10 +66,10 @@ fn mistakes_in_detect_arguments_are_refused_with_one_line() {
     }
     let (code, err) = refused(&["detect", "-q", "a=-", "b=-"]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("two captures read stdin"), "{err}");
+    common::assert_has(&err, &["two captures read stdin"]);
     let (code, err) = refused(&["detect", "-q", &f, &f]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("two captures are named incident-nerdctl"), "{err}");
+    common::assert_has(&err, &["two captures are named incident-nerdctl"]);
 }
 
 #[test]
@@ -110,9 +110,7 @@ fn kubelet_takes_resolved_none() {
 
 #[test]
 fn manifests_refuse_what_the_command_line_refuses_with_file_and_line() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("incident-nerdctl.pcap"), dir.join("n.pcap")).expect("copy");
+    common::tmp_fixture("incident-nerdctl.pcap", "n.pcap");
     // the header carries a trailing comment: the line number must survive it
     let p = tmp(
         "bad-method.nlorder.toml",
@@ -120,10 +118,7 @@ fn manifests_refuse_what_the_command_line_refuses_with_file_and_line() {
     );
     let (code, err) = check_refused(&["check", p.to_str().expect("p")]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("bad-method.nlorder.toml:3: --method interface=eth("),
-        "{err}"
-    );
+    common::assert_has(&err, &["bad-method.nlorder.toml:3: --method interface=eth("]);
     let p = tmp(
         "comment-line.nlorder.toml",
         "capture = \"n.pcap\"\n\n[[detect]]  # why this one\nmethod = \"first-found\"\naddress = \"10.1.1.1\"\n",
@@ -146,15 +141,13 @@ fn a_capture_given_to_check_is_named_as_such() {
 
 #[test]
 fn a_manifest_without_expectations_fails_and_says_how_to_record() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("basic.pcap"), dir.join("b.pcap")).expect("copy");
+    common::tmp_fixture("basic.pcap", "b.pcap");
     let p = tmp("empty.nlorder.toml", "capture = \"b.pcap\"\n");
     let out = common::nlorder(&["check", p.to_str().expect("p")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains("0 passed, 1 failed"), "{text}");
-    assert!(text.contains("nlorder check --update"), "{text}");
+    common::assert_has(&text, &["0 passed, 1 failed"]);
+    common::assert_has(&text, &["nlorder check --update"]);
 }
 
 #[test]
@@ -198,10 +191,7 @@ fn a_cut_gzip_capture_is_read_as_far_as_it_decompresses() {
         whole.len()
     );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("unexpected end of file: the gzip stream ends early"),
-        "{err}"
-    );
+    common::assert_has(&err, &["unexpected end of file: the gzip stream ends early"]);
 }
 
 /// A gzip file cut before the capture's header is complete says what
@@ -325,18 +315,18 @@ fn flannel_rows_agree_with_the_choice_of_a_name_pattern() {
 fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
     // Two recordings of one namespace, joined: links, an address and routes
     // appeared in between without any message in the capture.
-    let out = common::nlorder(&["timeline", "-q", &fx("two-recordings.pcap")]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    for want in [
-        "+ link ens19 (ifindex 3, veth) (never notified",
-        "+ link ens20 (ifindex 5, veth) (never notified",
-        "+ 10.5.0.1/24 on ens19",
-        "= dump #8 of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
-        "= dump #13 of addresses (family unspec): 1 entry, DISAGREES",
-        "+ route 10.5.0.0/24 dev ens19 table main (never notified: seen in dump #16)",
-    ] {
-        assert!(text.contains(want), "{want}:\n{text}");
-    }
+    let text = common::stdout_ok(&["timeline", "-q", &fx("two-recordings.pcap")]);
+    common::assert_has(
+        &text,
+        &[
+            "+ link ens19 (ifindex 3, veth) (never notified",
+            "+ link ens20 (ifindex 5, veth) (never notified",
+            "+ 10.5.0.1/24 on ens19",
+            "= dump #8 of links (family unspec): 5 entries, DISAGREES with the model: 4 changes",
+            "= dump #13 of addresses (family unspec): 1 entry, DISAGREES",
+            "+ route 10.5.0.0/24 dev ens19 table main (never notified: seen in dump #16)",
+        ],
+    );
     // the first dumps are the starting state, not news
     let first = text.lines().find(|l| l.contains("= dump")).expect("a line");
     assert!(first.ends_with("as predicted"), "{first}");
@@ -349,8 +339,7 @@ fn a_dump_lists_what_nothing_had_notified_and_disagrees() {
     assert_eq!(unnotified, 8, "4 links, 1 address, 3 routes");
     // the two-section pcapng joins two hosts' recordings: the second
     // host's dumps are its starting state, not news about the first
-    let out = common::nlorder(&["timeline", "-q", &fx("pcapng/two-sections.pcapng")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", &fx("pcapng/two-sections.pcapng")]);
     assert_eq!(text.matches("never notified").count(), 0, "{text}");
     assert!(!text.contains("DISAGREES"), "{text}");
 }
@@ -403,9 +392,9 @@ fn an_operator_quickstart_file_replays_the_operators_default() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("first-found (nodeAddressAutodetectionV4 not set: the operator's default"),
-        "{err}"
+    common::assert_has(
+        &err,
+        &["first-found (nodeAddressAutodetectionV4 not set: the operator's default"],
     );
     let p = tmp(
         "typo.yaml",
@@ -419,7 +408,7 @@ fn an_operator_quickstart_file_replays_the_operators_default() {
         &fx("incident-nerdctl.pcap"),
     ]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("interfce") && err.contains("line 5"), "{err}");
+    common::assert_has(&err, &["interfce", "line 5"]);
 }
 
 #[test]
@@ -452,9 +441,7 @@ fn without_a_link_dump_names_come_from_the_capture_or_are_unknown() {
 
 #[test]
 fn update_keeps_the_comments_of_values_it_does_not_change() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("incident-nerdctl.pcap"), dir.join("n.pcap")).expect("copy");
+    common::tmp_fixture("incident-nerdctl.pcap", "n.pcap");
     // first-found's answer is right and commented; kubelet's is wrong
     let (doc, _) = common::detect_json(&[&fx("incident-nerdctl.pcap")]);
     let right = doc["address"].as_str().expect("address").to_owned();
@@ -468,17 +455,13 @@ fn update_keeps_the_comments_of_values_it_does_not_change() {
          address = \"192.0.2.99/32\"  # a stale value\n"
     );
     let p = tmp("comments.nlorder.toml", &text);
-    let out = common::nlorder(&["check", "--update", p.to_str().expect("p")]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    common::check_ok(&["--update", p.to_str().expect("p")]);
     let after = std::fs::read_to_string(&p).expect("read");
     assert!(
         after.contains(&format!("address = \"{right}\"  # checked by hand on the node")),
         "{after}"
     );
-    assert!(
-        after.contains("# what calico-node chose") && after.contains("# the default"),
-        "{after}"
-    );
+    common::assert_has(&after, &["# what calico-node chose", "# the default"]);
     // the stale value is replaced, its comment kept
     assert!(
         after.contains(&format!("address = \"{right}\"  # a stale value")),
@@ -538,8 +521,8 @@ fn answers_say_the_moment_and_moments_outside_the_capture_are_warned() {
     // inside: said, no warning
     let out = common::nlorder(&["detect", "-q", "--at", "5", &f]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("at: packet 5, 2026-"), "{text}");
-    assert!(text.contains("(--at 5)"), "{text}");
+    common::assert_has(&text, &["at: packet 5, 2026-"]);
+    common::assert_has(&text, &["(--at 5)"]);
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = common::nlorder(&["gai", "-q", &fx("incident-gai-alias.pcap"), "172.18.45.2", "10.0.0.1"]);
     assert!(
@@ -573,9 +556,7 @@ fn answers_say_the_moment_and_moments_outside_the_capture_are_warned() {
     let out = common::nlorder(&["detect", "-q", "--at", "10", "--expect", "172.18.45.2/24", &f]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     // nor does check
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("answers");
-    std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::copy(common::fixture("basic.pcap"), dir.join("outside.pcap")).expect("copy");
+    common::tmp_fixture("basic.pcap", "outside.pcap");
     let p = tmp(
         "outside.nlorder.toml",
         "capture = \"outside.pcap\"\n[[detect]]\nmethod = \"first-found\"\nat = 99999\naddress = \"172.18.45.2/24\"\n",
@@ -583,7 +564,7 @@ fn answers_say_the_moment_and_moments_outside_the_capture_are_warned() {
     let out = common::nlorder(&["check", p.to_str().expect("p")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains("at = 99999 is after the capture"), "{text}");
+    common::assert_has(&text, &["at = 99999 is after the capture"]);
 }
 
 fn run(args: &[&str]) -> (String, String) {
@@ -613,22 +594,19 @@ fn counts_names_and_moments_read_as_written() {
         "{err}"
     );
     let (out, _) = run(&["timeline", "-q", &fx("notify-order.pcap")]);
-    assert!(
-        out.contains("= dump #1 of links (family unspec): 1 entry, as predicted"),
-        "{out}"
-    );
+    common::assert_has(&out, &["= dump #1 of links (family unspec): 1 entry, as predicted"]);
     // a program no rule names is said once, not "unknown (unknown)"
     let (out, _) = run(&["who", "-q", &fx("incident-dual-nic.pcap")]);
     assert!(!out.contains("unknown (unknown)"), "{out}");
-    assert!(out.contains("a program no rule names, port 2814, packet 1;"), "{out}");
+    common::assert_has(&out, &["a program no rule names, port 2814, packet 1;"]);
     // the message's own label names the device no link message named yet
     let (out, _) = run(&["decode", "-q", &fx("third-party/nldecap__two_packets_le.pcap")]);
     assert!(out.contains(" 1: lo inet 127.0.0.1/8") && !out.contains("if1"), "{out}");
     // the links' header does not say "no dump" above links from a dump
     let (out, _) = run(&["table", "-q", &fx("notify-addr.pcap")]);
-    assert!(
-        out.contains("# links (kernel order ascending, assumed: the link dump does not tell which)"),
-        "{out}"
+    common::assert_has(
+        &out,
+        &["# links (kernel order ascending, assumed: the link dump does not tell which)"],
     );
     assert!(!out.contains("no dump could tell"));
     // a packet number past the end names no time to run timers on to
@@ -678,9 +656,9 @@ fn counts_names_and_moments_read_as_written() {
         "2001:db8::1",
         &fx("incident-hotplug.pcap"),
     ]);
-    assert!(
-        out.contains("BGP peer 2001:db8::1: not checked, it is IPv6 and this detects IPv4"),
-        "{out}"
+    common::assert_has(
+        &out,
+        &["BGP peer 2001:db8::1: not checked, it is IPv6 and this detects IPv4"],
     );
 }
 
@@ -707,7 +685,7 @@ fn a_time_no_capture_can_hold_is_refused_in_the_users_words() {
     let out = common::nlorder(&["detect", "-q", "--at", "inf", &f]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("'inf' is neither auto, a packet number"), "{err}");
+    common::assert_has(&err, &["'inf' is neither auto, a packet number"]);
     // where a number stops being a packet number is in each --at's help ...
     for args in [
         ["table", "--help"],
@@ -725,12 +703,9 @@ fn a_time_no_capture_can_hold_is_refused_in_the_users_words() {
     // ... and the tool reads it so: the last packet number, then the first time
     let stderr = |at: &str| String::from_utf8_lossy(&common::nlorder(&["table", "--at", at, &f]).stderr).into_owned();
     let err = stderr("999999999");
-    assert!(err.contains("--at 999999999 is after the capture (packet 1,"), "{err}");
+    common::assert_has(&err, &["--at 999999999 is after the capture (packet 1,"]);
     let err = stderr("1000000000");
-    assert!(
-        err.contains("--at 2001-09-09T01:46:40.000000Z is before the capture"),
-        "{err}"
-    );
+    common::assert_has(&err, &["--at 2001-09-09T01:46:40.000000Z is before the capture"]);
 }
 
 #[test]
@@ -745,25 +720,16 @@ fn a_calico_method_one_slip_away_keeps_calicos_answer_and_names_the_method_meant
         "{text}"
     );
     // (calico-node's log line is its own, with no guess in it)
-    assert!(
-        text.contains("log: Invalid IP autodetection method: first-fund\n"),
-        "{text}"
-    );
+    common::assert_has(&text, &["log: Invalid IP autodetection method: first-fund\n"]);
     // a replay of what calico-node does with that method: it ran, exit 0
     assert_eq!(out.status.code(), Some(0));
     // a method that takes an argument, given none: the argument is left to fill
-    let out = common::nlorder(&["detect", "-q", "--method", "interface", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("(calico-node terminates); did you mean interface=...?"),
-        "{text}"
-    );
-    let out = common::nlorder(&["detect", "-q", "--format", "json", "--method", "interfce=eth.*", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("did you mean interface=eth.*?"), "{text}");
+    let text = common::stdout_ok(&["detect", "-q", "--method", "interface", &f]);
+    common::assert_has(&text, &["(calico-node terminates); did you mean interface=...?"]);
+    let text = common::stdout_ok(&["detect", "-q", "--format", "json", "--method", "interfce=eth.*", &f]);
+    common::assert_has(&text, &["did you mean interface=eth.*?"]);
     // an interface name given as the method is calico-node's to reject, with no guess
-    let out = common::nlorder(&["detect", "-q", "--method", "eth1", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Invalid IP autodetection method: eth1"), "{text}");
+    let text = common::stdout_ok(&["detect", "-q", "--method", "eth1", &f]);
+    common::assert_has(&text, &["Invalid IP autodetection method: eth1"]);
     assert!(!text.contains("did you mean"), "{text}");
 }

@@ -40,9 +40,7 @@ fn ours(messages: &[Value], names: &[&str]) -> BTreeMap<u64, Vec<String>> {
             }
         }
     }
-    out.into_iter()
-        .map(|(p, cols)| (p, cols.into_iter().map(|c| c.join(",")).collect()))
-        .collect()
+    common::tshark_columns(out)
 }
 
 #[test]

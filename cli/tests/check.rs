@@ -111,25 +111,22 @@ fn malformed_manifests_name_file_and_line() {
     );
     let (_, err, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(2));
-    assert!(
-        err.contains("unknown-key.nlorder.toml:5") && err.contains("adress"),
-        "{err}"
-    );
+    common::assert_has(&err, &["unknown-key.nlorder.toml:5", "adress"]);
     let p = tmp("syntax.nlorder.toml", format!("capture = {nerd:?}\n[[detect]\n"));
     let (_, err, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("syntax.nlorder.toml:2"), "{err}");
+    common::assert_has(&err, &["syntax.nlorder.toml:2"]);
     let p = tmp("nocapture.nlorder.toml", "[[detect]]\nmethod = \"first-found\"\n");
     let (_, err, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("names no capture"), "{err}");
+    common::assert_has(&err, &["names no capture"]);
     let p = tmp(
         "missing.nlorder.toml",
         "capture = \"nope.pcap\"\n[[link_order]]\nlinks = []\n",
     );
     let (_, err, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("nope.pcap"), "{err}");
+    common::assert_has(&err, &["nope.pcap"]);
 }
 
 #[test]
@@ -141,14 +138,14 @@ fn update_records_a_new_incident_in_one_command() {
     // Nothing written down is not a pass: it fails and says how to record.
     let (out, _, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(1), "no expectations yet: {out}");
-    assert!(out.contains("nlorder check --update"), "{out}");
+    common::assert_has(&out, &["nlorder check --update"]);
     let (_, _, code) = run(&["--update", p.to_str().expect("p")]);
     assert_eq!(code, Some(0));
     let text = std::fs::read_to_string(&p).expect("read");
     assert!(text.starts_with("# incident 4711\n"), "comments kept: {text}");
-    assert!(text.contains("address = \"192.168.50.5/24\""), "{text}");
+    common::assert_has(&text, &["address = \"192.168.50.5/24\""]);
     assert!(text.contains("address = \"10.0.0.5\""), "kubelet: {text}");
-    assert!(text.contains("warnings = \"none\""), "{text}");
+    common::assert_has(&text, &["warnings = \"none\""]);
     let (out, _, code) = run(&[p.to_str().expect("p")]);
     assert_eq!(code, Some(0), "{out}");
     // and a later change in behaviour would now fail it
@@ -171,8 +168,8 @@ fn junit_and_json_reports() {
     let (_, _, code) = run(&["--junit", junit.to_str().expect("p"), p.to_str().expect("p")]);
     assert_eq!(code, Some(1));
     let xml = std::fs::read_to_string(&junit).expect("junit");
-    assert!(xml.contains("<testsuite") && xml.contains("failures=\"1\""), "{xml}");
-    assert!(xml.contains("expected 1.2.3.4, got 192.168.10.5"), "{xml}");
+    common::assert_has(&xml, &["<testsuite", "failures=\"1\""]);
+    common::assert_has(&xml, &["expected 1.2.3.4, got 192.168.10.5"]);
     let (out, _, _) = run(&["--format", "json", p.to_str().expect("p")]);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["failed"], 1);
@@ -244,18 +241,12 @@ fn one_broken_manifest_does_not_cancel_the_others() {
         "{out}"
     );
     assert!(out.trim_end().ends_with("1 passed, 0 failed, 3 errors"), "{out}");
-    assert!(err.contains("missing.pcap") && err.contains("adress"), "{err}");
+    common::assert_has(&err, &["missing.pcap", "adress"]);
     let xml = std::fs::read_to_string(&junit).expect("junit written");
-    assert!(xml.contains("errors=\"3\""), "{xml}");
+    common::assert_has(&xml, &["errors=\"3\""]);
     assert_eq!(xml.matches("<error").count(), 3, "{xml}");
-    assert!(
-        xml.contains("missing.nlorder.toml:2") && xml.contains("typo.nlorder.toml:4"),
-        "{xml}"
-    );
-    assert!(
-        xml.contains("<testcase name=\"[") && xml.contains("detect first-found (IPv4)"),
-        "{xml}"
-    );
+    common::assert_has(&xml, &["missing.nlorder.toml:2", "typo.nlorder.toml:4"]);
+    common::assert_has(&xml, &["<testcase name=\"[", "detect first-found (IPv4)"]);
     let (out, _, code) = run(&["--format", "json", dir.to_str().expect("p")]);
     assert_eq!(code, Some(2));
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
@@ -317,10 +308,7 @@ fn update_writes_nothing_when_the_run_fails() {
         "{out}"
     );
     // The manifest that ran is still recorded.
-    assert!(
-        err.contains("nlorder: updated") && err.contains("ok.nlorder.toml"),
-        "{err}"
-    );
+    common::assert_has(&err, &["nlorder: updated", "ok.nlorder.toml"]);
     assert!(text("ok.nlorder.toml").contains("address = \"10.4.0.1/24\""));
 }
 
@@ -369,7 +357,7 @@ fn replay_errors_moments_and_line_order() {
     assert_eq!(lines, sorted, "{out}");
     assert_eq!(lines.first(), Some(&2), "{out}");
     // Two detections that differ only by their moment have two names.
-    assert!(out.contains("] detect first-found (IPv4) at 3\n"), "{out}");
+    common::assert_has(&out, &["] detect first-found (IPv4) at 3\n"]);
     let xml = std::fs::read_to_string(&junit).expect("junit");
     let mut names: Vec<&str> = xml
         .split("<testcase name=\"")
@@ -381,11 +369,14 @@ fn replay_errors_moments_and_line_order() {
     names.dedup();
     assert_eq!(names.len(), n, "{xml}");
     // Names that would still repeat (settings the name leaves out) name their line.
-    assert!(
-        xml.contains("detect first-found (IPv4) (line 12)") && xml.contains("detect first-found (IPv4) (line 14)"),
-        "{xml}"
+    common::assert_has(
+        &xml,
+        &[
+            "detect first-found (IPv4) (line 12)",
+            "detect first-found (IPv4) (line 14)",
+        ],
     );
-    assert!(xml.contains("Invalid IP autodetection method: firstfound"), "{xml}");
+    common::assert_has(&xml, &["Invalid IP autodetection method: firstfound"]);
 }
 
 /// Cases run on several threads give the outcomes one thread gives, in

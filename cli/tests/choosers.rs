@@ -30,14 +30,7 @@ fn cases(dir: &Path) -> Vec<(String, PathBuf, Vec<Run>)> {
     };
     for k in kernels.flatten().filter(|k| k.path().is_dir()) {
         let kernel = k.file_name().to_string_lossy().into_owned();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(k.path())
-            .expect("kernel dir")
-            .flatten()
-            .map(|f| f.path())
-            .filter(|p| p.to_string_lossy().ends_with(".runs.json"))
-            .collect();
-        files.sort();
-        for f in files {
+        for f in common::files_ending(&k.path(), ".runs.json") {
             let runs = gochoose_runs(&f);
             if runs.is_empty() {
                 continue;

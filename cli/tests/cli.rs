@@ -65,11 +65,7 @@ fn every_file_written_takes_dash_o() {
     for flag in ["-o", "--output"] {
         let _ = std::fs::remove_file(&page);
         let out = common::nlorder(&["report", "-q", capture, flag, page.to_str().expect("path")]);
-        assert!(
-            out.status.success(),
-            "report {flag}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out, format_args!("report {flag}"));
         assert!(std::fs::metadata(&page).expect("written").len() > 0, "report {flag}");
     }
     // Every subcommand's help: the option that names the file written is
@@ -78,7 +74,7 @@ fn every_file_written_takes_dash_o() {
     let mut writers = Vec::new();
     let subs = subcommands();
     for sub in subs.iter().map(String::as_str) {
-        let help = stdout_of(&[sub, "--help"]);
+        let help = common::stdout_ok(&[sub, "--help"]);
         // an option's entry: from its line to the next option's
         let entry = |flags: &str| -> Option<String> {
             let at = help.find(&format!("\n  {flags}"))? + 3;
@@ -120,7 +116,7 @@ fn record_writes_with_dash_o() {
         let _ = std::fs::remove_file(cap);
         let out = common::nlorder(&["record", "-q", "--netns", &ns.0, flag, cap]);
         assert!(out.status.success(), "{flag}: {}", String::from_utf8_lossy(&out.stderr));
-        let table = stdout_of(&["table", "-q", cap]);
+        let table = common::stdout_ok(&["table", "-q", cap]);
         assert!(table.contains("10.7.0.1/24"), "{flag}: {table}");
     }
 }
@@ -261,7 +257,7 @@ fn a_closed_stderr_is_no_panic() {
 
 /// The subcommands `nlorder --help` lists, `help` left out.
 fn subcommands() -> Vec<String> {
-    stdout_of(&["--help"])
+    common::stdout_ok(&["--help"])
         .lines()
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
@@ -277,16 +273,6 @@ fn subcommands() -> Vec<String> {
         .collect()
 }
 
-fn stdout_of(args: &[&str]) -> String {
-    let out = common::nlorder(args);
-    assert!(
-        out.status.success(),
-        "nlorder {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// What a tshark user types (`-r`, `-V`, `-T`) means what it means to
 /// tshark; a conflict or a missing part is a usage error.
 #[test]
@@ -294,23 +280,37 @@ fn tshark_flags_mean_what_tshark_means() {
     let f = common::fixture("incident-hotplug.pcap");
     let f = f.to_str().unwrap();
     for sub in ["decode", "timeline", "who", "table"] {
-        assert_eq!(stdout_of(&[sub, "-q", "-r", f]), stdout_of(&[sub, "-q", f]), "{sub} -r");
+        assert_eq!(
+            common::stdout_ok(&[sub, "-q", "-r", f]),
+            common::stdout_ok(&[sub, "-q", f]),
+            "{sub} -r"
+        );
     }
     assert_eq!(
-        stdout_of(&["decode", "-q", "-V", f]),
-        stdout_of(&["decode", "-q", "--attrs", f])
+        common::stdout_ok(&["decode", "-q", "-V", f]),
+        common::stdout_ok(&["decode", "-q", "--attrs", f])
     );
-    assert_ne!(stdout_of(&["decode", "-q", "-V", f]), stdout_of(&["decode", "-q", f]));
+    assert_ne!(
+        common::stdout_ok(&["decode", "-q", "-V", f]),
+        common::stdout_ok(&["decode", "-q", f])
+    );
     for sub in ["decode", "timeline", "who"] {
-        let json = stdout_of(&[sub, "-q", "--format", "json", f]);
-        assert_eq!(stdout_of(&[sub, "-q", "-T", "json", "-r", f]), json, "{sub} -T json");
-        assert_eq!(stdout_of(&[sub, "-q", "-T", "ek", f]), json, "{sub} -T ek");
+        let json = common::stdout_ok(&[sub, "-q", "--format", "json", f]);
         assert_eq!(
-            stdout_of(&[sub, "-q", "-T", "fields", "-e", "packet,time", f]),
-            stdout_of(&[sub, "-q", "-e", "packet,time", f]),
+            common::stdout_ok(&[sub, "-q", "-T", "json", "-r", f]),
+            json,
+            "{sub} -T json"
+        );
+        assert_eq!(common::stdout_ok(&[sub, "-q", "-T", "ek", f]), json, "{sub} -T ek");
+        assert_eq!(
+            common::stdout_ok(&[sub, "-q", "-T", "fields", "-e", "packet,time", f]),
+            common::stdout_ok(&[sub, "-q", "-e", "packet,time", f]),
             "{sub} -T fields"
         );
-        assert_eq!(stdout_of(&[sub, "-q", "-T", "text", f]), stdout_of(&[sub, "-q", f]));
+        assert_eq!(
+            common::stdout_ok(&[sub, "-q", "-T", "text", f]),
+            common::stdout_ok(&[sub, "-q", f])
+        );
         for bad in [
             vec![sub, "-T", "fields", f],
             vec![sub, "-T", "json", "--format", "json", f],
@@ -332,14 +332,14 @@ fn iproute2_flags_mean_what_ip_means() {
     let f = common::fixture("notify-addr.pcap");
     let f = f.to_str().unwrap();
     for (short, long) in [("-4", "4"), ("-6", "6")] {
-        let want = stdout_of(&["table", "-q", "--family", long, f]);
-        assert_eq!(stdout_of(&["table", "-q", short, f]), want);
+        let want = common::stdout_ok(&["table", "-q", "--family", long, f]);
+        assert_eq!(common::stdout_ok(&["table", "-q", short, f]), want);
         let word = if long == "4" { "inet" } else { "inet6" };
-        assert_eq!(stdout_of(&["table", "-q", "--family", word, f]), want);
+        assert_eq!(common::stdout_ok(&["table", "-q", "--family", word, f]), want);
     }
     assert_eq!(
-        stdout_of(&["table", "-q", "-j", "-6", "--objects", "addr", f]),
-        stdout_of(&[
+        common::stdout_ok(&["table", "-q", "-j", "-6", "--objects", "addr", f]),
+        common::stdout_ok(&[
             "table",
             "-q",
             "--format",
@@ -351,8 +351,8 @@ fn iproute2_flags_mean_what_ip_means() {
             f
         ])
     );
-    let all = stdout_of(&["table", "-q", f]);
-    let routes = stdout_of(&["table", "-q", "--objects", "route", f]);
+    let all = common::stdout_ok(&["table", "-q", f]);
+    let routes = common::stdout_ok(&["table", "-q", "--objects", "route", f]);
     assert!(routes.contains("# routes\n") && !routes.contains("# links") && !routes.contains("# addresses"));
     let route_lines = |t: &str| {
         t.split("# routes\n")
@@ -364,18 +364,18 @@ fn iproute2_flags_mean_what_ip_means() {
             .collect::<Vec<_>>()
     };
     assert_eq!(route_lines(&routes), route_lines(&all));
-    let links = stdout_of(&["table", "-q", "--objects", "link,addr", f]);
+    let links = common::stdout_ok(&["table", "-q", "--objects", "link,addr", f]);
     assert!(links.contains("# links") && links.contains("# addresses") && !links.contains("# routes"));
     // detect (and report and watch, which share its settings) take them too
     for (short, long) in [("-4", "4"), ("-6", "6")] {
         assert_eq!(
-            stdout_of(&["detect", "-q", short, f]),
-            stdout_of(&["detect", "-q", "--family", long, f])
+            common::stdout_ok(&["detect", "-q", short, f]),
+            common::stdout_ok(&["detect", "-q", "--family", long, f])
         );
     }
     assert_ne!(
-        stdout_of(&["detect", "-q", "-4", f]),
-        stdout_of(&["detect", "-q", "-6", f])
+        common::stdout_ok(&["detect", "-q", "-4", f]),
+        common::stdout_ok(&["detect", "-q", "-6", f])
     );
     for bad in [
         vec!["detect", "-4", "-6", f],
@@ -396,7 +396,7 @@ fn every_format_is_described_and_help_stands_alone() {
     for sub in [
         "decode", "table", "timeline", "who", "annotate", "detect", "gai", "check", "record", "watch",
     ] {
-        let help = stdout_of(&[sub, "--help"]);
+        let help = common::stdout_ok(&[sub, "--help"]);
         assert!(!help.contains("README"), "{sub} --help points to the README");
         if let Some(at) = help.find("--format <") {
             let after = &help[at..];
@@ -419,8 +419,5 @@ fn a_program_given_as_a_capture_is_pointed_to_method() {
     let out = common::nlorder(&["detect", "-q", "flannel", basic.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("flannel: No such file") && err.contains("give it as --method flannel"),
-        "{err}"
-    );
+    common::assert_has(&err, &["flannel: No such file", "give it as --method flannel"]);
 }

@@ -216,11 +216,9 @@ fn daemon_runs_match_ip_or_are_known() {
 /// a difference tolerated only where KNOWN lists it.
 #[test]
 fn fresh_daemon_runs_match_ip_or_are_known() {
-    let Some(dir) = common::fresh_dir("NLORDER_DAEMONS_DIR") else {
+    let Some((dir, runs)) = matrix::fresh_runs("NLORDER_DAEMONS_DIR") else {
         return;
     };
-    let runs = matrix::runs_in(&dir);
-    assert!(!runs.is_empty(), "{}: no fresh daemon runs", dir.display());
     check_runs(&dir, &runs);
 }
 
@@ -304,8 +302,7 @@ fn namespace_moves_are_said() {
     for kernel in ["6.1", "6.12"] {
         let pcap = common::fixture("daemons").join(kernel).join("netns-moves.l0.pcap");
         let path = pcap.to_string_lossy().into_owned();
-        let out = common::nlorder(&["timeline", "-q", &path]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", &path]);
         for name in ["eth0", "eth1", "veth1"] {
             assert!(
                 text.lines().any(|l| l.contains(&format!("- link {name} ("))
@@ -343,7 +340,7 @@ fn lease_expiry_is_inferred_and_said() {
     for kernel in ["6.1", "6.12"] {
         let dir = common::fixture("daemons").join(kernel);
         let l1 = dir.join("dhclient-expiry.l1.pcap").to_string_lossy().into_owned();
-        let text = String::from_utf8_lossy(&common::nlorder(&["timeline", "-q", &l1]).stdout).into_owned();
+        let text = common::stdout_ok(&["timeline", "-q", &l1]);
         let expired = text
             .lines()
             .position(|l| {
@@ -359,15 +356,14 @@ fn lease_expiry_is_inferred_and_said() {
         let json = common::nlorder(&["timeline", "--format", "json", "-q", &l1]);
         assert!(String::from_utf8_lossy(&json.stdout).contains("addr_expired"));
         let l0 = dir.join("dhclient-expiry.l0.pcap").to_string_lossy().into_owned();
-        let table = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &l0]).stdout).into_owned();
+        let table = common::stdout_ok(&["table", "-q", &l0]);
         assert!(
             table.contains("its valid lifetime ends at"),
             "{kernel}: no note:\n{table}"
         );
         // at `end+200` (when `ip -j` looked, 90 s after the lease ran out)
         // the kernel's timer has deleted it with its routes, said assumed
-        let later =
-            String::from_utf8_lossy(&common::nlorder(&["table", "-q", "--at", "end+200", &l0]).stdout).into_owned();
+        let later = common::stdout_ok(&["table", "-q", "--at", "end+200", &l0]);
         assert!(
             !later.contains("inet 10.7.0."),
             "{kernel}: the lease outlived its lifetime:\n{later}"
@@ -389,7 +385,7 @@ fn tunnel_link_locals_follow_the_device_type_and_unknown_ones_are_said() {
     for kernel in ["6.1", "6.12"] {
         let pcap = common::fixture("daemons").join(kernel).join("tunnels-ipv6.l0.pcap");
         let path = pcap.to_string_lossy().into_owned();
-        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &path]).stdout).into_owned();
+        let text = common::stdout_ok(&["table", "-q", &path]);
         for dev in ["ip6tnl0", "ip6tnl1"] {
             assert!(
                 text.contains(&format!(
@@ -421,14 +417,14 @@ fn a_link_listener_that_left_is_said() {
     for kernel in ["6.1", "6.12"] {
         let dir = common::fixture("daemons").join(kernel);
         let l0 = dir.join("listener-leaves.l0.pcap").to_string_lossy().into_owned();
-        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &l0]).stdout).into_owned();
+        let text = common::stdout_ok(&["table", "-q", &l0]);
         assert!(
             text.contains("no link listener was left after packet"),
             "{kernel}:\n{text}"
         );
         assert!(!text.contains("veth0"), "{kernel}: veth0 outlived its peer:\n{text}");
         let l1 = dir.join("listener-leaves.l1.pcap").to_string_lossy().into_owned();
-        let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", &l1]).stdout).into_owned();
+        let text = common::stdout_ok(&["table", "-q", &l1]);
         assert!(!text.contains("no link listener was left"), "{kernel}:\n{text}");
     }
 }
@@ -445,8 +441,7 @@ fn ipvlans_follow_their_lower_mtu_silently_and_carry_their_dev_id() {
                 .join(kernel)
                 .join(format!("ipvlan-mtu.{run}.pcap"));
             let path = pcap.to_string_lossy().into_owned();
-            let text = String::from_utf8_lossy(&common::nlorder(&["table", "-q", "--kernel", kernel, &path]).stdout)
-                .into_owned();
+            let text = common::stdout_ok(&["table", "-q", "--kernel", kernel, &path]);
             let line = |dev: &str, what: &str| {
                 text.lines()
                     .any(|l| l.contains(&format!(": {dev} ")) && l.contains(what))

@@ -15,13 +15,7 @@ fn ours(path: &Path, args: &[&str]) -> String {
     let mut all = vec!["decode", "-q"];
     all.extend_from_slice(args);
     all.push(path.to_str().unwrap());
-    let out = common::nlorder(&all);
-    assert!(
-        out.status.success(),
-        "nlorder {all:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    common::stdout_ok(&all)
 }
 
 fn packets(text: &str) -> BTreeSet<u64> {
@@ -136,9 +130,7 @@ fn per_packet(text: &str) -> BTreeMap<String, Vec<String>> {
             row[i].push(c.to_owned());
         }
     }
-    out.into_iter()
-        .map(|(p, cols)| (p, cols.into_iter().map(|c| c.join(",")).collect()))
-        .collect()
+    common::tshark_columns(out)
 }
 
 #[test]
@@ -406,13 +398,7 @@ fn every_help_example_works_on_the_listing_that_shows_it() {
 fn ours_sub(sub: &str, args: &[&str]) -> String {
     let mut all = vec![sub, "-q"];
     all.extend_from_slice(args);
-    let out = common::nlorder(&all);
-    assert!(
-        out.status.success(),
-        "nlorder {all:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::stdout_ok(&all)
 }
 
 /// `nlorder -G fields` names every field once with the listings that have
@@ -427,8 +413,8 @@ fn glossaries_list_fields_and_the_values_filters_take() {
     assert_eq!(listed("dev"), "decode,timeline");
     assert_eq!(listed("program"), "timeline,who");
     let values = String::from_utf8(common::nlorder(&["-G", "values"]).stdout).unwrap();
-    assert!(values.contains("type\t20\tRTM_NEWADDR\n"), "{values}");
-    assert!(values.contains("change\t\tdump\n"), "{values}");
+    common::assert_has(&values, &["type\t20\tRTM_NEWADDR\n"]);
+    common::assert_has(&values, &["change\t\tdump\n"]);
     // one value of each field, taken by a listing that has the field
     let cap = common::fixture("incident-hotplug.pcap");
     let mut seen = BTreeSet::new();

@@ -13,19 +13,28 @@ fn gai(args: &[&str]) -> (Value, Option<i32>) {
     common::json_of("gai", args)
 }
 
+/// The alias incident's two addresses, as getent listed them.
+const ADDRESSES: [&str; 2] = ["172.18.45.2", "172.18.45.100"];
+
+/// The arguments `opts`, then the capture `cap`, the incident's two
+/// [`ADDRESSES`], then `rest` (what was observed).
+fn on_alias<'a>(opts: &[&'a str], cap: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut a = opts.to_vec();
+    a.push(cap);
+    a.extend(ADDRESSES);
+    a.extend_from_slice(rest);
+    a
+}
+
 #[test]
 fn alias_secondary_keeps_kernel_order_promoted_alias_goes_first() {
     let cap = fx("incident-gai-alias.pcap");
     // Packet 11: after the first dumps, before the delete/re-add.
-    let (before, code) = gai(&[
-        "--at",
-        "11",
+    let (before, code) = gai(&on_alias(
+        &["--at", "11"],
         &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed-file",
-        &fx("incident-gai-alias.before.getent"),
-    ]);
+        &["--observed-file", &fx("incident-gai-alias.before.getent")],
+    ));
     assert_eq!(code, Some(0));
     assert_eq!(before["resolver"], "glibc");
     assert_eq!(before["order"], serde_json::json!(["172.18.45.2", "172.18.45.100"]));
@@ -44,13 +53,11 @@ fn alias_secondary_keeps_kernel_order_promoted_alias_goes_first() {
         "the alias's source is the primary"
     );
 
-    let (after, code) = gai(&[
+    let (after, code) = gai(&on_alias(
+        &[],
         &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed-file",
-        &fx("incident-gai-alias.after.getent"),
-    ]);
+        &["--observed-file", &fx("incident-gai-alias.after.getent")],
+    ));
     assert_eq!(code, Some(0));
     assert_eq!(after["order"], serde_json::json!(["172.18.45.100", "172.18.45.2"]));
     assert_eq!(after["steps"][0]["swapped"], true);
@@ -60,27 +67,17 @@ fn alias_secondary_keeps_kernel_order_promoted_alias_goes_first() {
 #[test]
 fn a_mismatch_exits_1_and_names_the_assumption() {
     let cap = fx("incident-gai-alias.pcap");
-    let (r, code) = gai(&[
-        &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed",
-        "172.18.45.2,172.18.45.100",
-    ]);
+    let (r, code) = gai(&on_alias(&[], &cap, &["--observed", "172.18.45.2,172.18.45.100"]));
     assert_eq!(code, Some(1));
     assert_eq!(r["matches_observed"], false);
     let why = r["mismatch_explanations"].to_string();
-    assert!(why.contains("resolver: Go"), "{why}");
+    common::assert_has(&why, &["resolver: Go"]);
     // text form
-    let out = common::nlorder(&[
-        "gai",
-        "-q",
+    let out = common::nlorder(&on_alias(
+        &["gai", "-q"],
         &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed",
-        "172.18.45.2,172.18.45.100",
-    ]);
+        &["--observed", "172.18.45.2,172.18.45.100"],
+    ));
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("MISMATCH"));
 }
@@ -89,7 +86,7 @@ fn a_mismatch_exits_1_and_names_the_assumption() {
 fn go_and_musl_keep_ipv4_order_and_gai_conf_applies() {
     let cap = fx("incident-gai-alias.pcap");
     for r in ["go", "musl"] {
-        let (v, _) = gai(&["--resolver", r, &cap, "172.18.45.2", "172.18.45.100"]);
+        let (v, _) = gai(&on_alias(&["--resolver", r], &cap, &[]));
         assert_eq!(v["order"], serde_json::json!(["172.18.45.2", "172.18.45.100"]), "{r}");
         assert!(!v["notes"].as_array().expect("notes").is_empty());
     }
@@ -144,8 +141,7 @@ fn sources_come_from_routes_or_overrides() {
 fn a_mismatch_names_the_earlier_moment_that_gives_the_observed_order() {
     let cap = fx("incident-gai-alias.pcap");
     let before = fx("incident-gai-alias.before.getent");
-    let args = [cap.as_str(), "172.18.45.2", "172.18.45.100", "--observed-file", &before];
-    let (r, code) = gai(&args);
+    let (r, code) = gai(&on_alias(&[], &cap, &["--observed-file", &before]));
     assert_eq!(code, Some(1));
     assert_eq!(r["matches_observed"], false);
     let why = r["mismatch_explanations"].as_array().expect("why");
@@ -159,40 +155,16 @@ fn a_mismatch_names_the_earlier_moment_that_gives_the_observed_order() {
         serde_json::json!([{"from": 10, "to": 11, "changed_by": 12, "order": ["172.18.45.2", "172.18.45.100"]}])
     );
     // and that moment does give it
-    let (at, code) = gai(&[
-        "--at",
-        "11",
-        &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed-file",
-        &before,
-    ]);
+    let (at, code) = gai(&on_alias(&["--at", "11"], &cap, &["--observed-file", &before]));
     assert_eq!(
         (at["matches_observed"].clone(), code),
         (serde_json::json!(true), Some(0))
     );
     // text, with the capture on stdin: the capture is still read once
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nlorder"))
-        .args([
-            "gai",
-            "-q",
-            "-",
-            "172.18.45.2",
-            "172.18.45.100",
-            "--observed-file",
-            &before,
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    {
-        use std::io::Write;
-        let bytes = std::fs::read(&cap).expect("read");
-        child.stdin.take().expect("stdin").write_all(&bytes).expect("write");
-    }
-    let out = child.wait_with_output().expect("wait");
+    let out = common::nlorder_stdin(
+        &on_alias(&["gai", "-q"], "-", &["--observed-file", &before]),
+        std::path::Path::new(&cap),
+    );
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -203,15 +175,7 @@ fn a_mismatch_names_the_earlier_moment_that_gives_the_observed_order() {
     );
     // from an earlier --at, the order the capture turns to later is found there
     let after = fx("incident-gai-alias.after.getent");
-    let (r, code) = gai(&[
-        "--at",
-        "11",
-        &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed-file",
-        &after,
-    ]);
+    let (r, code) = gai(&on_alias(&["--at", "11"], &cap, &["--observed-file", &after]));
     assert_eq!(code, Some(1));
     assert_eq!(
         r["mismatch_explanations"][0],
@@ -219,7 +183,7 @@ fn a_mismatch_names_the_earlier_moment_that_gives_the_observed_order() {
          to the end of the capture; --at 12 replays it"
     );
     // an answer set the capture never sorts to has no moment
-    let (r, _) = gai(&[&cap, "172.18.45.2", "172.18.45.100", "--observed", "172.18.45.100"]);
+    let (r, _) = gai(&on_alias(&[], &cap, &["--observed", "172.18.45.100"]));
     assert!(!r["mismatch_explanations"].to_string().contains("moment:"), "{r}");
     assert_eq!(r["observed_moments"], serde_json::json!([]));
 }
@@ -230,16 +194,11 @@ fn a_mismatch_names_the_earlier_moment_that_gives_the_observed_order() {
 fn the_timeline_lists_where_the_order_changed() {
     let cap = fx("incident-gai-alias.pcap");
     let before = fx("incident-gai-alias.before.getent");
-    let out = common::nlorder(&[
-        "gai",
-        "-q",
-        "--timeline",
+    let out = common::nlorder(&on_alias(
+        &["gai", "-q", "--timeline"],
         &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed-file",
-        &before,
-    ]);
+        &["--observed-file", &before],
+    ));
     assert_eq!(out.status.code(), Some(0), "a moment gives the observed order");
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
@@ -257,13 +216,13 @@ fn the_timeline_lists_where_the_order_changed() {
         lines[change],
         "    12 2026-11-21T20:22:00.486485Z 172.18.45.2, 172.18.45.100 -> 172.18.45.100, 172.18.45.2"
     );
-    assert!(
-        text.contains("because: - 172.18.45.2/24 eth0: secondary 172.18.45.100 promoted"),
-        "{text}"
+    common::assert_has(
+        &text,
+        &["because: - 172.18.45.2/24 eth0: secondary 172.18.45.100 promoted"],
     );
     assert_eq!(text.matches(" -> ").count(), 2, "two moments: {text}");
     // JSON
-    let (t, code) = gai(&["--timeline", &cap, "172.18.45.2", "172.18.45.100"]);
+    let (t, code) = gai(&on_alias(&["--timeline"], &cap, &[]));
     assert_eq!(code, Some(0));
     let flips = t["flips"].as_array().expect("flips");
     let packets: Vec<u64> = flips.iter().map(|f| f["packet"].as_u64().expect("p")).collect();
@@ -273,16 +232,11 @@ fn the_timeline_lists_where_the_order_changed() {
     assert_eq!(flips[1]["steps"][0]["rule"], 9);
     assert_eq!(t["resolver"], "glibc");
     // an observed order no moment gives: exit 1
-    let out = common::nlorder(&[
-        "gai",
-        "-q",
-        "--timeline",
+    let out = common::nlorder(&on_alias(
+        &["gai", "-q", "--timeline"],
         &cap,
-        "172.18.45.2",
-        "172.18.45.100",
-        "--observed",
-        "172.18.45.100",
-    ]);
+        &["--observed", "172.18.45.100"],
+    ));
     assert_eq!(out.status.code(), Some(1));
     // a timeline has no single moment
     let out = common::nlorder(&["gai", "--timeline", "--at", "10", &cap, "172.18.45.2"]);
@@ -342,12 +296,8 @@ fn hosts_file_gives_the_candidates_and_their_lines() {
     // the text names each candidate's line
     let mut args = vec!["gai", "-q", &cap, "node1"];
     args.extend(files);
-    let out = common::nlorder(&args);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("    172.18.45.100: line 3, `172.18.45.100 node1`\n"),
-        "{text}"
-    );
+    let text = common::stdout_ok(&args);
+    common::assert_has(&text, &["    172.18.45.100: line 3, `172.18.45.100 node1`\n"]);
 }
 
 /// What `--hosts` refuses, with exit 2: a file it cannot read (named), a

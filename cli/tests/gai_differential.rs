@@ -16,6 +16,7 @@ use std::net::IpAddr;
 use std::path::Path;
 
 use common::Netns;
+use nlorder::model::Model;
 use nlorder::replay::gai;
 
 /// A small deterministic generator (no dependency, reproducible cases).
@@ -56,6 +57,13 @@ struct Case {
     description: String,
 }
 
+/// `ip addr add SPEC` (SPEC: `ADDRESS/LEN dev ...`) into `setup`, and the
+/// address into `locals`, the host's own.
+fn add_address(setup: &mut Vec<String>, locals: &mut Vec<String>, spec: &str) {
+    setup.push(format!("ip addr add {spec}"));
+    locals.push(spec.split('/').next().unwrap_or(spec).to_owned());
+}
+
 fn generate(rng: &mut Lcg) -> Case {
     let mut setup = vec![
         "ip link set lo up".to_string(),
@@ -73,13 +81,12 @@ fn generate(rng: &mut Lcg) -> Case {
     for l in ["eth0", "veth-eth0", "eth1", "veth-eth1"] {
         setup.push(format!("ip link set {l} up"));
     }
-    let mut locals: Vec<String> = vec!["172.18.45.2".into()];
+    let mut locals: Vec<String> = Vec::new();
     let mut desc = vec![format!("ipv6={v6}")];
-    setup.push("ip addr add 172.18.45.2/24 dev eth0".into());
+    add_address(&mut setup, &mut locals, "172.18.45.2/24 dev eth0");
     if rng.chance(70) {
         let label = if rng.chance(50) { " label eth0:100" } else { "" };
-        setup.push(format!("ip addr add 172.18.45.100/24{label} dev eth0"));
-        locals.push("172.18.45.100".into());
+        add_address(&mut setup, &mut locals, &format!("172.18.45.100/24{label} dev eth0"));
         desc.push("secondary .100".into());
         if rng.chance(40) {
             // the alias becomes primary: delete and re-add the first address
@@ -89,12 +96,10 @@ fn generate(rng: &mut Lcg) -> Case {
         }
     }
     if rng.chance(50) {
-        setup.push("ip addr add 10.9.9.9/32 dev eth0".into());
-        locals.push("10.9.9.9".into());
+        add_address(&mut setup, &mut locals, "10.9.9.9/32 dev eth0");
     }
     if rng.chance(50) {
-        setup.push("ip addr add 192.168.7.1/24 dev eth1".into());
-        locals.push("192.168.7.1".into());
+        add_address(&mut setup, &mut locals, "192.168.7.1/24 dev eth1");
     }
     if rng.chance(50) {
         let src = if rng.chance(50) && locals.contains(&"172.18.45.100".to_string()) {
@@ -106,16 +111,13 @@ fn generate(rng: &mut Lcg) -> Case {
         desc.push(format!("default route{src}"));
     }
     if v6 {
-        setup.push("ip addr add 2001:db8::5/64 dev eth0 nodad".into());
-        locals.push("2001:db8::5".into());
+        add_address(&mut setup, &mut locals, "2001:db8::5/64 dev eth0 nodad");
         if rng.chance(50) {
-            setup.push("ip addr add 2001:db8::6/64 dev eth0 nodad preferred_lft 0".into());
-            locals.push("2001:db8::6".into());
+            add_address(&mut setup, &mut locals, "2001:db8::6/64 dev eth0 nodad preferred_lft 0");
             desc.push("deprecated ::6".into());
         }
         if rng.chance(50) {
-            setup.push("ip addr add fd00:7::1/64 dev eth1 nodad".into());
-            locals.push("fd00:7::1".into());
+            add_address(&mut setup, &mut locals, "fd00:7::1/64 dev eth1 nodad");
         }
         if rng.chance(40) {
             setup.push("ip -6 route add default via 2001:db8::1 dev eth0".into());
@@ -199,17 +201,8 @@ fn run_case(n: usize, case: &Case, go: Option<&Path>, musl: Option<&Path>) -> Re
             .iter()
             .map(|a| a.parse().expect("address from Go"))
             .collect();
-        let opts = gai::Options {
-            resolver: gai::Resolver::Go,
-            ..gai::Options::default()
-        };
-        let ours = gai::sort(&model, &input, &opts);
-        if ours.order != theirs {
-            return Err(format!(
-                "case {n} ({}), Go resolver: hosts {:?}\n  go:      {theirs:?}\n  nlorder: {:?}\n  steps: {:#?}",
-                case.description, case.hosts, ours.order, ours.steps
-            ));
-        }
+        same_as(gai::Resolver::Go, &theirs, &model, &input)
+            .map_err(|e| format!("case {n} ({}): {e}", case.description))?;
     }
     if let Some(musl) = musl {
         let out = ns.exec(&[musl.to_str().expect("musl"), "node1"]);
@@ -226,19 +219,27 @@ fn run_case(n: usize, case: &Case, go: Option<&Path>, musl: Option<&Path>) -> Re
                 theirs.push(ip);
             }
         }
-        let opts = gai::Options {
-            resolver: gai::Resolver::Musl,
-            ..gai::Options::default()
-        };
-        let ours = gai::sort(&model, &input, &opts);
-        if ours.order != theirs {
-            return Err(format!(
-                "case {n} ({}), musl: hosts {:?}\n  musl:    {theirs:?}\n  nlorder: {:?}\n  steps: {:#?}",
-                case.description, case.hosts, ours.order, ours.steps
-            ));
-        }
+        same_as(gai::Resolver::Musl, &theirs, &model, &input)
+            .map_err(|e| format!("case {n} ({}): {e}", case.description))?;
     }
     Ok(glibc != input)
+}
+
+/// Whether nlorder's replay of `resolver` sorts `input` as the resolver
+/// itself did (`theirs`); what each said when not.
+fn same_as(resolver: gai::Resolver, theirs: &[IpAddr], model: &Model, input: &[IpAddr]) -> Result<(), String> {
+    let opts = gai::Options {
+        resolver,
+        ..gai::Options::default()
+    };
+    let ours = gai::sort(model, input, &opts);
+    if ours.order == theirs {
+        return Ok(());
+    }
+    Err(format!(
+        "{resolver:?}: hosts {input:?}\n  theirs:  {theirs:?}\n  nlorder: {:?}\n  steps: {:#?}",
+        ours.order, ours.steps
+    ))
 }
 
 /// Removes /etc/netns/NS when dropped.

@@ -102,20 +102,21 @@ fn cases() -> Vec<Case> {
     v
 }
 
+/// The case of the capture whose path ends with `path`.
+fn case_of(path: &str) -> Case {
+    cases()
+        .into_iter()
+        .find(|c| c.pcap.ends_with(path))
+        .unwrap_or_else(|| panic!("no case {path}"))
+}
+
 fn ip_json(case: &Case, extra: &[&str]) -> Value {
     let mut args: Vec<&str> = vec!["table", "--format", "ip-json", "-q"];
     args.extend(case.args.iter().map(String::as_str));
     args.extend_from_slice(extra);
     let path = case.pcap.to_str().expect("path");
     args.push(path);
-    let out = common::nlorder(&args);
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        case.pcap.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let text = common::stdout_ok(&args);
     // One line, as `ip -j` prints it.
     assert_eq!(text.lines().count(), 1, "{}: {text}", case.pcap.display());
     serde_json::from_str(&text).expect("ip-json")
@@ -138,13 +139,8 @@ fn settle_lifetimes(addr: &mut Value) {
 
 /// The three tables of `ip -j`, as the fixture holds them.
 fn expected(ip: &Value) -> Value {
-    let mut link = ip["link"].clone();
-    common::drop_keys(&mut link, common::DETAILS_ONLY);
-    let mut route: Vec<Value> = ip["route4"].as_array().cloned().unwrap_or_default();
-    route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
-    let mut route = Value::Array(route);
-    // (only `expires` of TICKING is a route's)
-    common::drop_keys(&mut route, TICKING);
+    // (a route's `expires` is the only key of TICKING routes have)
+    let (link, route) = common::ip_json_links_and_routes(ip);
     let mut addr = ip["addr"].clone();
     settle_lifetimes(&mut addr);
     serde_json::json!({"link": link, "addr": addr, "route": route})
@@ -269,10 +265,7 @@ fn ip_json_is_what_ip_printed() {
 fn quiet_runs_without_silent_changes_match_whole() {
     for run in ["refused.l0", "shared-broadcast.l0"] {
         for kernel in ["6.1", "6.12"] {
-            let mut c = cases()
-                .into_iter()
-                .find(|c| c.pcap.ends_with(format!("kernels/{kernel}/{run}.pcap")))
-                .expect("case");
+            let mut c = case_of(&format!("kernels/{kernel}/{run}.pcap"));
             c.quiet = false;
             assert_eq!(check(&c), Vec::<String>::new(), "{}", c.pcap.display());
         }
@@ -283,10 +276,7 @@ fn quiet_runs_without_silent_changes_match_whole() {
 /// is `ip -4`/`ip -6`; several tables are one object, in a fixed order.
 #[test]
 fn objects_and_family_are_ip_s_options() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.pcap.ends_with("kernels/6.12/routes.l1.pcap"))
-        .expect("routes.l1");
+    let case = case_of("kernels/6.12/routes.l1.pcap");
     let all = ip_json(&case, &[]);
     assert_eq!(
         all.as_object().expect("object").keys().collect::<Vec<_>>(),
@@ -348,10 +338,7 @@ fn objects_and_family_are_ip_s_options() {
 /// one byte (an MTU) no longer prints what `ip` printed.
 #[test]
 fn a_changed_byte_is_caught() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.pcap.ends_with("fixtures/basic.pcap"))
-        .expect("basic");
+    let case = case_of("fixtures/basic.pcap");
     assert!(check(&case).is_empty());
     let lines = common::decode_json(&case.pcap);
     let link = lines
@@ -396,11 +383,7 @@ fn ip_now(ns: &common::Netns) -> Value {
         let mut cmd = vec!["ip", "-j"];
         cmd.extend_from_slice(args);
         let out = ns.exec(&cmd);
-        assert!(
-            out.status.success(),
-            "{cmd:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out, format_args!("{cmd:?}"));
         serde_json::from_slice(&out.stdout).expect("ip json")
     };
     serde_json::json!({
@@ -471,15 +454,16 @@ fn a_live_namespace_prints_as_ip_does() {
     assert_eq!(differences(&want, &got), Vec::<String>::new());
     // What this test is for is there.
     let routes = got["route"].to_string();
-    for needle in [
-        "\"nexthops\"",
-        "\"congestion\":\"cubic\"",
-        "\"from\"",
-        "\"pref\":\"high\"",
-        "\"tos\"",
-    ] {
-        assert!(routes.contains(needle), "{needle} in {routes}");
-    }
+    common::assert_has(
+        &routes,
+        &[
+            "\"nexthops\"",
+            "\"congestion\":\"cubic\"",
+            "\"from\"",
+            "\"pref\":\"high\"",
+            "\"tos\"",
+        ],
+    );
     // The next hops and link attributes read here are the crate's too.
     let file = std::fs::File::open(&case.pcap).expect("open");
     let mut reader = nlorder::capture::CaptureReader::new(file).expect("capture");
@@ -501,12 +485,13 @@ fn a_live_namespace_prints_as_ip_does() {
     .expect("readable");
     assert!(compared > 20, "{compared}");
     let links = got["link"].to_string();
-    for needle in [
-        "\"altnames\":[\"uplink-a\"]",
-        "\"ifalias\":\"uplinkA\"",
-        "\"linkmode\":\"DORMANT\"",
-        "\"group\":\"7\"",
-    ] {
-        assert!(links.contains(needle), "{needle} in {links}");
-    }
+    common::assert_has(
+        &links,
+        &[
+            "\"altnames\":[\"uplink-a\"]",
+            "\"ifalias\":\"uplinkA\"",
+            "\"linkmode\":\"DORMANT\"",
+            "\"group\":\"7\"",
+        ],
+    );
 }

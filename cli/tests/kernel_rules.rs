@@ -27,16 +27,14 @@ fn first_packet(timeline: &str, words: &[&str]) -> Option<u64> {
 fn dad_ends_per_address() {
     for (kernel, tentative, other_done, own_done) in [("6.12", 127, 134, 189), ("6.1", 127, 133, 188)] {
         let f = fx(&format!("kernels/{kernel}/ipv6.l1.pcap"));
-        let out = common::nlorder(&["timeline", "-q", &f]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", &f]);
         assert_eq!(
             first_packet(&text, &["+ fd00:99::1/64 on veth0"]),
             Some(tentative),
             "{kernel}: {text}"
         );
         // the capture: another address announced done while fd00:99::1 is tentative
-        let out = common::nlorder(&["decode", "-q", &f]);
-        let decoded = String::from_utf8_lossy(&out.stdout);
+        let decoded = common::stdout_ok(&["decode", "-q", &f]);
         let line = decoded
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{other_done} ")) && l.contains("RTM_NEWADDR"))
@@ -193,8 +191,7 @@ fn dad_under_way_at_the_end_of_the_capture() {
     let (early, _) = common::json_of("table", &["--at", "end+1.2s", &f]);
     assert_eq!(local_fe80(&early).len(), 0, "{early}");
 
-    let out = common::nlorder(&["timeline", "-q", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", &f]);
     for line in text.lines() {
         let time = line.split_whitespace().nth(1).unwrap_or_default();
         assert!(time.starts_with("2026-11-21T"), "a line without its time: {line}");
@@ -265,8 +262,7 @@ fn ipv6_readiness_with_listeners() {
         ("6.12", "l1", ["veth0", "veth1", "veth0.10"]),
     ] {
         let f = fx(&format!("kernels/{kernel}/ipv6-ready.{run}.pcap"));
-        let out = common::nlorder(&["timeline", "-q", "--kernel", kernel, &f]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", "--kernel", kernel, &f]);
         let added = |dev: &str| {
             first_packet(&text, &[&format!("+ route fe80::/64 dev {dev} table main")])
                 .unwrap_or_else(|| panic!("{kernel} {run}: no fe80::/64 through {dev}: {text}"))
@@ -334,10 +330,12 @@ fn an_address_kept_on_down_is_read_from_the_deletions_announced() {
     assert_eq!(eth0.len(), 1, "{text}");
     assert!(eth0[0].contains("2001:db8:80::2/64"), "{text}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("packet 249")
-            && err.contains("not of 2001:db8:80::2 before it: it kept it (keep_addr_on_down is on for eth0)"),
-        "{err}"
+    common::assert_has(
+        &err,
+        &[
+            "packet 249",
+            "not of 2001:db8:80::2 before it: it kept it (keep_addr_on_down is on for eth0)",
+        ],
     );
 }
 
@@ -360,9 +358,9 @@ fn a_linkwatch_run_the_kernel_had_not_made_is_undone() {
     assert!(at("75").contains("wan0 inet6 fe80::74ee:a0ff:fe25:b8b/64"));
     let out = common::nlorder(&["timeline", p]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("wan0 is shown up with carrier but not yet running: linkwatch had not run its event"),
-        "{err}"
+    common::assert_has(
+        &err,
+        &["wan0 is shown up with carrier but not yet running: linkwatch had not run its event"],
     );
 }
 
@@ -375,8 +373,7 @@ fn a_linkwatch_run_the_kernel_had_not_made_is_undone() {
 fn keep_addr_on_down_is_read_with_a_listener_and_said_without() {
     for k in ["6.1", "6.12"] {
         let l1 = common::fixture(&format!("between/{k}/keep-addr.l1.pcap"));
-        let out = common::nlorder(&["timeline", "-q", "--kernel", k, l1.to_str().unwrap()]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", "--kernel", k, l1.to_str().unwrap()]);
         assert!(!text.contains("DISAGREES"), "{k}: {text}");
         let l0 = common::fixture(&format!("between/{k}/keep-addr.l0.pcap"));
         let p = l0.to_str().unwrap();

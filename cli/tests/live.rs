@@ -100,6 +100,28 @@ fn recorder(ns: &Netns) -> Child {
         .expect("record")
 }
 
+/// `nlorder ARGS...` reading the recorder's output from a pipe.
+fn reading(recorder: &mut Child, args: &[&str]) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .stdin(recorder.stdout.take().unwrap())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("nlorder reading the pipe")
+}
+
+/// What the reader has shown came while the recorder still ran; stopped
+/// with Ctrl-C, the recorder ends cleanly, and so does the reader.
+fn stop_both(mut recorder: Child, mut reader: Child) {
+    assert!(
+        recorder.try_wait().unwrap().is_none(),
+        "seen only once the recorder ended"
+    );
+    nix_kill(&recorder, "INT");
+    assert!(wait_exit(&mut recorder, Duration::from_secs(10)).success());
+    assert!(wait_exit(&mut reader, Duration::from_secs(10)).success());
+}
+
 fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {
     let end = Instant::now() + within;
     loop {
@@ -138,7 +160,7 @@ fn watch_prints_the_flip_a_hot_added_nic_causes_as_it_happens() {
     nix_kill(&child, "INT");
     assert!(wait_exit(&mut child, Duration::from_secs(10)).success());
     // The kept capture tells the same story to detect --timeline.
-    let out = common::nlorder(&[
+    let text = common::stdout_ok(&[
         "detect",
         "--timeline",
         "-q",
@@ -146,11 +168,7 @@ fn watch_prints_the_flip_a_hot_added_nic_causes_as_it_happens() {
         "first-found",
         kept.to_str().unwrap(),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("10.9.0.2/24 on eth0 -> 192.168.100.5/24 on ens19"),
-        "{text}"
-    );
+    common::assert_has(&text, &["10.9.0.2/24 on eth0 -> 192.168.100.5/24 on ens19"]);
     let _ = std::fs::remove_file(&kept);
 }
 
@@ -177,10 +195,7 @@ fn watch_expect_exits_1_at_the_first_deviation() {
     assert_eq!(status.code(), Some(1));
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
-    assert!(
-        err.contains("expected 10.9.0.2, got 192.168.100.5/24 on ens19"),
-        "{err}"
-    );
+    common::assert_has(&err, &["expected 10.9.0.2, got 192.168.100.5/24 on ens19"]);
 }
 
 #[test]
@@ -191,12 +206,7 @@ fn decode_and_timeline_read_a_pipe_as_it_fills() {
     let ns = node("stream");
     for listing in ["decode", "timeline"] {
         let mut recorder = recorder(&ns);
-        let mut reader = Command::new(BIN)
-            .args([listing, "-q", "-"])
-            .stdin(recorder.stdout.take().unwrap())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect(listing);
+        let mut reader = reading(&mut recorder, &[listing, "-q", "-"]);
         let rx = lines(&mut reader);
         // The first dumps arrive while the recorder keeps running.
         let first = if listing == "decode" { "NLMSG_DONE" } else { "dump #" };
@@ -209,13 +219,7 @@ fn decode_and_timeline_read_a_pipe_as_it_fills() {
             "+ 10.9.0.77/24 on eth0"
         };
         wait_for(&rx, want, Duration::from_secs(5));
-        assert!(
-            recorder.try_wait().unwrap().is_none(),
-            "seen only once the recorder ended"
-        );
-        nix_kill(&recorder, "INT");
-        assert!(wait_exit(&mut recorder, Duration::from_secs(10)).success());
-        assert!(wait_exit(&mut reader, Duration::from_secs(10)).success());
+        stop_both(recorder, reader);
         ns.sh("ip addr del 10.9.0.77/24 dev eth0");
     }
 }
@@ -225,7 +229,7 @@ fn watch_says_why_the_kernel_cannot_be_watched() {
     let out = common::nlorder(&["watch", "--netns", "nlorder-no-such-ns", "--duration", "1s"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("network namespace nlorder-no-such-ns not found"), "{err}");
+    common::assert_has(&err, &["network namespace nlorder-no-such-ns not found"]);
     // and a wrong argument is a usage error before anything starts
     let out = common::nlorder(&["watch", "--read", "x.pcap", "--netns", "n"]);
     assert_eq!(out.status.code(), Some(2));
@@ -241,12 +245,10 @@ fn watch_reads_a_recorder_s_pipe_as_its_help_shows() {
     }
     let ns = node("watchpipe");
     let mut recorder = recorder(&ns);
-    let mut watcher = Command::new(BIN)
-        .args(["watch", "-q", "--method", "first-found", "--color", "never", "-r", "-"])
-        .stdin(recorder.stdout.take().unwrap())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("watch");
+    let mut watcher = reading(
+        &mut recorder,
+        &["watch", "-q", "--method", "first-found", "--color", "never", "-r", "-"],
+    );
     let rx = lines(&mut watcher);
     wait_for(&rx, "(start) -> 10.9.0.2/24 on eth0", Duration::from_secs(10));
     hot_add(&ns);
@@ -255,11 +257,5 @@ fn watch_reads_a_recorder_s_pipe_as_its_help_shows() {
         "10.9.0.2/24 on eth0 -> 192.168.100.5/24 on ens19",
         Duration::from_secs(5),
     );
-    assert!(
-        recorder.try_wait().unwrap().is_none(),
-        "seen only once the recorder ended"
-    );
-    nix_kill(&recorder, "INT");
-    assert!(wait_exit(&mut recorder, Duration::from_secs(10)).success());
-    assert!(wait_exit(&mut watcher, Duration::from_secs(10)).success());
+    stop_both(recorder, watcher);
 }

@@ -81,7 +81,7 @@ fn a_message_sent_without_nlm_f_request_changes_nothing() {
         .find(|l| l.contains("RTM_SETLINK"))
         .unwrap()
         .to_owned();
-    assert!(line.contains(" U>K "), "{line}");
+    common::assert_has(&line, &[" U>K "]);
     let f = common::nlorder(&[
         "decode",
         "-q",
@@ -117,12 +117,9 @@ fn filtered_dumps_replace_exactly_what_they_cover() {
     assert_eq!(defaults.len(), 1, "{defaults:?}");
     assert_eq!(defaults[0]["gateway"], "10.3.0.254");
     // decode says what each request asked for
-    let d = String::from_utf8_lossy(&common::nlorder(&["decode", "-q", cap.to_str().unwrap()]).stdout).into_owned();
-    assert!(
-        d.contains("RTM_GETROUTE dump") && d.contains("routes family inet table main"),
-        "{d}"
-    );
-    assert!(d.contains("addresses family unspec dev eth0"), "{d}");
+    let d = common::stdout_ok(&["decode", "-q", cap.to_str().unwrap()]);
+    common::assert_has(&d, &["RTM_GETROUTE dump", "routes family inet table main"]);
+    common::assert_has(&d, &["addresses family unspec dev eth0"]);
     let j = common::decode_json(&cap);
     assert!(j.iter().any(|m| m["dump_request"]["table"] == 254));
 }
@@ -136,10 +133,9 @@ fn ip_s_own_filtered_dumps_on_real_kernels() {
             let cap = common::fixture(&format!("kernels/{k}/filtered-dumps.l{l}.pcap"));
             let t = table(&cap, &["--kernel", k, "--at", "end+3"]);
             assert!(warnings(&t).is_empty(), "{}: {:?}", cap.display(), warnings(&t));
-            let d = common::nlorder(&["decode", "-q", "-Y", "dump && request", cap.to_str().unwrap()]);
-            let text = String::from_utf8_lossy(&d.stdout);
-            assert!(text.contains("routes family inet table main"), "{text}");
-            assert!(text.contains("addresses family unspec dev eth0"), "{text}");
+            let text = common::stdout_ok(&["decode", "-q", "-Y", "dump && request", cap.to_str().unwrap()]);
+            common::assert_has(&text, &["routes family inet table main"]);
+            common::assert_has(&text, &["addresses family unspec dev eth0"]);
         }
     }
 }
@@ -155,10 +151,7 @@ fn promote_secondaries_is_read_from_the_capture() {
         assert_equal_to_ip(&cap, &["--kernel", k, "--at", "end+3"]);
         let t = table(&cap, &["--kernel", k, "--at", "end+3"]);
         let said = t["assumptions"].to_string();
-        assert!(
-            said.contains("showed promote_secondaries=0") && said.contains("assumed 0"),
-            "{said}"
-        );
+        common::assert_has(&said, &["showed promote_secondaries=0", "assumed 0"]);
         // --promote-secondaries on (for `all`) overrides what was assumed
         let on = table(&cap, &["--kernel", k, "--at", "end+3", "--promote-secondaries", "on"]);
         let eth1: Vec<String> = on["addresses"]
@@ -385,9 +378,9 @@ fn before_a_dump_s_answer_its_tables_are_unknown_yet() {
         warnings(&t)
     );
     let said = t["assumptions"].to_string();
-    assert!(
-        said.contains("packet 5: the address dump asked for here is answered after this moment"),
-        "{said}"
+    common::assert_has(
+        &said,
+        &["packet 5: the address dump asked for here is answered after this moment"],
     );
     assert_eq!(t["addresses_complete"], false);
     let out = common::nlorder(&["detect", "-q", "--all", "--at", "5", "--format", "json", p]);
@@ -456,8 +449,7 @@ fn a_link_dump_alone_answers_nothing() {
 #[test]
 fn a_shape_many_libraries_send_names_no_program() {
     let cap = common::fixture("others/counter.pcap");
-    let out = common::nlorder(&["who", "-q", "-e", "packet,program", cap.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["who", "-q", "-e", "packet,program", cap.to_str().unwrap()]);
     let programs: Vec<&str> = text.lines().filter_map(|l| l.split('\t').nth(1)).collect();
     assert_eq!(programs, ["unknown", "unknown", "unknown"], "{text}");
 }
@@ -468,8 +460,7 @@ fn a_shape_many_libraries_send_names_no_program() {
 #[test]
 fn links_known_only_from_addresses_have_unknown_flags() {
     let cap = common::fixture("third-party/nldecap__two_packets_le.pcap");
-    let out = common::nlorder(&["table", "-q", cap.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["table", "-q", cap.to_str().unwrap()]);
     let links: Vec<&str> = text.lines().filter(|l| l.contains("[inferred")).collect();
     assert_eq!(links.len(), 3, "{text}");
     assert!(links.iter().all(|l| l.contains("<flags unknown>")), "{text}");
@@ -620,8 +611,7 @@ fn link_flags_and_state_equal_ip_s() {
 #[test]
 fn a_capture_without_routes_says_they_are_unknown() {
     let cap = common::fixture("third-party/pyroute2__nl0.pcap");
-    let out = common::nlorder(&["table", "-q", cap.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["table", "-q", cap.to_str().unwrap()]);
     assert!(
         text.lines()
             .any(|l| l == "# routes: unknown (no route dump or route message in the capture)"),
@@ -706,10 +696,7 @@ fn routes_of_one_family_and_table_leave_the_other_unknown() {
         .next()
         .unwrap_or_default()
         .to_owned();
-    assert!(
-        first.contains("cannot tell") && first.contains("IPv4's routes of table main"),
-        "{first}"
-    );
+    common::assert_has(&first, &["cannot tell", "IPv4's routes of table main"]);
 }
 
 /// An address and a route dump without a link dump: the links are known
@@ -760,8 +747,7 @@ fn links_known_only_by_index_leave_filters_by_name_and_state_unknown() {
 fn gai_says_what_the_capture_cannot_answer() {
     let cut = common::fixture("derived/notify-addr-300.pcap.gz");
     let p = cut.to_str().unwrap();
-    let out = common::nlorder(&["gai", "-q", p, "10.0.0.1", "::1"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["gai", "-q", p, "10.0.0.1", "::1"]);
     assert!(
         text.starts_with(
             "glibc order: nothing: the capture cannot answer this: no message in it shows the host's addresses"
@@ -782,10 +768,7 @@ fn gai_says_what_the_capture_cannot_answer() {
         .next()
         .unwrap_or_default()
         .to_owned();
-    assert!(
-        first.contains("no message in it shows IPv4's routes of table main"),
-        "{first}"
-    );
+    common::assert_has(&first, &["no message in it shows IPv4's routes of table main"]);
 }
 
 /// A cut capture says so in every subcommand's own output, `-q` or not:
@@ -879,8 +862,7 @@ fn a_cut_capture_says_where_it_was_cut_in_every_answer() {
 fn the_recorder_s_own_dumps_are_no_program_looking() {
     let cap = common::fixture("others/bridge-mac.pcap");
     let p = cap.to_str().unwrap();
-    let out = common::nlorder(&["who", "-q", p]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["who", "-q", p]);
     assert!(!text.contains("no rule names"), "{text}");
     assert!(
         text.lines()
@@ -917,7 +899,7 @@ fn the_recorder_s_own_dumps_are_no_program_looking() {
 #[test]
 fn cilium_s_masquerade_fallback_says_it_is_the_fallback() {
     let cap = common::fixture("incident-k8s-node-1.pcap");
-    let out = common::nlorder(&[
+    let text = common::stdout_ok(&[
         "detect",
         "-q",
         "--method",
@@ -926,7 +908,6 @@ fn cilium_s_masquerade_fallback_says_it_is_the_fallback() {
         "6",
         cap.to_str().unwrap(),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("cilium-masquerade (IPv6) -> ::1 on eth0"), "{text}");
     assert!(
         text.lines()
@@ -961,8 +942,7 @@ fn inferred_changes_carry_their_own_time_and_no_packet() {
             Some((w.next()?.to_owned(), w.next()?.to_owned()))
         })
         .collect();
-    let out = common::nlorder(&["timeline", "-q", p]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", p]);
     let mut inferred = 0;
     for l in text.lines() {
         let mut w = l.split_whitespace();
@@ -1028,7 +1008,7 @@ fn the_home_address_rule_follows_the_kernel_build() {
         let mut a = vec!["gai", "-q"];
         a.extend_from_slice(extra);
         a.extend([p, "2001:db8::8000:9", "2001:db8:1::9"]);
-        let out = String::from_utf8_lossy(&common::nlorder(&a).stdout).into_owned();
+        let out = common::stdout_ok(&a);
         let src: Vec<String> = out
             .lines()
             .filter_map(|l| l.trim().split(" <- ").nth(1))

@@ -251,13 +251,17 @@ fn next_route_dump(pcap: &Path, request: u64) -> u64 {
         .expect("a route dump after it")
 }
 
-/// The routes to `dst` in `table --format json --at AT`.
-fn routes_to(pcap: &Path, kernel: &str, at: u64, dst: &str) -> Vec<Value> {
+/// `table --format json --kernel KERNEL --at AT` of the capture.
+fn table_at(pcap: &Path, kernel: &str, at: u64) -> Value {
     let p = pcap.to_string_lossy().into_owned();
     let at = at.to_string();
     let out = common::nlorder(&["table", "--format", "json", "-q", "--kernel", kernel, "--at", &at, &p]);
-    let t: Value = serde_json::from_slice(&out.stdout).expect("table json");
-    t["routes"]
+    serde_json::from_slice(&out.stdout).expect("table json")
+}
+
+/// The routes to `dst` in `table --format json --at AT`.
+fn routes_to(pcap: &Path, kernel: &str, at: u64, dst: &str) -> Vec<Value> {
+    table_at(pcap, kernel, at)["routes"]
         .as_array()
         .expect("routes")
         .iter()
@@ -291,8 +295,7 @@ fn ipv6_siblings_make_one_multipath_route_in_the_kernel_s_order() {
         let before = routes_to(&pcap, "6.1", dump - 1, "2001:db8:99::/64");
         assert_eq!(before.len(), 1, "{name}: {before:?}");
         assert_eq!(before[0]["multipath"], true, "{name}: {before:?}");
-        let out = common::nlorder(&["timeline", "-q", "--kernel", "6.1", pcap.to_str().expect("p")]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", "--kernel", "6.1", pcap.to_str().expect("p")]);
         let line = text
             .lines()
             .find(|l| l.contains(&format!("= dump #{dump} ")))
@@ -322,8 +325,7 @@ fn ipv6_siblings_make_one_multipath_route_in_the_kernel_s_order() {
 fn a_link_moved_away_is_said_moved_not_deleted() {
     for kernel in ["6.1", "6.12"] {
         let pcap = common::fixture(&format!("between/{kernel}/route-steps.l1.pcap"));
-        let out = common::nlorder(&["timeline", "-q", "--kernel", kernel, pcap.to_str().expect("p")]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = common::stdout_ok(&["timeline", "-q", "--kernel", kernel, pcap.to_str().expect("p")]);
         let gone: Vec<&str> = text.lines().filter(|l| l.contains("- link veth9p")).collect();
         assert_eq!(gone.len(), 1, "{kernel}: {gone:?}");
         assert!(
@@ -342,9 +344,7 @@ fn a_link_moved_away_is_said_moved_not_deleted() {
 #[test]
 fn a_local_route_names_an_unknown_link_local() {
     let pcap = common::fixture("derived/tunnels-ipv6-noaddr.pcap.gz");
-    let p = pcap.to_string_lossy().into_owned();
-    let out = common::nlorder(&["table", "--format", "json", "-q", "--kernel", "6.1", "--at", "280", &p]);
-    let t: Value = serde_json::from_slice(&out.stdout).expect("table json");
+    let t = table_at(&pcap, "6.1", 280);
     let on: Vec<String> = t["addresses"]
         .as_array()
         .expect("addresses")
@@ -359,11 +359,7 @@ fn a_local_route_names_an_unknown_link_local() {
 
 /// The links `table --format json --at AT` lists, as (ifindex, name, flags).
 fn links_at(pcap: &Path, kernel: &str, at: u64) -> Vec<(u64, String, Vec<String>)> {
-    let p = pcap.to_string_lossy().into_owned();
-    let at = at.to_string();
-    let out = common::nlorder(&["table", "--format", "json", "-q", "--kernel", kernel, "--at", &at, &p]);
-    let t: Value = serde_json::from_slice(&out.stdout).expect("table json");
-    t["links"]
+    table_at(pcap, kernel, at)["links"]
         .as_array()
         .expect("links")
         .iter()
@@ -432,7 +428,6 @@ fn a_tunnel_module_s_fallback_devices_are_named_before_a_dump_shows_them() {
 fn a_bond_follows_its_slaves() {
     for kernel in ["6.1", "6.12"] {
         let pcap = common::fixtures().join(format!("between/{kernel}/module-devices.l0.pcap"));
-        let p = pcap.to_string_lossy().into_owned();
         // just before the last link dump, what the model predicted after
         // `ip link set v1 nomaster`: v1 released (down, no slave), v2 a
         // slave whose peer is down, the bond without carrier
@@ -444,9 +439,7 @@ fn a_bond_follows_its_slaves() {
             .filter_map(|l| l["packet"].as_u64())
             .next_back()
             .expect("a link dump");
-        let at = (last_dump - 1).to_string();
-        let out = common::nlorder(&["table", "--format", "json", "-q", "--kernel", kernel, "--at", &at, &p]);
-        let t: Value = serde_json::from_slice(&out.stdout).expect("table json");
+        let t = table_at(&pcap, kernel, last_dump - 1);
         let link = |name: &str| {
             t["links"]
                 .as_array()

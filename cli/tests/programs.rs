@@ -18,10 +18,7 @@ fn a_collision_is_worded_as_calicos_check_only_for_calico_node() {
         !text.contains("Calico node"),
         "kubelet checks nothing of the kind: {text}"
     );
-    assert!(
-        text.contains("COLLISION: nodes 'a' and 'b' both use 192.168.10.5"),
-        "{text}"
-    );
+    common::assert_has(&text, &["COLLISION: nodes 'a' and 'b' both use 192.168.10.5"]);
     let (d, _) = common::json_of("detect", &["--method", "kubelet", &a, &b]);
     let c = &d["conflicts"][0];
     assert_eq!(c["address"], "192.168.10.5", "{d}");
@@ -94,8 +91,7 @@ fn all_replays_the_family_asked_for() {
 
 #[test]
 fn brief_gives_the_answer_the_runner_up_and_why_it_lost() {
-    let out = common::nlorder(&["detect", "-q", "--brief", &fx("notify-link.pcap")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["detect", "-q", "--brief", &fx("notify-link.pcap")]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "first-found (IPv4) -> 192.168.100.5/24 on ens19", "{text}");
     assert_eq!(
@@ -109,10 +105,9 @@ fn brief_gives_the_answer_the_runner_up_and_why_it_lost() {
 #[test]
 fn down_interfaces_are_marked() {
     // notify-link.pcap's dump shows peer0 and peer19 without IFF_UP.
-    let out = common::nlorder(&["detect", "-q", &fx("notify-link.pcap")]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("    peer19 (ifindex 7, DOWN)"), "{text}");
-    assert!(text.contains("    peer0 (ifindex 2, DOWN)"), "{text}");
+    let text = common::stdout_ok(&["detect", "-q", &fx("notify-link.pcap")]);
+    common::assert_has(&text, &["    peer19 (ifindex 7, DOWN)"]);
+    common::assert_has(&text, &["    peer0 (ifindex 2, DOWN)"]);
     assert!(
         text.contains("    eth0 (ifindex 3)  "),
         "up, without carrier, is not DOWN: {text}"

@@ -20,10 +20,7 @@ fn kube_apiserver_answers_on_the_command_line_and_in_json() {
         text.starts_with("kube-apiserver (IPv4) -> 10.9.0.2 on eth0\n"),
         "{text}"
     );
-    assert!(
-        text.contains("semantics: kube-apiserver DefaultAdvertiseAddress"),
-        "{text}"
-    );
+    common::assert_has(&text, &["semantics: kube-apiserver DefaultAdvertiseAddress"]);
     let (d, code) = common::detect_json(&["--method", "kube-apiserver", "--bind-address", "::", &basic]);
     assert_eq!(code, Some(0));
     assert_eq!(
@@ -100,14 +97,7 @@ fn manifests_take_the_same_keys_and_refuse_the_same_options() {
         ),
     )
     .expect("write");
-    let out = common::nlorder(&["check", good.to_str().expect("p")]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::check_ok(&[good.to_str().expect("p")]);
     let wrong = dir.join("wrong.nlorder.toml");
     std::fs::write(
         &wrong,
@@ -121,9 +111,9 @@ fn manifests_take_the_same_keys_and_refuse_the_same_options() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_ne!(out.status.code(), Some(0), "{all}");
-    assert!(
-        all.contains("--bind-address is kube-apiserver's; it means nothing to --method swarm"),
-        "{all}"
+    common::assert_has(
+        &all,
+        &["--bind-address is kube-apiserver's; it means nothing to --method swarm"],
     );
 }
 

@@ -50,11 +50,7 @@ fn chromium(args: &[&str]) -> std::process::Output {
         .output()
         .expect("run chromium");
     let _ = std::fs::remove_dir_all(&profile);
-    assert!(
-        out.status.success(),
-        "chromium {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out, format_args!("chromium {args:?}"));
     out
 }
 
@@ -286,12 +282,7 @@ fn check_page(case: &Case, dom: &str) {
         .iter()
         .map(|c| c.attr("data-conflict-node").to_owned())
         .collect();
-    let want: Vec<String> = at_end["conflicts"]
-        .as_array()
-        .expect("conflicts")
-        .iter()
-        .map(|c| c["node"].as_str().expect("node").to_owned())
-        .collect();
+    let want = common::strs_at(&at_end["conflicts"], "node");
     assert_eq!(conflicts, want, "{}", case.name);
 }
 
@@ -307,12 +298,7 @@ fn every_incident_page_draws_what_detect_says() {
         a.extend(case.args.iter().copied());
         a.extend(case.captures.iter().map(String::as_str));
         let out = common::nlorder(&a);
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            case.name,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out, format_args!("{}", case.name));
         let html = std::fs::read_to_string(&page).expect("page");
         // One file: nothing fetched from elsewhere.
         for outside in ["src=\"http", "href=\"http", "<link ", "src=\"/", "@import", "url(http"] {
@@ -446,10 +432,7 @@ fn a_capture_without_rtnetlink_is_refused() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("not a netlink capture") && err.contains("Ethernet"),
-        "{err}"
-    );
+    common::assert_has(&err, &["not a netlink capture", "Ethernet"]);
 }
 
 /// What `--at end+SECS` assumes is drawn as assumed: the addresses `table`

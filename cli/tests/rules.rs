@@ -20,15 +20,10 @@ use serde_json::Value;
 
 fn captures() -> Vec<String> {
     let dir = common::fixture("rules");
-    let mut v: Vec<String> = std::fs::read_dir(&dir)
-        .expect("fixtures/rules")
-        .flatten()
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .filter(|p| p.ends_with(".route-get.json"))
-        .map(|p| p.replace(".route-get.json", ""))
-        .collect();
-    v.sort();
-    v
+    common::files_ending(&dir, ".route-get.json")
+        .iter()
+        .map(|p| p.to_string_lossy().replace(".route-get.json", ""))
+        .collect()
 }
 
 /// The kernel's answer, as `ip route get` printed it: the device and
@@ -146,15 +141,7 @@ fn rule_tables_equal_ip_j_rule() {
         let ip: Value = serde_json::from_slice(&std::fs::read(format!("{base}.rule.json")).unwrap()).unwrap();
         let path = format!("{base}.pcap");
         let model = common::rebuild_file(std::path::Path::new(&path));
-        for (family, key) in [(AddressFamily::Inet, "rule4"), (AddressFamily::Inet6, "rule6")] {
-            let ours: Vec<Value> = model
-                .rule_table()
-                .rules(family)
-                .iter()
-                .map(|r| serde_json::to_value(nlorder::report::rule::rule_object(r)).unwrap())
-                .collect();
-            assert_eq!(Value::Array(ours), ip[key], "{base} {key}");
-        }
+        assert_rules_are(&model, &ip, &base);
         // `table --format ip-json --objects rule` per family: `ip -j -4 rule`, `ip -j -6 rule`.
         for (flag, key) in [("-4", "rule4"), ("-6", "rule6")] {
             let out = common::nlorder(&["table", "-q", "--format", "ip-json", "--objects", "rule", flag, &path]);
@@ -170,28 +157,27 @@ fn rule_tables_equal_ip_j_rule() {
             .rfind(|m| m["type"] == "RTM_GETRULE")
             .map(|m| m["packet"].as_u64().unwrap())
             .unwrap();
-        let file = std::fs::File::open(&path).unwrap();
-        let mut reader = nlorder::capture::CaptureReader::new(file).unwrap();
-        let before = nlorder::ingest::rebuild::rebuild(
-            &mut reader,
-            nlorder::ingest::trace::TraceOptions::default(),
-            nlorder::model::ModelOptions::default(),
-            Some(nlorder::ingest::moment::At::Packet(last_dump - 1)),
-            &mut nlorder::diag::Diagnostics::default(),
-            &mut (),
-        )
-        .unwrap()
-        .model;
-        for (family, key) in [(AddressFamily::Inet, "rule4"), (AddressFamily::Inet6, "rule6")] {
-            let ours: Vec<Value> = before
-                .rule_table()
-                .rules(family)
-                .iter()
-                .map(|r| serde_json::to_value(nlorder::report::rule::rule_object(r)).unwrap())
-                .collect();
-            assert_eq!(Value::Array(ours), ip[key], "{base} {key} before the final dump");
-        }
+        let before = model_before(&path, last_dump);
+        assert_rules_are(&before, &ip, &format!("{base} before the final dump"));
     }
+}
+
+/// The model's rules of each family, as JSON, are `ip -j -4 rule` and `ip
+/// -j -6 rule` (`ip["rule4"]`, `ip["rule6"]`).
+fn assert_rules_are(model: &Model, ip: &Value, what: &str) {
+    for (family, key) in [(AddressFamily::Inet, "rule4"), (AddressFamily::Inet6, "rule6")] {
+        assert_eq!(rules_json(model, family), ip[key], "{what} {key}");
+    }
+}
+
+/// The model's rules of one family as `ip -j rule` lists them.
+fn rules_json(model: &Model, family: AddressFamily) -> Value {
+    model
+        .rule_table()
+        .rules(family)
+        .iter()
+        .map(|r| serde_json::to_value(nlorder::report::rule::rule_object(r)).unwrap())
+        .collect()
 }
 
 /// The model just before record `packet` (the tables then).
@@ -263,13 +249,7 @@ fn real_kernels_requests_and_route_get() {
                         } else {
                             AddressFamily::Inet6
                         };
-                        let ours: Vec<Value> = model
-                            .rule_table()
-                            .rules(family)
-                            .iter()
-                            .map(|r| serde_json::to_value(nlorder::report::rule::rule_object(r)).unwrap())
-                            .collect();
-                        assert_eq!(Value::Array(ours), ip, "{base}: ip -j {fam} rule");
+                        assert_eq!(rules_json(&model, family), ip, "{base}: ip -j {fam} rule");
                     }
                     _ => {
                         let get = cmd.iter().position(|c| *c == "get").unwrap();
@@ -299,10 +279,12 @@ fn rule_notifications_are_counted_in_the_summary() {
     let out = common::nlorder(&["table", path.to_str().unwrap()]);
     let err = String::from_utf8(out.stderr).unwrap();
     let summary = err.lines().nth(1).unwrap();
-    assert!(
-        summary.contains("no link, address or route notifications in the capture")
-            && summary.contains(" rule notifications"),
-        "{summary}"
+    common::assert_has(
+        summary,
+        &[
+            "no link, address or route notifications in the capture",
+            " rule notifications",
+        ],
     );
     assert!(!summary.contains("no notifications in the capture"), "{summary}");
 }

@@ -38,24 +38,13 @@ fn snapshots() -> Vec<PathBuf> {
 }
 
 fn ip_json(path: &Path) -> Value {
-    let out = common::nlorder(&["table", "--format", "ip-json", "-q", path.to_str().expect("path")]);
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("ip-json")
+    let text = common::stdout_ok(&["table", "--format", "ip-json", "-q", path.to_str().expect("path")]);
+    serde_json::from_str(&text).expect("ip-json")
 }
 
 /// What the snapshot holds, as ip-json prints it.
 fn expected(ip: &Value) -> Value {
-    let mut link = ip["link"].clone();
-    common::drop_keys(&mut link, common::DETAILS_ONLY);
-    let mut route: Vec<Value> = ip["route4"].as_array().cloned().unwrap_or_default();
-    route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
-    let mut route = Value::Array(route);
-    common::drop_keys(&mut route, &["expires"]);
+    let (link, route) = common::ip_json_links_and_routes(ip);
     serde_json::json!({"link": link, "addr": ip["addr"].clone(), "route": route})
 }
 
@@ -109,14 +98,7 @@ fn a_snapshot_s_tables_are_the_snapshot() {
 
 /// What `detect --all -q` prints on `path`, which it must read.
 fn detect_stdout(path: &Path) -> String {
-    let out = common::nlorder(&["detect", "--all", "-q", path.to_str().expect("path")]);
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::stdout_ok(&["detect", "--all", "-q", path.to_str().expect("path")])
 }
 
 /// `detect --all`'s picks: one line per method and family, the address
@@ -206,14 +188,14 @@ fn bad_snapshots_are_named() {
     };
     let (code, err) = run(&dir);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("no `ip addr show` output"), "{err}");
+    common::assert_has(&err, &["no `ip addr show` output"]);
     // A paste cut in the middle, from a real snapshot.
     let real = std::fs::read(common::fixture("kernels/6.12/routes.l2.ip.json")).expect("read");
     let cut = dir.join("cut.json");
     std::fs::write(&cut, &real[..real.len() / 2]).expect("write");
     let (code, err) = run(&cut);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("cut short"), "{err}");
+    common::assert_has(&err, &["cut short"]);
     // JSON of another command (`ip -j neigh`).
     let other = dir.join("neigh.json");
     std::fs::write(
@@ -243,8 +225,8 @@ fn a_directory_of_outputs_is_a_snapshot() {
     std::fs::remove_file(dir.join("c")).expect("rm");
     let out = common::nlorder(&["table", dir.to_str().expect("p")]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("one dump of each table at one moment"), "{err}");
-    assert!(err.contains("no IPv6 route listing"), "{err}");
+    common::assert_has(&err, &["one dump of each table at one moment"]);
+    common::assert_has(&err, &["no IPv6 route listing"]);
     std::fs::remove_dir_all(&dir).expect("clean");
 }
 
@@ -270,13 +252,7 @@ fn ip_text_answers_as_its_json() {
     let (mut compared, mut failures) = (0, Vec::new());
     for kernel in ["6.1", "6.12"] {
         let dir = common::fixture(&format!("kernels/text/{kernel}"));
-        let mut jsons: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("dir")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.to_string_lossy().ends_with(".ip.json"))
-            .collect();
-        jsons.sort();
-        for json in jsons {
+        for json in common::files_ending(&dir, ".ip.json") {
             let base = json.to_string_lossy().replace(".ip.json", "");
             let (tables, answers) = (ip_json(&json), detect_all(&json));
             for text in [format!("{base}.ip.txt"), format!("{base}.ip-o.txt")] {
@@ -345,14 +321,14 @@ fn a_cut_paste_is_named() {
     for cut in [lifetimes, lifetimes - 10, route + 14, route + 25, route + 45] {
         let (code, err) = run(&text[..cut]);
         assert_eq!(code, Some(2), "{err}");
-        assert!(err.contains("cut short"), "{err}");
+        common::assert_has(&err, &["cut short"]);
     }
     // the one-line addresses alone
     let o = std::fs::read_to_string(common::fixture("kernels/text/6.12/routes.l0.ip-o.txt")).expect("read");
     let addr = o.split("# ip ").find(|s| s.starts_with("-o addr")).expect("addr");
     let (code, err) = run(&format!("# ip {addr}"));
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("no link's flags or state"), "{err}");
+    common::assert_has(&err, &["no link's flags or state"]);
     std::fs::remove_dir_all(&dir).expect("clean");
 }
 
@@ -370,17 +346,14 @@ fn a_sosreport_answers_as_its_json() {
     assert_eq!(detect_all(&dir), answers);
     let out = common::nlorder(&["table", dir.to_str().expect("path")]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("snapshot of a sosreport, kernel 6."), "{err}");
+    common::assert_has(&err, &["snapshot of a sosreport, kernel 6."]);
     assert!(!err.contains("no IPv6 route listing"), "{err}");
     assert!(!err.contains("no link listener"), "{err}");
     // (nor in the tables' own list of what they rest on)
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(!listed.contains("listener"), "{listed}");
     // the release `uname -a` printed is the kernel whose rules apply
-    assert!(
-        listed.contains("# links (kernel order ascending, the rule of linux 6.18"),
-        "{listed}"
-    );
+    common::assert_has(&listed, &["# links (kernel order ascending, the rule of linux 6.18"]);
     if !common::have("tar", &["--version"]) {
         eprintln!("no tar: the tarball is not checked");
         return;
@@ -428,7 +401,7 @@ fn several_files_are_one_snapshot() {
     let out = common::nlorder(&["detect", "--all", "-q", &format!("node1={joined}")]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let got = String::from_utf8_lossy(&out.stdout);
-    assert!(got.contains("[node1]"), "{got}");
+    common::assert_has(&got, &["[node1]"]);
     std::fs::remove_dir_all(&dir).expect("clean");
 }
 
@@ -438,15 +411,8 @@ fn several_files_are_one_snapshot() {
 #[test]
 fn snapshots_in_a_manifest() {
     let m = common::fixture("snapshots.nlorder.toml");
-    let out = common::nlorder(&["check", m.to_str().expect("path")]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("8 passed, 0 failed"), "{text}");
+    let text = common::check_ok(&[m.to_str().expect("path")]);
+    common::assert_has(&text, &["8 passed, 0 failed"]);
 }
 
 /// A snapshot is one moment: `--at` is refused, and the moment is said as
@@ -457,19 +423,18 @@ fn a_snapshot_is_one_moment() {
     let out = common::nlorder(&["table", "--at", "1", snap.to_str().expect("path")]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("--at needs a capture"), "{err}");
+    common::assert_has(&err, &["--at needs a capture"]);
     let (node, _) = common::detect_json(&["--method", "first-found", snap.to_str().expect("path")]);
     let text = node.to_string();
-    assert!(text.contains("\"snapshot\":true"), "{text}");
+    common::assert_has(&text, &["\"snapshot\":true"]);
     assert!(!text.contains("the end of the capture"), "{text}");
     // a tentative address is said as `ip` showed it, not as a capture's
     // packet with an --at a snapshot refuses
     let paste = common::fixture("pastes/bridge-tentative.txt");
-    let out = common::nlorder(&["table", paste.to_str().expect("path")]);
-    let listed = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        listed.contains("duplicate address detection of fe80::ec91:a2ff:fec2:a434 on br9 was under way when `ip` ran"),
-        "{listed}"
+    let listed = common::stdout_ok(&["table", paste.to_str().expect("path")]);
+    common::assert_has(
+        &listed,
+        &["duplicate address detection of fe80::ec91:a2ff:fec2:a434 on br9 was under way when `ip` ran"],
     );
     assert!(!listed.contains("--at end") && !listed.contains("packet "), "{listed}");
 }

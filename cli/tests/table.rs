@@ -95,15 +95,14 @@ fn the_kernel_s_notifications_decide_over_a_wrong_flag() {
     let t = table_json(&common::fixture("notify-addr.pcap"), &["--promote-secondaries", "off"]);
     let w = warnings(&t);
     assert!(!w.iter().any(|w| w.contains("dump disagrees")), "{w:?}");
-    let out = common::nlorder(&[
+    let text = common::stdout_ok(&[
         "timeline",
         "--promote-secondaries",
         "off",
         "-q",
         common::fixture("notify-addr.pcap").to_str().expect("p"),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("secondary 10.9.0.3 promoted"), "{text}");
+    common::assert_has(&text, &["secondary 10.9.0.3 promoted"]);
     assert!(!text.contains("DISAGREES"), "{text}");
 }
 
@@ -214,21 +213,21 @@ fn inconsistent_or_unfinished_dumps_and_unknown_devices_are_reported() {
 
 #[test]
 fn timeline_lists_changes_with_packet_numbers() {
-    let out = common::nlorder(&[
+    let text = common::stdout_ok(&[
         "timeline",
         "-q",
         common::fixture("notify-link.pcap").to_str().expect("p"),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    for expected in [
-        "+ link ens19 (ifindex 6, veth)",
-        "+ 192.168.100.5/24 on ens19 (new link ens19, ifindex 6",
-        "- link ens19 (ifindex 6)",
-        "+ link ens19 (ifindex 8, veth)",
-        "~ link br0 renamed nerdctl0 (ifindex 4)",
-    ] {
-        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
-    }
+    common::assert_has(
+        &text,
+        &[
+            "+ link ens19 (ifindex 6, veth)",
+            "+ 192.168.100.5/24 on ens19 (new link ens19, ifindex 6",
+            "- link ens19 (ifindex 6)",
+            "+ link ens19 (ifindex 8, veth)",
+            "~ link br0 renamed nerdctl0 (ifindex 4)",
+        ],
+    );
     let out = common::nlorder(&[
         "timeline",
         "-q",
@@ -312,7 +311,7 @@ fn hotplug_per_device_routes_in_the_kernel_s_order() {
     let path = common::fixture("incident-hotplug.pcap");
     let line = dump_line(&path, 31);
     assert!(line.ends_with("19 entries, as predicted"), "{line}");
-    let out = common::nlorder(&[
+    let text = common::stdout_ok(&[
         "table",
         "-q",
         "-6",
@@ -322,7 +321,6 @@ fn hotplug_per_device_routes_in_the_kernel_s_order() {
         "24",
         path.to_str().expect("p"),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
     let devs = |prefix: &str| -> Vec<String> {
         text.lines()
             .filter(|l| l.starts_with(prefix))
@@ -336,8 +334,7 @@ fn hotplug_per_device_routes_in_the_kernel_s_order() {
     assert_eq!(devs("multicast ff00::/8"), want, "{text}");
     // Each device's routes are told at the notification that shows them:
     // ens19's come after veth-ens19's link message (packet 17), at 18.
-    let out = common::nlorder(&["timeline", "-q", path.to_str().expect("p")]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::stdout_ok(&["timeline", "-q", path.to_str().expect("p")]);
     let at = |what: &str| {
         text.lines()
             .find(|l| l.contains(what))

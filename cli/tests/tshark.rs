@@ -101,7 +101,8 @@ fn tshark_messages(path: &Path) -> BTreeMap<u64, (Vec<Msg>, Vec<Msg>)> {
     by_packet
 }
 
-fn header(m: &Value) -> (u64, u64, u64, u64, u64) {
+/// The message's header as a [`Msg`] without detail, and its flags.
+fn header(m: &Value) -> (Msg, u64) {
     let map = m.as_object().expect("message object");
     let (_, h) = map
         .iter()
@@ -113,19 +114,20 @@ fn header(m: &Value) -> (u64, u64, u64, u64, u64) {
         .or_else(|| h.get("netlink.hdr_type"))
         .map(n)
         .unwrap_or(u64::MAX);
-    (
+    let msg = Msg {
         kind,
-        n(&h["netlink.hdr_len"]),
-        n(&h["netlink.hdr_seq"]),
-        n(&h["netlink.hdr_pid"]),
-        n(&h["netlink.hdr_flags"]),
-    )
+        len: n(&h["netlink.hdr_len"]),
+        seq: n(&h["netlink.hdr_seq"]),
+        pid: n(&h["netlink.hdr_pid"]),
+        detail: String::new(),
+    };
+    (msg, n(&h["netlink.hdr_flags"]))
 }
 
 fn route_msg(m: &Value) -> Msg {
-    let (kind, len, seq, pid, flags) = header(m);
+    let (msg, flags) = header(m);
     let request = flags & 1 == 1;
-    let detail = match kind {
+    let detail = match msg.kind {
         20 | 21 if !request => {
             let mut address = String::new();
             let mut local = String::new();
@@ -179,29 +181,16 @@ fn route_msg(m: &Value) -> Msg {
         }
         _ => String::new(),
     };
-    Msg {
-        kind,
-        len,
-        seq,
-        pid,
-        detail,
-    }
+    Msg { detail, ..msg }
 }
 
 fn control_msg(m: &Value) -> Msg {
-    let (kind, len, seq, pid, _) = header(m);
-    let detail = if kind == 2 {
-        format!("error {}", s(&m["netlink.error"]))
-    } else {
-        String::new()
-    };
-    Msg {
-        kind,
-        len,
-        seq,
-        pid,
-        detail,
+    let (msg, _) = header(m);
+    if msg.kind == 2 {
+        let detail = format!("error {}", s(&m["netlink.error"]));
+        return Msg { detail, ..msg };
     }
+    msg
 }
 
 fn family_num(f: &Value) -> u64 {

@@ -15,11 +15,7 @@ pub struct DetectArgs {
     #[arg(required = true)]
     pub captures: Vec<String>,
     #[command(flatten)]
-    pub io: IoOptions,
-    #[command(flatten)]
-    pub model: ModelArgs,
-    #[command(flatten)]
-    pub settings: DetectSettingsArgs,
+    pub replay: ReplayArgs,
     /// Take the method from a Tigera operator Installation (YAML or JSON):
     /// nodeAddressAutodetectionV4/V6 (so not together with --method).
     #[arg(long, conflicts_with = "method")]
@@ -64,11 +60,7 @@ pub struct ReportArgs {
     #[arg(long, value_enum, default_value = "html")]
     pub format: PictureFormatArg,
     #[command(flatten)]
-    pub io: IoOptions,
-    #[command(flatten)]
-    pub model: ModelArgs,
-    #[command(flatten)]
-    pub settings: DetectSettingsArgs,
+    pub replay: ReplayArgs,
     /// One lane for every program `detect --all` replays, instead of the one --method.
     #[arg(long)]
     pub all: bool,
@@ -111,14 +103,22 @@ pub struct WatchArgs {
     #[arg(long, value_enum, default_value = "full", conflicts_with = "read")]
     pub request_form: RequestFormArg,
     #[command(flatten)]
+    pub replay: ReplayArgs,
+    /// Text lines, or one JSON object per change of the answer.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+}
+
+/// What the subcommands that replay the programs share: the terminal's
+/// options, the kernel model's and the programs' settings.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    #[command(flatten)]
     pub io: IoOptions,
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
     pub settings: DetectSettingsArgs,
-    /// Text lines, or one JSON object per change of the answer.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: OutputFormat,
 }
 
 /// The command-line side of `nlorder::app::settings::DetectSettings`: the method, what every

@@ -59,14 +59,7 @@ impl Run {
         args.extend(self.args());
         args.push(self.pcap.to_string_lossy().into_owned());
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = super::nlorder(&refs);
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            self.pcap.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).expect("table json")
+        serde_json::from_str(&super::stdout_ok(&refs)).expect("table json")
     }
 
     /// The ifindexes and names the capture's messages carry (`nlorder
@@ -299,6 +292,17 @@ pub fn check(run: &Run) -> Verdict {
         routes: diff("routes", &want.routes, &got.routes),
         warnings: t["warnings"].as_array().into_iter().flatten().map(s).collect(),
     }
+}
+
+/// The fresh runs `.ci/run` recorded in the folder the environment
+/// variable `var` names (see [`super::fresh_dir`]: without it, SKIPPED, or
+/// a failure under CI): the folder and its runs, of which there must be
+/// some.
+pub fn fresh_runs(var: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let dir = super::fresh_dir(var)?;
+    let runs = runs_in(&dir);
+    assert!(!runs.is_empty(), "{var}: no runs below {}", dir.display());
+    Some((dir, runs))
 }
 
 /// Every `*.pcap` below `dir` that has its `ip.json`, sorted.

@@ -30,6 +30,27 @@ pub fn tmp(name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
     p
 }
 
+/// The string at `key` of each element of the JSON array `list`.
+#[track_caller]
+pub fn strs_at(list: &serde_json::Value, key: &str) -> Vec<String> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|x| {
+            x[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("no string {key}: {x}"))
+                .to_owned()
+        })
+        .collect()
+}
+
+/// Copies the fixture `name` to `as_name` in the folder [`tmp`] writes to
+/// (where a manifest written there finds it), and returns its path.
+pub fn tmp_fixture(name: &str, as_name: &str) -> PathBuf {
+    tmp(as_name, std::fs::read(fixture(name)).expect("fixture"))
+}
+
 /// A JSON document's `warnings`, as strings.
 pub fn warnings(doc: &serde_json::Value) -> Vec<String> {
     doc["warnings"]
@@ -38,6 +59,18 @@ pub fn warnings(doc: &serde_json::Value) -> Vec<String> {
         .iter()
         .map(|w| w.as_str().unwrap_or_default().to_owned())
         .collect()
+}
+
+/// The files in `dir` (not below it) whose names end with `suffix`,
+/// sorted; fails the test when `dir` cannot be read.
+pub fn files_ending(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    v.sort();
+    v
 }
 
 /// Every capture under fixtures/ (recursively), sorted.
@@ -61,12 +94,73 @@ pub fn all_captures() -> Vec<PathBuf> {
     v
 }
 
+/// Fails the test unless `text` holds every one of `needles`, naming the
+/// one missing and quoting the text.
+#[track_caller]
+pub fn assert_has(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{needle:?} is not in:\n{text}");
+    }
+}
+
+/// Fails the test when the command that gave `out` failed, naming it
+/// (`what`) and quoting its stderr.
+#[track_caller]
+pub fn assert_ok(out: &Output, what: impl std::fmt::Display) {
+    assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `nlorder ARGS...`: its stdout; fails the test when nlorder fails.
+#[track_caller]
+pub fn stdout_ok(args: &[&str]) -> String {
+    let out = nlorder(args);
+    assert_ok(&out, format_args!("nlorder {args:?}"));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 pub fn nlorder(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nlorder"))
         .args(args)
         .env("NO_COLOR", "1")
         .output()
         .expect("run nlorder")
+}
+
+/// `nlorder check ARGS...`: its stdout; fails the test, quoting what it
+/// printed, unless every case of the manifest passed (exit 0).
+#[track_caller]
+pub fn check_ok(args: &[&str]) -> String {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    let out = nlorder(&all);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "nlorder {all:?}:\n{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// `nlorder ARGS...` with the file `input` on its standard input (written
+/// from another thread, so that its output cannot block the writing).
+pub fn nlorder_stdin(args: &[&str], input: &Path) -> Output {
+    use std::io::Write;
+    let bytes = std::fs::read(input).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nlorder"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn nlorder");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write");
+    out
 }
 
 /// `tshark -r PATH ARGS...`: its stdout; fails the test when tshark fails.
@@ -77,13 +171,18 @@ pub fn tshark(path: &Path, args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("run tshark");
-    assert!(
-        out.status.success(),
-        "tshark {args:?} on {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out, format_args!("tshark {args:?} on {}", path.display()));
     String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Per packet, each column's values joined by a comma, as tshark prints a
+/// field that occurs more than once.
+pub fn tshark_columns<K: Ord>(
+    rows: std::collections::BTreeMap<K, Vec<Vec<String>>>,
+) -> std::collections::BTreeMap<K, Vec<String>> {
+    rows.into_iter()
+        .map(|(p, cols)| (p, cols.into_iter().map(|c| c.join(",")).collect()))
+        .collect()
 }
 
 /// Whether an external tool is on PATH. In CI (CI=true) a missing tool is a
@@ -164,24 +263,16 @@ pub fn rebuild_file(path: &Path) -> nlorder::model::Model {
 
 /// NDJSON lines of `nlorder decode --format json FILE`.
 pub fn decode_json(path: &Path) -> Vec<serde_json::Value> {
-    let out = nlorder(&[
+    stdout_ok(&[
         "decode",
         "--format",
         "json",
         "--quiet",
         path.to_str().expect("utf-8 path"),
-    ]);
-    assert!(
-        out.status.success(),
-        "decode {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
+    ])
+    .lines()
+    .map(|l| serde_json::from_str(l).expect("json line"))
+    .collect()
 }
 
 pub fn have(cmd: &str, args: &[&str]) -> bool {
@@ -296,29 +387,24 @@ pub mod tables {
 
     /// `ip -j link`'s (ifindex, name) in order.
     pub fn ip_links(ip: &Value) -> Vec<(u64, String)> {
-        ip["link"]
-            .as_array()
-            .expect("ip link")
-            .iter()
-            .map(|l| {
-                (
-                    l["ifindex"].as_u64().expect("ifindex"),
-                    l["ifname"].as_str().expect("ifname").to_owned(),
-                )
-            })
-            .collect()
+        index_and_name(&ip["link"], "ifindex", "ifname")
     }
 
     /// (ifindex, name) in order.
     pub fn our_links(t: &Value) -> Vec<(u64, String)> {
-        t["links"]
+        index_and_name(&t["links"], "index", "name")
+    }
+
+    /// The (`index`, `name`) of each link of the list `links`.
+    fn index_and_name(links: &Value, index: &str, name: &str) -> Vec<(u64, String)> {
+        links
             .as_array()
-            .expect("links")
+            .unwrap_or_else(|| panic!("no links: {links}"))
             .iter()
             .map(|l| {
                 (
-                    l["index"].as_u64().expect("index"),
-                    l["name"].as_str().expect("name").to_owned(),
+                    l[index].as_u64().unwrap_or_else(|| panic!("no {index}: {l}")),
+                    l[name].as_str().unwrap_or_else(|| panic!("no {name}: {l}")).to_owned(),
                 )
             })
             .collect()
@@ -510,11 +596,7 @@ fn build_go_binary() -> PathBuf {
         .env("GOFLAGS", "-mod=mod")
         .output()
         .expect("go build");
-    assert!(
-        out.status.success(),
-        "go build: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out, "go build");
     bin
 }
 
@@ -557,11 +639,7 @@ pub fn musl_binary() -> PathBuf {
         ])
         .output()
         .expect("musl-gcc");
-    assert!(
-        out.status.success(),
-        "musl-gcc: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out, "musl-gcc");
     bin
 }
 
@@ -625,6 +703,20 @@ pub const DETAILS_ONLY: &[&str] = &[
     "parentbus",
     "parentdev",
 ];
+
+/// From `ip -j` output saved beside a capture (`link`, `route4`, `route6`),
+/// the links and the routes as `table --format ip-json` prints them: the
+/// links without the keys only `ip -d` adds, the routes of both families in
+/// one list without `expires` (it ticks, and nlorder leaves it out).
+pub fn ip_json_links_and_routes(ip: &serde_json::Value) -> (serde_json::Value, serde_json::Value) {
+    let mut link = ip["link"].clone();
+    drop_keys(&mut link, DETAILS_ONLY);
+    let mut route: Vec<serde_json::Value> = ip["route4"].as_array().cloned().unwrap_or_default();
+    route.extend(ip["route6"].as_array().cloned().unwrap_or_default());
+    let mut route = serde_json::Value::Array(route);
+    drop_keys(&mut route, &["expires"]);
+    (link, route)
+}
 
 /// `v` without `keys`, at every depth.
 pub fn drop_keys(v: &mut serde_json::Value, keys: &[&str]) {

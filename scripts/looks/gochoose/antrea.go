@@ -94,15 +94,11 @@ func antreaByName(name string) (v4, v6 *net.IPNet, iface *net.Interface, err err
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	addrs, err := iface.Addrs()
+	addrs, err := globalUnicast(iface)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	for _, a := range addrs {
-		n, ok := a.(*net.IPNet)
-		if !ok || !n.IP.IsGlobalUnicast() {
-			continue
-		}
+	for _, n := range addrs {
 		if n.IP.To4() != nil {
 			if v4 == nil {
 				v4 = n
@@ -147,15 +143,11 @@ func antreaByCIDRs(list []string) (v4, v6 *net.IPNet, iface *net.Interface, err 
 		return nil, nil, nil, err
 	}
 	for i := range links {
-		addrs, err := links[i].Addrs()
+		addrs, err := globalUnicast(&links[i])
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		for _, a := range addrs {
-			n, ok := a.(*net.IPNet)
-			if !ok || !n.IP.IsGlobalUnicast() {
-				continue
-			}
+		for _, n := range addrs {
 			for _, c := range cidrs {
 				if !c.Contains(n.IP) {
 					continue

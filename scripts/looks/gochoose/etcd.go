@@ -67,15 +67,12 @@ func etcdChooseHost(family uint8, r Route) (string, string, error) {
 	if r.PrefSrc != nil {
 		return net.IP(r.PrefSrc).String(), "", nil
 	}
-	msgs, err := ribDump(syscall.RTM_GETADDR, int(family))
+	msgs, err := ribDump(syscall.RTM_GETADDR, int(family), syscall.RTM_NEWADDR, syscall.SizeofIfAddrmsg)
 	if err != nil {
 		return "", "", err
 	}
 	for i := range msgs {
 		m := &msgs[i]
-		if m.Header.Type != syscall.RTM_NEWADDR || len(m.Data) < syscall.SizeofIfAddrmsg {
-			continue
-		}
 		if int(u32(m.Data[4:8])) != r.OIF { // ifa_index
 			continue
 		}

@@ -191,6 +191,22 @@ func ok(iface string, ips ...net.IP) Result {
 	return r
 }
 
+// globalUnicast: the interface's global unicast addresses (net.IPNet), in
+// the order Addrs lists them.
+func globalUnicast(iface *net.Interface) ([]*net.IPNet, error) {
+	addrs, err := iface.Addrs()
+	if err != nil {
+		return nil, err
+	}
+	var out []*net.IPNet
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.IsGlobalUnicast() {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
 func fail(err error) Result { return Result{Error: err.Error()} }
 
 func failf(format string, a ...interface{}) Result { return Result{Error: fmt.Sprintf(format, a...)} }

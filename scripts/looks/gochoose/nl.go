@@ -102,12 +102,25 @@ type Route struct {
 	Tos      uint8
 }
 
-func ribDump(proto, family int) ([]syscall.NetlinkMessage, error) {
+// ribDump is one dump of proto (an RTM_GET* type) and the family: the
+// replies of type reply (the RTM_NEW* type) long enough to hold its fixed
+// header of size bytes, in dump order.
+func ribDump(proto, family int, reply uint16, size int) ([]syscall.NetlinkMessage, error) {
 	tab, err := syscall.NetlinkRIB(proto, family)
 	if err != nil {
 		return nil, err
 	}
-	return syscall.ParseNetlinkMessage(tab)
+	msgs, err := syscall.ParseNetlinkMessage(tab)
+	if err != nil {
+		return nil, err
+	}
+	var out []syscall.NetlinkMessage
+	for _, m := range msgs {
+		if m.Header.Type == reply && len(m.Data) >= size {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 func cstr(b []byte) string {
@@ -142,16 +155,13 @@ func u32(b []byte) uint32 { return *(*uint32)(unsafe.Pointer(&b[0])) }
 
 // LinkList is one RTM_GETLINK dump (AF_UNSPEC), in dump order.
 func LinkList() ([]Link, error) {
-	msgs, err := ribDump(syscall.RTM_GETLINK, syscall.AF_UNSPEC)
+	msgs, err := ribDump(syscall.RTM_GETLINK, syscall.AF_UNSPEC, syscall.RTM_NEWLINK, syscall.SizeofIfInfomsg)
 	if err != nil {
 		return nil, err
 	}
 	var out []Link
 	for i := range msgs {
 		m := &msgs[i]
-		if m.Header.Type != syscall.RTM_NEWLINK || len(m.Data) < syscall.SizeofIfInfomsg {
-			continue
-		}
 		ifi := (*syscall.IfInfomsg)(unsafe.Pointer(&m.Data[0]))
 		l := Link{Index: int(ifi.Index), RawFlags: ifi.Flags}
 		attrs, err := syscall.ParseNetlinkRouteAttr(m)
@@ -191,16 +201,13 @@ func LinkList() ([]Link, error) {
 // dump order, kept to the link index when index > 0: vishvananda/netlink's
 // AddrList(link, family).
 func AddrList(index int, family int) ([]Addr, error) {
-	msgs, err := ribDump(syscall.RTM_GETADDR, family)
+	msgs, err := ribDump(syscall.RTM_GETADDR, family, syscall.RTM_NEWADDR, syscall.SizeofIfAddrmsg)
 	if err != nil {
 		return nil, err
 	}
 	var out []Addr
 	for i := range msgs {
 		m := &msgs[i]
-		if m.Header.Type != syscall.RTM_NEWADDR || len(m.Data) < syscall.SizeofIfAddrmsg {
-			continue
-		}
 		ifa := (*syscall.IfAddrmsg)(unsafe.Pointer(&m.Data[0]))
 		if family != syscall.AF_UNSPEC && int(ifa.Family) != family {
 			continue
@@ -251,16 +258,13 @@ func AddrList(index int, family int) ([]Addr, error) {
 // RouteDump is one RTM_GETROUTE dump of the family, every table, in dump
 // order.
 func RouteDump(family int) ([]Route, error) {
-	msgs, err := ribDump(syscall.RTM_GETROUTE, family)
+	msgs, err := ribDump(syscall.RTM_GETROUTE, family, syscall.RTM_NEWROUTE, syscall.SizeofRtMsg)
 	if err != nil {
 		return nil, err
 	}
 	var out []Route
 	for i := range msgs {
 		m := &msgs[i]
-		if m.Header.Type != syscall.RTM_NEWROUTE || len(m.Data) < syscall.SizeofRtMsg {
-			continue
-		}
 		rt := (*syscall.RtMsg)(unsafe.Pointer(&m.Data[0]))
 		r := Route{Family: rt.Family, DstLen: rt.Dst_len, RtTable: rt.Table, Table: uint32(rt.Table),
 			Protocol: rt.Protocol, Scope: rt.Scope, Type: rt.Type, Flags: rt.Flags, Tos: rt.Tos}

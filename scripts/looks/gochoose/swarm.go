@@ -52,28 +52,17 @@ func chooseSwarm(opts map[string]string) Result {
 				continue
 			}
 			deviceFound = true
+			slot := &a6
 			if ip.To4() != nil {
-				if a4 != nil {
-					return fail(swarmErrMultipleIPs(l.Name, l.Name, a4, ip))
-				}
-				a4 = ip
-			} else {
-				if a6 != nil {
-					return fail(swarmErrMultipleIPs(l.Name, l.Name, a6, ip))
-				}
-				a6 = ip
+				slot = &a4
 			}
+			if *slot != nil {
+				return fail(swarmErrMultipleIPs(l.Name, l.Name, *slot, ip))
+			}
+			*slot = ip
 		}
-		if a4 != nil {
-			if sysAddr != nil {
-				return fail(swarmErrMultipleIPs(sysIface, l.Name, sysAddr, a4))
-			}
-			sysAddr, sysIface = a4, l.Name
-		} else if a6 != nil {
-			if sysAddr != nil {
-				return fail(swarmErrMultipleIPs(sysIface, l.Name, sysAddr, a6))
-			}
-			sysAddr, sysIface = a6, l.Name
+		if err := swarmTake(&sysAddr, &sysIface, l.Name, a4, a6); err != nil {
+			return fail(err)
 		}
 	}
 	if sysAddr == nil {
@@ -83,6 +72,23 @@ func chooseSwarm(opts map[string]string) Result {
 		return fail(swarmErrNoIP)
 	}
 	return ok(sysIface, sysAddr)
+}
+
+// swarmTake: the interface's address (its IPv4 one, else its IPv6 one)
+// becomes the system's; a second interface with one is Swarm's error.
+func swarmTake(sysAddr *net.IP, sysIface *string, name string, a4, a6 net.IP) error {
+	a := a4
+	if a == nil {
+		a = a6
+	}
+	if a == nil {
+		return nil
+	}
+	if *sysAddr != nil {
+		return swarmErrMultipleIPs(*sysIface, name, *sysAddr, a)
+	}
+	*sysAddr, *sysIface = a, name
+	return nil
 }
 
 // swarmDockerSubnets stands in for NetworkSubnetsProvider.Subnets(): the
@@ -101,11 +107,9 @@ func swarmDockerSubnets(opts map[string]string) (v4, v6 []*net.IPNet) {
 			}
 		}
 	} else if ifc, err := net.InterfaceByName("docker0"); err == nil {
-		if addrs, err := ifc.Addrs(); err == nil {
-			for _, a := range addrs {
-				if ipn, ok := a.(*net.IPNet); ok && ipn.IP.IsGlobalUnicast() {
-					nets = append(nets, &net.IPNet{IP: ipn.IP.Mask(ipn.Mask), Mask: ipn.Mask})
-				}
+		if addrs, err := globalUnicast(ifc); err == nil {
+			for _, ipn := range addrs {
+				nets = append(nets, &net.IPNet{IP: ipn.IP.Mask(ipn.Mask), Mask: ipn.Mask})
 			}
 		}
 	}
@@ -135,48 +139,28 @@ ifaceLoop:
 		if intf.Flags&net.FlagUp == 0 || intf.Flags&net.FlagLoopback != 0 {
 			continue
 		}
-		addrs, err := intf.Addrs()
+		addrs, err := globalUnicast(&intf)
 		if err != nil {
 			continue
 		}
 		var a4, a6 net.IP
-		for _, addr := range addrs {
-			ipn, isNet := addr.(*net.IPNet)
-			if !isNet || !ipn.IP.IsGlobalUnicast() {
-				continue
-			}
+		for _, ipn := range addrs {
+			slot, subnets := &a6, v6s
 			if ipn.IP.To4() != nil {
-				for _, s := range v4s {
-					if s.Contains(ipn.IP) {
-						continue ifaceLoop
-					}
-				}
-				if a4 != nil {
-					return fail(swarmErrMultipleIPs(intf.Name, intf.Name, a4, ipn.IP))
-				}
-				a4 = ipn.IP
-			} else {
-				for _, s := range v6s {
-					if s.Contains(ipn.IP) {
-						continue ifaceLoop
-					}
-				}
-				if a6 != nil {
-					return fail(swarmErrMultipleIPs(intf.Name, intf.Name, a6, ipn.IP))
-				}
-				a6 = ipn.IP
+				slot, subnets = &a4, v4s
 			}
+			for _, s := range subnets {
+				if s.Contains(ipn.IP) {
+					continue ifaceLoop
+				}
+			}
+			if *slot != nil {
+				return fail(swarmErrMultipleIPs(intf.Name, intf.Name, *slot, ipn.IP))
+			}
+			*slot = ipn.IP
 		}
-		if a4 != nil {
-			if sysAddr != nil {
-				return fail(swarmErrMultipleIPs(sysIface, intf.Name, sysAddr, a4))
-			}
-			sysAddr, sysIface = a4, intf.Name
-		} else if a6 != nil {
-			if sysAddr != nil {
-				return fail(swarmErrMultipleIPs(sysIface, intf.Name, sysAddr, a6))
-			}
-			sysAddr, sysIface = a6, intf.Name
+		if err := swarmTake(&sysAddr, &sysIface, intf.Name, a4, a6); err != nil {
+			return fail(err)
 		}
 	}
 	if sysAddr == nil {
