@@ -269,7 +269,8 @@ impl Gai {
         let key = |m: &Model| sort(m).order;
         let mut session = console.open(&self.capture)?;
         let matters = only_routes_to(self.destinations(hosts));
-        let (flips, _) = session.watch_where(console.trace, self.model, key, sort, Some(matters))?;
+        let watcher = Watcher::new(self.model, key, sort).only_where(matters);
+        let (flips, _) = session.watch_with(console.trace, watcher)?;
         let flips = per_packet(flips, |a, b| a.order == b.order);
         // With --hosts, the candidates of the last change (AI_ADDRCONFIG may
         // change them along the capture); with no change, the host had no

@@ -36,54 +36,42 @@ impl Model {
                 let list = self.device_addresses(l.index, fam);
                 for a in list {
                     addrs.push(a.clone());
-                    if fam == AddressFamily::Inet {
+                    // IPv4's routes name a preferred source (the local
+                    // route its subnet's primary address, the prefix route
+                    // the address itself); IPv6's name none.
+                    let v4 = fam == AddressFamily::Inet;
+                    let (host_len, local_src, prefix_src) = if v4 {
                         let primary = list
                             .iter()
                             .find(|p| !p.is_secondary() && same_ipv4_subnet(p, a))
                             .map_or(a.address, |p| p.address);
-                        routes.push(inferred(
-                            fam,
-                            TableId::Local,
-                            RouteType::Local,
-                            a.address,
-                            32,
-                            l.index,
-                            Some(primary),
-                        ));
-                        if !a.is_secondary()
-                            && let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len)
-                        {
-                            routes.push(inferred(
-                                fam,
-                                TableId::Main,
-                                RouteType::Unicast,
-                                net.trunc().addr(),
-                                a.prefix_len,
-                                l.index,
-                                Some(a.address),
-                            ));
-                        }
+                        (32, Some(primary), Some(a.address))
                     } else {
+                        (128, None, None)
+                    };
+                    routes.push(inferred(
+                        fam,
+                        TableId::Local,
+                        RouteType::Local,
+                        a.address,
+                        host_len,
+                        l.index,
+                        local_src,
+                    ));
+                    // (a secondary IPv4 address adds no prefix route)
+                    if !(v4 && a.is_secondary())
+                        && let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len)
+                    {
+                        let dst = net.trunc().addr();
                         routes.push(inferred(
                             fam,
-                            TableId::Local,
-                            RouteType::Local,
-                            a.address,
-                            128,
+                            TableId::Main,
+                            RouteType::Unicast,
+                            dst,
+                            a.prefix_len,
                             l.index,
-                            None,
+                            prefix_src,
                         ));
-                        if let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len) {
-                            routes.push(inferred(
-                                fam,
-                                TableId::Main,
-                                RouteType::Unicast,
-                                net.trunc().addr(),
-                                a.prefix_len,
-                                l.index,
-                                None,
-                            ));
-                        }
                     }
                 }
             }
