@@ -714,7 +714,7 @@ pub fn evaluate_at_looks_following<T>(
     let mut out = Vec::new();
     for look in crate::looks::choose(&looks, who, every) {
         // A look ends where its last answer ended, which was evaluated.
-        let i = evaluated.iter().position(|(m, _, _)| m.packet == look.end_packet);
+        let i = evaluated.iter().position(|(m, _, _)| m.packet == look.look.end_packet);
         if let Some(i) = i {
             let (mut at, _, v) = evaluated.swap_remove(i);
             at.chosen = Some(crate::looks::Chosen::Look(look));
