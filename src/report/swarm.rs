@@ -19,26 +19,27 @@ pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
     )
 }
 
+/// The items joined by commas, or `none`.
+fn listed<T: fmt::Display>(items: &[T]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        joined(items, ", ")
+    }
+}
+
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Note::SwarmNoDevice { devices } => write!(
                 f,
                 "no global address on an up device ({}): the subnet check over every up interface",
-                if devices.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(devices, ", ")
-                }
+                listed(devices)
             ),
             Note::DockerSubnetsAssumed { subnets } => write!(
                 f,
                 "assumed: Docker's networks are {} (docker0, docker_gwbridge and br-* bridges; the daemon's own list is not in the capture)",
-                if subnets.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(subnets, ", ")
-                }
+                listed(subnets)
             ),
         }
     }
