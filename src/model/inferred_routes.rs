@@ -49,29 +49,15 @@ impl Model {
                     } else {
                         (128, None, None)
                     };
-                    routes.push(inferred(
-                        fam,
-                        TableId::Local,
-                        RouteType::Local,
-                        a.address,
-                        host_len,
-                        l.index,
-                        local_src,
-                    ));
+                    let local = kernel_route(fam, TableId::Local, RouteType::Local, a.address, host_len, l.index);
+                    routes.push(inferred(local, local_src));
                     // (a secondary IPv4 address adds no prefix route)
                     if !(v4 && a.is_secondary())
                         && let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len)
                     {
                         let dst = net.trunc().addr();
-                        routes.push(inferred(
-                            fam,
-                            TableId::Main,
-                            RouteType::Unicast,
-                            dst,
-                            a.prefix_len,
-                            l.index,
-                            prefix_src,
-                        ));
+                        let prefix = kernel_route(fam, TableId::Main, RouteType::Unicast, dst, a.prefix_len, l.index);
+                        routes.push(inferred(prefix, prefix_src));
                     }
                 }
             }
@@ -85,25 +71,17 @@ impl Model {
     }
 }
 
-/// A kernel route through `oif`, scope host for a local route and link for
-/// the rest, marked inferred.
-fn inferred(
-    family: AddressFamily,
-    table: TableId,
-    kind: RouteType,
-    dst: IpAddr,
-    dst_len: u8,
-    oif: u32,
-    prefsrc: Option<IpAddr>,
-) -> RouteEntry {
+/// `route`, one of the kernel's own, with the scope it gets (host for a
+/// local route, link for the rest) and `prefsrc`, marked inferred.
+fn inferred(route: RouteEntry, prefsrc: Option<IpAddr>) -> RouteEntry {
     RouteEntry {
-        scope: if kind == RouteType::Local {
+        scope: if route.kind == RouteType::Local {
             Scope::Host
         } else {
             Scope::Link
         },
         prefsrc,
         origin: Origin::Inferred(0),
-        ..kernel_route(family, table, kind, dst, dst_len, oif)
+        ..route
     }
 }
