@@ -11,12 +11,14 @@ use super::reason::joined;
 use crate::replay::swarm::{Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "docker swarm resolveSystemAddr: up links without a kind (\"device\"); exactly one global \
-         address per family on exactly one link, IPv4 preferred; else the subnet check over all up \
-         non-loopback interfaces",
-    )
+impl fmt::Display for crate::replay::swarm::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "docker swarm resolveSystemAddr: up links without a kind (\"device\"); exactly one global \
+             address per family on exactly one link, IPv4 preferred; else the subnet check over all up \
+             non-loopback interfaces",
+        )
+    }
 }
 
 /// The items joined by commas, or `none`.
@@ -56,11 +58,5 @@ impl fmt::Display for Reason {
             Reason::DockerSubnet { net } => write!(f, "inside Docker's network {net}: the interface is skipped"),
             Reason::HoldsDockerSubnet => f.write_str("holds an address in one of Docker's networks"),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::swarm::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }
