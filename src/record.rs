@@ -182,29 +182,9 @@ impl<W: Write> CaptureWriter<W> {
                 out.write_all(&serialize(h)?)?;
             }
             FileFormat::Pcapng => {
-                let shb = pcap_parser::SectionHeaderBlock {
-                    block_type: 0,
-                    block_len1: 0,
-                    bom: 0,
-                    major_version: 1,
-                    minor_version: 0,
-                    section_len: -1,
-                    options: section_options(release),
-                    block_len2: 0,
-                };
-                out.write_all(&serialize(shb)?)?;
-                let idb = pcap_parser::InterfaceDescriptionBlock {
-                    block_type: 0,
-                    block_len1: 0,
-                    linktype: Linktype(LINKTYPE_NETLINK as i32),
-                    reserved: 0,
-                    snaplen: 262_144,
-                    options: Vec::new(),
-                    block_len2: 0,
-                    if_tsresol: 9,
-                    if_tsoffset: 0,
-                };
-                out.write_all(&serialize(idb)?)?;
+                out.write_all(&writer::section_header(section_options(release))?)?;
+                let linktype = Linktype(LINKTYPE_NETLINK as i32);
+                out.write_all(&writer::interface_description(linktype, 262_144, 9, Vec::new())?)?;
             }
         }
         out.flush()?;

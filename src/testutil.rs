@@ -52,3 +52,23 @@ pub fn fixture_model(name: &str) -> crate::model::Model {
         .0
         .model
 }
+
+/// A detection's address and interface, as `detect` prints them
+/// (`10.9.0.2 on eth0`); the address alone without an interface.
+pub fn answered(d: &crate::replay::verdict::Detection) -> Option<String> {
+    let a = d.address_text()?;
+    Some(match &d.interface {
+        Some(i) => format!("{a} on {i}"),
+        None => a,
+    })
+}
+
+/// Fails unless one of `d`'s notes, in words, contains `text`.
+#[track_caller]
+pub fn assert_noted(d: &crate::replay::verdict::Detection, text: &str) {
+    assert!(
+        d.notes.iter().any(|n| n.to_string().contains(text)),
+        "no note says {text:?}: {:?}",
+        d.notes
+    );
+}

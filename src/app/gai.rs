@@ -269,7 +269,8 @@ impl Gai {
         let key = |m: &Model| sort(m).order;
         let mut session = console.open(&self.capture)?;
         let matters = only_routes_to(self.destinations(hosts));
-        let (flips, _) = session.watch_where(console.trace, self.model, key, sort, Some(matters))?;
+        let watcher = Watcher::new(self.model, key, sort).only_where(matters);
+        let (flips, _) = session.watch_with(console.trace, watcher)?;
         let flips = per_packet(flips, |a, b| a.order == b.order);
         // With --hosts, the candidates of the last change (AI_ADDRCONFIG may
         // change them along the capture); with no change, the host had no
@@ -398,27 +399,9 @@ mod tests {
     use super::*;
     use crate::model::{Change, Event, LinkEntry, Origin, RouteEntry};
 
-    fn route(family: AddressFamily, dst: Option<&str>, len: u8) -> RouteEntry {
-        RouteEntry {
-            family,
-            table: crate::netlink::values::TableId::Main,
-            dst: dst.map(|d| d.parse().unwrap_or(IpAddr::from([0u8; 4]))),
-            dst_len: len,
-            tos: 0,
-            gateway: None,
-            oif: Some(2),
-            prefsrc: None,
-            priority: None,
-            protocol: crate::netlink::values::RouteProtocol::Static,
-            scope: crate::netlink::values::Scope::Universe,
-            kind: crate::netlink::values::RouteType::Unicast,
-            flags: 0,
-            multipath: false,
-            origin: Origin::Dump(0),
-            seq: 0,
-            pref: None,
-            extra: None,
-        }
+    /// A static route to `dst` (`10.0.0.0/8`, `default6`) through device 2.
+    fn route(dst: &str) -> RouteEntry {
+        crate::replay::testhost::route4(dst, None, 2)
     }
 
     fn added(r: RouteEntry) -> Event {
@@ -439,18 +422,15 @@ mod tests {
         let mut matters = only_routes_to(dests);
         let m = Model::new(ModelOptions::default());
         // The first look always counts (whether the host has routes is news).
-        assert!(matters(&m, &[added(route(AddressFamily::Inet, Some("100.0.0.0"), 24))]));
-        let aside = route(AddressFamily::Inet, Some("100.0.0.0"), 24);
+        assert!(matters(&m, &[added(route("100.0.0.0/24"))]));
+        let aside = route("100.0.0.0/24");
         assert!(!matters(&m, &[added(aside.clone())]));
-        assert!(!matters(
-            &m,
-            &[added(route(AddressFamily::Inet6, Some("2001:db9::"), 32))]
-        ));
+        assert!(!matters(&m, &[added(route("2001:db9::/32"))]));
         // A prefix that holds a destination, the default route, the IPv4
         // form of a mapped destination.
-        assert!(matters(&m, &[added(route(AddressFamily::Inet, Some("10.0.0.0"), 8))]));
-        assert!(matters(&m, &[added(route(AddressFamily::Inet6, None, 0))]));
-        assert!(matters(&m, &[added(route(AddressFamily::Inet, Some("192.0.2.0"), 24))]));
+        assert!(matters(&m, &[added(route("10.0.0.0/8"))]));
+        assert!(matters(&m, &[added(route("default6"))]));
+        assert!(matters(&m, &[added(route("192.0.2.0/24"))]));
         // Any other change, alone or among routes aside.
         let link = Event {
             packet: 1,

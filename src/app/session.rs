@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::capture::CaptureReader;
 use crate::diag::Diagnostics;
-use crate::ingest::rebuild::{At, Flip, Follow, Grounds, Rebuilt};
+use crate::ingest::rebuild::{At, Flip, Follow, Grounds, Rebuilt, Watcher};
 use crate::ingest::trace::{TraceMessage, TraceOptions, TraceStats};
 use crate::model::{ChangeSink, Model, ModelOptions};
 use crate::report::style::Style;
@@ -489,22 +489,18 @@ impl Session {
         key: impl FnMut(&Model) -> K,
         eval: impl FnMut(&Model) -> T,
     ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
-        self.watch_where(trace, model, key, eval, None)
+        self.watch_with(trace, Watcher::new(model, key, eval))
     }
 
-    /// [`Session::watch`], the key re-evaluated only where `matters` says
-    /// it may have changed (see [`crate::ingest::rebuild::Watcher::only_where`]).
-    pub fn watch_where<K: PartialEq, T: Clone>(
+    /// [`Session::watch`] with the watcher given (one that evaluates only
+    /// where [`Watcher::only_where`] says, say).
+    pub fn watch_with<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T>(
         &mut self,
         trace: TraceOptions,
-        model: ModelOptions,
-        key: impl FnMut(&Model) -> K,
-        eval: impl FnMut(&Model) -> T,
-        matters: Option<crate::ingest::rebuild::Matters>,
+        watcher: Watcher<K, T, FK, FE>,
     ) -> Result<(Vec<Flip<T>>, Rebuilt), Error> {
-        let (flips, rebuilt, _) = self.pass(|reader, diags| {
-            crate::ingest::rebuild::watch_where(reader, trace, model, diags, key, eval, matters)
-        })?;
+        let (flips, rebuilt, _) =
+            self.pass(|reader, diags| crate::ingest::rebuild::watch_with(reader, trace, diags, watcher))?;
         Ok((flips, rebuilt))
     }
 }

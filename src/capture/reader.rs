@@ -426,20 +426,17 @@ impl<'r> CaptureReader<'r> {
                             self.info.sections += 1;
                             self.info.big_endian_headers = shb.big_endian();
                             ifaces.clear();
-                            // shb_os (option 3): UTF-8 text, padded.
-                            section_os = shb
-                                .options
-                                .iter()
-                                .find(|o| o.code.0 == 3)
-                                .and_then(|o| o.as_str().ok())
-                                .map(|s| s.trim_end_matches('\0').to_owned());
-                            // shb_userappl (option 4): the writing application.
-                            section_app = shb
-                                .options
-                                .iter()
-                                .find(|o| o.code.0 == 4)
-                                .and_then(|o| o.as_str().ok())
-                                .map(|s| s.trim_end_matches('\0').to_owned());
+                            // shb_os (option 3) and shb_userappl (option 4,
+                            // the writing application): UTF-8 text, padded.
+                            let text = |code: u16| {
+                                shb.options
+                                    .iter()
+                                    .find(|o| o.code.0 == code)
+                                    .and_then(|o| o.as_str().ok())
+                                    .map(|s| s.trim_end_matches('\0').to_owned())
+                            };
+                            section_os = text(3);
+                            section_app = text(4);
                             if self.info.os.is_none() {
                                 self.info.os.clone_from(&section_os);
                             }

@@ -61,6 +61,44 @@ pub fn option<'a>(code: u16, value: impl Into<Cow<'a, [u8]>>) -> PcapNGOption<'a
     }
 }
 
+/// A section header (pcapng 1.0) with `options`. Its length is -1, "not
+/// given": comments added to its records change every length.
+pub fn section_header(options: Vec<PcapNGOption<'_>>) -> io::Result<Vec<u8>> {
+    block_bytes(pcap_parser::SectionHeaderBlock {
+        block_type: 0,
+        block_len1: 0,
+        bom: 0,
+        major_version: 1,
+        minor_version: 0,
+        section_len: -1,
+        options,
+        block_len2: 0,
+    })
+}
+
+/// An interface description: its link type, snapshot length, timestamp
+/// resolution (`if_tsresol`: 6 for microseconds, 9 for nanoseconds) and
+/// options. pcap-parser adds `if_tsresol` and `if_tsoffset` as options
+/// when `options` lacks them.
+pub fn interface_description(
+    linktype: Linktype,
+    snaplen: u32,
+    tsresol: u8,
+    options: Vec<PcapNGOption<'_>>,
+) -> io::Result<Vec<u8>> {
+    block_bytes(pcap_parser::InterfaceDescriptionBlock {
+        block_type: 0,
+        block_len1: 0,
+        linktype,
+        reserved: 0,
+        snaplen,
+        options,
+        block_len2: 0,
+        if_tsresol: tsresol,
+        if_tsoffset: 0,
+    })
+}
+
 /// `text` as a comment's value: cut at a character boundary to fit an option.
 fn comment_text(text: &str) -> &str {
     if text.len() <= MAX_OPTION {
@@ -188,35 +226,17 @@ impl<W: Write> PcapngWriter<W> {
             self.section = Some(section.number);
             self.interfaces = 0;
             let options = options_of(section, BlockOf::Section, &section.options);
-            let shb = pcap_parser::SectionHeaderBlock {
-                block_type: 0,
-                block_len1: 0,
-                bom: 0,
-                major_version: 1,
-                minor_version: 0,
-                // -1: not given (the comments change every length)
-                section_len: -1,
-                options: options.iter().map(|o| option(o.code, &o.value[..])).collect(),
-                block_len2: 0,
-            };
-            self.out.write_all(&block_bytes(shb)?)?;
+            let options = options.iter().map(|o| option(o.code, &o.value[..])).collect();
+            self.out.write_all(&section_header(options)?)?;
         }
         for iface in section.interfaces.iter().skip(self.interfaces) {
             let options = options_of(section, BlockOf::Interface, &iface.options);
-            let idb = pcap_parser::InterfaceDescriptionBlock {
-                block_type: 0,
-                block_len1: 0,
-                linktype: Linktype(i32::from(iface.linktype)),
-                reserved: 0,
-                snaplen: iface.snaplen,
-                options: options.iter().map(|o| option(o.code, &o.value[..])).collect(),
-                block_len2: 0,
-                // pcap-parser adds these two as options when the options
-                // lack them: the defaults, so the meaning stays the same
-                if_tsresol: 6,
-                if_tsoffset: 0,
-            };
-            self.out.write_all(&block_bytes(idb)?)?;
+            let options = options.iter().map(|o| option(o.code, &o.value[..])).collect();
+            // 6 (microseconds), the default: written only where the
+            // options lack their own, so the meaning stays the same
+            let linktype = Linktype(i32::from(iface.linktype));
+            self.out
+                .write_all(&interface_description(linktype, iface.snaplen, 6, options)?)?;
             self.interfaces += 1;
         }
         let options = match stored.kind {
@@ -248,26 +268,24 @@ impl<W: Write> PcapngWriter<W> {
     pub fn write(&mut self, packet: &StoredPacket, comments: &[String]) -> io::Result<()> {
         let caplen = u32::try_from(packet.data.len())
             .map_err(|_| io::Error::other(format!("record {} is larger than 4 GiB", packet.number)))?;
-        let bytes = match packet.kind {
-            StoredKind::Simple => {
-                if !comments.is_empty() {
-                    self.uncommented += 1;
-                }
-                block_bytes(pcap_parser::SimplePacketBlock {
-                    block_type: 0,
-                    block_len1: 0,
-                    origlen: packet.origlen,
-                    data: &packet.data,
-                    block_len2: 0,
-                })?
+        if !comments.is_empty() {
+            match packet.kind {
+                StoredKind::Simple => self.uncommented += 1,
+                StoredKind::Pcap | StoredKind::Enhanced => self.commented += 1,
             }
+        }
+        let bytes = match packet.kind {
+            StoredKind::Simple => block_bytes(pcap_parser::SimplePacketBlock {
+                block_type: 0,
+                block_len1: 0,
+                origlen: packet.origlen,
+                data: &packet.data,
+                block_len2: 0,
+            })?,
             StoredKind::Pcap | StoredKind::Enhanced => {
                 let mut options: Vec<PcapNGOption<'_>> =
                     packet.options.iter().map(|o| option(o.code, &o.value[..])).collect();
                 options.extend(comments.iter().map(|c| option(OPT_COMMENT, comment_text(c).as_bytes())));
-                if !comments.is_empty() {
-                    self.commented += 1;
-                }
                 block_bytes(pcap_parser::EnhancedPacketBlock {
                     block_type: 0,
                     block_len1: 0,
@@ -292,17 +310,7 @@ impl<W: Write> PcapngWriter<W> {
     /// still gets a section header, so that the file is pcapng.
     pub fn finish(mut self) -> io::Result<W> {
         if self.section.is_none() {
-            let shb = pcap_parser::SectionHeaderBlock {
-                block_type: 0,
-                block_len1: 0,
-                bom: 0,
-                major_version: 1,
-                minor_version: 0,
-                section_len: -1,
-                options: Vec::new(),
-                block_len2: 0,
-            };
-            self.out.write_all(&block_bytes(shb)?)?;
+            self.out.write_all(&section_header(Vec::new())?)?;
         }
         self.out.flush()?;
         Ok(self.out)

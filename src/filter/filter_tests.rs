@@ -144,17 +144,7 @@ fn every_field_of_a_listing_has_a_name_that_reads_back() {
 
 #[test]
 fn program_names_are_the_json_names() {
-    use crate::looks::Library::*;
-    for l in [
-        GoNet,
-        GoVishvananda,
-        GlibcGetaddrinfo,
-        GlibcCheckNative,
-        GlibcGetifaddrs,
-        Iproute2,
-        SystemdNetlink,
-        Unknown,
-    ] {
+    for &l in crate::looks::Library::ALL {
         assert_eq!(serde_json::to_value(l).unwrap(), serde_json::Value::from(l.id()));
     }
 }

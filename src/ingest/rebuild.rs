@@ -569,24 +569,17 @@ pub fn watch<K: PartialEq, T: Clone>(
     key: impl FnMut(&Model) -> K,
     eval: impl FnMut(&Model) -> T,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
-    watch_where(reader, trace, options, diags, key, eval, None)
+    watch_with(reader, trace, diags, Watcher::new(options, key, eval))
 }
 
-/// [`watch`], the key re-evaluated only where `matters` says the changes
-/// may have changed it (see [`Watcher::only_where`]).
-pub fn watch_where<K: PartialEq, T: Clone>(
+/// [`watch`] with the watcher given (one that evaluates only where
+/// [`Watcher::only_where`] says, say).
+pub fn watch_with<K: PartialEq, T: Clone, FK: FnMut(&Model) -> K, FE: FnMut(&Model) -> T>(
     reader: &mut CaptureReader<'_>,
     trace: TraceOptions,
-    options: ModelOptions,
     diags: &mut Diagnostics,
-    key: impl FnMut(&Model) -> K,
-    eval: impl FnMut(&Model) -> T,
-    matters: Option<Matters>,
+    mut watcher: Watcher<K, T, FK, FE>,
 ) -> Result<(Vec<Flip<T>>, Rebuilt), capture::Error> {
-    let mut watcher = Watcher::new(options, key, eval);
-    if let Some(m) = matters {
-        watcher = watcher.only_where(m);
-    }
     let (stats, moment) = drive(reader, trace, diags, None, false, |m, _, _| watcher.apply(m))?;
     let (flips, model) = watcher.finish();
     Ok((
@@ -721,7 +714,7 @@ pub fn evaluate_at_looks_following<T>(
     let mut out = Vec::new();
     for look in crate::looks::choose(&looks, who, every) {
         // A look ends where its last answer ended, which was evaluated.
-        let i = evaluated.iter().position(|(m, _, _)| m.packet == look.end_packet);
+        let i = evaluated.iter().position(|(m, _, _)| m.packet == look.look.end_packet);
         if let Some(i) = i {
             let (mut at, _, v) = evaluated.swap_remove(i);
             at.chosen = Some(crate::looks::Chosen::Look(look));

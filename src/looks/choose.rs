@@ -4,9 +4,7 @@
 //! Contract: the choice is a value ([`Chosen`]), worded in
 //! `report::moment`.
 
-use crate::model::ObjectKind;
-
-use super::library::{Confidence, Library};
+use super::library::Library;
 use super::look::Look;
 
 /// The program a replay stands for, as `--at auto` looks for it.
@@ -98,20 +96,8 @@ pub struct ChosenLook {
     /// Go's resolver: ports of Go programs that also sent `__check_pf`
     /// (cgo programs), left out.
     pub cgo_ports: Vec<u32>,
-    /// The look's number, from 1, in capture order.
-    pub number: usize,
-    /// The library its requests point to.
-    pub library: Library,
-    /// How surely they do.
-    pub confidence: Confidence,
-    /// The requester's port id.
-    pub port: Option<u32>,
-    /// The packets of its requests.
-    pub requests: Vec<u64>,
-    /// The tables its dumps listed.
-    pub asked: Vec<ObjectKind>,
-    /// The packet its last answer ended in.
-    pub end_packet: u64,
+    /// The look itself.
+    pub look: Look,
 }
 
 /// The looks `--at auto` replays: the last one of `who` (every one with
@@ -139,13 +125,7 @@ pub fn choose(looks: &[Look], who: Looker, every: bool) -> Vec<ChosenLook> {
             every,
             total,
             cgo_ports: cgo.iter().copied().collect(),
-            number: l.number,
-            library: l.library,
-            confidence: l.confidence,
-            port: l.port,
-            requests: l.requests.clone(),
-            asked: l.asked.clone(),
-            end_packet: l.end_packet,
+            look: l.clone(),
         })
         .collect()
 }

@@ -10,7 +10,7 @@ use super::asked::Asked;
 use super::library::{Confidence, Library};
 
 /// Consecutive requests of one socket and one program: what it saw at once.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Look {
     /// 1-based, in capture order.
     pub number: usize,

@@ -36,54 +36,28 @@ impl Model {
                 let list = self.device_addresses(l.index, fam);
                 for a in list {
                     addrs.push(a.clone());
-                    if fam == AddressFamily::Inet {
+                    // IPv4's routes name a preferred source (the local
+                    // route its subnet's primary address, the prefix route
+                    // the address itself); IPv6's name none.
+                    let v4 = fam == AddressFamily::Inet;
+                    let (host_len, local_src, prefix_src) = if v4 {
                         let primary = list
                             .iter()
                             .find(|p| !p.is_secondary() && same_ipv4_subnet(p, a))
                             .map_or(a.address, |p| p.address);
-                        routes.push(inferred(
-                            fam,
-                            TableId::Local,
-                            RouteType::Local,
-                            a.address,
-                            32,
-                            l.index,
-                            Some(primary),
-                        ));
-                        if !a.is_secondary()
-                            && let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len)
-                        {
-                            routes.push(inferred(
-                                fam,
-                                TableId::Main,
-                                RouteType::Unicast,
-                                net.trunc().addr(),
-                                a.prefix_len,
-                                l.index,
-                                Some(a.address),
-                            ));
-                        }
+                        (32, Some(primary), Some(a.address))
                     } else {
-                        routes.push(inferred(
-                            fam,
-                            TableId::Local,
-                            RouteType::Local,
-                            a.address,
-                            128,
-                            l.index,
-                            None,
-                        ));
-                        if let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len) {
-                            routes.push(inferred(
-                                fam,
-                                TableId::Main,
-                                RouteType::Unicast,
-                                net.trunc().addr(),
-                                a.prefix_len,
-                                l.index,
-                                None,
-                            ));
-                        }
+                        (128, None, None)
+                    };
+                    let local = kernel_route(fam, TableId::Local, RouteType::Local, a.address, host_len, l.index);
+                    routes.push(inferred(local, local_src));
+                    // (a secondary IPv4 address adds no prefix route)
+                    if !(v4 && a.is_secondary())
+                        && let Ok(net) = ipnet::IpNet::new(a.address, a.prefix_len)
+                    {
+                        let dst = net.trunc().addr();
+                        let prefix = kernel_route(fam, TableId::Main, RouteType::Unicast, dst, a.prefix_len, l.index);
+                        routes.push(inferred(prefix, prefix_src));
                     }
                 }
             }
@@ -97,25 +71,17 @@ impl Model {
     }
 }
 
-/// A kernel route through `oif`, scope host for a local route and link for
-/// the rest, marked inferred.
-fn inferred(
-    family: AddressFamily,
-    table: TableId,
-    kind: RouteType,
-    dst: IpAddr,
-    dst_len: u8,
-    oif: u32,
-    prefsrc: Option<IpAddr>,
-) -> RouteEntry {
+/// `route`, one of the kernel's own, with the scope it gets (host for a
+/// local route, link for the rest) and `prefsrc`, marked inferred.
+fn inferred(route: RouteEntry, prefsrc: Option<IpAddr>) -> RouteEntry {
     RouteEntry {
-        scope: if kind == RouteType::Local {
+        scope: if route.kind == RouteType::Local {
             Scope::Host
         } else {
             Scope::Link
         },
         prefsrc,
         origin: Origin::Inferred(0),
-        ..kernel_route(family, table, kind, dst, dst_len, oif)
+        ..route
     }
 }

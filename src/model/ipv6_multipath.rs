@@ -79,12 +79,7 @@ impl Model {
         }
         let notified = hops_of(new);
         let key = new.key();
-        let members: Vec<RouteEntry> = self
-            .routes
-            .group(new)
-            .filter(|m| m.kind == new.kind && qualifies(m))
-            .cloned()
-            .collect();
+        let members = self.siblings(new);
         let held: Vec<Hop> = members.iter().flat_map(hops_of).collect();
         if flags & NLM_F_REPLACE != 0 && flags & NLM_F_APPEND == 0 {
             let mut first = None;
@@ -166,13 +161,7 @@ impl Model {
             left.extra = None;
         }
         self.report_removed(vec![old], ctx, sink);
-        if sink.wants_changes() {
-            sink.change(ctx.event(Change::RouteAdded {
-                route: left.clone(),
-                dev: self.route_dev(&left),
-            }));
-        }
-        self.routes.insert_new(left);
+        self.add_reported(left, ctx, sink);
         true
     }
 
@@ -185,12 +174,7 @@ impl Model {
         if r.family != AddressFamily::Inet6 || !qualifies(r) {
             return false;
         }
-        let members: Vec<RouteEntry> = self
-            .routes
-            .group(r)
-            .filter(|m| m.kind == r.kind && qualifies(m))
-            .cloned()
-            .collect();
+        let members = self.siblings(r);
         let Some(first) = members.first().cloned() else {
             return false;
         };
@@ -225,14 +209,38 @@ impl Model {
             }
         }
         multi.seq = first.seq;
+        self.add_reported(multi, ctx, sink);
+        true
+    }
+
+    /// The routes of `r`'s group that are of its type and can be its
+    /// siblings (see [`qualifies`]).
+    fn siblings(&self, r: &RouteEntry) -> Vec<RouteEntry> {
+        self.routes
+            .group(r)
+            .filter(|m| m.kind == r.kind && qualifies(m))
+            .cloned()
+            .collect()
+    }
+
+    /// The multipath routes of `family` with a next hop through device `index`.
+    fn multipath_through(&self, family: AddressFamily, index: u32) -> Vec<RouteEntry> {
+        self.routes
+            .iter()
+            .filter(|r| r.family == family && r.multipath && hops_of(r).iter().any(|h| h.1 == index))
+            .cloned()
+            .collect()
+    }
+
+    /// `route` put in the table as a new route, and reported as added.
+    fn add_reported<S: ChangeSink>(&mut self, route: RouteEntry, ctx: &Ctx, sink: &mut S) {
         if sink.wants_changes() {
             sink.change(ctx.event(Change::RouteAdded {
-                route: multi.clone(),
-                dev: self.route_dev(&multi),
+                route: route.clone(),
+                dev: self.route_dev(&route),
             }));
         }
-        self.routes.insert_new(multi);
-        true
+        self.routes.insert_new(route);
     }
 
     /// IPv6 taken off a device (`addrconf_ifdown` as for an unregistered
@@ -245,12 +253,7 @@ impl Model {
         if !self.routes.has_multipath() || !self.routes.has_family(AddressFamily::Inet6) {
             return;
         }
-        let touched: Vec<RouteEntry> = self
-            .routes
-            .iter()
-            .filter(|r| r.family == AddressFamily::Inet6 && r.multipath && hops_of(r).iter().any(|h| h.1 == index))
-            .cloned()
-            .collect();
+        let touched = self.multipath_through(AddressFamily::Inet6, index);
         for old in touched {
             let Some(old) = self.routes.remove(&old.key()) else {
                 continue;
@@ -285,13 +288,7 @@ impl Model {
                     }
                 }
             }
-            if sink.wants_changes() {
-                sink.change(ctx.event(Change::RouteAdded {
-                    route: left.clone(),
-                    dev: self.route_dev(&left),
-                }));
-            }
-            self.routes.insert_new(left);
+            self.add_reported(left, ctx, sink);
         }
     }
 
@@ -304,12 +301,7 @@ impl Model {
         if !self.routes.has_multipath() {
             return;
         }
-        let dead: Vec<RouteEntry> = self
-            .routes
-            .iter()
-            .filter(|r| r.family == AddressFamily::Inet && r.multipath && hops_of(r).iter().any(|h| h.1 == index))
-            .cloned()
-            .collect();
+        let dead = self.multipath_through(AddressFamily::Inet, index);
         for r in dead {
             if let Some(old) = self.routes.remove(&r.key()) {
                 self.report_removed(vec![old], ctx, sink);

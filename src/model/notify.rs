@@ -136,34 +136,23 @@ impl Model {
         match body {
             Body::Link(l) if l.family != AddressFamily::Bridge => {
                 let new = LinkEntry::from_message(l, origin);
+                // The index of a device the model numbered itself, of those `pick` picks.
+                let numbered_here = |links: &[LinkEntry], pick: &dyn Fn(&LinkEntry) -> bool| {
+                    links
+                        .iter()
+                        .find(|x| pick(x) && matches!(x.origin, Origin::KernelRule(_, KernelRule::AssignedIndex)))
+                        .map(|x| x.index)
+                };
                 // Another device the model numbered itself sits at that index:
                 // the kernel says it is elsewhere, so number it again.
-                if let Some(other) = self
-                    .links
-                    .as_slice()
-                    .iter()
-                    .find(|x| {
-                        x.index == new.index
-                            && x.name != new.name
-                            && matches!(x.origin, Origin::KernelRule(_, KernelRule::AssignedIndex))
-                    })
-                    .map(|x| x.index)
-                {
+                let elsewhere = |x: &LinkEntry| x.index == new.index && x.name != new.name;
+                if let Some(other) = numbered_here(self.links.as_slice(), &elsewhere) {
                     let to = self.next_free_index(other);
                     self.reindex(other, to);
                 }
                 // A device the model numbered itself: the reply tells the real index.
-                if let Some(guess) = self
-                    .links
-                    .as_slice()
-                    .iter()
-                    .find(|x| {
-                        x.name == new.name
-                            && x.index != new.index
-                            && matches!(x.origin, Origin::KernelRule(_, KernelRule::AssignedIndex))
-                    })
-                    .map(|x| x.index)
-                {
+                let renumbered = |x: &LinkEntry| x.name == new.name && x.index != new.index;
+                if let Some(guess) = numbered_here(self.links.as_slice(), &renumbered) {
                     self.reindex(guess, new.index);
                 }
                 let index = new.index;

@@ -7,31 +7,18 @@ use std::net::IpAddr;
 use proptest::prelude::*;
 
 use super::*;
-use crate::model::entries::Origin;
+use crate::model::address_rules::kernel_route;
 use crate::model::route_order::dump_order;
 use crate::model::tables::Placement;
-use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, Scope, TableId};
+use crate::netlink::values::{AddressFamily, RouteProtocol, RouteType, TableId};
 
 fn route(family: AddressFamily, table: u32, dst: IpAddr, len: u8, tos: u8, prio: Option<u32>, oif: u32) -> RouteEntry {
     RouteEntry {
-        family,
-        table: TableId::from(table),
         dst: (len > 0).then(|| prefix::network(dst, len)),
-        dst_len: len,
         tos,
-        gateway: None,
-        oif: Some(oif),
-        prefsrc: None,
         priority: prio,
         protocol: RouteProtocol::Static,
-        scope: Scope::Universe,
-        kind: RouteType::Unicast,
-        flags: 0,
-        multipath: false,
-        origin: Origin::Dump(0),
-        seq: 0,
-        pref: None,
-        extra: None,
+        ..kernel_route(family, TableId::from(table), RouteType::Unicast, dst, len, oif)
     }
 }
 

@@ -68,7 +68,8 @@ fn route_ip(a: &RouteAddress) -> Option<std::net::IpAddr> {
 /// Returns one line per disagreement.
 pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<String> {
     let mut diffs = Vec::new();
-    let mut same = |what: &str, a: String, b: String| {
+    let mut same = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
+        let (a, b) = (a.to_string(), b.to_string());
         if a != b {
             diffs.push(format!("{what}: nlorder {a} vs netlink-packet-route {b}"));
         }
@@ -78,8 +79,8 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
             Body::Link(l),
             RouteNetlinkMessage::NewLink(m) | RouteNetlinkMessage::DelLink(m) | RouteNetlinkMessage::SetLink(m),
         ) => {
-            same("ifindex", l.index.to_string(), m.header.index.to_string());
-            same("flags", l.flags.to_string(), m.header.flags.bits().to_string());
+            same("ifindex", &l.index, &m.header.index);
+            same("flags", &l.flags, &m.header.flags.bits());
             let mut name = None;
             let mut master = None;
             let mut oper = None;
@@ -105,27 +106,23 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                 }
             }
             let lossy = |b: Option<&[u8]>| b.map(|b| String::from_utf8_lossy(b).into_owned());
-            same("name", format!("{:?}", lossy(l.name)), format!("{name:?}"));
-            same("master", format!("{:?}", l.master), format!("{master:?}"));
-            same("operstate", format!("{:?}", l.operstate), format!("{oper:?}"));
-            same("kind", format!("{:?}", lossy(l.kind)), format!("{kind:?}"));
-            same("qdisc", format!("{:?}", lossy(l.qdisc)), format!("{qdisc:?}"));
-            same("txqlen", format!("{:?}", l.txqlen), format!("{txqlen:?}"));
-            same("group", format!("{:?}", l.group), format!("{group:?}"));
+            same("name", &format!("{:?}", lossy(l.name)), &format!("{name:?}"));
+            same("master", &format!("{:?}", l.master), &format!("{master:?}"));
+            same("operstate", &format!("{:?}", l.operstate), &format!("{oper:?}"));
+            same("kind", &format!("{:?}", lossy(l.kind)), &format!("{kind:?}"));
+            same("qdisc", &format!("{:?}", lossy(l.qdisc)), &format!("{qdisc:?}"));
+            same("txqlen", &format!("{:?}", l.txqlen), &format!("{txqlen:?}"));
+            same("group", &format!("{:?}", l.group), &format!("{group:?}"));
             same(
                 "broadcast",
-                format!("{:?}", l.broadcast.map(<[u8]>::to_vec)),
-                format!("{broadcast:?}"),
+                &format!("{:?}", l.broadcast.map(<[u8]>::to_vec)),
+                &format!("{broadcast:?}"),
             );
         }
         (Body::Addr(a), RouteNetlinkMessage::NewAddress(m) | RouteNetlinkMessage::DelAddress(m)) => {
-            same("ifindex", a.index.to_string(), m.header.index.to_string());
-            same("prefix_len", a.prefix_len.to_string(), m.header.prefix_len.to_string());
-            same(
-                "scope",
-                u8::from(a.scope).to_string(),
-                u8::from(m.header.scope).to_string(),
-            );
+            same("ifindex", &a.index, &m.header.index);
+            same("prefix_len", &a.prefix_len, &m.header.prefix_len);
+            same("scope", &u8::from(a.scope), &u8::from(m.header.scope));
             let (mut address, mut local, mut label, mut flags) = (None, None, None, None);
             for at in &m.attributes {
                 match at {
@@ -137,18 +134,14 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                 }
             }
             let flags = flags.unwrap_or(u32::from(m.header.flags.bits()));
-            same("address", format!("{:?}", a.address), format!("{address:?}"));
-            same("local", format!("{:?}", a.local), format!("{local:?}"));
+            same("address", &format!("{:?}", a.address), &format!("{address:?}"));
+            same("local", &format!("{:?}", a.local), &format!("{local:?}"));
             let ours_label = a.label.map(|b| String::from_utf8_lossy(b).into_owned());
-            same("label", format!("{ours_label:?}"), format!("{label:?}"));
-            same("flags", format!("{:#x}", a.flags), format!("{flags:#x}"));
+            same("label", &format!("{ours_label:?}"), &format!("{label:?}"));
+            same("flags", &format!("{:#x}", a.flags), &format!("{flags:#x}"));
         }
         (Body::Route(r), RouteNetlinkMessage::NewRoute(m) | RouteNetlinkMessage::DelRoute(m)) => {
-            same(
-                "dst_len",
-                r.dst_len.to_string(),
-                m.header.destination_prefix_length.to_string(),
-            );
+            same("dst_len", &r.dst_len, &m.header.destination_prefix_length);
             let (mut dst, mut gw, mut prefsrc, mut oif, mut prio) = (None, None, None, None, None);
             let mut table = u32::from(m.header.table);
             let mut hops = None;
@@ -176,33 +169,21 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                     _ => {}
                 }
             }
-            same("table", u32::from(r.table).to_string(), table.to_string());
-            same(
-                "protocol",
-                u8::from(r.protocol).to_string(),
-                u8::from(m.header.protocol).to_string(),
-            );
-            same(
-                "scope",
-                u8::from(r.scope).to_string(),
-                u8::from(m.header.scope).to_string(),
-            );
-            same(
-                "type",
-                u8::from(r.kind).to_string(),
-                u8::from(m.header.kind).to_string(),
-            );
-            same("dst", format!("{:?}", r.dst), format!("{dst:?}"));
-            same("gateway", format!("{:?}", r.gateway), format!("{gw:?}"));
-            same("prefsrc", format!("{:?}", r.prefsrc), format!("{prefsrc:?}"));
-            same("oif", format!("{:?}", r.oif), format!("{oif:?}"));
-            same("priority", format!("{:?}", r.priority), format!("{prio:?}"));
+            same("table", &u32::from(r.table), &table);
+            same("protocol", &u8::from(r.protocol), &u8::from(m.header.protocol));
+            same("scope", &u8::from(r.scope), &u8::from(m.header.scope));
+            same("type", &u8::from(r.kind), &u8::from(m.header.kind));
+            same("dst", &format!("{:?}", r.dst), &format!("{dst:?}"));
+            same("gateway", &format!("{:?}", r.gateway), &format!("{gw:?}"));
+            same("prefsrc", &format!("{:?}", r.prefsrc), &format!("{prefsrc:?}"));
+            same("oif", &format!("{:?}", r.oif), &format!("{oif:?}"));
+            same("priority", &format!("{:?}", r.priority), &format!("{prio:?}"));
             let ours_hops = r.next_hops.map(|n| {
                 n.next_hops(r.family)
                     .map(|h| (h.ifindex, h.hops, h.flags, h.gateway))
                     .collect::<Vec<_>>()
             });
-            same("next hops", format!("{ours_hops:?}"), format!("{hops:?}"));
+            same("next hops", &format!("{ours_hops:?}"), &format!("{hops:?}"));
         }
         (
             Body::Request(q),
@@ -214,7 +195,7 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                 RouteNetlinkMessage::GetRoute(r) => u8::from(r.header.address_family),
                 _ => q.family.into(),
             };
-            same("family", u8::from(q.family).to_string(), fam.to_string());
+            same("family", &u8::from(q.family), &fam);
         }
         (
             Body::Rule(r),
@@ -238,28 +219,20 @@ pub fn cross_check(ours: &Decoded<'_>, theirs: &RouteNetlinkMessage) -> Vec<Stri
                 }
             }
             let lossy = |b: Option<&[u8]>| b.map(|b| String::from_utf8_lossy(b).into_owned());
-            same(
-                "family",
-                u8::from(r.family).to_string(),
-                u8::from(m.header.family).to_string(),
-            );
-            same(
-                "action",
-                u8::from(r.action).to_string(),
-                u8::from(m.header.action).to_string(),
-            );
-            same("priority", format!("{:?}", r.priority), format!("{prio:?}"));
-            same("table", u32::from(r.table).to_string(), table.to_string());
-            same("dst", format!("{:?}", r.dst), format!("{dst:?}"));
-            same("src", format!("{:?}", r.src), format!("{src:?}"));
-            same("goto", format!("{:?}", r.goto), format!("{goto:?}"));
-            same("fwmark", format!("{:?}", r.fwmark), format!("{mark:?}"));
-            same("iif", format!("{:?}", lossy(r.iifname)), format!("{iif:?}"));
-            same("oif", format!("{:?}", lossy(r.oifname)), format!("{oif:?}"));
+            same("family", &u8::from(r.family), &u8::from(m.header.family));
+            same("action", &u8::from(r.action), &u8::from(m.header.action));
+            same("priority", &format!("{:?}", r.priority), &format!("{prio:?}"));
+            same("table", &u32::from(r.table), &table);
+            same("dst", &format!("{:?}", r.dst), &format!("{dst:?}"));
+            same("src", &format!("{:?}", r.src), &format!("{src:?}"));
+            same("goto", &format!("{:?}", r.goto), &format!("{goto:?}"));
+            same("fwmark", &format!("{:?}", r.fwmark), &format!("{mark:?}"));
+            same("iif", &format!("{:?}", lossy(r.iifname)), &format!("{iif:?}"));
+            same("oif", &format!("{:?}", lossy(r.oifname)), &format!("{oif:?}"));
             same(
                 "suppress_prefixlength",
-                format!("{:?}", r.suppress_prefixlen),
-                format!("{spl:?}"),
+                &format!("{:?}", r.suppress_prefixlen),
+                &format!("{spl:?}"),
             );
         }
         (body, other) => diffs.push(format!(

@@ -2,6 +2,14 @@
 
 use super::*;
 
+/// A view's `new_checked` (`check`, its error only) refuses `short`, a
+/// buffer with fewer than the `needed` bytes, saying both lengths.
+#[track_caller]
+fn refuses_short(check: impl Fn(&[u8]) -> Option<WireError>, short: &[u8], needed: usize) {
+    let got = short.len();
+    assert_eq!(check(short), Some(WireError { needed, got }));
+}
+
 #[test]
 fn guess_prefers_closer_length() {
     // nlmsg_len 20 little-endian in a 20-byte packet.
@@ -124,10 +132,7 @@ fn nlmsgerr_view() {
     assert_eq!(e.echoed().len(), 32, "the whole 32-byte request");
     assert_eq!((NlMsgErr::<&[u8]>::ERRNO_LEN, NlMsgErr::<&[u8]>::LEN), (4, 20));
 
-    assert_eq!(
-        NlMsgErr::new_checked(&body[..3], ByteOrder::Little),
-        Err(WireError { needed: 4, got: 3 })
-    );
+    refuses_short(|b| NlMsgErr::new_checked(b, ByteOrder::Little).err(), &body[..3], 4);
     // The errno alone is kept; a cut echoed header is not read.
     let cut = NlMsgErr::new_checked(&body[..19], ByteOrder::Little).expect("errno");
     assert_eq!((cut.error(), cut.quoted()), (-19, None));
@@ -139,10 +144,7 @@ fn nlmsgdone_view() {
     let body = first_body(LINKS, 5);
     let d = NlMsgDone::new_checked(&body[..], ByteOrder::Little).expect("4 bytes");
     assert_eq!(d.error(), 0);
-    assert_eq!(
-        NlMsgDone::new_checked(&body[..2], ByteOrder::Little),
-        Err(WireError { needed: 4, got: 2 })
-    );
+    refuses_short(|b| NlMsgDone::new_checked(b, ByteOrder::Little).err(), &body[..2], 4);
 }
 
 #[test]
@@ -156,10 +158,7 @@ fn ifinfomsg_view() {
     let name = first_attr(h.attrs());
     assert_eq!((name.kind, name.cstr()), (IFLA_IFNAME, &b"lo"[..]));
     assert_eq!(IfInfoMsg::<&[u8]>::LEN, 16);
-    assert_eq!(
-        IfInfoMsg::new_checked(&body[..15], ByteOrder::Little),
-        Err(WireError { needed: 16, got: 15 })
-    );
+    refuses_short(|b| IfInfoMsg::new_checked(b, ByteOrder::Little).err(), &body[..15], 16);
 
     // The same header as a big-endian host writes it.
     let mut be = body[..16].to_vec();
@@ -189,10 +188,7 @@ fn ifaddrmsg_view() {
     assert_eq!(address.kind, IFA_ADDRESS);
     assert_eq!(address.ip(AF_INET), Some([127, 0, 0, 1].into()));
     assert_eq!(IfAddrMsg::<&[u8]>::LEN, 8);
-    assert_eq!(
-        IfAddrMsg::new_checked(&body[..7], ByteOrder::Little),
-        Err(WireError { needed: 8, got: 7 })
-    );
+    refuses_short(|b| IfAddrMsg::new_checked(b, ByteOrder::Little).err(), &body[..7], 8);
 }
 
 #[test]
@@ -217,10 +213,7 @@ fn rtmsg_view() {
     let table = first_attr(h.attrs());
     assert_eq!((table.kind, table.u32(ByteOrder::Little)), (RTA_TABLE, Some(254)));
     assert_eq!(RtMsg::<&[u8]>::LEN, 12);
-    assert_eq!(
-        RtMsg::new_checked(&body[..11], ByteOrder::Little),
-        Err(WireError { needed: 12, got: 11 })
-    );
+    refuses_short(|b| RtMsg::new_checked(b, ByteOrder::Little).err(), &body[..11], 12);
 }
 
 #[test]

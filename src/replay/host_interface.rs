@@ -17,7 +17,7 @@ use super::family::Family;
 use super::go::{self, AddrView};
 use super::note::{Note, Program};
 use super::reason::Reason;
-use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{Model, RouteEntry};
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 use crate::netlink::values::{AddressFamily, TableId};
@@ -163,11 +163,7 @@ pub fn choose(model: &Model, prefer_v6: bool, d: &mut Detection, by: Program) ->
                     } else {
                         (Verdict::NotGlobalUnicast, Reason::NotGlobal(go::not_global(a.ip)))
                     };
-                    addrs.push(AddrVerdict {
-                        address: NodeAddress::prefixed(a.ip, a.prefix_len),
-                        verdict: v,
-                        reason: Some(why),
-                    });
+                    addrs.push(AddrVerdict::on_interface(a.ip, a.prefix_len, v, why));
                 }
                 d.candidates.push(Candidate {
                     interface: name.clone(),

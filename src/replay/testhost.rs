@@ -18,25 +18,13 @@ pub fn link(index: u32, name: &str) -> LinkEntry {
 pub fn addr(index: u32, cidr: &str) -> AddrEntry {
     let (ip, len) = cidr.split_once('/').expect("cidr");
     let ip: IpAddr = ip.parse().expect("ip");
+    let scope = if ip.is_loopback() { Scope::Host } else { Scope::Universe };
+    let len = len.parse().expect("len");
+    // as the kernel makes one, but not permanent
     AddrEntry {
-        index,
-        family: if ip.is_ipv4() {
-            AddressFamily::Inet
-        } else {
-            AddressFamily::Inet6
-        },
-        address: ip,
-        peer: None,
-        prefix_len: len.parse().expect("len"),
-        label: None,
-        scope: if ip.is_loopback() { Scope::Host } else { Scope::Universe },
         flags: 0,
         header_flags: 0,
-        broadcast: None,
-        cacheinfo: None,
-        first_addr_attr: None,
-        rt_priority: None,
-        origin: Origin::Dump(1),
+        ..AddrEntry::kernel_made(index, ip, len, scope, None, Origin::Dump(1))
     }
 }
 

@@ -65,6 +65,17 @@ pub struct AddrVerdict {
     pub reason: Option<Reason>,
 }
 
+impl AddrVerdict {
+    /// An interface's address (`ip/prefix_len`), with its verdict and why.
+    pub fn on_interface(ip: IpAddr, prefix_len: u8, verdict: Verdict, reason: Reason) -> Self {
+        AddrVerdict {
+            address: NodeAddress::prefixed(ip, prefix_len),
+            verdict,
+            reason: Some(reason),
+        }
+    }
+}
+
 /// A candidate interface, in the order the program examines them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Candidate {

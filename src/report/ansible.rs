@@ -22,12 +22,14 @@ impl fmt::Display for RouteGet {
 }
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "ansible get_default_interfaces: the src and dev of `ip -4 route get 8.8.8.8` \
-         (`ip -6 route get 2404:6800:400a:800::1012`): the kernel's own source address for it, \
-         not the default route's device's first address; empty where the lookup fails",
-    )
+impl fmt::Display for crate::replay::ansible::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "ansible get_default_interfaces: the src and dev of `ip -4 route get 8.8.8.8` \
+             (`ip -6 route get 2404:6800:400a:800::1012`): the kernel's own source address for it, \
+             not the default route's device's first address; empty where the lookup fails",
+        )
+    }
 }
 
 /// The routes read, and no route in the capture.
@@ -92,11 +94,5 @@ impl fmt::Display for AnsibleFailure {
                 RouteGet(*dst)
             ),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::ansible::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

@@ -10,11 +10,13 @@ use super::reason::joined;
 use crate::replay::consul::{Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "consul GetPrivateIPv4: the private IPv4 addresses of up interfaces (loopback only when no other \
-         has an address); exactly one",
-    )
+impl fmt::Display for crate::replay::consul::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "consul GetPrivateIPv4: the private IPv4 addresses of up interfaces (loopback only when no other \
+             has an address); exactly one",
+        )
+    }
 }
 
 impl fmt::Display for Note {
@@ -35,11 +37,5 @@ impl fmt::Display for Reason {
             Reason::ConsulPrivate => f.write_str("private IPv4"),
             Reason::NotConsulPrivate => f.write_str("not in Consul's private IPv4 blocks"),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::consul::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

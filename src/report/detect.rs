@@ -75,13 +75,9 @@ fn write_answer_line(out: &mut dyn Write, d: &Detection, node: Option<&str>, sty
     Ok(())
 }
 
-pub(crate) fn write_detection_text(
-    out: &mut dyn Write,
-    d: &Detection,
-    node: Option<&str>,
-    style: &Style,
-) -> io::Result<()> {
-    write_answer_line(out, d, node, style)?;
+/// What follows the answer line in full: every address, the semantics,
+/// every candidate with its verdict, the notes and the logs.
+fn write_details(out: &mut dyn Write, d: &Detection, style: &Style) -> io::Result<()> {
     if d.addresses.len() > 1 {
         let all: Vec<String> = d.addresses.iter().map(|a| a.to_string()).collect();
         writeln!(out, "  addresses: {}", style.value(all.join(", ")))?;
@@ -147,15 +143,9 @@ fn candidate_head(d: &Detection, c: &Candidate) -> String {
     format!("{} (ifindex {}{down})", c.interface, c.index)
 }
 
-/// `--brief`: the answer, and the candidate that came closest and why it
-/// lost.
-pub(crate) fn write_brief_text(
-    out: &mut dyn Write,
-    d: &Detection,
-    node: Option<&str>,
-    style: &Style,
-) -> io::Result<()> {
-    write_answer_line(out, d, node, style)?;
+/// What follows the answer line with `--brief`: the candidate that came
+/// closest and why it lost.
+fn write_runner_up(out: &mut dyn Write, d: &Detection) -> io::Result<()> {
     match d.runner_up() {
         Some((c, Some(a))) => writeln!(
             out,
@@ -460,10 +450,11 @@ impl Print<DetectReport> for Text {
             match &n.answer {
                 Answer::At(results) => {
                     for (moment, d) in results {
+                        write_answer_line(out, d, multi.then_some(node), style)?;
                         if r.brief {
-                            write_brief_text(out, d, multi.then_some(node), style)?;
+                            write_runner_up(out, d)?;
                         } else {
-                            write_detection_text(out, d, multi.then_some(node), style)?;
+                            write_details(out, d, style)?;
                         }
                         writeln!(out, "  {}", at_line(moment, style))?;
                     }

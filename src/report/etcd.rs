@@ -9,11 +9,13 @@ use std::fmt;
 use crate::replay::etcd::{Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "etcd GetDefaultHost: the last main-table default route of a family (IPv4 first): its prefsrc, \
-         else the first address of its device (IFA_ADDRESS: the peer on point-to-point)",
-    )
+impl fmt::Display for crate::replay::etcd::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "etcd GetDefaultHost: the last main-table default route of a family (IPv4 first): its prefsrc, \
+             else the first address of its device (IFA_ADDRESS: the peer on point-to-point)",
+        )
+    }
 }
 
 /// The default routes read, and no route in the capture.
@@ -45,11 +47,5 @@ impl fmt::Display for Reason {
                 )
             }
         }
-    }
-}
-
-impl fmt::Display for crate::replay::etcd::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

@@ -10,12 +10,14 @@ use std::fmt;
 use crate::replay::k3s::{Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "k3s GetHostnameAndIPs: --node-ip as given; else --flannel-iface's addresses (one IPv4, plus the \
-         first IPv6); else the default-route interface (ChooseHostInterface), plus the IPv6 one \
-         (ResolveBindAddress(::1)) when it differs",
-    )
+impl fmt::Display for crate::replay::k3s::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "k3s GetHostnameAndIPs: --node-ip as given; else --flannel-iface's addresses (one IPv4, plus the \
+             first IPv6); else the default-route interface (ChooseHostInterface), plus the IPv6 one \
+             (ResolveBindAddress(::1)) when it differs",
+        )
+    }
 }
 
 /// The default-route walk without a route in the capture.
@@ -38,11 +40,5 @@ impl fmt::Display for Reason {
         match self {
             Reason::NamedInterface => f.write_str("the interface named"),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::k3s::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

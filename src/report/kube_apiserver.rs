@@ -9,12 +9,14 @@ use std::fmt;
 use crate::replay::kube_apiserver::note::Note;
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "kube-apiserver DefaultAdvertiseAddress: a specific --advertise-address as given; else a specific \
-         --bind-address as given; else (0.0.0.0, ::, loopback) the default-route interface (ResolveBindAddress), \
-         IPv6 first for an IPv6 --bind-address",
-    )
+impl fmt::Display for crate::replay::kube_apiserver::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "kube-apiserver DefaultAdvertiseAddress: a specific --advertise-address as given; else a specific \
+             --bind-address as given; else (0.0.0.0, ::, loopback) the default-route interface (ResolveBindAddress), \
+             IPv6 first for an IPv6 --bind-address",
+        )
+    }
 }
 
 impl fmt::Display for Note {
@@ -26,11 +28,5 @@ impl fmt::Display for Note {
             }
             Note::NotOnHost { ip } => write!(f, "{ip} is on none of the host's interfaces"),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::kube_apiserver::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

@@ -10,12 +10,14 @@ use std::fmt;
 use crate::replay::kubeadm::{Failure, Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
-         a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
-         0.0.0.0 without default routes",
-    )
+impl fmt::Display for crate::replay::kubeadm::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \
+             a loopback one: a global address on lo; else the default-route interface (ResolveBindAddress), \
+             0.0.0.0 without default routes",
+        )
+    }
 }
 
 /// The default-route walk without a route in the capture.
@@ -51,11 +53,5 @@ impl fmt::Display for Failure {
                 write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
             }
         }
-    }
-}
-
-impl fmt::Display for crate::replay::kubeadm::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

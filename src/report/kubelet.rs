@@ -11,11 +11,13 @@ use super::reason::joined;
 use crate::replay::kubelet::{Failure, NodeIpInvalid, Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \
-         4 default-route interface (ChooseHostInterface / ResolveBindAddress)",
-    )
+impl fmt::Display for crate::replay::kubelet::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \
+             4 default-route interface (ChooseHostInterface / ResolveBindAddress)",
+        )
+    }
 }
 
 /// The step the default-route walk is in kubelet's `NodeAddress`, as the
@@ -98,11 +100,5 @@ impl fmt::Display for NodeIpInvalid {
             NodeIpInvalid::LinkLocal => f.write_str("link-local"),
             NodeIpInvalid::NotOnHost(ip) => write!(f, "node IP {ip} not found in the host's network interfaces"),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::kubelet::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

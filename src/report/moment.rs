@@ -178,17 +178,22 @@ fn chosen_look(l: &ChosenLook) -> String {
         ("", String::new())
     };
     let which = if l.every {
-        format!("look {} of the capture", l.number)
+        format!("look {} of the capture", l.look.number)
     } else {
         format!("the last of {} {} looks", l.total, looker_name(l.looker))
     };
-    let port = l.port.map(|p| format!(", port {p}")).unwrap_or_default();
+    let port = l.look.port.map(|p| format!(", port {p}")).unwrap_or_default();
     format!(
         "--at auto{label}: {which}: {} ({}){port}, requests in packets {}; its {} as those dumps returned them{why}",
-        l.library.name(),
-        l.confidence.name(),
-        l.requests.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
-        kinds(&l.asked),
+        l.look.library.name(),
+        l.look.confidence.name(),
+        l.look
+            .requests
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        kinds(&l.look.asked),
     )
 }
 

@@ -9,11 +9,13 @@ use std::fmt;
 use crate::replay::nomad::{Failure, Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "nomad (go-sockaddr GetPrivateIP): forwardable addresses of up interfaces, default-route \
-         interface first, IPv4 before IPv6, then by network size; the first RFC 6890 one",
-    )
+impl fmt::Display for crate::replay::nomad::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "nomad (go-sockaddr GetPrivateIP): forwardable addresses of up interfaces, default-route \
+             interface first, IPv4 before IPv6, then by network size; the first RFC 6890 one",
+        )
+    }
 }
 
 impl fmt::Display for Note {
@@ -46,11 +48,5 @@ impl fmt::Display for Failure {
         match self {
             Failure::NoPrivateIp => f.write_str("GetPrivateIP found no private address: no default advertise address"),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::nomad::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

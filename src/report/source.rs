@@ -8,6 +8,7 @@
 use std::fmt;
 
 use crate::model::RulesKnown;
+use crate::netlink::TableId;
 use crate::replay::source::{NoSource, Rejecting, RuleNote, Unseen, Why};
 
 impl fmt::Display for Why {
@@ -96,15 +97,10 @@ impl fmt::Display for RuleNote {
             RuleNote::DefaultsAssumed { family, tables } => write!(
                 f,
                 "no {} rule dump or rule message in the capture: the kernel's default rules (local, main, \
-                 default) were assumed, yet routes are in table{} {}, which only rules send traffic to; \
+                 default) were assumed, yet routes are in {}, which only rules send traffic to; \
                  record with the rules (`nlorder record` dumps them) to know",
                 family.name(),
-                if tables.len() == 1 { "" } else { "s" },
-                tables
-                    .iter()
-                    .map(|t| t.name().into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                tables_named(tables)
             ),
             RuleNote::BeforeMessagesAssumed { family } => write!(
                 f,
@@ -141,4 +137,10 @@ pub fn rules_known(known: RulesKnown) -> &'static str {
         }
         RulesKnown::Dumped => "from the capture's rule dump",
     }
+}
+
+/// `table 100`, or `tables 100, vrf1` for several: route tables by name.
+pub(crate) fn tables_named(tables: &[TableId]) -> String {
+    let names: Vec<_> = tables.iter().map(|t| t.name().into_owned()).collect();
+    format!("table{} {}", if tables.len() == 1 { "" } else { "s" }, names.join(", "))
 }

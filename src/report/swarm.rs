@@ -11,12 +11,23 @@ use super::reason::joined;
 use crate::replay::swarm::{Note, Reason};
 
 /// The `semantics:` line.
-pub(crate) fn semantics(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(
-        "docker swarm resolveSystemAddr: up links without a kind (\"device\"); exactly one global \
-         address per family on exactly one link, IPv4 preferred; else the subnet check over all up \
-         non-loopback interfaces",
-    )
+impl fmt::Display for crate::replay::swarm::note::Semantics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "docker swarm resolveSystemAddr: up links without a kind (\"device\"); exactly one global \
+             address per family on exactly one link, IPv4 preferred; else the subnet check over all up \
+             non-loopback interfaces",
+        )
+    }
+}
+
+/// The items joined by commas, or `none`.
+fn listed<T: fmt::Display>(items: &[T]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        joined(items, ", ")
+    }
 }
 
 impl fmt::Display for Note {
@@ -25,20 +36,12 @@ impl fmt::Display for Note {
             Note::SwarmNoDevice { devices } => write!(
                 f,
                 "no global address on an up device ({}): the subnet check over every up interface",
-                if devices.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(devices, ", ")
-                }
+                listed(devices)
             ),
             Note::DockerSubnetsAssumed { subnets } => write!(
                 f,
                 "assumed: Docker's networks are {} (docker0, docker_gwbridge and br-* bridges; the daemon's own list is not in the capture)",
-                if subnets.is_empty() {
-                    "none".to_owned()
-                } else {
-                    joined(subnets, ", ")
-                }
+                listed(subnets)
             ),
         }
     }
@@ -55,11 +58,5 @@ impl fmt::Display for Reason {
             Reason::DockerSubnet { net } => write!(f, "inside Docker's network {net}: the interface is skipped"),
             Reason::HoldsDockerSubnet => f.write_str("holds an address in one of Docker's networks"),
         }
-    }
-}
-
-impl fmt::Display for crate::replay::swarm::note::Semantics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        semantics(f)
     }
 }

@@ -594,13 +594,8 @@ fn write_sections(
             let others = model.other_route_tables(fam);
             if known == crate::model::RulesKnown::Assumed && !others.is_empty() {
                 header.push_str(&format!(
-                    "; yet routes are in table{} {}, which only rules send traffic to",
-                    if others.len() == 1 { "" } else { "s" },
-                    others
-                        .iter()
-                        .map(|t| t.name().into_owned())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "; yet routes are in {}, which only rules send traffic to",
+                    crate::report::source::tables_named(&others)
                 ));
             }
             writeln!(out, "{}", style.dim(header))?;

@@ -530,7 +530,10 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
         None => CaptureWriter::new(Vec::new(), FileFormat::Pcap),
     }
     .map_err(Error::Build)?;
-    let dump = |w: &mut CaptureWriter<Vec<u8>>, seq: u32, req: Vec<u8>, replies: Vec<Vec<u8>>| -> Result<(), Error> {
+    // One dump: its request (of `kind`, with `header` as its family
+    // header), then its replies in buffers of up to 32 KiB, then NLMSG_DONE.
+    let dump = |w: &mut CaptureWriter<Vec<u8>>, seq: u32, kind: u16, header: &[u8], replies: Vec<Vec<u8>>| {
+        let req = message(kind, NLM_F_REQUEST | NLM_F_DUMP, seq, header);
         w.write(&req, when).map_err(Error::Build)?;
         let mut buf = Vec::new();
         for m in replies {
@@ -545,24 +548,14 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
         Ok(())
     };
     let link_msgs = links.iter().map(|l| b.link(l, 1)).collect::<Result<Vec<_>, _>>()?;
-    dump(
-        &mut w,
-        1,
-        message(RTM_GETLINK, NLM_F_REQUEST | NLM_F_DUMP, 1, &[0u8; 16]),
-        link_msgs,
-    )?;
+    dump(&mut w, 1, RTM_GETLINK, &[0u8; 16], link_msgs)?;
     let mut addr_msgs = Vec::new();
     for l in &addrs {
         for a in l.addr_info.iter().flatten() {
             addr_msgs.push(b.addr(l, a, 2)?);
         }
     }
-    dump(
-        &mut w,
-        2,
-        message(RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP, 2, &[0u8; 8]),
-        addr_msgs,
-    )?;
+    dump(&mut w, 2, RTM_GETADDR, &[0u8; 8], addr_msgs)?;
     let mut route_msgs = Vec::new();
     for (family, routes) in [(AF_INET, &found.routes4), (AF_INET6, &found.routes6)] {
         for r in routes.iter().flatten() {
@@ -571,12 +564,7 @@ pub fn load(path: &Path) -> Result<Snapshot, Error> {
     }
     let mut rtm = [0u8; 12];
     rtm[0] = AF_UNSPEC;
-    dump(
-        &mut w,
-        3,
-        message(RTM_GETROUTE, NLM_F_REQUEST | NLM_F_DUMP, 3, &rtm),
-        route_msgs,
-    )?;
+    dump(&mut w, 3, RTM_GETROUTE, &rtm, route_msgs)?;
     let form = match (report.is_some(), found.json, found.text) {
         (true, _, _) => Form::Sosreport,
         (false, true, true) => Form::Mixed,

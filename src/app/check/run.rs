@@ -329,7 +329,7 @@ fn run_case(case: &Case, capture: &Path, r: &mut CaseRun<'_>) -> Result<(), Erro
                     looks = Some(who_looked(manifest, case_index, capture, case)?);
                 }
                 let last = crate::looks::choose(looks.as_deref().unwrap_or_default(), looker, false);
-                last.first().map(|l| At::Packet(l.end_packet))
+                last.first().map(|l| At::Packet(l.look.end_packet))
             }
             Err(e) => return Ok(Err(format!("at: {e}"))),
         };

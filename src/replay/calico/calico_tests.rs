@@ -6,6 +6,7 @@ use super::super::testhost::*;
 use super::*;
 use crate::model::Model;
 use crate::replay::Family;
+use crate::testutil::assert_noted;
 
 fn run(m: &Model, method: &str, version: &str) -> Detection {
     let o = Options {
@@ -61,43 +62,32 @@ fn startup_test_kubernetes_internal_ip() {
         &[(1, "eth1")],
         &[(1, "192.168.1.10/24"), (1, "2001:db8:85a3:8d3:1319:8a2e:370:7348/64")],
     );
+    let k8s = |o: &Options| detect(&m, "kubernetes-internal-ip", o);
     let mut o = Options::default();
     // no Node object => fails
-    assert!(detect(&m, "kubernetes-internal-ip", &o).error.is_some());
+    assert!(k8s(&o).error.is_some());
     o.node_internal_ips = vec![
         "192.168.1.10".parse().expect("ip"),
         "2001:db8:85a3:8d3:1319:8a2e:370:7348".parse().expect("ip"),
     ];
-    assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
-        Some("192.168.1.10/24")
-    );
+    assert_eq!(k8s(&o).address_text().as_deref(), Some("192.168.1.10/24"));
     o.family = Family::V6;
     assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
+        k8s(&o).address_text().as_deref(),
         Some("2001:db8:85a3:8d3:1319:8a2e:370:7348/64")
     );
     // buggy releases return the network
     o.version = "3.22.1".parse().expect("v");
-    assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
-        Some("2001:db8:85a3:8d3::/64")
-    );
+    assert_eq!(k8s(&o).address_text().as_deref(), Some("2001:db8:85a3:8d3::/64"));
     o.family = Family::V4;
-    assert_eq!(
-        detect(&m, "kubernetes-internal-ip", &o).address_text().as_deref(),
-        Some("192.168.1.0/24")
-    );
+    assert_eq!(k8s(&o).address_text().as_deref(), Some("192.168.1.0/24"));
     // InternalIP not on the host => autodetect fails
     o.version = Version::LATEST;
     o.node_internal_ips = vec!["192.168.1.1".parse().expect("ip")];
-    assert!(detect(&m, "kubernetes-internal-ip", &o).error.is_some());
+    assert!(k8s(&o).error.is_some());
     // before v3.22 the method does not exist
     o.version = "3.21.5".parse().expect("v");
-    let e = detect(&m, "kubernetes-internal-ip", &o)
-        .error
-        .expect("error")
-        .to_string();
+    let e = k8s(&o).error.expect("error").to_string();
     assert!(e.starts_with("Invalid IP autodetection method"), "{e}");
 }
 
@@ -151,28 +141,23 @@ fn st_test_autodetection_methods() {
 #[test]
 fn worked_examples() {
     // br0 created last wins first-found; a docker network bridge only before v3.25
-    let m = host(
-        &[(1, "lo"), (2, "eth0"), (3, "docker0"), (5, "br0")],
-        &[
-            (1, "127.0.0.1/8"),
-            (2, "10.0.0.5/24"),
-            (3, "172.17.0.1/16"),
-            (5, "192.168.122.1/24"),
-        ],
-    );
+    let bridged = |bridge: &str| {
+        host(
+            &[(1, "lo"), (2, "eth0"), (3, "docker0"), (5, bridge)],
+            &[
+                (1, "127.0.0.1/8"),
+                (2, "10.0.0.5/24"),
+                (3, "172.17.0.1/16"),
+                (5, "192.168.122.1/24"),
+            ],
+        )
+    };
+    let m = bridged("br0");
     assert_eq!(
         run(&m, "first-found", "latest").address_text().as_deref(),
         Some("192.168.122.1/24")
     );
-    let m = host(
-        &[(1, "lo"), (2, "eth0"), (3, "docker0"), (5, "br-1a2b")],
-        &[
-            (1, "127.0.0.1/8"),
-            (2, "10.0.0.5/24"),
-            (3, "172.17.0.1/16"),
-            (5, "192.168.122.1/24"),
-        ],
-    );
+    let m = bridged("br-1a2b");
     assert_eq!(
         run(&m, "first-found", "3.24.6").address_text().as_deref(),
         Some("192.168.122.1/24")
@@ -227,25 +212,11 @@ fn can_reach_uses_the_kernel_source_and_names_the_route() {
     };
     let ff = detect(&m, "first-found", &o);
     assert_eq!(ff.address_text().as_deref(), Some("192.168.50.5/24"));
-    assert!(
-        ff.notes.iter().any(|n| n.to_string().contains("MISMATCH")),
-        "{:?}",
-        ff.notes
-    );
+    assert_noted(&ff, "MISMATCH");
     let cr = detect(&m, "can-reach=10.20.0.1", &o);
     assert_eq!(cr.address_text().as_deref(), Some("10.0.0.5/24"));
-    assert!(
-        cr.notes.iter().any(|n| n.to_string().contains("default via 10.0.0.1")),
-        "{:?}",
-        cr.notes
-    );
-    assert!(
-        cr.notes
-            .iter()
-            .any(|n| n.to_string().contains("matches the node address")),
-        "{:?}",
-        cr.notes
-    );
+    assert_noted(&cr, "default via 10.0.0.1");
+    assert_noted(&cr, "matches the node address");
 }
 
 #[test]

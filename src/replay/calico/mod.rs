@@ -29,7 +29,7 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 
 use self::note::{Note, Reason};
-use self::walk::{cidr_of, family_of, filtered, filtered_outcome, get_interfaces, local_cidr, view};
+use self::walk::{Enumeration, cidr_of, family_of, filtered, filtered_outcome, get_interfaces, local_cidr, view};
 use super::family::Family;
 use super::go::{self, AddrView};
 use super::semantics::{CalicoWalk, Semantics};
@@ -275,15 +275,8 @@ pub fn outcome_parsed(
             &replayed
         }
     };
-    let result = match method.as_ref().ok()? {
-        Method::FirstFound(ex) | Method::SkipInterface { patterns: ex, .. } => {
-            filtered_outcome(model, None, Some(ex), &[], o.family, o.version)
-        }
-        Method::Interface(inc) => filtered_outcome(model, Some(inc), None, &[], o.family, o.version),
-        Method::Cidr(nets) => filtered_outcome(model, None, None, nets, o.family, o.version),
-        Method::CanReach(_) | Method::KubernetesInternalIp => return None,
-    };
-    Some(match result {
+    let e = Enumeration::of(method.as_ref().ok()?, o.family, o.version)?;
+    Some(match filtered_outcome(model, &e) {
         Ok((a, i)) => (Some(a.into()), Some(i), None),
         Err(e) => (None, None, Some(note::Failure::Unable(e).into())),
     })
@@ -354,14 +347,11 @@ pub fn detect_parsed(model: &Model, text: &str, method: &Result<Method, MethodEr
         }
         IpSetting::Autodetect => {}
     }
-    let result = match method {
-        Method::FirstFound(ex) | Method::SkipInterface { patterns: ex, .. } => {
-            filtered(model, None, Some(ex), &[], o.family, o.version, &mut d)
-        }
-        Method::Interface(inc) => filtered(model, Some(inc), None, &[], o.family, o.version, &mut d),
-        Method::Cidr(nets) => filtered(model, None, None, nets, o.family, o.version, &mut d),
-        Method::CanReach(dest) => can_reach(model, dest, o, &mut d),
-        Method::KubernetesInternalIp => k8s_internal_ip(model, o, &mut d),
+    let result = match (method, Enumeration::of(method, o.family, o.version)) {
+        (_, Some(e)) => filtered(model, &e, &mut d),
+        (Method::CanReach(dest), None) => can_reach(model, dest, o, &mut d),
+        // kubernetes-internal-ip, the one other method without an enumeration
+        (_, None) => k8s_internal_ip(model, o, &mut d),
     };
     let by = autodetect(method);
     if let Err(why) = result {

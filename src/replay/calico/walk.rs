@@ -15,7 +15,7 @@ use ipnet::IpNet;
 
 use crate::model::{LinkEntry, Model};
 use crate::netlink::values::AddressFamily;
-use crate::replay::calico::method::Patterns;
+use crate::replay::calico::method::{Method, Patterns};
 use crate::replay::calico::note::{Reason, Unable};
 use crate::replay::calico::version::Version;
 use crate::replay::family::Family;
@@ -106,18 +106,41 @@ pub(super) fn cidr_of(a: &GoAddr<'_>) -> IpNet {
     IpNet::new(a.ip, a.prefix_len).unwrap_or_else(|_| IpNet::from(a.ip))
 }
 
-/// `FilteredEnumeration(include, exclude, cidrs, version)`.
-pub(super) fn filtered(
-    model: &Model,
-    include: Option<&Patterns>,
-    exclude: Option<&Patterns>,
-    cidrs: &[IpNet],
+/// The arguments of `FilteredEnumeration(include, exclude, cidrs,
+/// version)`, with the family asked for.
+pub(super) struct Enumeration<'a> {
+    include: Option<&'a Patterns>,
+    exclude: Option<&'a Patterns>,
+    cidrs: &'a [IpNet],
     family: Family,
     version: Version,
-    d: &mut Detection,
-) -> Result<(), Unable> {
+}
+
+impl<'a> Enumeration<'a> {
+    /// The enumeration `method` runs for this family and release; `None`
+    /// for the methods that run none (can-reach, kubernetes-internal-ip).
+    pub(super) fn of(method: &'a Method, family: Family, version: Version) -> Option<Self> {
+        let (include, exclude, cidrs): (_, _, &[IpNet]) = match method {
+            Method::FirstFound(ex) | Method::SkipInterface { patterns: ex, .. } => (None, Some(ex), &[]),
+            Method::Interface(inc) => (Some(inc), None, &[]),
+            Method::Cidr(nets) => (None, None, nets),
+            Method::CanReach(_) | Method::KubernetesInternalIp => return None,
+        };
+        Some(Enumeration {
+            include,
+            exclude,
+            cidrs,
+            family,
+            version,
+        })
+    }
+}
+
+/// `FilteredEnumeration`, every interface and address of the walk given
+/// a verdict in `d`.
+pub(super) fn filtered(model: &Model, e: &Enumeration<'_>, d: &mut Detection) -> Result<(), Unable> {
     let mut dropped = Vec::new();
-    let kept = get_interfaces(model, include, exclude, family, version, &mut dropped);
+    let kept = get_interfaces(model, e.include, e.exclude, e.family, e.version, &mut dropped);
     // Candidates in walk order: every interface, kept or dropped, reversed.
     let mut verdicts: Vec<Candidate> = Vec::new();
     let mut chosen: Option<(IpNet, String)> = None;
@@ -134,12 +157,12 @@ pub(super) fn filtered(
                         why: go::not_global(a.ip),
                     },
                 )
-            } else if !cidrs.is_empty() && !cidrs.iter().any(|c| c.contains(&a.ip)) {
+            } else if !e.cidrs.is_empty() && !e.cidrs.iter().any(|c| c.contains(&a.ip)) {
                 (
                     Verdict::OutsideCidrs,
                     Reason::OutsideCidrs {
                         ip: a.ip,
-                        cidrs: cidrs.to_vec(),
+                        cidrs: e.cidrs.to_vec(),
                     },
                 )
             } else {
@@ -156,17 +179,17 @@ pub(super) fn filtered(
         let (verdict, reason) = if won {
             (Verdict::Chosen, Reason::FirstCandidate)
         } else if k.cidrs.is_empty() {
-            (Verdict::NoAddress, Reason::NoAddressOfFamily(family))
+            (Verdict::NoAddress, Reason::NoAddressOfFamily(e.family))
         } else if addrs.iter().all(|a| a.verdict == Verdict::NotReached) {
             (Verdict::NotReached, Reason::EarlierInterface)
         } else if addrs
             .iter()
             .all(|a| a.verdict == Verdict::OutsideCidrs || a.verdict == Verdict::NotReached)
-            && !cidrs.is_empty()
+            && !e.cidrs.is_empty()
         {
             (Verdict::OutsideCidrs, Reason::NoAddressInCidrs)
         } else {
-            (Verdict::NotGlobalUnicast, Reason::NoGlobalOfFamily(family))
+            (Verdict::NotGlobalUnicast, Reason::NoGlobalOfFamily(e.family))
         };
         verdicts.push(Candidate {
             interface: k.link.display_name(),
@@ -190,7 +213,7 @@ pub(super) fn filtered(
             d.interface = Some(iface);
             Ok(())
         }
-        None => Err(Unable::NoValidAddresses(family)),
+        None => Err(Unable::NoValidAddresses(e.family)),
     }
 }
 
@@ -199,16 +222,9 @@ pub(super) fn filtered(
 /// family can be chosen, so only those are examined (in walk order, the
 /// reverse of link order), and the rest only to tell the two errors apart.
 /// Must equal `filtered`'s outcome on every model (tested).
-pub(super) fn filtered_outcome(
-    model: &Model,
-    include: Option<&Patterns>,
-    exclude: Option<&Patterns>,
-    cidrs: &[IpNet],
-    family: Family,
-    version: Version,
-) -> Result<(IpNet, String), Unable> {
-    let kept = |link: &LinkEntry| dropped_by_name(link, include, exclude).is_none();
-    let af = if family == Family::V6 {
+pub(super) fn filtered_outcome(model: &Model, e: &Enumeration<'_>) -> Result<(IpNet, String), Unable> {
+    let kept = |link: &LinkEntry| dropped_by_name(link, e.include, e.exclude).is_none();
+    let af = if e.family == Family::V6 {
         AddressFamily::Inet6
     } else {
         AddressFamily::Inet
@@ -222,10 +238,10 @@ pub(super) fn filtered_outcome(
         let Some(link) = model.link(i).filter(|l| kept(l)) else {
             continue;
         };
-        let chosen = go::addrs(model, i, view(version))
+        let chosen = go::addrs(model, i, view(e.version))
             .into_iter()
-            .filter(|a| family_of(a.ip) == family)
-            .find(|a| go::is_global_unicast(a.ip) && (cidrs.is_empty() || cidrs.iter().any(|c| c.contains(&a.ip))));
+            .filter(|a| family_of(a.ip) == e.family)
+            .find(|a| go::is_global_unicast(a.ip) && (e.cidrs.is_empty() || e.cidrs.iter().any(|c| c.contains(&a.ip))));
         if let Some(a) = chosen {
             return Ok((cidr_of(&a), link.display_name()));
         }
@@ -233,7 +249,7 @@ pub(super) fn filtered_outcome(
     if !model.links().iter().any(kept) {
         return Err(Unable::NoValidInterfaces);
     }
-    Err(Unable::NoValidAddresses(family))
+    Err(Unable::NoValidAddresses(e.family))
 }
 
 /// `GetLocalCIDR`-style lookup: all interfaces, reversed, no exclusions, no

@@ -29,7 +29,7 @@ use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
 use super::semantics::Semantics;
-use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{AddrEntry, LinkEntry, Model};
 use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE};
 use crate::netlink::values::Scope;
@@ -330,11 +330,7 @@ fn rows(model: &Model, addrs: &[&AddrEntry], w: &Walk) -> Vec<Candidate> {
             None if w.public && !is_public(a.address) => (Verdict::NotMatching, Reason::PrivateLosesToPublic.into()),
             None => (Verdict::NotReached, super::reason::Reason::SortedAfter),
         };
-        let row = AddrVerdict {
-            address: NodeAddress::prefixed(a.address, a.prefix_len),
-            verdict,
-            reason: Some(reason),
-        };
+        let row = AddrVerdict::on_interface(a.address, a.prefix_len, verdict, reason);
         match at.get(&a.index).and_then(|&i| out.get_mut(i)) {
             Some(c) => c.addresses.push(row),
             None => {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::replay::testhost::{addr, link, route4};
+use crate::testutil::answered;
 
 #[test]
 fn the_last_default_route_wins_its_prefsrc_first() {
@@ -15,10 +16,7 @@ fn the_last_default_route_wins_its_prefsrc_first() {
         vec![a.clone(), b.clone()],
     );
     let d = detect(&m);
-    assert_eq!(
-        (d.address_text().as_deref(), d.interface.as_deref()),
-        (Some("10.1.0.5"), Some("eth1"))
-    );
+    assert_eq!(answered(&d).as_deref(), Some("10.1.0.5 on eth1"));
     b.prefsrc = Some("10.1.0.6".parse().unwrap());
     let m = Model::from_tables(
         vec![link(2, "eth0"), link(3, "eth1")],

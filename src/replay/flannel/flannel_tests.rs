@@ -6,6 +6,7 @@ use super::*;
 use crate::model::Model;
 use crate::netlink::names::IFA_F_PERMANENT;
 use crate::replay::testhost::*;
+use crate::testutil::assert_noted;
 
 fn dummy0() -> Model {
     let mut addrs: Vec<_> = [
@@ -67,7 +68,7 @@ fn match_test_cases() {
         ..Options::default()
     });
     assert_eq!(d.address_text().as_deref(), Some("172.16.30.18"));
-    assert!(d.notes.iter().any(|n| n.to_string().contains("172.16.31.200")));
+    assert_noted(&d, "172.16.31.200");
     let d = flannel(Options {
         iface_can_reach: Some("172.16.32.254".parse().expect("ip")),
         ..Options::default()

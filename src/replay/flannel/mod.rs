@@ -54,10 +54,21 @@ impl Chooser for Flannel {
         !o.iface_regex.is_empty()
     }
 
-    /// The default route's device (unless an interface is named), and
-    /// link names where `--iface-regex` walks them.
+    /// The default route of its family without `--iface`, `--iface-regex`
+    /// or `--public-ip`, and link names only where `--iface-regex` walks
+    /// them.
     fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
-        flannel_reads(o, family)
+        let r = super::unshown::Reads::walk(family);
+        let r = if o.iface.is_empty() && o.iface_regex.is_empty() && o.public_ip.is_none() {
+            r.with_routes(&[family])
+        } else {
+            r
+        };
+        if o.iface_regex.is_empty() {
+            r.no_link_attributes()
+        } else {
+            r
+        }
     }
 
     fn all_in_family(_: &Model, _: Option<&Options>, family: super::family::Family) -> Vec<Options> {
@@ -98,30 +109,12 @@ impl Chooser for K3sFlannel {
 
     /// As flannel's.
     fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
-        flannel_reads(o, family)
+        <Flannel as Chooser>::reads(o, family)
     }
 
-    fn all_in_family(_: &Model, _: Option<&Options>, family: super::family::Family) -> Vec<Options> {
-        vec![Options {
-            family,
-            ..Options::default()
-        }]
-    }
-}
-
-/// What flannel reads: the default route of its family without
-/// `--iface`/`--iface-regex`, and link names with `--iface-regex`.
-fn flannel_reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
-    let r = super::unshown::Reads::walk(family);
-    let r = if o.iface.is_empty() && o.iface_regex.is_empty() && o.public_ip.is_none() {
-        r.with_routes(&[family])
-    } else {
-        r
-    };
-    if o.iface_regex.is_empty() {
-        r.no_link_attributes()
-    } else {
-        r
+    /// As flannel's: its defaults, once per family.
+    fn all_in_family(model: &Model, base: Option<&Options>, family: super::family::Family) -> Vec<Options> {
+        <Flannel as Chooser>::all_in_family(model, base, family)
     }
 }
 

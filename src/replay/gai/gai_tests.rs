@@ -21,6 +21,14 @@ fn cand(position: usize, dst: &str, src: &str, prefix_len: u8) -> CandidateFacts
     }
 }
 
+/// The destinations in their order, each with the same source.
+fn all_from(dsts: &[&str], src: &str, prefix_len: u8) -> Vec<CandidateFacts> {
+    dsts.iter()
+        .enumerate()
+        .map(|(i, d)| cand(i, d, src, prefix_len))
+        .collect()
+}
+
 #[test]
 fn tst_rfc3484() {
     let dsts = [
@@ -35,11 +43,7 @@ fn tst_rfc3484() {
         "192.168.8.16",
         "192.168.94.2",
     ];
-    let cands: Vec<_> = dsts
-        .iter()
-        .enumerate()
-        .map(|(i, d)| cand(i, d, "192.168.95.25", 8))
-        .collect();
+    let cands = all_from(&dsts, "192.168.95.25", 8);
     assert_eq!(glibc_order(&cands, &GaiConf::default()), [9, 4, 3, 6, 5, 7, 8, 2, 0, 1]);
 }
 
@@ -64,11 +68,7 @@ fn tst_rfc3484_3() {
         "172.22.35.17",
         "10.50.69.114",
     ];
-    let cands: Vec<_> = dsts
-        .iter()
-        .enumerate()
-        .map(|(i, d)| cand(i, d, "10.168.95.25", 8))
-        .collect();
+    let cands = all_from(&dsts, "10.168.95.25", 8);
     let conf = GaiConf::parse(
         "scopev4 ::ffff:169.254.0.0/112 2\nscopev4 ::ffff:127.0.0.0/104 2\nscopev4 10.0.0.0/8 5\n\
          scopev4 192.168.0.0/16 5\nscopev4 0.0.0.0/0 14\n",

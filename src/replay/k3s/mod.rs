@@ -204,11 +204,7 @@ fn from_interface(model: &Model, name: &str, d: &mut Detection) {
             } else {
                 (Verdict::NotMatching, reason::Reason::OneOfSeveral)
             };
-            AddrVerdict {
-                address: NodeAddress::prefixed(a.ip, a.prefix_len),
-                verdict,
-                reason: Some(reason),
-            }
+            AddrVerdict::on_interface(a.ip, a.prefix_len, verdict, reason)
         })
         .collect();
     d.candidates.push(Candidate {

@@ -1,7 +1,7 @@
 //! kubeadm's advertise address on real captures.
 
 use super::*;
-use crate::testutil::fixture_model;
+use crate::testutil::{answered, assert_noted, fixture_model};
 
 fn kubeadm(m: &Model, given: Option<&str>) -> Detection {
     let advertise_address = given.map(|a| a.parse().expect("ip"));
@@ -13,21 +13,12 @@ fn the_default_route_interface_and_the_family_preference() {
     // eth0 holds 10.9.0.2 and 10.9.0.3 behind the only default route (IPv4).
     let m = fixture_model("incident-vlan-lo.pcap");
     let d = kubeadm(&m, None);
-    assert_eq!(
-        (d.address_text().as_deref(), d.interface.as_deref()),
-        (Some("10.9.0.2"), Some("eth0"))
-    );
+    assert_eq!(answered(&d).as_deref(), Some("10.9.0.2 on eth0"));
     assert_eq!(d.family, Family::V4);
     // `::` prefers IPv6; with no IPv6 default route kubeadm falls back, and says so.
     let d = kubeadm(&m, Some("::"));
     assert_eq!(d.address_text().as_deref(), Some("10.9.0.2"));
-    assert!(
-        d.notes
-            .iter()
-            .any(|n| n.to_string() == "no IPv6 default route: kubeadm falls back to IPv4"),
-        "{:?}",
-        d.notes
-    );
+    assert_noted(&d, "no IPv6 default route: kubeadm falls back to IPv4");
     assert_eq!(d.family, Family::V4);
 }
 
@@ -36,10 +27,7 @@ fn a_loopback_advertise_address_takes_a_global_address_on_lo() {
     // 10.50.0.1/24 was added to lo in this real-kernel run.
     let m = fixture_model("kernels/6.12/ipv4-promote-on.l0.pcap");
     let d = kubeadm(&m, Some("127.0.0.1"));
-    assert_eq!(
-        (d.address_text().as_deref(), d.interface.as_deref()),
-        (Some("10.50.0.1"), Some("lo"))
-    );
+    assert_eq!(answered(&d).as_deref(), Some("10.50.0.1 on lo"));
     assert_eq!(d.candidates.len(), 1);
     let lo = &d.candidates[0];
     assert_eq!(lo.verdict, Verdict::Chosen);
@@ -92,16 +80,9 @@ fn no_route_message_is_no_answer() {
 fn a_specific_address_is_used_as_given() {
     let m = fixture_model("incident-nerdctl.pcap");
     let d = kubeadm(&m, Some("10.4.0.1"));
-    assert_eq!(
-        (d.address_text().as_deref(), d.interface.as_deref()),
-        (Some("10.4.0.1"), Some("nerdctl0"))
-    );
+    assert_eq!(answered(&d).as_deref(), Some("10.4.0.1 on nerdctl0"));
     assert!(d.candidates.is_empty());
     let d = kubeadm(&m, Some("192.0.2.7"));
-    assert_eq!((d.address_text().as_deref(), d.interface), (Some("192.0.2.7"), None));
-    assert!(
-        d.notes
-            .iter()
-            .any(|n| n.to_string().contains("on none of the host's interfaces"))
-    );
+    assert_eq!(answered(&d).as_deref(), Some("192.0.2.7"));
+    assert_noted(&d, "on none of the host's interfaces");
 }

@@ -23,7 +23,7 @@ use super::host_interface::{self, NoHostInterface};
 use super::note::Program;
 use super::reason;
 use super::semantics::Semantics;
-use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 
@@ -175,11 +175,7 @@ fn on_loopback(model: &Model, d: &mut Detection) {
             } else {
                 (Verdict::NotUp, Reason::LoopbackDown.into())
             };
-            AddrVerdict {
-                address: NodeAddress::prefixed(a.ip, a.prefix_len),
-                verdict,
-                reason: Some(reason),
-            }
+            AddrVerdict::on_interface(a.ip, a.prefix_len, verdict, reason)
         })
         .collect();
     d.candidates.push(Candidate {

@@ -19,7 +19,7 @@ use super::family::Family;
 use super::go::{self, AddrView};
 use super::reason;
 use super::semantics::Semantics;
-use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
+use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 use crate::netlink::values::{AddressFamily, RouteType, TableId};
@@ -154,11 +154,7 @@ pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
             }
             if rows_too {
                 let (verdict, reason) = dropped.unwrap_or((Verdict::NotReached, reason::Reason::SortedAfter));
-                rows.push(AddrVerdict {
-                    address: NodeAddress::prefixed(a.ip, a.prefix_len),
-                    verdict,
-                    reason: Some(reason),
-                });
+                rows.push(AddrVerdict::on_interface(a.ip, a.prefix_len, verdict, reason));
             }
         }
         if !rows_too {

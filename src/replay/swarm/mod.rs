@@ -98,10 +98,7 @@ pub fn detect(model: &Model) -> Detection {
             continue;
         }
         let name = l.display_name();
-        let ips: Vec<(IpAddr, u8)> = go::addrs(model, l.index, AddrView::Vishvananda)
-            .iter()
-            .map(|a| (a.ip, a.prefix_len))
-            .collect();
+        let ips = addresses(model, l.index, AddrView::Vishvananda);
         match offer(&ips, &name, &mut d, l.index, None) {
             Err(f) => {
                 d.error = Some(f);
@@ -141,6 +138,15 @@ pub fn detect(model: &Model) -> Detection {
         None => d.error = Some(Failure::Said(NO_IP.into())),
     }
     d
+}
+
+/// The addresses of device `index` as `view` lists them, with their
+/// prefix lengths.
+fn addresses(model: &Model, index: u32, view: AddrView) -> Vec<(IpAddr, u8)> {
+    go::addrs(model, index, view)
+        .iter()
+        .map(|a| (a.ip, a.prefix_len))
+        .collect()
 }
 
 /// One link's global unicast addresses, in list order: its offer, or
@@ -263,10 +269,7 @@ fn subnet_check(model: &Model, d: &mut Detection) -> Result<Option<(IpAddr, Stri
             continue;
         }
         let name = l.display_name();
-        let ips: Vec<(IpAddr, u8)> = go::addrs(model, l.index, AddrView::GoNet)
-            .iter()
-            .map(|a| (a.ip, a.prefix_len))
-            .collect();
+        let ips = addresses(model, l.index, AddrView::GoNet);
         let o = offer(&ips, &name, d, l.index, Some(&docker))?;
         if let Err(f) = take(&mut system, o, &name) {
             refused(d);
