@@ -512,7 +512,10 @@ impl Model {
 
     fn replace_links(&mut self, links: Vec<LinkEntry>, packet: u64, disagreements: &mut Vec<String>) {
         // What the model predicted, for the links both know.
-        let listed: FxHashSet<u32> = links.iter().map(|l| l.index).collect();
+        // (sorted, looked up by halves: a dump lists a few devices)
+        let mut listed: Vec<u32> = links.iter().map(|l| l.index).collect();
+        listed.sort_unstable();
+        let listed_has = |i: &u32| listed.binary_search(i).is_ok();
         if self
             .links
             .as_slice()
@@ -524,7 +527,7 @@ impl Model {
                 .as_slice()
                 .iter()
                 .map(|l| l.index)
-                .filter(|i| listed.contains(i))
+                .filter(|i| listed_has(i))
                 .collect();
             let seen_common: Vec<u32> = links
                 .iter()

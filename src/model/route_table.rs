@@ -529,7 +529,29 @@ impl RouteTable {
             }
             None => {
                 let hash = hash_key(&key);
-                match self.find_hashed(&key, hash) {
+                // One probe of the key index finds the route or the place
+                // for a new one (a dump into emptied tables is all new
+                // routes): the slot a new route takes is known before.
+                let new_slot = self.free.last().copied().unwrap_or(self.slots.len() as u32);
+                let slots = &self.slots;
+                let found = match self.by_key.entry(
+                    spread(hash),
+                    |&(s, hs)| {
+                        hs == hash
+                            && slots
+                                .get(s as usize)
+                                .and_then(Option::as_ref)
+                                .is_some_and(|r| r.key() == key)
+                    },
+                    |&(_, hs)| spread(hs),
+                ) {
+                    hashbrown::hash_table::Entry::Occupied(o) => Some(o.get().0),
+                    hashbrown::hash_table::Entry::Vacant(v) => {
+                        v.insert((new_slot, hash));
+                        None
+                    }
+                };
+                match found {
                     Some(slot) => {
                         let new_src = r.prefsrc;
                         let Some(Some(cur)) = self.slots.get_mut(slot as usize) else {
@@ -551,7 +573,7 @@ impl RouteTable {
                     }
                     None => {
                         see(&r, None);
-                        let place = self.insert_hashed(r, hash);
+                        let place = self.insert_indexed(r, hash);
                         (place.slot(), true, place)
                     }
                 }
@@ -607,12 +629,20 @@ impl RouteTable {
     /// [`insert_new`](Self::insert_new) of a route whose key's hash the
     /// caller has; returns its place in dump order.
     fn insert_hashed(&mut self, r: RouteEntry, h: u32) -> OrderKey {
+        let slot = self.free.last().copied().unwrap_or(self.slots.len() as u32);
+        self.by_key.insert_unique(spread(h), (slot, h), |&(_, hs)| spread(hs));
+        self.insert_indexed(r, h)
+    }
+
+    /// [`insert_hashed`](Self::insert_hashed) of a route the key index
+    /// already holds in the slot it takes (the last free one, or a new
+    /// one past the end).
+    fn insert_indexed(&mut self, r: RouteEntry, h: u32) -> OrderKey {
         self.last_seq = self.last_seq.max(r.seq);
         self.multipath += usize::from(r.multipath);
         let slot = self.free.pop().unwrap_or(self.slots.len() as u32);
         let place = OrderKey::of(&r, slot);
         self.order.insert(place);
-        self.by_key.insert_unique(spread(h), (slot, h), |&(_, hs)| spread(hs));
         if self.hashes.len() <= slot as usize {
             self.hashes.resize(slot as usize + 1, 0);
         }
