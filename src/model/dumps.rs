@@ -626,6 +626,14 @@ impl Model {
             self.sync_link_state(i);
         }
         // Devices with addresses but no link entry keep a placeholder.
+        for i in self.addressed_without_link() {
+            self.links
+                .insert(LinkEntry::placeholder(i, Origin::Inferred(packet)), self.link_order);
+        }
+    }
+
+    /// The devices holding addresses that no link entry names, ascending.
+    fn addressed_without_link(&self) -> Vec<u32> {
         let mut missing: Vec<u32> = self
             .addrs
             .keys()
@@ -633,10 +641,7 @@ impl Model {
             .filter(|i| !self.links.contains(*i))
             .collect();
         missing.sort_unstable();
-        for i in missing {
-            self.links
-                .insert(LinkEntry::placeholder(i, Origin::Inferred(packet)), self.link_order);
-        }
+        missing
     }
 
     fn replace_addresses(
@@ -740,14 +745,7 @@ impl Model {
             keep
         });
         self.rebuild_holders();
-        let mut indices: Vec<u32> = self
-            .addrs
-            .keys()
-            .copied()
-            .filter(|i| !self.links.contains(*i))
-            .collect();
-        indices.sort_unstable();
-        for i in indices {
+        for i in self.addressed_without_link() {
             let packet = families
                 .first()
                 .and_then(|&f| self.device_addresses(i, f).first())
