@@ -55,15 +55,9 @@ struct OrderKey([u64; 5]);
 /// with every bit after the prefix set; IPv4's trie walk is on the masked
 /// bits. The longer prefix first breaks ties in both.
 fn walk(family: u8, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
-    walk_of(AddressFamily::from(family) == AddressFamily::Inet6, dst, dst_len)
-}
-
-/// [`walk`] with the family as "is it IPv6" (a route's family is an enum
-/// already: no round trip through its number).
-fn walk_of(v6: bool, dst: Option<IpAddr>, dst_len: u8) -> (u64, u64) {
     let m = prefix::mask(dst_len);
     let mut b = prefix::bits(dst) & m;
-    if v6 {
+    if AddressFamily::from(family) == AddressFamily::Inet6 {
         b |= !m;
     }
     ((b >> 64) as u64, b as u64)
@@ -107,16 +101,18 @@ impl Head {
 
 impl OrderKey {
     fn of(r: &RouteEntry, slot: u32) -> Self {
-        let v6 = r.family == AddressFamily::Inet6;
-        let lower_tos = if v6 { 0 } else { 255 - r.tos };
-        let family = u8::from(r.family);
-        let head = Head {
-            family,
-            table: r.table.into(),
-            walk: walk_of(v6, r.dst, r.dst_len),
-            dst_len: r.dst_len,
+        let lower_tos = if r.family == AddressFamily::Inet6 {
+            0
+        } else {
+            255 - r.tos
         };
-        head.key(lower_tos, r.priority.unwrap_or(0), seq40(r.seq), r.tos, slot)
+        Head::new(r.family.into(), r.table.into(), r.dst, r.dst_len).key(
+            lower_tos,
+            r.priority.unwrap_or(0),
+            seq40(r.seq),
+            r.tos,
+            slot,
+        )
     }
 
     /// The slot: the last tie-break.
@@ -532,7 +528,7 @@ impl RouteTable {
                 // One probe of the key index finds the route or the place
                 // for a new one (a dump into emptied tables is all new
                 // routes): the slot a new route takes is known before.
-                let new_slot = self.free.last().copied().unwrap_or(self.slots.len() as u32);
+                let new_slot = self.next_slot();
                 let slots = &self.slots;
                 let found = match self.by_key.entry(
                     spread(hash),
@@ -629,9 +625,15 @@ impl RouteTable {
     /// [`insert_new`](Self::insert_new) of a route whose key's hash the
     /// caller has; returns its place in dump order.
     fn insert_hashed(&mut self, r: RouteEntry, h: u32) -> OrderKey {
-        let slot = self.free.last().copied().unwrap_or(self.slots.len() as u32);
-        self.by_key.insert_unique(spread(h), (slot, h), |&(_, hs)| spread(hs));
+        self.by_key
+            .insert_unique(spread(h), (self.next_slot(), h), |&(_, hs)| spread(hs));
         self.insert_indexed(r, h)
+    }
+
+    /// The slot the next route inserted takes: the last one freed, else a
+    /// new one past the end.
+    fn next_slot(&self) -> u32 {
+        self.free.last().copied().unwrap_or(self.slots.len() as u32)
     }
 
     /// [`insert_hashed`](Self::insert_hashed) of a route the key index
@@ -640,7 +642,8 @@ impl RouteTable {
     fn insert_indexed(&mut self, r: RouteEntry, h: u32) -> OrderKey {
         self.last_seq = self.last_seq.max(r.seq);
         self.multipath += usize::from(r.multipath);
-        let slot = self.free.pop().unwrap_or(self.slots.len() as u32);
+        let slot = self.next_slot();
+        self.free.pop();
         let place = OrderKey::of(&r, slot);
         self.order.insert(place);
         if self.hashes.len() <= slot as usize {
