@@ -359,8 +359,10 @@ mod tests {
             e,
             SettingsError::NotForMethod {
                 option: "bind_address",
-                readers: vec![Program::KubeApiserver],
-                method: Method::Program(Program::Flannel),
+                readers: vec![
+                    <crate::replay::kube_apiserver::KubeApiserver as crate::replay::chooser::Chooser>::PROGRAM
+                ],
+                method: Method::Program(<crate::replay::flannel::Flannel as crate::replay::chooser::Chooser>::PROGRAM),
             }
         );
         assert_eq!(

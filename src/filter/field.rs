@@ -79,7 +79,7 @@ pub enum Kind {
 }
 
 impl Field {
-    /// Every field, in the order help lists them.
+    /// Every field, in the order help lists them (the variants' order).
     pub const ALL: &'static [Field] = &[
         Field::Packet,
         Field::Time,
@@ -106,29 +106,9 @@ impl Field {
         Field::Program,
     ];
 
-    /// Fields of a `decode` message.
-    pub const MESSAGE: &'static [Field] = &[
-        Field::Packet,
-        Field::Time,
-        Field::Offset,
-        Field::Type,
-        Field::Family,
-        Field::Ifindex,
-        Field::Dev,
-        Field::Port,
-        Field::Seq,
-        Field::Len,
-        Field::Dir,
-        Field::Multi,
-        Field::Dump,
-        Field::Errno,
-        Field::Addr,
-        Field::Dst,
-        Field::Gateway,
-        Field::Prefixlen,
-        Field::Table,
-        Field::Scope,
-    ];
+    /// Fields of a `decode` message: every field before the timeline's
+    /// own (`change`, `object`) and `program`.
+    pub const MESSAGE: &'static [Field] = Field::ALL.split_at(Field::Change as usize).0;
 
     /// Fields of a `timeline` item (a change, a dump checked, a look).
     pub const CHANGE: &'static [Field] = &[

@@ -137,6 +137,8 @@ fn every_field_of_a_listing_has_a_name_that_reads_back() {
     for f in Field::ALL {
         assert_eq!(Field::from_name(f.name()), Some(*f));
     }
+    assert_eq!(Field::MESSAGE.last(), Some(&Field::Scope));
+    assert!(Field::ALL.iter().enumerate().all(|(i, f)| *f as usize == i));
     for list in [Field::MESSAGE, Field::CHANGE, Field::REQUEST] {
         assert!(list.iter().all(|f| Field::ALL.contains(f)));
     }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use super::calico::note::MethodError;
 use super::failure::Failure;
 use super::family::Family;
-use super::program::{Method, Program};
+use super::program::{Method, Program, Word};
 use super::verdict::{Detection, NodeAddress};
 use crate::model::Model;
 
@@ -33,7 +33,7 @@ pub type Outcome = (Option<NodeAddress>, Option<String>, Option<Failure>);
 /// A replayed program. Implemented by a unit type in the program's
 /// module; the registry line names it.
 pub trait Chooser {
-    /// The program it replays (its registry line's; a test checks it).
+    /// The program it replays: its name and this replay.
     const PROGRAM: Program;
     /// Its name as `--method` and the manifests spell it (its `Program`'s).
     const NAME: &'static str = Self::PROGRAM.name();
@@ -56,6 +56,12 @@ pub trait Chooser {
     const CHECKS_CONFLICTS: bool = false;
     /// How it asks the kernel for the tables: what `--at auto` looks for.
     const ASKS: Asks = Asks::GoNetlink;
+    /// Its own failure for a capture without routes, where it words that
+    /// itself (else the common one).
+    const NO_ROUTES: Option<&'static dyn Word> = None;
+    /// The step of its own logic the default-route walk is, where it
+    /// numbers its steps (kubelet's 4).
+    const WALK_STEP: Option<u8> = None;
 
     /// Its options from the settings, or why they cannot be used.
     fn options(cx: &Context<'_>) -> Result<Self::Options, OptionsError>;
@@ -71,8 +77,10 @@ pub trait Chooser {
     fn detect(model: &Model, o: &Self::Options) -> Detection;
 
     /// Whether the answer depends on the order the interfaces are walked
-    /// in (not on route order or a unique address).
-    fn walks_links(o: &Self::Options) -> bool;
+    /// in (not on route order or a unique address). Default: no.
+    fn walks_links(_o: &Self::Options) -> bool {
+        false
+    }
 
     /// What the replay reads of the tables for an answer of `family`: the
     /// addresses of that family on links filtered by name or state unless
@@ -112,13 +120,15 @@ pub trait Chooser {
 /// its replay and what it reads. Its [`Chooser`] follows: no settings, no
 /// options, and `--all` runs it once.
 pub trait Optionless {
-    /// The program it replays (its registry line's; a test checks it).
+    /// The program it replays ([`Chooser::PROGRAM`]).
     const PROGRAM: Program;
     /// What it chooses, in a few words.
     const DOC: &'static str;
     /// Whether the answer depends on the order the interfaces are walked
     /// in ([`Chooser::walks_links`]).
     const WALKS_LINKS: bool;
+    /// [`Chooser::NO_ROUTES`].
+    const NO_ROUTES: Option<&'static dyn Word> = None;
 
     /// Its replay.
     fn detect(model: &Model) -> Detection;
@@ -141,6 +151,7 @@ impl<P: Optionless> Chooser for P {
     type Settings = NoSettings;
     const OPTIONS: &'static [&'static str] = &[];
     type Options = ();
+    const NO_ROUTES: Option<&'static dyn Word> = <P as Optionless>::NO_ROUTES;
 
     fn options(_: &Context<'_>) -> Result<(), OptionsError> {
         Ok(())
@@ -167,13 +178,18 @@ impl<P: Optionless> Chooser for P {
     }
 }
 
-/// A program as the registry's table holds it: what its [`Chooser`] says,
-/// with its options behind [`Configured`], so that one table
-/// (`Program::replay`, in `replay/registry.rs`) holds every program and
-/// dispatch goes through it. Every [`Chooser`] is one.
+/// A program as the registry's table holds it (a [`Program`] is its name
+/// and its replay): what its [`Chooser`] says, with its options behind
+/// [`Configured`], so that one table ([`Program::ALL`], in
+/// `replay/registry.rs`) holds every program and dispatch goes through it.
+/// Every [`Chooser`] is one.
 pub trait Replay: Sync {
     /// The program it replays.
     fn program(&self) -> Program;
+    /// Its own failure for a capture without routes ([`Chooser::NO_ROUTES`]).
+    fn no_routes(&self) -> Option<&'static dyn Word>;
+    /// The step its default-route walk is ([`Chooser::WALK_STEP`]).
+    fn walk_step(&self) -> Option<u8>;
     /// What it chooses, in a few words ([`Chooser::DOC`]).
     fn doc(&self) -> &'static str;
     /// Every option it reads ([`Chooser::OPTIONS`]).
@@ -269,6 +285,14 @@ impl<C: Chooser + Sync + 'static> Replay for C {
         C::PROGRAM
     }
 
+    fn no_routes(&self) -> Option<&'static dyn Word> {
+        C::NO_ROUTES
+    }
+
+    fn walk_step(&self) -> Option<u8> {
+        C::WALK_STEP
+    }
+
     fn doc(&self) -> &'static str {
         C::DOC
     }
@@ -327,8 +351,9 @@ pub enum Asks {
 /// Every program's settings, by program (implemented by the registry's
 /// `ProgramSettings`).
 pub trait AllSettings {
-    /// The settings of `program` (its chooser's `Settings`).
-    fn of(&self, program: Program) -> &dyn Any;
+    /// The settings of `program` (its chooser's `Settings`), if it has a
+    /// line in the registry.
+    fn of(&self, program: Program) -> Option<&dyn Any>;
 }
 
 /// What a program's options are built from.
@@ -349,7 +374,7 @@ pub struct Context<'a> {
 /// none were kept).
 fn settings_of<C: Chooser>(all: &dyn AllSettings) -> C::Settings {
     all.of(C::PROGRAM)
-        .downcast_ref::<C::Settings>()
+        .and_then(|s| s.downcast_ref::<C::Settings>())
         .cloned()
         .unwrap_or_default()
 }

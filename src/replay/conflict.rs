@@ -141,8 +141,8 @@ mod tests {
             .enumerate()
             .map(|(i, ip)| {
                 let mut d = Detection::new(
-                    crate::replay::program::Program::Kubelet,
-                    crate::replay::semantics::Semantics::Kubelet(crate::replay::kubelet::note::Semantics),
+                    <crate::replay::kubelet::Kubelet as crate::replay::chooser::Chooser>::PROGRAM,
+                    crate::replay::kubelet::note::Semantics.into(),
                     Family::V4,
                 );
                 d.address = Some(NodeAddress::Ip(ip.parse().expect("ip")));

@@ -10,21 +10,18 @@
 //! `etcd`, `swarm`, `consul`, `nomad`, `ansible`, `antrea`; [`gai`] for the resolvers), each
 //! stating the program's source it follows and implementing
 //! [`chooser::Chooser`] at its top. [`registry`] is the one table of them
-//! ([`Program::replay`]): [`method`] runs one through it, [`matrix`] runs
+//! ([`Program::ALL`]): [`method`] runs one through it, [`matrix`] runs
 //! them all at once; [`program`] is their identity, order and names.
 //!
-//! Adding a program touches: its folder `replay/<program>/` (`mod.rs`, a
-//! unit type implementing [`chooser::Chooser`] at its top, or
+//! Adding a program: its folder `replay/<program>/` (`mod.rs`, a unit
+//! type implementing [`chooser::Chooser`] at its top, or
 //! [`chooser::Optionless`] when it takes no options; its vocabulary
-//! `note.rs`: its `Note`, `Reason` and `Failure`, each [`program::Empty`]
-//! where it has none, and its `Semantics`; its tests) and
-//! its `mod` line below; its variant and name in [`program`]; its line in
-//! [`registry`]; its settings' line in [`method`] (flattened for clap);
-//! its variant in the four common vocabularies ([`note`], [`reason`],
-//! [`failure`], [`semantics`], whose `program()` names it) and in their
-//! `Display` in `report/`; its line in `vocabulary_from!` below; its
-//! wording file `report/<program>.rs` (the `Display` of its vocabulary)
-//! with its `mod` line in `report/mod.rs`.
+//! `note.rs`: whichever of a `Note`, `Reason` and `Failure` it has, and
+//! its `Semantics`, each an [`program::OwnWord`] of the common one it
+//! nests in; its tests) with its `mod` line below;
+//! its wording file `report/<program>.rs` (the `Display` of its
+//! vocabulary) with its `mod` line in `report/mod.rs`; its line in the
+//! [`registry`]'s table.
 //!
 //! They return values, never nlorder's sentences: a detection's reasons
 //! ([`reason`]), notes ([`note`]), failures and calico-node's log line
@@ -35,58 +32,6 @@
 //! of other programs that nlorder does not model (apimachinery's,
 //! kubeadm's, flannel's, Go's: [`failure::Failure::Said`]) are kept as
 //! the program writes them.
-
-/// The `From` impls that nest each program's vocabulary (its folder's
-/// `note.rs`: its `Note`, `Reason`, `Failure` and `Semantics`) into the
-/// common [`note::Note`], [`reason::Reason`], [`failure::Failure`] and
-/// [`semantics::Semantics`], so that a program builds its own values and
-/// `.into()`s them. One line per vocabulary: the variant that nests it
-/// (written out in those four enums) and its folder. One vocabulary may
-/// serve several programs (flannel's serves k3s's embedded flannel;
-/// Cilium's NodePort and masquerade share theirs).
-macro_rules! vocabulary_from {
-    ($($Variant:ident $module:ident,)*) => {
-        $(
-            impl From<$module::note::Note> for note::Note {
-                fn from(v: $module::note::Note) -> Self {
-                    note::Note::$Variant(v)
-                }
-            }
-            impl From<$module::note::Reason> for reason::Reason {
-                fn from(v: $module::note::Reason) -> Self {
-                    reason::Reason::$Variant(v)
-                }
-            }
-            impl From<$module::note::Failure> for failure::Failure {
-                fn from(v: $module::note::Failure) -> Self {
-                    failure::Failure::$Variant(v)
-                }
-            }
-            impl From<$module::note::Semantics> for semantics::Semantics {
-                fn from(v: $module::note::Semantics) -> Self {
-                    semantics::Semantics::$Variant(v)
-                }
-            }
-        )*
-    };
-}
-
-vocabulary_from! {
-    CalicoNode calico,
-    KubeApiserver kube_apiserver,
-    Kubelet kubelet,
-    Flannel flannel,
-    Cilium cilium,
-    CiliumNodeAddress cilium_node_address,
-    K3s k3s,
-    Kubeadm kubeadm,
-    Etcd etcd,
-    Swarm swarm,
-    Consul consul,
-    Nomad nomad,
-    Ansible ansible,
-    Antrea antrea,
-}
 
 #[macro_use]
 pub mod options;

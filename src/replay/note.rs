@@ -5,9 +5,8 @@
 //! Contract: plain values, a leaf below [`super::verdict`]; one variant per
 //! finding, carrying addresses, families, interface names, patterns,
 //! routes (as `ip route` prints them) and the release replayed. What only
-//! one program finds is that program's own `Note` (in its replay module;
-//! calico-node's in [`super::calico::note`]), nested here as one variant
-//! per program, with its `From`, from `vocabulary_from!` in `replay/mod.rs`,
+//! one program finds is that program's own `Note` (its folder's
+//! `note.rs`, an [`OwnWord`]), nested here as [`Note::Own`] by `From`
 //! and worded in that program's `report` file; what several
 //! share (the default-route walk, `--node-ip`, `--flannel-iface`, the
 //! assumptions) is common and worded in `report::note`. JSON says the
@@ -17,38 +16,14 @@ use super::family::Family;
 use crate::model::LinkOrder;
 
 pub use super::program::Program;
+use super::program::{Own, OwnWord};
 
 /// One finding of a replay, beside its answer and candidates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
-    /// calico-node's own notes.
-    CalicoNode(super::calico::note::Note),
-    /// kube-apiserver's own notes.
-    KubeApiserver(super::kube_apiserver::note::Note),
-    /// kubelet's own notes.
-    Kubelet(super::kubelet::note::Note),
-    /// flannel's (and k3s's embedded flannel's) own notes.
-    Flannel(super::flannel::note::Note),
-    /// Cilium's (its node-IP fallback) own notes.
-    Cilium(super::cilium::note::Note),
-    /// Cilium's NodePort and masquerade addresses' own notes.
-    CiliumNodeAddress(super::cilium_node_address::note::Note),
-    /// k3s's own notes.
-    K3s(super::k3s::note::Note),
-    /// kubeadm's own notes.
-    Kubeadm(super::kubeadm::note::Note),
-    /// etcd's own notes.
-    Etcd(super::etcd::note::Note),
-    /// Docker Swarm's own notes.
-    Swarm(super::swarm::note::Note),
-    /// Consul's own notes.
-    Consul(super::consul::note::Note),
-    /// Nomad's own notes.
-    Nomad(super::nomad::note::Note),
-    /// Ansible's own notes.
-    Ansible(super::ansible::note::Note),
-    /// Antrea's own notes.
-    Antrea(super::antrea::note::Note),
+    /// A program's own note (a value of its [`OwnWord`] type, worded in
+    /// its wording file).
+    Own(Own),
 
     // kubelet's step 1 (k3s's too).
     /// Step 1: `--node-ip` given.
@@ -96,4 +71,10 @@ pub enum Note {
     /// What the policy rules did for a route lookup the answer rests
     /// on, and what that rests on.
     Rule(super::source::RuleNote),
+}
+
+impl<T: OwnWord<Note>> From<T> for Note {
+    fn from(v: T) -> Note {
+        Note::Own(Own::new(v))
+    }
 }

@@ -1,115 +1,65 @@
 //! The programs nlorder replays: [`Program`], the identity of a node-IP
 //! chooser everywhere (a detection's
 //! [`program`](super::verdict::Detection::program), `--all`'s agreement,
-//! conflicts, failures and notes that name a program), its order
-//! ([`Program::ALL`], `--all`'s), its name and [`Program::by_name`]; each
-//! program's replay is its line of the registry
-//! ([`super::registry`], `Program::replay`). [`Method`] is `--method` (or a
-//! manifest's `method`) parsed once: a program, or calico-node's
+//! conflicts, failures and notes that name a program): its name and its
+//! replay, made by the program's own module (its `Chooser::PROGRAM`); the
+//! list of them, in `--all`'s order, is the registry's one table
+//! ([`Program::ALL`], in [`super::registry`]). [`Method`] is `--method`
+//! (or a manifest's `method`) parsed once: a program, or calico-node's
 //! `IP_AUTODETECTION_METHOD` ([`MethodText`], which calico's replay parses
-//! per release). [`Empty`] is the type a program's vocabulary uses for a
-//! kind of words it has none of (here so that the vocabularies, which
-//! name it, and the common enums, which name them, do not depend on each
-//! other).
+//! per release). [`Own`] holds a value of one program's own vocabulary
+//! (its notes, reasons, failures and semantics), which the common enums
+//! nest without naming the program.
 //!
-//! Contract: depends only on [`MethodText`] (a leaf), so the programs may
-//! name [`Program`] without a cycle (the registry, which names them all,
-//! is apart). Adding a program: see `replay/mod.rs` for every file it
-//! touches. The name is the program as `--method` and the manifests spell
-//! it (calico-node's methods are spelt by their `IP_AUTODETECTION_METHOD`
-//! value instead).
+//! Contract: names only the replay's trait ([`Replay`]) and [`MethodText`]
+//! (a leaf), so every program's module may name [`Program`]. The name is
+//! the program as `--method` and the manifests spell it (calico-node's
+//! methods are spelt by their `IP_AUTODETECTION_METHOD` value instead).
 
-use std::convert::Infallible;
+use std::any::Any;
 use std::fmt;
-use std::marker::PhantomData;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use super::calico::text::MethodText;
+use super::chooser::{Chooser, Replay};
 
-/// A program nlorder replays (its replay: the chooser of `replay::<module>`,
-/// the registry's line for it, `Program::replay`), in the order `--all`
-/// lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Program {
-    /// `calico-node` (`replay::calico::CalicoNode`).
-    CalicoNode,
-    /// `kubelet` (`replay::kubelet::Kubelet`).
-    Kubelet,
-    /// `flannel` (`replay::flannel::Flannel`).
-    Flannel,
-    /// `kubeadm` (`replay::kubeadm::Kubeadm`).
-    Kubeadm,
-    /// `kube-apiserver` (`replay::kube_apiserver::KubeApiserver`).
-    KubeApiserver,
-    /// `k3s` (`replay::k3s::K3s`).
-    K3s,
-    /// `k3s-flannel` (`replay::flannel::K3sFlannel`).
-    K3sFlannel,
-    /// `cilium` (`replay::cilium::Cilium`).
-    Cilium,
-    /// `cilium-nodeport` (`replay::cilium_node_address::CiliumNodePort`).
-    CiliumNodePort,
-    /// `cilium-masquerade` (`replay::cilium_node_address::CiliumMasquerade`).
-    CiliumMasquerade,
-    /// `etcd` (`replay::etcd::Etcd`).
-    Etcd,
-    /// `swarm` (`replay::swarm::Swarm`).
-    Swarm,
-    /// `consul` (`replay::consul::Consul`).
-    Consul,
-    /// `nomad` (`replay::nomad::Nomad`).
-    Nomad,
-    /// `ansible` (`replay::ansible::Ansible`).
-    Ansible,
-    /// `antrea` (`replay::antrea::Antrea`).
-    Antrea,
+/// A program nlorder replays: its name and its replay. Each program's
+/// module makes its own (`Chooser::PROGRAM`); two are the same program
+/// when their names are the same, and they order as `--all` lists them.
+#[derive(Clone, Copy)]
+pub struct Program {
+    name: &'static str,
+    replay: &'static dyn Replay,
 }
 
 impl Program {
-    /// Every program, in the order `--all` lists them (the variants' order).
-    pub const ALL: &'static [Program] = &[
-        Program::CalicoNode,
-        Program::Kubelet,
-        Program::Flannel,
-        Program::Kubeadm,
-        Program::KubeApiserver,
-        Program::K3s,
-        Program::K3sFlannel,
-        Program::Cilium,
-        Program::CiliumNodePort,
-        Program::CiliumMasquerade,
-        Program::Etcd,
-        Program::Swarm,
-        Program::Consul,
-        Program::Nomad,
-        Program::Ansible,
-        Program::Antrea,
-    ];
+    /// The program called `name` (as `--method` spells it), replayed by
+    /// `replay`.
+    pub const fn new(name: &'static str, replay: &'static dyn Replay) -> Program {
+        Program { name, replay }
+    }
 
     /// The program as the command line and the manifests spell it
     /// (`calico-node`, `kubelet`, ...: `--method`'s names).
     pub const fn name(self) -> &'static str {
-        match self {
-            Program::CalicoNode => "calico-node",
-            Program::Kubelet => "kubelet",
-            Program::Flannel => "flannel",
-            Program::Kubeadm => "kubeadm",
-            Program::KubeApiserver => "kube-apiserver",
-            Program::K3s => "k3s",
-            Program::K3sFlannel => "k3s-flannel",
-            Program::Cilium => "cilium",
-            Program::CiliumNodePort => "cilium-nodeport",
-            Program::CiliumMasquerade => "cilium-masquerade",
-            Program::Etcd => "etcd",
-            Program::Swarm => "swarm",
-            Program::Consul => "consul",
-            Program::Nomad => "nomad",
-            Program::Ansible => "ansible",
-            Program::Antrea => "antrea",
-        }
+        self.name
     }
-}
 
-impl Program {
+    /// Its replay.
+    pub fn replay(self) -> &'static dyn Replay {
+        self.replay
+    }
+
+    /// Its place in `--all`'s order (after every listed one if it is not
+    /// listed, which a test rules out).
+    fn place(self) -> usize {
+        Program::ALL
+            .iter()
+            .position(|p| p.name == self.name)
+            .unwrap_or(Program::ALL.len())
+    }
+
     /// The program `--method NAME` names, if it names one besides
     /// calico-node (whose methods are its `IP_AUTODETECTION_METHOD`
     /// values).
@@ -117,8 +67,47 @@ impl Program {
         Program::ALL
             .iter()
             .copied()
-            .filter(|p| *p != Program::CalicoNode)
+            .filter(|p| !p.is_calico_node())
             .find(|p| p.name() == name)
+    }
+
+    /// Whether it is calico-node, whose methods are spelt by their
+    /// `IP_AUTODETECTION_METHOD` value.
+    pub fn is_calico_node(self) -> bool {
+        self == <super::calico::CalicoNode as Chooser>::PROGRAM
+    }
+}
+
+impl PartialEq for Program {
+    fn eq(&self, other: &Program) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Program {}
+
+impl Hash for Program {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.name.hash(h);
+    }
+}
+
+impl PartialOrd for Program {
+    fn partial_cmp(&self, other: &Program) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// `--all`'s order.
+impl Ord for Program {
+    fn cmp(&self, other: &Program) -> std::cmp::Ordering {
+        (self.place(), self.name).cmp(&(other.place(), other.name))
+    }
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
     }
 }
 
@@ -132,8 +121,8 @@ pub enum Method {
     /// calico-node, with the `IP_AUTODETECTION_METHOD` value as written
     /// (parsed by [`super::calico::method::Method::parse`] for the release replayed).
     Calico(MethodText),
-    /// Any other program, by its name (never [`Program::CalicoNode`],
-    /// whose methods are [`Method::Calico`]).
+    /// Any other program, by its name (never calico-node, whose methods
+    /// are [`Method::Calico`]).
     Program(Program),
 }
 
@@ -141,7 +130,7 @@ impl Method {
     /// The program whose settings these are.
     pub fn program(&self) -> Program {
         match self {
-            Method::Calico(_) => Program::CalicoNode,
+            Method::Calico(_) => <super::calico::CalicoNode as Chooser>::PROGRAM,
             Method::Program(p) => *p,
         }
     }
@@ -158,9 +147,9 @@ impl Method {
 impl From<Program> for Method {
     /// A program's method; calico-node's is its default, `first-found`.
     fn from(p: Program) -> Method {
-        match p {
-            Program::CalicoNode => Method::default(),
-            p => Method::Program(p),
+        match p.is_calico_node() {
+            true => Method::default(),
+            false => Method::Program(p),
         }
     }
 }
@@ -201,7 +190,7 @@ impl Method {
         Program::ALL
             .iter()
             .copied()
-            .filter(|p| *p != Program::CalicoNode)
+            .filter(|p| !p.is_calico_node())
             // (`eth1` is an interface name, two edits from etcd, and
             // calico-node's to reject)
             .filter_map(|p| slip(t, p.name()).filter(|d| *d > 0).map(|d| (d, p)))
@@ -239,41 +228,72 @@ impl serde::Serialize for Method {
     }
 }
 
-/// A vocabulary's enum where the program has none of its own (failures,
-/// reasons): a type with no values. `S` is the program's `Semantics`, so
-/// that each program's is a type of its own and nests as its own variant
-/// (nested all the same, so that every program's vocabulary has the same
-/// enums).
-pub struct Empty<S>(Infallible, PhantomData<S>);
+/// A value of one program's own vocabulary (a note, a reason, a failure or
+/// what its replay stands for: the types of its folder's `note.rs`),
+/// worded by its `Display` in the program's wording file
+/// (`report/<program>.rs`). Every such type is one: the common enums nest
+/// it as [`Own`] without naming the program.
+pub trait Word: fmt::Display + fmt::Debug + Send + Sync + 'static {
+    /// Whether `other` is the same value (of the same type).
+    fn same(&self, other: &dyn Word) -> bool;
+    /// Itself, to compare with another of its type.
+    fn as_any(&self) -> &dyn Any;
+}
 
-impl<S> Empty<S> {
-    /// There is no value to have: whatever a caller wants of one.
-    pub fn absurd<T>(&self) -> T {
-        match self.0 {}
+impl<T: fmt::Display + fmt::Debug + PartialEq + Send + Sync + 'static> Word for T {
+    fn same(&self, other: &dyn Word) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 
-impl<S> fmt::Debug for Empty<S> {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.absurd()
+/// A type of a program's own vocabulary that nests in the common `Kind`
+/// ([`super::note::Note`], [`super::reason::Reason`],
+/// [`super::failure::Failure`] or [`super::semantics::Semantics`]), by
+/// `From`: its folder's `note.rs` says which it is, beside the type.
+pub trait OwnWord<Kind>: Word {}
+
+/// One program's own note, reason, failure or semantics, as the common
+/// enums hold it ([`super::note::Note::Own`], ...): compared, cloned,
+/// shown and worded as the value itself.
+#[derive(Clone)]
+pub struct Own(Arc<dyn Word>);
+
+impl Own {
+    /// A program's own value.
+    pub fn new(word: impl Word) -> Own {
+        Own(Arc::new(word))
+    }
+
+    /// The value, if it is a `T` (a test's or a program's look at its own).
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
     }
 }
 
-impl<S> Clone for Empty<S> {
-    fn clone(&self) -> Self {
-        *self
+impl PartialEq for Own {
+    fn eq(&self, other: &Own) -> bool {
+        self.0.same(&*other.0)
     }
 }
 
-impl<S> Copy for Empty<S> {}
+impl Eq for Own {}
 
-impl<S> PartialEq for Empty<S> {
-    fn eq(&self, _: &Self) -> bool {
-        self.absurd()
+impl fmt::Debug for Own {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }
 
-impl<S> Eq for Empty<S> {}
+/// A program's words, as its wording file has them.
+impl fmt::Display for Own {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// The one rule for "did you mean": how far a name the user typed is from
 /// a name nlorder knows (a program's, a calico-node method's); the words

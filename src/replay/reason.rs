@@ -4,46 +4,21 @@
 //! Contract: plain values, a leaf below [`super::verdict`]; one variant per
 //! rule, carrying interface names, addresses, patterns, families and
 //! routes (as `ip route` prints them). A rule only one program applies is
-//! that program's own `Reason` (in its replay module; calico-node's in
-//! [`super::calico::note`]), nested here as one variant per program (with its
-//! `From`, from `vocabulary_from!` in `replay/mod.rs`) and worded in that
-//! program's `report` file; the rules several apply (the
+//! that program's own `Reason` (its folder's `note.rs`, an
+//! [`OwnWord`]), nested here as [`Reason::Own`] by `From` and worded in
+//! that program's `report` file; the rules several apply (the
 //! default-route walk, a down interface, another family, a sort) are
 //! common and worded in `report::reason`. JSON says the same words.
 
 use super::go::NotGlobal;
+use super::program::{Own, OwnWord};
 
 /// Why a candidate (an interface, or one of its addresses) got its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
-    /// calico-node's own reasons.
-    CalicoNode(super::calico::note::Reason),
-    /// kube-apiserver's own reasons.
-    KubeApiserver(super::kube_apiserver::note::Reason),
-    /// kubelet's own reasons.
-    Kubelet(super::kubelet::note::Reason),
-    /// flannel's (and k3s's embedded flannel's) own reasons.
-    Flannel(super::flannel::note::Reason),
-    /// Cilium's (its node-IP fallback) own reasons.
-    Cilium(super::cilium::note::Reason),
-    /// Cilium's NodePort and masquerade addresses' own reasons.
-    CiliumNodeAddress(super::cilium_node_address::note::Reason),
-    /// k3s's own reasons.
-    K3s(super::k3s::note::Reason),
-    /// kubeadm's own reasons.
-    Kubeadm(super::kubeadm::note::Reason),
-    /// etcd's own reasons.
-    Etcd(super::etcd::note::Reason),
-    /// Docker Swarm's own reasons.
-    Swarm(super::swarm::note::Reason),
-    /// Consul's own reasons.
-    Consul(super::consul::note::Reason),
-    /// Nomad's own reasons.
-    Nomad(super::nomad::note::Reason),
-    /// Ansible's own reasons.
-    Ansible(super::ansible::note::Reason),
-    /// Antrea's own reasons.
-    Antrea(super::antrea::note::Reason),
+    /// A program's own reason (a value of its [`OwnWord`] type, worded
+    /// in its wording file).
+    Own(Own),
 
     // Shared by several programs.
     /// An address after the one that won, on the same interface.
@@ -82,4 +57,10 @@ pub enum Reason {
     OneOfSeveral,
     /// Kept, but a sort put another one first.
     SortedAfter,
+}
+
+impl<T: OwnWord<Reason>> From<T> for Reason {
+    fn from(v: T) -> Reason {
+        Reason::Own(Own::new(v))
+    }
 }

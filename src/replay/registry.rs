@@ -1,41 +1,113 @@
 //! The registry: every program nlorder replays, one line each, in one
-//! table ([`Program::replay`]): its [`Replay`], the unit type of its folder
-//! implementing [`Chooser`](super::chooser::Chooser).
+//! table (`programs!` below): its settings' field and the unit type of its
+//! folder implementing [`Chooser`] (its [`Replay`](super::chooser::Replay)). The lines give
+//! [`Program::ALL`], `--all`'s order, and [`ProgramSettings`], every
+//! program's settings.
 //!
-//! Contract: the only place that names every program's chooser. Running a
-//! method, `--all`, the options each program reads and what each says of
-//! itself ([`super::method`], [`super::matrix`]) go through this table, so
-//! calico-node is an entry like the others. [`Program`] (in
-//! [`super::program`]) is the programs' identity, their order and their
-//! names; the compiler holds this table to it (a program without a line
-//! here does not build).
+//! Contract: the only place that names every program. Running a method,
+//! `--all`, the options each program reads and what each says of itself
+//! ([`super::method`], [`super::matrix`]) go through [`Program::ALL`], so
+//! calico-node is an entry like the others; a program's words are its
+//! vocabulary's (`Note::Own`, ...), so no other list of programs exists.
+//! Adding a program: its folder `replay/<program>/`, its wording file
+//! `report/<program>.rs` (each with its `mod` line) and its line here.
 
-use super::chooser::{Asks, Replay};
+use super::chooser::{Asks, Chooser};
 use super::program::Program;
 
-impl Program {
-    /// Its replay: the registry's line for it.
-    pub fn replay(self) -> &'static dyn Replay {
-        match self {
-            Program::CalicoNode => &super::calico::CalicoNode,
-            Program::Kubelet => &super::kubelet::Kubelet,
-            Program::Flannel => &super::flannel::Flannel,
-            Program::Kubeadm => &super::kubeadm::Kubeadm,
-            Program::KubeApiserver => &super::kube_apiserver::KubeApiserver,
-            Program::K3s => &super::k3s::K3s,
-            Program::K3sFlannel => &super::flannel::K3sFlannel,
-            Program::Cilium => &super::cilium::Cilium,
-            Program::CiliumNodePort => &super::cilium_node_address::CiliumNodePort {},
-            Program::CiliumMasquerade => &super::cilium_node_address::CiliumMasquerade {},
-            Program::Etcd => &super::etcd::Etcd,
-            Program::Swarm => &super::swarm::Swarm,
-            Program::Consul => &super::consul::Consul,
-            Program::Nomad => &super::nomad::Nomad,
-            Program::Ansible => &super::ansible::Ansible,
-            Program::Antrea => &super::antrea::Antrea,
+/// The table. Generated because clap and the manifests need it: the
+/// command line's flags are every program's settings struct flattened
+/// into one struct (`#[command(flatten)]` on a field per program), and a
+/// manifest key is read into its program's field by that field's type
+/// (serde's `MapAccess` is generic, so it cannot go through a trait
+/// object); a struct's fields cannot come from a table at run time. The
+/// same lines give [`Program::ALL`], a plain table of the programs.
+macro_rules! programs {
+    ($( $field:ident : $module:ident :: $ty:ident, )*) => {
+        impl Program {
+            /// Every program, in the order `--all` lists them: the one
+            /// table.
+            pub const ALL: &'static [Program] = &[$( <super::$module::$ty as Chooser>::PROGRAM, )*];
         }
-    }
 
+        /// Every program's settings as given, one field per program (its
+        /// chooser's `Settings`): the manifests' keys, and with the `clap`
+        /// feature the command line's flags, in the registry's order.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        #[cfg_attr(feature = "clap", derive(clap::Args))]
+        pub struct ProgramSettings {
+            $(
+                #[doc = concat!("`", stringify!($module), "::", stringify!($ty), "`'s.")]
+                #[cfg_attr(feature = "clap", command(flatten))]
+                pub $field: <super::$module::$ty as Chooser>::Settings,
+            )*
+        }
+
+        impl super::chooser::AllSettings for ProgramSettings {
+            fn of(&self, program: Program) -> Option<&dyn std::any::Any> {
+                $( if program == <super::$module::$ty as Chooser>::PROGRAM {
+                    return Some(&self.$field);
+                } )*
+                None
+            }
+        }
+
+        impl ProgramSettings {
+            /// The keys of every program's settings (manifest keys).
+            pub fn keys() -> Vec<&'static str> {
+                let mut keys: Vec<&'static str> = Vec::new();
+                $( keys.extend(<super::$module::$ty as Chooser>::Settings::KEYS); )*
+                keys
+            }
+
+            /// Every program's settings given a value other than its
+            /// default (their manifest keys).
+            pub fn given(&self) -> Vec<&'static str> {
+                let mut given = Vec::new();
+                $( given.extend(self.$field.given()); )*
+                given
+            }
+
+            /// Reads one program's key of a manifest; false when no program has it.
+            pub fn set<'de, A: serde::de::MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+                $( if self.$field.set(key, map)? {
+                    return Ok(true);
+                } )*
+                Ok(false)
+            }
+
+            /// The keys of each program's own settings.
+            #[cfg(test)]
+            pub(super) fn own_keys(p: Program) -> &'static [&'static str] {
+                $( if p == <super::$module::$ty as Chooser>::PROGRAM {
+                    return <super::$module::$ty as Chooser>::Settings::KEYS;
+                } )*
+                &[]
+            }
+        }
+    };
+}
+
+programs! {
+    calico: calico::CalicoNode,
+    kubelet: kubelet::Kubelet,
+    flannel: flannel::Flannel,
+    kubeadm: kubeadm::Kubeadm,
+    kube_apiserver: kube_apiserver::KubeApiserver,
+    k3s: k3s::K3s,
+    k3s_flannel: flannel::K3sFlannel,
+    cilium: cilium::Cilium,
+    cilium_nodeport: cilium_node_address::CiliumNodePort,
+    cilium_masquerade: cilium_node_address::CiliumMasquerade,
+    etcd: etcd::Etcd,
+    swarm: swarm::Swarm,
+    consul: consul::Consul,
+    nomad: nomad::Nomad,
+    ansible: ansible::Ansible,
+    antrea: antrea::Antrea,
+}
+
+impl Program {
     /// What it chooses, in a few words (its chooser's doc).
     pub fn doc(self) -> &'static str {
         self.replay().doc()
@@ -70,13 +142,23 @@ impl Program {
 mod tests {
     use super::*;
 
-    /// Each line replays the program it is the line of, and `--all`'s
-    /// order is the variants' order.
+    /// Each line's program is its replay's, names are the programs' own
+    /// (one each), and the order is the table's.
     #[test]
     fn every_program_has_its_own_line() {
         for (i, p) in Program::ALL.iter().enumerate() {
             assert_eq!(p.replay().program(), *p, "{}", p.name());
-            assert_eq!(*p as usize, i, "{}: --all's order is the variants'", p.name());
+            assert_eq!(
+                Program::ALL.iter().filter(|q| q.name() == p.name()).count(),
+                1,
+                "{}",
+                p.name()
+            );
+            assert!(
+                Program::ALL.iter().skip(i + 1).all(|q| p < q),
+                "{}: --all's order is the table's",
+                p.name()
+            );
         }
     }
 }

@@ -329,7 +329,7 @@ impl Detection {
 
     /// The program replayed (its identity; `method` is how it is spelt).
     pub fn program(&self) -> Program {
-        self.semantics.program()
+        self.method.program()
     }
 
     /// The chosen IP without its prefix length.

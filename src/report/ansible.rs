@@ -32,10 +32,6 @@ impl fmt::Display for crate::replay::ansible::note::Semantics {
     }
 }
 
-/// The routes read, and no route in the capture.
-pub(crate) const NO_ROUTES: &str =
-    "Ansible asks the kernel's routes, but the capture holds none of that family: record a route dump too";
-
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -70,6 +66,9 @@ impl fmt::Display for Reason {
 impl fmt::Display for AnsibleFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            AnsibleFailure::NoRoutes => f.write_str(
+                "Ansible asks the kernel's routes, but the capture holds none of that family: record a route dump too",
+            ),
             AnsibleFailure::RouteGetFails { dst, route, error } => {
                 write!(f, "`{}` fails with \"RTNETLINK answers: {error}\"", RouteGet(*dst))?;
                 if let Some(route) = route {

@@ -18,10 +18,6 @@ impl fmt::Display for crate::replay::etcd::note::Semantics {
     }
 }
 
-/// The default routes read, and no route in the capture.
-pub(crate) const NO_ROUTES: &str =
-    "etcd reads the default routes, but the capture holds no routes: record a route dump too";
-
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -41,9 +41,6 @@ fn flannel_sort(version: Version) -> &'static str {
     }
 }
 
-/// No default route, and no route at all in the capture.
-pub(crate) const NO_ROUTES: &str = "no default route: the capture holds no routes (record a route dump)";
-
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -89,6 +86,7 @@ impl fmt::Display for Reason {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Failure::NoRoutes => f.write_str("no default route: the capture holds no routes (record a route dump)"),
             Failure::NoSingleDevice { route } => write!(f, "default route `{route}` has no single device (multipath?)"),
         }
     }

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::replay::k3s::note::Failure;
 use crate::replay::k3s::{Note, Reason};
 
 /// The `semantics:` line.
@@ -21,8 +22,15 @@ impl fmt::Display for crate::replay::k3s::note::Semantics {
 }
 
 /// The default-route walk without a route in the capture.
-pub(crate) const NO_ROUTES: &str =
-    "k3s walks the default routes, but the capture holds no routes: record a route dump too";
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::NoRoutes => {
+                f.write_str("k3s walks the default routes, but the capture holds no routes: record a route dump too")
+            }
+        }
+    }
+}
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -20,10 +20,6 @@ impl fmt::Display for crate::replay::kubeadm::note::Semantics {
     }
 }
 
-/// The default-route walk without a route in the capture.
-pub(crate) const NO_ROUTES: &str =
-    "kubeadm walks the default routes, but the capture holds no routes: record a route dump too";
-
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -49,6 +45,9 @@ impl fmt::Display for Reason {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Failure::NoRoutes => f.write_str(
+                "kubeadm walks the default routes, but the capture holds no routes: record a route dump too",
+            ),
             Failure::Unspecified { warning } => {
                 write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
             }

@@ -20,14 +20,6 @@ impl fmt::Display for crate::replay::kubelet::note::Semantics {
     }
 }
 
-/// The step the default-route walk is in kubelet's `NodeAddress`, as the
-/// common walk notes begin with it.
-pub(crate) const WALK_STEP: &str = "step 4: ";
-
-/// Step 4 without a route in the capture.
-pub(crate) const NO_ROUTES: &str =
-    "step 4 needs the default route, but the capture holds no routes: record a route dump too";
-
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -84,6 +76,9 @@ impl fmt::Display for Reason {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Failure::NoRoutes => {
+                f.write_str("step 4 needs the default route, but the capture holds no routes: record a route dump too")
+            }
             Failure::InvalidNodeIp { ip, why } => write!(f, "--node-ip {ip} is invalid: {why}"),
         }
     }

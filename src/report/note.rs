@@ -6,7 +6,7 @@
 //! the replays. Here: the notes several programs share, and the dispatch
 //! of each program's own to its wording file (`report::kubelet`,
 //! `report::flannel`, ...), generated from
-//! one arm per vocabulary.
+//! one arm for every program's own.
 
 use std::fmt;
 
@@ -22,10 +22,10 @@ impl fmt::Display for Program {
 
 /// The step of the program's own logic a default-route note belongs to
 /// (kubelet numbers them), with its separator.
-fn step(by: Program) -> &'static str {
-    match by {
-        Program::Kubelet => super::kubelet::WALK_STEP,
-        _ => "",
+fn step(by: Program) -> String {
+    match by.replay().walk_step() {
+        Some(n) => format!("step {n}: "),
+        None => String::new(),
     }
 }
 
@@ -39,20 +39,7 @@ fn other(family: Family) -> Family {
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Note::CalicoNode(n) => n.fmt(f),
-            Note::KubeApiserver(n) => n.fmt(f),
-            Note::Kubelet(n) => n.fmt(f),
-            Note::Flannel(n) => n.fmt(f),
-            Note::Cilium(n) => n.fmt(f),
-            Note::CiliumNodeAddress(n) => n.fmt(f),
-            Note::K3s(n) => n.fmt(f),
-            Note::Kubeadm(n) => n.fmt(f),
-            Note::Etcd(n) => n.fmt(f),
-            Note::Swarm(n) => n.fmt(f),
-            Note::Consul(n) => n.fmt(f),
-            Note::Nomad(n) => n.fmt(f),
-            Note::Ansible(n) => n.fmt(f),
-            Note::Antrea(n) => n.fmt(f),
+            Note::Own(n) => n.fmt(f),
             Note::NodeIpGiven => f.write_str("step 1: --node-ip given, no detection"),
             Note::DefaultRouteInterface { by } => write!(f, "{}address of the default-route interface", step(*by)),
             Note::LoopbackFallback {

@@ -4,7 +4,7 @@
 //! Contract: `Display` only, one clause per value, with no line break; the
 //! replays hand out the values, never these words. Here: the reasons
 //! several programs share, and the dispatch of each program's own to its
-//! wording file, one arm per vocabulary.
+//! wording file, one arm for every program's own.
 
 use std::fmt;
 
@@ -26,20 +26,7 @@ impl fmt::Display for NotGlobal {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::CalicoNode(r) => r.fmt(f),
-            Reason::KubeApiserver(r) => r.fmt(f),
-            Reason::Kubelet(r) => r.fmt(f),
-            Reason::Flannel(r) => r.fmt(f),
-            Reason::Cilium(r) => r.fmt(f),
-            Reason::CiliumNodeAddress(r) => r.fmt(f),
-            Reason::K3s(r) => r.fmt(f),
-            Reason::Kubeadm(r) => r.fmt(f),
-            Reason::Etcd(r) => r.fmt(f),
-            Reason::Swarm(r) => r.fmt(f),
-            Reason::Consul(r) => r.fmt(f),
-            Reason::Nomad(r) => r.fmt(f),
-            Reason::Ansible(r) => r.fmt(f),
-            Reason::Antrea(r) => r.fmt(f),
+            Reason::Own(r) => r.fmt(f),
             Reason::EarlierAddress => f.write_str("an earlier address won"),
             Reason::NotGlobal(why) => why.fmt(f),
             Reason::OtherFamily => f.write_str("other family"),

@@ -152,7 +152,7 @@ fn method_help() -> String {
     use nlorder::replay::Program;
     let names: Vec<String> = Program::ALL
         .iter()
-        .filter(|p| **p != Program::CalicoNode)
+        .filter(|p| !p.is_calico_node())
         .map(|p| format!("`{}`", p.name()))
         .collect();
     format!(

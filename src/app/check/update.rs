@@ -6,7 +6,7 @@
 //! sets each expectation's expected value to the actual one. Both work on
 //! the manifest text through toml_edit and return the new text.
 
-use crate::replay::program::{Method, Program};
+use crate::replay::program::Method;
 use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 /// A value `--update` writes back: `kind` #`index` of case `case`, `key`.
@@ -69,7 +69,10 @@ pub fn skeleton(text: &str, empty_cases: &[Option<usize>]) -> Result<String, tom
         lo.push(Table::new());
         t.insert("link_order", Item::ArrayOfTables(lo));
         let mut det = ArrayOfTables::new();
-        for m in [Method::default(), Method::from(Program::Kubelet)] {
+        for m in [
+            Method::default(),
+            Method::from(<crate::replay::kubelet::Kubelet as crate::replay::chooser::Chooser>::PROGRAM),
+        ] {
             let mut d = Table::new();
             d.insert("method", value(m.to_string()));
             det.push(d);

@@ -24,8 +24,6 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use super::chooser::{Asks, Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
-use super::note::Program;
-use super::semantics::Semantics;
 use super::source::{NoSource, Rejecting};
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -38,8 +36,9 @@ pub use self::note::{Failure as AnsibleFailure, Note, Reason};
 pub struct Ansible;
 
 impl Chooser for Ansible {
-    const PROGRAM: super::program::Program = super::program::Program::Ansible;
+    const PROGRAM: super::program::Program = super::program::Program::new("ansible", &Ansible);
     const DOC: &'static str = "Ansible's default address fact (kubespray's fallback IP)";
+    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = super::chooser::NoSettings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Family;
@@ -51,10 +50,6 @@ impl Chooser for Ansible {
 
     fn detect(model: &Model, family: &Family) -> Detection {
         detect(model, *family)
-    }
-
-    fn walks_links(_: &Family) -> bool {
-        false
     }
 
     /// The route to its destination (table main, through the default
@@ -107,7 +102,7 @@ fn rule_rejected(kind: Rejecting) -> &'static str {
 
 /// Ansible's `ansible_default_ipv4` (or `_ipv6`) address.
 pub fn detect(model: &Model, family: Family) -> Detection {
-    let mut d = Detection::new(Program::Ansible, Semantics::Ansible(self::note::Semantics), family);
+    let mut d = Detection::new(Ansible::PROGRAM, self::note::Semantics.into(), family);
     let dst = destination(family);
     let fails = |route: Option<String>, error: &'static str| -> Failure {
         AnsibleFailure::RouteGetFails { dst, route, error }.into()
@@ -115,7 +110,7 @@ pub fn detect(model: &Model, family: Family) -> Detection {
     let choice = match super::assumed::select_source_noted(model, dst, &mut d.notes) {
         Ok(c) => c,
         Err(NoSource::NoRoutes) => {
-            d.error = Some(Failure::NoRoutesCaptured(Program::Ansible));
+            d.error = Some(Failure::NoRoutesCaptured(Ansible::PROGRAM));
             return d;
         }
         Err(NoSource::Unreachable) => {

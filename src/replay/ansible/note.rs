@@ -8,7 +8,7 @@ use std::net::IpAddr;
 
 use crate::replay::source::Why;
 
-/// Ansible's own notes (nested as [`crate::replay::note::Note::Ansible`]).
+/// Ansible's own notes (nested as [`crate::replay::note::Note::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
     /// kubespray's `fallback_ips` takes the IPv4 fact's address, or
@@ -26,8 +26,10 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why the interface was the answer (nested as
-/// [`crate::replay::reason::Reason::Ansible`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// `ip route get DST` goes out of this device from `source`.
@@ -41,10 +43,15 @@ pub enum Reason {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why the fact holds no address (nested as
-/// [`crate::replay::failure::Failure::Ansible`]).
+/// [`crate::replay::failure::Failure::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
+    /// The capture holds no routes: its words for
+    /// [`crate::replay::failure::Failure::NoRoutesCaptured`].
+    NoRoutes,
     /// `ip route get DST` fails: the kernel's error, as iproute2 prints it
     /// after `RTNETLINK answers: `; the fact is empty.
     RouteGetFails {
@@ -83,8 +90,12 @@ pub enum Failure {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
+
 /// What its replay stands for: Ansible's `get_default_interfaces` (one
-/// version; nested as [`crate::replay::semantics::Semantics::Ansible`], worded in
+/// version; nested as [`crate::replay::semantics::Semantics`], worded in
 /// `report::ansible`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

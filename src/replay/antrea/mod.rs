@@ -25,8 +25,6 @@ use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure as Common;
 use super::family::Family;
 use super::go::{self, AddrView, GoAddr};
-use super::note::Program;
-use super::semantics::Semantics;
 use super::unshown::Reads;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
@@ -35,7 +33,7 @@ use crate::model::Model;
 pub struct Antrea;
 
 impl Chooser for Antrea {
-    const PROGRAM: super::program::Program = super::program::Program::Antrea;
+    const PROGRAM: super::program::Program = super::program::Program::new("antrea", &Antrea);
     const DOC: &'static str = "Antrea agent's transport interface and addresses";
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
@@ -281,7 +279,7 @@ fn by_cidrs(model: &Model, cidrs: &[IpNet], rows: &mut Vec<Candidate>) -> Found 
 
 /// The agent's transport interface and its addresses on `model`.
 pub fn detect(model: &Model, o: &Options) -> Detection {
-    let mut d = Detection::new(Program::Antrea, Semantics::Antrea(note::Semantics), Family::V4);
+    let mut d = Detection::new(Antrea::PROGRAM, note::Semantics.into(), Family::V4);
     // GetNodeAddrs: the first InternalIP of each family, in status order.
     let (mut v4, mut v6, mut dropped) = (None, None, Vec::new());
     for ip in &o.node_ips {

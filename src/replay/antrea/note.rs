@@ -7,7 +7,7 @@
 
 use std::net::IpAddr;
 
-/// Antrea's own notes (nested as [`crate::replay::note::Note::Antrea`]).
+/// Antrea's own notes (nested as [`crate::replay::note::Note::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
     /// The Node's InternalIPs the agent keeps (the first of each family,
@@ -30,6 +30,8 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// What the transport interface was chosen by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Transport {
@@ -40,7 +42,7 @@ pub enum Transport {
 }
 
 /// Why Antrea took or passed over an interface or address (nested as
-/// [`crate::replay::reason::Reason::Antrea`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// The host gateway, which the search for the Node's IPs skips.
@@ -80,6 +82,8 @@ pub enum Reason {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Antrea's failures that are nlorder's to word (its own messages are
 /// kept as it writes them).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,9 +92,13 @@ pub enum Failure {
     NoNodeIp,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
+
 /// What its replay stands for: the agent's `initK8sNodeLocalConfig` (one
 /// logic, the same in v1.10.0, v1.15.0, v2.0.0 and main; nested as
-/// [`crate::replay::semantics::Semantics::Antrea`], worded in
+/// [`crate::replay::semantics::Semantics`], worded in
 /// `report::antrea`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

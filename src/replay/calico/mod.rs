@@ -65,7 +65,7 @@ pub struct Spec {
 }
 
 impl Chooser for CalicoNode {
-    const PROGRAM: Program = Program::CalicoNode;
+    const PROGRAM: Program = Program::new("calico-node", &CalicoNode);
     const DOC: &'static str = "calico-node's IP_AUTODETECTION_METHOD";
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
@@ -300,7 +300,7 @@ fn semantics(asked: Version, method: Option<&Method>) -> Semantics {
             bulk_dump: view(v) == AddrView::Vishvananda,
         }
     });
-    Semantics::CalicoNode(note::Semantics { asked, walk })
+    note::Semantics { asked, walk }.into()
 }
 
 /// Replays one method given as text (parsed here; see [`detect_parsed`]).

@@ -106,6 +106,8 @@ pub enum Note {
     Redetects,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// What the kernel's route to a BGP peer says of the node address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PeerCheck {
@@ -196,6 +198,8 @@ pub enum Reason {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why calico-node chose nothing: its refusals and autodetection
 /// failures, and its `IP` (`IP6`) setting.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -216,6 +220,8 @@ pub enum Failure {
         text: String,
     },
 }
+
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
 
 /// Why calico-node autodetected nothing (`Unable to auto-detect an IPv4
 /// address using …: REASON`).
@@ -336,7 +342,7 @@ impl std::error::Error for Unable {}
 /// What a calico-node replay stands for: the release asked for (a later
 /// one than any nlorder knows is replayed as [`Version::LATEST`]), and its
 /// walk, unless calico-node refused the method (nested as
-/// [`crate::replay::semantics::Semantics::CalicoNode`], worded in `report::calico`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::calico`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Semantics {
     /// The release asked for.
@@ -344,6 +350,8 @@ pub struct Semantics {
     /// The interface walk replayed (`None`: the method was refused).
     pub walk: Option<CalicoWalk>,
 }
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}
 
 /// What calico-node's interface walk does in the release replayed, for the
 /// method replayed.

@@ -28,7 +28,6 @@ use super::calico::version::Version;
 use super::chooser::{Chooser, Context, OptionsError};
 use super::failure::Failure;
 use super::family::Family;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::{AddrEntry, LinkEntry, Model};
 use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE};
@@ -38,7 +37,7 @@ use crate::netlink::values::Scope;
 pub struct Cilium;
 
 impl Chooser for Cilium {
-    const PROGRAM: super::program::Program = super::program::Program::Cilium;
+    const PROGRAM: super::program::Program = super::program::Program::new("cilium", &Cilium);
     const DOC: &'static str = "Cilium's node-IP fallback";
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
@@ -180,11 +179,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
 /// The node-IP fallback; the candidates only with `rows` (what
 /// `--timeline` compares needs none).
 pub fn detect_in(model: &Model, o: &Options, rows_too: bool) -> Detection {
-    let mut d = Detection::new(
-        crate::replay::program::Program::Cilium,
-        Semantics::Cilium(note::Semantics { version: o.version }),
-        o.family,
-    );
+    let mut d = Detection::new(Cilium::PROGRAM, note::Semantics { version: o.version }.into(), o.family);
     let fam = o.family.af();
     // initExcludedIPs: every address of the links excluded (by IP: the
     // same IP on another link is excluded too).

@@ -7,7 +7,7 @@
 use crate::netlink::values::Scope;
 
 /// Cilium's own notes (its node-IP fallback; nested as
-/// [`crate::replay::note::Note::Cilium`]; worded in `report::cilium`).
+/// [`crate::replay::note::Note::Own`]; worded in `report::cilium`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
     /// The device named does not exist: every link is walked.
@@ -24,8 +24,10 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why Cilium's node-IP fallback took or passed over an address (nested
-/// as [`crate::replay::reason::Reason::Cilium`]).
+/// as [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// An interface with addresses in the program's list.
@@ -51,6 +53,8 @@ pub enum Reason {
     PrivateLosesToPublic,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why Cilium puts a link's addresses on its exclude list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CiliumExcluded {
@@ -60,14 +64,13 @@ pub enum CiliumExcluded {
     NotUp(u8),
 }
 
-/// None: the program has no failures of its own.
-pub type Failure = crate::replay::program::Empty<Semantics>;
-
 /// What a Cilium replay stands for: its node-IP fallback
 /// (`firstGlobalAddr`), in the release replayed (nested as
-/// [`crate::replay::semantics::Semantics::Cilium`], worded in `report::cilium`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::cilium`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics {
     /// The Cilium release replayed.
     pub version: crate::replay::calico::version::Version,
 }
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

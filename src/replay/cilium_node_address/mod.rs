@@ -49,7 +49,6 @@ use super::cilium::is_public;
 use super::failure;
 use super::family::Family;
 use super::reason;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{IFA_F_DADFAILED, IFA_F_SECONDARY, IFA_F_TENTATIVE, IFF_LOOPBACK, IFF_UP};
@@ -99,11 +98,14 @@ impl<const MASQUERADE: bool> Addresses<MASQUERADE> {
 }
 
 impl<const MASQUERADE: bool> Chooser for Addresses<MASQUERADE> {
-    const PROGRAM: super::program::Program = if MASQUERADE {
-        super::program::Program::CiliumMasquerade
-    } else {
-        super::program::Program::CiliumNodePort
-    };
+    const PROGRAM: super::program::Program = super::program::Program::new(
+        if MASQUERADE {
+            "cilium-masquerade"
+        } else {
+            "cilium-nodeport"
+        },
+        &Addresses::<MASQUERADE>,
+    );
     const DOC: &'static str = if MASQUERADE {
         "Cilium's masquerade addresses"
     } else {
@@ -414,15 +416,11 @@ pub const OPTIONS: &[&str] = super::cilium::OPTIONS;
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let masquerade = o.role == Role::Masquerade;
     let method = if masquerade {
-        crate::replay::program::Program::CiliumMasquerade
+        CiliumMasquerade::PROGRAM
     } else {
-        crate::replay::program::Program::CiliumNodePort
+        CiliumNodePort::PROGRAM
     };
-    let mut d = Detection::new(
-        method,
-        Semantics::CiliumNodeAddress(note::Semantics { masquerade }),
-        o.family,
-    );
+    let mut d = Detection::new(method, note::Semantics { masquerade }.into(), o.family);
     let (facts, host_routes) = route_facts(model);
     let mut devs: Vec<Device> = model
         .links()

@@ -5,7 +5,7 @@
 //! Contract: plain values, a leaf below [`crate::replay::verdict`].
 
 /// Why Cilium took or passed over a device or address for NodePort or
-/// masquerading (nested as [`crate::replay::reason::Reason::CiliumNodeAddress`]; worded
+/// masquerading (nested as [`crate::replay::reason::Reason::Own`]; worded
 /// in `report::cilium_node_address`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
@@ -21,16 +21,20 @@ pub enum Reason {
     CiliumFallbackFor(Vec<String>),
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why Cilium has no NodePort or masquerade address, where nlorder
-/// explains it (nested as [`crate::replay::failure::Failure::CiliumNodeAddress`]).
+/// explains it (nested as [`crate::replay::failure::Failure::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// Cilium has no node address of the family (no selected device).
     NoNodeAddress,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
+
 /// What Cilium's replay found beside its answer (nested as
-/// [`crate::replay::note::Note::CiliumNodeAddress`]).
+/// [`crate::replay::note::Note::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
     /// A selected device without a primary address of the family
@@ -50,9 +54,11 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// What a replay of Cilium's NodePort or masquerade address
 /// (`node_address.go`) stands for (nested as
-/// [`crate::replay::semantics::Semantics::CiliumNodeAddress`], worded in
+/// [`crate::replay::semantics::Semantics`], worded in
 /// `report::cilium_node_address`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics {
@@ -60,12 +66,4 @@ pub struct Semantics {
     pub masquerade: bool,
 }
 
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        match self.masquerade {
-            false => crate::replay::program::Program::CiliumNodePort,
-            true => crate::replay::program::Program::CiliumMasquerade,
-        }
-    }
-}
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

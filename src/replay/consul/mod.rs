@@ -18,7 +18,6 @@ use super::failure::Failure;
 use super::family::Family;
 use super::go::{self, AddrView};
 use super::reason;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
@@ -27,7 +26,7 @@ use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 pub struct Consul;
 
 impl Optionless for Consul {
-    const PROGRAM: super::program::Program = super::program::Program::Consul;
+    const PROGRAM: super::program::Program = super::program::Program::new("consul", &Consul);
     const DOC: &'static str = "Consul's default bind address";
     const WALKS_LINKS: bool = true;
 
@@ -66,11 +65,7 @@ pub fn detect(model: &Model) -> Detection {
 /// Consul's default bind address; the candidates only with `rows_too`
 /// (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(
-        crate::replay::program::Program::Consul,
-        Semantics::Consul(note::Semantics),
-        Family::V4,
-    );
+    let mut d = Detection::new(Consul::PROGRAM, note::Semantics.into(), Family::V4);
     let up: Vec<_> = model.links().iter().filter(|l| l.flags & IFF_UP != 0).collect();
     let others_have = up
         .iter()

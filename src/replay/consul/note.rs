@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 
-/// Consul's own notes (nested as [`crate::replay::note::Note::Consul`]; worded in
+/// Consul's own notes (nested as [`crate::replay::note::Note::Own`]; worded in
 /// `report::consul`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -19,8 +19,10 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why Consul took or passed over an interface or address (nested as
-/// [`crate::replay::reason::Reason::Consul`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// A loopback interface, read only when no other has addresses.
@@ -31,10 +33,11 @@ pub enum Reason {
     NotConsulPrivate,
 }
 
-/// None: the program has no failures of its own.
-pub type Failure = crate::replay::program::Empty<Semantics>;
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
 
 /// What its replay stands for: Consul's private IPv4 bind address. (one version; nested as
-/// [`crate::replay::semantics::Semantics::Consul`], worded in `report::consul`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::consul`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

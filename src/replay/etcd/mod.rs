@@ -16,9 +16,7 @@ use std::net::IpAddr;
 use super::chooser::Optionless;
 use super::failure::Failure;
 use super::family::Family;
-use super::note::Program;
 use super::reason;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{Model, RouteEntry};
 use crate::netlink::values::{AddressFamily, TableId};
@@ -27,7 +25,7 @@ use crate::netlink::values::{AddressFamily, TableId};
 pub struct Etcd;
 
 impl Optionless for Etcd {
-    const PROGRAM: super::program::Program = super::program::Program::Etcd;
+    const PROGRAM: super::program::Program = super::program::Program::new("etcd", &Etcd);
     const DOC: &'static str = "etcd's default host";
     const WALKS_LINKS: bool = false;
 
@@ -48,9 +46,9 @@ impl Optionless for Etcd {
 
 /// etcd's default host.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(Program::Etcd, Semantics::Etcd(note::Semantics), Family::V4);
+    let mut d = Detection::new(Etcd::PROGRAM, note::Semantics.into(), Family::V4);
     if !model.has_routes() {
-        d.error = Some(Failure::NoRoutesCaptured(Program::Etcd));
+        d.error = Some(Failure::NoRoutesCaptured(Etcd::PROGRAM));
         return d;
     }
     let table = model.route_table();

@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 
-/// etcd's own notes (nested as [`crate::replay::note::Note::Etcd`]; worded in
+/// etcd's own notes (nested as [`crate::replay::note::Note::Own`]; worded in
 /// `report::etcd`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -19,8 +19,10 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why etcd took or passed over a route or address (nested as
-/// [`crate::replay::reason::Reason::Etcd`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// The first address in the dump.
@@ -47,10 +49,11 @@ pub enum Reason {
     },
 }
 
-/// None: the program has no failures of its own.
-pub type Failure = crate::replay::program::Empty<Semantics>;
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
 
 /// What its replay stands for: etcd's `GetDefaultHost`. (one version; nested as
-/// [`crate::replay::semantics::Semantics::Etcd`], worded in `report::etcd`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::etcd`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -16,8 +16,6 @@ use super::calico::version::Version;
 use super::chooser::{Chooser, Context, OptionsError};
 use super::failure;
 use super::go::regex::GoRegex;
-use super::note::Program;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{AddrEntry, Model};
 use crate::netlink::names::{IFA_F_DEPRECATED, IFA_F_PERMANENT, IFA_F_TEMPORARY};
@@ -27,8 +25,9 @@ use crate::netlink::values::{AddressFamily, TableId};
 pub struct Flannel;
 
 impl Chooser for Flannel {
-    const PROGRAM: super::program::Program = super::program::Program::Flannel;
+    const PROGRAM: super::program::Program = super::program::Program::new("flannel", &Flannel);
     const DOC: &'static str = "flannel's public IP";
+    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
@@ -84,7 +83,7 @@ impl Chooser for Flannel {
 pub struct K3sFlannel;
 
 impl Chooser for K3sFlannel {
-    const PROGRAM: super::program::Program = super::program::Program::K3sFlannel;
+    const PROGRAM: super::program::Program = super::program::Program::new("k3s-flannel", &K3sFlannel);
     const DOC: &'static str = "k3s's embedded flannel's public IP";
     type Settings = super::chooser::NoSettings;
     const OPTIONS: &'static [&'static str] = K3S_OPTIONS;
@@ -101,10 +100,6 @@ impl Chooser for K3sFlannel {
 
     fn detect(model: &Model, o: &Options) -> Detection {
         detect_k3s(model, o)
-    }
-
-    fn walks_links(_: &Options) -> bool {
-        false
     }
 
     /// As flannel's.
@@ -285,8 +280,8 @@ fn candidate(model: &Model, index: u32, verdict: Verdict, reason: Reason, addrs:
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let fam = o.family.af();
     let mut d = Detection::new(
-        Program::Flannel,
-        Semantics::Flannel(note::Semantics::Flannel { version: o.version }),
+        Flannel::PROGRAM,
+        note::Semantics::Flannel { version: o.version }.into(),
         o.family,
     );
     let choose = |d: &mut Detection, index: u32, ip: IpAddr, why: Note| {
@@ -299,7 +294,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         let route = model.route_table().prefix(fam, TableId::Main, None, 0).next();
         let lower = o.version >= SORTED_SINCE;
         match route {
-            None if !model.has_routes() => d.error = Some(failure::Failure::NoRoutesCaptured(Program::Flannel)),
+            None if !model.has_routes() => d.error = Some(failure::Failure::NoRoutesCaptured(Flannel::PROGRAM)),
             None => {
                 d.error = Some(failure::Failure::Said(no_gateway(
                     o,
@@ -517,8 +512,8 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
         None => detect(model, o),
         Some(name) => {
             let mut d = Detection::new(
-                Program::K3sFlannel,
-                Semantics::Flannel(note::Semantics::K3sFlannel { version: o.version }),
+                K3sFlannel::PROGRAM,
+                note::Semantics::K3sFlannel { version: o.version }.into(),
                 o.family,
             );
             match model.link_by_name(name.as_bytes()) {
@@ -539,8 +534,8 @@ pub fn detect_k3s(model: &Model, o: &Options) -> Detection {
             d
         }
     };
-    d.method = Program::K3sFlannel.into();
-    d.semantics = Semantics::Flannel(note::Semantics::K3sFlannel { version: o.version });
+    d.method = K3sFlannel::PROGRAM.into();
+    d.semantics = note::Semantics::K3sFlannel { version: o.version }.into();
     d
 }
 

@@ -7,7 +7,7 @@
 use std::net::IpAddr;
 
 /// flannel's own notes, k3s's embedded flannel's too: what chose the
-/// interface, and what was passed over (nested as [`crate::replay::note::Note::Flannel`];
+/// interface, and what was passed over (nested as [`crate::replay::note::Note::Own`];
 /// worded in `report::flannel`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -78,8 +78,10 @@ pub enum Note {
     PublicIp(IpAddr),
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why flannel took or passed over an interface or address (nested as
-/// [`crate::replay::reason::Reason::Flannel`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// The default route's interface, its first sorted address.
@@ -130,10 +132,15 @@ pub enum Reason {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why flannel chose nothing, where nlorder explains it (nested as
-/// [`crate::replay::failure::Failure::Flannel`]).
+/// [`crate::replay::failure::Failure::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
+    /// The capture holds no routes: its words for
+    /// [`crate::replay::failure::Failure::NoRoutesCaptured`].
+    NoRoutes,
     /// flannel: the default route names no single device.
     NoSingleDevice {
         /// The default route, as `ip route` prints it.
@@ -141,9 +148,11 @@ pub enum Failure {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
+
 /// What a flannel replay stands for: flannel's external interface, or
 /// k3s's embedded flannel's (its own `LookupExtInterface`), in the flannel
-/// release replayed (nested as [`crate::replay::semantics::Semantics::Flannel`],
+/// release replayed (nested as [`crate::replay::semantics::Semantics`],
 /// worded in `report::flannel`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Semantics {
@@ -159,12 +168,4 @@ pub enum Semantics {
     },
 }
 
-impl Semantics {
-    /// The program replayed.
-    pub fn program(&self) -> crate::replay::program::Program {
-        match self {
-            Semantics::Flannel { .. } => crate::replay::program::Program::Flannel,
-            Semantics::K3sFlannel { .. } => crate::replay::program::Program::K3sFlannel,
-        }
-    }
-}
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

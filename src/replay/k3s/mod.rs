@@ -19,9 +19,7 @@ use super::failure::Failure;
 use super::family::Family;
 use super::go::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
-use super::note::Program;
 use super::reason;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
@@ -30,8 +28,9 @@ use crate::netlink::names::IFF_UP;
 pub struct K3s;
 
 impl Chooser for K3s {
-    const PROGRAM: super::program::Program = super::program::Program::K3s;
+    const PROGRAM: super::program::Program = super::program::Program::new("k3s", &K3s);
     const DOC: &'static str = "k3s's (RKE2's) node IPs";
+    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
@@ -45,10 +44,6 @@ impl Chooser for K3s {
 
     fn detect(model: &Model, o: &Options) -> Detection {
         detect(model, o)
-    }
-
-    fn walks_links(_: &Options) -> bool {
-        false
     }
 
     /// apimachinery's default-route walk: IPv4's defaults of table main,
@@ -86,7 +81,7 @@ pub const OPTIONS: &[&str] = &["node_ip", "flannel_iface"];
 
 /// k3s's node IPs.
 pub fn detect(model: &Model, o: &Options) -> Detection {
-    let mut d = Detection::new(Program::K3s, Semantics::K3s(note::Semantics), Family::V4);
+    let mut d = Detection::new(K3s::PROGRAM, note::Semantics.into(), Family::V4);
     if let Some(first) = o.node_ip.first() {
         d.addresses = o.node_ip.iter().map(|ip| NodeAddress::Ip(*ip)).collect();
         d.address = Some((*first).into());
@@ -103,14 +98,14 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         from_interface(model, name, &mut d);
         return d;
     }
-    match host_interface::choose(model, false, &mut d, Program::K3s) {
+    match host_interface::choose(model, false, &mut d, K3s::PROGRAM) {
         Ok(()) => {
             let Some(first) = d.ip() else { return d };
             d.addresses.push(first.into());
             if first.is_ipv4() {
                 // ResolveBindAddress(::1): the walk again, IPv6 first.
-                let mut v6 = Detection::new(Program::K3s, Semantics::K3s(note::Semantics), Family::V6);
-                if host_interface::choose(model, true, &mut v6, Program::K3s).is_ok()
+                let mut v6 = Detection::new(K3s::PROGRAM, note::Semantics.into(), Family::V6);
+                if host_interface::choose(model, true, &mut v6, K3s::PROGRAM).is_ok()
                     && let Some(second) = v6.ip()
                     && second != first
                 {
@@ -125,7 +120,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
                 }
             }
         }
-        Err(NoHostInterface::NoRoutesCaptured) => d.error = Some(Failure::NoRoutesCaptured(Program::K3s)),
+        Err(NoHostInterface::NoRoutesCaptured) => d.error = Some(Failure::NoRoutesCaptured(K3s::PROGRAM)),
         Err(NoHostInterface::NoDefaultRoutes) => {
             d.error = Some(Failure::Said(
                 "no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into(),

@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 
-/// k3s's own notes (nested as [`crate::replay::note::Note::K3s`]; worded in
+/// k3s's own notes (nested as [`crate::replay::note::Note::Own`]; worded in
 /// `report::k3s`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -19,18 +19,31 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why k3s took or passed over an interface (nested as
-/// [`crate::replay::reason::Reason::K3s`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// The interface the flags name (`--flannel-iface`).
     NamedInterface,
 }
 
-/// None: the program has no failures of its own.
-pub type Failure = crate::replay::program::Empty<Semantics>;
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
 
 /// What its replay stands for: k3s's `GetHostnameAndIPs`. (one version; nested as
-/// [`crate::replay::semantics::Semantics::K3s`], worded in `report::k3s`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::k3s`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}
+
+/// Why it chose nothing, where nlorder explains it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The capture holds no routes: its words for
+    /// [`crate::replay::failure::Failure::NoRoutesCaptured`].
+    NoRoutes,
+}
+
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}

@@ -24,7 +24,7 @@ fn the_default_bind_address_walks_the_default_routes() {
     let m = fixture_model("incident-vlan-lo.pcap");
     let d = apiserver(&m, None, None);
     assert_eq!(answered(&d).as_deref(), Some("10.9.0.2 on eth0"));
-    assert_eq!(d.program(), Program::KubeApiserver);
+    assert_eq!(d.program(), KubeApiserver::PROGRAM);
     assert_eq!(d.method.to_string(), "kube-apiserver");
     // `--bind-address ::` prefers IPv6; with no IPv6 default route it falls back.
     let d = apiserver(&m, None, Some("::"));
@@ -108,7 +108,7 @@ fn no_route_message_is_no_answer() {
     let d = apiserver(&fixture_model("looks/6.12/gai-node.l0.pcap"), None, None);
     assert_eq!(d.address, None);
     assert!(
-        matches!(d.error, Some(Failure::NoRoutesCaptured(Program::KubeApiserver))),
+        matches!(d.error, Some(Failure::NoRoutesCaptured(p)) if p == KubeApiserver::PROGRAM),
         "{:?}",
         d.error
     );

@@ -30,7 +30,6 @@ use super::failure::Failure;
 use super::family::Family;
 use super::host_interface::{self, NoHostInterface};
 use super::program::Program;
-use super::semantics::Semantics;
 use super::verdict::Detection;
 use crate::model::Model;
 
@@ -38,7 +37,7 @@ use crate::model::Model;
 pub struct KubeApiserver;
 
 impl Chooser for KubeApiserver {
-    const PROGRAM: Program = Program::KubeApiserver;
+    const PROGRAM: Program = Program::new("kube-apiserver", &KubeApiserver);
     const DOC: &'static str = "kube-apiserver's own advertise address";
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
@@ -53,10 +52,6 @@ impl Chooser for KubeApiserver {
 
     fn detect(model: &Model, o: &Options) -> Detection {
         detect(model, o)
-    }
-
-    fn walks_links(_: &Options) -> bool {
-        false
     }
 
     /// apimachinery's default-route walk: IPv4's defaults of table main,
@@ -117,11 +112,7 @@ fn unable(error: &str) -> Failure {
 /// one given, a specific bind address, or apimachinery's default-route walk.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let bind = o.bind_address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-    let mut d = Detection::new(
-        Program::KubeApiserver,
-        Semantics::KubeApiserver(note::Semantics),
-        Family::of(bind),
-    );
+    let mut d = Detection::new(KubeApiserver::PROGRAM, note::Semantics.into(), Family::of(bind));
     let given = match (o.advertise_address, bind) {
         (Some(ip), _) if !ip.is_unspecified() => Some((ip, Note::AdvertiseGiven)),
         (_, ip) if !ip.is_unspecified() && !ip.is_loopback() => Some((ip, Note::BindAddressUsed)),
@@ -135,15 +126,15 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             .iter()
             .find(|a| a.address == ip)
             .map(|a| model.ifname(a.index));
-        d.notes.push(super::note::Note::KubeApiserver(why));
+        d.notes.push(why.into());
         if d.interface.is_none() {
-            d.notes.push(super::note::Note::KubeApiserver(Note::NotOnHost { ip }));
+            d.notes.push(Note::NotOnHost { ip }.into());
         }
         return d;
     }
-    match host_interface::choose(model, bind.is_ipv6(), &mut d, Program::KubeApiserver) {
+    match host_interface::choose(model, bind.is_ipv6(), &mut d, KubeApiserver::PROGRAM) {
         Ok(()) => {}
-        Err(NoHostInterface::NoRoutesCaptured) => d.error = Some(Failure::NoRoutesCaptured(Program::KubeApiserver)),
+        Err(NoHostInterface::NoRoutesCaptured) => d.error = Some(Failure::NoRoutesCaptured(KubeApiserver::PROGRAM)),
         Err(NoHostInterface::NoDefaultRoutes) => {
             d.error = Some(unable(
                 "no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"",

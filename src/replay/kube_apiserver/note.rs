@@ -20,13 +20,11 @@ pub enum Note {
     },
 }
 
-/// None: the program has no reasons of its own.
-pub type Reason = crate::replay::program::Empty<Semantics>;
-
-/// None: the program has no failures of its own.
-pub type Failure = crate::replay::program::Empty<Semantics>;
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
 
 /// What its replay stands for: kube-apiserver's `DefaultAdvertiseAddress`. (one version; nested as
-/// [`crate::replay::semantics::Semantics::KubeApiserver`], worded in `report::kube_apiserver`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::kube_apiserver`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

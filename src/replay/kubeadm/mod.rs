@@ -20,9 +20,7 @@ use super::failure;
 use super::family::Family;
 use super::go::{self, AddrView};
 use super::host_interface::{self, NoHostInterface};
-use super::note::Program;
 use super::reason;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
@@ -31,8 +29,9 @@ use crate::netlink::names::IFF_UP;
 pub struct Kubeadm;
 
 impl Chooser for Kubeadm {
-    const PROGRAM: super::program::Program = super::program::Program::Kubeadm;
+    const PROGRAM: super::program::Program = super::program::Program::new("kubeadm", &Kubeadm);
     const DOC: &'static str = "kubeadm's API server advertise address";
+    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
@@ -45,10 +44,6 @@ impl Chooser for Kubeadm {
 
     fn detect(model: &Model, o: &Options) -> Detection {
         detect(model, o)
-    }
-
-    fn walks_links(_: &Options) -> bool {
-        false
     }
 
     /// apimachinery's default-route walk: IPv4's defaults of table main,
@@ -97,7 +92,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
     let family = if prefer_v6 { Family::V6 } else { Family::V4 };
-    let mut d = Detection::new(Program::Kubeadm, Semantics::Kubeadm(note::Semantics), family);
+    let mut d = Detection::new(Kubeadm::PROGRAM, note::Semantics.into(), family);
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
             d.address = Some(ip.into());
@@ -113,10 +108,10 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             }
         }
         Some(ip) if ip.is_loopback() => on_loopback(model, &mut d),
-        _ => match host_interface::choose(model, prefer_v6, &mut d, Program::Kubeadm) {
+        _ => match host_interface::choose(model, prefer_v6, &mut d, Kubeadm::PROGRAM) {
             Ok(()) => {}
             Err(NoHostInterface::NoRoutesCaptured) => {
-                d.error = Some(failure::Failure::NoRoutesCaptured(Program::Kubeadm));
+                d.error = Some(failure::Failure::NoRoutesCaptured(Kubeadm::PROGRAM));
             }
             Err(NoHostInterface::NoDefaultRoutes) => {
                 d.address = Some(IpAddr::from([0, 0, 0, 0]).into());

@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 
-/// kubeadm's own notes (nested as [`crate::replay::note::Note::Kubeadm`]; worded
+/// kubeadm's own notes (nested as [`crate::replay::note::Note::Own`]; worded
 /// in `report::kubeadm`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -21,8 +21,10 @@ pub enum Note {
     AdvertiseLoopback,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why kubeadm took or passed over `lo` or one of its addresses (nested
-/// as [`crate::replay::reason::Reason::Kubeadm`]).
+/// as [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// `lo`, the interface a loopback advertise address selects.
@@ -33,10 +35,15 @@ pub enum Reason {
     LoopbackDown,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why kubeadm has no usable address, where nlorder explains it (nested
-/// as [`crate::replay::failure::Failure::Kubeadm`]).
+/// as [`crate::replay::failure::Failure::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
+    /// The capture holds no routes: its words for
+    /// [`crate::replay::failure::Failure::NoRoutesCaptured`].
+    NoRoutes,
     /// kubeadm without a default route: its warning (it advertises
     /// `0.0.0.0`, which its validation of the configuration then refuses).
     Unspecified {
@@ -45,7 +52,11 @@ pub enum Failure {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
+
 /// What its replay stands for: kubeadm's `SetAPIEndpointDynamicDefaults`. (one version; nested as
-/// [`crate::replay::semantics::Semantics::Kubeadm`], worded in `report::kubeadm`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::kubeadm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

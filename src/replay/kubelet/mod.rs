@@ -15,8 +15,6 @@ use super::gai::{
 };
 use super::go;
 use super::host_interface::{self, NoHostInterface};
-use super::note::Program;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 
@@ -24,8 +22,10 @@ use crate::model::Model;
 pub struct Kubelet;
 
 impl Chooser for Kubelet {
-    const PROGRAM: super::program::Program = super::program::Program::Kubelet;
+    const PROGRAM: super::program::Program = super::program::Program::new("kubelet", &Kubelet);
     const DOC: &'static str = "kubelet's node IP";
+    const WALK_STEP: Option<u8> = Some(4);
+    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
@@ -62,10 +62,6 @@ impl Chooser for Kubelet {
 
     fn detect(model: &Model, o: &Options) -> Detection {
         detect(model, o)
-    }
-
-    fn walks_links(_: &Options) -> bool {
-        false
     }
 
     /// apimachinery's default-route walk: IPv4's defaults of table main,
@@ -217,7 +213,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         super::family::Family::V4
     };
-    let mut d = Detection::new(Program::Kubelet, Semantics::Kubelet(note::Semantics), family);
+    let mut d = Detection::new(Kubelet::PROGRAM, note::Semantics.into(), family);
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {
@@ -297,9 +293,9 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
         d.notes.push(Note::NoValidAnswer.into());
     }
     // Step 4.
-    if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, Program::Kubelet) {
+    if let Err(e) = host_interface::choose(model, prefer_v6, &mut d, Kubelet::PROGRAM) {
         d.error = Some(match e {
-            NoHostInterface::NoRoutesCaptured => failure::Failure::NoRoutesCaptured(Program::Kubelet),
+            NoHostInterface::NoRoutesCaptured => failure::Failure::NoRoutesCaptured(Kubelet::PROGRAM),
             NoHostInterface::NoDefaultRoutes => failure::Failure::Said(
                 "no default routes found in \"/proc/net/route\" or \"/proc/net/ipv6_route\"".into(),
             ),

@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 
-/// kubelet's own notes (nested as [`crate::replay::note::Note::Kubelet`]; worded in
+/// kubelet's own notes (nested as [`crate::replay::note::Note::Own`]; worded in
 /// `report::kubelet`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -43,8 +43,10 @@ pub enum Note {
     NoValidAnswer,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why kubelet's step 3 kept or passed over a resolver answer (nested as
-/// [`crate::replay::reason::Reason::Kubelet`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// `validateNodeIP` refused the answer.
@@ -61,10 +63,15 @@ pub enum Reason {
     NotPreferredFamily,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why kubelet chose nothing, where nlorder explains it (nested as
-/// [`crate::replay::failure::Failure::Kubelet`]).
+/// [`crate::replay::failure::Failure::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
+    /// The capture holds no routes: its words for
+    /// [`crate::replay::failure::Failure::NoRoutesCaptured`].
+    NoRoutes,
     /// kubelet's `--node-ip` fails `validateNodeIP`.
     InvalidNodeIp {
         /// The `--node-ip` given.
@@ -73,6 +80,8 @@ pub enum Failure {
         why: NodeIpInvalid,
     },
 }
+
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
 
 /// Why kubelet's `validateNodeIP` refuses an address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +99,8 @@ pub enum NodeIpInvalid {
 }
 
 /// What its replay stands for: kubelet's `NodeAddress` steps. (one version; nested as
-/// [`crate::replay::semantics::Semantics::Kubelet`], worded in `report::kubelet`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::kubelet`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -18,7 +18,6 @@ use super::chooser::Optionless;
 use super::family::Family;
 use super::go::{self, AddrView};
 use super::reason;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 use crate::netlink::names::IFF_UP;
@@ -28,7 +27,7 @@ use crate::netlink::values::{AddressFamily, RouteType, TableId};
 pub struct Nomad;
 
 impl Optionless for Nomad {
-    const PROGRAM: super::program::Program = super::program::Program::Nomad;
+    const PROGRAM: super::program::Program = super::program::Program::new("nomad", &Nomad);
     const DOC: &'static str = "Nomad's default advertise address";
     const WALKS_LINKS: bool = true;
 
@@ -116,11 +115,7 @@ pub fn detect(model: &Model) -> Detection {
 /// Nomad's default advertise address; the candidates only with
 /// `rows_too` (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(
-        crate::replay::program::Program::Nomad,
-        Semantics::Nomad(note::Semantics),
-        Family::V4,
-    );
+    let mut d = Detection::new(Nomad::PROGRAM, note::Semantics.into(), Family::V4);
     let default_if = default_interface(model);
     match default_if {
         Some(i) => d.notes.push(

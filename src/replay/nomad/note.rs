@@ -4,7 +4,7 @@
 //!
 //! Contract: plain values, a leaf below [`crate::replay::verdict`].
 
-/// Nomad's own notes (nested as [`crate::replay::note::Note::Nomad`]; worded in
+/// Nomad's own notes (nested as [`crate::replay::note::Note::Own`]; worded in
 /// `report::nomad`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -17,8 +17,10 @@ pub enum Note {
     NomadNoDefaultInterface,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why Nomad (go-sockaddr) took or passed over an interface or address
-/// (nested as [`crate::replay::reason::Reason::Nomad`]).
+/// (nested as [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// The interface of the first `default via` route: sorted first.
@@ -31,8 +33,10 @@ pub enum Reason {
     NotRfc6890,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
+
 /// Why Nomad has no default advertise address (nested as
-/// [`crate::replay::failure::Failure::Nomad`]).
+/// [`crate::replay::failure::Failure::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// go-sockaddr's `GetPrivateIP` found no private address: Nomad has
@@ -40,7 +44,11 @@ pub enum Failure {
     NoPrivateIp,
 }
 
+impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
+
 /// What its replay stands for: Nomad's address (go-sockaddr `GetPrivateIP`). (one version; nested as
-/// [`crate::replay::semantics::Semantics::Nomad`], worded in `report::nomad`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::nomad`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

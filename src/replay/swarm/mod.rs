@@ -24,7 +24,6 @@ use super::failure::Failure;
 use super::family::Family;
 use super::go::{self, AddrView};
 use super::reason;
-use super::semantics::Semantics;
 use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
@@ -33,7 +32,7 @@ use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 pub struct Swarm;
 
 impl Optionless for Swarm {
-    const PROGRAM: super::program::Program = super::program::Program::Swarm;
+    const PROGRAM: super::program::Program = super::program::Program::new("swarm", &Swarm);
     const DOC: &'static str = "Docker Swarm's advertise address";
     const WALKS_LINKS: bool = true;
 
@@ -66,11 +65,7 @@ const NO_IP: &str = "could not find the system's IP address";
 
 /// Swarm's advertise address.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(
-        crate::replay::program::Program::Swarm,
-        Semantics::Swarm(note::Semantics),
-        Family::V4,
-    );
+    let mut d = Detection::new(Swarm::PROGRAM, note::Semantics.into(), Family::V4);
     let devices: Vec<&LinkEntry> = model
         .links()
         .iter()

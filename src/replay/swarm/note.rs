@@ -8,7 +8,7 @@ use ipnet::IpNet;
 
 use crate::replay::family::Family;
 
-/// Docker Swarm's own notes (nested as [`crate::replay::note::Note::Swarm`];
+/// Docker Swarm's own notes (nested as [`crate::replay::note::Note::Own`];
 /// worded in `report::swarm`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
@@ -24,8 +24,10 @@ pub enum Note {
     },
 }
 
+impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
+
 /// Why Docker Swarm took or passed over a link or address (nested as
-/// [`crate::replay::reason::Reason::Swarm`]).
+/// [`crate::replay::reason::Reason::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// Not of vishvananda/netlink's type "device" (it has a kind).
@@ -47,10 +49,11 @@ pub enum Reason {
     HoldsDockerSubnet,
 }
 
-/// None: the program has no failures of its own.
-pub type Failure = crate::replay::program::Empty<Semantics>;
+impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
 
 /// What its replay stands for: Docker Swarm's `resolveSystemAddr`. (one version; nested as
-/// [`crate::replay::semantics::Semantics::Swarm`], worded in `report::swarm`).
+/// [`crate::replay::semantics::Semantics`], worded in `report::swarm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Semantics;
+
+impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -42,6 +42,6 @@ fn links_with_a_kind_fall_back_to_the_subnet_check() {
     assert!(
         d.notes
             .iter()
-            .any(|n| matches!(n, crate::replay::note::Note::Swarm(Note::SwarmNoDevice { .. })))
+            .any(|n| matches!(n, crate::replay::note::Note::Own(o) if matches!(o.get::<Note>(), Some(Note::SwarmNoDevice { .. }))))
     );
 }
