@@ -33,7 +33,7 @@ pub type Outcome = (Option<NodeAddress>, Option<String>, Option<Failure>);
 /// A replayed program. Implemented by a unit type in the program's
 /// module; the registry line names it.
 pub trait Chooser {
-    /// The program it replays: its name and this replay.
+    /// The program it replays (its name: `Program::named`).
     const PROGRAM: Program;
     /// Its name as `--method` and the manifests spell it (its `Program`'s).
     const NAME: &'static str = Self::PROGRAM.name();
@@ -41,11 +41,11 @@ pub trait Chooser {
     const DOC: &'static str;
     /// Its own settings as given (`program_options!`): the manifests'
     /// keys, and with the `clap` feature the command line's flags.
-    type Settings: Default + Clone + std::fmt::Debug + PartialEq + Any;
+    type Settings: Default + Clone + std::fmt::Debug + PartialEq + Any + super::options::Keys;
     /// Every option it reads (manifest keys): its own settings' and those
     /// of other programs it reads too. An option given to a program that
-    /// does not list it is refused.
-    const OPTIONS: &'static [&'static str];
+    /// does not list it is refused. Default: its own settings' keys.
+    const OPTIONS: &'static [&'static str] = <Self::Settings as super::options::Keys>::KEYS;
     /// What its replay reads, built once per node from the settings.
     type Options: Clone + std::fmt::Debug + Send + Sync + 'static;
     /// Whether what it picks is the node's IP (Cilium's NodePort and
@@ -149,7 +149,6 @@ impl<P: Optionless> Chooser for P {
     const PROGRAM: Program = <P as Optionless>::PROGRAM;
     const DOC: &'static str = <P as Optionless>::DOC;
     type Settings = NoSettings;
-    const OPTIONS: &'static [&'static str] = &[];
     type Options = ();
     const NO_ROUTES: Option<&'static dyn Word> = <P as Optionless>::NO_ROUTES;
 
@@ -178,10 +177,10 @@ impl<P: Optionless> Chooser for P {
     }
 }
 
-/// A program as the registry's table holds it (a [`Program`] is its name
-/// and its replay): what its [`Chooser`] says, with its options behind
-/// [`Configured`], so that one table ([`Program::ALL`], in
-/// `replay/registry.rs`) holds every program and dispatch goes through it.
+/// A program as the registry's table holds it (`Program::replay` finds
+/// it): what its [`Chooser`] says, with its options behind [`Configured`],
+/// so that one table ([`Program::ALL`], in `replay/registry.rs`) holds
+/// every program and dispatch goes through it.
 /// Every [`Chooser`] is one.
 pub trait Replay: Sync {
     /// The program it replays.
@@ -336,6 +335,10 @@ impl<C: Chooser + Sync + 'static> Replay for C {
             .collect()
     }
 }
+
+/// A program replayed in one version only stands for its logic: its
+/// chooser is its semantics, worded by the chooser's `Display`.
+impl<C: Chooser + Word> super::program::OwnWord<super::semantics::Semantics> for C {}
 
 /// How a program asks the kernel for what it reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -142,7 +142,7 @@ mod tests {
             .map(|(i, ip)| {
                 let mut d = Detection::new(
                     <crate::replay::kubelet::Kubelet as crate::replay::chooser::Chooser>::PROGRAM,
-                    crate::replay::kubelet::note::Semantics.into(),
+                    crate::replay::kubelet::Kubelet.into(),
                     Family::V4,
                 );
                 d.address = Some(NodeAddress::Ip(ip.parse().expect("ip")));

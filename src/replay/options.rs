@@ -40,10 +40,11 @@ macro_rules! program_options {
             }
         }
 
-        impl $name {
-            /// Its keys, as manifests spell them (`--node-ip` is `node_ip`).
-            pub const KEYS: &'static [&'static str] = &[$(stringify!($field)),*];
+        impl $crate::replay::options::Keys for $name {
+            const KEYS: &'static [&'static str] = &[$(stringify!($field)),*];
+        }
 
+        impl $name {
             /// Reads the value of `key` from a manifest's map; false when
             /// the key is not one of these settings.
             #[allow(unused_variables)]
@@ -69,6 +70,13 @@ macro_rules! program_options {
             }
         }
     };
+}
+
+/// A program's settings struct's keys, as manifests spell them
+/// (`--node-ip` is `node_ip`): every `program_options!` struct has them.
+pub trait Keys {
+    /// The keys, in the order the struct declares them.
+    const KEYS: &'static [&'static str];
 }
 
 /// Deserializes a type from its text form (`FromStr`), so that manifests

@@ -1,63 +1,51 @@
 //! The programs nlorder replays: [`Program`], the identity of a node-IP
 //! chooser everywhere (a detection's
 //! [`program`](super::verdict::Detection::program), `--all`'s agreement,
-//! conflicts, failures and notes that name a program): its name and its
-//! replay, made by the program's own module (its `Chooser::PROGRAM`); the
-//! list of them, in `--all`'s order, is the registry's one table
-//! ([`Program::ALL`], in [`super::registry`]). [`Method`] is `--method`
-//! (or a manifest's `method`) parsed once: a program, or calico-node's
-//! `IP_AUTODETECTION_METHOD` ([`MethodText`], which calico's replay parses
-//! per release). [`Own`] holds a value of one program's own vocabulary
-//! (its notes, reasons, failures and semantics), which the common enums
-//! nest without naming the program.
+//! conflicts, failures and notes that name a program): its name, made by
+//! the program's own module (its `Chooser::PROGRAM`). The list of them, in
+//! `--all`'s order, with each one's replay, is the registry's one table
+//! ([`Program::ALL`], `Program::replay`, in [`super::registry`]).
+//! [`Method`] is `--method` (or a manifest's `method`) parsed once: a
+//! program, or calico-node's `IP_AUTODETECTION_METHOD` ([`MethodText`],
+//! which calico's replay parses per release). [`Own`] holds a value of one
+//! program's own vocabulary (its notes, reasons, failures and semantics),
+//! which the common enums nest without naming the program.
 //!
-//! Contract: names only the replay's trait ([`Replay`]) and [`MethodText`]
-//! (a leaf), so every program's module may name [`Program`]. The name is
-//! the program as `--method` and the manifests spell it (calico-node's
-//! methods are spelt by their `IP_AUTODETECTION_METHOD` value instead).
+//! Contract: names only [`MethodText`] (a leaf), so every program's module
+//! may name [`Program`] (the registry, which names them all, is apart).
+//! The name is the program as `--method` and the manifests spell it
+//! (calico-node's methods are spelt by their `IP_AUTODETECTION_METHOD`
+//! value instead).
 
 use std::any::Any;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use super::calico::text::MethodText;
-use super::chooser::{Chooser, Replay};
 
-/// A program nlorder replays: its name and its replay. Each program's
-/// module makes its own (`Chooser::PROGRAM`); two are the same program
-/// when their names are the same, and they order as `--all` lists them.
-#[derive(Clone, Copy)]
-pub struct Program {
-    name: &'static str,
-    replay: &'static dyn Replay,
-}
+/// A program nlorder replays, by its name (`--method`'s): each program's
+/// module makes its own (`Chooser::PROGRAM`), and the registry's table
+/// lists each once with its replay. Programs order as `--all` lists them
+/// (`Ord`, beside the table).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Program(&'static str);
 
 impl Program {
-    /// The program called `name` (as `--method` spells it), replayed by
-    /// `replay`.
-    pub const fn new(name: &'static str, replay: &'static dyn Replay) -> Program {
-        Program { name, replay }
+    /// calico-node, whose methods are spelt by their
+    /// `IP_AUTODETECTION_METHOD` value ([`Method::Calico`]).
+    pub const CALICO_NODE: Program = Program("calico-node");
+
+    /// The program called `name` (as `--method` spells it): for its own
+    /// module's `Chooser::PROGRAM` (the registry's test holds each name to
+    /// one line of the table).
+    pub const fn named(name: &'static str) -> Program {
+        Program(name)
     }
 
     /// The program as the command line and the manifests spell it
     /// (`calico-node`, `kubelet`, ...: `--method`'s names).
     pub const fn name(self) -> &'static str {
-        self.name
-    }
-
-    /// Its replay.
-    pub fn replay(self) -> &'static dyn Replay {
-        self.replay
-    }
-
-    /// Its place in `--all`'s order (after every listed one if it is not
-    /// listed, which a test rules out).
-    fn place(self) -> usize {
-        Program::ALL
-            .iter()
-            .position(|p| p.name == self.name)
-            .unwrap_or(Program::ALL.len())
+        self.0
     }
 
     /// The program `--method NAME` names, if it names one besides
@@ -71,43 +59,15 @@ impl Program {
             .find(|p| p.name() == name)
     }
 
-    /// Whether it is calico-node, whose methods are spelt by their
-    /// `IP_AUTODETECTION_METHOD` value.
+    /// Whether it is calico-node.
     pub fn is_calico_node(self) -> bool {
-        self == <super::calico::CalicoNode as Chooser>::PROGRAM
-    }
-}
-
-impl PartialEq for Program {
-    fn eq(&self, other: &Program) -> bool {
-        self.name == other.name
-    }
-}
-
-impl Eq for Program {}
-
-impl Hash for Program {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.name.hash(h);
-    }
-}
-
-impl PartialOrd for Program {
-    fn partial_cmp(&self, other: &Program) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// `--all`'s order.
-impl Ord for Program {
-    fn cmp(&self, other: &Program) -> std::cmp::Ordering {
-        (self.place(), self.name).cmp(&(other.place(), other.name))
+        self == Program::CALICO_NODE
     }
 }
 
 impl fmt::Debug for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
+        f.write_str(self.0)
     }
 }
 
@@ -130,7 +90,7 @@ impl Method {
     /// The program whose settings these are.
     pub fn program(&self) -> Program {
         match self {
-            Method::Calico(_) => <super::calico::CalicoNode as Chooser>::PROGRAM,
+            Method::Calico(_) => Program::CALICO_NODE,
             Method::Program(p) => *p,
         }
     }

@@ -1,6 +1,6 @@
 //! The registry: every program nlorder replays, one line each, in one
 //! table (`programs!` below): its settings' field and the unit type of its
-//! folder implementing [`Chooser`] (its [`Replay`](super::chooser::Replay)). The lines give
+//! folder implementing [`Chooser`] (its [`Replay`]). The lines give
 //! [`Program::ALL`], `--all`'s order, and [`ProgramSettings`], every
 //! program's settings.
 //!
@@ -12,7 +12,7 @@
 //! Adding a program: its folder `replay/<program>/`, its wording file
 //! `report/<program>.rs` (each with its `mod` line) and its line here.
 
-use super::chooser::{Asks, Chooser};
+use super::chooser::{Asks, Chooser, Replay};
 use super::program::Program;
 
 /// The table. Generated because clap and the manifests need it: the
@@ -29,6 +29,9 @@ macro_rules! programs {
             /// table.
             pub const ALL: &'static [Program] = &[$( <super::$module::$ty as Chooser>::PROGRAM, )*];
         }
+
+        /// Each program's replay, in [`Program::ALL`]'s order.
+        const REPLAYS: &[&dyn Replay] = &[$( &super::$module::$ty {}, )*];
 
         /// Every program's settings as given, one field per program (its
         /// chooser's `Settings`): the manifests' keys, and with the `clap`
@@ -56,7 +59,7 @@ macro_rules! programs {
             /// The keys of every program's settings (manifest keys).
             pub fn keys() -> Vec<&'static str> {
                 let mut keys: Vec<&'static str> = Vec::new();
-                $( keys.extend(<super::$module::$ty as Chooser>::Settings::KEYS); )*
+                $( keys.extend(<<super::$module::$ty as Chooser>::Settings as super::options::Keys>::KEYS); )*
                 keys
             }
 
@@ -80,7 +83,7 @@ macro_rules! programs {
             #[cfg(test)]
             pub(super) fn own_keys(p: Program) -> &'static [&'static str] {
                 $( if p == <super::$module::$ty as Chooser>::PROGRAM {
-                    return <super::$module::$ty as Chooser>::Settings::KEYS;
+                    return <<super::$module::$ty as Chooser>::Settings as super::options::Keys>::KEYS;
                 } )*
                 &[]
             }
@@ -108,6 +111,25 @@ programs! {
 }
 
 impl Program {
+    /// Its replay: its line of the table (calico-node's for a name no
+    /// line has, which the table's test rules out).
+    pub fn replay(self) -> &'static dyn Replay {
+        REPLAYS
+            .iter()
+            .copied()
+            .find(|r| r.program() == self)
+            .unwrap_or(&super::calico::CalicoNode)
+    }
+
+    /// Its place in `--all`'s order (after every listed one if it is not
+    /// listed, which the table's test rules out).
+    fn place(self) -> usize {
+        Program::ALL
+            .iter()
+            .position(|p| *p == self)
+            .unwrap_or(Program::ALL.len())
+    }
+
     /// What it chooses, in a few words (its chooser's doc).
     pub fn doc(self) -> &'static str {
         self.replay().doc()
@@ -135,6 +157,19 @@ impl Program {
     /// registry of options.
     pub fn options(self) -> &'static [&'static str] {
         self.replay().options_read()
+    }
+}
+
+impl PartialOrd for Program {
+    fn partial_cmp(&self, other: &Program) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// `--all`'s order: the table's.
+impl Ord for Program {
+    fn cmp(&self, other: &Program) -> std::cmp::Ordering {
+        (self.place(), self.name()).cmp(&(other.place(), other.name()))
     }
 }
 

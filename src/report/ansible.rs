@@ -22,7 +22,7 @@ impl fmt::Display for RouteGet {
 }
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::ansible::note::Semantics {
+impl fmt::Display for crate::replay::ansible::Ansible {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "ansible get_default_interfaces: the src and dev of `ip -4 route get 8.8.8.8` \

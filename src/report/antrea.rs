@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::replay::antrea::{Failure, Note, Reason, Transport};
 
-impl fmt::Display for crate::replay::antrea::note::Semantics {
+impl fmt::Display for crate::replay::antrea::Antrea {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "Antrea agent initK8sNodeLocalConfig (the same in v1.10.0, v1.15.0, v2.0.0 and main): the interface holding the Node's InternalIPs \

@@ -10,7 +10,7 @@ use super::reason::joined;
 use crate::replay::consul::{Note, Reason};
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::consul::note::Semantics {
+impl fmt::Display for crate::replay::consul::Consul {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "consul GetPrivateIPv4: the private IPv4 addresses of up interfaces (loopback only when no other \

@@ -9,7 +9,7 @@ use std::fmt;
 use crate::replay::etcd::{Note, Reason};
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::etcd::note::Semantics {
+impl fmt::Display for crate::replay::etcd::Etcd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "etcd GetDefaultHost: the last main-table default route of a family (IPv4 first): its prefsrc, \

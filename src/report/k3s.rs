@@ -11,7 +11,7 @@ use crate::replay::k3s::note::Failure;
 use crate::replay::k3s::{Note, Reason};
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::k3s::note::Semantics {
+impl fmt::Display for crate::replay::k3s::K3s {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "k3s GetHostnameAndIPs: --node-ip as given; else --flannel-iface's addresses (one IPv4, plus the \

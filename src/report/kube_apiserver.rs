@@ -9,7 +9,7 @@ use std::fmt;
 use crate::replay::kube_apiserver::note::Note;
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::kube_apiserver::note::Semantics {
+impl fmt::Display for crate::replay::kube_apiserver::KubeApiserver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "kube-apiserver DefaultAdvertiseAddress: a specific --advertise-address as given; else a specific \

@@ -10,7 +10,7 @@ use std::fmt;
 use crate::replay::kubeadm::{Failure, Note, Reason};
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::kubeadm::note::Semantics {
+impl fmt::Display for crate::replay::kubeadm::Kubeadm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "kubeadm SetAPIEndpointDynamicDefaults: a specific --apiserver-advertise-address as given; \

@@ -11,7 +11,7 @@ use super::reason::joined;
 use crate::replay::kubelet::{Failure, NodeIpInvalid, Note, Reason};
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::kubelet::note::Semantics {
+impl fmt::Display for crate::replay::kubelet::Kubelet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "kubelet NodeAddress: 1 --node-ip, 2 hostname that is an IP, 3 node name's resolver answers, \

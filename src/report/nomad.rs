@@ -9,7 +9,7 @@ use std::fmt;
 use crate::replay::nomad::{Failure, Note, Reason};
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::nomad::note::Semantics {
+impl fmt::Display for crate::replay::nomad::Nomad {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "nomad (go-sockaddr GetPrivateIP): forwardable addresses of up interfaces, default-route \

@@ -11,7 +11,7 @@ use super::reason::joined;
 use crate::replay::swarm::{Note, Reason};
 
 /// The `semantics:` line.
-impl fmt::Display for crate::replay::swarm::note::Semantics {
+impl fmt::Display for crate::replay::swarm::Swarm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "docker swarm resolveSystemAddr: up links without a kind (\"device\"); exactly one global \

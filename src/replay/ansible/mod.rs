@@ -33,14 +33,14 @@ pub mod note;
 pub use self::note::{Failure as AnsibleFailure, Note, Reason};
 
 /// Ansible's default address fact in the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ansible;
 
 impl Chooser for Ansible {
-    const PROGRAM: super::program::Program = super::program::Program::new("ansible", &Ansible);
+    const PROGRAM: super::program::Program = super::program::Program::named("ansible");
     const DOC: &'static str = "Ansible's default address fact (kubespray's fallback IP)";
     const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = super::chooser::NoSettings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Family;
     const ASKS: Asks = Asks::IpRouteGet;
 
@@ -65,9 +65,6 @@ impl Chooser for Ansible {
         vec![family]
     }
 }
-
-/// The options it reads: none (the family is `--family`).
-pub const OPTIONS: &[&str] = &[];
 
 /// The destination Ansible asks the route to, per family.
 pub fn destination(family: Family) -> IpAddr {
@@ -102,7 +99,7 @@ fn rule_rejected(kind: Rejecting) -> &'static str {
 
 /// Ansible's `ansible_default_ipv4` (or `_ipv6`) address.
 pub fn detect(model: &Model, family: Family) -> Detection {
-    let mut d = Detection::new(Ansible::PROGRAM, self::note::Semantics.into(), family);
+    let mut d = Detection::new(Ansible::PROGRAM, Ansible.into(), family);
     let dst = destination(family);
     let fails = |route: Option<String>, error: &'static str| -> Failure {
         AnsibleFailure::RouteGetFails { dst, route, error }.into()

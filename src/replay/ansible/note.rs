@@ -91,11 +91,3 @@ pub enum Failure {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
-
-/// What its replay stands for: Ansible's `get_default_interfaces` (one
-/// version; nested as [`crate::replay::semantics::Semantics`], worded in
-/// `report::ansible`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -30,10 +30,11 @@ use super::verdict::{AddrVerdict, Candidate, Detection, NodeAddress, Verdict};
 use crate::model::Model;
 
 /// The Antrea agent in the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Antrea;
 
 impl Chooser for Antrea {
-    const PROGRAM: super::program::Program = super::program::Program::new("antrea", &Antrea);
+    const PROGRAM: super::program::Program = super::program::Program::named("antrea");
     const DOC: &'static str = "Antrea agent's transport interface and addresses";
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
@@ -279,7 +280,7 @@ fn by_cidrs(model: &Model, cidrs: &[IpNet], rows: &mut Vec<Candidate>) -> Found 
 
 /// The agent's transport interface and its addresses on `model`.
 pub fn detect(model: &Model, o: &Options) -> Detection {
-    let mut d = Detection::new(Antrea::PROGRAM, note::Semantics.into(), Family::V4);
+    let mut d = Detection::new(Antrea::PROGRAM, Antrea.into(), Family::V4);
     // GetNodeAddrs: the first InternalIP of each family, in status order.
     let (mut v4, mut v6, mut dropped) = (None, None, Vec::new());
     for ip in &o.node_ips {

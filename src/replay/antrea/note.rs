@@ -93,12 +93,3 @@ pub enum Failure {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
-
-/// What its replay stands for: the agent's `initK8sNodeLocalConfig` (one
-/// logic, the same in v1.10.0, v1.15.0, v2.0.0 and main; nested as
-/// [`crate::replay::semantics::Semantics`], worded in
-/// `report::antrea`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -32,9 +32,10 @@ use self::note::{Note, Reason};
 use self::walk::{Enumeration, cidr_of, family_of, filtered, filtered_outcome, get_interfaces, local_cidr, view};
 use super::family::Family;
 use super::go::{self, AddrView};
-use super::semantics::{CalicoWalk, Semantics};
+use super::semantics::Semantics;
 use super::source::{NoSource, Rejecting};
 use super::verdict::{AddrVerdict, Autodetect, Candidate, Detection, DialErrno, Log, LogError, NodeAddress, Verdict};
+use note::CalicoWalk;
 
 pub use self::method::{IpSetting, Method, NodeInternalIp, OPTIONS, Patterns, Settings, default_excludes};
 pub use self::note::{Introduced, MethodError, Unable};
@@ -65,7 +66,7 @@ pub struct Spec {
 }
 
 impl Chooser for CalicoNode {
-    const PROGRAM: Program = Program::new("calico-node", &CalicoNode);
+    const PROGRAM: Program = Program::CALICO_NODE;
     const DOC: &'static str = "calico-node's IP_AUTODETECTION_METHOD";
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;

@@ -37,10 +37,9 @@ use crate::netlink::values::Scope;
 pub struct Cilium;
 
 impl Chooser for Cilium {
-    const PROGRAM: super::program::Program = super::program::Program::new("cilium", &Cilium);
+    const PROGRAM: super::program::Program = super::program::Program::named("cilium");
     const DOC: &'static str = "Cilium's node-IP fallback";
     type Settings = Settings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
 
     fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
@@ -94,9 +93,6 @@ program_options! {
     }
 }
 
-/// The options Cilium reads.
-pub const OPTIONS: &[&str] = &["cilium_device", "cilium_version"];
-
 /// Cilium's settings that decide its node IP.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -122,32 +118,8 @@ impl Default for Options {
 const OPER_UNKNOWN: u8 = 0;
 const OPER_UP: u8 = 6;
 
-super::blocks::blocks!(
-    /// Cilium's private (non-public) ranges, `initPrivatePrefixes`.
-    pub(crate) PRIVATE = [
-        "0.0.0.0/8",
-        "10.0.0.0/8",
-        "100.64.0.0/10",
-        "127.0.0.0/8",
-        "169.254.0.0/16",
-        "172.16.0.0/12",
-        "192.0.0.0/24",
-        "192.0.2.0/24",
-        "192.168.0.0/16",
-        "198.18.0.0/15",
-        "198.51.100.0/24",
-        "203.0.113.0/24",
-        "224.0.0.0/4",
-        "::/128",
-        "::1/128",
-        "100::/64",
-        "2001:2::/48",
-        "2001:db8::/48",
-        "fc00::/7",
-        "fe80::/10",
-        "ff00::/8",
-    ]
-);
+/// Cilium's private (non-public) ranges, `initPrivatePrefixes`.
+pub(crate) const PRIVATE: super::blocks::Blocks = super::blocks::Blocks(super::blocks::List::CiliumPrivate);
 
 /// `ip.IsPublicAddr`.
 pub fn is_public(ip: IpAddr) -> bool {

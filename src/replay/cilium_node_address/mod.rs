@@ -98,14 +98,11 @@ impl<const MASQUERADE: bool> Addresses<MASQUERADE> {
 }
 
 impl<const MASQUERADE: bool> Chooser for Addresses<MASQUERADE> {
-    const PROGRAM: super::program::Program = super::program::Program::new(
-        if MASQUERADE {
-            "cilium-masquerade"
-        } else {
-            "cilium-nodeport"
-        },
-        &Addresses::<MASQUERADE>,
-    );
+    const PROGRAM: super::program::Program = super::program::Program::named(if MASQUERADE {
+        "cilium-masquerade"
+    } else {
+        "cilium-nodeport"
+    });
     const DOC: &'static str = if MASQUERADE {
         "Cilium's masquerade addresses"
     } else {
@@ -410,7 +407,7 @@ fn fallback(devs: &[Device], fam: Family, v: Version) -> Option<IpAddr> {
 }
 
 /// The options NodePort and masquerade read: Cilium's.
-pub const OPTIONS: &[&str] = super::cilium::OPTIONS;
+pub const OPTIONS: &[&str] = <super::cilium::Cilium as Chooser>::OPTIONS;
 
 /// Cilium's NodePort or masquerade addresses.
 pub fn detect(model: &Model, o: &Options) -> Detection {

@@ -23,10 +23,11 @@ use crate::model::Model;
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 
 /// Consul's default bind address in the registry (it takes no options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Consul;
 
 impl Optionless for Consul {
-    const PROGRAM: super::program::Program = super::program::Program::new("consul", &Consul);
+    const PROGRAM: super::program::Program = super::program::Program::named("consul");
     const DOC: &'static str = "Consul's default bind address";
     const WALKS_LINKS: bool = true;
 
@@ -39,19 +40,8 @@ impl Optionless for Consul {
     }
 }
 
-super::blocks::blocks!(
-    /// `privateBlocks`, the IPv4 ones (those matter: only IPv4 is kept).
-    pub(crate) PRIVATE = [
-        "10.0.0.0/8",
-        "100.64.0.0/10",
-        "127.0.0.0/8",
-        "169.254.0.0/16",
-        "172.16.0.0/12",
-        "192.0.0.0/24",
-        "192.0.2.0/24",
-        "192.168.0.0/16",
-    ]
-);
+/// `privateBlocks`, the IPv4 ones (those matter: only IPv4 is kept).
+pub(crate) const PRIVATE: super::blocks::Blocks = super::blocks::Blocks(super::blocks::List::ConsulPrivate);
 
 fn is_private(ip: IpAddr) -> bool {
     PRIVATE.contains(ip)
@@ -65,7 +55,7 @@ pub fn detect(model: &Model) -> Detection {
 /// Consul's default bind address; the candidates only with `rows_too`
 /// (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(Consul::PROGRAM, note::Semantics.into(), Family::V4);
+    let mut d = Detection::new(Consul::PROGRAM, Consul.into(), Family::V4);
     let up: Vec<_> = model.links().iter().filter(|l| l.flags & IFF_UP != 0).collect();
     let others_have = up
         .iter()

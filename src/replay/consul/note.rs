@@ -34,10 +34,3 @@ pub enum Reason {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
-
-/// What its replay stands for: Consul's private IPv4 bind address. (one version; nested as
-/// [`crate::replay::semantics::Semantics`], worded in `report::consul`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

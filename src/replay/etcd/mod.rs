@@ -22,10 +22,11 @@ use crate::model::{Model, RouteEntry};
 use crate::netlink::values::{AddressFamily, TableId};
 
 /// etcd's default host in the registry (it takes no options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Etcd;
 
 impl Optionless for Etcd {
-    const PROGRAM: super::program::Program = super::program::Program::new("etcd", &Etcd);
+    const PROGRAM: super::program::Program = super::program::Program::named("etcd");
     const DOC: &'static str = "etcd's default host";
     const WALKS_LINKS: bool = false;
 
@@ -46,7 +47,7 @@ impl Optionless for Etcd {
 
 /// etcd's default host.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(Etcd::PROGRAM, note::Semantics.into(), Family::V4);
+    let mut d = Detection::new(Etcd::PROGRAM, Etcd.into(), Family::V4);
     if !model.has_routes() {
         d.error = Some(Failure::NoRoutesCaptured(Etcd::PROGRAM));
         return d;

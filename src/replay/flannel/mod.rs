@@ -25,11 +25,10 @@ use crate::netlink::values::{AddressFamily, TableId};
 pub struct Flannel;
 
 impl Chooser for Flannel {
-    const PROGRAM: super::program::Program = super::program::Program::new("flannel", &Flannel);
+    const PROGRAM: super::program::Program = super::program::Program::named("flannel");
     const DOC: &'static str = "flannel's public IP";
     const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
 
     fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
@@ -83,7 +82,7 @@ impl Chooser for Flannel {
 pub struct K3sFlannel;
 
 impl Chooser for K3sFlannel {
-    const PROGRAM: super::program::Program = super::program::Program::new("k3s-flannel", &K3sFlannel);
+    const PROGRAM: super::program::Program = super::program::Program::named("k3s-flannel");
     const DOC: &'static str = "k3s's embedded flannel's public IP";
     type Settings = super::chooser::NoSettings;
     const OPTIONS: &'static [&'static str] = K3S_OPTIONS;
@@ -212,15 +211,6 @@ program_options! {
         flannel_version: Version = LATEST,
     }
 }
-
-/// The options flanneld reads.
-pub const OPTIONS: &[&str] = &[
-    "iface",
-    "iface_regex",
-    "iface_can_reach",
-    "public_ip",
-    "flannel_version",
-];
 
 /// The options k3s's embedded flannel reads (k3s's `--flannel-iface`).
 pub const K3S_OPTIONS: &[&str] = &["flannel_iface", "flannel_version"];

@@ -25,10 +25,11 @@ use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 
 /// k3s (RKE2) in the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct K3s;
 
 impl Chooser for K3s {
-    const PROGRAM: super::program::Program = super::program::Program::new("k3s", &K3s);
+    const PROGRAM: super::program::Program = super::program::Program::named("k3s");
     const DOC: &'static str = "k3s's (RKE2's) node IPs";
     const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
@@ -81,7 +82,7 @@ pub const OPTIONS: &[&str] = &["node_ip", "flannel_iface"];
 
 /// k3s's node IPs.
 pub fn detect(model: &Model, o: &Options) -> Detection {
-    let mut d = Detection::new(K3s::PROGRAM, note::Semantics.into(), Family::V4);
+    let mut d = Detection::new(K3s::PROGRAM, K3s.into(), Family::V4);
     if let Some(first) = o.node_ip.first() {
         d.addresses = o.node_ip.iter().map(|ip| NodeAddress::Ip(*ip)).collect();
         d.address = Some((*first).into());
@@ -104,7 +105,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
             d.addresses.push(first.into());
             if first.is_ipv4() {
                 // ResolveBindAddress(::1): the walk again, IPv6 first.
-                let mut v6 = Detection::new(K3s::PROGRAM, note::Semantics.into(), Family::V6);
+                let mut v6 = Detection::new(K3s::PROGRAM, K3s.into(), Family::V6);
                 if host_interface::choose(model, true, &mut v6, K3s::PROGRAM).is_ok()
                     && let Some(second) = v6.ip()
                     && second != first

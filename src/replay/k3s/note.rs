@@ -31,13 +31,6 @@ pub enum Reason {
 
 impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
 
-/// What its replay stands for: k3s's `GetHostnameAndIPs`. (one version; nested as
-/// [`crate::replay::semantics::Semantics`], worded in `report::k3s`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}
-
 /// Why it chose nothing, where nlorder explains it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {

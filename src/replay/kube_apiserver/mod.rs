@@ -34,10 +34,11 @@ use super::verdict::Detection;
 use crate::model::Model;
 
 /// kube-apiserver in the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KubeApiserver;
 
 impl Chooser for KubeApiserver {
-    const PROGRAM: Program = Program::new("kube-apiserver", &KubeApiserver);
+    const PROGRAM: Program = Program::named("kube-apiserver");
     const DOC: &'static str = "kube-apiserver's own advertise address";
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
@@ -112,7 +113,7 @@ fn unable(error: &str) -> Failure {
 /// one given, a specific bind address, or apimachinery's default-route walk.
 pub fn detect(model: &Model, o: &Options) -> Detection {
     let bind = o.bind_address.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-    let mut d = Detection::new(KubeApiserver::PROGRAM, note::Semantics.into(), Family::of(bind));
+    let mut d = Detection::new(KubeApiserver::PROGRAM, KubeApiserver.into(), Family::of(bind));
     let given = match (o.advertise_address, bind) {
         (Some(ip), _) if !ip.is_unspecified() => Some((ip, Note::AdvertiseGiven)),
         (_, ip) if !ip.is_unspecified() && !ip.is_loopback() => Some((ip, Note::BindAddressUsed)),

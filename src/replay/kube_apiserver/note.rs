@@ -21,10 +21,3 @@ pub enum Note {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::note::Note> for Note {}
-
-/// What its replay stands for: kube-apiserver's `DefaultAdvertiseAddress`. (one version; nested as
-/// [`crate::replay::semantics::Semantics`], worded in `report::kube_apiserver`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

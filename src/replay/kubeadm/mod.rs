@@ -26,14 +26,14 @@ use crate::model::Model;
 use crate::netlink::names::IFF_UP;
 
 /// kubeadm in the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Kubeadm;
 
 impl Chooser for Kubeadm {
-    const PROGRAM: super::program::Program = super::program::Program::new("kubeadm", &Kubeadm);
+    const PROGRAM: super::program::Program = super::program::Program::named("kubeadm");
     const DOC: &'static str = "kubeadm's API server advertise address";
     const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
 
     fn options(cx: &Context<'_>) -> Result<Options, OptionsError> {
@@ -81,9 +81,6 @@ program_options! {
     }
 }
 
-/// The options kubeadm reads.
-pub const OPTIONS: &[&str] = &["advertise_address"];
-
 /// apimachinery's `LoopbackInterfaceName`.
 const LOOPBACK: &str = "lo";
 
@@ -92,7 +89,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     let given = o.advertise_address;
     let prefer_v6 = given.is_some_and(|a| a.is_ipv6());
     let family = if prefer_v6 { Family::V6 } else { Family::V4 };
-    let mut d = Detection::new(Kubeadm::PROGRAM, note::Semantics.into(), family);
+    let mut d = Detection::new(Kubeadm::PROGRAM, Kubeadm.into(), family);
     match given {
         Some(ip) if !ip.is_unspecified() && !ip.is_loopback() => {
             d.address = Some(ip.into());

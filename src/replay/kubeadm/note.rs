@@ -53,10 +53,3 @@ pub enum Failure {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
-
-/// What its replay stands for: kubeadm's `SetAPIEndpointDynamicDefaults`. (one version; nested as
-/// [`crate::replay::semantics::Semantics`], worded in `report::kubeadm`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -19,15 +19,15 @@ use super::verdict::{AddrVerdict, Candidate, Detection, Verdict};
 use crate::model::Model;
 
 /// kubelet in the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Kubelet;
 
 impl Chooser for Kubelet {
-    const PROGRAM: super::program::Program = super::program::Program::new("kubelet", &Kubelet);
+    const PROGRAM: super::program::Program = super::program::Program::named("kubelet");
     const DOC: &'static str = "kubelet's node IP";
     const WALK_STEP: Option<u8> = Some(4);
     const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
     type Settings = Settings;
-    const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
 
     /// kubelet prefers IPv6 when told `--node-ip ::`; `--family 6` says that.
@@ -142,9 +142,6 @@ program_options! {
     }
 }
 
-/// The options kubelet reads.
-pub const OPTIONS: &[&str] = &["node_ip", "hostname_override", "resolved", "hosts", "host_conf"];
-
 /// The node name in a hosts file, as a kubelet built with cgo resolves it:
 /// `net.LookupIP` calls glibc's `getaddrinfo` (AF_UNSPEC, AI_CANONNAME |
 /// AI_V4MAPPED | AI_ALL: no AI_ADDRCONFIG), whose files backend reads the
@@ -213,7 +210,7 @@ pub fn detect(model: &Model, o: &Options) -> Detection {
     } else {
         super::family::Family::V4
     };
-    let mut d = Detection::new(Kubelet::PROGRAM, note::Semantics.into(), family);
+    let mut d = Detection::new(Kubelet::PROGRAM, Kubelet.into(), family);
     // Step 1.
     if let Some(ip) = node_ip.filter(|i| !i.is_unspecified()) {
         for ip in &o.node_ip {

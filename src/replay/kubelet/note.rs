@@ -97,10 +97,3 @@ pub enum NodeIpInvalid {
     /// None of the host's interfaces holds it.
     NotOnHost(IpAddr),
 }
-
-/// What its replay stands for: kubelet's `NodeAddress` steps. (one version; nested as
-/// [`crate::replay::semantics::Semantics`], worded in `report::kubelet`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -24,10 +24,11 @@ use crate::netlink::names::IFF_UP;
 use crate::netlink::values::{AddressFamily, RouteType, TableId};
 
 /// Nomad's default advertise address in the registry (it takes no options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Nomad;
 
 impl Optionless for Nomad {
-    const PROGRAM: super::program::Program = super::program::Program::new("nomad", &Nomad);
+    const PROGRAM: super::program::Program = super::program::Program::named("nomad");
     const DOC: &'static str = "Nomad's default advertise address";
     const WALKS_LINKS: bool = true;
 
@@ -46,57 +47,11 @@ impl Optionless for Nomad {
     }
 }
 
-super::blocks::blocks!(
-    /// `KnownRFCs()[6890]`.
-    pub(crate) RFC6890 = [
-        "0.0.0.0/8",
-        "10.0.0.0/8",
-        "100.64.0.0/10",
-        "127.0.0.0/8",
-        "169.254.0.0/16",
-        "172.16.0.0/12",
-        "192.0.0.0/24",
-        "192.0.0.0/29",
-        "192.0.2.0/24",
-        "192.88.99.0/24",
-        "192.168.0.0/16",
-        "198.18.0.0/15",
-        "198.51.100.0/24",
-        "203.0.113.0/24",
-        "240.0.0.0/4",
-        "255.255.255.255/32",
-        "::1/128",
-        "::/128",
-        "64:ff9b::/96",
-        "::ffff:0:0/96",
-        "100::/64",
-        "2001::/16",
-        "2002::/16",
-        "fc00::/7",
-        "fe80::/10",
-    ]
-);
+/// `KnownRFCs()[6890]`.
+pub(crate) const RFC6890: super::blocks::Blocks = super::blocks::Blocks(super::blocks::List::Rfc6890);
 
-super::blocks::blocks!(
-    /// `KnownRFCs()[ForwardingBlacklist]`.
-    pub(crate) NOT_FORWARDABLE = [
-        "0.0.0.0/8",
-        "127.0.0.0/8",
-        "169.254.0.0/16",
-        "192.0.0.0/24",
-        "192.0.2.0/24",
-        "198.51.100.0/24",
-        "203.0.113.0/24",
-        "240.0.0.0/4",
-        "255.255.255.255/32",
-        "::1/128",
-        "::/128",
-        "::ffff:0:0/96",
-        "2001:db8::/32",
-        "2001:10::/28",
-        "fe80::/10",
-    ]
-);
+/// `KnownRFCs()[ForwardingBlacklist]`.
+pub(crate) const NOT_FORWARDABLE: super::blocks::Blocks = super::blocks::Blocks(super::blocks::List::NotForwardable);
 
 /// The interface `ip route`'s first `default via GW dev IF` line names.
 pub(crate) fn default_interface(model: &Model) -> Option<u32> {
@@ -115,7 +70,7 @@ pub fn detect(model: &Model) -> Detection {
 /// Nomad's default advertise address; the candidates only with
 /// `rows_too` (what `--timeline` compares needs none).
 pub fn detect_in(model: &Model, rows_too: bool) -> Detection {
-    let mut d = Detection::new(Nomad::PROGRAM, note::Semantics.into(), Family::V4);
+    let mut d = Detection::new(Nomad::PROGRAM, Nomad.into(), Family::V4);
     let default_if = default_interface(model);
     match default_if {
         Some(i) => d.notes.push(

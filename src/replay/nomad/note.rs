@@ -45,10 +45,3 @@ pub enum Failure {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}
-
-/// What its replay stands for: Nomad's address (go-sockaddr `GetPrivateIP`). (one version; nested as
-/// [`crate::replay::semantics::Semantics`], worded in `report::nomad`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}

@@ -29,10 +29,11 @@ use crate::model::{LinkEntry, Model};
 use crate::netlink::names::{IFF_LOOPBACK, IFF_UP};
 
 /// Docker Swarm's advertise address in the registry (it takes no options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Swarm;
 
 impl Optionless for Swarm {
-    const PROGRAM: super::program::Program = super::program::Program::new("swarm", &Swarm);
+    const PROGRAM: super::program::Program = super::program::Program::named("swarm");
     const DOC: &'static str = "Docker Swarm's advertise address";
     const WALKS_LINKS: bool = true;
 
@@ -65,7 +66,7 @@ const NO_IP: &str = "could not find the system's IP address";
 
 /// Swarm's advertise address.
 pub fn detect(model: &Model) -> Detection {
-    let mut d = Detection::new(Swarm::PROGRAM, note::Semantics.into(), Family::V4);
+    let mut d = Detection::new(Swarm::PROGRAM, Swarm.into(), Family::V4);
     let devices: Vec<&LinkEntry> = model
         .links()
         .iter()

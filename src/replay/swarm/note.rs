@@ -50,10 +50,3 @@ pub enum Reason {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
-
-/// What its replay stands for: Docker Swarm's `resolveSystemAddr`. (one version; nested as
-/// [`crate::replay::semantics::Semantics`], worded in `report::swarm`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Semantics;
-
-impl crate::replay::program::OwnWord<crate::replay::semantics::Semantics> for Semantics {}
