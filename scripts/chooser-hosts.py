@@ -84,25 +84,44 @@ CHOOSERS = [
     "consul",
     "nomad",
 ]
-# the flag variants: (key, chooser, short name, args); DEV is one of the
-# host's links, chosen per host
+
+
+# A flag variant is (key, chooser, short name, args); DEV stands for one of
+# the host's links, chosen per host. The flags that several choosers take:
+def flannel_iface(key, chooser):
+    return (key, chooser, "fiface-DEV", ["--flannel-iface", "DEV"])
+
+
+def flannel_version(key, chooser, version):
+    return (key, chooser, f"v{version}", ["--flannel-version", version])
+
+
+def family6(key, chooser):
+    return (key, chooser, "fam6", ["--family", "6"])
+
+
+def device(key, chooser):
+    return (key, chooser, "dev-DEV", ["--device", "DEV"])
+
+
+# the flag variants
 VARIANTS = [
     ("kubeadm-any6", "kubeadm", "adv-any6", ["--advertise-address", "::"]),
-    ("k3s-fiface", "k3s", "fiface-DEV", ["--flannel-iface", "DEV"]),
-    ("k3s-flannel-versions", "k3s-flannel", "v0.27.0", ["--flannel-version", "0.27.0"]),
-    ("k3s-flannel-versions", "k3s-flannel", "v0.28.0", ["--flannel-version", "0.28.0"]),
-    ("k3s-flannel-fiface", "k3s-flannel", "fiface-DEV", ["--flannel-iface", "DEV"]),
-    ("flannel-0.27", "flannel", "v0.27.0", ["--flannel-version", "0.27.0"]),
-    ("flannel-fam6", "flannel", "fam6", ["--family", "6"]),
+    flannel_iface("k3s-fiface", "k3s"),
+    flannel_version("k3s-flannel-versions", "k3s-flannel", "0.27.0"),
+    flannel_version("k3s-flannel-versions", "k3s-flannel", "0.28.0"),
+    flannel_iface("k3s-flannel-fiface", "k3s-flannel"),
+    flannel_version("flannel-0.27", "flannel", "0.27.0"),
+    family6("flannel-fam6", "flannel"),
     ("cilium-1.13", "cilium", "v1.13", ["--version", "1.13"]),
     ("cilium-main", "cilium", "v1.16", ["--version", "1.16"]),
     ("cilium-main-fam6", "cilium", "v1.16-fam6", ["--version", "1.16", "--family", "6"]),
-    ("cilium-fam6", "cilium", "fam6", ["--family", "6"]),
-    ("cilium-dev", "cilium", "dev-DEV", ["--device", "DEV"]),
-    ("nodeport-dev", "cilium-nodeport", "dev-DEV", ["--device", "DEV"]),
-    ("nodeport-fam6", "cilium-nodeport", "fam6", ["--family", "6"]),
-    ("masq-dev", "cilium-masquerade", "dev-DEV", ["--device", "DEV"]),
-    ("masq-fam6", "cilium-masquerade", "fam6", ["--family", "6"]),
+    family6("cilium-fam6", "cilium"),
+    device("cilium-dev", "cilium"),
+    device("nodeport-dev", "cilium-nodeport"),
+    family6("nodeport-fam6", "cilium-nodeport"),
+    device("masq-dev", "cilium-masquerade"),
+    family6("masq-fam6", "cilium-masquerade"),
 ]
 # the links' kinds each address class comes from
 V4_CLASSES = ["rfc1918", "cgnat", "testnet", "public"]
@@ -134,49 +153,53 @@ class Host:
         self.link_order = []
 
     # -- addresses ---------------------------------------------------
+    def free_net(self, used, family, draw):
+        """The first prefix of up to 100 that draw() writes that overlaps
+        none of used (the host's prefixes of the family, which it joins)."""
+        for _ in range(100):
+            n = ipaddress.ip_network(draw())
+            if not any(n.overlaps(u) for u in used):
+                used.append(n)
+                return n
+        raise RuntimeError(f"no free {family} prefix")
+
     def net4(self, cls):
         rng = self.rng
-        for _ in range(100):
+
+        def draw():
             if cls == "rfc1918":
-                text = rng.choice(
+                return rng.choice(
                     [
                         f"10.{rng.randint(1, 40)}.{rng.randint(0, 255)}.0/24",
                         f"172.{rng.randint(20, 31)}.{rng.randint(0, 255)}.0/24",
                         f"192.168.{rng.randint(1, 250)}.0/24",
                     ]
                 )
-            elif cls == "cgnat":
-                text = f"100.{rng.randint(64, 127)}.{rng.randint(0, 255)}.0/24"
-            elif cls == "testnet":
-                text = rng.choice(
+            if cls == "cgnat":
+                return f"100.{rng.randint(64, 127)}.{rng.randint(0, 255)}.0/24"
+            if cls == "testnet":
+                return rng.choice(
                     ["192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24", f"198.18.{rng.randint(0, 255)}.0/24"]
                 )
-            else:
-                text = f"{rng.choice([45, 81, 91, 95, 185, 37])}.{rng.randint(1, 254)}.{rng.randint(0, 255)}.0/24"
-            n = ipaddress.ip_network(text)
-            if not any(n.overlaps(u) for u in self.used4):
-                self.used4.append(n)
-                return n
-        raise RuntimeError("no free IPv4 prefix")
+            return f"{rng.choice([45, 81, 91, 95, 185, 37])}.{rng.randint(1, 254)}.{rng.randint(0, 255)}.0/24"
+
+        return self.free_net(self.used4, "IPv4", draw)
 
     def net6(self, kind):
         rng = self.rng
-        for _ in range(100):
+
+        def draw():
             if kind == "db8":
                 # inside 2001:db8::/48 (private to Cilium) or not (public)
                 if rng.random() < 0.5:
-                    text = f"2001:db8:0:{self.num:x}{rng.randint(0, 255):02x}::/64"
-                else:
-                    text = f"2001:db8:{self.num:x}{rng.randint(0, 255):02x}::/64"
-            elif kind == "2a01":
-                text = f"2a01:4f8:{rng.randint(0x100, 0xfff):x}:{rng.randint(1, 0xffff):x}::/64"
-            else:  # ula
-                text = f"fd{rng.randint(0, 255):02x}:{rng.randint(0, 0xffff):x}:{rng.randint(0, 0xffff):x}:{self.num:x}::/64"
-            n = ipaddress.ip_network(text)
-            if not any(n.overlaps(u) for u in self.used6):
-                self.used6.append(n)
-                return n
-        raise RuntimeError("no free IPv6 prefix")
+                    return f"2001:db8:0:{self.num:x}{rng.randint(0, 255):02x}::/64"
+                return f"2001:db8:{self.num:x}{rng.randint(0, 255):02x}::/64"
+            if kind == "2a01":
+                return f"2a01:4f8:{rng.randint(0x100, 0xfff):x}:{rng.randint(1, 0xffff):x}::/64"
+            # ula
+            return f"fd{rng.randint(0, 255):02x}:{rng.randint(0, 0xffff):x}:{rng.randint(0, 0xffff):x}:{self.num:x}::/64"
+
+        return self.free_net(self.used6, "IPv6", draw)
 
     def host4(self, net, avoid=()):
         while True:

@@ -105,28 +105,35 @@ fn each_kind_of_expectation_fails_when_broken() {
 #[test]
 fn malformed_manifests_name_file_and_line() {
     let nerd = fx("incident-nerdctl.pcap");
-    let p = tmp(
-        "unknown-key.nlorder.toml",
-        format!("capture = {nerd:?}\n\n[[detect]]\nmethod = \"first-found\"\nadress = \"10.4.0.1/24\"\n"),
-    );
-    let (_, err, code) = run(&[p.to_str().expect("p")]);
-    assert_eq!(code, Some(2));
-    common::assert_has(&err, &["unknown-key.nlorder.toml:5", "adress"]);
-    let p = tmp("syntax.nlorder.toml", format!("capture = {nerd:?}\n[[detect]\n"));
-    let (_, err, code) = run(&[p.to_str().expect("p")]);
-    assert_eq!(code, Some(2));
-    common::assert_has(&err, &["syntax.nlorder.toml:2"]);
-    let p = tmp("nocapture.nlorder.toml", "[[detect]]\nmethod = \"first-found\"\n");
-    let (_, err, code) = run(&[p.to_str().expect("p")]);
-    assert_eq!(code, Some(2));
-    common::assert_has(&err, &["names no capture"]);
-    let p = tmp(
-        "missing.nlorder.toml",
-        "capture = \"nope.pcap\"\n[[link_order]]\nlinks = []\n",
-    );
-    let (_, err, code) = run(&[p.to_str().expect("p")]);
-    assert_eq!(code, Some(2));
-    common::assert_has(&err, &["nope.pcap"]);
+    // (file, its text, what the error must say)
+    let cases = [
+        (
+            "unknown-key.nlorder.toml",
+            format!("capture = {nerd:?}\n\n[[detect]]\nmethod = \"first-found\"\nadress = \"10.4.0.1/24\"\n"),
+            &["unknown-key.nlorder.toml:5", "adress"][..],
+        ),
+        (
+            "syntax.nlorder.toml",
+            format!("capture = {nerd:?}\n[[detect]\n"),
+            &["syntax.nlorder.toml:2"],
+        ),
+        (
+            "nocapture.nlorder.toml",
+            "[[detect]]\nmethod = \"first-found\"\n".to_owned(),
+            &["names no capture"],
+        ),
+        (
+            "missing.nlorder.toml",
+            "capture = \"nope.pcap\"\n[[link_order]]\nlinks = []\n".to_owned(),
+            &["nope.pcap"],
+        ),
+    ];
+    for (name, text, says) in cases {
+        let p = tmp(name, text);
+        let (_, err, code) = run(&[p.to_str().expect("p")]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        common::assert_has(&err, says);
+    }
 }
 
 #[test]

@@ -293,16 +293,40 @@ fn known_differences_name_real_runs() {
     }
 }
 
+/// The kernels the daemon runs were recorded on.
+const KERNELS: [&str; 2] = ["6.1", "6.12"];
+
+/// The daemon run `run` (`SCENARIO.lN`) of `kernel`, as an argument.
+fn daemon_run(kernel: &str, run: &str) -> String {
+    common::fx(&format!("daemons/{kernel}/{run}.pcap"))
+}
+
+/// `nlorder ARGS -q` on the daemon run `run` of each kernel: what it prints
+/// holds every one of `holds` and none of `never`.
+#[track_caller]
+fn prints(run: &str, args: &[&str], holds: &[&str], never: &[&str]) {
+    for kernel in KERNELS {
+        let path = daemon_run(kernel, run);
+        let mut all = args.to_vec();
+        all.extend(["-q", &path]);
+        let text = common::stdout_ok(&all);
+        for h in holds {
+            assert!(text.contains(h), "{kernel} {run} {args:?}: no {h:?} in:\n{text}");
+        }
+        for n in never {
+            assert!(!text.contains(n), "{kernel} {run} {args:?}: {n:?} in:\n{text}");
+        }
+    }
+}
+
 /// A link sent to another namespace by a request is gone from this one and
 /// the timeline says where it went; one created directly in another
 /// namespace never appears; a veth whose peer is made elsewhere has no
 /// local peer. Without a link dump, the table says its list is partial.
 #[test]
 fn namespace_moves_are_said() {
-    for kernel in ["6.1", "6.12"] {
-        let pcap = common::fixture("daemons").join(kernel).join("netns-moves.l0.pcap");
-        let path = pcap.to_string_lossy().into_owned();
-        let text = common::stdout_ok(&["timeline", "-q", &path]);
+    for kernel in KERNELS {
+        let text = common::stdout_ok(&["timeline", "-q", &daemon_run(kernel, "netns-moves.l0")]);
         for name in ["eth0", "eth1", "veth1"] {
             assert!(
                 text.lines().any(|l| l.contains(&format!("- link {name} ("))
@@ -310,24 +334,22 @@ fn namespace_moves_are_said() {
                 "{kernel}: {name} not said to be moved:\n{text}"
             );
         }
-        assert!(
-            !text.contains("link eth3"),
-            "{kernel}: eth3 was created in another namespace:\n{text}"
-        );
-        assert!(
-            !text.contains("link veth3"),
-            "{kernel}: veth3 was created in another namespace:\n{text}"
-        );
-        let json = common::nlorder(&["timeline", "--format", "json", "-q", &path]);
-        assert!(
-            String::from_utf8_lossy(&json.stdout).contains(r#""to":{"fd":4}"#),
-            "{kernel}: no target in JSON"
-        );
-        let table = common::nlorder(&["table", "-q", &path]);
-        assert!(String::from_utf8_lossy(&table.stdout).contains("no complete link dump"));
-        let decode = common::nlorder(&["decode", "-q", &path]);
-        assert!(String::from_utf8_lossy(&decode.stdout).contains("veth2 <> type veth peer veth3 netns fd"));
     }
+    // eth3 and veth3 were created in another namespace
+    prints("netns-moves.l0", &["timeline"], &[], &["link eth3", "link veth3"]);
+    prints(
+        "netns-moves.l0",
+        &["timeline", "--format", "json"],
+        &[r#""to":{"fd":4}"#],
+        &[],
+    );
+    prints("netns-moves.l0", &["table"], &["no complete link dump"], &[]);
+    prints(
+        "netns-moves.l0",
+        &["decode"],
+        &["veth2 <> type veth peer veth3 netns fd"],
+        &[],
+    );
 }
 
 /// A lease that runs out: with a listener the kernel's deletion is in the
@@ -337,10 +359,8 @@ fn namespace_moves_are_said() {
 /// host whose capture ends first, the table says when it will.
 #[test]
 fn lease_expiry_is_inferred_and_said() {
-    for kernel in ["6.1", "6.12"] {
-        let dir = common::fixture("daemons").join(kernel);
-        let l1 = dir.join("dhclient-expiry.l1.pcap").to_string_lossy().into_owned();
-        let text = common::stdout_ok(&["timeline", "-q", &l1]);
+    for kernel in KERNELS {
+        let text = common::stdout_ok(&["timeline", "-q", &daemon_run(kernel, "dhclient-expiry.l1")]);
         let expired = text
             .lines()
             .position(|l| {
@@ -353,27 +373,22 @@ fn lease_expiry_is_inferred_and_said() {
                 .any(|l| l.contains("- route default via 10.7.0.1 dev eth0")),
             "{kernel}: the default route outlived its address:\n{text}"
         );
-        let json = common::nlorder(&["timeline", "--format", "json", "-q", &l1]);
-        assert!(String::from_utf8_lossy(&json.stdout).contains("addr_expired"));
-        let l0 = dir.join("dhclient-expiry.l0.pcap").to_string_lossy().into_owned();
-        let table = common::stdout_ok(&["table", "-q", &l0]);
-        assert!(
-            table.contains("its valid lifetime ends at"),
-            "{kernel}: no note:\n{table}"
-        );
-        // at `end+200` (when `ip -j` looked, 90 s after the lease ran out)
-        // the kernel's timer has deleted it with its routes, said assumed
-        let later = common::stdout_ok(&["table", "-q", "--at", "end+200", &l0]);
-        assert!(
-            !later.contains("inet 10.7.0."),
-            "{kernel}: the lease outlived its lifetime:\n{later}"
-        );
-        assert!(!later.contains("default via 10.7.0.1"), "{kernel}:\n{later}");
-        assert!(
-            later.contains("its valid lifetime ran out after the last packet"),
-            "{kernel}:\n{later}"
-        );
     }
+    prints(
+        "dhclient-expiry.l1",
+        &["timeline", "--format", "json"],
+        &["addr_expired"],
+        &[],
+    );
+    prints("dhclient-expiry.l0", &["table"], &["its valid lifetime ends at"], &[]);
+    // at `end+200` (when `ip -j` looked, 90 s after the lease ran out)
+    // the kernel's timer has deleted it with its routes, said assumed
+    prints(
+        "dhclient-expiry.l0",
+        &["table", "--at", "end+200"],
+        &["its valid lifetime ran out after the last packet"],
+        &["inet 10.7.0.", "default via 10.7.0.1"],
+    );
 }
 
 /// Tunnels by type: on a quiet host the link-local addresses of ip6tnl
@@ -382,29 +397,21 @@ fn lease_expiry_is_inferred_and_said() {
 /// no fe80::/64; sit0 gets ::a.b.c.d/96 per IPv4 address.
 #[test]
 fn tunnel_link_locals_follow_the_device_type_and_unknown_ones_are_said() {
-    for kernel in ["6.1", "6.12"] {
-        let pcap = common::fixture("daemons").join(kernel).join("tunnels-ipv6.l0.pcap");
-        let path = pcap.to_string_lossy().into_owned();
-        let text = common::stdout_ok(&["table", "-q", &path]);
-        for dev in ["ip6tnl0", "ip6tnl1"] {
-            assert!(
-                text.contains(&format!(
-                    "the link-local address of {dev} is made from its random permanent address, which no message showed: unknown"
-                )),
-                "{kernel}: {dev} not said unknown:\n{text}"
-            );
-        }
-        assert!(
-            !text
-                .lines()
-                .any(|l| l.contains(": tunl0 inet6") || l.contains("dev tunl0 proto kernel metric 256")),
-            "{kernel}: tunl0 got IPv6 of its own:\n{text}"
-        );
-        assert!(
-            text.contains("5: sit0 inet6 ::a13:1/96 scope global"),
-            "{kernel}:\n{text}"
-        );
-    }
+    let unknown = |dev: &str| {
+        format!(
+            "the link-local address of {dev} is made from its random permanent address, which no message showed: unknown"
+        )
+    };
+    prints(
+        "tunnels-ipv6.l0",
+        &["table"],
+        &[
+            &unknown("ip6tnl0"),
+            &unknown("ip6tnl1"),
+            "5: sit0 inet6 ::a13:1/96 scope global",
+        ],
+        &[": tunl0 inet6", "dev tunl0 proto kernel metric 256"],
+    );
 }
 
 /// A link listener that leaves half way: the link created after it left
@@ -414,19 +421,13 @@ fn tunnel_link_locals_follow_the_device_type_and_unknown_ones_are_said() {
 /// harness's own listener (l1) nothing is said.
 #[test]
 fn a_link_listener_that_left_is_said() {
-    for kernel in ["6.1", "6.12"] {
-        let dir = common::fixture("daemons").join(kernel);
-        let l0 = dir.join("listener-leaves.l0.pcap").to_string_lossy().into_owned();
-        let text = common::stdout_ok(&["table", "-q", &l0]);
-        assert!(
-            text.contains("no link listener was left after packet"),
-            "{kernel}:\n{text}"
-        );
-        assert!(!text.contains("veth0"), "{kernel}: veth0 outlived its peer:\n{text}");
-        let l1 = dir.join("listener-leaves.l1.pcap").to_string_lossy().into_owned();
-        let text = common::stdout_ok(&["table", "-q", &l1]);
-        assert!(!text.contains("no link listener was left"), "{kernel}:\n{text}");
-    }
+    prints(
+        "listener-leaves.l0",
+        &["table"],
+        &["no link listener was left after packet"],
+        &["veth0"],
+    );
+    prints("listener-leaves.l1", &["table"], &[], &["no link listener was left"]);
 }
 
 /// ipvlans on their own lower device (`ipvlan-mtu`): they take eth1's MTU
@@ -435,12 +436,9 @@ fn a_link_listener_that_left_is_said() {
 /// not reused), not eth1's ff:fe.
 #[test]
 fn ipvlans_follow_their_lower_mtu_silently_and_carry_their_dev_id() {
-    for kernel in ["6.1", "6.12"] {
+    for kernel in KERNELS {
         for run in ["l0", "l1"] {
-            let pcap = common::fixture("daemons")
-                .join(kernel)
-                .join(format!("ipvlan-mtu.{run}.pcap"));
-            let path = pcap.to_string_lossy().into_owned();
+            let path = daemon_run(kernel, &format!("ipvlan-mtu.{run}"));
             let text = common::stdout_ok(&["table", "-q", "--kernel", kernel, &path]);
             let line = |dev: &str, what: &str| {
                 text.lines()

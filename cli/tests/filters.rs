@@ -87,19 +87,30 @@ const FILTERS: &[(&str, &str)] = &[
     ("packet in {3..7}", "frame.number in {3..7}"),
 ];
 
-#[test]
-fn filters_keep_the_packets_tshark_keeps() {
+/// Runs `compare` on each of [`captures`] when tshark is here; `compare`
+/// holds nlorder against tshark on one capture and says how many packets
+/// it compared, and fewer than 500 in all would say little.
+fn against_tshark(what: &str, compare: impl Fn(&Path) -> usize) {
     if !common::have_tool("tshark") {
         return;
     }
-    let mut kept = 0;
-    for path in captures() {
+    let compared: usize = captures().iter().map(|path| compare(path)).sum();
+    assert!(
+        compared > 500,
+        "{what}: only {compared} packets compared in all: the comparison says little"
+    );
+}
+
+#[test]
+fn filters_keep_the_packets_tshark_keeps() {
+    against_tshark("filters", |path| {
+        let mut kept = 0;
         for (ours_expr, tshark_expr) in FILTERS {
             let want = packets(&common::tshark(
-                path.as_path(),
+                path,
                 &["-Y", tshark_expr, "-T", "fields", "-e", "frame.number"],
             ));
-            let got = packets(&ours(&path, &["-Y", ours_expr, "-e", "packet"]));
+            let got = packets(&ours(path, &["-Y", ours_expr, "-e", "packet"]));
             assert_eq!(
                 got,
                 want,
@@ -108,11 +119,8 @@ fn filters_keep_the_packets_tshark_keeps() {
             );
             kept += want.len();
         }
-    }
-    assert!(
-        kept > 500,
-        "the filters kept only {kept} packets in all: the comparison says little"
-    );
+        kept
+    });
 }
 
 /// nlorder's rows grouped per packet, each column's values joined by a
@@ -135,13 +143,9 @@ fn per_packet(text: &str) -> BTreeMap<String, Vec<String>> {
 
 #[test]
 fn fields_hold_what_tshark_prints() {
-    if !common::have_tool("tshark") {
-        return;
-    }
-    let mut rows = 0;
-    for path in captures() {
+    against_tshark("fields", |path| {
         let theirs = common::tshark(
-            &path,
+            path,
             &[
                 "-Y",
                 "!netlink.error",
@@ -175,7 +179,7 @@ fn fields_hold_what_tshark_prints() {
             .collect();
         // tshark's names for the columns are accepted too.
         let got = per_packet(&ours(
-            &path,
+            path,
             &[
                 "-Y",
                 "type != NLMSG_ERROR",
@@ -188,9 +192,8 @@ fn fields_hold_what_tshark_prints() {
             ],
         ));
         assert_eq!(got, want, "{}", path.display());
-        rows += got.len();
-    }
-    assert!(rows > 500, "only {rows} packets compared");
+        got.len()
+    });
 }
 
 #[test]

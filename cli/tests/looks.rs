@@ -37,15 +37,28 @@ struct Case {
     runs: Vec<Run>,
     /// The kernel release it was taken on (`--kernel`).
     kernel: String,
+    /// `nlorder who --format json` on the capture: every check starts from
+    /// the looks it names.
+    who: Value,
 }
 
 fn case(dir: &std::path::Path, kernel: &str, stem: &str) -> Case {
-    let capture = dir.join(format!("{stem}.pcap"));
+    let capture = dir.join(format!("{stem}.pcap")).to_str().expect("path").to_owned();
+    let (who, code) = common::json_of("who", &[&capture]);
+    assert_eq!(code, Some(0), "who on {capture}");
     Case {
         name: format!("{kernel}/{stem}"),
-        capture: capture.to_str().expect("path").to_owned(),
+        capture,
         runs: runs(&dir.join(format!("{stem}.runs.json"))),
         kernel: kernel.to_owned(),
+        who,
+    }
+}
+
+impl Case {
+    /// The runs that sent requests of `lib`.
+    fn sending(&self, lib: &str) -> Vec<&Run> {
+        self.runs.iter().filter(|r| sends(r, lib)).collect()
     }
 }
 
@@ -149,51 +162,46 @@ fn who_names_every_program_that_ran() {
 
 fn check_who(c: &Case) {
     let fixture = &c.name;
-    {
-        let (who, code) = common::json_of("who", &[&c.capture]);
-        assert_eq!(code, Some(0));
-        let requests = who["requests"].as_array().expect("requests");
-        let all = &c.runs;
-        for run in all {
-            let mine: Vec<&Value> = requests
-                .iter()
-                .filter(|r| r["port"].as_u64() == Some(run.pid) && r["dump"] == true)
-                .collect();
-            let libs = expected_libraries(run);
-            if libs.is_empty() {
-                assert!(mine.is_empty(), "{fixture} {}: {mine:?}", run.name);
-            }
-            for lib in &libs {
-                assert!(
-                    mine.iter()
-                        .any(|r| r["library"].as_str().is_some_and(|l| l.starts_with(lib))),
-                    "{fixture} {}: no {lib} request from port {}",
-                    run.name,
-                    run.pid
-                );
-            }
-            for r in mine {
-                let got = r["library"].as_str().expect("library");
-                assert!(
-                    libs.iter().any(|lib| got.starts_with(lib)),
-                    "{fixture} {}: {got} for {r}",
-                    run.name
-                );
-                if got != "iproute2" {
-                    assert_eq!(r["confidence"], "certain", "{fixture} {}: {r}", run.name);
-                }
-            }
-        }
-        // The scenario's own `ip` steps are the only other requesters:
-        // never taken for glibc or Go.
-        let pids: Vec<u64> = all.iter().map(|r| r.pid).collect();
-        for r in requests
+    let requests = c.who["requests"].as_array().expect("requests");
+    for run in &c.runs {
+        let mine: Vec<&Value> = requests
             .iter()
-            .filter(|r| !r["port"].as_u64().is_some_and(|p| pids.contains(&p)))
-        {
-            let lib = r["library"].as_str().expect("library");
-            assert!(lib == "iproute2" || lib == "unknown", "{fixture}: {lib} for {r}");
+            .filter(|r| r["port"].as_u64() == Some(run.pid) && r["dump"] == true)
+            .collect();
+        let libs = expected_libraries(run);
+        if libs.is_empty() {
+            assert!(mine.is_empty(), "{fixture} {}: {mine:?}", run.name);
         }
+        for lib in &libs {
+            assert!(
+                mine.iter()
+                    .any(|r| r["library"].as_str().is_some_and(|l| l.starts_with(lib))),
+                "{fixture} {}: no {lib} request from port {}",
+                run.name,
+                run.pid
+            );
+        }
+        for r in mine {
+            let got = r["library"].as_str().expect("library");
+            assert!(
+                libs.iter().any(|lib| got.starts_with(lib)),
+                "{fixture} {}: {got} for {r}",
+                run.name
+            );
+            if got != "iproute2" {
+                assert_eq!(r["confidence"], "certain", "{fixture} {}: {r}", run.name);
+            }
+        }
+    }
+    // The scenario's own `ip` steps are the only other requesters:
+    // never taken for glibc or Go.
+    let pids: Vec<u64> = c.runs.iter().map(|r| r.pid).collect();
+    for r in requests
+        .iter()
+        .filter(|r| !r["port"].as_u64().is_some_and(|p| pids.contains(&p)))
+    {
+        let lib = r["library"].as_str().expect("library");
+        assert!(lib == "iproute2" || lib == "unknown", "{fixture}: {lib} for {r}");
     }
 }
 
@@ -227,6 +235,17 @@ fn printed_order(run: &Run) -> Vec<String> {
     out
 }
 
+/// The candidates of the name a run looked up, in the name service's
+/// order: the addresses of the hosts file's lines for the name.
+fn hosts_candidates(run: &Run) -> Vec<String> {
+    let name = run.command.last().expect("name");
+    run.hosts
+        .iter()
+        .filter(|l| l.split_whitespace().nth(1) == Some(name.as_str()))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
 /// `gai ARGS CANDIDATES --format json`: the order it predicts, and the document.
 fn gai_order(args: &[&str], candidates: &[String]) -> (Vec<String>, Value) {
     let mut a = args.to_vec();
@@ -244,10 +263,7 @@ fn gai_order(args: &[&str], candidates: &[String]) -> (Vec<String>, Value) {
 #[test]
 fn gai_at_each_programs_look_predicts_what_it_printed() {
     let cases = committed();
-    let with_glibc: Vec<&Case> = cases
-        .iter()
-        .filter(|c| c.runs.iter().any(|r| sends(r, "glibc")))
-        .collect();
+    let with_glibc: Vec<&Case> = cases.iter().filter(|c| !c.sending("glibc").is_empty()).collect();
     assert_eq!(with_glibc.len(), 4, "gai-node and go-resolver on both kernels");
     for c in with_glibc {
         check_gai(c);
@@ -256,73 +272,56 @@ fn gai_at_each_programs_look_predicts_what_it_printed() {
 
 fn check_gai(c: &Case) {
     let fixture = &c.name;
-    {
-        let f = c.capture.clone();
-        let (who, _) = common::json_of("who", &[&f]);
-        let all = &c.runs;
-        let glibc: Vec<&Run> = all.iter().filter(|r| sends(r, "glibc")).collect();
-        assert!(!glibc.is_empty(), "{fixture}");
-        let mut last = None;
-        for run in &glibc {
-            let name = run.command.last().expect("name");
-            // the name service's order: the hosts file's lines for the name
-            let candidates: Vec<String> = run
-                .hosts
-                .iter()
-                .filter(|l| l.split_whitespace().nth(1) == Some(name.as_str()))
-                .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
-                .collect();
-            let at = look_of(&who, run.pid, "glibc").to_string();
-            let (order, _) = gai_order(&["--at", &at, &f], &candidates);
-            assert_eq!(
-                order,
-                printed_order(run),
-                "{fixture} {} at its look (packet {at})",
-                run.name
-            );
-            last = Some((candidates, printed_order(run)));
+    let f = &c.capture;
+    let glibc = c.sending("glibc");
+    assert!(!glibc.is_empty(), "{fixture}");
+    let mut last = None;
+    for run in &glibc {
+        let candidates = hosts_candidates(run);
+        let at = look_of(&c.who, run.pid, "glibc").to_string();
+        let (order, _) = gai_order(&["--at", &at, f], &candidates);
+        assert_eq!(
+            order,
+            printed_order(run),
+            "{fixture} {} at its look (packet {at})",
+            run.name
+        );
+        last = Some((candidates, printed_order(run)));
+    }
+    // --at auto: the last getaddrinfo look, which is the last glibc run's
+    let (candidates, printed) = last.expect("a glibc run");
+    let (order, g) = gai_order(&["--at", "auto", f], &candidates);
+    assert_eq!(order, printed, "{fixture}: gai --at auto");
+    let why = g["moment"]["description"].as_str().expect("moment");
+    common::assert_has(why, &["--at auto: the last of", "glibc getaddrinfo"]);
+    // Go's own resolver asks netlink for nothing: --at auto infers its
+    // moment from the last interface look of a Go program whose port
+    // sent no __check_pf (a cgo program's is left out), and says so
+    let go = c
+        .runs
+        .iter()
+        .find(|r| r.env.iter().any(|e| e.contains("netdns=go")))
+        .expect("a Go resolver run");
+    let (order, g) = gai_order(&["--at", "auto", "--resolver", "go", f], &hosts_candidates(go));
+    assert_eq!(order, printed_order(go), "{fixture}: Go's resolver");
+    let moment = &g["moment"];
+    let why = moment["description"].as_str().expect("m");
+    common::assert_has(why, &["asks netlink for nothing"]);
+    let mut go_programs = c.runs.iter().filter(|r| sends(r, "go-net") && !sends(r, "glibc"));
+    match go_programs.next_back() {
+        Some(r) => {
+            let look = look_of(&c.who, r.pid, "go-net");
+            assert_eq!(moment["packet"], look, "{fixture}: {}'s interface look", r.name);
+            assert_eq!(moment["inferred"], true, "{fixture}");
+            common::assert_has(why, &["(--at auto, inferred: "]);
+            assert!(why.contains(&format!("port {},", r.pid)), "{why}");
+            for cgo in c.runs.iter().filter(|r| sends(r, "go-net") && sends(r, "glibc")) {
+                assert!(why.contains(&format!("port {} also sent __check_pf", cgo.pid)), "{why}");
+            }
         }
-        // --at auto: the last getaddrinfo look, which is the last glibc run's
-        let (candidates, printed) = last.expect("a glibc run");
-        let (order, g) = gai_order(&["--at", "auto", &f], &candidates);
-        assert_eq!(order, printed, "{fixture}: gai --at auto");
-        let why = g["moment"]["description"].as_str().expect("moment");
-        common::assert_has(why, &["--at auto: the last of", "glibc getaddrinfo"]);
-        // Go's own resolver asks netlink for nothing: --at auto infers its
-        // moment from the last interface look of a Go program whose port
-        // sent no __check_pf (a cgo program's is left out), and says so
-        let go = all
-            .iter()
-            .find(|r| r.env.iter().any(|e| e.contains("netdns=go")))
-            .expect("a Go resolver run");
-        let name = go.command.last().expect("name");
-        let candidates: Vec<String> = go
-            .hosts
-            .iter()
-            .filter(|l| l.split_whitespace().nth(1) == Some(name.as_str()))
-            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
-            .collect();
-        let (order, g) = gai_order(&["--at", "auto", "--resolver", "go", &f], &candidates);
-        assert_eq!(order, printed_order(go), "{fixture}: Go's resolver");
-        let moment = &g["moment"];
-        let why = moment["description"].as_str().expect("m");
-        common::assert_has(why, &["asks netlink for nothing"]);
-        let mut go_programs = all.iter().filter(|r| sends(r, "go-net") && !sends(r, "glibc"));
-        match go_programs.next_back() {
-            Some(r) => {
-                let look = look_of(&who, r.pid, "go-net");
-                assert_eq!(moment["packet"], look, "{fixture}: {}'s interface look", r.name);
-                assert_eq!(moment["inferred"], true, "{fixture}");
-                common::assert_has(why, &["(--at auto, inferred: "]);
-                assert!(why.contains(&format!("port {},", r.pid)), "{why}");
-                for cgo in all.iter().filter(|r| sends(r, "go-net") && sends(r, "glibc")) {
-                    assert!(why.contains(&format!("port {} also sent __check_pf", cgo.pid)), "{why}");
-                }
-            }
-            None => {
-                assert_eq!(moment["end_of_capture"], true, "{fixture}");
-                assert_eq!(moment["inferred"], false, "{fixture}");
-            }
+        None => {
+            assert_eq!(moment["end_of_capture"], true, "{fixture}");
+            assert_eq!(moment["inferred"], false, "{fixture}");
         }
     }
 }
@@ -336,7 +335,7 @@ fn check_gai(c: &Case) {
 fn go_resolver_at_auto_is_its_programs_interface_look_not_the_end() {
     for c in committed().iter().filter(|c| c.name.contains("go-resolver")) {
         let fixture = &c.name;
-        let (who, _) = common::json_of("who", &[&c.capture]);
+        let who = &c.who;
         let go = c.runs.iter().find(|r| r.name == "go-node").expect("go-node");
         let cgo = c.runs.iter().find(|r| r.name == "cgo-node").expect("cgo-node");
         let candidates = ["10.0.6.2".to_owned(), "2001:db8:20::2".to_owned()];
@@ -347,9 +346,9 @@ fn go_resolver_at_auto_is_its_programs_interface_look_not_the_end() {
         assert_ne!(at_end, printed, "{fixture}: the end is not Go's moment");
         let (at_auto, g) = gai_order(&["--at", "auto", "--resolver", "go", &c.capture], &candidates);
         assert_eq!(at_auto, printed, "{fixture}");
-        assert_eq!(g["moment"]["packet"], look_of(&who, go.pid, "go-net"), "{fixture}");
+        assert_eq!(g["moment"]["packet"], look_of(who, go.pid, "go-net"), "{fixture}");
         // the cgo program's Go look is later, and left out
-        assert!(look_of(&who, cgo.pid, "go-net") > look_of(&who, go.pid, "go-net"));
+        assert!(look_of(who, cgo.pid, "go-net") > look_of(who, go.pid, "go-net"));
         // every look of a Go program that is not a cgo one: only go-node's
         let text = common::stdout_ok(&[
             "gai",
@@ -411,52 +410,46 @@ fn at_a_go_look_the_tables_are_what_go_enumerated_and_first_found_walks_them_bac
 
 fn check_go(c: &Case) {
     let fixture = &c.name;
-    {
-        let f = c.capture.clone();
-        let (who, _) = common::json_of("who", &[&f]);
-        let all = &c.runs;
-        let go_runs: Vec<&Run> = all.iter().filter(|r| sends(r, "go-net")).collect();
-        assert!(!go_runs.is_empty(), "{fixture}");
-        for run in &go_runs {
-            let seen = go_interfaces(run);
-            let at = look_of(&who, run.pid, "go-net").to_string();
-            let kernel = c.kernel.as_str();
-            let (t, _) = common::json_of("table", &["--kernel", kernel, "--at", &at, &f]);
-            let links = common::strs_at(&t["links"], "name");
-            let names: Vec<String> = seen.iter().map(|(n, _)| n.clone()).collect();
-            assert_eq!(links, names, "{fixture} {}: link order at packet {at}", run.name);
-            for (name, addrs) in &seen {
-                let index = t["links"]
-                    .as_array()
-                    .expect("links")
-                    .iter()
-                    .find(|l| l["name"] == name.as_str())
-                    .and_then(|l| l["index"].as_u64())
-                    .expect("index");
-                let mine: Vec<String> = t["addresses"]
-                    .as_array()
-                    .expect("addresses")
-                    .iter()
-                    .filter(|a| a["index"].as_u64() == Some(index))
-                    .map(|a| format!("{}/{}", a["address"].as_str().expect("a"), a["prefix_len"]))
-                    .collect();
-                assert_eq!(&mine, addrs, "{fixture} {}: addresses of {name}", run.name);
-            }
+    let (f, kernel) = (c.capture.as_str(), c.kernel.as_str());
+    let go_runs = c.sending("go-net");
+    assert!(!go_runs.is_empty(), "{fixture}");
+    for run in &go_runs {
+        let seen = go_interfaces(run);
+        let at = look_of(&c.who, run.pid, "go-net").to_string();
+        let (t, _) = common::json_of("table", &["--kernel", kernel, "--at", &at, f]);
+        let links = common::strs_at(&t["links"], "name");
+        let names: Vec<String> = seen.iter().map(|(n, _)| n.clone()).collect();
+        assert_eq!(links, names, "{fixture} {}: link order at packet {at}", run.name);
+        for (name, addrs) in &seen {
+            let index = t["links"]
+                .as_array()
+                .expect("links")
+                .iter()
+                .find(|l| l["name"] == name.as_str())
+                .and_then(|l| l["index"].as_u64())
+                .expect("index");
+            let mine: Vec<String> = t["addresses"]
+                .as_array()
+                .expect("addresses")
+                .iter()
+                .filter(|a| a["index"].as_u64() == Some(index))
+                .map(|a| format!("{}/{}", a["address"].as_str().expect("a"), a["prefix_len"]))
+                .collect();
+            assert_eq!(&mine, addrs, "{fixture} {}: addresses of {name}", run.name);
         }
-        // --at auto evaluates at the last Go look; calico walks its list backwards
-        let last = go_interfaces(go_runs.last().expect("a Go run"));
-        let kernel = c.kernel.as_str();
-        let (d, _) = common::detect_json(&["--kernel", kernel, "--at", "auto", "--method", "first-found", &f]);
-        let walked = common::strs_at(&d["candidates"], "interface");
-        let mut expected: Vec<String> = last.iter().map(|(n, _)| n.clone()).collect();
-        expected.reverse();
-        assert_eq!(walked, expected, "{fixture}: first-found at the last Go look");
-        assert!(
-            d["moment"]["description"].as_str().expect("m").contains("Go net"),
-            "{}",
-            d["moment"]
-        );
     }
+    // --at auto evaluates at the last Go look; calico walks its list backwards
+    let last = go_interfaces(go_runs.last().expect("a Go run"));
+    let (d, _) = common::detect_json(&["--kernel", kernel, "--at", "auto", "--method", "first-found", f]);
+    let walked = common::strs_at(&d["candidates"], "interface");
+    let mut expected: Vec<String> = last.iter().map(|(n, _)| n.clone()).collect();
+    expected.reverse();
+    assert_eq!(walked, expected, "{fixture}: first-found at the last Go look");
+    assert!(
+        d["moment"]["description"].as_str().expect("m").contains("Go net"),
+        "{}",
+        d["moment"]
+    );
 }
 
 #[test]
@@ -513,10 +506,10 @@ fn fresh_look_runs_meet_the_same_checks() {
     for c in &cases {
         eprintln!("checking {}", c.name);
         check_who(c);
-        if c.runs.iter().any(|r| sends(r, "glibc")) {
+        if !c.sending("glibc").is_empty() {
             check_gai(c);
         }
-        if c.runs.iter().any(|r| sends(r, "go-net")) {
+        if !c.sending("go-net").is_empty() {
             check_go(c);
         }
     }

@@ -187,80 +187,68 @@ fn a_bridge_configured_before_the_capture_gets_no_second_link_local() {
 /// go forward in packet order and name devices by their names.
 #[test]
 fn dumps_disagree_only_where_the_kernel_caused_it() {
-    // (capture, packet of the dump): why the kernel's tables moved unseen.
+    // (capture, packets of its dumps): why the kernel's tables moved unseen.
     let between = "two recordings joined: what changed between them no message shows";
-    let caused: &[(&str, &str, &str)] = &[
-        ("two-recordings.pcap", "12", between),
-        ("two-recordings.pcap", "15", between),
-        ("two-recordings.pcap", "18", between),
-        ("others/filtered.pcap", "13", between),
-        ("others/filtered.pcap", "16", between),
+    let dad = "DAD ended unseen";
+    let lifetime = "lifetime check not run yet";
+    let peer_away = "peer in another namespace";
+    let keep_addr = "keep_addr_on_down, no listener";
+    let rejoined = "bridge carrier when a port rejoins an emptied bridge";
+    let module = "a module's fallback devices, named by an assumption";
+    let caused: &[(&str, &[&str], &str)] = &[
+        ("two-recordings.pcap", &["12", "15", "18"], between),
+        ("others/filtered.pcap", &["13", "16"], between),
         // Duplicate address detection of a link-local address ended between
         // two dumps with no listener: its local route came silently, at a
         // random moment the tables' assumptions name (tests/predict.rs
         // counts these as said).
-        ("between/6.1/route-steps.l0.pcap", "650", "DAD ended unseen"),
-        ("between/6.1/route-steps.l0.pcap", "1019", "DAD ended unseen"),
-        ("between/6.1/route-steps.l0.pcap", "1085", "DAD ended unseen"),
-        ("between/6.12/route-steps.l0.pcap", "958", "DAD ended unseen"),
-        ("between/6.12/route-steps.l0.pcap", "979", "DAD ended unseen"),
-        ("between/6.12/route-steps.l0.pcap", "1061", "DAD ended unseen"),
-        ("between/6.1/carrier-steps.l0.pcap", "131", "DAD ended unseen"),
-        ("between/6.1/carrier-steps.l0.pcap", "144", "DAD ended unseen"),
-        ("between/6.1/carrier-steps.l0.pcap", "281", "DAD ended unseen"),
-        ("between/6.1/carrier-steps.l0.pcap", "439", "DAD ended unseen"),
-        ("between/6.12/carrier-steps.l0.pcap", "140", "DAD ended unseen"),
-        ("between/6.12/carrier-steps.l0.pcap", "228", "DAD ended unseen"),
-        ("between/6.12/carrier-steps.l0.pcap", "321", "DAD ended unseen"),
-        ("between/6.12/carrier-steps.l0.pcap", "423", "DAD ended unseen"),
-        ("between/6.12/carrier-steps.l0.pcap", "598", "DAD ended unseen"),
+        ("between/6.1/route-steps.l0.pcap", &["650", "1019", "1085"], dad),
+        ("between/6.12/route-steps.l0.pcap", &["958", "979", "1061"], dad),
+        ("between/6.1/carrier-steps.l0.pcap", &["131", "144", "281", "439"], dad),
+        (
+            "between/6.12/carrier-steps.l0.pcap",
+            &["140", "228", "321", "423", "598"],
+            dad,
+        ),
         // The valid lifetime of 10.53.0.11 ended at this dump; the kernel
         // deletes the address when its lifetime check (`check_lifetime`)
         // next runs, which no message times: the tables' assumption names
         // it (tests/predict.rs counts it as said).
-        ("heldout2/lifetimes.pcap.gz", "135", "lifetime check not run yet"),
+        ("heldout2/lifetimes.pcap.gz", &["135"], lifetime),
         // Not the kernel: the second held-out set's dumps the model still
-        // predicts wrong (tests/predict.rs lists them with why).
+        // predicts wrong (tests/predict.rs lists them with why): a bridge
+        // whose ports had all left, then a port added again (up, with
+        // carrier): the kernel's bridge had no carrier at the next dump, the
+        // model's has; its linkwatch event, still queued, is named, but
+        // carrier itself is not linkwatch's (not understood yet).
+        ("heldout2/bridge.pcap.gz", &["377"], rejoined),
+        ("heldout2/cni.pcap.gz", &["436"], rejoined),
+        ("heldout2/docker.pcap.gz", &["425"], rejoined),
         // The third held-out set: a veth's peer lost carrier in another
         // namespace (the dump says so); both ports of a bridge lost theirs
         // there (its queued linkwatch event is named); an optimistic
         // address the kernel announces when its DAD ends, named by its
         // local route; an address whose lifetime ended before the kernel's
         // lifetime check ran (the address and its routes are named).
-        ("heldout3/birdchurn.pcap.gz", "283", "peer in another namespace"),
-        ("heldout3/bridgemac.pcap.gz", "345", "peer in another namespace"),
+        ("heldout3/birdchurn.pcap.gz", &["283"], peer_away),
+        ("heldout3/bridgemac.pcap.gz", &["345"], peer_away),
         (
             "heldout3/dad.pcap.gz",
-            "166",
+            &["166"],
             "optimistic address, named by its local route",
         ),
-        ("heldout3/expiry.pcap.gz", "157", "lifetime check not run yet"),
+        ("heldout3/expiry.pcap.gz", &["157"], lifetime),
         // A device went down with keep_addr_on_down on and no address
         // listener: whether the kernel kept its addresses no message shows
         // until the address dump (the tables' assumptions say so; with a
         // listener, `S.l1`, it is read from the deletions announced).
-        ("between/6.1/keep-addr.l0.pcap", "114", "keep_addr_on_down, no listener"),
-        ("between/6.1/keep-addr.l0.pcap", "173", "keep_addr_on_down, no listener"),
-        (
-            "between/6.12/keep-addr.l0.pcap",
-            "111",
-            "keep_addr_on_down, no listener",
-        ),
-        (
-            "between/6.12/keep-addr.l0.pcap",
-            "168",
-            "keep_addr_on_down, no listener",
-        ),
+        ("between/6.1/keep-addr.l0.pcap", &["114", "173"], keep_addr),
+        ("between/6.12/keep-addr.l0.pcap", &["111", "168"], keep_addr),
         // Not the kernel: linkwatch ran for br1 later than the model has it
         // (tests/predict.rs lists it).
         (
             "between/6.1/route-steps.l0.pcap",
-            "934",
-            "linkwatch ran later than predicted",
-        ),
-        (
-            "between/6.1/route-steps.l0.pcap",
-            "939",
+            &["934", "939"],
             "linkwatch ran later than predicted",
         ),
         // A veth whose peer left for another namespace: LOWERLAYERDOWN
@@ -268,42 +256,40 @@ fn dumps_disagree_only_where_the_kernel_caused_it() {
         // `--kernel 6.1`, as tests/predict.rs gives it, it is predicted).
         (
             "between/6.1/route-steps.l0.pcap",
-            "1137",
+            &["1137"],
             "operstate by release, none given",
         ),
         // The order of a shared link-local's local routes: two DADs ended
         // unseen within a second of each other (tests/predict.rs counts it
         // said: the tables' assumptions name the address).
-        ("choosers/6.1/chooser-host6.l0.pcap", "178", "DAD ended unseen"),
-        ("choosers/6.12/chooser-host2.l0.pcap", "246", "DAD ended unseen"),
+        ("choosers/6.1/chooser-host6.l0.pcap", &["178"], dad),
+        ("choosers/6.12/chooser-host2.l0.pcap", &["246"], dad),
         // No kernel release given here: the model takes 6.7's and later's
         // GETLINK, which runs the device's linkwatch event first; on 6.1 it
         // does not, so cni0's IPv6 came after wg0's (with `--kernel 6.1`, as
         // tests/predict.rs gives it, the dump is predicted).
         (
             "choosers/6.1/chooser-host2.l0.pcap",
-            "251",
+            &["251"],
             "linkwatch by release, none given",
         ),
+        // A tunnel module loaded on demand made its fallback devices, which
+        // no message shows; the tables' assumptions named them before the
+        // dump.
+        (
+            "between/6.1/module-devices.l0.pcap",
+            &["63", "106", "148", "196"],
+            module,
+        ),
+        (
+            "between/6.12/module-devices.l0.pcap",
+            &["61", "102", "142", "188"],
+            module,
+        ),
     ];
-    // A tunnel module loaded on demand made its fallback devices, which
-    // no message shows; the tables' assumptions named them before the dump.
-    // Not the kernel: a bridge whose ports had all left, then a port added
-    // again (up, with carrier): the kernel's bridge had no carrier at the
-    // next dump, the model's has; its linkwatch event, still queued, is
-    // named, but carrier itself is not linkwatch's (not understood yet).
-    let rejoined = "bridge carrier when a port rejoins an emptied bridge";
-    let module = "a module's fallback devices, named by an assumption";
     let caused: Vec<(&str, &str, &str)> = caused
         .iter()
-        .copied()
-        .chain(["63", "106", "148", "196"].map(|p| ("between/6.1/module-devices.l0.pcap", p, module)))
-        .chain(["61", "102", "142", "188"].map(|p| ("between/6.12/module-devices.l0.pcap", p, module)))
-        .chain([
-            ("heldout2/bridge.pcap.gz", "377", rejoined),
-            ("heldout2/cni.pcap.gz", "436", rejoined),
-            ("heldout2/docker.pcap.gz", "425", rejoined),
-        ])
+        .flat_map(|&(cap, packets, why)| packets.iter().map(move |&p| (cap, p, why)))
         .collect();
     let mut found = Vec::new();
     let mut placeholders = Vec::new();
@@ -399,19 +385,9 @@ fn before_a_dump_s_answer_its_tables_are_unknown_yet() {
 /// arrival of the route dump is not a change of kubelet's answer.
 #[test]
 fn the_first_dumps_arriving_are_no_flip() {
-    let cap = common::fixture("incident-hotplug.pcap");
-    let out = common::nlorder(&[
-        "detect",
-        "-q",
-        "--timeline",
-        "--method",
-        "kubelet",
-        "--format",
-        "json",
-        cap.to_str().unwrap(),
-    ]);
-    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let flips = d["nodes"][0]["flips"].as_array().unwrap();
+    let cap = common::fx("incident-hotplug.pcap");
+    let (node, _) = common::detect_json(&["--timeline", "--method", "kubelet", &cap]);
+    let flips = node["flips"].as_array().unwrap();
     assert!(
         !flips.iter().any(|f| f.to_string().contains("holds no routes")),
         "{flips:?}"

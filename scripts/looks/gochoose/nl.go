@@ -123,6 +123,30 @@ func ribDump(proto, family int, reply uint16, size int) ([]syscall.NetlinkMessag
 	return out, nil
 }
 
+// ribRead is one dump as ribDump gives it, read entry by entry: read gets
+// each reply's fixed header H and its attributes and says what the reply
+// is and whether to keep it. A reply whose attributes do not parse ends
+// the dump with that error, as vishvananda/netlink's parsers end it.
+func ribRead[H, T any](proto, family int, reply uint16, read func(h *H, attrs []syscall.NetlinkRouteAttr) (T, bool)) ([]T, error) {
+	var h H
+	msgs, err := ribDump(proto, family, reply, int(unsafe.Sizeof(h)))
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	for i := range msgs {
+		m := &msgs[i]
+		attrs, err := syscall.ParseNetlinkRouteAttr(m)
+		if err != nil {
+			return nil, err
+		}
+		if v, keep := read((*H)(unsafe.Pointer(&m.Data[0])), attrs); keep {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
 func cstr(b []byte) string {
 	for i, c := range b {
 		if c == 0 {
@@ -155,19 +179,8 @@ func u32(b []byte) uint32 { return *(*uint32)(unsafe.Pointer(&b[0])) }
 
 // LinkList is one RTM_GETLINK dump (AF_UNSPEC), in dump order.
 func LinkList() ([]Link, error) {
-	msgs, err := ribDump(syscall.RTM_GETLINK, syscall.AF_UNSPEC, syscall.RTM_NEWLINK, syscall.SizeofIfInfomsg)
-	if err != nil {
-		return nil, err
-	}
-	var out []Link
-	for i := range msgs {
-		m := &msgs[i]
-		ifi := (*syscall.IfInfomsg)(unsafe.Pointer(&m.Data[0]))
+	return ribRead(syscall.RTM_GETLINK, syscall.AF_UNSPEC, syscall.RTM_NEWLINK, func(ifi *syscall.IfInfomsg, attrs []syscall.NetlinkRouteAttr) (Link, bool) {
 		l := Link{Index: int(ifi.Index), RawFlags: ifi.Flags}
-		attrs, err := syscall.ParseNetlinkRouteAttr(m)
-		if err != nil {
-			return nil, err
-		}
 		for _, a := range attrs {
 			switch a.Attr.Type {
 			case syscall.IFLA_IFNAME:
@@ -192,34 +205,22 @@ func LinkList() ([]Link, error) {
 				}
 			}
 		}
-		out = append(out, l)
-	}
-	return out, nil
+		return l, true
+	})
 }
 
 // AddrList is one RTM_GETADDR dump of the family (AF_UNSPEC for both), in
 // dump order, kept to the link index when index > 0: vishvananda/netlink's
 // AddrList(link, family).
 func AddrList(index int, family int) ([]Addr, error) {
-	msgs, err := ribDump(syscall.RTM_GETADDR, family, syscall.RTM_NEWADDR, syscall.SizeofIfAddrmsg)
-	if err != nil {
-		return nil, err
-	}
-	var out []Addr
-	for i := range msgs {
-		m := &msgs[i]
-		ifa := (*syscall.IfAddrmsg)(unsafe.Pointer(&m.Data[0]))
+	return ribRead(syscall.RTM_GETADDR, family, syscall.RTM_NEWADDR, func(ifa *syscall.IfAddrmsg, attrs []syscall.NetlinkRouteAttr) (Addr, bool) {
 		if family != syscall.AF_UNSPEC && int(ifa.Family) != family {
-			continue
+			return Addr{}, false
 		}
 		if index > 0 && int(ifa.Index) != index {
-			continue
+			return Addr{}, false
 		}
 		a := Addr{Family: ifa.Family, PrefixLen: int(ifa.Prefixlen), Flags: uint32(ifa.Flags), Scope: ifa.Scope, Index: int(ifa.Index)}
-		attrs, err := syscall.ParseNetlinkRouteAttr(m)
-		if err != nil {
-			return nil, err
-		}
 		var local, address net.IP
 		for _, at := range attrs {
 			switch at.Attr.Type {
@@ -247,31 +248,16 @@ func AddrList(index int, family int) ([]Addr, error) {
 		default:
 			a.IP = address
 		}
-		if a.IP == nil {
-			continue
-		}
-		out = append(out, a)
-	}
-	return out, nil
+		return a, a.IP != nil
+	})
 }
 
 // RouteDump is one RTM_GETROUTE dump of the family, every table, in dump
 // order.
 func RouteDump(family int) ([]Route, error) {
-	msgs, err := ribDump(syscall.RTM_GETROUTE, family, syscall.RTM_NEWROUTE, syscall.SizeofRtMsg)
-	if err != nil {
-		return nil, err
-	}
-	var out []Route
-	for i := range msgs {
-		m := &msgs[i]
-		rt := (*syscall.RtMsg)(unsafe.Pointer(&m.Data[0]))
+	return ribRead(syscall.RTM_GETROUTE, family, syscall.RTM_NEWROUTE, func(rt *syscall.RtMsg, attrs []syscall.NetlinkRouteAttr) (Route, bool) {
 		r := Route{Family: rt.Family, DstLen: rt.Dst_len, RtTable: rt.Table, Table: uint32(rt.Table),
 			Protocol: rt.Protocol, Scope: rt.Scope, Type: rt.Type, Flags: rt.Flags, Tos: rt.Tos}
-		attrs, err := syscall.ParseNetlinkRouteAttr(m)
-		if err != nil {
-			return nil, err
-		}
 		for _, a := range attrs {
 			switch a.Attr.Type {
 			case syscall.RTA_DST:
@@ -302,9 +288,8 @@ func RouteDump(family int) ([]Route, error) {
 				r.Encap = true
 			}
 		}
-		out = append(out, r)
-	}
-	return out, nil
+		return r, true
+	})
 }
 
 // RouteList is vishvananda/netlink's RouteList(nil, family): the dump of
