@@ -140,7 +140,10 @@ fn translate(p: &str) -> Result<String, String> {
         }
         if in_class {
             match c {
-                ']' if i > class_start => in_class = false,
+                ']' if i > class_start => {
+                    in_class = false;
+                    out.push(c);
+                }
                 '[' if chars.get(i + 1) == Some(&':') => {
                     // POSIX class [:alpha:]: copy through to its closing ":]"
                     let class = chars
@@ -153,23 +156,14 @@ fn translate(p: &str) -> Result<String, String> {
                         continue;
                     }
                     out.push_str("\\[");
-                    i += 1;
-                    continue;
                 }
                 '[' | '&' | '~' => {
                     out.push('\\');
                     out.push(c);
-                    i += 1;
-                    continue;
                 }
-                '-' if chars.get(i + 1) == Some(&'-') => {
-                    out.push_str("-\\");
-                    i += 1;
-                    continue;
-                }
-                _ => {}
+                '-' if chars.get(i + 1) == Some(&'-') => out.push_str("-\\"),
+                _ => out.push(c),
             }
-            out.push(c);
             i += 1;
             continue;
         }
@@ -189,25 +183,20 @@ fn translate(p: &str) -> Result<String, String> {
             '{' => {
                 let after = chars.get(i + 1..).unwrap_or_default();
                 let body = after.iter().position(|&x| x == '}').and_then(|e| after.get(..e));
-                if let Some(body) = body {
-                    let inner: String = body.iter().collect();
-                    let counts: Vec<&str> = inner.split(',').collect();
-                    let is_repeat = !inner.is_empty()
-                        && counts.len() <= 2
-                        && counts
-                            .first()
-                            .is_some_and(|min| !min.is_empty() && min.chars().all(|d| d.is_ascii_digit()))
-                        && counts.iter().all(|c| c.chars().all(|d| d.is_ascii_digit()));
-                    if is_repeat && counts.iter().any(|c| c.parse::<u32>().is_ok_and(|n| n > 1000)) {
-                        return Err("invalid repeat count".into());
-                    }
-                    if !is_repeat {
-                        // Go reads a '{' that opens no repeat as a literal.
-                        out.push_str("\\{");
-                        i += 1;
-                        continue;
-                    }
-                } else {
+                let counts: Vec<String> = body
+                    .map(|b| b.iter().collect::<String>())
+                    .filter(|inner| !inner.is_empty())
+                    .map(|inner| inner.split(',').map(str::to_owned).collect())
+                    .unwrap_or_default();
+                let is_repeat = (1..=2).contains(&counts.len())
+                    && counts.first().is_some_and(|min| !min.is_empty())
+                    && counts.iter().all(|c| c.chars().all(|d| d.is_ascii_digit()));
+                if is_repeat && counts.iter().any(|c| c.parse::<u32>().is_ok_and(|n| n > 1000)) {
+                    return Err("invalid repeat count".into());
+                }
+                if !is_repeat {
+                    // Go reads a '{' that opens no repeat (or no '}' at
+                    // all) as a literal.
                     out.push_str("\\{");
                     i += 1;
                     continue;
