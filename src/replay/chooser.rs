@@ -56,9 +56,9 @@ pub trait Chooser {
     const CHECKS_CONFLICTS: bool = false;
     /// How it asks the kernel for the tables: what `--at auto` looks for.
     const ASKS: Asks = Asks::GoNetlink;
-    /// Its own failure for a capture without routes, where it words that
-    /// itself (else the common one).
-    const NO_ROUTES: Option<&'static dyn Word> = None;
+    /// How its failure on a capture without routes is said. Default: the
+    /// common sentence, that it reads the default routes.
+    const NO_ROUTES: NoRoutes = NoRoutes::Reads;
     /// The step of its own logic the default-route walk is, where it
     /// numbers its steps (kubelet's 4).
     const WALK_STEP: Option<u8> = None;
@@ -127,8 +127,6 @@ pub trait Optionless {
     /// Whether the answer depends on the order the interfaces are walked
     /// in ([`Chooser::walks_links`]).
     const WALKS_LINKS: bool;
-    /// [`Chooser::NO_ROUTES`].
-    const NO_ROUTES: Option<&'static dyn Word> = None;
 
     /// Its replay.
     fn detect(model: &Model) -> Detection;
@@ -150,7 +148,6 @@ impl<P: Optionless> Chooser for P {
     const DOC: &'static str = <P as Optionless>::DOC;
     type Settings = NoSettings;
     type Options = ();
-    const NO_ROUTES: Option<&'static dyn Word> = <P as Optionless>::NO_ROUTES;
 
     fn options(_: &Context<'_>) -> Result<(), OptionsError> {
         Ok(())
@@ -185,8 +182,9 @@ impl<P: Optionless> Chooser for P {
 pub trait Replay: Sync {
     /// The program it replays.
     fn program(&self) -> Program;
-    /// Its own failure for a capture without routes ([`Chooser::NO_ROUTES`]).
-    fn no_routes(&self) -> Option<&'static dyn Word>;
+    /// How its failure on a capture without routes is said
+    /// ([`Chooser::NO_ROUTES`]).
+    fn no_routes(&self) -> NoRoutes;
     /// The step its default-route walk is ([`Chooser::WALK_STEP`]).
     fn walk_step(&self) -> Option<u8>;
     /// What it chooses, in a few words ([`Chooser::DOC`]).
@@ -284,7 +282,7 @@ impl<C: Chooser + Sync + 'static> Replay for C {
         C::PROGRAM
     }
 
-    fn no_routes(&self) -> Option<&'static dyn Word> {
+    fn no_routes(&self) -> NoRoutes {
         C::NO_ROUTES
     }
 
@@ -339,6 +337,19 @@ impl<C: Chooser + Sync + 'static> Replay for C {
 /// A program replayed in one version only stands for its logic: its
 /// chooser is its semantics, worded by the chooser's `Display`.
 impl<C: Chooser + Word> super::program::OwnWord<super::semantics::Semantics> for C {}
+
+/// How a program's failure on a capture without routes
+/// ([`Failure::NoRoutesCaptured`]) is said.
+#[derive(Debug, Clone, Copy)]
+pub enum NoRoutes {
+    /// The common sentence: it reads the default routes.
+    Reads,
+    /// The common sentence for a program that walks them
+    /// (apimachinery's walk, as kubeadm and k3s say it).
+    Walks,
+    /// Its own failure, worded in its wording file.
+    Own(&'static dyn Word),
+}
 
 /// How a program asks the kernel for what it reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

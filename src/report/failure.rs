@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+use crate::replay::chooser::NoRoutes;
 use crate::replay::failure::Failure;
 
 impl fmt::Display for Failure {
@@ -38,13 +39,17 @@ impl fmt::Display for Failure {
                         "the capture cannot tell: {}",
                         super::assumption::unshown_list(unshown)
                     ),
-                    Failure::NoRoutesCaptured(program) => match program.replay().no_routes() {
-                        Some(own) => fmt::Display::fmt(own, f),
-                        None => write!(
+                    Failure::NoRoutesCaptured(program) => {
+                        let verb = match program.replay().no_routes() {
+                            NoRoutes::Own(own) => return fmt::Display::fmt(own, f),
+                            NoRoutes::Reads => "reads",
+                            NoRoutes::Walks => "walks",
+                        };
+                        write!(
                             f,
-                            "{program} reads the default routes, but the capture holds no routes: record a route dump too"
-                        ),
-                    },
+                            "{program} {verb} the default routes, but the capture holds no routes: record a route dump too"
+                        )
+                    }
                 }
     }
 }

@@ -7,7 +7,6 @@
 
 use std::fmt;
 
-use crate::replay::k3s::note::Failure;
 use crate::replay::k3s::{Note, Reason};
 
 /// The `semantics:` line.
@@ -18,17 +17,6 @@ impl fmt::Display for crate::replay::k3s::K3s {
              first IPv6); else the default-route interface (ChooseHostInterface), plus the IPv6 one \
              (ResolveBindAddress(::1)) when it differs",
         )
-    }
-}
-
-/// The default-route walk without a route in the capture.
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::NoRoutes => {
-                f.write_str("k3s walks the default routes, but the capture holds no routes: record a route dump too")
-            }
-        }
     }
 }
 

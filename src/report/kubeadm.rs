@@ -45,9 +45,6 @@ impl fmt::Display for Reason {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::NoRoutes => f.write_str(
-                "kubeadm walks the default routes, but the capture holds no routes: record a route dump too",
-            ),
             Failure::Unspecified { warning } => {
                 write!(f, "{warning} (which kubeadm then refuses as an advertise address)")
             }

@@ -39,7 +39,7 @@ pub struct Ansible;
 impl Chooser for Ansible {
     const PROGRAM: super::program::Program = super::program::Program::named("ansible");
     const DOC: &'static str = "Ansible's default address fact (kubespray's fallback IP)";
-    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
+    const NO_ROUTES: super::chooser::NoRoutes = super::chooser::NoRoutes::Own(&note::Failure::NoRoutes);
     type Settings = super::chooser::NoSettings;
     type Options = Family;
     const ASKS: Asks = Asks::IpRouteGet;

@@ -27,7 +27,7 @@ pub struct Flannel;
 impl Chooser for Flannel {
     const PROGRAM: super::program::Program = super::program::Program::named("flannel");
     const DOC: &'static str = "flannel's public IP";
-    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
+    const NO_ROUTES: super::chooser::NoRoutes = super::chooser::NoRoutes::Own(&note::Failure::NoRoutes);
     type Settings = Settings;
     type Options = Options;
 

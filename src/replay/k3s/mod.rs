@@ -31,7 +31,7 @@ pub struct K3s;
 impl Chooser for K3s {
     const PROGRAM: super::program::Program = super::program::Program::named("k3s");
     const DOC: &'static str = "k3s's (RKE2's) node IPs";
-    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
+    const NO_ROUTES: super::chooser::NoRoutes = super::chooser::NoRoutes::Walks;
     type Settings = Settings;
     const OPTIONS: &'static [&'static str] = OPTIONS;
     type Options = Options;
@@ -47,9 +47,8 @@ impl Chooser for K3s {
         detect(model, o)
     }
 
-    /// apimachinery's default-route walk: IPv4's defaults of table main,
-    /// then IPv6's (the other way round when IPv6 is preferred), each
-    /// device's state and addresses; nothing of it when the address is given.
+    /// apimachinery's default-route walk ([`super::host_interface::reads`]),
+    /// unless `--node-ip` is given.
     fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
         super::host_interface::reads(family, false, !o.node_ip.is_empty())
     }

@@ -30,13 +30,3 @@ pub enum Reason {
 }
 
 impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {}
-
-/// Why it chose nothing, where nlorder explains it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// The capture holds no routes: its words for
-    /// [`crate::replay::failure::Failure::NoRoutesCaptured`].
-    NoRoutes,
-}
-
-impl crate::replay::program::OwnWord<crate::replay::failure::Failure> for Failure {}

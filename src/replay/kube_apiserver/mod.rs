@@ -55,9 +55,9 @@ impl Chooser for KubeApiserver {
         detect(model, o)
     }
 
-    /// apimachinery's default-route walk: IPv4's defaults of table main,
-    /// then IPv6's (the other way round when IPv6 is preferred), each
-    /// device's state and addresses; nothing of it when the address is given.
+    /// apimachinery's default-route walk ([`super::host_interface::reads`]),
+    /// IPv6 first for an IPv6 `--bind-address`, unless `--advertise-address`
+    /// is given.
     fn reads(o: &Options, family: crate::replay::family::Family) -> crate::replay::unshown::Reads {
         crate::replay::host_interface::reads(
             family,

@@ -32,7 +32,7 @@ pub struct Kubeadm;
 impl Chooser for Kubeadm {
     const PROGRAM: super::program::Program = super::program::Program::named("kubeadm");
     const DOC: &'static str = "kubeadm's API server advertise address";
-    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
+    const NO_ROUTES: super::chooser::NoRoutes = super::chooser::NoRoutes::Walks;
     type Settings = Settings;
     type Options = Options;
 
@@ -46,9 +46,8 @@ impl Chooser for Kubeadm {
         detect(model, o)
     }
 
-    /// apimachinery's default-route walk: IPv4's defaults of table main,
-    /// then IPv6's (the other way round when IPv6 is preferred), each
-    /// device's state and addresses; nothing of it when the address is given.
+    /// apimachinery's default-route walk ([`super::host_interface::reads`]),
+    /// unless `--apiserver-advertise-address` is given.
     fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
         super::host_interface::reads(family, false, o.advertise_address.is_some())
     }

@@ -41,9 +41,6 @@ impl crate::replay::program::OwnWord<crate::replay::reason::Reason> for Reason {
 /// as [`crate::replay::failure::Failure::Own`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
-    /// The capture holds no routes: its words for
-    /// [`crate::replay::failure::Failure::NoRoutesCaptured`].
-    NoRoutes,
     /// kubeadm without a default route: its warning (it advertises
     /// `0.0.0.0`, which its validation of the configuration then refuses).
     Unspecified {

@@ -26,7 +26,7 @@ impl Chooser for Kubelet {
     const PROGRAM: super::program::Program = super::program::Program::named("kubelet");
     const DOC: &'static str = "kubelet's node IP";
     const WALK_STEP: Option<u8> = Some(4);
-    const NO_ROUTES: Option<&'static dyn super::program::Word> = Some(&note::Failure::NoRoutes);
+    const NO_ROUTES: super::chooser::NoRoutes = super::chooser::NoRoutes::Own(&note::Failure::NoRoutes);
     type Settings = Settings;
     type Options = Options;
 
@@ -64,9 +64,8 @@ impl Chooser for Kubelet {
         detect(model, o)
     }
 
-    /// apimachinery's default-route walk: IPv4's defaults of table main,
-    /// then IPv6's (the other way round when IPv6 is preferred), each
-    /// device's state and addresses; nothing of it when the address is given.
+    /// Step 4, apimachinery's default-route walk
+    /// ([`super::host_interface::reads`]), unless `--node-ip` is given.
     fn reads(o: &Options, family: super::family::Family) -> super::unshown::Reads {
         super::host_interface::reads(family, false, !o.node_ip.is_empty())
     }
