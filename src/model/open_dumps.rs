@@ -203,6 +203,10 @@ const MAX_OPEN_DUMPS: usize = 16;
 #[derive(Debug, Default)]
 pub(super) struct Dumps {
     open: Vec<OpenDump>,
+    /// Emptied lists a finished dump gave back, for the next dump of its
+    /// kind (a small host dumped again and again allocates none).
+    spare_links: Vec<LinkEntry>,
+    spare_addrs: Vec<AddrEntry>,
 }
 
 impl Dumps {
@@ -215,6 +219,11 @@ impl Dumps {
             self.open.remove(0);
         }
         let mut d = OpenDump::new(kind, q.family, seq, Some(packet));
+        match kind {
+            ObjectKind::Links => d.links = std::mem::take(&mut self.spare_links),
+            ObjectKind::Addresses => d.addrs = std::mem::take(&mut self.spare_addrs),
+            ObjectKind::Routes => {}
+        }
         if kind == ObjectKind::Routes {
             d.table = q.table;
             d.oif = q.oif;
@@ -296,6 +305,22 @@ impl Dumps {
         d.pid = Some(pid);
         d.last_packet = Some(packet);
         (d, fresh)
+    }
+
+    /// A link list a finished dump is done with, emptied, for the next one.
+    pub fn give_back_links(&mut self, mut v: Vec<LinkEntry>) {
+        if v.capacity() > self.spare_links.capacity() {
+            v.clear();
+            self.spare_links = v;
+        }
+    }
+
+    /// An address list a finished dump is done with, emptied, for the next one.
+    pub fn give_back_addrs(&mut self, mut v: Vec<AddrEntry>) {
+        if v.capacity() > self.spare_addrs.capacity() {
+            v.clear();
+            self.spare_addrs = v;
+        }
     }
 
     pub fn take(&mut self, seq: u32, pid: u32) -> Option<OpenDump> {
