@@ -98,7 +98,11 @@ impl Model {
         let fams = dump.families();
         let table = match &dump.in_place {
             Some(p) => dump.table.filter(|_| !p.other_tables),
-            None => dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t)),
+            None => dump.table.filter(|t| {
+                dump.routes
+                    .as_ref()
+                    .is_none_or(|routes| routes.iter().all(|r| r.table == *t))
+            }),
         };
         // Filters by device hold only where the kernel says it applied them
         // (strict checking sets NLM_F_DUMP_FILTERED; without it, everything
@@ -128,7 +132,10 @@ impl Model {
         // Routes are compared through the two tables' indexes, before the
         // dump replaces the model's (a BGP table is never copied for it).
         let mut revealed = match kind {
-            ObjectKind::Routes if wanted && dump.in_place.is_none() => self.routes_revealed(&dump.routes, fams, cover),
+            ObjectKind::Routes if wanted && dump.in_place.is_none() => match dump.routes.as_deref() {
+                Some(listed) => self.routes_revealed(listed, fams, cover),
+                None => self.routes_revealed(&RouteTable::default(), fams, cover),
+            },
             _ => Vec::new(),
         };
         let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, fams, cover));
@@ -178,7 +185,12 @@ impl Model {
                         self.word_slips(order, &mut disagreements);
                         revealed = self.sweep_routes(p, fams, table, wanted, &mut disagreements);
                     }
-                    None => self.replace_routes(dump.routes, fams, cover, &mut disagreements),
+                    None => self.replace_routes(
+                        dump.routes.map(|b| *b).unwrap_or_default(),
+                        fams,
+                        cover,
+                        &mut disagreements,
+                    ),
                 }
                 if cover.table.is_none() && cover.oif.is_none() {
                     for f in fams {
@@ -897,7 +909,7 @@ impl Model {
         for a in dump.addrs {
             self.upsert_addr(a, ctx, sink);
         }
-        for r in dump.routes.into_routes() {
+        for r in dump.routes.map(|b| b.into_routes()).unwrap_or_default() {
             self.insert_route(r, super::tables::Placement::Append, ctx, sink);
         }
     }
