@@ -98,7 +98,11 @@ impl Model {
         let fams = dump.families();
         let table = match &dump.in_place {
             Some(p) => dump.table.filter(|_| !p.other_tables),
-            None => dump.table.filter(|t| dump.routes.iter().all(|r| r.table == *t)),
+            None => dump.table.filter(|t| {
+                dump.routes
+                    .as_ref()
+                    .is_none_or(|routes| routes.iter().all(|r| r.table == *t))
+            }),
         };
         // Filters by device hold only where the kernel says it applied them
         // (strict checking sets NLM_F_DUMP_FILTERED; without it, everything
@@ -128,7 +132,10 @@ impl Model {
         // Routes are compared through the two tables' indexes, before the
         // dump replaces the model's (a BGP table is never copied for it).
         let mut revealed = match kind {
-            ObjectKind::Routes if wanted && dump.in_place.is_none() => self.routes_revealed(&dump.routes, fams, cover),
+            ObjectKind::Routes if wanted && dump.in_place.is_none() => match dump.routes.as_deref() {
+                Some(listed) => self.routes_revealed(listed, fams, cover),
+                None => self.routes_revealed(&RouteTable::default(), fams, cover),
+            },
             _ => Vec::new(),
         };
         let before = (wanted && kind != ObjectKind::Routes).then(|| self.view_of(kind, fams, cover));
@@ -139,7 +146,8 @@ impl Model {
                 self.undo_early_runs(ctx, sink);
             }
             ObjectKind::Addresses => {
-                let mut v6 = Vec::with_capacity(dump.addrs.len());
+                let mut v6 = std::mem::take(&mut self.scratch_v6);
+                v6.clear();
                 for a in &dump.addrs {
                     self.note_lifetime(a, ctx);
                     if a.family == AddressFamily::Inet6 {
@@ -165,6 +173,7 @@ impl Model {
                         .cancel(|d| device.is_none_or(|x| x == d.index) && !listed.contains(&(d.index, d.address)));
                 }
                 self.dad_as_dumped(&v6, ctx, sink);
+                self.scratch_v6 = v6;
             }
             // A dump filtered to one table speaks for that table only,
             // unless the kernel ignored the filter (no strict checking).
@@ -176,7 +185,12 @@ impl Model {
                         self.word_slips(order, &mut disagreements);
                         revealed = self.sweep_routes(p, fams, table, wanted, &mut disagreements);
                     }
-                    None => self.replace_routes(dump.routes, fams, cover, &mut disagreements),
+                    None => self.replace_routes(
+                        dump.routes.map(|b| *b).unwrap_or_default(),
+                        fams,
+                        cover,
+                        &mut disagreements,
+                    ),
                 }
                 if cover.table.is_none() && cover.oif.is_none() {
                     for f in fams {
@@ -513,8 +527,13 @@ impl Model {
     fn replace_links(&mut self, links: Vec<LinkEntry>, packet: u64, disagreements: &mut Vec<String>) {
         // What the model predicted, for the links both know.
         // (sorted, looked up by halves: a dump lists a few devices)
-        let mut listed: Vec<u32> = links.iter().map(|l| l.index).collect();
+        // (the lists of devices come from the model's scratch lists and go
+        // back to them: a host dumped again and again allocates none)
+        let mut listed = std::mem::take(&mut self.scratch_listed);
+        listed.clear();
+        listed.extend(links.iter().map(|l| l.index));
         listed.sort_unstable();
+        let mut ids = std::mem::take(&mut self.scratch_ids);
         let listed_has = |i: &u32| listed.binary_search(i).is_ok();
         if self
             .links
@@ -581,8 +600,9 @@ impl Model {
             self.link_order_source,
             LinkOrderSource::Forced | LinkOrderSource::Kernel { .. }
         ) {
-            let indices: Vec<u32> = links.iter().map(|l| l.index).collect();
-            match kernel_order::infer_link_order(&indices) {
+            ids.clear();
+            ids.extend(links.iter().map(|l| l.index));
+            match kernel_order::infer_link_order(&ids) {
                 OrderEvidence::Decided(order, evidence) => {
                     self.link_order = order;
                     self.link_order_source = LinkOrderSource::Dump { packet, evidence };
@@ -596,15 +616,16 @@ impl Model {
             }
         }
         // Addresses and routes of devices that no longer exist go with them.
-        let gone: Vec<u32> = self
-            .links
-            .as_slice()
-            .iter()
-            .map(|l| l.index)
-            .filter(|i| !listed.contains(i))
-            .collect();
-        self.routes.remove_devices(&gone);
-        for i in gone {
+        ids.clear();
+        ids.extend(
+            self.links
+                .as_slice()
+                .iter()
+                .map(|l| l.index)
+                .filter(|i| !listed.contains(i)),
+        );
+        self.routes.remove_devices(&ids);
+        for &i in &ids {
             self.addrs.remove(&i);
             self.sync_holders(i);
             self.devices.remove(&i);
@@ -619,12 +640,16 @@ impl Model {
                 l.hwaddr_set |= old.hwaddr_set;
             }
         }
-        self.links.replace_all(links);
+        let old = self.links.replace_all(links);
+        self.dumps.give_back_links(old);
         self.seen_link_dump = true;
-        let indices: Vec<u32> = self.links.as_slice().iter().map(|l| l.index).collect();
-        for i in indices {
+        ids.clear();
+        ids.extend(self.links.as_slice().iter().map(|l| l.index));
+        for &i in &ids {
             self.sync_link_state(i);
         }
+        self.scratch_ids = ids;
+        self.scratch_listed = listed;
         // Devices with addresses but no link entry keep a placeholder.
         for i in self.addressed_without_link() {
             self.links
@@ -655,7 +680,8 @@ impl Model {
         // a host dumped again and again allocates nothing)
         let mut fresh = std::mem::take(&mut self.addr_scratch);
         let mut device_order: Vec<u32> = Vec::new();
-        for a in addrs {
+        let mut addrs = addrs;
+        for a in addrs.drain(..) {
             if !families.contains(&a.family) || device.is_some_and(|d| a.index != d) {
                 continue;
             }
@@ -736,6 +762,7 @@ impl Model {
             recycle(&mut self.addr_pool, d);
         }
         self.addr_scratch = fresh;
+        self.dumps.give_back_addrs(addrs);
         let pool = &mut self.addr_pool;
         self.addrs.retain(|_, d| {
             let keep = !d.v4.is_empty() || !d.v6.is_empty();
@@ -882,7 +909,7 @@ impl Model {
         for a in dump.addrs {
             self.upsert_addr(a, ctx, sink);
         }
-        for r in dump.routes.into_routes() {
+        for r in dump.routes.map(|b| b.into_routes()).unwrap_or_default() {
             self.insert_route(r, super::tables::Placement::Append, ctx, sink);
         }
     }

@@ -35,6 +35,11 @@ pub(super) struct Lifetimes {
 impl Lifetimes {
     /// A message at `at` says `key` is valid for `valid` more seconds.
     pub fn note(&mut self, key: AddrKey, at: Nanos, valid: u32) {
+        // (most addresses are forever, and none has an end to forget then:
+        // the key is not hashed)
+        if valid == u32::MAX && self.newest.is_empty() {
+            return;
+        }
         if let Some(old) = self.newest.remove(&key) {
             self.ends.remove(&(old, key));
         }

@@ -28,6 +28,9 @@ pub(super) struct LinkTable {
     followers: FxHashMap<u32, Vec<u32>>,
     /// Master → its ports.
     ports: FxHashMap<u32, Vec<u32>>,
+    /// Emptied lists of `followers` and `ports`, for the next device that
+    /// needs one (a small host dumped again and again allocates none).
+    spare: Vec<Vec<u32>>,
     /// Whether the list is sorted by ascending ifindex, and by hash bucket.
     sorted: [bool; 2],
 }
@@ -36,19 +39,31 @@ fn bucket(index: u32) -> u32 {
     index & 255
 }
 
-fn add_to(map: &mut FxHashMap<u32, Vec<u32>>, key: u32, value: u32) {
-    let v = map.entry(key).or_default();
+/// Spare lists kept at most (a host's devices that lead others).
+const SPARE: usize = 64;
+
+fn add_to(map: &mut FxHashMap<u32, Vec<u32>>, spare: &mut Vec<Vec<u32>>, key: u32, value: u32) {
+    let v = map.entry(key).or_insert_with(|| spare.pop().unwrap_or_default());
     if !v.contains(&value) {
         v.push(value);
     }
 }
 
-fn remove_from(map: &mut FxHashMap<u32, Vec<u32>>, key: u32, value: u32) {
+fn remove_from(map: &mut FxHashMap<u32, Vec<u32>>, spare: &mut Vec<Vec<u32>>, key: u32, value: u32) {
     if let Some(v) = map.get_mut(&key) {
         v.retain(|&x| x != value);
-        if v.is_empty() {
-            map.remove(&key);
+        if v.is_empty()
+            && let Some(v) = map.remove(&key)
+        {
+            keep_spare(spare, v);
         }
+    }
+}
+
+fn keep_spare(spare: &mut Vec<Vec<u32>>, mut v: Vec<u32>) {
+    if spare.len() < SPARE && v.capacity() > 0 {
+        v.clear();
+        spare.push(v);
     }
 }
 
@@ -102,10 +117,10 @@ impl LinkTable {
 
     fn index_relations(&mut self, l: &LinkEntry) {
         for lead in leaders(l) {
-            add_to(&mut self.followers, lead, l.index);
+            add_to(&mut self.followers, &mut self.spare, lead, l.index);
         }
         if let Some(m) = l.master {
-            add_to(&mut self.ports, m, l.index);
+            add_to(&mut self.ports, &mut self.spare, m, l.index);
         }
         if !l.placeholder && l.has_name() {
             self.names.insert(l.name, l.index);
@@ -114,10 +129,10 @@ impl LinkTable {
 
     fn unindex_relations(&mut self, l: &LinkEntry) {
         for lead in leaders(l) {
-            remove_from(&mut self.followers, lead, l.index);
+            remove_from(&mut self.followers, &mut self.spare, lead, l.index);
         }
         if let Some(m) = l.master {
-            remove_from(&mut self.ports, m, l.index);
+            remove_from(&mut self.ports, &mut self.spare, m, l.index);
         }
         if self.names.get(&l.name) == Some(&l.index) {
             self.names.remove(&l.name);
@@ -195,25 +210,30 @@ impl LinkTable {
         Some(l)
     }
 
-    /// The whole table as a dump listed it.
-    pub fn replace_all(&mut self, links: Vec<LinkEntry>) {
+    /// The whole table as a dump listed it; gives back the list it held,
+    /// emptied (its room serves the next dump).
+    pub fn replace_all(&mut self, links: Vec<LinkEntry>) -> Vec<LinkEntry> {
         // Emptied rather than made anew: a small host dumps its links again
-        // and again, and the indexes keep their room.
+        // and again, and the indexes (and the lists of relations) keep
+        // their room.
         self.position.clear();
         self.names.clear();
-        self.followers.clear();
-        self.ports.clear();
+        for (_, v) in self.followers.drain().chain(self.ports.drain()) {
+            keep_spare(&mut self.spare, v);
+        }
         self.sorted = [true, true];
         for l in &links {
             self.index_relations(l);
         }
-        self.list = links;
+        let mut old = std::mem::replace(&mut self.list, links);
+        old.clear();
         self.renumber_from(0);
         let pairs = || self.list.iter().zip(self.list.iter().skip(1));
         self.sorted = [
             pairs().all(|(a, b)| a.index < b.index),
             pairs().all(|(a, b)| bucket(a.index) <= bucket(b.index)),
         ];
+        old
     }
 
     /// Gives the link at `from` the index `to` (every reference to it

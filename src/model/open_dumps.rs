@@ -56,8 +56,10 @@ pub(super) struct OpenDump {
     pub links: Vec<LinkEntry>,
     pub addrs: Vec<AddrEntry>,
     /// Routes go straight into a table of their own (the dump of a BGP
-    /// node's table is never held twice).
-    pub routes: RouteTable,
+    /// node's table is never held twice); made with the first route a
+    /// collected dump lists (a dump is moved as it goes, and most are links,
+    /// addresses or applied in place).
+    pub routes: Option<Box<RouteTable>>,
     pub interrupted: bool,
     pub filtered: bool,
     /// A route dump asked for one table only.
@@ -84,7 +86,7 @@ impl OpenDump {
             last_packet: None,
             links: Vec::new(),
             addrs: Vec::new(),
-            routes: RouteTable::default(),
+            routes: None,
             interrupted: false,
             filtered: false,
             table: None,
@@ -128,8 +130,9 @@ impl OpenDump {
                 self.addrs.extend(AddrEntry::from_message(a, origin));
             }
             Body::Route(r) if r.flags & RTM_F_CLONED == 0 => {
-                let seq = self.routes.next_seq();
-                self.routes.insert(RouteEntry::from_message(r, origin, seq));
+                let routes = self.routes.get_or_insert_default();
+                let seq = routes.next_seq();
+                routes.insert(RouteEntry::from_message(r, origin, seq));
             }
             _ => {}
         }
@@ -141,7 +144,8 @@ impl OpenDump {
 
     pub fn len(&self) -> usize {
         let in_place = self.in_place.as_ref().map_or(0, |p| p.listed);
-        self.links.len() + self.addrs.len() + self.routes.len() + in_place
+        let routes = self.routes.as_ref().map_or(0, |r| r.len());
+        self.links.len() + self.addrs.len() + routes + in_place
     }
 
     /// A route this dump lists, applied to the model's `routes` (see
@@ -182,7 +186,7 @@ impl OpenDump {
             && self.request_packet.is_some()
             && !self.filtered
             && self.in_place.is_none()
-            && self.routes.is_empty()
+            && self.routes.as_ref().is_none_or(|r| r.is_empty())
     }
 
     /// The families this dump speaks for, in the order an AF_UNSPEC dump
@@ -203,6 +207,10 @@ const MAX_OPEN_DUMPS: usize = 16;
 #[derive(Debug, Default)]
 pub(super) struct Dumps {
     open: Vec<OpenDump>,
+    /// Emptied lists a finished dump gave back, for the next dump of its
+    /// kind (a small host dumped again and again allocates none).
+    spare_links: Vec<LinkEntry>,
+    spare_addrs: Vec<AddrEntry>,
 }
 
 impl Dumps {
@@ -215,6 +223,11 @@ impl Dumps {
             self.open.remove(0);
         }
         let mut d = OpenDump::new(kind, q.family, seq, Some(packet));
+        match kind {
+            ObjectKind::Links => d.links = std::mem::take(&mut self.spare_links),
+            ObjectKind::Addresses => d.addrs = std::mem::take(&mut self.spare_addrs),
+            ObjectKind::Routes => {}
+        }
         if kind == ObjectKind::Routes {
             d.table = q.table;
             d.oif = q.oif;
@@ -251,11 +264,18 @@ impl Dumps {
     /// claim a newer request with the same `seq`, so older dumps it was
     /// filling will get no more replies. They are taken out (to be merged,
     /// never applied as the whole table).
+    #[inline]
     pub fn take_abandoned(&mut self, msg_type: u16, seq: u32, pid: u32) -> Vec<OpenDump> {
         // (a dump is only abandoned for another: most often one is open)
         if self.open.len() < 2 {
             return Vec::new();
         }
+        self.split_abandoned(msg_type, seq, pid)
+    }
+
+    /// [`take_abandoned`](Self::take_abandoned) with more than one dump open.
+    #[inline(never)]
+    fn split_abandoned(&mut self, msg_type: u16, seq: u32, pid: u32) -> Vec<OpenDump> {
         let Some(i) = self.position_for_reply(msg_type, seq, pid) else {
             return Vec::new();
         };
@@ -296,6 +316,22 @@ impl Dumps {
         d.pid = Some(pid);
         d.last_packet = Some(packet);
         (d, fresh)
+    }
+
+    /// A link list a finished dump is done with, emptied, for the next one.
+    pub fn give_back_links(&mut self, mut v: Vec<LinkEntry>) {
+        if v.capacity() > self.spare_links.capacity() {
+            v.clear();
+            self.spare_links = v;
+        }
+    }
+
+    /// An address list a finished dump is done with, emptied, for the next one.
+    pub fn give_back_addrs(&mut self, mut v: Vec<AddrEntry>) {
+        if v.capacity() > self.spare_addrs.capacity() {
+            v.clear();
+            self.spare_addrs = v;
+        }
     }
 
     pub fn take(&mut self, seq: u32, pid: u32) -> Option<OpenDump> {

@@ -309,6 +309,12 @@ pub struct Model {
     /// An address dump's lists by device while it is applied (emptied
     /// after, its room kept).
     pub(super) addr_scratch: FxHashMap<u32, DeviceAddrs>,
+    /// Lists a dump's application fills and empties again (devices it
+    /// lists, devices it removes, the IPv6 addresses it lists), kept with
+    /// their room.
+    pub(super) scratch_listed: Vec<u32>,
+    pub(super) scratch_ids: Vec<u32>,
+    pub(super) scratch_v6: Vec<(u32, std::net::IpAddr, u32)>,
     /// The devices holding an IPv4, and an IPv6, address.
     pub(super) holders: [rustc_hash::FxHashSet<u32>; 2],
     pub(super) routes: RouteTable,
@@ -445,6 +451,9 @@ impl Model {
             addrs: FxHashMap::default(),
             addr_pool: Vec::new(),
             addr_scratch: FxHashMap::default(),
+            scratch_listed: Vec::new(),
+            scratch_ids: Vec::new(),
+            scratch_v6: Vec::new(),
             holders: Default::default(),
             routes: RouteTable::default(),
             rules: super::rule_table::RuleTable::default(),
