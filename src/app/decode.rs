@@ -53,12 +53,16 @@ impl Decode {
                 None => printer.print(&record, out),
             };
             // A live reader sees each message as it arrives.
-            let written = written.and_then(|()| if live { out.flush() } else { Ok(()) });
+            let written = written.and_then(|()| match live {
+                true => printer.flush(out).and_then(|()| out.flush()),
+                false => Ok(()),
+            });
             written.map_err(|e| write_error = Some(e)).is_ok() && !gate.full()
         })?;
         if let Some(e) = write_error {
             return Err(Error::Output(e));
         }
+        printer.flush(out).map_err(Error::Output)?;
         // A cut capture says so after its last message, in the listing
         // itself (the summary on stderr is silenced by -q).
         if let Some(n) = session

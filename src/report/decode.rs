@@ -443,10 +443,12 @@ fn json_rule(r: &Rule<'_>, kind: u16, from_user: bool) -> Option<crate::report::
 /// NDJSON: one object per message.
 pub struct JsonMessages {
     attrs: bool,
-    /// One message's line, made here and written whole: serde_json writes
-    /// a line in dozens of small pieces, each a call through `dyn Write`
-    /// otherwise.
-    line: Vec<u8>,
+    /// The lines made and not yet written: serde_json writes a line in
+    /// dozens of small pieces, each a call through `dyn Write` otherwise,
+    /// and copying each line on into the output's buffer moved every byte
+    /// twice; they go out [`GATHER`] bytes at a time, and at
+    /// [`Print::flush`].
+    lines: Vec<u8>,
 }
 
 impl JsonMessages {
@@ -456,7 +458,7 @@ impl JsonMessages {
     pub fn new(attrs: bool) -> Self {
         Self {
             attrs,
-            line: Vec::new(),
+            lines: Vec::with_capacity(GATHER + 4096),
         }
     }
 }
@@ -595,12 +597,25 @@ impl Print<MessageFields<'_, '_>> for JsonMessages {
             attrs,
             attrs_error,
         };
-        self.line.clear();
-        serde_json::to_writer(&mut self.line, &obj).map_err(io::Error::from)?;
-        self.line.push(b'\n');
-        out.write_all(&self.line)
+        serde_json::to_writer(&mut self.lines, &obj).map_err(io::Error::from)?;
+        self.lines.push(b'\n');
+        if self.lines.len() >= GATHER {
+            self.flush(out)?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let written = out.write_all(&self.lines);
+        self.lines.clear();
+        written
     }
 }
+
+/// How many bytes of JSON lines [`JsonMessages`] gathers before writing
+/// them: as many as the output's buffer holds, which then passes them on
+/// without copying them.
+const GATHER: usize = 1 << 16;
 
 /// The line closing the listing of a cut capture: text `# the end of the
 /// capture, truncated after record N: ...`; JSON a last line

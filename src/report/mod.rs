@@ -92,8 +92,14 @@ pub enum Format {
 
 /// A printer of one kind of result `R`.
 pub trait Print<R: ?Sized> {
-    /// Writes `result` to `out`.
+    /// Writes `result` to `out` (or keeps it for [`Print::flush`]).
     fn print(&mut self, result: &R, out: &mut dyn Write) -> io::Result<()>;
+
+    /// Writes to `out` what it kept (a printer of many small results may
+    /// gather them and write them at once). Default: it keeps nothing.
+    fn flush(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Text for people, coloured when the style says so.
