@@ -27,8 +27,7 @@ impl Decode {
     /// Prints the selected messages of the capture to `out` as they are
     /// read, then the summary to stderr.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
-        let mut session = console.open(&self.capture)?;
-        session.refuse_snapshot("decode")?;
+        let mut session = console.open_messages(&self.capture, "decode")?;
         let mut printer: Box<dyn for<'r, 'm> Print<MessageFields<'r, 'm>>> = match self.format {
             Format::Text => Box::new(TextMessages::new(console.style, self.attrs)),
             Format::Json => Box::new(JsonMessages::new(self.attrs)),

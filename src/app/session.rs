@@ -142,6 +142,14 @@ impl Console {
     pub fn open(&self, capture: &Source) -> Result<Session, Error> {
         Session::open(capture, self.quiet, self.style, self.progress.map(|p| p()))
     }
+
+    /// Opens `capture` for `command`, which lists its messages: a
+    /// snapshot has none, and is refused (see [`Session::refuse_snapshot`]).
+    pub fn open_messages(&self, capture: &Source, command: &str) -> Result<Session, Error> {
+        let session = self.open(capture)?;
+        session.refuse_snapshot(command)?;
+        Ok(session)
+    }
 }
 
 /// Watches the bytes a session reads: the CLI's progress bar.

@@ -70,8 +70,7 @@ impl Timeline {
     }
 
     fn list(&self, console: &Console, out: &mut dyn Write, items: impl TimelineItems) -> Result<Status, Error> {
-        let mut session = console.open(&self.capture)?;
-        session.refuse_snapshot("timeline")?;
+        let mut session = console.open_messages(&self.capture, "timeline")?;
         let mut printer = TimelineSink::new(&mut *out, items);
         session.rebuild(console.trace, self.model, None, &mut printer)?;
         printer.finish(&session.grounds)?;

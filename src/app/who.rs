@@ -34,8 +34,7 @@ pub struct Who {
 impl Who {
     /// Reads the capture and prints its requests and looks to `out`.
     pub fn run(&self, console: &Console, out: &mut dyn Write) -> Result<Status, Error> {
-        let mut session = console.open(&self.capture)?;
-        session.refuse_snapshot("who")?;
+        let mut session = console.open_messages(&self.capture, "who")?;
         let mut who = session.who(console.trace)?;
         let mut gate = self.selection.gate();
         if let Some(fields) = gate.fields().map(<[_]>::to_vec) {
