@@ -81,10 +81,9 @@ impl MethodSpec {
 /// registry's order; `spec` is `--method`'s (its options count for its
 /// own program).
 pub(crate) fn all_in_family(model: &Model, spec: &MethodSpec, family: Family, out: &mut Vec<MethodSpec>) {
-    for p in Program::ALL {
+    for r in super::registry::replays() {
         out.extend(
-            p.replay()
-                .all_in_family(model, spec.0.as_ref(), family)
+            r.all_in_family(model, spec.0.as_ref(), family)
                 .into_iter()
                 .map(MethodSpec),
         );
@@ -93,8 +92,8 @@ pub(crate) fn all_in_family(model: &Model, spec: &MethodSpec, family: Family, ou
 
 /// What `--all` runs once, after every family's, in the registry's order.
 pub(crate) fn all_once(families: &[Family], out: &mut Vec<MethodSpec>) {
-    for p in Program::ALL {
-        out.extend(p.replay().all_once(families).into_iter().map(MethodSpec));
+    for r in super::registry::replays() {
+        out.extend(r.all_once(families).into_iter().map(MethodSpec));
     }
 }
 

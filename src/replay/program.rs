@@ -36,9 +36,11 @@ impl Program {
     pub const CALICO_NODE: Program = Program("calico-node");
 
     /// The program called `name` (as `--method` spells it): for its own
-    /// module's `Chooser::PROGRAM` (the registry's test holds each name to
-    /// one line of the table).
-    pub const fn named(name: &'static str) -> Program {
+    /// module's `Chooser::PROGRAM` only (the registry's test holds each
+    /// name to one line of the table); others find a program by
+    /// [`Program::by_name`] or in [`Program::ALL`], so none names a program
+    /// the table lacks.
+    pub(crate) const fn named(name: &'static str) -> Program {
         Program(name)
     }
 

@@ -110,6 +110,12 @@ programs! {
     antrea: antrea::Antrea,
 }
 
+/// Every program's replay, in `--all`'s order (what runs them all walks
+/// these, not the programs and then each one's line).
+pub(super) fn replays() -> &'static [&'static dyn Replay] {
+    REPLAYS
+}
+
 impl Program {
     /// Its replay: its line of the table (calico-node's for a name no
     /// line has, which the table's test rules out).
